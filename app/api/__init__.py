@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI). The only package that imports FastAPI."""

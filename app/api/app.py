@@ -1,0 +1,53 @@
+"""The FastAPI application: one graph client per process, created in the lifespan."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app import __version__
+from app.api.errors import install_error_handlers
+from app.api.routes import health
+from app.config import Settings, get_settings
+from app.errors import CredenceError
+from app.graph.client import GraphClient
+from app.graph.migrations import MigrationRunner
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Builds the API. Neo4j is contacted in the lifespan, not here."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        graph = GraphClient.from_settings(settings)
+        app.state.graph = graph
+        if settings.migrate_on_start:
+            try:
+                report = await MigrationRunner(
+                    graph,
+                    lock_timeout_s=settings.migrations_lock_timeout_s,
+                    lock_stale_after_s=settings.migrations_lock_stale_after_s,
+                    index_online_timeout_s=settings.migrations_index_online_timeout_s,
+                ).migrate()
+                log.info("migrations: %d applied now, %d before", len(report.applied),
+                         len(report.already_applied))
+            except CredenceError as error:
+                # The API still starts, so /health answers and /ready says what is wrong.
+                log.error("migrations not applied at start-up: %s", error.message)
+        try:
+            yield
+        finally:
+            await graph.close()
+
+    app = FastAPI(title="Credence", version=__version__, lifespan=lifespan,
+                  description="A graph-database-native knowledge system for a Claude-driven agent.")
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.include_router(health.router)
+    return app

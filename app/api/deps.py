@@ -1,0 +1,46 @@
+"""Dependencies shared by the routes, as ``Annotated`` aliases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Path, Request
+
+from app.api.security import authenticate, authorize_agent
+from app.config import Settings
+from app.graph.client import GraphClient
+
+
+def get_settings_dep(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_graph(request: Request) -> GraphClient:
+    graph: GraphClient = request.app.state.graph
+    return graph
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+GraphDep = Annotated[GraphClient, Depends(get_graph)]
+
+
+def get_allowed_agents(
+    settings: SettingsDep,
+    x_api_key: Annotated[str | None, Header(description="API key (when keys are configured)")] = None,
+) -> frozenset[str] | None:
+    return authenticate(settings, x_api_key)
+
+
+AllowedAgentsDep = Annotated[frozenset[str] | None, Depends(get_allowed_agents)]
+
+
+def get_agent_id(
+    allowed: AllowedAgentsDep,
+    agent_id: Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")],
+) -> str:
+    authorize_agent(allowed, agent_id)
+    return agent_id
+
+
+AgentIdDep = Annotated[str, Depends(get_agent_id)]

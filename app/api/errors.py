@@ -1,0 +1,91 @@
+"""The JSON error model of DESIGN §9: ``{"error": {"code", "message", "details"}}``.
+
+Domain errors become HTTP statuses here and only here. An unexpected exception is logged with
+its traceback and answered with a 500 in the same shape; the traceback never reaches the client.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.errors import (
+    AgentForbidden,
+    AuthenticationRequired,
+    Conflict,
+    CredenceError,
+    GraphUnavailable,
+    InvalidInput,
+    NotFound,
+    NotReady,
+)
+
+log = logging.getLogger(__name__)
+
+# Most specific first; the first class an error is an instance of decides its status.
+_STATUS_BY_ERROR: tuple[tuple[type[CredenceError], int], ...] = (
+    (InvalidInput, 422),
+    (NotFound, 404),
+    (Conflict, 409),
+    (AuthenticationRequired, 401),
+    (AgentForbidden, 403),
+    (GraphUnavailable, 503),
+    (NotReady, 503),
+)
+
+
+def status_for(error: CredenceError) -> int:
+    for error_type, status in _STATUS_BY_ERROR:
+        if isinstance(error, error_type):
+            return status
+    return 500
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message,
+                      "details": jsonable_encoder(details if details is not None else {})}}
+
+
+async def _credence_error(_: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, CredenceError)
+    status = status_for(error)
+    if status >= 500:
+        log.error("%s: %s", error.code, error.message)
+    return JSONResponse(error_body(error.code, error.message, error.details), status_code=status)
+
+
+async def _validation_error(_: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    problems = [{"location": list(item["loc"]), "message": item["msg"], "type": item["type"]}
+                for item in error.errors()]
+    summary = "; ".join(f"{'.'.join(str(p) for p in item['location'])}: {item['message']}"
+                        for item in problems)
+    return JSONResponse(error_body("invalid_input", f"invalid request: {summary}",
+                                   {"errors": problems}), status_code=422)
+
+
+async def _http_error(_: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, StarletteHTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+    return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code,
+                        headers=error.headers)
+
+
+async def _unexpected_error(request: Request, error: Exception) -> JSONResponse:
+    log.exception("unhandled error in %s %s", request.method, request.url.path, exc_info=error)
+    return JSONResponse(error_body("internal_error",
+                                   "an internal error occurred; it has been logged"),
+                        status_code=500)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(CredenceError, _credence_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected_error)

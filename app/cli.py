@@ -1,0 +1,160 @@
+"""The ``credence`` command (typer + rich)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from app.config import Settings, get_settings
+from app.errors import CredenceError
+from app.graph.client import GraphClient
+from app.graph.migrations import MigrationRunner
+
+T = TypeVar("T")
+
+app = typer.Typer(help="Credence: an agent's beliefs, tensions and revisions in Neo4j.",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+db_app = typer.Typer(help="Schema migrations.", no_args_is_help=True)
+neo4j_app = typer.Typer(help="The local Neo4j server (tools/neo4j/neo4j-local).",
+                        no_args_is_help=True)
+app.add_typer(db_app, name="db")
+app.add_typer(neo4j_app, name="neo4j")
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _fail(error: CredenceError) -> typer.Exit:
+    err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
+    return typer.Exit(code=1)
+
+
+def _with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
+    async def run() -> T:
+        graph = GraphClient.from_settings(get_settings())
+        try:
+            return await work(graph)
+        finally:
+            await graph.close()
+    try:
+        return asyncio.run(run())
+    except CredenceError as error:
+        raise _fail(error) from error
+
+
+def _runner(graph: GraphClient, settings: Settings) -> MigrationRunner:
+    return MigrationRunner(graph, lock_timeout_s=settings.migrations_lock_timeout_s,
+                           lock_stale_after_s=settings.migrations_lock_stale_after_s,
+                           index_online_timeout_s=settings.migrations_index_online_timeout_s)
+
+
+@db_app.command("migrate")
+def db_migrate() -> None:
+    """Apply pending migrations from schema/ (idempotent)."""
+    settings = get_settings()
+    report = _with_graph(lambda graph: _runner(graph, settings).migrate())
+    for file in report.applied:
+        console.print(f"[green]applied[/] {file}")
+    console.print(f"{len(report.applied)} applied now, {len(report.already_applied)} already applied")
+
+
+@db_app.command("status")
+def db_status() -> None:
+    """List every migration with its state (applied / pending / changed / missing)."""
+    settings = get_settings()
+    states = _with_graph(lambda graph: _runner(graph, settings).status())
+    table = Table(title=f"migrations on {settings.neo4j_uri}")
+    for column in ("version", "file", "state", "applied at", "ms", "checksum"):
+        table.add_column(column)
+    colours = {"applied": "green", "pending": "yellow", "changed": "red", "missing": "red"}
+    for state in states:
+        table.add_row(f"{state.version:04d}", state.file,
+                      f"[{colours[state.state]}]{state.state}[/]",
+                      state.applied_at.isoformat(timespec="seconds") if state.applied_at else "",
+                      "" if state.duration_ms is None else str(state.duration_ms),
+                      state.checksum[:12])
+    console.print(table)
+    if any(state.state in ("changed", "missing") for state in states):
+        raise typer.Exit(code=1)
+
+
+@app.command("serve")
+def serve(
+    host: Annotated[str | None, typer.Option(help="Bind address (default CREDENCE_API_HOST)")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default CREDENCE_API_PORT)")] = None,
+) -> None:
+    """Serve the REST API (OpenAPI at /docs)."""
+    import uvicorn
+
+    from app.api.app import create_app
+    from app.api.security import effective_bind_host
+
+    settings = get_settings()
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    bind_host, warning = effective_bind_host(settings, host or settings.api_host)
+    if warning:
+        logging.getLogger("app.api").warning(warning)
+    bind_port = port or settings.api_port
+    console.print(f"Credence API: http://{bind_host}:{bind_port}/  (OpenAPI: /docs)")
+    uvicorn.run(create_app(settings), host=bind_host, port=bind_port,
+                log_level=settings.log_level.lower())
+
+
+def _launcher() -> Path:
+    override = os.environ.get("CREDENCE_NEO4J_LAUNCHER")
+    path = Path(override) if override else (
+        Path(__file__).resolve().parent.parent / "tools" / "neo4j" / "neo4j-local")
+    if not path.is_file():
+        err_console.print(f"[bold red]error[/]: the Neo4j launcher is not at {path}; "
+                          "`credence neo4j` works from a Credence checkout (or set "
+                          "CREDENCE_NEO4J_LAUNCHER)")
+        raise typer.Exit(code=2)
+    return path
+
+
+def _delegate(command: str) -> None:
+    completed = subprocess.run(["bash", str(_launcher()), command], check=False)
+    raise typer.Exit(code=completed.returncode)
+
+
+@neo4j_app.command("start")
+def neo4j_start() -> None:
+    """Start the local Neo4j (no-op when it runs)."""
+    _delegate("start")
+
+
+@neo4j_app.command("stop")
+def neo4j_stop() -> None:
+    """Stop the local Neo4j."""
+    _delegate("stop")
+
+
+@neo4j_app.command("status")
+def neo4j_status() -> None:
+    """Say whether the local Neo4j runs (exit 0) or not (exit 3), with version and ports."""
+    _delegate("status")
+
+
+@neo4j_app.command("wipe")
+def neo4j_wipe() -> None:
+    """Stop the local Neo4j and delete its data (the jar cache is kept)."""
+    _delegate("wipe")
+
+
+def main() -> None:
+    try:
+        app()
+    except CredenceError as error:  # pragma: no cover - commands translate their own errors
+        err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
+        sys.exit(1)

@@ -1,0 +1,45 @@
+"""Settings, read from the environment (prefix ``CREDENCE_``) and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+class Settings(BaseSettings):
+    """Every tunable of Credence. See ``.env.example`` for the documented defaults."""
+
+    model_config = SettingsConfigDict(env_prefix="CREDENCE_", env_file=".env", extra="ignore")
+
+    neo4j_uri: str = "bolt://127.0.0.1:7687"
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr = SecretStr("credence-dev")
+    neo4j_database: str = "neo4j"
+    neo4j_connection_timeout_s: Annotated[float, Field(gt=0)] = 10.0
+    neo4j_max_pool_size: Annotated[int, Field(ge=1)] = 50
+
+    api_host: str = "127.0.0.1"
+    api_port: Annotated[int, Field(ge=1, le=65535)] = 8000
+    # API key -> the agent ids it may touch ("*" = every agent). JSON in the environment:
+    # CREDENCE_API_KEYS='{"k3y": ["*"]}'. With no keys the server listens on loopback only.
+    api_keys: dict[str, list[str]] = Field(default_factory=dict)
+    # Only for a container whose published port is itself bound to loopback (docker-compose.yml).
+    api_allow_open_bind_without_keys: bool = False
+    migrate_on_start: bool = True
+
+    migrations_lock_timeout_s: Annotated[float, Field(gt=0)] = 60.0
+    migrations_lock_stale_after_s: Annotated[float, Field(gt=0)] = 600.0
+    migrations_index_online_timeout_s: Annotated[float, Field(gt=0)] = 300.0
+
+    log_level: str = "INFO"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

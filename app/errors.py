@@ -1,0 +1,146 @@
+"""The one exception root of Credence and its families.
+
+Services raise these; the API maps them to HTTP statuses in ``app/api/errors.py`` and the CLI
+prints them. Each carries a stable ``code`` and the ids/details a caller needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class CredenceError(Exception):
+    """Root of every error Credence raises on purpose."""
+
+    code = "credence_error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = details
+
+
+# --- input -------------------------------------------------------------------------------------
+
+
+class InvalidInput(CredenceError):
+    """A request or file was malformed; ``details["errors"]`` lists every problem."""
+
+    code = "invalid_input"
+
+
+class InvalidIdentifier(InvalidInput):
+    """A label, relationship type or property name failed the identifier check."""
+
+    code = "invalid_identifier"
+
+    def __init__(self, kind: str, value: str) -> None:
+        super().__init__(f"invalid {kind} {value!r}: use letters, digits and _ (start with a letter)",
+                         kind=kind, value=value)
+
+
+# --- not found / conflict ----------------------------------------------------------------------
+
+
+class NotFound(CredenceError):
+    code = "not_found"
+
+
+class AgentNotFound(NotFound):
+    code = "agent_not_found"
+
+    def __init__(self, agent_id: str) -> None:
+        super().__init__(f"agent {agent_id!r} does not exist", agent_id=agent_id)
+
+
+class Conflict(CredenceError):
+    code = "conflict"
+
+
+class ConstraintViolation(Conflict):
+    """The graph refused a write because it would break a uniqueness constraint."""
+
+    code = "constraint_violation"
+
+
+# --- auth ----------------------------------------------------------------------------------------
+
+
+class AuthenticationRequired(CredenceError):
+    code = "authentication_required"
+
+
+class AgentForbidden(CredenceError):
+    code = "agent_forbidden"
+
+    def __init__(self, agent_id: str) -> None:
+        super().__init__(f"this API key may not access agent {agent_id!r}", agent_id=agent_id)
+
+
+# --- graph ---------------------------------------------------------------------------------------
+
+
+class GraphError(CredenceError):
+    """A database call failed for a reason that is not the caller's input."""
+
+    code = "graph_error"
+
+
+class GraphUnavailable(GraphError):
+    """Neo4j could not be reached (or authentication against it failed)."""
+
+    code = "graph_unavailable"
+
+
+class UnknownQuery(GraphError):
+    """A query name has no ``cypher/<name>.cypher`` file."""
+
+    code = "unknown_query"
+
+    def __init__(self, name: str, close_matches: list[str]) -> None:
+        hint = f" (did you mean {', '.join(close_matches)}?)" if close_matches else ""
+        super().__init__(f"no query named {name!r} in cypher/{hint}", name=name,
+                         close_matches=close_matches)
+
+
+# --- migrations ----------------------------------------------------------------------------------
+
+
+class MigrationError(CredenceError):
+    code = "migration_error"
+
+
+class MigrationFileInvalid(MigrationError):
+    code = "migration_file_invalid"
+
+
+class MigrationChecksumMismatch(MigrationError):
+    """An applied migration file was edited afterwards."""
+
+    code = "migration_checksum_mismatch"
+
+    def __init__(self, file: str, recorded: str, current: str) -> None:
+        super().__init__(
+            f"migration {file} was changed after it was applied (recorded checksum {recorded[:12]}…, "
+            f"file now {current[:12]}…). Applied migrations are never edited: restore the file "
+            "and put the change in a new migration.",
+            file=file, recorded_checksum=recorded, current_checksum=current,
+        )
+
+
+class MigrationMissing(MigrationError):
+    code = "migration_missing"
+
+
+class MigrationLockHeld(MigrationError):
+    code = "migration_lock_held"
+
+
+class MigrationFailed(MigrationError):
+    code = "migration_failed"
+
+
+class NotReady(CredenceError):
+    """Neo4j is reachable but the schema is not (fully) migrated, or Neo4j is not reachable."""
+
+    code = "not_ready"

@@ -1,0 +1,1 @@
+"""Graph access: the only layer that opens sessions or holds Cypher text."""

@@ -1,0 +1,94 @@
+"""The query catalog: ``cypher/**/*.cypher`` loaded by name.
+
+This module is the only place where file text becomes a query string (``LiteralString``), so a
+query built any other way stands out. Names are paths under ``cypher/`` without the suffix,
+e.g. ``system/ping`` for ``cypher/system/ping.cypher``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import LiteralString, cast
+
+from app.errors import UnknownQuery
+from app.resources import resource_dir
+
+_STATEMENT_END = re.compile(r";[ \t]*(?:\r?\n|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One named Cypher query and the ``//`` header that documents it."""
+
+    name: str
+    text: LiteralString
+    header: str
+
+
+class QueryCatalog:
+    """Loads queries by name from a folder, caching each file after its first use."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._cache: dict[str, Query] = {}
+
+    @property
+    def root(self) -> Path:
+        return self._root
+
+    def names(self) -> list[str]:
+        """Every query name in the catalog, sorted."""
+        return sorted(p.relative_to(self._root).with_suffix("").as_posix()
+                      for p in self._root.rglob("*.cypher"))
+
+    def get(self, name: str) -> Query:
+        """The query called ``name``.
+
+        Raises:
+            UnknownQuery: no such file (the message suggests close names).
+        """
+        cached = self._cache.get(name)
+        if cached is not None:
+            return cached
+        path = self._path_of(name)
+        if path is None:
+            raise UnknownQuery(name, difflib.get_close_matches(name, self.names(), n=3))
+        text = path.read_text(encoding="utf-8")
+        header = "\n".join(line for line in text.splitlines() if line.lstrip().startswith("//"))
+        query = Query(name=name, text=as_query_text(text.strip()), header=header)
+        self._cache[name] = query
+        return query
+
+    def _path_of(self, name: str) -> Path | None:
+        if not re.fullmatch(r"[a-z0-9_]+(/[a-z0-9_]+)*", name):
+            return None
+        path = self._root / f"{name}.cypher"
+        return path if path.is_file() else None
+
+
+def as_query_text(text: str) -> LiteralString:
+    """Marks text read from a project file as a query string.
+
+    Only the catalog and the migrations runner (via :func:`split_statements`) call this: both read
+    files shipped in ``cypher/`` or ``schema/``, never user input.
+    """
+    return cast(LiteralString, text)
+
+
+def split_statements(text: str) -> list[LiteralString]:
+    """Splits a migration file into statements on ``;`` at a line end, dropping ``//`` lines."""
+    without_comments = "\n".join(
+        line for line in text.splitlines() if not line.lstrip().startswith("//")
+    )
+    parts = _STATEMENT_END.split(without_comments)
+    return [as_query_text(part.strip()) for part in parts if part.strip()]
+
+
+@cache
+def default_catalog() -> QueryCatalog:
+    """The catalog over the shipped ``cypher/`` folder (one per process)."""
+    return QueryCatalog(resource_dir("cypher"))

@@ -1,0 +1,150 @@
+"""The graph client: one async driver per process, queries run by catalog name.
+
+Every driver exception is translated here into the project's exception root, so nothing above
+``app/graph`` needs to know the driver's error types.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, LiteralString, TypeVar
+
+import neo4j
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
+from neo4j import exceptions as neo4j_errors
+
+from app.config import Settings
+from app.errors import ConstraintViolation, GraphError, GraphUnavailable, InvalidInput
+from app.graph.catalog import QueryCatalog, default_catalog
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerInfo:
+    """What the connected server says about itself."""
+
+    address: str
+    version: str
+    edition: str
+
+
+@asynccontextmanager
+async def translated_driver_errors(action: str) -> AsyncIterator[None]:
+    """Re-raises driver errors as Credence errors, naming what was being done."""
+    try:
+        yield
+    except neo4j_errors.AuthError as error:
+        raise GraphUnavailable(f"Neo4j refused the credentials while {action}",
+                               cause=error.message) from error
+    except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError) as error:
+        raise GraphUnavailable(f"Neo4j is not reachable while {action}: {error}") from error
+    except neo4j_errors.ConstraintError as error:
+        raise ConstraintViolation(f"a uniqueness constraint refused the write while {action}",
+                                  cause=error.message) from error
+    except neo4j_errors.CypherTypeError as error:
+        raise InvalidInput(f"a value had the wrong type while {action}",
+                           cause=error.message) from error
+    except neo4j_errors.Neo4jError as error:
+        raise GraphError(f"Neo4j failed while {action}: {error.message}",
+                         neo4j_code=error.code) from error
+    except neo4j_errors.DriverError as error:
+        raise GraphError(f"the Neo4j driver failed while {action}: {error}") from error
+
+
+class Transaction:
+    """A managed transaction that runs catalog queries by name."""
+
+    def __init__(self, tx: AsyncManagedTransaction, catalog: QueryCatalog) -> None:
+        self._tx = tx
+        self._catalog = catalog
+
+    async def run(self, name: str, **params: Any) -> list[Row]:
+        """Runs the named query inside this transaction and returns its rows."""
+        result = await self._tx.run(self._catalog.get(name).text, params)
+        return [record.data() async for record in result]
+
+
+class GraphClient:
+    """Owns the process's async driver; opens a session per call."""
+
+    def __init__(self, driver: AsyncDriver, database: str, catalog: QueryCatalog) -> None:
+        self._driver = driver
+        self._database = database
+        self._catalog = catalog
+
+    @classmethod
+    def from_settings(cls, settings: Settings, catalog: QueryCatalog | None = None) -> GraphClient:
+        """Builds the client (no I/O yet; the driver connects lazily)."""
+        driver = AsyncGraphDatabase.driver(
+            settings.neo4j_uri,
+            auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
+            connection_timeout=settings.neo4j_connection_timeout_s,
+            max_connection_pool_size=settings.neo4j_max_pool_size,
+            # Retries of managed transactions are bounded so a dead server fails a request quickly.
+            max_transaction_retry_time=settings.neo4j_connection_timeout_s,
+            # "Unknown property/label" warnings are expected before data of a kind exists.
+            notifications_disabled_classifications=[
+                neo4j.NotificationDisabledClassification.UNRECOGNIZED],
+        )
+        return cls(driver, settings.neo4j_database, catalog or default_catalog())
+
+    @property
+    def catalog(self) -> QueryCatalog:
+        return self._catalog
+
+    async def close(self) -> None:
+        await self._driver.close()
+
+    async def server_info(self) -> ServerInfo:
+        """Connects (if needed) and reports the server's address, version and edition.
+
+        Raises:
+            GraphUnavailable: Neo4j cannot be reached or refused the credentials.
+        """
+        async with translated_driver_errors("connecting"):
+            driver_view = await self._driver.get_server_info()
+        rows = await self.read("system/get_server_components")
+        return ServerInfo(address=str(driver_view.address), version=str(rows[0]["version"]),
+                          edition=str(rows[0]["edition"]))
+
+    async def read(self, name: str, **params: Any) -> list[Row]:
+        """Runs a read query by catalog name in its own transaction."""
+        return await self.read_transaction(lambda tx: tx.run(name, **params), action=name)
+
+    async def write(self, name: str, **params: Any) -> list[Row]:
+        """Runs a write query by catalog name in its own transaction."""
+        return await self.write_transaction(lambda tx: tx.run(name, **params), action=name)
+
+    async def read_transaction(self, work: Callable[[Transaction], Awaitable[T]],
+                               action: str = "reading") -> T:
+        """Runs ``work`` in one read transaction (retried by the driver on transient errors)."""
+        async with translated_driver_errors(action), self._session() as session:
+            return await session.execute_read(self._unit_of_work(work))
+
+    async def write_transaction(self, work: Callable[[Transaction], Awaitable[T]],
+                                action: str = "writing") -> T:
+        """Runs ``work`` in one write transaction: all of it commits, or none of it."""
+        async with translated_driver_errors(action), self._session() as session:
+            return await session.execute_write(self._unit_of_work(work))
+
+    async def run_autocommit(self, query: LiteralString, action: str, **params: Any) -> None:
+        """Runs a statement outside an explicit transaction (schema commands need this)."""
+        async with translated_driver_errors(action), self._session() as session:
+            result = await session.run(query, params)
+            await result.consume()
+
+    def _unit_of_work(self, work: Callable[[Transaction], Awaitable[T]]
+                      ) -> Callable[[AsyncManagedTransaction], Awaitable[T]]:
+        async def unit(tx: AsyncManagedTransaction) -> T:
+            return await work(Transaction(tx, self._catalog))
+        return unit
+
+    def _session(self) -> neo4j.AsyncSession:
+        return self._driver.session(database=self._database)

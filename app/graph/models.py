@@ -1,0 +1,244 @@
+"""neomodel descriptions of the node types of DESIGN §4.
+
+They document the persisted shape of each label and are kept in agreement with ``schema/`` by an
+integration test (every ``unique_index``/``index``/fulltext/vector property here has its
+constraint or index in the migrated database, and every single-property index there is declared
+here). Queries are written in ``cypher/``; these classes are never returned from the API, and the
+schema is created by the migrations, never by neomodel's ``install_labels``.
+"""
+
+from __future__ import annotations
+
+from neomodel import (
+    ArrayProperty,
+    BooleanProperty,
+    DateTimeNeo4jFormatProperty,
+    FloatProperty,
+    FulltextIndex,
+    IntegerProperty,
+    JSONProperty,
+    StringProperty,
+    StructuredNode,
+    VectorIndex,
+)
+
+EMBEDDING_DIMENSIONS = 384
+
+
+def _embedding() -> ArrayProperty:
+    return ArrayProperty(FloatProperty(),
+                         vector_index=VectorIndex(EMBEDDING_DIMENSIONS, "cosine"))
+
+
+def _fulltext(**kwargs: object) -> StringProperty:
+    return StringProperty(fulltext_index=FulltextIndex(), **kwargs)
+
+
+class AgentScoped(StructuredNode):
+    """Every node: a UUID ``id`` (unique per label) and the ``agent_id`` of the mind it belongs to."""
+
+    __abstract_node__ = True
+    id = StringProperty(unique_index=True, required=True)
+    agent_id = StringProperty(index=True, required=True)
+
+
+class Agent(AgentScoped):
+    name = StringProperty(required=True)
+    identity_goal = StringProperty()
+    terminal_creed = ArrayProperty(StringProperty())
+    birth_source = StringProperty(choices={"full": "full", "micro": "micro", "api": "api"})
+    created_at = DateTimeNeo4jFormatProperty()
+
+
+class Belief(AgentScoped):
+    statement = _fulltext(required=True)
+    category = StringProperty(index=True)
+    domain = StringProperty()
+    strength = FloatProperty()
+    tension = FloatProperty(index=True)
+    importance = FloatProperty()
+    is_core = BooleanProperty(default=False)
+    is_immutable = BooleanProperty(default=False)
+    is_active = BooleanProperty(default=True)
+    is_invalidated = BooleanProperty(default=False)
+    is_distrusted = BooleanProperty(default=False)
+    reinforcement_count = IntegerProperty(default=0)
+    source = StringProperty()
+    created_at = DateTimeNeo4jFormatProperty()
+    last_reinforced = DateTimeNeo4jFormatProperty()
+    last_challenged = DateTimeNeo4jFormatProperty()
+    revised_at = DateTimeNeo4jFormatProperty()
+    embedding = _embedding()
+
+
+class Context(AgentScoped):
+    name = StringProperty(required=True)
+
+
+class BeliefEvent(AgentScoped):
+    kind = StringProperty(required=True)
+    outcome = StringProperty()
+    moral_valence = StringProperty()
+    severity = FloatProperty()
+    multiplier = FloatProperty()
+    old_strength = FloatProperty()
+    new_strength = FloatProperty()
+    old_tension = FloatProperty()
+    new_tension = FloatProperty()
+    context = StringProperty()
+    at = DateTimeNeo4jFormatProperty()
+    seq = IntegerProperty()
+
+
+class Evidence(AgentScoped):
+    text = StringProperty()
+    kind = StringProperty()
+    stance = StringProperty()
+    weight = FloatProperty()
+    tension_delta = FloatProperty()
+    source_person = StringProperty()
+    at = DateTimeNeo4jFormatProperty()
+
+
+class Revision(AgentScoped):
+    trigger_tension = FloatProperty()
+    evidence_summary = StringProperty()
+    reasoning = StringProperty()
+    behavioral_changes = ArrayProperty(StringProperty())
+    depth = IntegerProperty()
+    mode = StringProperty()
+    reasoner = StringProperty()
+    at = DateTimeNeo4jFormatProperty()
+
+
+class Episode(AgentScoped):
+    user_message = _fulltext()
+    response = _fulltext()
+    text = _fulltext()
+    speaker = StringProperty()
+    external_id = StringProperty()
+    occurred_at = DateTimeNeo4jFormatProperty(index=True)
+    outcome = StringProperty()
+    emotional_valence = FloatProperty()
+    is_peak = BooleanProperty(default=False)
+    is_end = BooleanProperty(default=False)
+    surprise = FloatProperty()
+    interference = IntegerProperty(default=0)
+    frame = StringProperty()
+    supervision_mode = StringProperty()
+    dissatisfaction = FloatProperty()
+    revision_triggered = BooleanProperty(default=False)
+    trivial = BooleanProperty(default=False)
+    consolidated = BooleanProperty(default=False)
+    embedding = _embedding()
+
+
+class Session(AgentScoped):
+    started_at = DateTimeNeo4jFormatProperty()
+    ended_at = DateTimeNeo4jFormatProperty()
+    summary = StringProperty()
+    lessons = ArrayProperty(StringProperty())
+
+
+class Person(AgentScoped):
+    name = _fulltext(required=True)
+    email = StringProperty()
+    role = StringProperty()
+    seniority = StringProperty()
+    authority = FloatProperty()
+    interaction_frequency = FloatProperty()
+    context_relevance = FloatProperty()
+    trust = FloatProperty()
+    affect = JSONProperty()
+    knowledge_level = StringProperty()
+    preferences = JSONProperty()
+
+
+class Frame(AgentScoped):
+    key = StringProperty(required=True)
+    name = StringProperty()
+    activation_patterns = ArrayProperty(StringProperty())
+    default_category = StringProperty()
+    default_stakes = StringProperty()
+    questions_to_ask = ArrayProperty(StringProperty())
+    context_budget = IntegerProperty()
+
+
+class Task(AgentScoped):
+    description = StringProperty()
+    state = StringProperty()
+    started_at = DateTimeNeo4jFormatProperty()
+
+
+class Note(AgentScoped):
+    content = StringProperty()
+    priority = IntegerProperty()
+    expires_at = DateTimeNeo4jFormatProperty()
+    source = StringProperty()
+
+
+class Entity(AgentScoped):
+    name = StringProperty()
+    kind = StringProperty()
+
+
+class Rule(AgentScoped):
+    trigger_concept = StringProperty()
+    content = _fulltext(required=True)
+    source = StringProperty()
+    confidence = FloatProperty()
+    validation_count = IntegerProperty(default=0)
+    last_validated = DateTimeNeo4jFormatProperty()
+    embedding = _embedding()
+
+
+class Capability(AgentScoped):
+    domain = StringProperty()
+    proficiency = FloatProperty()
+    experience_count = IntegerProperty(default=0)
+    success_rate = FloatProperty()
+    last_refined = DateTimeNeo4jFormatProperty()
+
+
+class Censor(AgentScoped):
+    pattern = StringProperty(required=True)
+    reason = StringProperty()
+    action = StringProperty()
+    auto_created = BooleanProperty(default=False)
+
+
+class Decision(AgentScoped):
+    description = StringProperty()
+    confidence = FloatProperty()
+    stakes = StringProperty()
+    work_unit = JSONProperty()
+    outcome = StringProperty()
+
+
+class Reason(AgentScoped):
+    text = StringProperty()
+    weight = FloatProperty()
+
+
+class Approval(AgentScoped):
+    kind = StringProperty()
+    status = StringProperty()
+    payload = JSONProperty()
+    response = JSONProperty()
+    turn_state = JSONProperty()
+    created_at = DateTimeNeo4jFormatProperty()
+    expires_at = DateTimeNeo4jFormatProperty()
+
+
+class KnowledgePack(AgentScoped):
+    name = StringProperty(required=True)
+    version = StringProperty()
+    industry = StringProperty()
+    checksum = StringProperty()
+    loaded_at = DateTimeNeo4jFormatProperty()
+
+
+NODE_MODELS: tuple[type[AgentScoped], ...] = (
+    Agent, Belief, Context, BeliefEvent, Evidence, Revision, Episode, Session, Person, Frame,
+    Task, Note, Entity, Rule, Capability, Censor, Decision, Reason, Approval, KnowledgePack,
+)

@@ -1,0 +1,33 @@
+// Range indexes: agent_id on every label (all reads and writes are scoped by agent), and the
+// properties that queries filter or order on.
+CREATE INDEX agent_agent_id IF NOT EXISTS FOR (n:Agent) ON (n.agent_id);
+CREATE INDEX belief_agent_id IF NOT EXISTS FOR (n:Belief) ON (n.agent_id);
+CREATE INDEX context_agent_id IF NOT EXISTS FOR (n:Context) ON (n.agent_id);
+CREATE INDEX belief_event_agent_id IF NOT EXISTS FOR (n:BeliefEvent) ON (n.agent_id);
+CREATE INDEX evidence_agent_id IF NOT EXISTS FOR (n:Evidence) ON (n.agent_id);
+CREATE INDEX revision_agent_id IF NOT EXISTS FOR (n:Revision) ON (n.agent_id);
+CREATE INDEX episode_agent_id IF NOT EXISTS FOR (n:Episode) ON (n.agent_id);
+CREATE INDEX session_agent_id IF NOT EXISTS FOR (n:Session) ON (n.agent_id);
+CREATE INDEX person_agent_id IF NOT EXISTS FOR (n:Person) ON (n.agent_id);
+CREATE INDEX frame_agent_id IF NOT EXISTS FOR (n:Frame) ON (n.agent_id);
+CREATE INDEX task_agent_id IF NOT EXISTS FOR (n:Task) ON (n.agent_id);
+CREATE INDEX note_agent_id IF NOT EXISTS FOR (n:Note) ON (n.agent_id);
+CREATE INDEX entity_agent_id IF NOT EXISTS FOR (n:Entity) ON (n.agent_id);
+CREATE INDEX rule_agent_id IF NOT EXISTS FOR (n:Rule) ON (n.agent_id);
+CREATE INDEX capability_agent_id IF NOT EXISTS FOR (n:Capability) ON (n.agent_id);
+CREATE INDEX censor_agent_id IF NOT EXISTS FOR (n:Censor) ON (n.agent_id);
+CREATE INDEX decision_agent_id IF NOT EXISTS FOR (n:Decision) ON (n.agent_id);
+CREATE INDEX reason_agent_id IF NOT EXISTS FOR (n:Reason) ON (n.agent_id);
+CREATE INDEX approval_agent_id IF NOT EXISTS FOR (n:Approval) ON (n.agent_id);
+CREATE INDEX knowledge_pack_agent_id IF NOT EXISTS FOR (n:KnowledgePack) ON (n.agent_id);
+CREATE INDEX belief_agent_active IF NOT EXISTS FOR (n:Belief) ON (n.agent_id, n.is_active);
+CREATE INDEX belief_tension IF NOT EXISTS FOR (n:Belief) ON (n.tension);
+CREATE INDEX belief_category IF NOT EXISTS FOR (n:Belief) ON (n.category);
+CREATE INDEX belief_event_agent_seq IF NOT EXISTS FOR (n:BeliefEvent) ON (n.agent_id, n.seq);
+CREATE INDEX episode_occurred_at IF NOT EXISTS FOR (n:Episode) ON (n.occurred_at);
+CREATE INDEX episode_agent_external_id IF NOT EXISTS FOR (n:Episode) ON (n.agent_id, n.external_id);
+CREATE INDEX context_agent_name IF NOT EXISTS FOR (n:Context) ON (n.agent_id, n.name);
+CREATE INDEX person_agent_name IF NOT EXISTS FOR (n:Person) ON (n.agent_id, n.name);
+CREATE INDEX frame_agent_key IF NOT EXISTS FOR (n:Frame) ON (n.agent_id, n.key);
+CREATE INDEX approval_agent_status IF NOT EXISTS FOR (n:Approval) ON (n.agent_id, n.status);
+CREATE INDEX knowledge_pack_agent_name IF NOT EXISTS FOR (n:KnowledgePack) ON (n.agent_id, n.name);
