@@ -1,0 +1,65 @@
+"""Integration tests run against a real Neo4j (never a mock), migrated once per session.
+
+Each test works in its own agent id, so tests never see each other's data.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from app.config import Settings
+from app.graph.catalog import QueryCatalog
+from app.graph.client import GraphClient
+from app.graph.migrations import MigrationRunner
+from tests.support.neo4j_server import Neo4jNotFound, Neo4jTarget, find_neo4j
+
+TEST_CYPHER = Path(__file__).parent / "cypher"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/integration/" in item.nodeid:
+            item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture(scope="session")
+def neo4j_target() -> Iterator[Neo4jTarget]:
+    try:
+        target = find_neo4j()
+    except Neo4jNotFound as error:
+        pytest.fail(str(error), pytrace=False)
+    yield target
+    target.stop()
+
+
+@pytest.fixture(scope="session")
+def settings(neo4j_target: Neo4jTarget) -> Settings:
+    return Settings(_env_file=None, neo4j_uri=neo4j_target.uri,  # type: ignore[call-arg]
+                    neo4j_user=neo4j_target.user,
+                    neo4j_password=SecretStr(neo4j_target.password), api_keys={})
+
+
+@pytest.fixture(scope="session")
+async def graph(settings: Settings) -> AsyncIterator[GraphClient]:
+    client = GraphClient.from_settings(settings)
+    await MigrationRunner(client).migrate()
+    yield client
+    await client.close()
+
+
+@pytest.fixture(scope="session")
+async def test_graph(settings: Settings, graph: GraphClient) -> AsyncIterator[GraphClient]:
+    """A client whose catalog is tests/integration/cypher (test-only setup and probe queries)."""
+    client = GraphClient.from_settings(settings, QueryCatalog(TEST_CYPHER))
+    yield client
+    await client.close()
+
+
+@pytest.fixture
+def agent_id() -> str:
+    return f"test-{uuid.uuid4()}"
