@@ -1,0 +1,73 @@
+"""The query catalog: loading by name, headers, unknown names, statement splitting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.errors import UnknownQuery
+from app.graph.catalog import QueryCatalog, default_catalog, split_statements
+
+
+def test_loads_a_query_by_name_and_caches_it() -> None:
+    catalog = default_catalog()
+
+    query = catalog.get("system/get_server_components")
+
+    assert "dbms.components()" in query.text
+    assert query.header.startswith("// Reports")
+    assert catalog.get("system/get_server_components") is query
+
+
+def test_unknown_name_fails_loudly_with_close_matches() -> None:
+    with pytest.raises(UnknownQuery) as raised:
+        default_catalog().get("migrations/list_aplied")
+
+    assert raised.value.details["close_matches"][0] == "migrations/list_applied"
+    assert "migrations/list_applied" in raised.value.message
+
+
+@pytest.mark.parametrize("name", ["../schema/V0001__create_id_constraints", "/etc/passwd",
+                                  "system/get_server_components.cypher", "", "System/Ping"])
+def test_names_outside_the_catalog_pattern_are_unknown(name: str) -> None:
+    with pytest.raises(UnknownQuery):
+        default_catalog().get(name)
+
+
+def test_every_cypher_file_documents_params_and_returns() -> None:
+    catalog = default_catalog()
+    names = catalog.names()
+
+    assert names, "the catalog is empty"
+    for name in names:
+        header = catalog.get(name).header
+        assert header, f"{name}.cypher has no // header"
+        assert "Params" in header or "Param" in header, f"{name}.cypher: header names no params"
+        assert "Returns" in header, f"{name}.cypher: header names no returned columns"
+
+
+def test_catalog_reads_any_folder(tmp_path: Path) -> None:
+    (tmp_path / "area").mkdir()
+    (tmp_path / "area" / "get_thing.cypher").write_text("// Params: none. Returns: x.\nRETURN 1 AS x\n")
+    catalog = QueryCatalog(tmp_path)
+
+    assert catalog.names() == ["area/get_thing"]
+    assert catalog.get("area/get_thing").text.endswith("RETURN 1 AS x")
+
+
+def test_split_statements_on_semicolons_at_line_end_only() -> None:
+    text = """// header comment; with a semicolon
+CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x);
+CREATE FULLTEXT INDEX b IF NOT EXISTS
+FOR (n:B) ON EACH [n.text]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard;'}};   
+  // trailing comment
+RETURN 'no; split here' AS x"""
+
+    statements = split_statements(text)
+
+    assert len(statements) == 3
+    assert statements[0] == "CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x)"
+    assert statements[1].endswith("'standard;'}}")
+    assert statements[2] == "RETURN 'no; split here' AS x"
