@@ -22,11 +22,15 @@ from app.graph.migrations import MigrationRunner
 
 T = TypeVar("T")
 
-app = typer.Typer(help="Credence: an agent's beliefs, tensions and revisions in Neo4j.",
-                  no_args_is_help=True, pretty_exceptions_enable=False)
+app = typer.Typer(
+    help="Credence: an agent's beliefs, tensions and revisions in Neo4j.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
 db_app = typer.Typer(help="Schema migrations.", no_args_is_help=True)
-neo4j_app = typer.Typer(help="The local Neo4j server (tools/neo4j/neo4j-local).",
-                        no_args_is_help=True)
+neo4j_app = typer.Typer(
+    help="The local Neo4j server (tools/neo4j/neo4j-local).", no_args_is_help=True
+)
 app.add_typer(db_app, name="db")
 app.add_typer(neo4j_app, name="neo4j")
 
@@ -46,6 +50,7 @@ def _with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
             return await work(graph)
         finally:
             await graph.close()
+
     try:
         return asyncio.run(run())
     except CredenceError as error:
@@ -53,9 +58,12 @@ def _with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
 
 
 def _runner(graph: GraphClient, settings: Settings) -> MigrationRunner:
-    return MigrationRunner(graph, lock_timeout_s=settings.migrations_lock_timeout_s,
-                           lock_stale_after_s=settings.migrations_lock_stale_after_s,
-                           index_online_timeout_s=settings.migrations_index_online_timeout_s)
+    return MigrationRunner(
+        graph,
+        lock_timeout_s=settings.migrations_lock_timeout_s,
+        lock_stale_after_s=settings.migrations_lock_stale_after_s,
+        index_online_timeout_s=settings.migrations_index_online_timeout_s,
+    )
 
 
 @db_app.command("migrate")
@@ -65,7 +73,9 @@ def db_migrate() -> None:
     report = _with_graph(lambda graph: _runner(graph, settings).migrate())
     for file in report.applied:
         console.print(f"[green]applied[/] {file}")
-    console.print(f"{len(report.applied)} applied now, {len(report.already_applied)} already applied")
+    console.print(
+        f"{len(report.applied)} applied now, {len(report.already_applied)} already applied"
+    )
 
 
 @db_app.command("status")
@@ -78,11 +88,14 @@ def db_status() -> None:
         table.add_column(column)
     colours = {"applied": "green", "pending": "yellow", "changed": "red", "missing": "red"}
     for state in states:
-        table.add_row(f"{state.version:04d}", state.file,
-                      f"[{colours[state.state]}]{state.state}[/]",
-                      state.applied_at.isoformat(timespec="seconds") if state.applied_at else "",
-                      "" if state.duration_ms is None else str(state.duration_ms),
-                      state.checksum[:12])
+        table.add_row(
+            f"{state.version:04d}",
+            state.file,
+            f"[{colours[state.state]}]{state.state}[/]",
+            state.applied_at.isoformat(timespec="seconds") if state.applied_at else "",
+            "" if state.duration_ms is None else str(state.duration_ms),
+            state.checksum[:12],
+        )
     console.print(table)
     if any(state.state in ("changed", "missing") for state in states):
         raise typer.Exit(code=1)
@@ -90,7 +103,9 @@ def db_status() -> None:
 
 @app.command("serve")
 def serve(
-    host: Annotated[str | None, typer.Option(help="Bind address (default CREDENCE_API_HOST)")] = None,
+    host: Annotated[
+        str | None, typer.Option(help="Bind address (default CREDENCE_API_HOST)")
+    ] = None,
     port: Annotated[int | None, typer.Option(help="Port (default CREDENCE_API_PORT)")] = None,
 ) -> None:
     """Serve the REST API (OpenAPI at /docs)."""
@@ -100,25 +115,32 @@ def serve(
     from app.api.security import effective_bind_host
 
     settings = get_settings()
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     bind_host, warning = effective_bind_host(settings, host or settings.api_host)
     if warning:
         logging.getLogger("app.api").warning(warning)
     bind_port = port or settings.api_port
     console.print(f"Credence API: http://{bind_host}:{bind_port}/  (OpenAPI: /docs)")
-    uvicorn.run(create_app(settings), host=bind_host, port=bind_port,
-                log_level=settings.log_level.lower())
+    uvicorn.run(
+        create_app(settings), host=bind_host, port=bind_port, log_level=settings.log_level.lower()
+    )
 
 
 def _launcher() -> Path:
     override = os.environ.get("CREDENCE_NEO4J_LAUNCHER")
-    path = Path(override) if override else (
-        Path(__file__).resolve().parent.parent / "tools" / "neo4j" / "neo4j-local")
+    path = (
+        Path(override)
+        if override
+        else (Path(__file__).resolve().parent.parent / "tools" / "neo4j" / "neo4j-local")
+    )
     if not path.is_file():
-        err_console.print(f"[bold red]error[/]: the Neo4j launcher is not at {path}; "
-                          "`credence neo4j` works from a Credence checkout (or set "
-                          "CREDENCE_NEO4J_LAUNCHER)")
+        err_console.print(
+            f"[bold red]error[/]: the Neo4j launcher is not at {path}; "
+            "`credence neo4j` works from a Credence checkout (or set "
+            "CREDENCE_NEO4J_LAUNCHER)"
+        )
         raise typer.Exit(code=2)
     return path
 

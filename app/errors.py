@@ -35,8 +35,11 @@ class InvalidIdentifier(InvalidInput):
     code = "invalid_identifier"
 
     def __init__(self, kind: str, value: str) -> None:
-        super().__init__(f"invalid {kind} {value!r}: use letters, digits and _ (start with a letter)",
-                         kind=kind, value=value)
+        super().__init__(
+            f"invalid {kind} {value!r}: use letters, digits and _ (start with a letter)",
+            kind=kind,
+            value=value,
+        )
 
 
 # --- not found / conflict ----------------------------------------------------------------------
@@ -99,8 +102,9 @@ class UnknownQuery(GraphError):
 
     def __init__(self, name: str, close_matches: list[str]) -> None:
         hint = f" (did you mean {', '.join(close_matches)}?)" if close_matches else ""
-        super().__init__(f"no query named {name!r} in cypher/{hint}", name=name,
-                         close_matches=close_matches)
+        super().__init__(
+            f"no query named {name!r} in cypher/{hint}", name=name, close_matches=close_matches
+        )
 
 
 # --- migrations ----------------------------------------------------------------------------------
@@ -121,10 +125,12 @@ class MigrationChecksumMismatch(MigrationError):
 
     def __init__(self, file: str, recorded: str, current: str) -> None:
         super().__init__(
-            f"migration {file} was changed after it was applied (recorded checksum {recorded[:12]}…, "
-            f"file now {current[:12]}…). Applied migrations are never edited: restore the file "
-            "and put the change in a new migration.",
-            file=file, recorded_checksum=recorded, current_checksum=current,
+            f"migration {file} was changed after it was applied (recorded checksum "
+            f"{recorded[:12]}…, file now {current[:12]}…). Applied migrations are never "
+            "edited: restore the file and put the change in a new migration.",
+            file=file,
+            recorded_checksum=recorded,
+            current_checksum=current,
         )
 
 

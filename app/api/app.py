@@ -35,8 +35,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     lock_stale_after_s=settings.migrations_lock_stale_after_s,
                     index_online_timeout_s=settings.migrations_index_online_timeout_s,
                 ).migrate()
-                log.info("migrations: %d applied now, %d before", len(report.applied),
-                         len(report.already_applied))
+                log.info(
+                    "migrations: %d applied now, %d before",
+                    len(report.applied),
+                    len(report.already_applied),
+                )
             except CredenceError as error:
                 # The API still starts, so /health answers and /ready says what is wrong.
                 log.error("migrations not applied at start-up: %s", error.message)
@@ -45,8 +48,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await graph.close()
 
-    app = FastAPI(title="Credence", version=__version__, lifespan=lifespan,
-                  description="A graph-database-native knowledge system for a Claude-driven agent.")
+    app = FastAPI(
+        title="Credence",
+        version=__version__,
+        lifespan=lifespan,
+        description="A graph-database-native knowledge system for a Claude-driven agent.",
+    )
     app.state.settings = settings
     install_error_handlers(app)
     app.include_router(health.router)

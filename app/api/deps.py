@@ -27,7 +27,9 @@ GraphDep = Annotated[GraphClient, Depends(get_graph)]
 
 def get_allowed_agents(
     settings: SettingsDep,
-    x_api_key: Annotated[str | None, Header(description="API key (when keys are configured)")] = None,
+    x_api_key: Annotated[
+        str | None, Header(description="API key (when keys are configured)")
+    ] = None,
 ) -> frozenset[str] | None:
     return authenticate(settings, x_api_key)
 

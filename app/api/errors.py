@@ -48,8 +48,13 @@ def status_for(error: CredenceError) -> int:
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message,
-                      "details": jsonable_encoder(details if details is not None else {})}}
+    return {
+        "error": {
+            "code": code,
+            "message": message,
+            "details": jsonable_encoder(details if details is not None else {}),
+        }
+    }
 
 
 async def _credence_error(_: Request, error: Exception) -> JSONResponse:
@@ -62,26 +67,33 @@ async def _credence_error(_: Request, error: Exception) -> JSONResponse:
 
 async def _validation_error(_: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
-    problems = [{"location": list(item["loc"]), "message": item["msg"], "type": item["type"]}
-                for item in error.errors()]
-    summary = "; ".join(f"{'.'.join(str(p) for p in item['location'])}: {item['message']}"
-                        for item in problems)
-    return JSONResponse(error_body("invalid_input", f"invalid request: {summary}",
-                                   {"errors": problems}), status_code=422)
+    problems = [
+        {"location": list(item["loc"]), "message": item["msg"], "type": item["type"]}
+        for item in error.errors()
+    ]
+    summary = "; ".join(
+        f"{'.'.join(str(p) for p in item['location'])}: {item['message']}" for item in problems
+    )
+    return JSONResponse(
+        error_body("invalid_input", f"invalid request: {summary}", {"errors": problems}),
+        status_code=422,
+    )
 
 
 async def _http_error(_: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-    return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code,
-                        headers=error.headers)
+    return JSONResponse(
+        error_body(code, str(error.detail)), status_code=error.status_code, headers=error.headers
+    )
 
 
 async def _unexpected_error(request: Request, error: Exception) -> JSONResponse:
     log.exception("unhandled error in %s %s", request.method, request.url.path, exc_info=error)
-    return JSONResponse(error_body("internal_error",
-                                   "an internal error occurred; it has been logged"),
-                        status_code=500)
+    return JSONResponse(
+        error_body("internal_error", "an internal error occurred; it has been logged"),
+        status_code=500,
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:

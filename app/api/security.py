@@ -37,11 +37,18 @@ def authorize_agent(allowed: frozenset[str] | None, agent_id: str) -> None:
 def effective_bind_host(settings: Settings, requested_host: str) -> tuple[str, str | None]:
     """The host to bind, and a warning to log when the request was narrowed to loopback."""
     if settings.api_keys or requested_host in LOOPBACK_HOSTS:
-        return requested_host, (None if settings.api_keys else
-                                "no API keys configured (CREDENCE_API_KEYS): the API is open "
-                                "to every local process; it listens on loopback only")
+        return requested_host, (
+            None
+            if settings.api_keys
+            else "no API keys configured (CREDENCE_API_KEYS): the API is open "
+            "to every local process; it listens on loopback only"
+        )
     if settings.api_allow_open_bind_without_keys:
-        return requested_host, (f"no API keys configured, binding {requested_host} because "
-                                "CREDENCE_API_ALLOW_OPEN_BIND_WITHOUT_KEYS is set")
-    return "127.0.0.1", (f"no API keys configured (CREDENCE_API_KEYS): refusing to listen on "
-                         f"{requested_host}; listening on 127.0.0.1 only")
+        return requested_host, (
+            f"no API keys configured, binding {requested_host} because "
+            "CREDENCE_API_ALLOW_OPEN_BIND_WITHOUT_KEYS is set"
+        )
+    return "127.0.0.1", (
+        f"no API keys configured (CREDENCE_API_KEYS): refusing to listen on "
+        f"{requested_host}; listening on 127.0.0.1 only"
+    )

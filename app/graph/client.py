@@ -41,19 +41,23 @@ async def translated_driver_errors(action: str) -> AsyncIterator[None]:
     try:
         yield
     except neo4j_errors.AuthError as error:
-        raise GraphUnavailable(f"Neo4j refused the credentials while {action}",
-                               cause=error.message) from error
+        raise GraphUnavailable(
+            f"Neo4j refused the credentials while {action}", cause=error.message
+        ) from error
     except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError) as error:
         raise GraphUnavailable(f"Neo4j is not reachable while {action}: {error}") from error
     except neo4j_errors.ConstraintError as error:
-        raise ConstraintViolation(f"a uniqueness constraint refused the write while {action}",
-                                  cause=error.message) from error
+        raise ConstraintViolation(
+            f"a uniqueness constraint refused the write while {action}", cause=error.message
+        ) from error
     except neo4j_errors.CypherTypeError as error:
-        raise InvalidInput(f"a value had the wrong type while {action}",
-                           cause=error.message) from error
+        raise InvalidInput(
+            f"a value had the wrong type while {action}", cause=error.message
+        ) from error
     except neo4j_errors.Neo4jError as error:
-        raise GraphError(f"Neo4j failed while {action}: {error.message}",
-                         neo4j_code=error.code) from error
+        raise GraphError(
+            f"Neo4j failed while {action}: {error.message}", neo4j_code=error.code
+        ) from error
     except neo4j_errors.DriverError as error:
         raise GraphError(f"the Neo4j driver failed while {action}: {error}") from error
 
@@ -91,7 +95,8 @@ class GraphClient:
             max_transaction_retry_time=settings.neo4j_connection_timeout_s,
             # "Unknown property/label" warnings are expected before data of a kind exists.
             notifications_disabled_classifications=[
-                neo4j.NotificationDisabledClassification.UNRECOGNIZED],
+                neo4j.NotificationDisabledClassification.UNRECOGNIZED
+            ],
         )
         return cls(driver, settings.neo4j_database, catalog or default_catalog())
 
@@ -111,8 +116,11 @@ class GraphClient:
         async with translated_driver_errors("connecting"):
             driver_view = await self._driver.get_server_info()
         rows = await self.read("system/get_server_components")
-        return ServerInfo(address=str(driver_view.address), version=str(rows[0]["version"]),
-                          edition=str(rows[0]["edition"]))
+        return ServerInfo(
+            address=str(driver_view.address),
+            version=str(rows[0]["version"]),
+            edition=str(rows[0]["edition"]),
+        )
 
     async def read(self, name: str, **params: Any) -> list[Row]:
         """Runs a read query by catalog name in its own transaction."""
@@ -122,14 +130,16 @@ class GraphClient:
         """Runs a write query by catalog name in its own transaction."""
         return await self.write_transaction(lambda tx: tx.run(name, **params), action=name)
 
-    async def read_transaction(self, work: Callable[[Transaction], Awaitable[T]],
-                               action: str = "reading") -> T:
+    async def read_transaction(
+        self, work: Callable[[Transaction], Awaitable[T]], action: str = "reading"
+    ) -> T:
         """Runs ``work`` in one read transaction (retried by the driver on transient errors)."""
         async with translated_driver_errors(action), self._session() as session:
             return await session.execute_read(self._unit_of_work(work))
 
-    async def write_transaction(self, work: Callable[[Transaction], Awaitable[T]],
-                                action: str = "writing") -> T:
+    async def write_transaction(
+        self, work: Callable[[Transaction], Awaitable[T]], action: str = "writing"
+    ) -> T:
         """Runs ``work`` in one write transaction: all of it commits, or none of it."""
         async with translated_driver_errors(action), self._session() as session:
             return await session.execute_write(self._unit_of_work(work))
@@ -140,10 +150,12 @@ class GraphClient:
             result = await session.run(query, params)
             await result.consume()
 
-    def _unit_of_work(self, work: Callable[[Transaction], Awaitable[T]]
-                      ) -> Callable[[AsyncManagedTransaction], Awaitable[T]]:
+    def _unit_of_work(
+        self, work: Callable[[Transaction], Awaitable[T]]
+    ) -> Callable[[AsyncManagedTransaction], Awaitable[T]]:
         async def unit(tx: AsyncManagedTransaction) -> T:
             return await work(Transaction(tx, self._catalog))
+
         return unit
 
     def _session(self) -> neo4j.AsyncSession:

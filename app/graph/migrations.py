@@ -88,22 +88,35 @@ def discover(directory: Path) -> list[MigrationFile]:
     for path in sorted(directory.glob("*.cypher")):
         match = _FILE_NAME.fullmatch(path.name)
         if match is None:
-            problems.append(f"{path.name}: name must look like V0001__lower_snake_description.cypher")
+            problems.append(
+                f"{path.name}: name must look like V0001__lower_snake_description.cypher"
+            )
             continue
         if not split_statements(path.read_text(encoding="utf-8")):
             problems.append(f"{path.name}: holds no statement")
             continue
-        files.append(MigrationFile(version=int(match["version"]), description=match["description"],
-                                   path=path, checksum=checksum_of(path)))
+        files.append(
+            MigrationFile(
+                version=int(match["version"]),
+                description=match["description"],
+                path=path,
+                checksum=checksum_of(path),
+            )
+        )
     seen: dict[int, str] = {}
     for migration in files:
         if migration.version in seen:
-            problems.append(f"{migration.file}: version {migration.version} is also used by "
-                            f"{seen[migration.version]}")
+            problems.append(
+                f"{migration.file}: version {migration.version} is also used by "
+                f"{seen[migration.version]}"
+            )
         seen[migration.version] = migration.file
     if problems:
-        raise MigrationFileInvalid(f"invalid migration files in {directory}: " + "; ".join(problems),
-                                   errors=problems, directory=str(directory))
+        raise MigrationFileInvalid(
+            f"invalid migration files in {directory}: " + "; ".join(problems),
+            errors=problems,
+            directory=str(directory),
+        )
     return files
 
 
@@ -136,18 +149,34 @@ class MigrationRunner:
         for migration in files:
             record = applied.pop(migration.version, None)
             if record is None:
-                states.append(MigrationState(migration.version, migration.file, "pending",
-                                             migration.checksum))
+                states.append(
+                    MigrationState(migration.version, migration.file, "pending", migration.checksum)
+                )
                 continue
             state: Literal["applied", "changed"] = (
-                "applied" if record["checksum"] == migration.checksum else "changed")
-            states.append(MigrationState(migration.version, migration.file, state,
-                                         migration.checksum, _to_datetime(record["applied_at"]),
-                                         record["duration_ms"]))
+                "applied" if record["checksum"] == migration.checksum else "changed"
+            )
+            states.append(
+                MigrationState(
+                    migration.version,
+                    migration.file,
+                    state,
+                    migration.checksum,
+                    _to_datetime(record["applied_at"]),
+                    record["duration_ms"],
+                )
+            )
         states.extend(
-            MigrationState(version, str(record["file"]), "missing", str(record["checksum"]),
-                           _to_datetime(record["applied_at"]), record["duration_ms"])
-            for version, record in applied.items())
+            MigrationState(
+                version,
+                str(record["file"]),
+                "missing",
+                str(record["checksum"]),
+                _to_datetime(record["applied_at"]),
+                record["duration_ms"],
+            )
+            for version, record in applied.items()
+        )
         return sorted(states, key=lambda s: s.version)
 
     async def migrate(self) -> MigrationReport:
@@ -179,8 +208,9 @@ class MigrationRunner:
             already = [m.file for m in files if m.version in applied]
             return MigrationReport(applied=done, already_applied=already)
         finally:
-            await self._graph.write("migrations/release_lock", namespace=self._namespace,
-                                    owner=owner)
+            await self._graph.write(
+                "migrations/release_lock", namespace=self._namespace, owner=owner
+            )
 
     async def _bootstrap(self) -> None:
         for name in ("migrations/create_lock_constraint", "migrations/create_record_constraint"):
@@ -189,8 +219,9 @@ class MigrationRunner:
     async def _applied(self) -> list[dict[str, Any]]:
         return await self._graph.read("migrations/list_applied", namespace=self._namespace)
 
-    def _check_applied_unchanged(self, files: list[MigrationFile],
-                                 applied: dict[int, dict[str, Any]]) -> None:
+    def _check_applied_unchanged(
+        self, files: list[MigrationFile], applied: dict[int, dict[str, Any]]
+    ) -> None:
         by_version = {m.version: m for m in files}
         for version, record in applied.items():
             migration = by_version.get(version)
@@ -198,16 +229,23 @@ class MigrationRunner:
                 raise MigrationMissing(
                     f"migration {record['file']} was applied but its file is gone from "
                     f"{self._directory}; applied migrations are never removed",
-                    file=record["file"], version=version)
+                    file=record["file"],
+                    version=version,
+                )
             if migration.checksum != record["checksum"]:
-                raise MigrationChecksumMismatch(migration.file, record["checksum"],
-                                                migration.checksum)
+                raise MigrationChecksumMismatch(
+                    migration.file, record["checksum"], migration.checksum
+                )
 
     async def _acquire_lock(self, owner: str) -> None:
         deadline = time.monotonic() + self._lock_timeout_s
         while True:
-            rows = await self._graph.write("migrations/acquire_lock", namespace=self._namespace,
-                                           owner=owner, stale_after_s=self._lock_stale_after_s)
+            rows = await self._graph.write(
+                "migrations/acquire_lock",
+                namespace=self._namespace,
+                owner=owner,
+                stale_after_s=self._lock_stale_after_s,
+            )
             if rows[0]["acquired"]:
                 return
             if time.monotonic() >= deadline:
@@ -215,7 +253,9 @@ class MigrationRunner:
                     f"another migration runner ({rows[0]['owner']}) holds the lock of namespace "
                     f"{self._namespace!r} since {rows[0]['acquired_at']}; waited "
                     f"{self._lock_timeout_s:.0f}s",
-                    holder=rows[0]["owner"], namespace=self._namespace)
+                    holder=rows[0]["owner"],
+                    namespace=self._namespace,
+                )
             await asyncio.sleep(0.25)
 
     async def _apply(self, migration: MigrationFile) -> None:
@@ -228,14 +268,23 @@ class MigrationRunner:
                 raise MigrationFailed(
                     f"migration {migration.file} failed at statement {index} of "
                     f"{len(statements)}: {error.message}",
-                    file=migration.file, statement_index=index, statement=statement) from error
+                    file=migration.file,
+                    statement_index=index,
+                    statement=statement,
+                ) from error
         await self._await_indexes_online(migration)
         duration_ms = int((time.monotonic() - started) * 1000)
-        await self._graph.write("migrations/record_applied", namespace=self._namespace,
-                                migration={"version": migration.version,
-                                           "description": migration.description,
-                                           "file": migration.file, "checksum": migration.checksum,
-                                           "duration_ms": duration_ms})
+        await self._graph.write(
+            "migrations/record_applied",
+            namespace=self._namespace,
+            migration={
+                "version": migration.version,
+                "description": migration.description,
+                "file": migration.file,
+                "checksum": migration.checksum,
+                "duration_ms": duration_ms,
+            },
+        )
         log.info("applied migration %s in %d ms", migration.file, duration_ms)
 
     async def _await_indexes_online(self, migration: MigrationFile) -> None:
@@ -244,8 +293,11 @@ class MigrationRunner:
             indexes = await self._graph.read("migrations/list_index_states")
             failed = [row["name"] for row in indexes if row["state"] == "FAILED"]
             if failed:
-                raise MigrationFailed(f"after {migration.file} these indexes FAILED: "
-                                      f"{', '.join(failed)}", file=migration.file, indexes=failed)
+                raise MigrationFailed(
+                    f"after {migration.file} these indexes FAILED: {', '.join(failed)}",
+                    file=migration.file,
+                    indexes=failed,
+                )
             waiting = [row["name"] for row in indexes if row["state"] != "ONLINE"]
             if not waiting:
                 return
@@ -253,7 +305,9 @@ class MigrationRunner:
                 raise MigrationFailed(
                     f"after {migration.file} these indexes were not ONLINE within "
                     f"{self._index_online_timeout_s:.0f}s: {', '.join(waiting)}",
-                    file=migration.file, indexes=waiting)
+                    file=migration.file,
+                    indexes=waiting,
+                )
             await asyncio.sleep(0.2)
 
 

@@ -26,19 +26,19 @@ EMBEDDING_DIMENSIONS = 384
 
 
 def _embedding() -> ArrayProperty:
-    return ArrayProperty(FloatProperty(),
-                         vector_index=VectorIndex(EMBEDDING_DIMENSIONS, "cosine"))
+    return ArrayProperty(FloatProperty(), vector_index=VectorIndex(EMBEDDING_DIMENSIONS, "cosine"))
 
 
-def _fulltext(**kwargs: object) -> StringProperty:
-    return StringProperty(fulltext_index=FulltextIndex(), **kwargs)
+def _fulltext(required: bool = False) -> StringProperty:
+    return StringProperty(fulltext_index=FulltextIndex(), required=required)
 
 
 class AgentScoped(StructuredNode):
-    """Every node: a UUID ``id`` (unique per label) and the ``agent_id`` of the mind it belongs to."""
+    """Every node: a UUID ``id`` (unique per label) and the ``agent_id`` of its mind."""
 
     __abstract_node__ = True
-    id = StringProperty(unique_index=True, required=True)
+    # Stored as `id`; named `uid` here because StructuredNode.id is neomodel's own node id.
+    uid = StringProperty(unique_index=True, required=True, db_property="id")
     agent_id = StringProperty(index=True, required=True)
 
 
@@ -239,6 +239,24 @@ class KnowledgePack(AgentScoped):
 
 
 NODE_MODELS: tuple[type[AgentScoped], ...] = (
-    Agent, Belief, Context, BeliefEvent, Evidence, Revision, Episode, Session, Person, Frame,
-    Task, Note, Entity, Rule, Capability, Censor, Decision, Reason, Approval, KnowledgePack,
+    Agent,
+    Belief,
+    Context,
+    BeliefEvent,
+    Evidence,
+    Revision,
+    Episode,
+    Session,
+    Person,
+    Frame,
+    Task,
+    Note,
+    Entity,
+    Rule,
+    Capability,
+    Censor,
+    Decision,
+    Reason,
+    Approval,
+    KnowledgePack,
 )

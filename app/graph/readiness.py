@@ -30,5 +30,7 @@ async def check_readiness(graph: GraphClient) -> Readiness:
         raise NotReady(
             f"{len(not_applied)} of {len(states)} migrations are not applied; "
             "run `credence db migrate`",
-            migrations=not_applied, neo4j_version=server.version)
+            migrations=not_applied,
+            neo4j_version=server.version,
+        )
     return Readiness(server=server, applied=len(states), total=len(states))

@@ -39,9 +39,13 @@ def neo4j_target() -> Iterator[Neo4jTarget]:
 
 @pytest.fixture(scope="session")
 def settings(neo4j_target: Neo4jTarget) -> Settings:
-    return Settings(_env_file=None, neo4j_uri=neo4j_target.uri,  # type: ignore[call-arg]
-                    neo4j_user=neo4j_target.user,
-                    neo4j_password=SecretStr(neo4j_target.password), api_keys={})
+    return Settings(
+        _env_file=None,
+        neo4j_uri=neo4j_target.uri,  # type: ignore[call-arg]
+        neo4j_user=neo4j_target.user,
+        neo4j_password=SecretStr(neo4j_target.password),
+        api_keys={},
+    )
 
 
 @pytest.fixture(scope="session")

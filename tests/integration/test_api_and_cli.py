@@ -18,16 +18,20 @@ def _migration_count() -> int:
 
 
 async def test_ready_is_ok_when_neo4j_answers_and_everything_is_migrated(
-        settings: Settings, graph: GraphClient) -> None:
+    settings: Settings, graph: GraphClient
+) -> None:
     from tests.support.neo4j_server import pinned_version
 
     with TestClient(create_app(settings)) as client:
         response = client.get("/ready")
 
     assert response.status_code == 200, response.text
-    assert response.json() == {"status": "ok", "neo4j_version": pinned_version(),
-                               "neo4j_edition": "community",
-                               "migrations_applied": _migration_count()}
+    assert response.json() == {
+        "status": "ok",
+        "neo4j_version": pinned_version(),
+        "neo4j_edition": "community",
+        "migrations_applied": _migration_count(),
+    }
 
 
 @pytest.fixture
@@ -41,7 +45,8 @@ def cli_env(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
 
 
 def test_cli_db_migrate_is_idempotent_and_status_lists_every_file(
-        cli_env: CliRunner, graph: GraphClient) -> None:
+    cli_env: CliRunner, graph: GraphClient
+) -> None:
     migrated = cli_env.invoke(cli_app, ["db", "migrate"])
     status = cli_env.invoke(cli_app, ["db", "status"])
     get_settings.cache_clear()

@@ -29,7 +29,8 @@ async def test_a_failing_transaction_writes_nothing(test_graph: GraphClient, age
 
 
 async def test_several_queries_in_one_transaction_commit_together(
-        test_graph: GraphClient, agent_id: str) -> None:
+    test_graph: GraphClient, agent_id: str
+) -> None:
     async def work(tx: Transaction) -> None:
         await tx.run("probe/create_agent_node", id=agent_id)
         await tx.run("probe/create_then_fail", agent_id=agent_id)
@@ -41,8 +42,9 @@ async def test_several_queries_in_one_transaction_commit_together(
     assert rows[0]["nodes"] == 0
 
 
-async def test_uniqueness_violation_is_a_constraint_violation(test_graph: GraphClient,
-                                                              agent_id: str) -> None:
+async def test_uniqueness_violation_is_a_constraint_violation(
+    test_graph: GraphClient, agent_id: str
+) -> None:
     await test_graph.write("probe/create_agent_node", id=agent_id)
 
     with pytest.raises(ConstraintViolation):
@@ -57,8 +59,11 @@ async def test_unknown_query_name_fails_loudly(graph: GraphClient) -> None:
 
 
 async def test_unreachable_server_is_graph_unavailable() -> None:
-    settings = Settings(_env_file=None, neo4j_uri="bolt://127.0.0.1:1",  # type: ignore[call-arg]
-                        neo4j_connection_timeout_s=2)
+    settings = Settings(
+        _env_file=None,
+        neo4j_uri="bolt://127.0.0.1:1",  # type: ignore[call-arg]
+        neo4j_connection_timeout_s=2,
+    )
     client = GraphClient.from_settings(settings)
     try:
         with pytest.raises(GraphUnavailable):

@@ -27,16 +27,26 @@ def _free_port() -> int:
 
 class Launcher:
     def __init__(self, home: Path, bolt_port: int, http_port: int) -> None:
-        self.env = {**os.environ, "CREDENCE_NEO4J_HOME": str(home),
-                    "CREDENCE_NEO4J_BOLT_PORT": str(bolt_port),
-                    "CREDENCE_NEO4J_HTTP_PORT": str(http_port),
-                    "CREDENCE_NEO4J_HEAP": "512m", "CREDENCE_NEO4J_PAGECACHE": "128m"}
+        self.env = {
+            **os.environ,
+            "CREDENCE_NEO4J_HOME": str(home),
+            "CREDENCE_NEO4J_BOLT_PORT": str(bolt_port),
+            "CREDENCE_NEO4J_HTTP_PORT": str(http_port),
+            "CREDENCE_NEO4J_HEAP": "512m",
+            "CREDENCE_NEO4J_PAGECACHE": "128m",
+        }
         self.bolt_port = bolt_port
         self.http_port = http_port
 
     def __call__(self, command: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["bash", str(LAUNCHER), command], env=self.env, capture_output=True,
-                              text=True, timeout=900, check=False)
+        return subprocess.run(
+            ["bash", str(LAUNCHER), command],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
 
 
 @pytest.fixture

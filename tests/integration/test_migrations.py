@@ -74,7 +74,8 @@ async def _index_names(test_graph: GraphClient, tag: str) -> dict[str, str]:
 
 
 async def test_applies_pending_files_in_order_and_waits_for_online(
-        scratch: Scratch, graph: GraphClient, test_graph: GraphClient) -> None:
+    scratch: Scratch, graph: GraphClient, test_graph: GraphClient
+) -> None:
     scratch.write("V0002__fulltext.cypher", FULLTEXT)
     scratch.write("V0001__indexes.cypher", INDEXES)
 
@@ -82,15 +83,21 @@ async def test_applies_pending_files_in_order_and_waits_for_online(
 
     assert report.applied == ["V0001__indexes.cypher", "V0002__fulltext.cypher"]
     assert await _index_names(test_graph, scratch.tag) == {
-        f"{scratch.tag}_a": "ONLINE", f"{scratch.tag}_b": "ONLINE", f"{scratch.tag}_text": "ONLINE"}
+        f"{scratch.tag}_a": "ONLINE",
+        f"{scratch.tag}_b": "ONLINE",
+        f"{scratch.tag}_text": "ONLINE",
+    }
     states = await scratch.runner(graph).status()
-    assert [(s.file, s.state) for s in states] == [("V0001__indexes.cypher", "applied"),
-                                                  ("V0002__fulltext.cypher", "applied")]
+    assert [(s.file, s.state) for s in states] == [
+        ("V0001__indexes.cypher", "applied"),
+        ("V0002__fulltext.cypher", "applied"),
+    ]
     assert all(s.applied_at is not None for s in states)
 
 
-async def test_running_twice_changes_nothing(scratch: Scratch, graph: GraphClient,
-                                             test_graph: GraphClient) -> None:
+async def test_running_twice_changes_nothing(
+    scratch: Scratch, graph: GraphClient, test_graph: GraphClient
+) -> None:
     scratch.write("V0001__indexes.cypher", INDEXES)
     await scratch.runner(graph).migrate()
     indexes_before = await test_graph.read("probe/list_indexes")
@@ -116,7 +123,8 @@ async def test_new_file_after_a_run_is_applied_alone(scratch: Scratch, graph: Gr
 
 
 async def test_editing_an_applied_file_stops_the_run_naming_the_file(
-        scratch: Scratch, graph: GraphClient) -> None:
+    scratch: Scratch, graph: GraphClient
+) -> None:
     path = scratch.write("V0001__indexes.cypher", INDEXES)
     await scratch.runner(graph).migrate()
     path.write_text(path.read_text() + "// an innocent-looking edit\n", encoding="utf-8")
@@ -143,10 +151,13 @@ async def test_removing_an_applied_file_stops_the_run(scratch: Scratch, graph: G
 
 
 async def test_a_failing_statement_names_file_and_statement_and_is_not_recorded(
-        scratch: Scratch, graph: GraphClient, test_graph: GraphClient) -> None:
+    scratch: Scratch, graph: GraphClient, test_graph: GraphClient
+) -> None:
     scratch.write("V0001__indexes.cypher", INDEXES)
-    scratch.write("V0002__broken.cypher", "CREATE INDEX TAG_c IF NOT EXISTS FOR (n:TAGNode) ON (n.c);\n"
-                                           "CREATE INDEKS oops;\n")
+    scratch.write(
+        "V0002__broken.cypher",
+        "CREATE INDEX TAG_c IF NOT EXISTS FOR (n:TAGNode) ON (n.c);\nCREATE INDEKS oops;\n",
+    )
 
     with pytest.raises(MigrationFailed) as raised:
         await scratch.runner(graph).migrate()
@@ -157,8 +168,9 @@ async def test_a_failing_statement_names_file_and_statement_and_is_not_recorded(
     assert states == {"V0001__indexes.cypher": "applied", "V0002__broken.cypher": "pending"}
 
 
-async def test_concurrent_runners_do_not_interleave(scratch: Scratch, graph: GraphClient,
-                                                    test_graph: GraphClient) -> None:
+async def test_concurrent_runners_do_not_interleave(
+    scratch: Scratch, graph: GraphClient, test_graph: GraphClient
+) -> None:
     scratch.write("V0001__indexes.cypher", INDEXES)
     scratch.write("V0002__fulltext.cypher", FULLTEXT)
 
@@ -171,10 +183,15 @@ async def test_concurrent_runners_do_not_interleave(scratch: Scratch, graph: Gra
 
 
 async def test_a_held_lock_makes_another_runner_wait_then_give_up(
-        scratch: Scratch, graph: GraphClient) -> None:
+    scratch: Scratch, graph: GraphClient
+) -> None:
     scratch.write("V0001__indexes.cypher", INDEXES)
-    rows = await graph.write("migrations/acquire_lock", namespace=scratch.namespace,
-                             owner="someone-else", stale_after_s=600.0)
+    rows = await graph.write(
+        "migrations/acquire_lock",
+        namespace=scratch.namespace,
+        owner="someone-else",
+        stale_after_s=600.0,
+    )
     assert rows[0]["acquired"]
 
     with pytest.raises(MigrationLockHeld) as raised:
@@ -187,8 +204,12 @@ async def test_a_held_lock_makes_another_runner_wait_then_give_up(
 
 async def test_a_stale_lock_is_taken_over(scratch: Scratch, graph: GraphClient) -> None:
     scratch.write("V0001__indexes.cypher", INDEXES)
-    await graph.write("migrations/acquire_lock", namespace=scratch.namespace,
-                      owner="crashed-runner", stale_after_s=600.0)
+    await graph.write(
+        "migrations/acquire_lock",
+        namespace=scratch.namespace,
+        owner="crashed-runner",
+        stale_after_s=600.0,
+    )
     await asyncio.sleep(0.3)
 
     report = await scratch.runner(graph, lock_stale_after_s=0.2, lock_timeout_s=5.0).migrate()
@@ -196,16 +217,27 @@ async def test_a_stale_lock_is_taken_over(scratch: Scratch, graph: GraphClient) 
     assert report.applied == ["V0001__indexes.cypher"]
 
 
-async def test_the_project_schema_is_fully_applied_and_online(graph: GraphClient,
-                                                              test_graph: GraphClient) -> None:
+async def test_the_project_schema_is_fully_applied_and_online(
+    graph: GraphClient, test_graph: GraphClient
+) -> None:
     states = await MigrationRunner(graph).status()
 
-    assert [s.state for s in states] == ["applied"] * len(list(resource_dir("schema").glob("*.cypher")))
+    assert [s.state for s in states] == ["applied"] * len(
+        list(resource_dir("schema").glob("*.cypher"))
+    )
     indexes = await test_graph.read("probe/list_indexes")
     by_name = {row["name"]: row for row in indexes}
-    for name in ("belief_embedding", "episode_embedding", "rule_embedding",
-                 "belief_statement_fulltext", "episode_text_fulltext", "belief_agent_id"):
+    for name in (
+        "belief_embedding",
+        "episode_embedding",
+        "rule_embedding",
+        "belief_statement_fulltext",
+        "episode_text_fulltext",
+        "belief_agent_id",
+    ):
         assert by_name[name]["state"] == "ONLINE", name
     assert by_name["belief_embedding"]["options"]["indexConfig"]["vector.dimensions"] == 384
-    assert by_name["belief_embedding"]["options"]["indexConfig"][
-        "vector.similarity_function"].lower() == "cosine"
+    assert (
+        by_name["belief_embedding"]["options"]["indexConfig"]["vector.similarity_function"].lower()
+        == "cosine"
+    )

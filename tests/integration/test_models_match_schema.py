@@ -13,7 +13,8 @@ def _declared() -> dict[str, set[tuple[str, str]]]:
     declared: dict[str, set[tuple[str, str]]] = {}
     for model in NODE_MODELS:
         entries: set[tuple[str, str]] = set()
-        for name, prop in model.defined_properties(aliases=False, rels=False).items():
+        for attribute, prop in model.defined_properties(aliases=False, rels=False).items():
+            name = prop.db_property or attribute
             if prop.unique_index:
                 entries.add(("unique", name))
             if prop.index:
@@ -38,22 +39,32 @@ async def _live(test_graph: GraphClient) -> dict[str, set[tuple[str, str]]]:
         if kind is None:
             continue
         # Fulltext and vector indexes carry agent_id as their in-index scope field.
-        properties = ([p for p in row["properties"] if p != "agent_id"]
-                      if kind in ("fulltext", "vector") else row["properties"])
+        properties = (
+            [p for p in row["properties"] if p != "agent_id"]
+            if kind in ("fulltext", "vector")
+            else row["properties"]
+        )
         if kind in ("fulltext", "vector") or len(properties) == 1:
             for prop in properties:
                 live.setdefault(row["labels"][0], set()).add((kind, prop))
-    return {label: entries for label, entries in live.items()
-            if label not in BOOKKEEPING_LABELS and not label.startswith("t")}
+    return {
+        label: entries
+        for label, entries in live.items()
+        if label not in BOOKKEEPING_LABELS and not label.startswith("t")
+    }
 
 
 async def test_every_model_property_flag_has_its_constraint_or_index(
-        test_graph: GraphClient) -> None:
+    test_graph: GraphClient,
+) -> None:
     declared = _declared()
     live = await _live(test_graph)
 
-    missing = {label: sorted(entries - live.get(label, set()))
-               for label, entries in declared.items() if entries - live.get(label, set())}
+    missing = {
+        label: sorted(entries - live.get(label, set()))
+        for label, entries in declared.items()
+        if entries - live.get(label, set())
+    }
     assert missing == {}, f"declared in models.py but not created by schema/: {missing}"
 
 
@@ -61,14 +72,19 @@ async def test_every_schema_index_is_declared_in_the_models(test_graph: GraphCli
     declared = _declared()
     live = await _live(test_graph)
 
-    undeclared = {label: sorted(entries - declared.get(label, set()))
-                  for label, entries in live.items() if entries - declared.get(label, set())}
+    undeclared = {
+        label: sorted(entries - declared.get(label, set()))
+        for label, entries in live.items()
+        if entries - declared.get(label, set())
+    }
     assert undeclared == {}, f"created by schema/ but not declared in models.py: {undeclared}"
 
 
 async def test_composite_indexes_use_declared_properties(test_graph: GraphClient) -> None:
-    declared_properties = {model.__label__: set(model.defined_properties(aliases=False, rels=False))
-                           for model in NODE_MODELS}
+    declared_properties = {
+        model.__label__: set(model.defined_properties(aliases=False, rels=False))
+        for model in NODE_MODELS
+    }
     for row in await test_graph.read("probe/list_indexes"):
         label = (row["labels"] or [None])[0]
         if label not in declared_properties:

@@ -45,8 +45,9 @@ class Neo4jTarget:
 def pinned_version() -> str:
     """The pinned Neo4j version: the neo4j image tag in docker-compose.yml."""
     text = (REPO_ROOT / "docker-compose.yml").read_text(encoding="utf-8")
-    match = re.search(r"^\s*image:\s*\"?neo4j:(\d+\.\d+\.\d+)(?:-community)?\"?\s*$", text,
-                      re.MULTILINE)
+    match = re.search(
+        r"^\s*image:\s*\"?neo4j:(\d+\.\d+\.\d+)(?:-community)?\"?\s*$", text, re.MULTILINE
+    )
     if match is None:
         raise Neo4jNotFound("docker-compose.yml has no 'image: neo4j:<version>-community' line")
     return match.group(1)
@@ -54,8 +55,12 @@ def pinned_version() -> str:
 
 def docker_engine_answers() -> bool:
     try:
-        return subprocess.run(["docker", "info"], capture_output=True, timeout=10,
-                              check=False).returncode == 0
+        return (
+            subprocess.run(
+                ["docker", "info"], capture_output=True, timeout=10, check=False
+            ).returncode
+            == 0
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
 
@@ -64,9 +69,12 @@ def _from_environment() -> Neo4jTarget | None:
     uri = os.environ.get("NEO4J_URI")
     if not uri:
         return None
-    return Neo4jTarget(uri=uri, user=os.environ.get("NEO4J_USER", "neo4j"),
-                       password=os.environ.get("NEO4J_PASSWORD", DEFAULT_PASSWORD),
-                       how="NEO4J_URI")
+    return Neo4jTarget(
+        uri=uri,
+        user=os.environ.get("NEO4J_USER", "neo4j"),
+        password=os.environ.get("NEO4J_PASSWORD", DEFAULT_PASSWORD),
+        how="NEO4J_URI",
+    )
 
 
 def _from_testcontainers() -> Neo4jTarget:
@@ -75,20 +83,30 @@ def _from_testcontainers() -> Neo4jTarget:
     container = Neo4jContainer(f"neo4j:{pinned_version()}-community", password=DEFAULT_PASSWORD)
     container.with_env("NEO4J_db_query_default__language", "CYPHER_25")
     container.start()
-    return Neo4jTarget(uri=container.get_connection_url(), user="neo4j",
-                       password=DEFAULT_PASSWORD, how="testcontainers", stop=container.stop)
+    return Neo4jTarget(
+        uri=container.get_connection_url(),
+        user="neo4j",
+        password=DEFAULT_PASSWORD,
+        how="testcontainers",
+        stop=container.stop,
+    )
 
 
 def _from_launcher() -> Neo4jTarget:
-    completed = subprocess.run(["bash", str(LAUNCHER), "start"], capture_output=True, text=True,
-                               timeout=900, check=False)
+    completed = subprocess.run(
+        ["bash", str(LAUNCHER), "start"], capture_output=True, text=True, timeout=900, check=False
+    )
     if completed.returncode != 0:
-        raise Neo4jNotFound(f"tools/neo4j/neo4j-local start failed:\n{completed.stdout}"
-                            f"{completed.stderr}")
+        raise Neo4jNotFound(
+            f"tools/neo4j/neo4j-local start failed:\n{completed.stdout}{completed.stderr}"
+        )
     port = os.environ.get("CREDENCE_NEO4J_BOLT_PORT", "7687")
-    return Neo4jTarget(uri=f"bolt://127.0.0.1:{port}", user="neo4j",
-                       password=os.environ.get("CREDENCE_NEO4J_PASSWORD", DEFAULT_PASSWORD),
-                       how="tools/neo4j/neo4j-local")
+    return Neo4jTarget(
+        uri=f"bolt://127.0.0.1:{port}",
+        user="neo4j",
+        password=os.environ.get("CREDENCE_NEO4J_PASSWORD", DEFAULT_PASSWORD),
+        how="tools/neo4j/neo4j-local",
+    )
 
 
 def find_neo4j() -> Neo4jTarget:

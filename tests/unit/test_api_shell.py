@@ -20,8 +20,12 @@ class CycleRefusedForTest(Conflict):
 
 
 def _settings(**overrides: object) -> Settings:
-    base: dict[str, object] = {"neo4j_uri": "bolt://127.0.0.1:1", "neo4j_connection_timeout_s": 1,
-                               "migrate_on_start": False, "api_keys": {}}
+    base: dict[str, object] = {
+        "neo4j_uri": "bolt://127.0.0.1:1",
+        "neo4j_connection_timeout_s": 1,
+        "migrate_on_start": False,
+        "api_keys": {},
+    }
     base.update(overrides)
     return Settings(_env_file=None, **base)  # type: ignore[call-arg]
 
@@ -42,8 +46,9 @@ def _probe_router() -> APIRouter:
         raise CycleRefusedForTest("would close a cycle", cycle=["a", "b", "a"])
 
     @router.post("/v1/agents/{agent_id}/echo")
-    async def echo(agent_id: AgentIdDep,
-                   strength: Annotated[float, Body(ge=0, le=1, embed=True)]) -> dict[str, object]:
+    async def echo(
+        agent_id: AgentIdDep, strength: Annotated[float, Body(ge=0, le=1, embed=True)]
+    ) -> dict[str, object]:
         return {"agent_id": agent_id, "strength": strength}
 
     return router
@@ -78,8 +83,13 @@ def test_a_failing_handler_returns_json_not_a_stack_trace(client: TestClient) ->
 
     assert response.status_code == 500
     assert response.headers["content-type"] == "application/json"
-    assert response.json() == {"error": {"code": "internal_error", "details": {},
-                                         "message": "an internal error occurred; it has been logged"}}
+    assert response.json() == {
+        "error": {
+            "code": "internal_error",
+            "details": {},
+            "message": "an internal error occurred; it has been logged",
+        }
+    }
     assert "Traceback" not in response.text and "secret internal detail" not in response.text
 
 
@@ -88,9 +98,11 @@ def test_domain_errors_map_to_their_status(client: TestClient) -> None:
     conflict = client.get("/v1/agents/a1/conflict")
 
     assert missing.status_code == 404
-    assert missing.json()["error"] == {"code": "agent_not_found",
-                                       "message": "agent 'a1' does not exist",
-                                       "details": {"agent_id": "a1"}}
+    assert missing.json()["error"] == {
+        "code": "agent_not_found",
+        "message": "agent 'a1' does not exist",
+        "details": {"agent_id": "a1"},
+    }
     assert conflict.status_code == 409
     assert conflict.json()["error"]["details"] == {"cycle": ["a", "b", "a"]}
 

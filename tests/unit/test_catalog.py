@@ -28,8 +28,16 @@ def test_unknown_name_fails_loudly_with_close_matches() -> None:
     assert "migrations/list_applied" in raised.value.message
 
 
-@pytest.mark.parametrize("name", ["../schema/V0001__create_id_constraints", "/etc/passwd",
-                                  "system/get_server_components.cypher", "", "System/Ping"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../schema/V0001__create_id_constraints",
+        "/etc/passwd",
+        "system/get_server_components.cypher",
+        "",
+        "System/Ping",
+    ],
+)
 def test_names_outside_the_catalog_pattern_are_unknown(name: str) -> None:
     with pytest.raises(UnknownQuery):
         default_catalog().get(name)
@@ -49,7 +57,9 @@ def test_every_cypher_file_documents_params_and_returns() -> None:
 
 def test_catalog_reads_any_folder(tmp_path: Path) -> None:
     (tmp_path / "area").mkdir()
-    (tmp_path / "area" / "get_thing.cypher").write_text("// Params: none. Returns: x.\nRETURN 1 AS x\n")
+    (tmp_path / "area" / "get_thing.cypher").write_text(
+        "// Params: none. Returns: x.\nRETURN 1 AS x\n"
+    )
     catalog = QueryCatalog(tmp_path)
 
     assert catalog.names() == ["area/get_thing"]
@@ -57,12 +67,12 @@ def test_catalog_reads_any_folder(tmp_path: Path) -> None:
 
 
 def test_split_statements_on_semicolons_at_line_end_only() -> None:
+    # The \t after the second ";" checks that trailing blanks still end a statement.
     text = """// header comment; with a semicolon
 CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x);
 CREATE FULLTEXT INDEX b IF NOT EXISTS
 FOR (n:B) ON EACH [n.text]
-OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard;'}};   
-  // trailing comment
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard;'}};\t \n  // trailing comment
 RETURN 'no; split here' AS x"""
 
     statements = split_statements(text)

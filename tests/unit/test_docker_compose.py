@@ -27,8 +27,9 @@ def test_services_and_the_pinned_neo4j_image() -> None:
 
 
 def test_the_launcher_uses_the_same_pinned_version() -> None:
-    completed = subprocess.run(["bash", str(LAUNCHER), "version"], capture_output=True, text=True,
-                               check=True, timeout=30)
+    completed = subprocess.run(
+        ["bash", str(LAUNCHER), "version"], capture_output=True, text=True, check=True, timeout=30
+    )
 
     assert completed.stdout.strip() == pinned_version()
 

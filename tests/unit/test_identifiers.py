@@ -14,8 +14,21 @@ def test_valid_identifiers_pass_and_are_backticked(value: str) -> None:
     assert quote_identifier(value, "label") == f"`{value}`"
 
 
-@pytest.mark.parametrize("value", ["", "1Belief", "_x", "Be lief", "Belief`) DETACH DELETE (n",
-                                   "a-b", "naïve", "X" * 65, "Belief\n", "x;y"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "",
+        "1Belief",
+        "_x",
+        "Be lief",
+        "Belief`) DETACH DELETE (n",
+        "a-b",
+        "naïve",
+        "X" * 65,
+        "Belief\n",
+        "x;y",
+    ],
+)
 def test_unsafe_identifiers_raise_a_typed_error(value: str) -> None:
     with pytest.raises(InvalidIdentifier) as raised:
         quote_identifier(value, "relationship type")

@@ -24,12 +24,15 @@ def test_every_project_schema_statement_is_idempotent() -> None:
     for path in sorted(resource_dir("schema").glob("*.cypher")):
         for statement in split_statements(path.read_text()):
             assert "IF NOT EXISTS" in statement or "IF EXISTS" in statement, (
-                f"{path.name}: statement without IF [NOT] EXISTS: {statement[:60]}")
+                f"{path.name}: statement without IF [NOT] EXISTS: {statement[:60]}"
+            )
 
 
 def test_misnamed_and_duplicate_files_are_all_listed(tmp_path: Path) -> None:
     (tmp_path / "V0001__ok.cypher").write_text("CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x);\n")
-    (tmp_path / "V0001__twin.cypher").write_text("CREATE INDEX b IF NOT EXISTS FOR (n:A) ON (n.y);\n")
+    (tmp_path / "V0001__twin.cypher").write_text(
+        "CREATE INDEX b IF NOT EXISTS FOR (n:A) ON (n.y);\n"
+    )
     (tmp_path / "V2__short.cypher").write_text("RETURN 1;\n")
     (tmp_path / "V0003__Bad-Name.cypher").write_text("RETURN 1;\n")
     (tmp_path / "V0004__empty.cypher").write_text("// nothing here\n")
@@ -40,8 +43,12 @@ def test_misnamed_and_duplicate_files_are_all_listed(tmp_path: Path) -> None:
     errors = raised.value.details["errors"]
     assert len(errors) == 4
     joined = " ".join(errors)
-    for name in ("V2__short.cypher", "V0003__Bad-Name.cypher", "V0004__empty.cypher",
-                 "V0001__twin.cypher"):
+    for name in (
+        "V2__short.cypher",
+        "V0003__Bad-Name.cypher",
+        "V0004__empty.cypher",
+        "V0001__twin.cypher",
+    ):
         assert name in joined
 
 

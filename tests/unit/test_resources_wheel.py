@@ -37,8 +37,22 @@ def test_checkout_layout_finds_the_top_level_folders() -> None:
 
 def test_installed_wheel_carries_and_finds_the_resources(tmp_path: Path) -> None:
     wheel_dir = tmp_path / "wheel"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(wheel_dir), str(REPO_ROOT)], check=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(wheel_dir),
+            str(REPO_ROOT),
+        ],
+        check=True,
+        timeout=300,
+    )
     (wheel,) = wheel_dir.glob("credence-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
@@ -47,12 +61,35 @@ def test_installed_wheel_carries_and_finds_the_resources(tmp_path: Path) -> None
     assert "app/py.typed" in names
 
     site = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
-                    str(site), str(wheel)], check=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "-q",
+            "--target",
+            str(site),
+            str(wheel),
+        ],
+        check=True,
+        timeout=300,
+    )
     # -I: isolated mode, so neither the checkout nor the editable install is on sys.path.
-    completed = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, "
-                                f"{str(site)!r}); " + PROBE.replace("\n", "\n")],
-                               capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False)
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-c",
+            f"import sys; sys.path.insert(0, {str(site)!r}); " + PROBE.replace("\n", "\n"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
     assert completed.returncode == 0, completed.stderr
     found = json.loads(completed.stdout)
 

@@ -31,8 +31,7 @@ def test_with_keys_any_host_is_allowed_silently() -> None:
 
 
 def test_explicit_open_bind_is_honoured_and_warned_about() -> None:
-    host, warning = effective_bind_host(
-        _settings(api_allow_open_bind_without_keys=True), "0.0.0.0")
+    host, warning = effective_bind_host(_settings(api_allow_open_bind_without_keys=True), "0.0.0.0")
 
     assert host == "0.0.0.0"
     assert warning is not None

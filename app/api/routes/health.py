@@ -34,6 +34,9 @@ async def health() -> HealthPublic:
 async def ready(graph: GraphDep) -> ReadyPublic:
     """Neo4j is reachable and every migration is applied."""
     readiness = await check_readiness(graph)
-    return ReadyPublic(status="ok", neo4j_version=readiness.server.version,
-                       neo4j_edition=readiness.server.edition,
-                       migrations_applied=readiness.applied)
+    return ReadyPublic(
+        status="ok",
+        neo4j_version=readiness.server.version,
+        neo4j_edition=readiness.server.edition,
+        migrations_applied=readiness.applied,
+    )

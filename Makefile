@@ -1,0 +1,64 @@
+# Credence — the two commands of the README:
+#   make run    install, start Neo4j, migrate, serve the API on :8000
+#   make test   install, start Neo4j, lint, type-check and run the whole test suite
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.credence-installed
+
+# Settings from .env (if present) reach the launcher and the CLI alike.
+ifneq (,$(wildcard .env))
+include .env
+export
+endif
+
+BOLT_URI := bolt://127.0.0.1:$(or $(CREDENCE_NEO4J_BOLT_PORT),7687)
+HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
+API_PORT := $(or $(CREDENCE_API_PORT),8000)
+
+.PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+neo4j-up:
+	@bash tools/neo4j/neo4j-up
+
+neo4j-stop:
+	@bash tools/neo4j/neo4j-local stop
+
+run: install neo4j-up
+	$(BIN)/credence db migrate
+	@echo "Neo4j Browser: http://127.0.0.1:$(HTTP_PORT)/browser/  (user neo4j)"
+	@echo "Credence API:  http://127.0.0.1:$(API_PORT)/   OpenAPI: http://127.0.0.1:$(API_PORT)/docs"
+	$(BIN)/credence serve
+
+test: install neo4j-up lint typecheck
+	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
+		$(BIN)/pytest
+
+unit: install
+	$(BIN)/pytest tests/unit
+
+integration: install neo4j-up
+	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} $(BIN)/pytest tests/integration
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+typecheck: install
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache dist build
