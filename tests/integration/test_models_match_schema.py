@@ -14,7 +14,7 @@ def _declared() -> dict[str, set[tuple[str, str]]]:
     for model in NODE_MODELS:
         entries: set[tuple[str, str]] = set()
         for attribute, prop in model.defined_properties(aliases=False, rels=False).items():
-            name = prop.db_property or attribute
+            name = prop.get_db_property_name(attribute)
             if prop.unique_index:
                 entries.add(("unique", name))
             if prop.index:
@@ -82,7 +82,10 @@ async def test_every_schema_index_is_declared_in_the_models(test_graph: GraphCli
 
 async def test_composite_indexes_use_declared_properties(test_graph: GraphClient) -> None:
     declared_properties = {
-        model.__label__: set(model.defined_properties(aliases=False, rels=False))
+        model.__label__: {
+            prop.get_db_property_name(attribute)
+            for attribute, prop in model.defined_properties(aliases=False, rels=False).items()
+        }
         for model in NODE_MODELS
     }
     for row in await test_graph.read("probe/list_indexes"):
