@@ -84,17 +84,17 @@ def db_status() -> None:
     settings = get_settings()
     states = _with_graph(lambda graph: _runner(graph, settings).status())
     table = Table(title=f"migrations on {settings.neo4j_uri}")
-    for column in ("version", "file", "state", "applied at", "ms", "checksum"):
-        table.add_column(column)
+    table.add_column("file", no_wrap=True)
+    table.add_column("state", no_wrap=True, min_width=7)
+    table.add_column("applied (UTC)", no_wrap=True)
+    table.add_column("sha256", no_wrap=True)
     colours = {"applied": "green", "pending": "yellow", "changed": "red", "missing": "red"}
     for state in states:
         table.add_row(
-            f"{state.version:04d}",
             state.file,
             f"[{colours[state.state]}]{state.state}[/]",
-            state.applied_at.isoformat(timespec="seconds") if state.applied_at else "",
-            "" if state.duration_ms is None else str(state.duration_ms),
-            state.checksum[:12],
+            state.applied_at.strftime("%Y-%m-%d %H:%M") if state.applied_at else "",
+            state.checksum[:8],
         )
     console.print(table)
     if any(state.state in ("changed", "missing") for state in states):

@@ -93,7 +93,9 @@ class GraphClient:
             max_connection_pool_size=settings.neo4j_max_pool_size,
             # Retries of managed transactions are bounded so a dead server fails a request quickly.
             max_transaction_retry_time=settings.neo4j_connection_timeout_s,
-            # "Unknown property/label" warnings are expected before data of a kind exists.
+            # Server notes ("index already exists") are noise; warnings stay. "Unknown property
+            # or label" warnings are expected before data of a kind exists.
+            notifications_min_severity=neo4j.NotificationMinimumSeverity.WARNING,
             notifications_disabled_classifications=[
                 neo4j.NotificationDisabledClassification.UNRECOGNIZED
             ],

@@ -142,7 +142,6 @@ class MigrationRunner:
     async def status(self) -> list[MigrationState]:
         """Every migration with its state: applied, pending, changed (edited after being applied)
         or missing (applied, but its file is gone). Reads only."""
-        await self._bootstrap()
         files = discover(self._directory)
         applied = {row["version"]: row for row in await self._applied()}
         states: list[MigrationState] = []
