@@ -150,3 +150,70 @@ class NotReady(CredenceError):
     """Neo4j is reachable but the schema is not (fully) migrated, or Neo4j is not reachable."""
 
     code = "not_ready"
+
+
+# --- beliefs -------------------------------------------------------------------------------------
+
+
+class BeliefNotFound(NotFound):
+    code = "belief_not_found"
+
+    def __init__(self, belief_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"belief {belief_id!r} does not exist for agent {agent_id!r}",
+            belief_id=belief_id,
+            agent_id=agent_id,
+        )
+
+
+class RevisionNotFound(NotFound):
+    code = "revision_not_found"
+
+    def __init__(self, revision_id: str) -> None:
+        super().__init__(f"revision {revision_id!r} does not exist", revision_id=revision_id)
+
+
+class CycleRefused(Conflict):
+    """A SUPPORTS edge would close a cycle; ``details["cycle"]`` names it."""
+
+    code = "cycle_refused"
+
+    def __init__(self, source_id: str, target_id: str, cycle: list[str]) -> None:
+        super().__init__(
+            f"{source_id} SUPPORTS {target_id} would close a cycle: {' -> '.join(cycle)} -> "
+            f"{target_id}",
+            source_id=source_id,
+            target_id=target_id,
+            cycle=cycle,
+        )
+
+
+class BeliefImmutable(Conflict):
+    """The belief is part of the terminal creed: it is never edited or revised automatically."""
+
+    code = "belief_immutable"
+
+    def __init__(self, belief_id: str, action: str) -> None:
+        super().__init__(
+            f"belief {belief_id!r} is immutable (creed): cannot {action}",
+            belief_id=belief_id,
+            action=action,
+        )
+
+
+class BeliefInactive(Conflict):
+    code = "belief_inactive"
+
+    def __init__(self, belief_id: str) -> None:
+        super().__init__(
+            f"belief {belief_id!r} is inactive (deactivated or superseded)", belief_id=belief_id
+        )
+
+
+class UnknownAnalytics(NotFound):
+    code = "unknown_analytics"
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        super().__init__(
+            f"no analytics query named {name!r}; known: {', '.join(known)}", name=name, known=known
+        )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, LiteralString, TypeVar
 
 import neo4j
+import neo4j.time
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
 from neo4j import exceptions as neo4j_errors
 
@@ -33,6 +34,19 @@ class ServerInfo:
     address: str
     version: str
     edition: str
+
+
+def native(value: Any) -> Any:
+    """Converts driver temporal values (recursively) to Python ones at the graph boundary."""
+    if isinstance(value, dict):
+        return {key: native(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [native(item) for item in value]
+    if isinstance(value, neo4j.time.DateTime | neo4j.time.Date | neo4j.time.Time):
+        return value.to_native()
+    if isinstance(value, neo4j.time.Duration):
+        return str(value)
+    return value
 
 
 @asynccontextmanager
@@ -72,7 +86,7 @@ class Transaction:
     async def run(self, name: str, **params: Any) -> list[Row]:
         """Runs the named query inside this transaction and returns its rows."""
         result = await self._tx.run(self._catalog.get(name).text, params)
-        return [record.data() async for record in result]
+        return [native(record.data()) async for record in result]
 
 
 class GraphClient:

@@ -44,6 +44,8 @@ class AgentScoped(StructuredNode):
 
 class Agent(AgentScoped):
     name = StringProperty(required=True)
+    event_seq = IntegerProperty(default=0)
+    high_dissatisfaction_streak = IntegerProperty(default=0)
     identity_goal = StringProperty()
     terminal_creed = ArrayProperty(StringProperty())
     birth_source = StringProperty(choices={"full": "full", "micro": "micro", "api": "api"})
@@ -68,6 +70,8 @@ class Belief(AgentScoped):
     last_reinforced = DateTimeNeo4jFormatProperty()
     last_challenged = DateTimeNeo4jFormatProperty()
     revised_at = DateTimeNeo4jFormatProperty()
+    # An explicitly set supervision mode overrides the one derived from strength.
+    supervision_mode = StringProperty()
     embedding = _embedding()
 
 
@@ -76,7 +80,16 @@ class Context(AgentScoped):
 
 
 class BeliefEvent(AgentScoped):
+    belief_id = StringProperty(index=True, required=True)
     kind = StringProperty(required=True)
+    action = StringProperty()
+    weight = FloatProperty()
+    delta = FloatProperty()
+    origin_belief_id = StringProperty()
+    hops = IntegerProperty()
+    evidence_id = StringProperty()
+    revision_id = StringProperty()
+    note = StringProperty()
     outcome = StringProperty()
     moral_valence = StringProperty()
     severity = FloatProperty()
@@ -91,6 +104,7 @@ class BeliefEvent(AgentScoped):
 
 
 class Evidence(AgentScoped):
+    belief_id = StringProperty()
     text = StringProperty()
     kind = StringProperty()
     stance = StringProperty()
@@ -102,6 +116,8 @@ class Evidence(AgentScoped):
 
 class Revision(AgentScoped):
     trigger_tension = FloatProperty()
+    old_statement = StringProperty()
+    new_statement = StringProperty()
     evidence_summary = StringProperty()
     reasoning = StringProperty()
     behavioral_changes = ArrayProperty(StringProperty())
@@ -222,6 +238,8 @@ class Reason(AgentScoped):
 
 class Approval(AgentScoped):
     kind = StringProperty()
+    belief_id = StringProperty()
+    proposed_statement = StringProperty()
     status = StringProperty()
     payload = JSONProperty()
     response = JSONProperty()

@@ -1,0 +1,1 @@
+"""The belief engine: store, outcome and evidence updates, cascade, tension, revision."""

@@ -1,0 +1,23 @@
+"""Cascade of derived strengths along SUPPORTS (inside the caller's transaction)."""
+
+from __future__ import annotations
+
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import StrengthMove
+from app.graph.client import Transaction
+
+
+async def cascade_from(
+    tx: Transaction, mechanics: Mechanics, agent_id: str, changed_ids: list[str], cause: str | None
+) -> list[StrengthMove]:
+    """Re-derives every belief above ``changed_ids``, in dependency order, in ``tx``."""
+    if not changed_ids:
+        return []
+    rows = await tx.run(
+        "beliefs/cascade_strength",
+        agent_id=agent_id,
+        changed_ids=changed_ids,
+        m=mechanics.as_params(),
+        cause=cause,
+    )
+    return [StrengthMove.model_validate(move) for move in rows[0]["moved"]]

@@ -1,0 +1,24 @@
+"""Dissatisfaction: the ambient anxiety signal, with its band and top contributors."""
+
+from __future__ import annotations
+
+from app.beliefs.formulas import band
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import Contributor, Dissatisfaction
+from app.graph.client import GraphClient
+
+
+async def compute_dissatisfaction(
+    graph: GraphClient, mechanics: Mechanics, agent_id: str, top: int = 5
+) -> Dissatisfaction:
+    """D over the agent's active beliefs (DESIGN §5), its band, and its largest contributors."""
+    row = (await graph.read("dissatisfaction/compute_dissatisfaction", agent_id=agent_id, top=top))[
+        0
+    ]
+    value = float(row["value"])
+    return Dissatisfaction(
+        value=value,
+        band=band(value, mechanics),
+        beliefs=row["beliefs"],
+        contributors=[Contributor.model_validate(c) for c in row["contributors"]],
+    )

@@ -1,0 +1,258 @@
+"""The revision engine: a belief at the tension threshold is revised (a phase transition).
+
+The reasoner proposes each revised statement first (it may be slow: Claude); then one write
+transaction applies the whole plan, the belief and the connected beliefs that reached the
+threshold with it (cascade depth ≤ 3, CASCADED_FROM), so a failure half-way changes nothing.
+Immutable (creed) beliefs are never revised automatically: an Approval is requested instead.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from app.beliefs.cascade import cascade_from
+from app.beliefs.dissatisfaction import compute_dissatisfaction
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import ApprovalRequest, RevisionOutcome, RevisionSummary
+from app.beliefs.store import lock_agent
+from app.errors import BeliefNotFound
+from app.graph.client import GraphClient, Transaction
+from app.reasoning.protocol import EvidenceNote, Neighbour, Reasoner, RevisedBelief, RevisionRequest
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedRevision:
+    belief_id: str
+    depth: int
+    parent_id: str | None
+    request: RevisionRequest
+    is_immutable: bool
+    proposal: RevisedBelief
+
+
+async def revise_tense(
+    graph: GraphClient,
+    mechanics: Mechanics,
+    reasoner: Reasoner,
+    agent_id: str,
+    candidate_ids: list[str] | None = None,
+) -> RevisionOutcome:
+    """Revises every active belief (among ``candidate_ids``, or all) at the threshold."""
+    outcome = RevisionOutcome()
+    handled: set[str] = set()
+    rows = await graph.read(
+        "revisions/list_tense_beliefs",
+        agent_id=agent_id,
+        ids=candidate_ids,
+        min_tension=mechanics.revision_threshold,
+    )
+    for row in rows:
+        if row["id"] in handled:
+            continue
+        result = await revise_belief(graph, mechanics, reasoner, agent_id, row["id"])
+        handled.update(r.old_belief_id for r in result.revisions)
+        handled.update(a.belief_id for a in result.approvals)
+        outcome.revisions.extend(result.revisions)
+        outcome.approvals.extend(result.approvals)
+    return outcome
+
+
+async def revise_belief(
+    graph: GraphClient,
+    mechanics: Mechanics,
+    reasoner: Reasoner,
+    agent_id: str,
+    belief_id: str,
+    mode: str = "threshold",
+    with_cascade: bool = True,
+) -> RevisionOutcome:
+    """Revises one belief and, with ``with_cascade``, the connected beliefs at the threshold.
+
+    Raises:
+        AgentNotFound, BeliefNotFound.
+    """
+    plan_rows = await graph.read(
+        "revisions/find_revision_cascade",
+        agent_id=agent_id,
+        belief_id=belief_id,
+        threshold=mechanics.revision_threshold,
+        max_depth=mechanics.revision_max_cascade_depth if with_cascade else 0,
+    )
+    if not plan_rows:
+        raise BeliefNotFound(belief_id, agent_id)
+    planned: list[PlannedRevision] = []
+    for step in plan_rows[0]["plan"]:
+        request, immutable = await _request_for(
+            graph, agent_id, step["id"], mode if step["depth"] == 0 else "cascade"
+        )
+        proposal = await reasoner.revise(request)
+        planned.append(
+            PlannedRevision(
+                step["id"], step["depth"], step["parent_id"], request, immutable, proposal
+            )
+        )
+
+    async def work(tx: Transaction) -> RevisionOutcome:
+        await lock_agent(tx, agent_id)
+        return await _apply_plan(tx, mechanics, agent_id, planned)
+
+    return await graph.write_transaction(work, action=f"revising belief {belief_id}")
+
+
+async def _request_for(
+    graph: GraphClient, agent_id: str, belief_id: str, mode: str
+) -> tuple[RevisionRequest, bool]:
+    row = (
+        await graph.read(
+            "revisions/get_revision_context", agent_id=agent_id, belief_id=belief_id, limit=10
+        )
+    )[0]
+    belief = row["belief"]
+    request = RevisionRequest(
+        belief_id=belief_id,
+        statement=belief["statement"],
+        category=belief["category"],
+        strength=belief["strength"],
+        tension=belief["tension"],
+        against=[EvidenceNote.model_validate(e) for e in row["against"]],
+        supporting=[EvidenceNote.model_validate(e) for e in row["supporting"]],
+        neighbours=[Neighbour.model_validate(n) for n in row["neighbours"]],
+        episodes=row["episodes"],
+        mode=mode,
+    )
+    return request, bool(belief["is_immutable"])
+
+
+async def _apply_plan(
+    tx: Transaction, mechanics: Mechanics, agent_id: str, planned: list[PlannedRevision]
+) -> RevisionOutcome:
+    outcome = RevisionOutcome()
+    revision_of: dict[str, str] = {}
+    for step in planned:
+        if step.is_immutable:
+            outcome.approvals.append(await _request_approval(tx, agent_id, step))
+            continue
+        parent_revision = revision_of.get(step.parent_id) if step.parent_id else None
+        params: dict[str, Any] = {
+            "id": str(uuid.uuid4()),
+            "old_id": step.belief_id,
+            "new_id": str(uuid.uuid4()),
+            "statement": step.proposal.statement,
+            "reasoning": step.proposal.reasoning,
+            "evidence_summary": step.proposal.evidence_summary,
+            "behavioral_changes": step.proposal.behavioral_changes,
+            "depth": step.depth,
+            "mode": step.request.mode,
+            "reasoner": step.proposal.reasoner,
+            "parent_revision_id": parent_revision,
+        }
+        rows = await tx.run(
+            "revisions/apply_revision", agent_id=agent_id, m=mechanics.as_params(), revision=params
+        )
+        if not rows:
+            log.info("belief %s was revised meanwhile; skipped", step.belief_id)
+            continue
+        revision_of[step.belief_id] = params["id"]
+        await cascade_from(tx, mechanics, agent_id, [params["new_id"]], f"revision {params['id']}")
+        outcome.revisions.append(
+            RevisionSummary(
+                id=params["id"],
+                old_belief_id=step.belief_id,
+                new_belief_id=params["new_id"],
+                old_statement=step.request.statement,
+                new_statement=step.proposal.statement,
+                trigger_tension=rows[0]["trigger_tension"],
+                mode=step.request.mode,
+                depth=step.depth,
+                reasoner=step.proposal.reasoner,
+                parent_revision_id=parent_revision,
+            )
+        )
+    return outcome
+
+
+async def _request_approval(
+    tx: Transaction, agent_id: str, step: PlannedRevision
+) -> ApprovalRequest:
+    payload = json.dumps(
+        {
+            "request": step.request.model_dump(mode="json"),
+            "proposal": step.proposal.model_dump(mode="json"),
+        }
+    )
+    row = (
+        await tx.run(
+            "revisions/create_revision_approval",
+            agent_id=agent_id,
+            approval={
+                "id": str(uuid.uuid4()),
+                "belief_id": step.belief_id,
+                "payload": payload,
+                "proposed_statement": step.proposal.statement,
+            },
+        )
+    )[0]
+    return ApprovalRequest(
+        id=row["id"],
+        belief_id=step.belief_id,
+        kind="revision",
+        status=row["status"],
+        proposed_statement=row["proposed_statement"],
+    )
+
+
+async def meditate(
+    graph: GraphClient, mechanics: Mechanics, reasoner: Reasoner, agent_id: str
+) -> RevisionOutcome:
+    """The runaway guard: reviews every active belief with tension ≥ meditation_min_tension."""
+    outcome = RevisionOutcome()
+    rows = await graph.read(
+        "revisions/list_tense_beliefs",
+        agent_id=agent_id,
+        ids=None,
+        min_tension=mechanics.meditation_min_tension,
+    )
+    for row in rows:
+        result = await revise_belief(
+            graph, mechanics, reasoner, agent_id, row["id"], mode="meditation", with_cascade=False
+        )
+        outcome.revisions.extend(result.revisions)
+        outcome.approvals.extend(result.approvals)
+    return outcome
+
+
+async def observe_turn(
+    graph: GraphClient, mechanics: Mechanics, reasoner: Reasoner, agent_id: str
+) -> tuple[float, int, RevisionOutcome | None]:
+    """Records this turn's dissatisfaction; after more than ``meditation_turns`` consecutive
+    turns above ``meditation_dissatisfaction`` a meditation runs (and the streak restarts).
+
+    Returns:
+        D, the streak after this turn, and the meditation's outcome if one ran.
+    """
+    current = await compute_dissatisfaction(graph, mechanics, agent_id, top=0)
+    rows = await graph.write(
+        "agents/record_dissatisfaction",
+        agent_id=agent_id,
+        value=current.value,
+        band=current.band,
+        above=current.value > mechanics.meditation_dissatisfaction,
+    )
+    streak = int(rows[0]["streak"])
+    if streak <= mechanics.meditation_turns:
+        return current.value, streak, None
+    outcome = await meditate(graph, mechanics, reasoner, agent_id)
+    await graph.write(
+        "agents/record_dissatisfaction",
+        agent_id=agent_id,
+        value=current.value,
+        band=current.band,
+        above=False,
+    )
+    return current.value, 0, outcome

@@ -1,0 +1,172 @@
+"""Belief store: create, read, list, edit and deactivate an agent's beliefs (never delete)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from app.beliefs.contexts import all_context_parents
+from app.beliefs.formulas import supervision_mode
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import (
+    Belief,
+    BeliefCreate,
+    BeliefDetail,
+    BeliefPage,
+    BeliefUpdate,
+    ContextStrength,
+    Contradiction,
+    LinkedBelief,
+)
+from app.errors import AgentNotFound, BeliefImmutable, BeliefNotFound
+from app.graph.client import GraphClient, Transaction
+
+
+async def lock_agent(tx: Transaction, agent_id: str) -> None:
+    """Takes the agent's write lock for the transaction.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    if not await tx.run("agents/lock_agent", agent_id=agent_id):
+        raise AgentNotFound(agent_id)
+
+
+def belief_params(
+    data: BeliefCreate, event_kind: str, belief_id: str | None = None
+) -> dict[str, Any]:
+    """The ``$belief`` map of beliefs/create_belief."""
+    return {
+        **data.model_dump(exclude={"contexts"}),
+        "id": belief_id or str(uuid.uuid4()),
+        "event_kind": event_kind,
+        "contexts": [c.model_dump() for c in data.contexts],
+        "context_parents": all_context_parents([c.name for c in data.contexts]),
+    }
+
+
+async def create_belief(
+    graph: GraphClient, mechanics: Mechanics, agent_id: str, data: BeliefCreate
+) -> Belief:
+    """Creates one belief (and its creation event).
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    params = belief_params(data, "manual")
+
+    async def work(tx: Transaction) -> None:
+        await lock_agent(tx, agent_id)
+        await tx.run(
+            "beliefs/create_belief", agent_id=agent_id, belief=params, m=mechanics.as_params()
+        )
+
+    await graph.write_transaction(work, action="creating a belief")
+    return (await get_belief(graph, mechanics, agent_id, params["id"])).belief
+
+
+async def get_belief(
+    graph: GraphClient,
+    mechanics: Mechanics,
+    agent_id: str,
+    belief_id: str,
+    context: str | None = None,
+    history_limit: int = 50,
+) -> BeliefDetail:
+    """One belief with contexts, evidence, events, lineage and edges.
+
+    Raises:
+        BeliefNotFound: no such belief for this agent.
+    """
+    rows = await graph.read(
+        "beliefs/get_belief", agent_id=agent_id, belief_id=belief_id, context=context
+    )
+    if not rows:
+        raise BeliefNotFound(belief_id, agent_id)
+    row = rows[0]
+    history = (
+        await graph.read(
+            "beliefs/get_belief_history",
+            agent_id=agent_id,
+            belief_id=belief_id,
+            limit=history_limit,
+        )
+    )[0]
+    belief = Belief.model_validate(row["belief"])
+    in_context = float(row["strength_in_context"])
+    return BeliefDetail(
+        belief=belief,
+        contexts=[ContextStrength.model_validate(c) for c in row["contexts"]],
+        context=context,
+        strength_in_context=in_context,
+        supervision_mode=belief.supervision_mode or supervision_mode(in_context, mechanics),
+        evidence=history["evidence"],
+        events=history["events"],
+        predecessors=[LinkedBelief.model_validate(b) for b in history["predecessors"]],
+        successors=[LinkedBelief.model_validate(b) for b in history["successors"]],
+        supports=[LinkedBelief.model_validate(b) for b in history["supports"]],
+        supported_by=[LinkedBelief.model_validate(b) for b in history["supported_by"]],
+        contradictions=[Contradiction.model_validate(c) for c in history["contradictions"]],
+    )
+
+
+async def list_beliefs(
+    graph: GraphClient,
+    agent_id: str,
+    *,
+    category: str | None = None,
+    active: bool | None = True,
+    min_tension: float | None = None,
+    text: str | None = None,
+    skip: int = 0,
+    limit: int = 50,
+) -> BeliefPage:
+    """A page of an agent's beliefs matching the filters, newest first."""
+    rows = await graph.read(
+        "beliefs/list_beliefs",
+        agent_id=agent_id,
+        category=category,
+        active=active,
+        min_tension=min_tension,
+        text=text,
+        skip=skip,
+        limit=limit,
+    )
+    return BeliefPage(
+        data=[Belief.model_validate(b) for b in rows[0]["beliefs"]], count=rows[0]["count"]
+    )
+
+
+async def update_belief(
+    graph: GraphClient, mechanics: Mechanics, agent_id: str, belief_id: str, changes: BeliefUpdate
+) -> Belief:
+    """Edits statement/importance, deactivates, or sets the supervision mode (an event records it).
+
+    Raises:
+        BeliefNotFound: no such belief.
+        BeliefImmutable: the statement of a creed belief cannot change, nor can it be deactivated.
+    """
+    current = await get_belief(graph, mechanics, agent_id, belief_id, history_limit=0)
+    if current.belief.is_immutable and (
+        changes.statement is not None or changes.is_active is False
+    ):
+        raise BeliefImmutable(belief_id, "change its statement or deactivate it")
+    params = {
+        "statement": changes.statement,
+        "importance": changes.importance,
+        "deactivate": changes.is_active is False,
+        "supervision_mode": (
+            None if changes.supervision_mode == "derived" else changes.supervision_mode
+        ),
+        "clear_supervision_mode": changes.supervision_mode == "derived",
+    }
+
+    async def work(tx: Transaction) -> None:
+        await lock_agent(tx, agent_id)
+        if not await tx.run(
+            "beliefs/update_belief", agent_id=agent_id, belief_id=belief_id, changes=params
+        ):
+            raise BeliefNotFound(belief_id, agent_id)
+
+    await graph.write_transaction(work, action="updating a belief")
+    return (await get_belief(graph, mechanics, agent_id, belief_id, history_limit=0)).belief

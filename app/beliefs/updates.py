@@ -1,0 +1,125 @@
+"""Outcome and evidence updates, each with its cascade, in one transaction per request."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from app.beliefs.cascade import cascade_from
+from app.beliefs.contexts import context_parents
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import (
+    EvidenceForBelief,
+    EvidenceResult,
+    OutcomeIn,
+    OutcomeResult,
+    StrengthMove,
+)
+from app.beliefs.store import lock_agent
+from app.errors import BeliefNotFound
+from app.graph.client import GraphClient, Transaction
+
+
+async def apply_outcome(
+    graph: GraphClient, mechanics: Mechanics, agent_id: str, belief_id: str, outcome: OutcomeIn
+) -> OutcomeResult:
+    """Applies an outcome with moral asymmetry, then cascades, atomically.
+
+    Raises:
+        AgentNotFound, BeliefNotFound.
+    """
+    params = {
+        **outcome.model_dump(),
+        "valence": outcome.moral_valence,
+        "context_parents": context_parents(outcome.context) if outcome.context else [],
+    }
+
+    async def work(tx: Transaction) -> OutcomeResult:
+        await lock_agent(tx, agent_id)
+        rows = await tx.run(
+            "beliefs/apply_outcome",
+            agent_id=agent_id,
+            belief_id=belief_id,
+            m=mechanics.as_params(),
+            outcome=params,
+        )
+        if not rows:
+            raise BeliefNotFound(belief_id, agent_id)
+        row = rows[0]
+        moves = (
+            await cascade_from(tx, mechanics, agent_id, [belief_id], f"outcome on {belief_id}")
+            if row["default_changed"]
+            else []
+        )
+        return OutcomeResult(
+            belief_id=belief_id,
+            context=outcome.context,
+            old_strength=row["old_strength"],
+            new_strength=row["new_strength"],
+            multiplier=row["multiplier"],
+            is_distrusted=row["is_distrusted"],
+            is_invalidated=row["is_invalidated"],
+            cascade=moves,
+        )
+
+    return await graph.write_transaction(work, action="applying an outcome")
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedEvidence:
+    results: list[EvidenceResult]
+    cascade: list[StrengthMove]
+
+    def touched_ids(self) -> list[str]:
+        """Beliefs whose tension moved (directly or by propagation), first-touched first."""
+        seen: dict[str, None] = {}
+        for result in self.results:
+            if result.new_tension != result.old_tension:
+                seen.setdefault(result.belief_id)
+            for move in result.propagated:
+                seen.setdefault(move.id)
+        return list(seen)
+
+
+async def apply_evidence(
+    graph: GraphClient, mechanics: Mechanics, agent_id: str, items: list[EvidenceForBelief]
+) -> AppliedEvidence:
+    """Applies many pieces of evidence in order, in one transaction, then cascades once.
+
+    Every belief named must exist, or nothing is written.
+
+    Raises:
+        AgentNotFound, BeliefNotFound (the first unknown id).
+    """
+    params: list[dict[str, Any]] = [
+        {
+            "evidence_id": str(uuid.uuid4()),
+            "belief_id": item.belief_id,
+            "text": item.text,
+            "kind": item.kind,
+            "stance": item.stance,
+            "weight": item.weight,
+            "source_person_id": item.source_person_id,
+            "episode_id": item.episode_id,
+        }
+        for item in items
+    ]
+
+    async def work(tx: Transaction) -> AppliedEvidence:
+        await lock_agent(tx, agent_id)
+        rows = await tx.run(
+            "beliefs/apply_evidence", agent_id=agent_id, m=mechanics.as_params(), items=params
+        )
+        results = [EvidenceResult.model_validate(r) for r in rows[0]["results"]]
+        if len(results) != len(params):
+            found = {r.belief_id for r in results}
+            missing = next(p["belief_id"] for p in params if p["belief_id"] not in found)
+            raise BeliefNotFound(missing, agent_id)
+        reinforced = list(
+            dict.fromkeys(r.belief_id for r in results if r.new_strength != r.old_strength)
+        )
+        moves = await cascade_from(tx, mechanics, agent_id, reinforced, "reinforcing evidence")
+        return AppliedEvidence(results=results, cascade=moves)
+
+    return await graph.write_transaction(work, action="applying evidence")

@@ -1,0 +1,1 @@
+"""Knowledge packs and agent birth."""

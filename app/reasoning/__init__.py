@@ -1,0 +1,1 @@
+"""Reasoners: the judgements the agent makes (offline deterministic, or Claude)."""

@@ -1,0 +1,27 @@
+// Creates (or re-weights) source -[:SUPPORTS {weight}]-> target unless it would close a cycle;
+// the cycle, if any, is returned instead. Call agents/lock_agent first (so two writers cannot
+// close a cycle between them); run beliefs/cascade_strength from the source afterwards.
+// Params: $agent_id (string), $edge (map: source_id, target_id, weight float in (0, 1]).
+// Returns: source_found, target_found (booleans), cycle (list of belief ids from the target back
+//          to the source, or null), created (boolean: a new edge), weight (float or null).
+OPTIONAL MATCH (s:Belief {agent_id: $agent_id, id: $edge.source_id})
+OPTIONAL MATCH (t:Belief {agent_id: $agent_id, id: $edge.target_id})
+CALL (s, t) {
+  OPTIONAL MATCH cycle = SHORTEST 1 (t)-[:SUPPORTS]->+(s)
+  WHERE s IS NOT NULL AND t IS NOT NULL
+  RETURN CASE WHEN s IS NOT NULL AND s = t THEN [s.id, s.id]
+              WHEN cycle IS NULL THEN null
+              ELSE [n IN nodes(cycle) | n.id] + [t.id] END AS cycle
+}
+CALL (s, t, cycle) {
+  WITH s, t, cycle WHERE s IS NOT NULL AND t IS NOT NULL AND cycle IS NULL
+  OPTIONAL MATCH (s)-[existing:SUPPORTS]->(t)
+  MERGE (s)-[r:SUPPORTS]->(t)
+    ON CREATE SET r.created_at = datetime()
+  SET r.weight = toFloat($edge.weight)
+  RETURN existing IS NULL AS created, r.weight AS weight
+  UNION
+  WITH s, t, cycle WHERE s IS NULL OR t IS NULL OR cycle IS NOT NULL
+  RETURN false AS created, null AS weight
+}
+RETURN s IS NOT NULL AS source_found, t IS NOT NULL AS target_found, cycle, created, weight
