@@ -8,13 +8,17 @@ from typing import Annotated
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.beliefs.mechanics import Mechanics
+
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 class Settings(BaseSettings):
     """Every tunable of Credence. See ``.env.example`` for the documented defaults."""
 
-    model_config = SettingsConfigDict(env_prefix="CREDENCE_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="CREDENCE_", env_file=".env", extra="ignore", env_nested_delimiter="__"
+    )
 
     neo4j_uri: str = "bolt://127.0.0.1:7687"
     neo4j_user: str = "neo4j"
@@ -37,6 +41,9 @@ class Settings(BaseSettings):
     migrations_index_online_timeout_s: Annotated[float, Field(gt=0)] = 300.0
 
     log_level: str = "INFO"
+
+    # The cognitive mechanics of DESIGN §5: CREDENCE_MECHANICS__REVISION_THRESHOLD=0.7, ...
+    mechanics: Mechanics = Field(default_factory=Mechanics)
 
 
 @lru_cache(maxsize=1)

@@ -10,11 +10,12 @@ from fastapi import FastAPI
 
 from app import __version__
 from app.api.errors import install_error_handlers
-from app.api.routes import health
+from app.api.routes import agents, beliefs, health, revisions
 from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
+from app.reasoning.offline import OfflineReasoner
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="A graph-database-native knowledge system for a Claude-driven agent.",
     )
     app.state.settings = settings
+    app.state.reasoner = OfflineReasoner()
     install_error_handlers(app)
     app.include_router(health.router)
+    app.include_router(agents.router)
+    app.include_router(beliefs.router)
+    app.include_router(revisions.router)
     return app

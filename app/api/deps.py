@@ -7,8 +7,10 @@ from typing import Annotated
 from fastapi import Depends, Header, Path, Request
 
 from app.api.security import authenticate, authorize_agent
+from app.beliefs.mechanics import Mechanics
 from app.config import Settings
 from app.graph.client import GraphClient
+from app.reasoning.protocol import Reasoner
 
 
 def get_settings_dep(request: Request) -> Settings:
@@ -21,8 +23,20 @@ def get_graph(request: Request) -> GraphClient:
     return graph
 
 
+def get_mechanics(request: Request) -> Mechanics:
+    settings: Settings = request.app.state.settings
+    return settings.mechanics
+
+
+def get_reasoner(request: Request) -> Reasoner:
+    reasoner: Reasoner = request.app.state.reasoner
+    return reasoner
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 GraphDep = Annotated[GraphClient, Depends(get_graph)]
+MechanicsDep = Annotated[Mechanics, Depends(get_mechanics)]
+ReasonerDep = Annotated[Reasoner, Depends(get_reasoner)]
 
 
 def get_allowed_agents(

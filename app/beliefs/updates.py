@@ -11,14 +11,18 @@ from app.beliefs.contexts import context_parents
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import (
     EvidenceForBelief,
+    EvidenceOutcome,
     EvidenceResult,
     OutcomeIn,
     OutcomeResult,
+    RevisionOutcome,
     StrengthMove,
 )
+from app.beliefs.revision import revise_tense
 from app.beliefs.store import lock_agent
 from app.errors import BeliefNotFound
 from app.graph.client import GraphClient, Transaction
+from app.reasoning.protocol import Reasoner
 
 
 async def apply_outcome(
@@ -123,3 +127,24 @@ async def apply_evidence(
         return AppliedEvidence(results=results, cascade=moves)
 
     return await graph.write_transaction(work, action="applying evidence")
+
+
+async def record_evidence(
+    graph: GraphClient,
+    mechanics: Mechanics,
+    reasoner: Reasoner,
+    agent_id: str,
+    items: list[EvidenceForBelief],
+) -> EvidenceOutcome:
+    """Applies evidence, then revises every touched belief that reached the threshold.
+
+    The evidence commits first (it happened); each revision is then atomic on its own.
+    """
+    applied = await apply_evidence(graph, mechanics, agent_id, items)
+    touched = applied.touched_ids()
+    revision = (
+        await revise_tense(graph, mechanics, reasoner, agent_id, touched)
+        if touched
+        else RevisionOutcome()
+    )
+    return EvidenceOutcome(results=applied.results, cascade=applied.cascade, revision=revision)

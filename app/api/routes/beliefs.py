@@ -1,0 +1,170 @@
+"""Beliefs, their evidence and outcomes, edges, dissatisfaction, events and the graph view."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, status
+
+from app.api.deps import AgentIdDep, GraphDep, MechanicsDep, ReasonerDep
+from app.beliefs import edges, history, store, updates
+from app.beliefs.dissatisfaction import compute_dissatisfaction
+from app.beliefs.formulas import Category
+from app.beliefs.models import (
+    Belief,
+    BeliefCreate,
+    BeliefDetail,
+    BeliefPage,
+    BeliefUpdate,
+    ContextName,
+    Dissatisfaction,
+    EdgeCreate,
+    EdgeResult,
+    EvidenceBatch,
+    EvidenceForBelief,
+    EvidenceIn,
+    EvidenceOutcome,
+    OutcomeIn,
+    OutcomeResult,
+)
+
+router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["beliefs"])
+
+BeliefId = Annotated[str, "belief id"]
+
+
+@router.get("/beliefs")
+async def list_beliefs(
+    graph: GraphDep,
+    agent_id: AgentIdDep,
+    category: Category | None = None,
+    active: Annotated[bool | None, Query(description="omit for active and inactive")] = True,
+    min_tension: Annotated[float | None, Query(ge=0, le=1)] = None,
+    text: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+    skip: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> BeliefPage:
+    """List beliefs (filters: category, active, min tension, text in the statement)."""
+    return await store.list_beliefs(
+        graph,
+        agent_id,
+        category=category,
+        active=active,
+        min_tension=min_tension,
+        text=text,
+        skip=skip,
+        limit=limit,
+    )
+
+
+@router.post("/beliefs", status_code=status.HTTP_201_CREATED)
+async def create_belief(
+    graph: GraphDep, mechanics: MechanicsDep, agent_id: AgentIdDep, body: BeliefCreate
+) -> Belief:
+    """Create a belief (with context-conditional strengths)."""
+    return await store.create_belief(graph, mechanics, agent_id, body)
+
+
+@router.get("/beliefs/{belief_id}")
+async def read_belief(
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    agent_id: AgentIdDep,
+    belief_id: BeliefId,
+    context: ContextName | None = None,
+    history_limit: Annotated[int, Query(ge=0, le=1000)] = 50,
+) -> BeliefDetail:
+    """One belief with evidence, events, lineage, edges and its strength in a context."""
+    return await store.get_belief(graph, mechanics, agent_id, belief_id, context, history_limit)
+
+
+@router.patch("/beliefs/{belief_id}")
+async def update_belief(
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    agent_id: AgentIdDep,
+    belief_id: BeliefId,
+    body: BeliefUpdate,
+) -> Belief:
+    """Edit statement or importance, deactivate, or set the supervision mode."""
+    return await store.update_belief(graph, mechanics, agent_id, belief_id, body)
+
+
+@router.post("/beliefs/{belief_id}/evidence")
+async def add_evidence(
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    reasoner: ReasonerDep,
+    agent_id: AgentIdDep,
+    belief_id: BeliefId,
+    body: EvidenceIn,
+) -> EvidenceOutcome:
+    """Apply one piece of evidence; revises beliefs that reach the tension threshold."""
+    item = EvidenceForBelief(belief_id=belief_id, **body.model_dump())
+    return await updates.record_evidence(graph, mechanics, reasoner, agent_id, [item])
+
+
+@router.post("/evidence")
+async def add_evidence_batch(
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    reasoner: ReasonerDep,
+    agent_id: AgentIdDep,
+    body: EvidenceBatch,
+) -> EvidenceOutcome:
+    """Apply many pieces of evidence in one transaction (all or nothing), then revise."""
+    return await updates.record_evidence(graph, mechanics, reasoner, agent_id, body.items)
+
+
+@router.post("/beliefs/{belief_id}/outcome")
+async def add_outcome(
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    agent_id: AgentIdDep,
+    belief_id: BeliefId,
+    body: OutcomeIn,
+) -> OutcomeResult:
+    """Apply an outcome with moral asymmetry (optionally in a context), then cascade."""
+    return await updates.apply_outcome(graph, mechanics, agent_id, belief_id, body)
+
+
+@router.post("/edges")
+async def create_edge(
+    graph: GraphDep, mechanics: MechanicsDep, agent_id: AgentIdDep, body: EdgeCreate
+) -> EdgeResult:
+    """Create a SUPPORTS edge (409 if it closes a cycle) or record/resolve a CONTRADICTS pair."""
+    return await edges.create_edge(graph, mechanics, agent_id, body)
+
+
+@router.get("/dissatisfaction")
+async def dissatisfaction(
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    agent_id: AgentIdDep,
+    top: Annotated[int, Query(ge=0, le=100)] = 5,
+) -> Dissatisfaction:
+    """Dissatisfaction D, its band and its largest contributors."""
+    return await compute_dissatisfaction(graph, mechanics, agent_id, top)
+
+
+@router.get("/events")
+async def events(
+    graph: GraphDep,
+    agent_id: AgentIdDep,
+    belief_id: str | None = None,
+    after_seq: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=5000)] = 200,
+) -> history.EventPage:
+    """Belief events in sequence order (strength and tension changes, revisions, edits)."""
+    return await history.list_events(graph, agent_id, belief_id, after_seq, limit)
+
+
+@router.get("/graph")
+async def graph_view(
+    graph: GraphDep,
+    agent_id: AgentIdDep,
+    limit: Annotated[int, Query(ge=1, le=2000)] = 200,
+    include_inactive: bool = False,
+) -> history.GraphView:
+    """A bounded node/edge view of the belief graph for a viewer."""
+    return await history.graph_view(graph, agent_id, limit, include_inactive)
