@@ -104,7 +104,8 @@ def propagated_tension(
     origin: str, delta: float, supports: Sequence[Edge], active: Mapping[str, bool], m: Mechanics
 ) -> dict[str, float]:
     """Tension each belief up to ``max_hops`` SUPPORTS hops above ``origin`` receives:
-    δ · ρ^k · Π(edge weights), summed over every path (each path is a channel)."""
+    δ · ρ^k · Π(edge weights), summed over every path (each path is a channel) whose beliefs are
+    all active."""
     outgoing: dict[str, list[Edge]] = {}
     for edge in supports:
         outgoing.setdefault(edge.source, []).append(edge)
@@ -114,23 +115,24 @@ def propagated_tension(
         next_frontier: list[tuple[str, float]] = []
         for node, product in frontier:
             for edge in outgoing.get(node, []):
+                if not active.get(edge.target, False):
+                    continue
                 path_product = product * edge.weight
-                if active.get(edge.target, False):
-                    amount = delta * m.propagation_rho**hop * path_product
-                    received[edge.target] = received.get(edge.target, 0.0) + amount
+                amount = delta * m.propagation_rho**hop * path_product
+                received[edge.target] = received.get(edge.target, 0.0) + amount
                 next_frontier.append((edge.target, path_product))
         frontier = next_frontier
     return received
 
 
-def dependency_order(changed: str, supports: Sequence[Edge]) -> list[str]:
-    """Beliefs above ``changed`` ordered so every belief comes after all of its affected
-    supporters (by longest SUPPORTS distance from ``changed``)."""
+def dependency_order(changed: Iterable[str], supports: Sequence[Edge]) -> list[str]:
+    """Beliefs above the changed ones, ordered by their longest SUPPORTS distance from a changed
+    belief (then id), so every belief comes after all of its affected supporters."""
     outgoing: dict[str, list[str]] = {}
     for edge in supports:
         outgoing.setdefault(edge.source, []).append(edge.target)
     distance: dict[str, int] = {}
-    frontier = [changed]
+    frontier = list(dict.fromkeys(changed))
     depth = 0
     while frontier:
         depth += 1
@@ -144,25 +146,21 @@ def dependency_order(changed: str, supports: Sequence[Edge]) -> list[str]:
     return sorted(distance, key=lambda node: (distance[node], node))
 
 
-def cascade(
-    changed: str, strengths: dict[str, float], supports: Sequence[Edge], frozen: Iterable[str] = ()
-) -> dict[str, float]:
-    """Re-derives every belief above ``changed`` in dependency order; returns the new strengths
-    of those that moved. Frozen (distrusted or inactive) beliefs keep their strength."""
-    fixed = set(frozen)
+def cascade(changed: Iterable[str], strengths: dict[str, float], supports: Sequence[Edge],
+            distrusted: Iterable[str] = ()) -> dict[str, float]:
+    """Re-derives every belief above ``changed`` in dependency order, updating ``strengths`` in
+    place; returns the beliefs that moved. ``supports`` holds the edges among active beliefs;
+    distrusted beliefs keep their strength (but still support others)."""
+    frozen = set(distrusted)
     incoming: dict[str, list[Edge]] = {}
     for edge in supports:
         incoming.setdefault(edge.target, []).append(edge)
     moved: dict[str, float] = {}
     for node in dependency_order(changed, supports):
-        if node in fixed:
+        if node in frozen:
             continue
-        derived = derived_strength(
-            (e.weight, strengths[e.source])
-            for e in incoming[node]
-            if e.source not in fixed or e.source in strengths
-        )
-        if derived is not None and derived != strengths[node]:
+        derived = derived_strength((e.weight, strengths[e.source]) for e in incoming[node])
+        if derived is not None and abs(derived - strengths[node]) > 1e-12:
             strengths[node] = derived
             moved[node] = derived
     return moved

@@ -90,6 +90,8 @@ class BeliefEvent(AgentScoped):
     evidence_id = StringProperty()
     revision_id = StringProperty()
     note = StringProperty()
+    context_names = ArrayProperty(StringProperty())
+    context_strengths = ArrayProperty(FloatProperty())
     outcome = StringProperty()
     moral_valence = StringProperty()
     severity = FloatProperty()

@@ -24,7 +24,10 @@ SET b.statement = $belief.statement,
 SET agent.event_seq = agent.event_seq + 1
 CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id,
                        kind: $belief.event_kind, action: 'created', seq: agent.event_seq,
-                       new_strength: b.strength, new_tension: 0.0, at: datetime()})-[:OF]->(b)
+                       new_strength: b.strength, new_tension: 0.0, at: datetime(),
+                       context_names: [c IN $belief.contexts | c.name],
+                       context_strengths: [c IN $belief.contexts | toFloat(c.strength)]})
+      -[:OF]->(b)
 WITH b
 CALL (b) {
   UNWIND $belief.context_parents AS link

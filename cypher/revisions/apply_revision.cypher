@@ -81,6 +81,10 @@ SET rev.trigger_tension = old.tension,
 CREATE (rev)-[:REVISED]->(old)
 CREATE (rev)-[:PRODUCED]->(new)
 WITH agent, old, new, rev
+CALL (new) {
+  OPTIONAL MATCH (new)-[h:HOLDS_IN]->(c:Context)
+  RETURN collect(c.name) AS context_names, collect(h.strength) AS context_strengths
+}
 CALL (rev) {
   MATCH (parent:Revision {agent_id: $agent_id, id: $revision.parent_revision_id})
   CREATE (rev)-[:CASCADED_FROM]->(parent)
@@ -94,7 +98,8 @@ CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: old.id, 
 SET agent.event_seq = agent.event_seq + 1
 CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: new.id, kind: 'revision',
                       action: 'created', revision_id: rev.id, seq: agent.event_seq,
-                      new_strength: new.strength, new_tension: 0.0,
-                      at: datetime()})-[:OF]->(new)
+                      new_strength: new.strength, new_tension: 0.0, at: datetime(),
+                      context_names: context_names,
+                      context_strengths: context_strengths})-[:OF]->(new)
 RETURN rev.id AS revision_id, old.id AS old_id, new.id AS new_id,
        rev.trigger_tension AS trigger_tension, new.strength AS new_strength
