@@ -19,3 +19,11 @@ def all_context_parents(names: list[str]) -> list[dict[str, str]]:
         for link in context_parents(name):
             links[(link["child"], link["parent"])] = link
     return list(links.values())
+
+
+def context_chain(name: str | None) -> list[str]:
+    """The context and its fallbacks, most specific first: ``a/b`` → ``[a/b, b]``."""
+    if name is None:
+        return []
+    parts = name.split("/")
+    return ["/".join(parts[i:]) for i in range(len(parts))]

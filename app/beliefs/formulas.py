@@ -146,8 +146,12 @@ def dependency_order(changed: Iterable[str], supports: Sequence[Edge]) -> list[s
     return sorted(distance, key=lambda node: (distance[node], node))
 
 
-def cascade(changed: Iterable[str], strengths: dict[str, float], supports: Sequence[Edge],
-            distrusted: Iterable[str] = ()) -> dict[str, float]:
+def cascade(
+    changed: Iterable[str],
+    strengths: dict[str, float],
+    supports: Sequence[Edge],
+    distrusted: Iterable[str] = (),
+) -> dict[str, float]:
     """Re-derives every belief above ``changed`` in dependency order, updating ``strengths`` in
     place; returns the beliefs that moved. ``supports`` holds the edges among active beliefs;
     distrusted beliefs keep their strength (but still support others)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from app.beliefs.contexts import all_context_parents
+from app.beliefs.contexts import all_context_parents, context_chain
 from app.beliefs.formulas import supervision_mode
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import (
@@ -79,7 +79,10 @@ async def get_belief(
         BeliefNotFound: no such belief for this agent.
     """
     rows = await graph.read(
-        "beliefs/get_belief", agent_id=agent_id, belief_id=belief_id, context=context
+        "beliefs/get_belief",
+        agent_id=agent_id,
+        belief_id=belief_id,
+        context_chain=context_chain(context),
     )
     if not rows:
         raise BeliefNotFound(belief_id, agent_id)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.beliefs.cascade import cascade_from
-from app.beliefs.contexts import context_parents
+from app.beliefs.contexts import context_chain, context_parents
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import (
     EvidenceForBelief,
@@ -47,6 +47,7 @@ async def apply_outcome(
             belief_id=belief_id,
             m=mechanics.as_params(),
             outcome=params,
+            context_chain=context_chain(outcome.context),
         )
         if not rows:
             raise BeliefNotFound(belief_id, agent_id)

@@ -6,16 +6,18 @@
 // Params: $agent_id (string), $belief_id (string), $m (map: mechanics),
 //         $outcome (map: outcome 'success'|'failure'|'neutral', valence 'neutral'|'confirmation'|
 //         'violation', severity float 0..1, context string or null,
-//         context_parents list of {child, parent}).
+//         context_parents list of {child, parent}), $context_chain (list of strings: the
+//         context then its fallbacks; empty without a context).
 // Returns: old_strength, new_strength (floats), is_distrusted, is_invalidated (booleans),
 //          default_changed (boolean), multiplier (float). No row if the belief is unknown.
 MATCH (agent:Agent {id: $agent_id})
 MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
 CALL (b) {
-  OPTIONAL MATCH chain = (start:Context {agent_id: $agent_id, name: $outcome.context})
+  UNWIND range(0, size($context_chain) - 1) AS position
+  OPTIONAL MATCH chain = (:Context {agent_id: $agent_id, name: $context_chain[position]})
                          -[:WITHIN*0..]->(c:Context)
   OPTIONAL MATCH (b)-[h:HOLDS_IN]->(c)
-  WITH length(chain) AS distance, h ORDER BY distance
+  WITH position, length(chain) AS distance, h ORDER BY position, distance
   WITH collect(h.strength) AS found
   RETURN CASE WHEN size(found) > 0 THEN found[0] ELSE null END AS contextual
 }

@@ -1,5 +1,6 @@
 // Reads one belief with its context strengths and its strength in one context (with back-off).
-// Params: $agent_id (string), $belief_id (string), $context (string or null).
+// Params: $agent_id (string), $belief_id (string), $context_chain (list of strings: the
+//         context, then its fallbacks, most specific first; empty for the default strength).
 // Returns: belief (map of properties without the embedding), contexts (list of {name, strength}),
 //          strength_in_context (float: HOLDS_IN for the context, else for its nearest WITHIN
 //          ancestor, else the default strength). No row if unknown.
@@ -10,11 +11,12 @@ CALL (b) {
          AS contexts
 }
 CALL (b) {
-  OPTIONAL MATCH chain = (start:Context {agent_id: $agent_id, name: $context})-[:WITHIN*0..]->(c:Context)
+  UNWIND range(0, size($context_chain) - 1) AS position
+  OPTIONAL MATCH chain = (:Context {agent_id: $agent_id, name: $context_chain[position]})
+                         -[:WITHIN*0..]->(c:Context)
   OPTIONAL MATCH (b)-[h:HOLDS_IN]->(c)
-  WITH start, length(chain) AS distance, h
-  ORDER BY distance
-  WITH start, collect(h.strength) AS found
+  WITH position, length(chain) AS distance, h ORDER BY position, distance
+  WITH collect(h.strength) AS found
   RETURN CASE WHEN size(found) > 0 THEN found[0] ELSE null END AS contextual
 }
 RETURN b {.*, embedding: null} AS belief, contexts,

@@ -10,10 +10,18 @@ from app.beliefs.mechanics import Mechanics
 M = Mechanics()
 
 
-@pytest.mark.parametrize(("category", "strength", "invalid"), [
-    ("aesthetic", 0.59, True), ("aesthetic", 0.60, False), ("contextual", 0.74, True),
-    ("relational", 0.85, False), ("relational", 0.84, True), ("ethical", 0.949, True),
-    ("ethical", 0.95, False)])
+@pytest.mark.parametrize(
+    ("category", "strength", "invalid"),
+    [
+        ("aesthetic", 0.59, True),
+        ("aesthetic", 0.60, False),
+        ("contextual", 0.74, True),
+        ("relational", 0.85, False),
+        ("relational", 0.84, True),
+        ("ethical", 0.949, True),
+        ("ethical", 0.95, False),
+    ],
+)
 def test_acre_invalidation_thresholds(category: str, strength: float, invalid: bool) -> None:
     assert f.is_invalidated(strength, category, M) is invalid
 
@@ -75,22 +83,37 @@ def test_context_strength_backs_off_along_within() -> None:
     own = {"month_end": 0.3}
     parents = {"acme/month_end": "month_end"}
     assert f.strength_in_context(0.8, own, parents, "acme/month_end") == 0.3
-    assert f.strength_in_context(0.8, {"acme/month_end": 0.9, **own}, parents,
-                                 "acme/month_end") == 0.9
+    assert (
+        f.strength_in_context(0.8, {"acme/month_end": 0.9, **own}, parents, "acme/month_end") == 0.9
+    )
     assert f.strength_in_context(0.8, own, parents, "quarter_end") == 0.8
     assert f.strength_in_context(0.8, own, parents, None) == 0.8
 
 
-@pytest.mark.parametrize(("strength", "mode"), [
-    (None, "guidance"), (0.0, "guidance"), (0.39, "guidance"), (0.4, "proposal"),
-    (0.69, "proposal"), (0.7, "autonomous"), (1.0, "autonomous")])
+@pytest.mark.parametrize(
+    ("strength", "mode"),
+    [
+        (None, "guidance"),
+        (0.0, "guidance"),
+        (0.39, "guidance"),
+        (0.4, "proposal"),
+        (0.69, "proposal"),
+        (0.7, "autonomous"),
+        (1.0, "autonomous"),
+    ],
+)
 def test_supervision_mode_from_strength(strength: float | None, mode: str) -> None:
     assert f.supervision_mode(strength, M) == mode
 
 
 def test_tension_propagates_three_hops_with_rho_and_weights() -> None:
-    edges = [f.Edge("a", "b", 0.5), f.Edge("b", "c", 1.0), f.Edge("c", "d", 1.0),
-             f.Edge("d", "e", 1.0), f.Edge("a", "c", 1.0)]
+    edges = [
+        f.Edge("a", "b", 0.5),
+        f.Edge("b", "c", 1.0),
+        f.Edge("c", "d", 1.0),
+        f.Edge("d", "e", 1.0),
+        f.Edge("a", "c", 1.0),
+    ]
     active = dict.fromkeys("abcde", True)
 
     received = f.propagated_tension("a", 0.15, edges, active, M)
@@ -111,8 +134,12 @@ def test_inactive_beliefs_block_propagation() -> None:
 
 def test_cascade_rederives_in_dependency_order() -> None:
     # a, b support c; c and a support d: d must be computed after c.
-    edges = [f.Edge("a", "c", 1.0), f.Edge("b", "c", 1.0), f.Edge("c", "d", 1.0),
-             f.Edge("a", "d", 1.0)]
+    edges = [
+        f.Edge("a", "c", 1.0),
+        f.Edge("b", "c", 1.0),
+        f.Edge("c", "d", 1.0),
+        f.Edge("a", "d", 1.0),
+    ]
     strengths = {"a": 0.9, "b": 0.5, "c": 0.0, "d": 0.0}
 
     assert f.dependency_order(["a"], edges) == ["c", "d"]
@@ -128,15 +155,18 @@ def test_cascade_leaves_distrusted_beliefs_alone() -> None:
 
 
 def test_dissatisfaction_weights_importance_and_centrality() -> None:
-    value, contributions = f.dissatisfaction([("hub", 0.8, 1.0, 4), ("leaf", 0.0, 1.0, 1),
-                                              ("quiet", 0.0, 0.5, 0)])
+    value, contributions = f.dissatisfaction(
+        [("hub", 0.8, 1.0, 4), ("leaf", 0.0, 1.0, 1), ("quiet", 0.0, 0.5, 0)]
+    )
     weights = {"hub": 1.0, "leaf": 0.625, "quiet": 0.25}
     assert value == pytest.approx(0.8 * 1.0 / sum(weights.values()))
     assert contributions[0].belief_id == "hub"
     assert f.dissatisfaction([]) == (0.0, [])
 
 
-@pytest.mark.parametrize(("value", "band"), [(0.0, "low"), (0.29, "low"), (0.3, "medium"),
-                                             (0.59, "medium"), (0.6, "high"), (1.0, "high")])
+@pytest.mark.parametrize(
+    ("value", "band"),
+    [(0.0, "low"), (0.29, "low"), (0.3, "medium"), (0.59, "medium"), (0.6, "high"), (1.0, "high")],
+)
 def test_dissatisfaction_bands(value: float, band: str) -> None:
     assert f.band(value, M) == band

@@ -38,22 +38,40 @@ class Update:
 def workloads(draw: st.DrawFn) -> tuple[list[float], list[tuple[int, int, float]], list[Update]]:
     size = draw(st.integers(2, 9))
     strengths = draw(st.lists(unit, min_size=size, max_size=size))
-    pairs = draw(st.lists(st.tuples(st.integers(0, size - 1), st.integers(0, size - 1)),
-                          max_size=size * 2, unique=True))
+    pairs = draw(
+        st.lists(
+            st.tuples(st.integers(0, size - 1), st.integers(0, size - 1)),
+            max_size=size * 2,
+            unique=True,
+        )
+    )
     edges = [(min(a, b), max(a, b), draw(weight)) for a, b in pairs if a != b]
     edges = list({(a, b): (a, b, w) for a, b, w in edges}.values())
     update = st.one_of(
-        st.builds(Update, kind=st.just("outcome"), node=st.integers(0, size - 1),
-                  outcome=st.sampled_from(["success", "failure", "neutral"]),
-                  valence=st.sampled_from(["neutral", "confirmation", "violation"]),
-                  severity=unit),
-        st.builds(Update, kind=st.sampled_from(["reinforce", "contradict"]),
-                  node=st.integers(0, size - 1), weight=unit))
+        st.builds(
+            Update,
+            kind=st.just("outcome"),
+            node=st.integers(0, size - 1),
+            outcome=st.sampled_from(["success", "failure", "neutral"]),
+            valence=st.sampled_from(["neutral", "confirmation", "violation"]),
+            severity=unit,
+        ),
+        st.builds(
+            Update,
+            kind=st.sampled_from(["reinforce", "contradict"]),
+            node=st.integers(0, size - 1),
+            weight=unit,
+        ),
+    )
     return strengths, edges, draw(st.lists(update, min_size=1, max_size=12))
 
 
-async def _run(config: Settings, strengths: list[float], edges: list[tuple[int, int, float]],
-               steps: list[Update]) -> None:
+async def _run(
+    config: Settings,
+    strengths: list[float],
+    edges: list[tuple[int, int, float]],
+    steps: list[Update],
+) -> None:
     graph = GraphClient.from_settings(config)
     try:
         engine = await Engine.new(graph)
@@ -71,18 +89,31 @@ async def _run(config: Settings, strengths: list[float], edges: list[tuple[int, 
         for step in steps:
             node_id = ids[step.node]
             if step.kind == "outcome":
-                await engine.outcome(node_id, outcome=step.outcome, moral_valence=step.valence,
-                                     severity=step.severity)
-                new = f.outcome_update(expected_strength[step.node], step.outcome, step.valence,
-                                       step.severity, M)
+                await engine.outcome(
+                    node_id,
+                    outcome=step.outcome,
+                    moral_valence=step.valence,
+                    severity=step.severity,
+                )
+                new = f.outcome_update(
+                    expected_strength[step.node], step.outcome, step.valence, step.severity, M
+                )
                 changed = abs(new - expected_strength[step.node]) > 1e-12
                 expected_strength[step.node] = new
                 if changed:
                     f.cascade([step.node], expected_strength, reference_edges)  # type: ignore[arg-type]
                 continue
             stance = "reinforcing" if step.kind == "reinforce" else "contradicting"
-            await updates.apply_evidence(graph, M, engine.agent_id, [EvidenceForBelief(
-                belief_id=node_id, stance=stance, text="generated", confidence=step.weight)])
+            await updates.apply_evidence(
+                graph,
+                M,
+                engine.agent_id,
+                [
+                    EvidenceForBelief(
+                        belief_id=node_id, stance=stance, text="generated", confidence=step.weight
+                    )
+                ],
+            )
             if stance == "reinforcing":
                 new = f.reinforce(expected_strength[step.node], step.weight, M)
                 changed = abs(new - expected_strength[step.node]) > 1e-12
@@ -100,20 +131,27 @@ async def _run(config: Settings, strengths: list[float], edges: list[tuple[int, 
             strength, tension, _ = await engine.state(belief_id)
             assert abs(strength - expected_strength[name[belief_id]]) <= 1e-9, (
                 f"strength of belief {name[belief_id]}: cypher {strength}, "
-                f"reference {expected_strength[name[belief_id]]}")
+                f"reference {expected_strength[name[belief_id]]}"
+            )
             assert abs(tension - expected_tension[name[belief_id]]) <= 1e-9, (
                 f"tension of belief {name[belief_id]}: cypher {tension}, "
-                f"reference {expected_tension[name[belief_id]]}")
+                f"reference {expected_tension[name[belief_id]]}"
+            )
         assert await compare_with_stored(graph, M, engine.agent_id) == []
     finally:
         await graph.close()
 
 
-@settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(workload=workloads())
 def test_cypher_cascade_and_propagation_equal_the_reference(
-        settings: Settings, graph: GraphClient,
-        workload: tuple[list[float], list[tuple[int, int, float]], list[Update]]) -> None:
+    settings: Settings,
+    graph: GraphClient,
+    workload: tuple[list[float], list[tuple[int, int, float]], list[Update]],
+) -> None:
     strengths, edges, steps = workload
     asyncio.run(_run(settings, strengths, edges, steps))

@@ -1,0 +1,252 @@
+"""Scripted scenarios of the belief engine against the real Neo4j (offline reasoner)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.beliefs import formulas as f
+from app.beliefs import history, revision, store
+from app.beliefs.dissatisfaction import compute_dissatisfaction
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.replay import compare_with_stored
+from app.errors import BeliefImmutable, CycleRefused
+from app.graph.client import GraphClient
+from tests.integration.beliefs.engine import Engine
+
+
+@pytest.fixture
+async def engine(graph: GraphClient) -> Engine:
+    return await Engine.new(graph)
+
+
+async def test_resistance_then_breakthrough(engine: Engine) -> None:
+    belief = await engine.belief("Month-end accruals can wait until the 5th", strength=0.6)
+    for _ in range(3):
+        await engine.evidence(belief, "reinforcing", "The 5th worked last quarter")
+    reinforced, _, _ = await engine.state(belief)
+    assert reinforced > 0.6
+
+    tensions = []
+    for number in range(1, 5):  # 0.15, 0.30, 0.45, 0.60: resistance
+        outcome = await engine.evidence(
+            belief, "contradicting", f"Auditors flagged late accruals ({number})"
+        )
+        assert outcome.revision.revisions == []
+        strength, tension, active = await engine.state(belief)
+        assert strength == reinforced and active
+        tensions.append(tension)
+    assert tensions == pytest.approx([0.15, 0.30, 0.45, 0.60])
+
+    breakthrough = await engine.evidence(
+        belief, "contradicting", "Accruals must be booked by the 2nd business day", confidence=1.0
+    )
+
+    (revised,) = breakthrough.revision.revisions
+    assert revised.old_belief_id == belief and revised.trigger_tension == pytest.approx(0.75)
+    assert revised.mode == "threshold" and revised.reasoner == "offline"
+    assert "booked by the 2nd business day" in (revised.new_statement or "")
+    _, _, active = await engine.state(belief)
+    assert not active
+    new_strength, new_tension, new_active = await engine.state(revised.new_belief_id or "")
+    assert new_active and new_tension == 0.0
+    assert new_strength == engine.mechanics.revision_initial_strength
+
+    old = await store.get_belief(engine.graph, engine.mechanics, engine.agent_id, belief)
+    new = await store.get_belief(
+        engine.graph, engine.mechanics, engine.agent_id, revised.new_belief_id or ""
+    )
+    assert [s.id for s in old.successors] == [revised.new_belief_id]
+    assert [p.id for p in new.predecessors] == [belief]
+    assert new.predecessors[0].revision_id == revised.id
+    detail = await history.get_revision(engine.graph, engine.agent_id, revised.id)
+    assert detail.revision["trigger_tension"] == pytest.approx(0.75)
+    assert "5 against" in detail.revision["evidence_summary"]
+    assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
+
+
+async def test_revision_moves_edges_and_cascades_to_connected_beliefs_at_threshold(
+    engine: Engine,
+) -> None:
+    leaf = await engine.belief("Vendors invoice within 30 days", strength=0.8)
+    middle = await engine.belief("Cash forecasts can assume 30-day payables", strength=0.8)
+    top = await engine.belief("Liquidity is predictable", strength=0.8)
+    await engine.supports(leaf, middle, 1.0)
+    await engine.supports(middle, top, 1.0)
+    # Tension flows up: middle receives 0.075 per contradiction of leaf (ρ · w), top 0.0375.
+    for _ in range(4):  # leaf 0.6, middle 0.3
+        await engine.evidence(leaf, "contradicting", "Vendors invoice at 45 days")
+    for confidence in (1.0, 1.0, 0.3):  # middle 0.3 + 0.15 + 0.15 + 0.045 = 0.645
+        await engine.evidence(middle, "contradicting", "Payables slipped", confidence=confidence)
+    _, middle_tension, _ = await engine.state(middle)
+    assert middle_tension == pytest.approx(0.645)
+
+    # One more: leaf 0.75 and middle 0.72 reach the threshold in the same request.
+    outcome = await engine.evidence(leaf, "contradicting", "Vendors invoice at 45 days")
+
+    revisions = outcome.revision.revisions
+    assert [r.old_belief_id for r in revisions] == [leaf, middle]
+    assert revisions[1].mode == "cascade" and revisions[1].depth == 1
+    assert revisions[1].parent_revision_id == revisions[0].id
+
+    new_leaf, new_middle = revisions[0].new_belief_id, revisions[1].new_belief_id
+    detail = await store.get_belief(
+        engine.graph, engine.mechanics, engine.agent_id, new_middle or ""
+    )
+    assert [s.id for s in detail.supported_by] == [new_leaf]
+    assert [s.id for s in detail.supports] == [top]
+    top_strength, _, _ = await engine.state(top)
+    assert top_strength == pytest.approx(engine.mechanics.revision_initial_strength)
+    assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
+
+
+async def test_one_violation_outweighs_several_confirmations(engine: Engine) -> None:
+    belief = await engine.belief(
+        "Client data stays inside the firm", category="ethical", strength=0.5
+    )
+    for _ in range(3):
+        await engine.outcome(belief, outcome="success", moral_valence="confirmation")
+    confirmed, _, _ = await engine.state(belief)
+    assert confirmed == 1.0
+
+    result = await engine.outcome(
+        belief, outcome="failure", moral_valence="violation", severity=0.0
+    )
+
+    # three confirmations gained 0.5; one mild violation takes 0.15 · 10 · 0.5 = 0.75
+    assert result.new_strength == pytest.approx(0.25)
+    assert result.new_strength < 0.5 and not result.is_distrusted
+    assert result.is_invalidated  # ethical threshold 0.95
+
+
+async def test_distrust_is_permanent(engine: Engine) -> None:
+    belief = await engine.belief("Never share credentials", category="ethical", strength=0.9)
+
+    result = await engine.outcome(
+        belief, outcome="failure", moral_valence="violation", severity=1.0
+    )
+    assert result.new_strength == 0.0 and result.is_distrusted
+
+    for _ in range(5):
+        again = await engine.outcome(belief, outcome="success", moral_valence="confirmation")
+        assert again.new_strength == 0.0 and again.is_distrusted
+    await engine.evidence(belief, "reinforcing", "They never shared one since")
+    strength, _, _ = await engine.state(belief)
+    assert strength == 0.0
+    assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
+
+
+async def test_a_cycle_is_refused_and_named(engine: Engine) -> None:
+    a, b, c = [await engine.belief(name) for name in ("a", "b", "c")]
+    await engine.supports(a, b)
+    await engine.supports(b, c)
+
+    with pytest.raises(CycleRefused) as raised:
+        await engine.supports(c, a)
+    with pytest.raises(CycleRefused):
+        await engine.supports(a, a)
+
+    assert raised.value.details["cycle"] == [a, b, c]
+    detail = await store.get_belief(engine.graph, engine.mechanics, engine.agent_id, c)
+    assert detail.supports == []
+
+
+async def test_an_immutable_creed_belief_is_never_revised(engine: Engine) -> None:
+    creed = await engine.belief(
+        "Act with integrity", category="ethical", strength=1.0, is_immutable=True
+    )
+    outcomes = [
+        await engine.evidence(creed, "contradicting", "Integrity slowed the deal") for _ in range(7)
+    ]
+
+    approvals = [a for o in outcomes for a in o.revision.approvals]
+    assert all(o.revision.revisions == [] for o in outcomes)
+    assert approvals and {a.id for a in approvals} == {approvals[0].id}  # one pending request
+    assert approvals[0].kind == "revision" and approvals[0].status == "pending"
+    _, tension, active = await engine.state(creed)
+    assert active and tension == 1.0
+    with pytest.raises(BeliefImmutable):
+        await store.update_belief(
+            engine.graph,
+            engine.mechanics,
+            engine.agent_id,
+            creed,
+            store.BeliefUpdate(statement="Act with some integrity"),
+        )
+
+
+async def test_context_strength_backs_off_and_outcomes_apply_in_context(engine: Engine) -> None:
+    belief = await engine.belief(
+        "Approvals take a day", strength=0.8, contexts=[{"name": "month_end", "strength": 0.3}]
+    )
+
+    def in_context(context: str | None) -> float:
+        return detail_of[context].strength_in_context
+
+    detail_of = {}
+    for context in (None, "month_end", "acme/month_end", "quarter_end"):
+        detail_of[context] = await store.get_belief(
+            engine.graph, engine.mechanics, engine.agent_id, belief, context
+        )
+    assert in_context(None) == 0.8 and in_context("quarter_end") == 0.8
+    assert in_context("month_end") == 0.3 and in_context("acme/month_end") == 0.3
+    assert detail_of["month_end"].supervision_mode == "guidance"
+    assert detail_of[None].supervision_mode == "autonomous"
+
+    result = await engine.outcome(belief, outcome="success", context="acme/month_end")
+
+    assert result.old_strength == 0.3 and result.new_strength == pytest.approx(0.45)
+    acme = await store.get_belief(
+        engine.graph, engine.mechanics, engine.agent_id, belief, "acme/month_end"
+    )
+    month_end = await store.get_belief(
+        engine.graph, engine.mechanics, engine.agent_id, belief, "month_end"
+    )
+    assert acme.strength_in_context == pytest.approx(0.45)
+    assert acme.supervision_mode == "proposal"
+    assert month_end.strength_in_context == 0.3 and acme.belief.strength == 0.8
+    assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
+
+
+async def test_dissatisfaction_matches_the_reference_and_names_contributors(engine: Engine) -> None:
+    hub = await engine.belief("hub", importance=1.0)
+    others = [await engine.belief(f"leaf {i}", importance=0.5) for i in range(3)]
+    for other in others:
+        await engine.supports(other, hub)
+    await engine.evidence(hub, "contradicting", "x")
+    await engine.evidence(hub, "contradicting", "y")
+    await engine.evidence(others[0], "contradicting", "z")
+
+    result = await compute_dissatisfaction(engine.graph, engine.mechanics, engine.agent_id)
+
+    rows = []
+    for belief_id, degree in [(hub, 3), *((o, 1) for o in others)]:
+        _, tension, _ = await engine.state(belief_id)
+        importance = 1.0 if belief_id == hub else 0.5
+        rows.append((belief_id, tension, importance, degree))
+    value, contributions = f.dissatisfaction(rows)
+    assert result.value == pytest.approx(value, abs=1e-9)
+    assert [c.id for c in result.contributors] == [
+        c.belief_id for c in contributions if c.share > 0
+    ]
+    assert result.band == f.band(value, engine.mechanics)
+
+
+async def test_meditation_after_a_long_streak_of_high_dissatisfaction(graph: GraphClient) -> None:
+    mechanics = Mechanics(meditation_turns=2, meditation_dissatisfaction=0.5)
+    engine = await Engine.new(graph, mechanics)
+    tense = await engine.belief("Everything is fine", importance=1.0)
+    calm = await engine.belief("Tea is warm", importance=0.1)
+    for _ in range(4):
+        await engine.evidence(tense, "contradicting", "It is not fine")  # 0.6 < 0.7: no revision
+    ran = []
+    for _ in range(3):
+        value, streak, outcome = await revision.observe_turn(
+            graph, mechanics, engine.reasoner, engine.agent_id
+        )
+        ran.append((round(value, 3) > 0.5, streak, outcome is not None))
+    assert ran == [(True, 1, False), (True, 2, False), (True, 0, True)]
+    _, _, tense_active = await engine.state(tense)
+    _, _, calm_active = await engine.state(calm)
+    assert not tense_active and calm_active
+    revisions = await history.list_revisions(graph, engine.agent_id)
+    assert [r.mode for r in revisions.data] == ["meditation"]
