@@ -1,0 +1,24 @@
+"""Analytics on revisions: the queries of cypher/analytics/, by name."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from app.api.deps import AgentIdDep, GraphDep
+from app.beliefs import analytics
+
+router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["analytics"])
+
+
+@router.get("/analytics")
+async def list_analytics(graph: GraphDep, agent_id: AgentIdDep) -> analytics.AnalyticsList:
+    """The analytics queries, with their parameters (and defaults) and columns."""
+    return analytics.list_analytics(graph.catalog)
+
+
+@router.get("/analytics/{name}")
+async def run_analytics(
+    graph: GraphDep, agent_id: AgentIdDep, name: str, request: Request
+) -> analytics.AnalyticsResult:
+    """Run one analytics query; its parameters come from the query string (e.g. ?limit=5)."""
+    return await analytics.run_analytics(graph, agent_id, name, dict(request.query_params))

@@ -1,0 +1,215 @@
+"""The belief engine end to end through the REST API (real Neo4j, offline reasoner)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.api.app import create_app
+from app.config import Settings
+
+
+@pytest.fixture(scope="module")
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def agent(client: TestClient) -> str:
+    response = client.post("/v1/agents", json={"name": "Ada"})
+    assert response.status_code == 201, response.text
+    agent_id: str = response.json()["id"]
+    return agent_id
+
+
+def _belief(client: TestClient, agent: str, **fields: Any) -> str:
+    body = {"statement": "Invoices are paid in 30 days", "category": "contextual", **fields}
+    response = client.post(f"/v1/agents/{agent}/beliefs", json=body)
+    assert response.status_code == 201, response.text
+    belief_id: str = response.json()["id"]
+    return belief_id
+
+
+def test_a_belief_lives_its_whole_life_through_the_api(client: TestClient, agent: str) -> None:
+    leaf = _belief(client, agent, strength=0.8, contexts=[{"name": "month_end", "strength": 0.3}])
+    core = _belief(client, agent, statement="Cash is predictable", strength=0.9, importance=0.9)
+    edge = client.post(f"/v1/agents/{agent}/edges",
+                       json={"type": "SUPPORTS", "source_id": leaf, "target_id": core,
+                             "weight": 1.0})
+    assert edge.status_code == 200, edge.text
+    assert edge.json()["cascade"] == [{"id": core, "old": 0.9, "new": 0.8}]
+
+    cycle = client.post(f"/v1/agents/{agent}/edges",
+                        json={"type": "SUPPORTS", "source_id": core, "target_id": leaf})
+    assert cycle.status_code == 409
+    assert cycle.json()["error"]["code"] == "cycle_refused"
+    assert cycle.json()["error"]["details"]["cycle"] == [leaf, core]
+
+    outcome = client.post(f"/v1/agents/{agent}/beliefs/{leaf}/outcome",
+                          json={"outcome": "failure", "moral_valence": "neutral",
+                                "severity": 1.0})
+    assert outcome.status_code == 200
+    assert outcome.json()["new_strength"] == pytest.approx(0.65)
+    assert outcome.json()["cascade"][0]["id"] == core
+
+    revision = None
+    for number in range(5):
+        response = client.post(f"/v1/agents/{agent}/beliefs/{leaf}/evidence",
+                               json={"text": f"Paid in 45 days ({number})",
+                                     "stance": "contradicting"})
+        assert response.status_code == 200, response.text
+        revisions = response.json()["revision"]["revisions"]
+        if revisions:
+            revision = revisions[0]
+    assert revision is not None and revision["old_belief_id"] == leaf
+
+    detail = client.get(f"/v1/agents/{agent}/beliefs/{leaf}").json()
+    assert detail["belief"]["is_active"] is False
+    assert detail["successors"][0]["id"] == revision["new_belief_id"]
+    assert len(detail["evidence"]) == 5
+    new = client.get(f"/v1/agents/{agent}/beliefs/{revision['new_belief_id']}",
+                     params={"context": "month_end"}).json()
+    assert new["supports"][0]["id"] == core
+    assert new["strength_in_context"] == 0.3 and new["supervision_mode"] == "guidance"
+
+    assert client.get(f"/v1/agents/{agent}/revisions").json()["count"] == 1
+    one = client.get(f"/v1/agents/{agent}/revisions/{revision['id']}").json()
+    assert one["revision"]["mode"] == "threshold"
+    listed = client.get(f"/v1/agents/{agent}/beliefs", params={"text": "45 days"}).json()
+    assert [b["id"] for b in listed["data"]] == [revision["new_belief_id"]]
+    inactive = client.get(f"/v1/agents/{agent}/beliefs", params={"active": False}).json()
+    assert [b["id"] for b in inactive["data"]] == [leaf]
+
+    dissatisfaction = client.get(f"/v1/agents/{agent}/dissatisfaction").json()
+    assert dissatisfaction["band"] in ("low", "medium", "high")
+    assert dissatisfaction["contributors"][0]["id"] == core  # tension flowed up, core is central
+
+    graph = client.get(f"/v1/agents/{agent}/graph", params={"include_inactive": True}).json()
+    assert {n["id"] for n in graph["nodes"]} == {leaf, core, revision["new_belief_id"]}
+    assert {e["type"] for e in graph["edges"]} == {"SUPPORTS", "SUPERSEDED_BY"}
+
+    events = client.get(f"/v1/agents/{agent}/events", params={"belief_id": leaf}).json()
+    kinds = [e["kind"] for e in events["data"]]
+    assert kinds[0] == "manual" and "outcome" in kinds and kinds[-1] == "revision"
+
+
+def test_contradictions_form_a_conflict_register(client: TestClient, agent: str) -> None:
+    a = _belief(client, agent, statement="Remote work raises output")
+    b = _belief(client, agent, statement="Remote work lowers output")
+    url = f"/v1/agents/{agent}/edges"
+
+    opened = client.post(url, json={"type": "CONTRADICTS", "source_id": a, "target_id": b,
+                                    "strength": 0.8}).json()
+    resolved = client.post(url, json={"type": "CONTRADICTS", "source_id": b, "target_id": a,
+                                      "status": "resolved",
+                                      "resolution": "Depends on the team"}).json()
+
+    assert opened["created"] and opened["status"] == "open"
+    assert not resolved["created"] and resolved["status"] == "resolved"
+    detail = client.get(f"/v1/agents/{agent}/beliefs/{a}").json()
+    assert detail["contradictions"] == [{"id": b, "statement": "Remote work lowers output",
+                                         "strength": 0.8, "status": "resolved",
+                                         "resolution": "Depends on the team",
+                                         "direction": "outgoing"}]
+
+
+def test_edit_and_deactivate_are_recorded_not_deleted(client: TestClient, agent: str) -> None:
+    belief = _belief(client, agent)
+    url = f"/v1/agents/{agent}/beliefs/{belief}"
+
+    edited = client.patch(url, json={"statement": "Invoices are paid in 35 days",
+                                     "importance": 0.9, "supervision_mode": "proposal"})
+    deactivated = client.patch(url, json={"is_active": False})
+
+    assert edited.status_code == 200 and edited.json()["importance"] == 0.9
+    assert deactivated.json()["is_active"] is False
+    detail = client.get(url).json()
+    assert detail["supervision_mode"] == "proposal"
+    assert [e["action"] for e in reversed(detail["events"])] == ["created", "updated",
+                                                                 "deactivated"]
+
+
+def test_unknown_ids_are_404(client: TestClient, agent: str) -> None:
+    missing_agent = client.get("/v1/agents/no-such-agent/beliefs/x")
+    missing_belief = client.get(f"/v1/agents/{agent}/beliefs/no-such-belief")
+    missing_outcome = client.post(f"/v1/agents/{agent}/beliefs/nope/outcome",
+                                  json={"outcome": "success"})
+    missing_revision = client.get(f"/v1/agents/{agent}/revisions/nope")
+    create_for_missing = client.post("/v1/agents/no-such-agent/beliefs",
+                                     json={"statement": "x", "category": "aesthetic"})
+
+    assert missing_agent.status_code == 404
+    assert missing_belief.status_code == 404
+    assert missing_belief.json()["error"] == {
+        "code": "belief_not_found",
+        "message": f"belief 'no-such-belief' does not exist for agent '{agent}'",
+        "details": {"belief_id": "no-such-belief", "agent_id": agent}}
+    assert missing_outcome.status_code == 404
+    assert missing_revision.status_code == 404
+    assert create_for_missing.status_code == 404
+    assert create_for_missing.json()["error"]["code"] == "agent_not_found"
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("beliefs", {"statement": "x", "category": "contextual", "strength": 1.5}, "strength"),
+    ("beliefs", {"statement": "x", "category": "spiritual"}, "category"),
+    ("beliefs", {"statement": "  ", "category": "contextual"}, "statement"),
+    ("beliefs", {"statement": "x", "category": "ethical",
+                 "contexts": [{"name": "Month End!", "strength": 0.2}]}, "name"),
+    ("beliefs/{belief}/outcome", {"outcome": "success", "severity": -0.1}, "severity"),
+    ("beliefs/{belief}/outcome", {"outcome": "success", "moral_valence": "sin"},
+     "moral_valence"),
+    ("beliefs/{belief}/evidence", {"text": "x", "stance": "contradicting", "confidence": 2},
+     "confidence"),
+    ("edges", {"type": "SUPPORTS", "source_id": "{belief}", "target_id": "x", "weight": 0},
+     "weight"),
+])
+def test_bad_input_is_422_naming_the_field_and_writes_nothing(
+        client: TestClient, agent: str, path: str, body: dict[str, Any], field: str) -> None:
+    belief = _belief(client, agent)
+    before = client.get(f"/v1/agents/{agent}/events").json()["count"]
+    body = {k: (v.replace("{belief}", belief) if isinstance(v, str) else v)
+            for k, v in body.items()}
+
+    response = client.post(f"/v1/agents/{agent}/{path.replace('{belief}', belief)}", json=body)
+
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "invalid_input"
+    assert any(field in problem["location"] for problem in error["details"]["errors"])
+    assert field in error["message"]
+    assert client.get(f"/v1/agents/{agent}/events").json()["count"] == before
+
+
+def test_a_batch_naming_an_unknown_belief_writes_nothing(client: TestClient, agent: str) -> None:
+    belief = _belief(client, agent)
+    before = client.get(f"/v1/agents/{agent}/beliefs/{belief}").json()
+
+    response = client.post(f"/v1/agents/{agent}/evidence", json={"items": [
+        {"belief_id": belief, "text": "a", "stance": "contradicting"},
+        {"belief_id": "ghost", "text": "b", "stance": "contradicting"}]})
+
+    assert response.status_code == 404
+    assert response.json()["error"]["details"]["belief_id"] == "ghost"
+    after = client.get(f"/v1/agents/{agent}/beliefs/{belief}").json()
+    assert after["belief"]["tension"] == before["belief"]["tension"] == 0.0
+    assert after["evidence"] == [] and len(after["events"]) == 1
+
+
+def test_a_batch_of_evidence_applies_in_one_request(client: TestClient, agent: str) -> None:
+    a = _belief(client, agent)
+    b = _belief(client, agent, statement="Other")
+
+    response = client.post(f"/v1/agents/{agent}/evidence", json={"items": [
+        {"belief_id": a, "text": "x", "stance": "contradicting", "confidence": 0.5},
+        {"belief_id": b, "text": "y", "stance": "reinforcing"},
+        {"belief_id": a, "text": "z", "stance": "contradicting", "confidence": 0.5}]})
+
+    assert response.status_code == 200
+    results = response.json()["results"]
+    assert [r["new_tension"] for r in results] == pytest.approx([0.075, 0.0, 0.15])
+    assert results[1]["new_strength"] == pytest.approx(0.55)
