@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import subprocess
@@ -179,6 +178,8 @@ def neo4j_wipe() -> None:
 
 
 def _analytics_cell(value: object) -> str:
+    import json
+
     if value is None:
         return ""
     if isinstance(value, float):
@@ -202,6 +203,8 @@ def _analytics_params(pairs: list[str]) -> dict[str, str]:
 
 
 def _print_analytics_list() -> None:
+    import json
+
     from app.beliefs.analytics import list_analytics
 
     table = Table(title="analytics (cypher/analytics/)")
@@ -229,6 +232,8 @@ def analytics_command(
     ] = None,
 ) -> None:
     """Run an analytics query of cypher/analytics/ for an agent (`list` lists them)."""
+    import json
+
     from app.beliefs.analytics import run_analytics
 
     if name == "list":

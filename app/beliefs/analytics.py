@@ -259,9 +259,7 @@ def parse_header(name: str, text: str) -> AnalyticsSpec:
                 description=rest,
             )
         )
-    columns = tuple(
-        m["name"] for m in map(_COLUMN_DECLARATION.match, header) if m is not None
-    )
+    columns = tuple(m["name"] for m in map(_COLUMN_DECLARATION.match, header) if m is not None)
 
     declared = {p.name for p in params}
     used = set(re.findall(r"\$([A-Za-z_][A-Za-z0-9_]*)", body))
@@ -394,7 +392,9 @@ def resolve_params(spec: AnalyticsSpec, given: Mapping[str, Any]) -> dict[str, A
             errors.append({"location": ["params", param.name], "message": str(error)})
     if errors:
         summary = "; ".join(f"{e['location'][-1]}: {e['message']}" for e in errors)
-        raise InvalidInput(f"invalid parameters for analytics {spec.name!r}: {summary}", errors=errors)
+        raise InvalidInput(
+            f"invalid parameters for analytics {spec.name!r}: {summary}", errors=errors
+        )
     return resolved
 
 
@@ -423,7 +423,11 @@ def analytics_names(catalog: QueryCatalog | None = None) -> list[str]:
     """The names of the files in ``cypher/analytics/``, sorted."""
     prefix = f"{FOLDER}/"
     names = (catalog or default_catalog()).names()
-    return [n.removeprefix(prefix) for n in names if n.startswith(prefix) and "/" not in n[len(prefix) :]]
+    return [
+        n.removeprefix(prefix)
+        for n in names
+        if n.startswith(prefix) and "/" not in n[len(prefix) :]
+    ]
 
 
 def analytics_spec(name: str, catalog: QueryCatalog | None = None) -> AnalyticsSpec:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, Literal
 
 from app.beliefs.contexts import all_context_parents, context_chain
 from app.beliefs.formulas import supervision_mode
@@ -121,6 +121,7 @@ async def list_beliefs(
     active: bool | None = True,
     min_tension: float | None = None,
     text: str | None = None,
+    sort: Literal["newest", "tension"] = "newest",
     skip: int = 0,
     limit: int = 50,
 ) -> BeliefPage:
@@ -132,6 +133,7 @@ async def list_beliefs(
         active=active,
         min_tension=min_tension,
         text=text,
+        sort=sort,
         skip=skip,
         limit=limit,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, status
 
@@ -38,9 +38,10 @@ async def list_beliefs(
     graph: GraphDep,
     agent_id: AgentIdDep,
     category: Category | None = None,
-    active: Annotated[bool | None, Query(description="omit for active and inactive")] = True,
+    active: Annotated[bool, Query(description="true: active beliefs; false: inactive")] = True,
     min_tension: Annotated[float | None, Query(ge=0, le=1)] = None,
     text: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+    sort: Literal["newest", "tension"] = "newest",
     skip: Annotated[int, Query(ge=0)] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> BeliefPage:
@@ -52,6 +53,7 @@ async def list_beliefs(
         active=active,
         min_tension=min_tension,
         text=text,
+        sort=sort,
         skip=skip,
         limit=limit,
     )

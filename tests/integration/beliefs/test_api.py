@@ -37,30 +37,34 @@ def _belief(client: TestClient, agent: str, **fields: Any) -> str:
 def test_a_belief_lives_its_whole_life_through_the_api(client: TestClient, agent: str) -> None:
     leaf = _belief(client, agent, strength=0.8, contexts=[{"name": "month_end", "strength": 0.3}])
     core = _belief(client, agent, statement="Cash is predictable", strength=0.9, importance=0.9)
-    edge = client.post(f"/v1/agents/{agent}/edges",
-                       json={"type": "SUPPORTS", "source_id": leaf, "target_id": core,
-                             "weight": 1.0})
+    edge = client.post(
+        f"/v1/agents/{agent}/edges",
+        json={"type": "SUPPORTS", "source_id": leaf, "target_id": core, "weight": 1.0},
+    )
     assert edge.status_code == 200, edge.text
     assert edge.json()["cascade"] == [{"id": core, "old": 0.9, "new": 0.8}]
 
-    cycle = client.post(f"/v1/agents/{agent}/edges",
-                        json={"type": "SUPPORTS", "source_id": core, "target_id": leaf})
+    cycle = client.post(
+        f"/v1/agents/{agent}/edges", json={"type": "SUPPORTS", "source_id": core, "target_id": leaf}
+    )
     assert cycle.status_code == 409
     assert cycle.json()["error"]["code"] == "cycle_refused"
     assert cycle.json()["error"]["details"]["cycle"] == [leaf, core]
 
-    outcome = client.post(f"/v1/agents/{agent}/beliefs/{leaf}/outcome",
-                          json={"outcome": "failure", "moral_valence": "neutral",
-                                "severity": 1.0})
+    outcome = client.post(
+        f"/v1/agents/{agent}/beliefs/{leaf}/outcome",
+        json={"outcome": "failure", "moral_valence": "neutral", "severity": 1.0},
+    )
     assert outcome.status_code == 200
     assert outcome.json()["new_strength"] == pytest.approx(0.65)
     assert outcome.json()["cascade"][0]["id"] == core
 
     revision = None
     for number in range(5):
-        response = client.post(f"/v1/agents/{agent}/beliefs/{leaf}/evidence",
-                               json={"text": f"Paid in 45 days ({number})",
-                                     "stance": "contradicting"})
+        response = client.post(
+            f"/v1/agents/{agent}/beliefs/{leaf}/evidence",
+            json={"text": f"Paid in 45 days ({number})", "stance": "contradicting"},
+        )
         assert response.status_code == 200, response.text
         revisions = response.json()["revision"]["revisions"]
         if revisions:
@@ -71,8 +75,9 @@ def test_a_belief_lives_its_whole_life_through_the_api(client: TestClient, agent
     assert detail["belief"]["is_active"] is False
     assert detail["successors"][0]["id"] == revision["new_belief_id"]
     assert len(detail["evidence"]) == 5
-    new = client.get(f"/v1/agents/{agent}/beliefs/{revision['new_belief_id']}",
-                     params={"context": "month_end"}).json()
+    new = client.get(
+        f"/v1/agents/{agent}/beliefs/{revision['new_belief_id']}", params={"context": "month_end"}
+    ).json()
     assert new["supports"][0]["id"] == core
     assert new["strength_in_context"] == 0.3 and new["supervision_mode"] == "guidance"
 
@@ -102,78 +107,125 @@ def test_contradictions_form_a_conflict_register(client: TestClient, agent: str)
     b = _belief(client, agent, statement="Remote work lowers output")
     url = f"/v1/agents/{agent}/edges"
 
-    opened = client.post(url, json={"type": "CONTRADICTS", "source_id": a, "target_id": b,
-                                    "strength": 0.8}).json()
-    resolved = client.post(url, json={"type": "CONTRADICTS", "source_id": b, "target_id": a,
-                                      "status": "resolved",
-                                      "resolution": "Depends on the team"}).json()
+    opened = client.post(
+        url, json={"type": "CONTRADICTS", "source_id": a, "target_id": b, "strength": 0.8}
+    ).json()
+    resolved = client.post(
+        url,
+        json={
+            "type": "CONTRADICTS",
+            "source_id": b,
+            "target_id": a,
+            "status": "resolved",
+            "resolution": "Depends on the team",
+        },
+    ).json()
 
     assert opened["created"] and opened["status"] == "open"
     assert not resolved["created"] and resolved["status"] == "resolved"
     detail = client.get(f"/v1/agents/{agent}/beliefs/{a}").json()
-    assert detail["contradictions"] == [{"id": b, "statement": "Remote work lowers output",
-                                         "strength": 0.8, "status": "resolved",
-                                         "resolution": "Depends on the team",
-                                         "direction": "outgoing"}]
+    assert detail["contradictions"] == [
+        {
+            "id": b,
+            "statement": "Remote work lowers output",
+            "strength": 0.8,
+            "status": "resolved",
+            "resolution": "Depends on the team",
+            "direction": "outgoing",
+        }
+    ]
 
 
 def test_edit_and_deactivate_are_recorded_not_deleted(client: TestClient, agent: str) -> None:
     belief = _belief(client, agent)
     url = f"/v1/agents/{agent}/beliefs/{belief}"
 
-    edited = client.patch(url, json={"statement": "Invoices are paid in 35 days",
-                                     "importance": 0.9, "supervision_mode": "proposal"})
+    edited = client.patch(
+        url,
+        json={
+            "statement": "Invoices are paid in 35 days",
+            "importance": 0.9,
+            "supervision_mode": "proposal",
+        },
+    )
     deactivated = client.patch(url, json={"is_active": False})
 
     assert edited.status_code == 200 and edited.json()["importance"] == 0.9
     assert deactivated.json()["is_active"] is False
     detail = client.get(url).json()
     assert detail["supervision_mode"] == "proposal"
-    assert [e["action"] for e in reversed(detail["events"])] == ["created", "updated",
-                                                                 "deactivated"]
+    assert [e["action"] for e in reversed(detail["events"])] == [
+        "created",
+        "updated",
+        "deactivated",
+    ]
 
 
 def test_unknown_ids_are_404(client: TestClient, agent: str) -> None:
     missing_agent = client.get("/v1/agents/no-such-agent/beliefs/x")
     missing_belief = client.get(f"/v1/agents/{agent}/beliefs/no-such-belief")
-    missing_outcome = client.post(f"/v1/agents/{agent}/beliefs/nope/outcome",
-                                  json={"outcome": "success"})
+    missing_outcome = client.post(
+        f"/v1/agents/{agent}/beliefs/nope/outcome", json={"outcome": "success"}
+    )
     missing_revision = client.get(f"/v1/agents/{agent}/revisions/nope")
-    create_for_missing = client.post("/v1/agents/no-such-agent/beliefs",
-                                     json={"statement": "x", "category": "aesthetic"})
+    create_for_missing = client.post(
+        "/v1/agents/no-such-agent/beliefs", json={"statement": "x", "category": "aesthetic"}
+    )
 
     assert missing_agent.status_code == 404
     assert missing_belief.status_code == 404
     assert missing_belief.json()["error"] == {
         "code": "belief_not_found",
         "message": f"belief 'no-such-belief' does not exist for agent '{agent}'",
-        "details": {"belief_id": "no-such-belief", "agent_id": agent}}
+        "details": {"belief_id": "no-such-belief", "agent_id": agent},
+    }
     assert missing_outcome.status_code == 404
     assert missing_revision.status_code == 404
     assert create_for_missing.status_code == 404
     assert create_for_missing.json()["error"]["code"] == "agent_not_found"
 
 
-@pytest.mark.parametrize(("path", "body", "field"), [
-    ("beliefs", {"statement": "x", "category": "contextual", "strength": 1.5}, "strength"),
-    ("beliefs", {"statement": "x", "category": "spiritual"}, "category"),
-    ("beliefs", {"statement": "  ", "category": "contextual"}, "statement"),
-    ("beliefs", {"statement": "x", "category": "ethical",
-                 "contexts": [{"name": "Month End!", "strength": 0.2}]}, "name"),
-    ("beliefs/{belief}/outcome", {"outcome": "success", "severity": -0.1}, "severity"),
-    ("beliefs/{belief}/outcome", {"outcome": "success", "moral_valence": "sin"},
-     "moral_valence"),
-    ("beliefs/{belief}/evidence", {"text": "x", "stance": "contradicting", "confidence": 2},
-     "confidence"),
-    ("edges", {"type": "SUPPORTS", "source_id": "{belief}", "target_id": "x", "weight": 0},
-     "weight"),
-])
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("beliefs", {"statement": "x", "category": "contextual", "strength": 1.5}, "strength"),
+        ("beliefs", {"statement": "x", "category": "spiritual"}, "category"),
+        ("beliefs", {"statement": "  ", "category": "contextual"}, "statement"),
+        (
+            "beliefs",
+            {
+                "statement": "x",
+                "category": "ethical",
+                "contexts": [{"name": "Month End!", "strength": 0.2}],
+            },
+            "name",
+        ),
+        ("beliefs/{belief}/outcome", {"outcome": "success", "severity": -0.1}, "severity"),
+        (
+            "beliefs/{belief}/outcome",
+            {"outcome": "success", "moral_valence": "sin"},
+            "moral_valence",
+        ),
+        (
+            "beliefs/{belief}/evidence",
+            {"text": "x", "stance": "contradicting", "confidence": 2},
+            "confidence",
+        ),
+        (
+            "edges",
+            {"type": "SUPPORTS", "source_id": "{belief}", "target_id": "x", "weight": 0},
+            "weight",
+        ),
+    ],
+)
 def test_bad_input_is_422_naming_the_field_and_writes_nothing(
-        client: TestClient, agent: str, path: str, body: dict[str, Any], field: str) -> None:
+    client: TestClient, agent: str, path: str, body: dict[str, Any], field: str
+) -> None:
     belief = _belief(client, agent)
     before = client.get(f"/v1/agents/{agent}/events").json()["count"]
-    body = {k: (v.replace("{belief}", belief) if isinstance(v, str) else v)
-            for k, v in body.items()}
+    body = {
+        k: (v.replace("{belief}", belief) if isinstance(v, str) else v) for k, v in body.items()
+    }
 
     response = client.post(f"/v1/agents/{agent}/{path.replace('{belief}', belief)}", json=body)
 
@@ -189,9 +241,15 @@ def test_a_batch_naming_an_unknown_belief_writes_nothing(client: TestClient, age
     belief = _belief(client, agent)
     before = client.get(f"/v1/agents/{agent}/beliefs/{belief}").json()
 
-    response = client.post(f"/v1/agents/{agent}/evidence", json={"items": [
-        {"belief_id": belief, "text": "a", "stance": "contradicting"},
-        {"belief_id": "ghost", "text": "b", "stance": "contradicting"}]})
+    response = client.post(
+        f"/v1/agents/{agent}/evidence",
+        json={
+            "items": [
+                {"belief_id": belief, "text": "a", "stance": "contradicting"},
+                {"belief_id": "ghost", "text": "b", "stance": "contradicting"},
+            ]
+        },
+    )
 
     assert response.status_code == 404
     assert response.json()["error"]["details"]["belief_id"] == "ghost"
@@ -204,10 +262,16 @@ def test_a_batch_of_evidence_applies_in_one_request(client: TestClient, agent: s
     a = _belief(client, agent)
     b = _belief(client, agent, statement="Other")
 
-    response = client.post(f"/v1/agents/{agent}/evidence", json={"items": [
-        {"belief_id": a, "text": "x", "stance": "contradicting", "confidence": 0.5},
-        {"belief_id": b, "text": "y", "stance": "reinforcing"},
-        {"belief_id": a, "text": "z", "stance": "contradicting", "confidence": 0.5}]})
+    response = client.post(
+        f"/v1/agents/{agent}/evidence",
+        json={
+            "items": [
+                {"belief_id": a, "text": "x", "stance": "contradicting", "confidence": 0.5},
+                {"belief_id": b, "text": "y", "stance": "reinforcing"},
+                {"belief_id": a, "text": "z", "stance": "contradicting", "confidence": 0.5},
+            ]
+        },
+    )
 
     assert response.status_code == 200
     results = response.json()["results"]

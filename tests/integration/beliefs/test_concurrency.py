@@ -37,22 +37,44 @@ async def test_sixteen_concurrent_writers_lose_no_update(graph: GraphClient) -> 
             if choice < 0.5:
                 weight = rng.choice([0.1, 0.2, 0.3])
                 sent.append((target, weight))
-                await updates.apply_evidence(graph, engine.mechanics, engine.agent_id, [
-                    EvidenceForBelief(belief_id=target, stance="contradicting", text="no",
-                                      confidence=weight)])
+                await updates.apply_evidence(
+                    graph,
+                    engine.mechanics,
+                    engine.agent_id,
+                    [
+                        EvidenceForBelief(
+                            belief_id=target, stance="contradicting", text="no", confidence=weight
+                        )
+                    ],
+                )
             elif choice < 0.8:
-                await updates.apply_evidence(graph, engine.mechanics, engine.agent_id, [
-                    EvidenceForBelief(belief_id=target, stance="reinforcing", text="yes",
-                                      confidence=0.5)])
+                await updates.apply_evidence(
+                    graph,
+                    engine.mechanics,
+                    engine.agent_id,
+                    [
+                        EvidenceForBelief(
+                            belief_id=target, stance="reinforcing", text="yes", confidence=0.5
+                        )
+                    ],
+                )
             else:
-                await updates.apply_outcome(graph, engine.mechanics, engine.agent_id, target,
-                                            OutcomeIn(outcome="success"))
+                await updates.apply_outcome(
+                    graph, engine.mechanics, engine.agent_id, target, OutcomeIn(outcome="success")
+                )
 
     await asyncio.gather(*(writer(n) for n in range(WRITERS)))
 
     assert await compare_with_stored(graph, engine.mechanics, engine.agent_id) == []
-    events = (await graph.read("events/list_events", agent_id=engine.agent_id, belief_id=None,
-                               after_seq=0, limit=100_000))[0]["events"]
+    events = (
+        await graph.read(
+            "events/list_events",
+            agent_id=engine.agent_id,
+            belief_id=None,
+            after_seq=0,
+            limit=100_000,
+        )
+    )[0]["events"]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     for leaf in leaves:
         expected = 0.0

@@ -1,0 +1,268 @@
+"""``credence agents | beliefs | tension | revisions``: the belief engine from the terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+
+from app.beliefs import history, store
+from app.beliefs.dissatisfaction import compute_dissatisfaction
+from app.beliefs.formulas import Category
+from app.beliefs.models import Belief, BeliefCreate, Dissatisfaction
+from app.config import get_settings
+from app.errors import CredenceError
+from app.graph.client import GraphClient
+from app.packs.birth import AgentCreate, create_agent, get_agent
+
+T = TypeVar("T")
+
+console = Console()
+err_console = Console(stderr=True)
+
+agents_app = typer.Typer(help="Agents.", no_args_is_help=True)
+beliefs_app = typer.Typer(help="An agent's beliefs.", no_args_is_help=True)
+
+AgentOption = Annotated[
+    str | None, typer.Option("--agent", "-a", help="Agent id (default: $CREDENCE_AGENT_ID)")
+]
+BAND_COLOURS = {"low": "green", "medium": "yellow", "high": "red"}
+
+
+def agent_id_of(option: str | None) -> str:
+    agent_id = option or os.environ.get("CREDENCE_AGENT_ID")
+    if not agent_id:
+        err_console.print(
+            "[bold red]error[/]: name the agent with --agent ID or set "
+            "CREDENCE_AGENT_ID (create one with `credence agents create NAME`)"
+        )
+        raise typer.Exit(code=2)
+    return agent_id
+
+
+def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
+    """Runs ``work`` with a graph client; a Credence error is printed and exits 1."""
+
+    async def run() -> T:
+        graph = GraphClient.from_settings(get_settings())
+        try:
+            return await work(graph)
+        finally:
+            await graph.close()
+
+    try:
+        return asyncio.run(run())
+    except CredenceError as error:
+        err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
+        raise typer.Exit(code=1) from error
+
+
+def bar(value: float, width: int = 20) -> str:
+    """A bar of ``width`` cells for a value in [0, 1]."""
+    filled = round(max(0.0, min(1.0, value)) * width)
+    return "█" * filled + "·" * (width - filled)
+
+
+def meter(dissatisfaction: Dissatisfaction) -> str:
+    colour = BAND_COLOURS[dissatisfaction.band]
+    return (
+        f"dissatisfaction [{colour}]{bar(dissatisfaction.value, 30)} "
+        f"{dissatisfaction.value:.3f} ({dissatisfaction.band})[/]"
+    )
+
+
+@agents_app.command("create")
+def agents_create(name: str) -> None:
+    """Create an agent and print its id."""
+    agent = run_with_graph(lambda graph: create_agent(graph, AgentCreate(name=name)))
+    console.print(f"created agent [bold]{agent.name}[/]: {agent.id}")
+    console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")
+
+
+@agents_app.command("show")
+def agents_show(agent: AgentOption = None) -> None:
+    """Show an agent and its counts."""
+    found = run_with_graph(lambda graph: get_agent(graph, agent_id_of(agent)))
+    console.print(
+        f"[bold]{found.name}[/] {found.id}  born {found.created_at:%Y-%m-%d %H:%M} "
+        f"({found.birth_source}); {found.beliefs} active beliefs, "
+        f"{found.revisions} revisions"
+    )
+
+
+def _belief_table(beliefs: list[Belief], title: str) -> Table:
+    table = Table(title=title)
+    for column in ("id", "statement", "category", "strength", "tension", "active"):
+        table.add_column(column, overflow="fold")
+    for belief in beliefs:
+        table.add_row(
+            belief.id[:8],
+            belief.statement,
+            belief.category,
+            f"{belief.strength:.3f}",
+            f"{belief.tension:.3f}",
+            "yes" if belief.is_active else "no",
+        )
+    return table
+
+
+@beliefs_app.command("list")
+def beliefs_list(
+    agent: AgentOption = None,
+    category: Annotated[Category | None, typer.Option(help="Only this category")] = None,
+    text: Annotated[str | None, typer.Option(help="Statement contains")] = None,
+    min_tension: Annotated[float | None, typer.Option(min=0, max=1)] = None,
+    include_inactive: Annotated[bool, typer.Option(help="Also superseded ones")] = False,
+    limit: Annotated[int, typer.Option(min=1, max=500)] = 50,
+) -> None:
+    """List beliefs (newest first)."""
+    agent_id = agent_id_of(agent)
+    page = run_with_graph(
+        lambda graph: store.list_beliefs(
+            graph,
+            agent_id,
+            category=category,
+            active=None if include_inactive else True,
+            min_tension=min_tension,
+            text=text,
+            limit=limit,
+        )
+    )
+    console.print(_belief_table(page.data, f"{len(page.data)} of {page.count} beliefs"))
+
+
+@beliefs_app.command("add")
+def beliefs_add(
+    statement: str,
+    agent: AgentOption = None,
+    category: Annotated[Category, typer.Option()] = "contextual",
+    strength: Annotated[float, typer.Option(min=0, max=1)] = 0.5,
+    importance: Annotated[float, typer.Option(min=0, max=1)] = 0.5,
+) -> None:
+    """Add a belief."""
+    agent_id = agent_id_of(agent)
+    data = BeliefCreate(
+        statement=statement, category=category, strength=strength, importance=importance
+    )
+    settings = get_settings()
+    belief = run_with_graph(
+        lambda graph: store.create_belief(graph, settings.mechanics, agent_id, data)
+    )
+    console.print(f"added belief {belief.id}: {belief.statement}")
+
+
+@beliefs_app.command("show")
+def beliefs_show(
+    belief_id: str,
+    agent: AgentOption = None,
+    context: Annotated[str | None, typer.Option(help="e.g. month_end")] = None,
+) -> None:
+    """Show a belief: strength (in a context), tension, evidence, events and lineage."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+    detail = run_with_graph(
+        lambda graph: store.get_belief(graph, settings.mechanics, agent_id, belief_id, context)
+    )
+    belief = detail.belief
+    lines = [
+        f"[bold]{belief.statement}[/]",
+        f"{belief.category}, importance {belief.importance:.2f}, "
+        f"{'active' if belief.is_active else 'inactive'}"
+        f"{', immutable' if belief.is_immutable else ''}"
+        f"{', distrusted' if belief.is_distrusted else ''}"
+        f"{', invalidated' if belief.is_invalidated else ''}",
+        f"strength {bar(belief.strength)} {belief.strength:.3f}",
+        f"tension  {bar(belief.tension)} {belief.tension:.3f}",
+        f"in context {context or '(default)'}: {detail.strength_in_context:.3f} → "
+        f"{detail.supervision_mode}",
+    ]
+    lines += [f"supersedes {p.id[:8]}: {p.statement}" for p in detail.predecessors]
+    lines += [f"superseded by {s.id[:8]}: {s.statement}" for s in detail.successors]
+    lines += [f"supports {s.id[:8]} (w {s.weight}): {s.statement}" for s in detail.supports]
+    lines += [f"supported by {s.id[:8]} (w {s.weight}): {s.statement}" for s in detail.supported_by]
+    lines += [f"contradicts {c.id[:8]} ({c.status}): {c.statement}" for c in detail.contradictions]
+    console.print(Panel("\n".join(lines), title=belief.id))
+    events = Table(title="events (newest first)")
+    for column in ("seq", "kind", "action", "strength", "tension", "note"):
+        events.add_column(column, overflow="fold")
+    for event in detail.events[:20]:
+        old_s, new_s = event.get("old_strength"), event.get("new_strength")
+        old_t, new_t = event.get("old_tension"), event.get("new_tension")
+        events.add_row(
+            str(event["seq"]),
+            event["kind"],
+            event.get("action") or "",
+            f"{old_s if old_s is None else round(old_s, 3)} → {round(new_s, 3)}"
+            if new_s is not None
+            else "",
+            f"{old_t if old_t is None else round(old_t, 3)} → {round(new_t, 3)}"
+            if new_t is not None
+            else "",
+            event.get("note") or event.get("context") or "",
+        )
+    console.print(events)
+
+
+def tension(
+    agent: AgentOption = None, limit: Annotated[int, typer.Option(min=1, max=500)] = 20
+) -> None:
+    """Beliefs by tension, a bar each, and the dissatisfaction meter."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+
+    async def load(graph: GraphClient) -> tuple[list[Belief], Dissatisfaction]:
+        page = await store.list_beliefs(graph, agent_id, active=True, min_tension=0.0, limit=500)
+        current = await compute_dissatisfaction(graph, settings.mechanics, agent_id)
+        return page.data, current
+
+    beliefs, current = run_with_graph(load)
+    threshold = settings.mechanics.revision_threshold
+    table = Table(title=f"tension (revision at {threshold})")
+    for column in ("id", "statement", "tension", ""):
+        table.add_column(column, overflow="fold")
+    for belief in beliefs:
+        colour = (
+            "red"
+            if belief.tension >= threshold
+            else ("yellow" if belief.tension >= threshold / 2 else "green")
+        )
+        table.add_row(
+            belief.id[:8],
+            belief.statement,
+            f"[{colour}]{bar(belief.tension)}[/]",
+            f"{belief.tension:.3f}",
+        )
+    console.print(table)
+    console.print(meter(current))
+    for contributor in current.contributors:
+        console.print(
+            f"  {contributor.share:.3f} from {contributor.id[:8]} {contributor.statement}"
+        )
+
+
+def revisions(
+    agent: AgentOption = None, limit: Annotated[int, typer.Option(min=1, max=500)] = 20
+) -> None:
+    """The agent's revisions, newest first."""
+    agent_id = agent_id_of(agent)
+    page = run_with_graph(lambda graph: history.list_revisions(graph, agent_id, 0, limit))
+    table = Table(title=f"{len(page.data)} of {page.count} revisions")
+    for column in ("when", "mode", "depth", "trigger", "before", "after", "reasoner"):
+        table.add_column(column, overflow="fold")
+    for revision in page.data:
+        table.add_row(
+            f"{revision.at:%Y-%m-%d %H:%M}" if revision.at else "",
+            revision.mode,
+            str(revision.depth),
+            f"{revision.trigger_tension:.2f}",
+            revision.old_statement,
+            revision.new_statement or "",
+            revision.reasoner,
+        )
+    console.print(table)
