@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from app import cli_beliefs
 from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
@@ -33,6 +34,10 @@ neo4j_app = typer.Typer(
 )
 app.add_typer(db_app, name="db")
 app.add_typer(neo4j_app, name="neo4j")
+app.add_typer(cli_beliefs.agents_app, name="agents")
+app.add_typer(cli_beliefs.beliefs_app, name="beliefs")
+app.command("tension")(cli_beliefs.tension)
+app.command("revisions")(cli_beliefs.revisions)
 
 console = Console()
 err_console = Console(stderr=True)
@@ -175,15 +180,24 @@ def neo4j_wipe() -> None:
 
 
 # --- analytics (cypher/analytics/) -----------------------------------------------------------
+# One self-contained block (imports included, kept local) so other commands can be added to this
+# file without touching it.
 
 
 def _analytics_cell(value: object) -> str:
     import json
+    import re
+    from datetime import datetime
 
     if value is None:
         return ""
     if isinstance(value, float):
         return f"{value:.3f}"
+    if isinstance(value, str) and re.match(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", value):
+        try:  # analytics rows carry times as ISO 8601 text; seconds are enough on screen
+            return datetime.fromisoformat(value).strftime("%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            return value
     if isinstance(value, list):
         return ", ".join(_analytics_cell(item) for item in value)
     if isinstance(value, dict):

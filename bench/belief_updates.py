@@ -311,10 +311,14 @@ async def measure_ours(
     async def dissatisfaction() -> None:
         await compute_dissatisfaction(graph, m, agent_id)
 
-    warmup = max(20, samples // 5)
-    for call in (outcome, contradict, reinforce, dissatisfaction):
-        for _ in range(warmup):
+    # Warm-up: plans cached and the server's hot paths compiled before anything is measured.
+    for call in (outcome, contradict, reinforce):
+        for _ in range(max(50, samples // 4)):
             await call()
+    for _ in range(10):
+        await dissatisfaction()
+    warm_batch = [contradiction(h.ids[i]) for i in picker.distinct(batch_size)]
+    await apply_evidence(graph, m, agent_id, warm_batch)
     await bench.write("load/reset_tension", agent_id=agent_id)
     moves.clear()
     propagated.clear()

@@ -20,7 +20,7 @@ from app.beliefs.models import (
 )
 from app.beliefs.revision import revise_tense
 from app.beliefs.store import lock_agent
-from app.errors import BeliefNotFound
+from app.errors import BeliefInactive, BeliefNotFound
 from app.graph.client import GraphClient, Transaction
 from app.reasoning.protocol import Reasoner
 
@@ -52,6 +52,8 @@ async def apply_outcome(
         if not rows:
             raise BeliefNotFound(belief_id, agent_id)
         row = rows[0]
+        if not row["active"]:
+            raise BeliefInactive(belief_id)
         moves = (
             await cascade_from(tx, mechanics, agent_id, [belief_id], f"outcome on {belief_id}")
             if row["default_changed"]
@@ -121,6 +123,9 @@ async def apply_evidence(
             found = {r.belief_id for r in results}
             missing = next(p["belief_id"] for p in params if p["belief_id"] not in found)
             raise BeliefNotFound(missing, agent_id)
+        inactive = next((r["belief_id"] for r in rows[0]["results"] if not r["active"]), None)
+        if inactive is not None:
+            raise BeliefInactive(inactive)
         reinforced = list(
             dict.fromkeys(r.belief_id for r in results if r.new_strength != r.old_strength)
         )

@@ -258,6 +258,14 @@ class KnowledgePack(AgentScoped):
     loaded_at = DateTimeNeo4jFormatProperty()
 
 
+class DissatisfactionSample(AgentScoped):
+    """One observed turn's dissatisfaction (for its history and the meditation streak)."""
+
+    value = FloatProperty()
+    band = StringProperty()
+    at = DateTimeNeo4jFormatProperty()
+
+
 NODE_MODELS: tuple[type[AgentScoped], ...] = (
     Agent,
     Belief,
@@ -279,4 +287,5 @@ NODE_MODELS: tuple[type[AgentScoped], ...] = (
     Reason,
     Approval,
     KnowledgePack,
+    DissatisfactionSample,
 )

@@ -1,12 +1,12 @@
-// Tension timeline of a belief, from its events: every change of tension (and strength) in
-// sequence, with the evidence that caused it. With $follow_lineage the timeline runs across the
-// whole supersession lineage: the beliefs it replaced and the ones that replaced it, so a
-// revision shows as tension reaching the threshold, then a new belief starting again at 0.
+// Tension timeline of a belief from its events, across its supersession lineage.
+// Every change of tension (and strength) in sequence, with the evidence that caused it. With
+// $follow_lineage the timeline includes the beliefs it replaced and the ones that replaced it,
+// so a revision shows as tension reaching the threshold, then a new belief starting again at 0.
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>', belief_id: null, follow_lineage: true}
 // Params:
-//   $agent_id :: STRING NOT NULL  required; the agent (MATCH (a:Agent) RETURN a.id, a.name)
-//   $belief_id :: STRING  the belief (any of its lineage); null: the most tense active belief
+//   $agent_id :: STRING NOT NULL  required: the agent (MATCH (a:Agent) RETURN a.id, a.name)
+//   $belief_id :: STRING  the belief (any of its lineage), null for the most tense active belief
 //   $follow_lineage :: BOOLEAN NOT NULL  include predecessors and successors (default true)
 // Returns one row per event, in sequence order (no rows: unknown belief, or no beliefs):
 //   seq :: INTEGER  the agent's event sequence number

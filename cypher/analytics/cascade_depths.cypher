@@ -1,11 +1,12 @@
-// Cascade depth distribution: per cascade depth, how many revisions happened at that depth
-// (0: the belief's own tension; 1 to 3: carried along by a connected belief's revision) and how
-// many cascades reached exactly that depth (a cascade is a revision not CASCADED_FROM another
-// one, with every revision that cascaded from it, however indirectly).
+// Cascade depth distribution: revisions and cascades per cascade depth (0 to 3).
+// Per depth: how many revisions happened at that depth (0: the belief's own tension, 1 to 3:
+// carried along by a connected belief's revision) and how many cascades reached exactly that
+// depth (a cascade is a revision not CASCADED_FROM another one, with every revision that
+// cascaded from it, however indirectly).
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>'}
 // Params:
-//   $agent_id :: STRING NOT NULL  required; the agent (MATCH (a:Agent) RETURN a.id, a.name)
+//   $agent_id :: STRING NOT NULL  required: the agent (MATCH (a:Agent) RETURN a.id, a.name)
 // Returns one row per depth from 0 to the deepest seen, zero counts included (no rows: no
 // revisions yet):
 //   depth :: INTEGER  cascade depth

@@ -1,9 +1,10 @@
-// Dissatisfaction history: the agent's recorded dissatisfaction (one sample per turn), with the
-// change since the sample before and the revisions made in between.
+// Dissatisfaction history: one sample per turn, its change and the revisions in between.
+// The agent's recorded dissatisfaction D with its band, the change since the sample before and
+// the revisions made after that sample, up to this one.
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>', limit: 100}
 // Params:
-//   $agent_id :: STRING NOT NULL  required; the agent (MATCH (a:Agent) RETURN a.id, a.name)
+//   $agent_id :: STRING NOT NULL  required: the agent (MATCH (a:Agent) RETURN a.id, a.name)
 //   $limit :: INTEGER NOT NULL  the most recent samples returned (default 100)
 // Returns one row per sample, oldest first (no rows: no turn recorded yet):
 //   at :: DATETIME  when the sample was recorded

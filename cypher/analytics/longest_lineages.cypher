@@ -1,9 +1,10 @@
-// Longest supersession lineages: the chains of beliefs that were revised again and again, from
-// the first statement (the root) through every SUPERSEDED_BY to the current one, longest first.
+// Longest supersession lineages: beliefs revised again and again, first to current statement.
+// Each lineage runs from the first statement (the root) through every SUPERSEDED_BY to the
+// current one, the longest first.
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>', limit: 10}
 // Params:
-//   $agent_id :: STRING NOT NULL  required; the agent (MATCH (a:Agent) RETURN a.id, a.name)
+//   $agent_id :: STRING NOT NULL  required: the agent (MATCH (a:Agent) RETURN a.id, a.name)
 //   $limit :: INTEGER NOT NULL  most lineages returned (default 10)
 // Returns one row per lineage with at least one revision, most revisions first (no rows: none):
 //   root_id :: STRING  the first belief of the lineage

@@ -1,10 +1,10 @@
-// Most contested beliefs: the agent's beliefs under the most pressure, by tension, then by open
-// contradictions with other active beliefs, then by challenging evidence. A belief with no
-// tension, no open contradiction and no challenging evidence is not contested and not listed.
+// Most contested beliefs: by tension, then open contradictions, then challenging evidence.
+// A belief with no tension, no open contradiction and no challenging evidence is not contested
+// and not listed.
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>', limit: 20, include_inactive: false}
 // Params:
-//   $agent_id :: STRING NOT NULL  required; the agent (MATCH (a:Agent) RETURN a.id, a.name)
+//   $agent_id :: STRING NOT NULL  required: the agent (MATCH (a:Agent) RETURN a.id, a.name)
 //   $limit :: INTEGER NOT NULL  most beliefs returned (default 20)
 //   $include_inactive :: BOOLEAN NOT NULL  also superseded and deactivated beliefs (default false)
 // Returns one row per contested belief, most contested first (no rows: nothing contested):

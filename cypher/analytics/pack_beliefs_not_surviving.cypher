@@ -1,11 +1,12 @@
-// Pack beliefs that did not survive: beliefs that came from a knowledge pack (source 'pack', or
-// PROVIDES from a KnowledgePack) and are no longer active: revised (superseded by a new belief)
-// or deactivated. With $include_invalidated, also active pack beliefs whose strength fell below
-// their category's threshold (is_invalidated): still held, no longer trusted.
+// Pack beliefs that did not survive: knowledge-pack beliefs revised away or deactivated.
+// Beliefs that came from a knowledge pack (source 'pack', or PROVIDES from a KnowledgePack) and
+// are no longer active: revised (superseded by a new belief) or deactivated. With
+// $include_invalidated, also active pack beliefs whose strength fell below their category's
+// threshold (is_invalidated): still held, no longer trusted.
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>', include_invalidated: false}
 // Params:
-//   $agent_id :: STRING NOT NULL  required; the agent (MATCH (a:Agent) RETURN a.id, a.name)
+//   $agent_id :: STRING NOT NULL  required: the agent (MATCH (a:Agent) RETURN a.id, a.name)
 //   $include_invalidated :: BOOLEAN NOT NULL  also active but invalidated beliefs (default false)
 // Returns one row per such belief, most recently lost first (no rows: every pack belief holds):
 //   belief_id :: STRING
@@ -13,7 +14,7 @@
 //   pack :: STRING  the KnowledgePack's name (null: source 'pack' with no pack node)
 //   category :: STRING
 //   fate :: STRING  'revised', 'upgraded' (pack_upgrade), 'deactivated' or 'invalidated'
-//   revision_mode :: STRING  how it was revised ('threshold', 'cascade', ...; null: not revised)
+//   revision_mode :: STRING  how it was revised ('threshold', 'cascade', ..., null if not revised)
 //   trigger_tension :: FLOAT  its tension when revised (null: not revised)
 //   lost_at :: DATETIME  when it was revised or deactivated (null: invalidated)
 //   revisions_since :: INTEGER  revisions from it to the current belief of its lineage

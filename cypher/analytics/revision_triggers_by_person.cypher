@@ -1,11 +1,12 @@
-// Whose evidence triggered revisions: for each revision, the evidence that CHALLENGES the revised
-// (old) belief up to the moment of the revision, grouped by the person it came from
-// (Evidence.source_person, a Person id). The person's name is shown when such a Person exists,
-// else the id, else 'unknown' (evidence with no source person).
+// Whose evidence triggered revisions: challenging evidence behind revisions, per person.
+// For each revision, the evidence that CHALLENGES the revised (old) belief up to the moment of
+// the revision, grouped by the person it came from (Evidence.source_person, a Person id). The
+// person's name is shown when such a Person exists, else the id, else 'unknown' (evidence with
+// no source person).
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>'}
 // Params:
-//   $agent_id :: STRING NOT NULL  required; the agent (MATCH (a:Agent) RETURN a.id, a.name)
+//   $agent_id :: STRING NOT NULL  required: the agent (MATCH (a:Agent) RETURN a.id, a.name)
 // Returns one row per person, most revisions first (no rows: no revision had challenging
 // evidence of its own, e.g. none yet, or only tension that flowed up from supporting beliefs):
 //   person :: STRING  the Person's name, else the person id, else 'unknown'

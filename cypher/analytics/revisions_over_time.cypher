@@ -1,9 +1,10 @@
-// Revisions over time: how many revisions the agent made per day, week or month, how many of
-// them a belief's own tension triggered and how many were cascaded from another revision.
+// Revisions over time: revisions per day, week, month or year, triggered vs cascaded.
+// Per period: how many revisions the agent made, how many of them a belief's own tension
+// triggered and how many were cascaded from another revision.
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>', bucket: 'day'}
 // Params:
-//   $agent_id :: STRING NOT NULL  required; the agent (MATCH (a:Agent) RETURN a.id, a.name)
+//   $agent_id :: STRING NOT NULL  required: the agent (MATCH (a:Agent) RETURN a.id, a.name)
 //   $bucket :: STRING NOT NULL  one of 'day', 'week', 'month', 'year' (default 'day')
 // Returns one row per period with at least one revision, oldest first (no rows: none yet):
 //   period :: STRING  the first day of the period (weeks start on Monday), e.g. '2026-11-23'

@@ -8,7 +8,8 @@
 // Params: $agent_id (string), $m (map: mechanics), $items (list of maps: evidence_id, belief_id,
 //         text, kind, stance 'reinforcing'|'contradicting'|'neutral'|'novel', weight float 0..1,
 //         source_person_id string or null, episode_id string or null).
-// Returns: results (list of {evidence_id, belief_id, stance, old_strength, new_strength,
+// Returns: results (list of {evidence_id, belief_id, stance, active (boolean: false means the
+//          caller must roll back: the belief was superseded or deactivated), old_strength, new_strength,
 //          old_tension, new_tension, propagated: list of {id, old, new, added}}, in input order).
 MATCH (agent:Agent {id: $agent_id})
 UNWIND range(0, size($items) - 1) AS position
@@ -66,7 +67,8 @@ CALL (agent, item) {
                            new_strength: new_strength, old_tension: old_tension,
                            new_tension: new_tension, at: datetime()})-[:OF]->(b)
   }
-  RETURN b, contradicting, old_strength, new_strength, old_tension, new_tension
+  RETURN b, b.is_active AS active, contradicting, old_strength, new_strength, old_tension,
+         new_tension
 }
 CALL (agent, item, b, contradicting) {
   OPTIONAL MATCH path = (b)-[:SUPPORTS]->{1,3}(x:Belief)
@@ -94,6 +96,7 @@ CALL (agent, item, b, contradicting) {
   RETURN collect(change) AS propagated
 }
 RETURN collect({evidence_id: item.evidence_id, belief_id: b.id, stance: item.stance,
+                active: active,
                 old_strength: old_strength, new_strength: new_strength,
                 old_tension: old_tension, new_tension: new_tension,
                 propagated: propagated}) AS results

@@ -8,7 +8,7 @@
 //         'violation', severity float 0..1, context string or null,
 //         context_parents list of {child, parent}), $context_chain (list of strings: the
 //         context then its fallbacks; empty without a context).
-// Returns: old_strength, new_strength (floats), is_distrusted, is_invalidated (booleans),
+// Returns: active (boolean: false means the caller must roll back), old_strength, new_strength (floats), is_distrusted, is_invalidated (booleans),
 //          default_changed (boolean), multiplier (float). No row if the belief is unknown.
 MATCH (agent:Agent {id: $agent_id})
 MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
@@ -69,6 +69,6 @@ CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id, k
                        note: CASE WHEN was_distrusted THEN 'distrusted: unchanged'
                                   WHEN b.is_distrusted THEN 'became distrusted'
                                   ELSE null END})-[:OF]->(b)
-RETURN old AS old_strength, new AS new_strength, b.is_distrusted AS is_distrusted,
+RETURN b.is_active AS active, old AS old_strength, new AS new_strength, b.is_distrusted AS is_distrusted,
        b.is_invalidated AS is_invalidated, multiplier,
        $outcome.context IS NULL AND abs(new - old) > 1e-12 AS default_changed

@@ -277,3 +277,21 @@ def test_a_batch_of_evidence_applies_in_one_request(client: TestClient, agent: s
     results = response.json()["results"]
     assert [r["new_tension"] for r in results] == pytest.approx([0.075, 0.0, 0.15])
     assert results[1]["new_strength"] == pytest.approx(0.55)
+
+
+def test_evidence_or_outcome_on_a_superseded_belief_is_409(client: TestClient, agent: str) -> None:
+    belief = _belief(client, agent)
+    client.patch(f"/v1/agents/{agent}/beliefs/{belief}", json={"is_active": False})
+
+    evidence = client.post(
+        f"/v1/agents/{agent}/beliefs/{belief}/evidence",
+        json={"text": "x", "stance": "contradicting"},
+    )
+    outcome = client.post(
+        f"/v1/agents/{agent}/beliefs/{belief}/outcome", json={"outcome": "success"}
+    )
+
+    assert evidence.status_code == 409 and outcome.status_code == 409
+    assert evidence.json()["error"]["code"] == "belief_inactive"
+    detail = client.get(f"/v1/agents/{agent}/beliefs/{belief}").json()
+    assert detail["evidence"] == [] and detail["belief"]["tension"] == 0.0
