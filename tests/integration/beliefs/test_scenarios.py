@@ -250,3 +250,45 @@ async def test_meditation_after_a_long_streak_of_high_dissatisfaction(graph: Gra
     assert not tense_active and calm_active
     revisions = await history.list_revisions(graph, engine.agent_id)
     assert [r.mode for r in revisions.data] == ["meditation"]
+
+
+async def test_a_revision_that_fails_half_way_changes_nothing(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uuid as uuid_module
+
+    from app.errors import ConstraintViolation
+
+    leaf = await engine.belief("Leaf", strength=0.8)
+    middle = await engine.belief("Middle", strength=0.8)
+    await engine.supports(leaf, middle)
+    for _ in range(4):
+        await engine.evidence(leaf, "contradicting", "no")
+    for confidence in (1.0, 1.0, 0.3):
+        await engine.evidence(middle, "contradicting", "no", confidence=confidence)
+    # The cascaded (second) revision will try to create its new belief with the id of an
+    # existing belief: the uniqueness constraint fails the transaction after the first revision
+    # was already written in it.
+    real_uuid4 = uuid_module.uuid4
+    calls = {"n": 0}
+
+    def colliding_uuid4() -> uuid_module.UUID:
+        calls["n"] += 1
+        return uuid_module.UUID(leaf) if calls["n"] == 5 else real_uuid4()
+
+    monkeypatch.setattr("app.beliefs.revision.uuid.uuid4", colliding_uuid4)
+    events_before = await history.list_events(engine.graph, engine.agent_id, limit=5000)
+
+    with pytest.raises(ConstraintViolation):
+        await engine.evidence(leaf, "contradicting", "no")
+
+    monkeypatch.setattr("app.beliefs.revision.uuid.uuid4", real_uuid4)
+    _, leaf_tension, leaf_active = await engine.state(leaf)
+    _, _, middle_active = await engine.state(middle)
+    assert leaf_active and middle_active and leaf_tension == pytest.approx(0.75)
+    assert (await history.list_revisions(engine.graph, engine.agent_id)).count == 0
+    events_after = await history.list_events(engine.graph, engine.agent_id, limit=5000)
+    # Only the evidence (which commits before revising) added events; no revision event.
+    new_kinds = {e["kind"] for e in events_after.data[events_before.count :]}
+    assert new_kinds == {"contradiction"}
+    assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
