@@ -6,7 +6,7 @@ from app.beliefs.cascade import cascade_from
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EdgeCreate, EdgeResult
 from app.beliefs.store import lock_agent
-from app.errors import BeliefNotFound, CycleRefused, InvalidInput
+from app.errors import BeliefInactive, BeliefNotFound, CycleRefused, InvalidInput
 from app.graph.client import GraphClient, Transaction
 
 
@@ -40,6 +40,9 @@ async def create_edge(
             raise BeliefNotFound(edge.source_id, agent_id)
         if not row["target_found"]:
             raise BeliefNotFound(edge.target_id, agent_id)
+        for end in ("source", "target"):
+            if not row[f"{end}_active"]:
+                raise BeliefInactive(getattr(edge, f"{end}_id"))
         if edge.type == "CONTRADICTS":
             return EdgeResult(
                 type=edge.type,

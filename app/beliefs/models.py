@@ -169,7 +169,6 @@ class EvidenceResult(BaseModel):
     new_strength: float
     old_tension: float
     new_tension: float
-    propagated: list[TensionMove]
 
 
 class RevisionSummary(BaseModel):
@@ -201,6 +200,7 @@ class RevisionOutcome(BaseModel):
 
 class EvidenceOutcome(BaseModel):
     results: list[EvidenceResult]
+    propagated: list[TensionMove]
     cascade: list[StrengthMove]
     revision: RevisionOutcome
 

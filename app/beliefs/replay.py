@@ -114,7 +114,8 @@ def _apply(
         return new, None
     if kind == "reinforcement":
         if not state.is_distrusted:
-            state.strength = formulas.reinforce(before, event["weight"], mechanics)
+            for weight in event.get("weights") or [event["weight"]]:
+                state.strength = formulas.reinforce(state.strength, weight, mechanics)
         return state.strength, None
     if kind == "contradiction":
         state.tension = formulas.add_tension(state.tension, event["delta"])

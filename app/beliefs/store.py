@@ -159,17 +159,25 @@ async def update_belief(
     params = {
         "statement": changes.statement,
         "importance": changes.importance,
-        "deactivate": changes.is_active is False,
         "supervision_mode": (
             None if changes.supervision_mode == "derived" else changes.supervision_mode
         ),
         "clear_supervision_mode": changes.supervision_mode == "derived",
     }
 
+    edits = any(
+        value is not None
+        for value in (changes.statement, changes.importance, changes.supervision_mode)
+    )
+
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
-        if not await tx.run(
+        if edits and not await tx.run(
             "beliefs/update_belief", agent_id=agent_id, belief_id=belief_id, changes=params
+        ):
+            raise BeliefNotFound(belief_id, agent_id)
+        if changes.is_active is False and not await tx.run(
+            "beliefs/deactivate_belief", agent_id=agent_id, belief_id=belief_id
         ):
             raise BeliefNotFound(belief_id, agent_id)
 

@@ -6,6 +6,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from app.beliefs import formulas
 from app.beliefs.cascade import cascade_from
 from app.beliefs.contexts import context_chain, context_parents
 from app.beliefs.mechanics import Mechanics
@@ -17,6 +18,7 @@ from app.beliefs.models import (
     OutcomeResult,
     RevisionOutcome,
     StrengthMove,
+    TensionMove,
 )
 from app.beliefs.revision import revise_tense
 from app.beliefs.store import lock_agent
@@ -76,6 +78,7 @@ async def apply_outcome(
 @dataclass(frozen=True, slots=True)
 class AppliedEvidence:
     results: list[EvidenceResult]
+    propagated: list[TensionMove]
     cascade: list[StrengthMove]
 
     def touched_ids(self) -> list[str]:
@@ -84,20 +87,59 @@ class AppliedEvidence:
         for result in self.results:
             if result.new_tension != result.old_tension:
                 seen.setdefault(result.belief_id)
-            for move in result.propagated:
-                seen.setdefault(move.id)
+        for move in self.propagated:
+            seen.setdefault(move.id)
         return list(seen)
+
+
+def _per_item(
+    items: list[dict[str, Any]], beliefs: dict[str, dict[str, Any]], mechanics: Mechanics
+) -> list[EvidenceResult]:
+    """Each piece's own before/after, replaying the batch piece by piece with the reference
+    formulas from each belief's state before the batch (the batch query itself works per
+    belief). Distrusted beliefs (whose strength did not move) gain nothing."""
+    state = {
+        belief_id: (row["old_strength"], row["old_tension"]) for belief_id, row in beliefs.items()
+    }
+    frozen = {
+        belief_id
+        for belief_id, row in beliefs.items()
+        if row["new_strength"] == row["old_strength"]
+    }
+    results: list[EvidenceResult] = []
+    for item in items:
+        strength, tension = state[item["belief_id"]]
+        new_strength, new_tension = strength, tension
+        if item["stance"] == "reinforcing" and item["belief_id"] not in frozen:
+            new_strength = formulas.reinforce(strength, item["weight"], mechanics)
+        elif item["stance"] == "contradicting":
+            new_tension = formulas.add_tension(
+                tension, formulas.tension_delta(item["weight"], mechanics)
+            )
+        state[item["belief_id"]] = (new_strength, new_tension)
+        results.append(
+            EvidenceResult(
+                evidence_id=item["evidence_id"],
+                belief_id=item["belief_id"],
+                stance=item["stance"],
+                old_strength=strength,
+                new_strength=new_strength,
+                old_tension=tension,
+                new_tension=new_tension,
+            )
+        )
+    return results
 
 
 async def apply_evidence(
     graph: GraphClient, mechanics: Mechanics, agent_id: str, items: list[EvidenceForBelief]
 ) -> AppliedEvidence:
-    """Applies many pieces of evidence in order, in one transaction, then cascades once.
+    """Applies many pieces of evidence in one transaction (one statement), then cascades once.
 
-    Every belief named must exist, or nothing is written.
+    Every belief named must exist and be active, or nothing is written.
 
     Raises:
-        AgentNotFound, BeliefNotFound (the first unknown id).
+        AgentNotFound, BeliefNotFound (the first unknown id), BeliefInactive.
     """
     params: list[dict[str, Any]] = [
         {
@@ -115,22 +157,27 @@ async def apply_evidence(
 
     async def work(tx: Transaction) -> AppliedEvidence:
         await lock_agent(tx, agent_id)
-        rows = await tx.run(
-            "beliefs/apply_evidence", agent_id=agent_id, m=mechanics.as_params(), items=params
-        )
-        results = [EvidenceResult.model_validate(r) for r in rows[0]["results"]]
-        if len(results) != len(params):
-            found = {r.belief_id for r in results}
-            missing = next(p["belief_id"] for p in params if p["belief_id"] not in found)
+        row = (
+            await tx.run(
+                "beliefs/apply_evidence", agent_id=agent_id, m=mechanics.as_params(), items=params
+            )
+        )[0]
+        beliefs = {b["id"]: b for b in row["beliefs"]}
+        missing = next((p["belief_id"] for p in params if p["belief_id"] not in beliefs), None)
+        if missing is not None:
             raise BeliefNotFound(missing, agent_id)
-        inactive = next((r["belief_id"] for r in rows[0]["results"] if not r["active"]), None)
+        inactive = next(
+            (p["belief_id"] for p in params if not beliefs[p["belief_id"]]["active"]), None
+        )
         if inactive is not None:
             raise BeliefInactive(inactive)
-        reinforced = list(
-            dict.fromkeys(r.belief_id for r in results if r.new_strength != r.old_strength)
-        )
+        reinforced = [b["id"] for b in row["beliefs"] if b["new_strength"] != b["old_strength"]]
         moves = await cascade_from(tx, mechanics, agent_id, reinforced, "reinforcing evidence")
-        return AppliedEvidence(results=results, cascade=moves)
+        return AppliedEvidence(
+            results=_per_item(params, beliefs, mechanics),
+            propagated=[TensionMove.model_validate(p) for p in row["propagated"]],
+            cascade=moves,
+        )
 
     return await graph.write_transaction(work, action="applying evidence")
 
@@ -153,4 +200,9 @@ async def record_evidence(
         if touched
         else RevisionOutcome()
     )
-    return EvidenceOutcome(results=applied.results, cascade=applied.cascade, revision=revision)
+    return EvidenceOutcome(
+        results=applied.results,
+        propagated=applied.propagated,
+        cascade=applied.cascade,
+        revision=revision,
+    )

@@ -85,9 +85,10 @@ class BeliefEvent(AgentScoped):
     action = StringProperty()
     weight = FloatProperty()
     delta = FloatProperty()
-    origin_belief_id = StringProperty()
+    origin_belief_ids = ArrayProperty(StringProperty())
+    weights = ArrayProperty(FloatProperty())
+    evidence_ids = ArrayProperty(StringProperty())
     hops = IntegerProperty()
-    evidence_id = StringProperty()
     revision_id = StringProperty()
     note = StringProperty()
     context_names = ArrayProperty(StringProperty())
@@ -107,6 +108,7 @@ class BeliefEvent(AgentScoped):
 
 class Evidence(AgentScoped):
     belief_id = StringProperty()
+    episode_id = StringProperty()
     text = StringProperty()
     kind = StringProperty()
     stance = StringProperty()

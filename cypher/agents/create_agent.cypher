@@ -9,5 +9,7 @@ SET a.name = $agent.name,
     a.birth_source = $agent.birth_source,
     a.event_seq = 0,
     a.high_dissatisfaction_streak = 0,
+    // Running sums for dissatisfaction (see dissatisfaction/compute_dissatisfaction.cypher).
+    a.d_imp = 0.0, a.d_imp_deg = 0.0, a.d_t_imp = 0.0, a.d_t_imp_deg = 0.0, a.d_max_degree = 0,
     a.created_at = datetime()
 RETURN properties(a) AS agent

@@ -19,8 +19,10 @@
 //   new_tension :: FLOAT
 //   tension_change :: FLOAT  new_tension - old_tension (null for a creation)
 //   new_strength :: FLOAT
-//   evidence_text :: STRING  the evidence that caused the change (null: none)
-//   origin_belief_id :: STRING  for propagated tension, the belief the evidence challenged
+//   evidence_texts :: LIST<STRING>  the evidence that caused the change (empty: none or
+//                                   propagated)
+//   origin_belief_ids :: LIST<STRING>  for propagated tension, the beliefs the evidence
+//                                      challenged (null otherwise)
 //   revision_id :: STRING  for revision events
 //   statement :: STRING  the statement of the event's belief
 CALL () {
@@ -44,7 +46,9 @@ WITH members, reduce(lowest = 0, m IN members | CASE WHEN m.offset < lowest THEN
 UNWIND members AS m
 WITH m.member AS member, m.offset - lowest AS generation
 MATCH (e:BeliefEvent)-[:OF]->(member)
-OPTIONAL MATCH (ev:Evidence {agent_id: $agent_id, id: e.evidence_id})
+OPTIONAL MATCH (ev:Evidence {agent_id: $agent_id})
+WHERE ev.id IN coalesce(e.evidence_ids, [])
+WITH e, member, generation, collect(ev.text) AS evidence_texts
 RETURN e.seq AS seq,
        e.at AS at,
        generation,
@@ -55,8 +59,8 @@ RETURN e.seq AS seq,
        e.new_tension AS new_tension,
        e.new_tension - e.old_tension AS tension_change,
        e.new_strength AS new_strength,
-       ev.text AS evidence_text,
-       e.origin_belief_id AS origin_belief_id,
+       evidence_texts,
+       e.origin_belief_ids AS origin_belief_ids,
        e.revision_id AS revision_id,
        member.statement AS statement
 ORDER BY seq

@@ -19,9 +19,11 @@ SET b.statement = $belief.statement,
     b.is_distrusted = false,
     b.is_invalidated = $belief.strength < $m.thresholds[$belief.category],
     b.reinforcement_count = 0,
+    b.degree = 0,
     b.source = $belief.source,
     b.created_at = datetime()
-SET agent.event_seq = agent.event_seq + 1
+SET agent.event_seq = agent.event_seq + 1,
+    agent.d_imp = agent.d_imp + b.importance
 CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id,
                        kind: $belief.event_kind, action: 'created', seq: agent.event_seq,
                        new_strength: b.strength, new_tension: 0.0, at: datetime(),

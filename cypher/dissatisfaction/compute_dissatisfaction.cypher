@@ -1,29 +1,35 @@
 // Dissatisfaction D = Σ tension·w / Σ w over the agent's active beliefs, with
-// w = importance · (0.5 + 0.5 · degree / max_degree) and degree = SUPPORTS and CONTRADICTS edges
-// to other active beliefs. Also the $top largest contributors (share = tension·w / Σ w).
+// w = importance · (0.5 + 0.5 · degree / max_degree) (degree: SUPPORTS and CONTRADICTS edges to
+// other active beliefs). Since w is linear in degree, D comes from four running sums the write
+// paths keep on the Agent node (Σ imp, Σ imp·deg, Σ t·imp, Σ t·imp·deg) and the maximum degree:
+// constant time whatever the size of the graph. Only tense beliefs are read, through the
+// (agent_id, tension) index, to name the $top largest contributors (share = tension·w / Σ w).
 // Params: $agent_id (string), $top (int).
-// Returns: value (float), beliefs (int), contributors (list of {id, statement, tension,
-//          importance, degree, weight, share}, largest share first).
-MATCH (b:Belief {agent_id: $agent_id, is_active: true})
-WITH b, COUNT { (b)-[:SUPPORTS|CONTRADICTS]-(o:Belief) WHERE o.is_active } AS degree
-WITH collect({b: b, degree: degree}) AS rows, max(degree) AS max_degree
-WITH rows, max_degree,
-     [row IN rows | {b: row.b, degree: row.degree,
-                     weight: row.b.importance * (0.5 + CASE WHEN max_degree > 0
-                             THEN 0.5 * toFloat(row.degree) / max_degree ELSE 0.0 END)}] AS weighted
-WITH weighted, reduce(total = 0.0, row IN weighted | total + row.weight) AS total
-WITH weighted, total,
-     CASE WHEN total > 0
-          THEN reduce(sum = 0.0, row IN weighted | sum + row.b.tension * row.weight) / total
-          ELSE 0.0 END AS value
-CALL (weighted, total) {
-  UNWIND weighted AS row
-  WITH row WHERE row.b.tension > 0 AND total > 0
-  WITH row, row.b.tension * row.weight / total AS share
-  ORDER BY share DESC, row.b.id
+// Returns: value (float), beliefs (int: active), contributors (list of {id, statement, tension,
+//          importance, degree, weight, share}, largest share first). No row if the agent is
+//          unknown.
+MATCH (agent:Agent {id: $agent_id})
+WITH agent, toFloat(agent.d_max_degree) AS max_degree
+WITH agent, max_degree,
+     CASE WHEN max_degree > 0
+          THEN 0.5 * agent.d_imp + 0.5 * agent.d_imp_deg / max_degree
+          ELSE 0.5 * agent.d_imp END AS total,
+     CASE WHEN max_degree > 0
+          THEN 0.5 * agent.d_t_imp + 0.5 * agent.d_t_imp_deg / max_degree
+          ELSE 0.5 * agent.d_t_imp END AS tense
+CALL (agent, max_degree, total) {
+  MATCH (b:Belief {agent_id: $agent_id})
+  WHERE b.tension > 0 AND b.is_active AND total > 0
+  WITH b, b.importance * (0.5 + CASE WHEN max_degree > 0
+                                     THEN 0.5 * b.degree / max_degree ELSE 0.0 END) AS weight
+  WITH b, weight, b.tension * weight / total AS share
+  ORDER BY share DESC, b.id
   LIMIT $top
-  RETURN collect({id: row.b.id, statement: row.b.statement, tension: row.b.tension,
-                  importance: row.b.importance, degree: row.degree, weight: row.weight,
+  RETURN collect({id: b.id, statement: b.statement, tension: b.tension,
+                  importance: b.importance, degree: b.degree, weight: weight,
                   share: share}) AS contributors
 }
-RETURN value, size(weighted) AS beliefs, contributors
+CALL (agent) {
+  RETURN COUNT { (b:Belief {agent_id: $agent_id, is_active: true}) } AS beliefs
+}
+RETURN CASE WHEN total > 0 THEN tense / total ELSE 0.0 END AS value, beliefs, contributors

@@ -2,12 +2,15 @@
 // updates the pair's strength / status / resolution: the conflict register.
 // Params: $agent_id (string), $edge (map: source_id, target_id, strength float 0..1 or null,
 //         status 'open'|'resolved' or null, resolution string or null).
-// Returns: source_found, target_found (booleans), created (boolean), strength (float or null),
+// A new pair adds one to the degree of both beliefs, and the agent's dissatisfaction sums
+// follow. Both beliefs must be active.
+// Returns: source_found, target_found, source_active, target_active (booleans), created
+//          (boolean), strength (float or null),
 //          status (string or null), resolution (string or null).
 OPTIONAL MATCH (s:Belief {agent_id: $agent_id, id: $edge.source_id})
 OPTIONAL MATCH (t:Belief {agent_id: $agent_id, id: $edge.target_id})
 CALL (s, t) {
-  WITH s, t WHERE s IS NOT NULL AND t IS NOT NULL AND s <> t
+  WITH s, t WHERE s IS NOT NULL AND t IS NOT NULL AND s <> t AND s.is_active AND t.is_active
   OPTIONAL MATCH (s)-[existing:CONTRADICTS]-(t)
   MERGE (s)-[c:CONTRADICTS]-(t)
     ON CREATE SET c.created_at = datetime(), c.strength = 1.0, c.status = 'open'
@@ -16,11 +19,25 @@ CALL (s, t) {
       c.resolution = coalesce($edge.resolution, c.resolution),
       c.resolved_at = CASE WHEN $edge.status = 'resolved' THEN datetime()
                            WHEN $edge.status = 'open' THEN null ELSE c.resolved_at END
-  RETURN existing IS NULL AS created, c.strength AS strength, c.status AS status,
-         c.resolution AS resolution
+  WITH s, t, c, existing IS NULL AS created
+  CALL (s, t, created) {
+    WITH s, t WHERE created
+    MATCH (agent:Agent {id: $agent_id})
+    SET s.degree = s.degree + 1,
+        t.degree = t.degree + 1,
+        agent.d_imp_deg = agent.d_imp_deg + s.importance + t.importance,
+        agent.d_t_imp_deg = agent.d_t_imp_deg + s.tension * s.importance + t.tension * t.importance
+    SET agent.d_max_degree = CASE WHEN s.degree > agent.d_max_degree THEN s.degree
+                                  ELSE agent.d_max_degree END
+    SET agent.d_max_degree = CASE WHEN t.degree > agent.d_max_degree THEN t.degree
+                                  ELSE agent.d_max_degree END
+  }
+  RETURN created, c.strength AS strength, c.status AS status, c.resolution AS resolution
   UNION
-  WITH s, t WHERE s IS NULL OR t IS NULL OR s = t
+  WITH s, t
+  WHERE s IS NULL OR t IS NULL OR s = t OR NOT s.is_active OR NOT t.is_active
   RETURN false AS created, null AS strength, null AS status, null AS resolution
 }
-RETURN s IS NOT NULL AS source_found, t IS NOT NULL AS target_found, created, strength, status,
-       resolution
+RETURN s IS NOT NULL AS source_found, t IS NOT NULL AS target_found,
+       coalesce(s.is_active, false) AS source_active, coalesce(t.is_active, false) AS target_active,
+       created, strength, status, resolution

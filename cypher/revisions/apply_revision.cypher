@@ -13,6 +13,7 @@ MATCH (agent:Agent {id: $agent_id})
 MATCH (old:Belief {agent_id: $agent_id, id: $revision.old_id})
 WHERE old.is_active
 CREATE (new:Belief {id: $revision.new_id, agent_id: $agent_id})
+WITH agent, old, new
 SET new.statement = $revision.statement,
     new.category = old.category,
     new.domain = old.domain,
@@ -23,6 +24,11 @@ SET new.statement = $revision.statement,
     new.is_distrusted = false,
     new.tension = 0.0,
     new.reinforcement_count = 0,
+    // The edges move over unchanged, so the new belief has the old one's degree; for the
+    // dissatisfaction sums only the old tension leaves (the new belief starts at 0).
+    new.degree = old.degree,
+    agent.d_t_imp = agent.d_t_imp - old.tension * old.importance,
+    agent.d_t_imp_deg = agent.d_t_imp_deg - old.tension * old.importance * old.degree,
     new.source = 'revision',
     new.created_at = datetime(),
     old.is_active = false,

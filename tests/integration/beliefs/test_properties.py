@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from app.beliefs import formulas as f
 from app.beliefs import updates
+from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EvidenceForBelief
 from app.beliefs.replay import compare_with_stored
@@ -138,8 +139,32 @@ async def _run(
                 f"reference {expected_tension[name[belief_id]]}"
             )
         assert await compare_with_stored(graph, M, engine.agent_id) == []
+        await _check_dissatisfaction(graph, engine.agent_id, ids, expected_tension, reference_edges)
     finally:
         await graph.close()
+
+
+async def _check_dissatisfaction(
+    graph: GraphClient,
+    agent_id: str,
+    ids: list[str],
+    tension: dict[int, float],
+    edges: list[f.Edge],
+) -> None:
+    """The running sums the write paths keep equal a recomputation, and D the reference."""
+    kept = (await graph.read("dissatisfaction/get_sums", agent_id=agent_id))[0]
+    computed = await compute_dissatisfaction(graph, M, agent_id, top=len(ids))
+    recomputed = (await graph.write("dissatisfaction/recompute_sums", agent_id=agent_id))[0]
+    for key in ("d_imp", "d_imp_deg", "d_t_imp", "d_t_imp_deg", "d_max_degree"):
+        assert abs(kept[key] - recomputed[key]) <= 1e-9, key
+    degree = {i: sum(1 for e in edges if i in (e.source, e.target)) for i in range(len(ids))}
+    value, contributions = f.dissatisfaction(
+        [(ids[i], tension[i], 0.5, degree[i]) for i in range(len(ids))]
+    )
+    assert abs(computed.value - value) <= 1e-9
+    assert [c.id for c in computed.contributors] == [
+        c.belief_id for c in contributions if c.tension > 0
+    ]
 
 
 @settings(

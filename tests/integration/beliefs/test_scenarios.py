@@ -292,3 +292,52 @@ async def test_a_revision_that_fails_half_way_changes_nothing(
     new_kinds = {e["kind"] for e in events_after.data[events_before.count :]}
     assert new_kinds == {"contradiction"}
     assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
+
+
+async def test_dissatisfaction_sums_follow_edges_revisions_edits_and_deactivation(
+    engine: Engine,
+) -> None:
+    from app.beliefs import edges
+    from app.beliefs.models import BeliefUpdate, EdgeCreate
+
+    async def check() -> None:
+        kept = (await engine.graph.read("dissatisfaction/get_sums", agent_id=engine.agent_id))[0]
+        before = await compute_dissatisfaction(engine.graph, engine.mechanics, engine.agent_id)
+        recomputed = (
+            await engine.graph.write("dissatisfaction/recompute_sums", agent_id=engine.agent_id)
+        )[0]
+        after = await compute_dissatisfaction(engine.graph, engine.mechanics, engine.agent_id)
+        for key in ("d_imp", "d_imp_deg", "d_t_imp", "d_t_imp_deg", "d_max_degree"):
+            assert kept[key] == pytest.approx(recomputed[key], abs=1e-9), key
+        assert before.value == pytest.approx(after.value, abs=1e-12)
+
+    hub = await engine.belief("hub", importance=0.9)
+    leaves = [await engine.belief(f"leaf {i}", importance=0.3 + 0.1 * i) for i in range(4)]
+    for leaf in leaves:
+        await engine.supports(leaf, hub, 0.8)
+    await edges.create_edge(
+        engine.graph,
+        engine.mechanics,
+        engine.agent_id,
+        EdgeCreate(type="CONTRADICTS", source_id=leaves[0], target_id=leaves[1]),
+    )
+    await check()
+    for _ in range(3):
+        await engine.evidence(leaves[0], "contradicting", "no")
+    await engine.evidence(hub, "contradicting", "no")
+    await check()
+    await store.update_belief(
+        engine.graph, engine.mechanics, engine.agent_id, leaves[2], BeliefUpdate(importance=1.0)
+    )
+    await check()
+    # leaf 0 reaches the threshold (0.45 → 0.6 → 0.75): a revision moves its edges
+    await engine.evidence(leaves[0], "contradicting", "no")
+    outcome = await engine.evidence(leaves[0], "contradicting", "no")
+    assert outcome.revision.revisions
+    await check()
+    await store.update_belief(
+        engine.graph, engine.mechanics, engine.agent_id, hub, BeliefUpdate(is_active=False)
+    )
+    await check()
+    summary = await compute_dissatisfaction(engine.graph, engine.mechanics, engine.agent_id)
+    assert summary.beliefs == 4  # four leaves (one of them revised), the hub deactivated
