@@ -280,6 +280,12 @@ def reinforcement(belief_id: str) -> EvidenceForBelief:
     )
 
 
+async def reset_tension(graph: GraphClient, bench: GraphClient, agent_id: str) -> None:
+    """Sets every tension back to 0 (not measured) and re-derives the dissatisfaction sums."""
+    await bench.write("load/reset_tension", agent_id=agent_id)
+    await graph.write("dissatisfaction/recompute_sums", agent_id=agent_id)
+
+
 async def measure_ours(
     graph: GraphClient,
     bench: GraphClient,
@@ -306,7 +312,7 @@ async def measure_ours(
 
     async def contradict() -> None:
         applied = await apply_evidence(graph, m, agent_id, [contradiction(h.ids[picker.pick()])])
-        propagated.append(len(applied.results[0].propagated))
+        propagated.append(len(applied.propagated))
 
     async def reinforce() -> None:
         applied = await apply_evidence(graph, m, agent_id, [reinforcement(h.ids[picker.pick()])])
@@ -323,7 +329,7 @@ async def measure_ours(
         await dissatisfaction()
     warm_batch = [contradiction(h.ids[i]) for i in picker.batch(batch_size)]
     await apply_evidence(graph, m, agent_id, warm_batch)
-    await bench.write("load/reset_tension", agent_id=agent_id)
+    await reset_tension(graph, bench, agent_id)
     moves.clear()
     propagated.clear()
     gc.collect()
@@ -338,7 +344,7 @@ async def measure_ours(
 
     batch_ms: list[float] = []
     for _ in range(batch_repeats):
-        await bench.write("load/reset_tension", agent_id=agent_id)
+        await reset_tension(graph, bench, agent_id)
         items = [contradiction(h.ids[i]) for i in picker.batch(batch_size)]
         batch_ms.append(
             await timed_ms(lambda items=items: apply_evidence(graph, m, agent_id, items))
@@ -580,6 +586,9 @@ async def main(args: argparse.Namespace) -> None:
                 )
                 agents.append(agent_id)
                 load_s = await load(bench, agent_id, h, m)
+                # The bulk load bypasses the services: give the agent its degrees and
+                # dissatisfaction sums the way a bulk loader must.
+                await graph.write("dissatisfaction/recompute_sums", agent_id=agent_id)
                 print(f"[{size:,}] loaded in {sum(load_s):.1f} s; measuring ...", flush=True)
                 result = await measure_ours(
                     graph,

@@ -45,7 +45,15 @@ class AgentScoped(StructuredNode):
 class Agent(AgentScoped):
     name = StringProperty(required=True)
     event_seq = IntegerProperty(default=0)
+    write_count = IntegerProperty(default=0)
     high_dissatisfaction_streak = IntegerProperty(default=0)
+    # Running sums over active beliefs for dissatisfaction in constant time:
+    # Σ importance, Σ importance·degree, Σ tension·importance, Σ tension·importance·degree.
+    d_imp = FloatProperty(default=0.0)
+    d_imp_deg = FloatProperty(default=0.0)
+    d_t_imp = FloatProperty(default=0.0)
+    d_t_imp_deg = FloatProperty(default=0.0)
+    d_max_degree = IntegerProperty(default=0)
     identity_goal = StringProperty()
     terminal_creed = ArrayProperty(StringProperty())
     birth_source = StringProperty(choices={"full": "full", "micro": "micro", "api": "api"})
@@ -65,6 +73,8 @@ class Belief(AgentScoped):
     is_invalidated = BooleanProperty(default=False)
     is_distrusted = BooleanProperty(default=False)
     reinforcement_count = IntegerProperty(default=0)
+    # SUPPORTS and CONTRADICTS edges to other active beliefs (kept by the write paths).
+    degree = IntegerProperty(default=0)
     source = StringProperty()
     created_at = DateTimeNeo4jFormatProperty()
     last_reinforced = DateTimeNeo4jFormatProperty()
