@@ -46,12 +46,19 @@ async def revise_tense(
     """Revises every active belief (among ``candidate_ids``, or all) at the threshold."""
     outcome = RevisionOutcome()
     handled: set[str] = set()
-    rows = await graph.read(
-        "revisions/list_tense_beliefs",
-        agent_id=agent_id,
-        ids=candidate_ids,
-        min_tension=mechanics.revision_threshold,
-    )
+    if candidate_ids is None:
+        rows = await graph.read(
+            "revisions/list_tense_beliefs",
+            agent_id=agent_id,
+            min_tension=mechanics.revision_threshold,
+        )
+    else:
+        rows = await graph.read(
+            "revisions/list_tense_beliefs_among",
+            agent_id=agent_id,
+            ids=candidate_ids,
+            min_tension=mechanics.revision_threshold,
+        )
     for row in rows:
         if row["id"] in handled:
             continue
@@ -215,7 +222,6 @@ async def meditate(
     rows = await graph.read(
         "revisions/list_tense_beliefs",
         agent_id=agent_id,
-        ids=None,
         min_tension=mechanics.meditation_min_tension,
     )
     for row in rows:

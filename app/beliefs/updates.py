@@ -162,7 +162,11 @@ async def apply_evidence(
                 "beliefs/apply_evidence", agent_id=agent_id, m=mechanics.as_params(), items=params
             )
         )[0]
-        beliefs = {b["id"]: b for b in row["beliefs"]}
+        columns = ("active", "old_strength", "new_strength", "old_tension", "new_tension")
+        beliefs = {
+            belief_id: dict(zip(columns, values, strict=True))
+            for belief_id, *values in zip(row["ids"], *(row[c] for c in columns), strict=True)
+        }
         missing = next((p["belief_id"] for p in params if p["belief_id"] not in beliefs), None)
         if missing is not None:
             raise BeliefNotFound(missing, agent_id)
@@ -171,11 +175,23 @@ async def apply_evidence(
         )
         if inactive is not None:
             raise BeliefInactive(inactive)
-        reinforced = [b["id"] for b in row["beliefs"] if b["new_strength"] != b["old_strength"]]
+        reinforced = [
+            belief_id for belief_id, b in beliefs.items() if b["new_strength"] != b["old_strength"]
+        ]
+        propagated = [
+            TensionMove(id=i, old=o, new=n, added=a)
+            for i, o, n, a in zip(
+                row["propagated_ids"],
+                row["propagated_old"],
+                row["propagated_new"],
+                row["propagated_added"],
+                strict=True,
+            )
+        ]
         moves = await cascade_from(tx, mechanics, agent_id, reinforced, "reinforcing evidence")
         return AppliedEvidence(
             results=_per_item(params, beliefs, mechanics),
-            propagated=[TensionMove.model_validate(p) for p in row["propagated"]],
+            propagated=propagated,
             cascade=moves,
         )
 

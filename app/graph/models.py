@@ -65,7 +65,7 @@ class Belief(AgentScoped):
     category = StringProperty(index=True)
     domain = StringProperty()
     strength = FloatProperty()
-    tension = FloatProperty(index=True)
+    tension = FloatProperty()
     importance = FloatProperty()
     is_core = BooleanProperty(default=False)
     is_immutable = BooleanProperty(default=False)
