@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, TypeVar
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from app import cli_beliefs
@@ -39,27 +36,9 @@ app.add_typer(cli_beliefs.beliefs_app, name="beliefs")
 app.command("tension")(cli_beliefs.tension)
 app.command("revisions")(cli_beliefs.revisions)
 
-console = Console()
-err_console = Console(stderr=True)
-
-
-def _fail(error: CredenceError) -> typer.Exit:
-    err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
-    return typer.Exit(code=1)
-
-
-def _with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
-    async def run() -> T:
-        graph = GraphClient.from_settings(get_settings())
-        try:
-            return await work(graph)
-        finally:
-            await graph.close()
-
-    try:
-        return asyncio.run(run())
-    except CredenceError as error:
-        raise _fail(error) from error
+console = cli_beliefs.console
+err_console = cli_beliefs.err_console
+_with_graph = cli_beliefs.run_with_graph
 
 
 def _runner(graph: GraphClient, settings: Settings) -> MigrationRunner:
