@@ -1,4 +1,5 @@
-// Deactivates a belief (never deletes it), records a manual event, and takes it out of the
+// Deactivates a belief (never deletes it), records a manual event (none when it was already
+// inactive: nothing changed), and takes it out of the
 // agent's dissatisfaction sums: its own terms, one degree from each active neighbour, and the
 // maximum degree recomputed. Call agents/lock_agent first in the same transaction.
 // Params: $agent_id (string), $belief_id (string).
@@ -26,11 +27,11 @@ CALL (agent, b, was_active) {
     WITH agent, coalesce(max(x.degree), 0) AS highest
     SET agent.d_max_degree = highest
   }
+  SET agent.event_seq = agent.event_seq + 1
+  CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id, kind: 'manual',
+                         action: 'deactivated', seq: agent.event_seq,
+                         old_strength: b.strength, new_strength: b.strength,
+                         old_tension: b.tension, new_tension: b.tension,
+                         at: datetime()})-[:OF]->(b)
 }
-SET agent.event_seq = agent.event_seq + 1
-CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id, kind: 'manual',
-                       action: 'deactivated', seq: agent.event_seq,
-                       old_strength: b.strength, new_strength: b.strength,
-                       old_tension: b.tension, new_tension: b.tension,
-                       at: datetime()})-[:OF]->(b)
 RETURN b.id AS id, was_active

@@ -295,3 +295,15 @@ def test_evidence_or_outcome_on_a_superseded_belief_is_409(client: TestClient, a
     assert evidence.json()["error"]["code"] == "belief_inactive"
     detail = client.get(f"/v1/agents/{agent}/beliefs/{belief}").json()
     assert detail["evidence"] == [] and detail["belief"]["tension"] == 0.0
+
+
+def test_deactivating_twice_records_one_event(client: TestClient, agent: str) -> None:
+    belief = _belief(client, agent)
+    url = f"/v1/agents/{agent}/beliefs/{belief}"
+
+    client.patch(url, json={"is_active": False})
+    again = client.patch(url, json={"is_active": False})
+
+    assert again.status_code == 200
+    actions = [e["action"] for e in client.get(url).json()["events"]]
+    assert actions.count("deactivated") == 1
