@@ -217,3 +217,31 @@ class UnknownAnalytics(NotFound):
         super().__init__(
             f"no analytics query named {name!r}; known: {', '.join(known)}", name=name, known=known
         )
+
+
+# --- memory and packs --------------------------------------------------------------------------
+
+
+class SeedFileInvalid(InvalidInput):
+    """A knowledge pack or seed file failed validation; every problem is listed with its file and
+    path (``details["errors"]`` = [{file, path, reason}])."""
+
+    code = "seed_file_invalid"
+
+    def __init__(self, file: str, errors: list[dict[str, str]]) -> None:
+        first = errors[0] if errors else {"path": "", "reason": "invalid"}
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        super().__init__(
+            f"{file}: {first['path'] or '(top)'}: {first['reason']}{more}", file=file, errors=errors
+        )
+
+
+class PackNotFound(NotFound):
+    code = "pack_not_found"
+
+    def __init__(self, name: str, available: list[str]) -> None:
+        super().__init__(
+            f"no knowledge pack named {name!r}; available: {', '.join(available) or 'none'}",
+            name=name,
+            available=available,
+        )

@@ -1,0 +1,117 @@
+"""Reading and validating pack and seed files: every problem is collected (file, path, reason)
+before anything is written, so a bad file is rejected whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from app.errors import PackNotFound, SeedFileInvalid
+from app.packs.schema import KnowledgePack, reference_problems
+from app.packs.seed_files import CensorsFile, CreedFile, FramesFile, SelfFile
+from app.resources import resource_dir
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def packs_dir() -> Path:
+    return resource_dir("seeds") / "packs"
+
+
+def _loc(loc: tuple[int | str, ...]) -> str:
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        unreadable = [{"path": "", "reason": f"cannot read: {error}"}]
+        raise SeedFileInvalid(str(path), unreadable) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error)
+        problems = [{"path": where, "reason": f"not valid YAML: {problem}"}]
+        raise SeedFileInvalid(str(path), problems) from None
+
+
+def _validate(model: type[ModelT], data: Any, file: str) -> ModelT:
+    if not isinstance(data, dict):
+        raise SeedFileInvalid(file, [{"path": "", "reason": "the file must hold a mapping"}])
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        errors = [
+            {"path": _loc(tuple(item["loc"])), "reason": item["msg"]} for item in error.errors()
+        ]
+        raise SeedFileInvalid(file, errors) from None
+
+
+def read_pack(path: Path) -> KnowledgePack:
+    """Parses and validates one pack file completely.
+
+    Raises:
+        SeedFileInvalid: with every problem found (YAML, fields, keys, links, cycles).
+    """
+    pack = _validate(KnowledgePack, _read_yaml(path), str(path))
+    problems = reference_problems(pack)
+    if problems:
+        raise SeedFileInvalid(str(path), [{"path": p, "reason": r} for p, r in problems])
+    return pack
+
+
+def pack_files() -> list[Path]:
+    return sorted(packs_dir().glob("*.yaml"))
+
+
+def read_all_packs() -> list[KnowledgePack]:
+    return [read_pack(path) for path in pack_files()]
+
+
+def find_pack(name: str) -> KnowledgePack:
+    """The shipped pack called ``name`` (its ``name`` field, or its file stem).
+
+    Raises:
+        PackNotFound: no such pack.
+    """
+    available: list[str] = []
+    for path in pack_files():
+        if path.stem == name:
+            return read_pack(path)
+        pack = read_pack(path)
+        if pack.name == name:
+            return pack
+        available.append(pack.name)
+    raise PackNotFound(name, available)
+
+
+def read_creed() -> CreedFile:
+    path = resource_dir("seeds") / "creed.yaml"
+    return _validate(CreedFile, _read_yaml(path), str(path))
+
+
+def read_self() -> SelfFile:
+    path = resource_dir("seeds") / "self.yaml"
+    return _validate(SelfFile, _read_yaml(path), str(path))
+
+
+def read_frames() -> FramesFile:
+    path = resource_dir("seeds") / "frames.yaml"
+    return _validate(FramesFile, _read_yaml(path), str(path))
+
+
+def read_censors() -> CensorsFile:
+    path = resource_dir("seeds") / "censors.yaml"
+    return _validate(CensorsFile, _read_yaml(path), str(path))

@@ -1,0 +1,186 @@
+"""The knowledge-pack file format (DESIGN §8): a pydantic model, with a JSON Schema exported for
+pack authors (``credence packs schema``).
+
+A pack is YAML in ``seeds/packs/``. Beliefs are addressed by a ``key`` that is stable across
+versions: loading a newer version keeps the learned strength of a belief whose statement did not
+change and supersedes one whose statement did. ``supports`` and ``contradicts`` name keys in the
+same pack; ``supports`` points from the specific belief to the more general one it backs, so the
+general belief's strength is derived from its supporters (DESIGN §5 cascade).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.beliefs.formulas import Category
+
+Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+Key = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
+PackName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9\-]*$")]
+ContextName = Annotated[
+    str, Field(min_length=1, max_length=200, pattern=r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
+]
+Text = Annotated[str, Field(min_length=1, max_length=2000)]
+Stakes = Literal["low", "medium", "high"]
+CensorAction = Literal["warn", "block", "absolute"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class SupportLink(_Strict):
+    """This belief SUPPORTS the belief ``key`` with ``weight``."""
+
+    key: Key
+    weight: Annotated[float, Field(gt=0.0, le=1.0)] = 1.0
+
+
+class ContradictLink(_Strict):
+    """This belief CONTRADICTS the belief ``key`` (an open entry in the conflict register)."""
+
+    key: Key
+    strength: Unit = 0.5
+
+
+class PackBelief(_Strict):
+    key: Key
+    statement: Text
+    category: Category
+    domain: Annotated[str | None, Field(max_length=200)] = None
+    strength: Unit = 0.6
+    importance: Unit = 0.5
+    is_core: bool = False
+    contexts: dict[ContextName, Unit] = Field(
+        default_factory=dict,
+        description="Context-conditional strengths, e.g. {month_end: 0.9}.",
+    )
+    supports: list[SupportLink] = Field(default_factory=list)
+    contradicts: list[ContradictLink] = Field(default_factory=list)
+
+
+class PackRule(_Strict):
+    key: Key
+    trigger_concept: Annotated[str, Field(min_length=1, max_length=200)]
+    content: Text
+    confidence: Unit = 0.7
+
+
+class PackCensor(_Strict):
+    key: Key
+    pattern: Annotated[str, Field(min_length=1, max_length=500)]
+    reason: Text
+    action: CensorAction = "warn"
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as error:
+            raise ValueError(f"pattern is not a valid regular expression: {error}") from error
+        return value
+
+
+class FrameSpec(_Strict):
+    """A frame (DESIGN §5): shared by ``seeds/frames.yaml`` and packs that add frames."""
+
+    key: Key
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    description: Annotated[str, Field(max_length=1000)] = ""
+    activation_patterns: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(
+        min_length=1
+    )
+    default_category: Category
+    default_stakes: Stakes
+    questions_to_ask: list[Text] = Field(default_factory=list)
+    context_budget: Annotated[int, Field(ge=200, le=32000)] = 2000
+
+
+class KnowledgePack(_Strict):
+    name: PackName
+    version: Annotated[int, Field(ge=1)]
+    industry: Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9_]+$")]
+    industries: list[Annotated[str, Field(pattern=r"^[a-z0-9_]+$")]] = Field(
+        default_factory=list,
+        description="Further profile industries whose birth loads this pack.",
+    )
+    base: bool = Field(
+        default=False, description="Loaded at every full birth, whatever the industry."
+    )
+    description: Text
+    beliefs: list[PackBelief] = Field(min_length=1)
+    rules: list[PackRule] = Field(default_factory=list)
+    censors: list[PackCensor] = Field(default_factory=list)
+    frames: list[FrameSpec] = Field(default_factory=list)
+
+    def serves(self, industry: str) -> bool:
+        return self.base or industry == self.industry or industry in self.industries
+
+
+def reference_problems(pack: KnowledgePack) -> list[tuple[str, str]]:
+    """What the field types cannot check: unique keys, links that resolve, no SUPPORTS cycle.
+
+    Returns (path, reason) pairs in the pydantic ``loc`` style, e.g. ``beliefs[3].supports[0].key``.
+    """
+    problems: list[tuple[str, str]] = []
+    groups: list[tuple[str, list[str]]] = [
+        ("beliefs", [item.key for item in pack.beliefs]),
+        ("rules", [item.key for item in pack.rules]),
+        ("censors", [item.key for item in pack.censors]),
+        ("frames", [item.key for item in pack.frames]),
+    ]
+    for kind, item_keys in groups:
+        seen: set[str] = set()
+        for index, key in enumerate(item_keys):
+            if key in seen:
+                problems.append((f"{kind}[{index}].key", f"duplicate key {key!r}"))
+            seen.add(key)
+    keys = {belief.key for belief in pack.beliefs}
+    for index, belief in enumerate(pack.beliefs):
+        links: list[tuple[str, list[SupportLink] | list[ContradictLink]]] = [
+            ("supports", belief.supports),
+            ("contradicts", belief.contradicts),
+        ]
+        for link_kind, link_list in links:
+            for link_index, link in enumerate(link_list):
+                where = f"beliefs[{index}].{link_kind}[{link_index}].key"
+                if link.key not in keys:
+                    problems.append((where, f"no belief with key {link.key!r} in this pack"))
+                elif link.key == belief.key:
+                    problems.append((where, f"a belief cannot {link_kind[:-1]} itself"))
+    cycle = _support_cycle(pack.beliefs)
+    if cycle:
+        problems.append(("beliefs", "SUPPORTS cycle " + " -> ".join(cycle)))
+    return problems
+
+
+def _support_cycle(beliefs: list[PackBelief]) -> list[str]:
+    """A SUPPORTS cycle among the pack's beliefs, as keys, or an empty list."""
+    edges = {b.key: [link.key for link in b.supports] for b in beliefs}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(key: str) -> list[str]:
+        state[key] = 1
+        stack.append(key)
+        for target in edges.get(key, []):
+            if state.get(target) == 1:
+                return [*stack[stack.index(target) :], target]
+            if target not in state:
+                found = visit(target)
+                if found:
+                    return found
+        stack.pop()
+        state[key] = 2
+        return []
+
+    for key in edges:
+        if key not in state:
+            found = visit(key)
+            if found:
+                return found
+    return []
