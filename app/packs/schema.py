@@ -141,16 +141,16 @@ def reference_problems(pack: KnowledgePack) -> list[tuple[str, str]]:
             seen.add(key)
     keys = {belief.key for belief in pack.beliefs}
     for index, belief in enumerate(pack.beliefs):
-        links: list[tuple[str, list[SupportLink] | list[ContradictLink]]] = [
-            ("supports", belief.supports),
-            ("contradicts", belief.contradicts),
+        links: list[tuple[str, list[str]]] = [
+            ("supports", [link.key for link in belief.supports]),
+            ("contradicts", [link.key for link in belief.contradicts]),
         ]
-        for link_kind, link_list in links:
-            for link_index, link in enumerate(link_list):
+        for link_kind, targets in links:
+            for link_index, target in enumerate(targets):
                 where = f"beliefs[{index}].{link_kind}[{link_index}].key"
-                if link.key not in keys:
-                    problems.append((where, f"no belief with key {link.key!r} in this pack"))
-                elif link.key == belief.key:
+                if target not in keys:
+                    problems.append((where, f"no belief with key {target!r} in this pack"))
+                elif target == belief.key:
                     problems.append((where, f"a belief cannot {link_kind[:-1]} itself"))
     cycle = _support_cycle(pack.beliefs)
     if cycle:
