@@ -101,11 +101,9 @@ class Embedder:
             getattr(model, "get_embedding_dimension", None)
             or model.get_sentence_embedding_dimension
         )
-        found = dimension_of()
-        if found != self.settings.dimensions:
-            raise ValueError(
-                f"model {name!r} gives {found}-d vectors; the indexes are {self.settings.dimensions}-d"
-            )
+        found, expected = dimension_of(), self.settings.dimensions
+        if found != expected:
+            raise ValueError(f"model {name!r} makes {found}-d vectors, the indexes {expected}-d")
         log.info("embedding model %s loaded from %s", name, path)
         return model
 
