@@ -15,6 +15,7 @@ from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
+from app.memory.embeddings import Embedder
 from app.reasoning.offline import OfflineReasoner
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.reasoner = OfflineReasoner()
+    # Loaded lazily on the first text to embed (or at start-up when preload is set).
+    app.state.embedder = Embedder(settings.embeddings)
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(agents.router)

@@ -10,6 +10,7 @@ from app.api.security import authenticate, authorize_agent
 from app.beliefs.mechanics import Mechanics
 from app.config import Settings
 from app.graph.client import GraphClient
+from app.memory.embeddings import Embedder
 from app.reasoning.protocol import Reasoner
 
 
@@ -33,10 +34,16 @@ def get_reasoner(request: Request) -> Reasoner:
     return reasoner
 
 
+def get_embedder(request: Request) -> Embedder:
+    embedder: Embedder = request.app.state.embedder
+    return embedder
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 GraphDep = Annotated[GraphClient, Depends(get_graph)]
 MechanicsDep = Annotated[Mechanics, Depends(get_mechanics)]
 ReasonerDep = Annotated[Reasoner, Depends(get_reasoner)]
+EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
 
 
 def get_allowed_agents(
