@@ -10,7 +10,7 @@ from fastapi import FastAPI
 
 from app import __version__
 from app.api.errors import install_error_handlers
-from app.api.routes import agents, analytics, beliefs, health, revisions
+from app.api.routes import agents, analytics, beliefs, context, episodes, health, revisions
 from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
@@ -66,4 +66,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(beliefs.router)
     app.include_router(revisions.router)
     app.include_router(analytics.router)
+    app.include_router(episodes.router)
+    app.include_router(context.router)
     return app

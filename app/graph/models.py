@@ -83,6 +83,8 @@ class Belief(AgentScoped):
     # An explicitly set supervision mode overrides the one derived from strength.
     supervision_mode = StringProperty()
     embedding = _embedding()
+    # True from the write until the vector is stored (app/memory/embedding_store.py).
+    embedding_pending = BooleanProperty()
 
 
 class Context(AgentScoped):
@@ -161,9 +163,15 @@ class Episode(AgentScoped):
     trivial = BooleanProperty(default=False)
     consolidated = BooleanProperty(default=False)
     embedding = _embedding()
+    # Peak-end salience (2.0 peak, 1.5 end, 1.0 otherwise; set when the session ends).
+    salience = FloatProperty(default=1.0)
+    actions = IntegerProperty(default=0)
+    session_key = StringProperty()
+    created_at = DateTimeNeo4jFormatProperty()
 
 
 class Session(AgentScoped):
+    key = StringProperty(required=True)
     started_at = DateTimeNeo4jFormatProperty()
     ended_at = DateTimeNeo4jFormatProperty()
     summary = StringProperty()
@@ -220,6 +228,7 @@ class Rule(AgentScoped):
     validation_count = IntegerProperty(default=0)
     last_validated = DateTimeNeo4jFormatProperty()
     embedding = _embedding()
+    embedding_pending = BooleanProperty()
 
 
 class Capability(AgentScoped):

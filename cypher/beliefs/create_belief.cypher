@@ -21,7 +21,9 @@ SET b.statement = $belief.statement,
     b.reinforcement_count = 0,
     b.degree = 0,
     b.source = $belief.source,
-    b.created_at = datetime()
+    b.created_at = datetime(),
+    // Filled right after the write by app/memory/embedding_store.py (embed_pending).
+    b.embedding_pending = true
 SET agent.event_seq = agent.event_seq + 1,
     agent.d_imp = agent.d_imp + b.importance
 CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id,

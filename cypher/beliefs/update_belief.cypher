@@ -10,6 +10,10 @@ MATCH (agent:Agent {id: $agent_id})
 MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
 WITH agent, b, b.statement AS old_statement, b.importance AS old_importance
 SET b.statement = coalesce($changes.statement, b.statement),
+    // A new statement needs a new vector (app/memory/embedding_store.py embeds it).
+    b.embedding_pending = CASE WHEN $changes.statement IS NOT NULL
+                                 AND $changes.statement <> old_statement
+                               THEN true ELSE b.embedding_pending END,
     b.importance = coalesce(toFloat($changes.importance), b.importance),
     b.supervision_mode = CASE WHEN $changes.clear_supervision_mode THEN null
                               ELSE coalesce($changes.supervision_mode, b.supervision_mode) END,

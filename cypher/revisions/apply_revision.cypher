@@ -31,6 +31,7 @@ SET new.statement = $revision.statement,
     agent.d_t_imp_deg = agent.d_t_imp_deg - old.tension * old.importance * old.degree,
     new.source = 'revision',
     new.created_at = datetime(),
+    new.embedding_pending = true,
     old.is_active = false,
     old.revised_at = datetime()
 CREATE (old)-[:SUPERSEDED_BY]->(new)

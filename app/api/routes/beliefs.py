@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, status
 
-from app.api.deps import AgentIdDep, GraphDep, MechanicsDep, ReasonerDep
+from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, MechanicsDep, ReasonerDep
 from app.beliefs import edges, history, store, updates
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.formulas import Category
@@ -27,6 +27,7 @@ from app.beliefs.models import (
     OutcomeIn,
     OutcomeResult,
 )
+from app.memory.embedding_store import embed_pending
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["beliefs"])
 
@@ -61,10 +62,17 @@ async def list_beliefs(
 
 @router.post("/beliefs", status_code=status.HTTP_201_CREATED)
 async def create_belief(
-    graph: GraphDep, mechanics: MechanicsDep, agent_id: AgentIdDep, body: BeliefCreate
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    embedder: EmbedderDep,
+    agent_id: AgentIdDep,
+    body: BeliefCreate,
 ) -> Belief:
-    """Create a belief (with context-conditional strengths)."""
-    return await store.create_belief(graph, mechanics, agent_id, body)
+    """Create a belief (with context-conditional strengths); its vector is stored before the
+    response."""
+    belief = await store.create_belief(graph, mechanics, agent_id, body)
+    await embed_pending(graph, embedder, agent_id)
+    return belief
 
 
 @router.get("/beliefs/{belief_id}")
@@ -84,12 +92,15 @@ async def read_belief(
 async def update_belief(
     graph: GraphDep,
     mechanics: MechanicsDep,
+    embedder: EmbedderDep,
     agent_id: AgentIdDep,
     belief_id: BeliefId,
     body: BeliefUpdate,
 ) -> Belief:
     """Edit statement or importance, deactivate, or set the supervision mode."""
-    return await store.update_belief(graph, mechanics, agent_id, belief_id, body)
+    belief = await store.update_belief(graph, mechanics, agent_id, belief_id, body)
+    await embed_pending(graph, embedder, agent_id)
+    return belief
 
 
 @router.post("/beliefs/{belief_id}/evidence")
@@ -97,13 +108,17 @@ async def add_evidence(
     graph: GraphDep,
     mechanics: MechanicsDep,
     reasoner: ReasonerDep,
+    embedder: EmbedderDep,
     agent_id: AgentIdDep,
     belief_id: BeliefId,
     body: EvidenceIn,
 ) -> EvidenceOutcome:
     """Apply one piece of evidence; revises beliefs that reach the tension threshold."""
     item = EvidenceForBelief(belief_id=belief_id, **body.model_dump())
-    return await updates.record_evidence(graph, mechanics, reasoner, agent_id, [item])
+    outcome = await updates.record_evidence(graph, mechanics, reasoner, agent_id, [item])
+    if outcome.revision.revisions:
+        await embed_pending(graph, embedder, agent_id)
+    return outcome
 
 
 @router.post("/evidence")
@@ -111,11 +126,15 @@ async def add_evidence_batch(
     graph: GraphDep,
     mechanics: MechanicsDep,
     reasoner: ReasonerDep,
+    embedder: EmbedderDep,
     agent_id: AgentIdDep,
     body: EvidenceBatch,
 ) -> EvidenceOutcome:
     """Apply many pieces of evidence in one transaction (all or nothing), then revise."""
-    return await updates.record_evidence(graph, mechanics, reasoner, agent_id, body.items)
+    outcome = await updates.record_evidence(graph, mechanics, reasoner, agent_id, body.items)
+    if outcome.revision.revisions:
+        await embed_pending(graph, embedder, agent_id)
+    return outcome
 
 
 @router.post("/beliefs/{belief_id}/outcome")

@@ -1,0 +1,55 @@
+"""Episodes (import of conversation logs, one per turn) and sessions."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, status
+
+from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep
+from app.memory import episodes
+from app.memory.episodes import EpisodeBatch, ImportReport, SessionEnd
+
+router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["episodes"])
+
+
+@router.post("/episodes", status_code=status.HTTP_201_CREATED)
+async def import_episodes(
+    graph: GraphDep,
+    embedder: EmbedderDep,
+    settings: SettingsDep,
+    agent_id: AgentIdDep,
+    body: EpisodeBatch,
+) -> ImportReport:
+    """Import a batch of episodes (all or nothing; idempotent on external_id)."""
+    return await episodes.import_episodes(graph, embedder, settings.retrieval, agent_id, body)
+
+
+@router.get("/episodes")
+async def list_episodes(
+    graph: GraphDep,
+    agent_id: AgentIdDep,
+    session: Annotated[str | None, Query(max_length=200)] = None,
+    speaker: Annotated[str | None, Query(max_length=200)] = None,
+    skip: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> list[dict[str, Any]]:
+    """The agent's episodes, newest first."""
+    return await episodes.list_episodes(
+        graph, agent_id, session=session, speaker=speaker, skip=skip, limit=limit
+    )
+
+
+@router.get("/episodes/{episode_id}")
+async def read_episode(graph: GraphDep, agent_id: AgentIdDep, episode_id: str) -> dict[str, Any]:
+    """One episode with its people and the beliefs it is about."""
+    return await episodes.get_episode(graph, agent_id, episode_id)
+
+
+@router.post("/sessions/{session}/end")
+async def end_session(
+    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, session: str
+) -> SessionEnd:
+    """End a session: its peak and end episodes get their salience."""
+    ended = await episodes.end_sessions(graph, settings.retrieval, agent_id, [session])
+    return ended[0]

@@ -1,0 +1,105 @@
+"""Vectors on nodes: beliefs and rules are marked ``embedding_pending`` when they are written and
+get their vector right after (``embed_pending``); ``backfill`` fills every missing vector of
+beliefs, rules and episodes (``credence embed backfill``), in batches, reporting progress."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from app.graph.client import GraphClient
+from app.memory.embeddings import Embedder
+
+EmbeddedLabel = Literal["Belief", "Rule", "Episode"]
+LABELS: tuple[EmbeddedLabel, ...] = ("Belief", "Rule", "Episode")
+_PLURAL = {"Belief": "beliefs", "Rule": "rules", "Episode": "episodes"}
+_SINGULAR = {"Belief": "belief", "Rule": "rule", "Episode": "episode"}
+
+Progress = Callable[[EmbeddedLabel, int], None]
+
+
+@dataclass
+class EmbedReport:
+    available: bool
+    reason: str | None = None
+    stored: dict[str, int] = field(default_factory=dict)
+
+
+async def store_vectors(
+    graph: GraphClient, label: EmbeddedLabel, rows: list[dict[str, object]]
+) -> int:
+    if not rows:
+        return 0
+    result = await graph.write(f"embeddings/set_{_SINGULAR[label]}_embeddings", rows=rows)
+    return int(result[0]["stored"]) if result else 0
+
+
+async def _embed_rows(
+    graph: GraphClient, embedder: Embedder, label: EmbeddedLabel, found: list[dict[str, object]]
+) -> int | None:
+    texts = [str(row["text"] or "") for row in found]
+    vectors = await embedder.embed(texts)
+    if vectors is None:
+        return None
+    rows: list[dict[str, object]] = [
+        {"id": row["id"], "embedding": vector} for row, vector in zip(found, vectors, strict=True)
+    ]
+    return await store_vectors(graph, label, rows)
+
+
+async def embed_pending(
+    graph: GraphClient, embedder: Embedder, agent_id: str, batch_size: int = 256
+) -> EmbedReport:
+    """Embeds the agent's beliefs and rules written since the last call (cheap when none are)."""
+    report = EmbedReport(available=True)
+    for label in ("Belief", "Rule"):
+        stored = 0
+        while True:
+            found = await graph.read(
+                f"embeddings/pending_{_PLURAL[label]}", agent_id=agent_id, limit=batch_size
+            )
+            if not found:
+                break
+            done = await _embed_rows(graph, embedder, label, found)
+            if done is None:
+                return EmbedReport(available=False, reason=embedder.status().reason)
+            stored += done
+            if len(found) < batch_size:
+                break
+        report.stored[label] = stored
+    return report
+
+
+async def backfill(
+    graph: GraphClient,
+    embedder: Embedder,
+    agent_id: str | None = None,
+    labels: tuple[EmbeddedLabel, ...] = LABELS,
+    batch_size: int = 256,
+    progress: Progress | None = None,
+) -> EmbedReport:
+    """Fills every missing vector of the given labels (one agent's or all).
+
+    Stops early, saying why, when embeddings are unavailable.
+    """
+    status = embedder.status()
+    if not status.available:
+        return EmbedReport(available=False, reason=status.reason)
+    report = EmbedReport(available=True)
+    for label in labels:
+        stored = 0
+        while True:
+            found = await graph.read(
+                f"embeddings/missing_{_PLURAL[label]}", agent_id=agent_id, limit=batch_size
+            )
+            if not found:
+                break
+            done = await _embed_rows(graph, embedder, label, found)
+            if not done:  # unavailable, or nothing could be stored: do not loop forever
+                break
+            stored += done
+            if progress is not None:
+                progress(label, done)
+        report.stored[label] = stored
+    return report

@@ -1,0 +1,333 @@
+"""Episodic memory (DESIGN §5): one Episode per turn or imported utterance, sessions with peak-end
+salience, interference counting on insert, links to the people who spoke and the beliefs touched.
+
+Import is a first-class use: a batch is validated whole, embedded in one batched call, written in
+one transaction under the agent's lock, and idempotent on ``external_id`` (an item whose external
+id the agent already holds is reported as ``existing`` and changes nothing).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from app.beliefs.store import lock_agent
+from app.errors import AgentNotFound, InvalidInput, NotFound
+from app.graph.client import GraphClient, Transaction
+from app.memory.embeddings import Embedder
+from app.memory.settings import RetrievalSettings
+
+Outcome = Literal["success", "failure", "partial", "neutral"]
+MAX_BATCH = 1000
+# Speakers that are the agent itself, not a Person.
+AGENT_SPEAKERS = frozenset({"assistant", "agent", "system", "ai", "bot"})
+
+
+class EpisodeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    external_id: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+    speaker: Annotated[str, Field(min_length=1, max_length=200)]
+    text: Annotated[str, Field(min_length=1, max_length=20000)]
+    user_message: Annotated[str | None, Field(max_length=20000)] = None
+    response: Annotated[str | None, Field(max_length=20000)] = None
+    occurred_at: datetime | None = None
+    session: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+    outcome: Outcome | None = None
+    emotional_valence: Annotated[float | None, Field(ge=-1.0, le=1.0)] = None
+    surprise: Annotated[float | None, Field(ge=0.0, le=1.0)] = None
+    frame: Annotated[str | None, Field(max_length=80)] = None
+    # Actions taken in the turn; fewer than 2 makes the episode trivial (kept, not consolidated).
+    actions: Annotated[int, Field(ge=0, le=10000)] = 0
+    about: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
+        default_factory=list, max_length=50, description="Ids of beliefs the episode touched."
+    )
+
+    @field_validator("occurred_at")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class EpisodeBatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    episodes: list[EpisodeIn] = Field(min_length=1, max_length=MAX_BATCH)
+    end_sessions: bool = Field(
+        default=False, description="End the batch's sessions afterwards (peak-end salience)."
+    )
+
+    @model_validator(mode="after")
+    def _unique_external_ids(self) -> EpisodeBatch:
+        seen: dict[str, int] = {}
+        for index, item in enumerate(self.episodes):
+            if item.external_id is None:
+                continue
+            if item.external_id in seen:
+                raise ValueError(
+                    f"episodes[{index}].external_id: {item.external_id!r} repeats "
+                    f"episodes[{seen[item.external_id]}]"
+                )
+            seen[item.external_id] = index
+        return self
+
+
+class ImportedEpisode(BaseModel):
+    index: int
+    id: str
+    external_id: str | None
+    status: Literal["created", "existing"]
+
+
+class SessionEnd(BaseModel):
+    session: str
+    episodes: int
+    peak_id: str | None
+    end_id: str
+
+
+class ImportReport(BaseModel):
+    created: int
+    existing: int
+    episodes: list[ImportedEpisode]
+    sessions_ended: list[SessionEnd]
+    embedded: bool
+    degraded: str | None = Field(
+        default=None, description="Why episodes were stored without embeddings, when they were."
+    )
+
+
+def _episode_text(item: EpisodeIn) -> str:
+    return item.text
+
+
+def _in_batch_interference(
+    vectors: list[list[float]], times: list[datetime], threshold: float
+) -> list[int]:
+    """Interference among the batch itself: of each pair at cosine ≥ threshold the older memory
+    (by occurred_at, then batch order) gets + 1."""
+    if len(vectors) < 2:
+        return [0] * len(vectors)
+    matrix = np.asarray(vectors, dtype=np.float32)
+    similar = (matrix @ matrix.T) >= threshold
+    np.fill_diagonal(similar, False)
+    order = sorted(range(len(times)), key=lambda i: (times[i], i))
+    rank = np.empty(len(times), dtype=np.int64)
+    rank[order] = np.arange(len(times))
+    newer = rank[None, :] > rank[:, None]  # newer[i, j]: j is newer than i
+    return [int(n) for n in (similar & newer).sum(axis=1)]
+
+
+async def import_episodes(
+    graph: GraphClient,
+    embedder: Embedder,
+    retrieval: RetrievalSettings,
+    agent_id: str,
+    batch: EpisodeBatch,
+) -> ImportReport:
+    """Imports a batch of episodes whole (or nothing).
+
+    Raises:
+        AgentNotFound: no such agent.
+        InvalidInput: an item names a belief the agent does not have (index and field named).
+    """
+    now = datetime.now(UTC)
+    items = batch.episodes
+    belief_ids = sorted({bid for item in items for bid in item.about})
+    if belief_ids:
+        missing = {
+            row["belief_id"]
+            for row in await graph.read(
+                "episodes/find_missing_beliefs", agent_id=agent_id, belief_ids=belief_ids
+            )
+        }
+        if missing:
+            errors = [
+                {"path": f"episodes[{i}].about", "reason": f"no belief {bid!r} in this agent"}
+                for i, item in enumerate(items)
+                for bid in item.about
+                if bid in missing
+            ]
+            raise InvalidInput(
+                f"{errors[0]['path']}: {errors[0]['reason']}", errors=errors, agent_id=agent_id
+            )
+
+    external_ids = [item.external_id for item in items if item.external_id is not None]
+    known = await _existing(graph, agent_id, external_ids) if external_ids else {}
+    fresh = [i for i, item in enumerate(items) if item.external_id not in known]
+    vectors = await embedder.embed([_episode_text(items[i]) for i in fresh]) if fresh else []
+    degraded = None if vectors is not None else embedder.status().reason
+    times = [items[i].occurred_at or now for i in fresh]
+    threshold = retrieval.interference_similarity
+    own = _in_batch_interference(vectors, times, threshold) if vectors else [0] * len(fresh)
+
+    rows: list[dict[str, Any]] = []
+    for position, index in enumerate(fresh):
+        item = items[index]
+        speaker_is_person = item.speaker.casefold() not in AGENT_SPEAKERS
+        rows.append(
+            {
+                **item.model_dump(exclude={"occurred_at"}),
+                "id": str(uuid.uuid4()),
+                "occurred_at": times[position],
+                "person": item.speaker if speaker_is_person else None,
+                "trivial": item.actions < 2,
+                "interference": own[position],
+                "embedding": vectors[position] if vectors else None,
+                "index": index,
+            }
+        )
+
+    async def work(tx: Transaction) -> dict[str, str]:
+        await lock_agent(tx, agent_id)
+        # Re-checked under the lock: a concurrent import may have written some of them.
+        again = {
+            row["external_id"]: row["id"]
+            for row in await tx.run(
+                "episodes/find_existing",
+                agent_id=agent_id,
+                external_ids=[r["external_id"] for r in rows if r["external_id"] is not None],
+            )
+        }
+        to_create = [r for r in rows if r["external_id"] not in again]
+        with_vectors = [
+            {"id": r["id"], "occurred_at": r["occurred_at"], "embedding": r["embedding"]}
+            for r in to_create
+            if r["embedding"] is not None
+        ]
+        if with_vectors:
+            newer = await tx.run(
+                "episodes/apply_interference",
+                agent_id=agent_id,
+                episodes=with_vectors,
+                k=retrieval.interference_neighbours,
+                score_floor=(1.0 + threshold) / 2.0,
+            )
+            extra = {row["id"]: int(row["newer_neighbours"]) for row in newer}
+            for r in to_create:
+                r["interference"] += extra.get(r["id"], 0)
+        if to_create:
+            await tx.run("episodes/create_episodes", agent_id=agent_id, episodes=to_create)
+        return again
+
+    raced = await graph.write_transaction(work)
+    known.update(raced)
+    report: list[ImportedEpisode] = []
+    created_ids = {r["index"]: r["id"] for r in rows if r["external_id"] not in raced}
+    for index, item in enumerate(items):
+        if index in created_ids:
+            report.append(
+                ImportedEpisode(
+                    index=index,
+                    id=created_ids[index],
+                    external_id=item.external_id,
+                    status="created",
+                )
+            )
+        else:
+            assert item.external_id is not None
+            report.append(
+                ImportedEpisode(
+                    index=index,
+                    id=known[item.external_id],
+                    external_id=item.external_id,
+                    status="existing",
+                )
+            )
+    ended: list[SessionEnd] = []
+    if batch.end_sessions:
+        keys = sorted({item.session for item in items if item.session is not None})
+        if keys:
+            ended = await end_sessions(graph, retrieval, agent_id, keys)
+    created = sum(1 for r in report if r.status == "created")
+    return ImportReport(
+        created=created,
+        existing=len(report) - created,
+        episodes=report,
+        sessions_ended=ended,
+        embedded=vectors is not None and bool(fresh),
+        degraded=degraded,
+    )
+
+
+async def _existing(graph: GraphClient, agent_id: str, external_ids: list[str]) -> dict[str, str]:
+    rows = await graph.read("episodes/find_existing", agent_id=agent_id, external_ids=external_ids)
+    return {row["external_id"]: row["id"] for row in rows}
+
+
+async def end_sessions(
+    graph: GraphClient, retrieval: RetrievalSettings, agent_id: str, keys: list[str]
+) -> list[SessionEnd]:
+    """Ends the sessions: peak-end salience for their episodes.
+
+    Raises:
+        NotFound: a session key the agent does not have.
+    """
+    salience = {
+        "peak": retrieval.salience_peak,
+        "end": retrieval.salience_end,
+        "plain": retrieval.salience_plain,
+    }
+
+    async def work(tx: Transaction) -> list[dict[str, Any]]:
+        await lock_agent(tx, agent_id)
+        return await tx.run(
+            "episodes/end_sessions", agent_id=agent_id, keys=keys, salience=salience
+        )
+
+    rows = await graph.write_transaction(work)
+    found = {row["session"] for row in rows}
+    missing = [key for key in keys if key not in found]
+    if missing:
+        raise NotFound(
+            f"no session {missing[0]!r} with episodes in agent {agent_id!r}",
+            sessions=missing,
+            agent_id=agent_id,
+        )
+    return [SessionEnd.model_validate(row) for row in rows]
+
+
+async def list_episodes(
+    graph: GraphClient,
+    agent_id: str,
+    *,
+    session: str | None = None,
+    speaker: str | None = None,
+    skip: int = 0,
+    limit: int = 50,
+) -> list[dict[str, Any]]:
+    rows = await graph.read(
+        "episodes/list_episodes",
+        agent_id=agent_id,
+        session=session,
+        speaker=speaker,
+        skip=skip,
+        limit=limit,
+    )
+    if not rows:
+        await _require_agent(graph, agent_id)
+    return [row["episode"] for row in rows]
+
+
+async def get_episode(graph: GraphClient, agent_id: str, episode_id: str) -> dict[str, Any]:
+    rows = await graph.read("episodes/get_episode", agent_id=agent_id, id=episode_id)
+    if not rows:
+        await _require_agent(graph, agent_id)
+        raise NotFound(
+            f"episode {episode_id!r} does not exist in agent {agent_id!r}",
+            episode_id=episode_id,
+            agent_id=agent_id,
+        )
+    row = rows[0]
+    return {**row["episode"], "people": row["people"], "about": row["about"]}
+
+
+async def _require_agent(graph: GraphClient, agent_id: str) -> None:
+    if not await graph.read("agents/get_agent", agent_id=agent_id):
+        raise AgentNotFound(agent_id)

@@ -1,0 +1,36 @@
+"""Turning free text into a safe Lucene terms string for the fulltext indexes.
+
+Only word tokens survive (so no Lucene syntax can be injected), lower-cased (so AND/OR/NOT are
+plain words), without common English stop words, de-duplicated, at most ``max_terms`` (the last
+ones win: in a dialogue the latest turns matter most).
+"""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+
+STOP_WORDS = frozenset(
+    """
+    a an and are as at be but by for if in into is it no not of on or such that the their
+    then there these they this to was will with i me my we our you your he him his she her
+    its them what which who whom do does did done have has had having am been being so than
+    too very can just should would could about above after again all any both each few more
+    most other some own same only over under up down out off once here when where why how
+    from further because until while during before between through
+    """.split()  # noqa: SIM905
+)
+
+
+def lucene_terms(text: str, max_terms: int = 64) -> str | None:
+    """The terms of ``text`` as a Lucene OR-clause body, or None when nothing is left."""
+    seen: dict[str, None] = {}
+    for raw in _TOKEN.findall(text.lower()):
+        token = raw.replace("'", "")
+        if len(token) < 2 or token in STOP_WORDS:
+            continue
+        seen.pop(token, None)
+        seen[token] = None
+    terms = list(seen)[-max_terms:]
+    return " ".join(terms) if terms else None

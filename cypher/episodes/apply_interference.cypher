@@ -1,0 +1,23 @@
+// Interference (DESIGN §5): for each new episode, the agent's stored episodes at cosine ≥ the
+// threshold are found through the vector index (scoped to the agent inside the search); of each
+// similar pair the older memory suffers: a stored older episode gets interference + 1 here, and
+// the count of stored newer ones is returned for the new episode (written when it is created).
+// Neo4j's cosine score is (1 + cos) / 2, so $score_floor = (1 + threshold) / 2.
+// Params: $agent_id (string), $k (int), $score_floor (float),
+//         $episodes (list of maps: id string, occurred_at datetime, embedding list of floats).
+// Returns: id (string), newer_neighbours (int) per new episode that has similar stored ones.
+CYPHER 25
+UNWIND $episodes AS row
+CALL (row) {
+  MATCH (old:Episode)
+    SEARCH old IN (VECTOR INDEX episode_embedding FOR row.embedding WHERE old.agent_id = $agent_id LIMIT $k)
+    SCORE AS score
+  WHERE score >= $score_floor
+  RETURN old
+}
+WITH row, old, old.occurred_at <= row.occurred_at AS old_is_older
+CALL (old, old_is_older) {
+  WITH old WHERE old_is_older
+  SET old.interference = coalesce(old.interference, 0) + 1
+}
+RETURN row.id AS id, sum(CASE WHEN old_is_older THEN 0 ELSE 1 END) AS newer_neighbours

@@ -1,0 +1,65 @@
+// Creates a batch of episodes (the caller has taken the agent lock and removed external ids the
+// agent already holds), each linked to its session, its speaker (a Person, micro-born when new)
+// and the beliefs it is about.
+// Params: $agent_id (string),
+//         $episodes (list of maps: id, external_id, speaker, person (speaker's name or null when
+//         the agent itself spoke), text, user_message, response, occurred_at (datetime), session,
+//         outcome, emotional_valence, surprise, frame, actions, trivial, interference,
+//         embedding (list of floats or null), about (list of belief ids)).
+// Returns: id (string), external_id (string), person_id (string or null).
+UNWIND $episodes AS row
+CREATE (e:Episode {id: row.id, agent_id: $agent_id})
+SET e.external_id = row.external_id,
+    e.speaker = row.speaker,
+    e.text = row.text,
+    e.user_message = row.user_message,
+    e.response = row.response,
+    e.occurred_at = row.occurred_at,
+    e.created_at = datetime(),
+    e.outcome = row.outcome,
+    e.emotional_valence = row.emotional_valence,
+    e.surprise = row.surprise,
+    e.frame = row.frame,
+    e.actions = row.actions,
+    e.trivial = row.trivial,
+    e.interference = row.interference,
+    e.salience = 1.0,
+    e.is_peak = false,
+    e.is_end = false,
+    e.consolidated = false,
+    e.revision_triggered = false,
+    e.session_key = row.session
+WITH e, row
+CALL (e, row) {
+  WITH e, row WHERE row.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
+}
+CALL (e, row) {
+  WITH e, row WHERE row.session IS NOT NULL
+  MERGE (s:Session {agent_id: $agent_id, key: row.session})
+    ON CREATE SET s.id = randomUUID(), s.started_at = row.occurred_at
+  SET s.started_at = CASE WHEN row.occurred_at < s.started_at THEN row.occurred_at
+                          ELSE s.started_at END
+  CREATE (e)-[:IN_SESSION]->(s)
+}
+CALL (e, row) {
+  WITH e, row WHERE row.person IS NOT NULL
+  MERGE (p:Person {agent_id: $agent_id, name_key: toLower(row.person)})
+    ON CREATE SET p.id = randomUUID(), p.name = row.person, p.role = 'unknown',
+                  p.seniority = 'unknown', p.authority = 0.5, p.interaction_frequency = 0.0,
+                  p.context_relevance = 0.0, p.relationship_value = 0.3, p.trust = 0.5,
+                  p.birth_source = 'micro', p.created_at = datetime()
+  SET p.last_seen = CASE WHEN p.last_seen IS NULL OR row.occurred_at > p.last_seen
+                         THEN row.occurred_at ELSE p.last_seen END
+  CREATE (e)-[:WITH {role: 'speaker'}]->(p)
+  RETURN p.id AS person_id
+  UNION
+  WITH row WHERE row.person IS NULL
+  RETURN null AS person_id
+}
+CALL (e, row) {
+  UNWIND row.about AS belief_id
+  MATCH (b:Belief {id: belief_id, agent_id: $agent_id})
+  MERGE (e)-[:ABOUT]->(b)
+}
+RETURN e.id AS id, e.external_id AS external_id, person_id

@@ -1,0 +1,22 @@
+// People section of the context: people named in the query (fulltext on Person.name, scoped to
+// the agent) and the people of the retrieved episodes, ranked by relationship value.
+// Params: $agent_id (string), $terms (Lucene terms or null), $episode_ids (list of strings),
+//         $k (int).
+// Returns: id, name, role, authority, relationship_value, trust, via (string), score (float).
+CALL () {
+  WITH 1 AS go WHERE $terms IS NOT NULL
+  CALL db.index.fulltext.queryNodes('person_name_fulltext',
+         'name:(' + $terms + ') AND agent_id:"' + $agent_id + '"', {limit: $k})
+    YIELD node, score
+  RETURN node AS p, 'named' AS via, 1.0 AS weight
+  UNION ALL
+  UNWIND $episode_ids AS episode_id
+  MATCH (:Episode {id: episode_id, agent_id: $agent_id})-[:WITH]->(p:Person)
+  RETURN p, 'episode' AS via, 0.5 AS weight
+}
+WITH p, collect(DISTINCT via) AS vias, max(weight) AS weight
+RETURN p.id AS id, p.name AS name, p.role AS role, p.authority AS authority,
+       p.relationship_value AS relationship_value, p.trust AS trust, vias AS via,
+       weight * (0.5 + 0.5 * coalesce(p.relationship_value, 0.3)) AS score
+ORDER BY score DESC
+LIMIT $k

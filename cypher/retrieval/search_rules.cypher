@@ -1,0 +1,42 @@
+// Rule section of the context: the agent's rules from the vector and fulltext indexes, fused by
+// reciprocal rank and weighted by confidence decayed since the last validation (DESIGN §5:
+// confidence · 0.95^(months since validation) once 30 days have passed).
+// Params: $agent_id (string), $embedding (list of floats or null), $terms (Lucene terms or null),
+//         $candidates (int), $k (int), $w (map: rrf_k, vector_weight, fulltext_weight).
+// Returns: id, trigger_concept, content, source, confidence, effective_confidence, score,
+//          vector_rank, fulltext_rank.
+CYPHER 25
+CALL () {
+  WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_weight > 0
+  MATCH (r:Rule)
+    SEARCH r IN (VECTOR INDEX rule_embedding FOR $embedding WHERE r.agent_id = $agent_id LIMIT $candidates)
+    SCORE AS similarity
+  WITH r ORDER BY similarity DESC
+  WITH collect(r) AS hits
+  UNWIND range(0, size(hits) - 1) AS i
+  RETURN hits[i] AS r, i + 1 AS vector_rank, null AS fulltext_rank
+  UNION ALL
+  WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_weight > 0
+  CALL db.index.fulltext.queryNodes('rule_content_fulltext',
+         'content:(' + $terms + ') AND agent_id:"' + $agent_id + '"', {limit: $candidates})
+    YIELD node, score
+  WITH node ORDER BY score DESC
+  WITH collect(node) AS hits
+  UNWIND range(0, size(hits) - 1) AS i
+  RETURN hits[i] AS r, null AS vector_rank, i + 1 AS fulltext_rank
+}
+WITH r, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank
+WITH r, vector_rank, fulltext_rank,
+     coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)
+     + coalesce($w.fulltext_weight / ($w.rrf_k + fulltext_rank), 0.0) AS fused,
+     duration.inDays(coalesce(r.last_validated, r.created_at, datetime()), datetime()).days
+       AS idle_days
+WITH r, vector_rank, fulltext_rank, fused,
+     coalesce(r.confidence, 0.5)
+       * CASE WHEN idle_days > 30 THEN 0.95 ^ (idle_days / 30.0) ELSE 1.0 END
+       AS effective_confidence
+RETURN r.id AS id, r.trigger_concept AS trigger_concept, r.content AS content,
+       r.source AS source, r.confidence AS confidence, effective_confidence,
+       fused * effective_confidence AS score, vector_rank, fulltext_rank
+ORDER BY score DESC
+LIMIT $k
