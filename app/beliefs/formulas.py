@@ -27,7 +27,7 @@ def clip(value: float, low: float = 0.0, high: float = 1.0) -> float:
 
 def is_invalidated(strength: float, category: str, m: Mechanics) -> bool:
     """A belief is invalidated when its strength falls below its category's threshold."""
-    return strength < m.thresholds()[category]
+    return strength < m.thresholds()[category] - m.invalidation_tolerance
 
 
 def effective_alpha(outcome: str, valence: str, severity: float, m: Mechanics) -> float:

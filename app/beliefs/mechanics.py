@@ -17,6 +17,9 @@ class Mechanics(BaseModel):
     threshold_contextual: Unit = 0.75
     threshold_relational: Unit = 0.85
     threshold_ethical: Unit = 0.95
+    # Strength below threshold − tolerance invalidates: a derived 0.9499999999999998 (three
+    # supporters at 0.95) is 0.95, not an invalidated ethical belief.
+    invalidation_tolerance: Annotated[float, Field(ge=0.0, le=1e-3)] = 1e-9
     # Outcome updates with moral asymmetry.
     alpha_base: Unit = 0.15
     multiplier_neutral: Annotated[float, Field(gt=0)] = 1.0

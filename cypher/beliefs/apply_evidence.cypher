@@ -36,7 +36,7 @@ CALL (agent) {
        CASE WHEN b.tension + delta > 1.0 THEN 1.0 ELSE b.tension + delta END AS new_tension
   SET b.strength = new_strength,
       b.tension = new_tension,
-      b.is_invalidated = new_strength < $m.thresholds[b.category],
+      b.is_invalidated = new_strength < $m.thresholds[b.category] - $m.invalidation_tolerance,
       b.reinforcement_count = b.reinforcement_count + size(weights),
       b.last_reinforced = CASE WHEN size(weights) > 0 THEN datetime() ELSE b.last_reinforced END,
       b.last_challenged = CASE WHEN delta > 0 THEN datetime() ELSE b.last_challenged END

@@ -38,7 +38,7 @@ WITH agent, b, old, multiplier,
 CALL (b, new) {
   WITH b, new WHERE $outcome.context IS NULL
   SET b.strength = new,
-      b.is_invalidated = new < $m.thresholds[b.category]
+      b.is_invalidated = new < $m.thresholds[b.category] - $m.invalidation_tolerance
 }
 CALL (b, new) {
   WITH b, new WHERE $outcome.context IS NOT NULL AND NOT b.is_distrusted

@@ -19,7 +19,7 @@ CALL (agent, above) {
        above.strength AS old
   WHERE abs(derived - old) > 1e-12
   SET above.strength = derived,
-      above.is_invalidated = derived < $m.thresholds[above.category],
+      above.is_invalidated = derived < $m.thresholds[above.category] - $m.invalidation_tolerance,
       agent.event_seq = agent.event_seq + 1
   CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: above.id,
                          kind: 'cascade', seq: agent.event_seq, old_strength: old,

@@ -6,7 +6,8 @@
 // Call agents/lock_agent first; run beliefs/cascade_strength from the new belief afterwards.
 // Params: $agent_id (string), $m (map: mechanics), $revision (map: id, old_id, new_id, statement,
 //         reasoning, evidence_summary, behavioral_changes (list of strings), depth (int),
-//         mode (string), reasoner (string), parent_revision_id (string or null)).
+//         mode (string), reasoner (string), parent_revision_id (string or null),
+//         initial_strength (float or null: without supporters; null = the mechanics' default)).
 // Returns: revision_id, old_id, new_id (strings), trigger_tension (float), new_strength (float).
 //          No row when the old belief is unknown or no longer active.
 MATCH (agent:Agent {id: $agent_id})
@@ -71,9 +72,11 @@ CALL (new) {
   RETURN CASE WHEN sum(s.weight) > 0 THEN sum(s.weight * supporter.strength) / sum(s.weight)
               ELSE null END AS derived
 }
-SET new.strength = coalesce(derived, toFloat($m.revision_initial_strength)),
-    new.is_invalidated = coalesce(derived, toFloat($m.revision_initial_strength))
-                         < $m.thresholds[new.category]
+WITH agent, old, new,
+     coalesce(derived, toFloat(coalesce($revision.initial_strength, $m.revision_initial_strength)))
+       AS initial
+SET new.strength = initial,
+    new.is_invalidated = initial < $m.thresholds[new.category] - $m.invalidation_tolerance
 CREATE (rev:Revision {id: $revision.id, agent_id: $agent_id})
 SET rev.trigger_tension = old.tension,
     rev.evidence_summary = $revision.evidence_summary,

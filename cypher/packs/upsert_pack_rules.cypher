@@ -1,0 +1,23 @@
+// A pack's rules (MERGE on pack + key). A changed rule text replaces the content and needs a new
+// vector; learned confidence and validation counts are kept.
+// Params: $agent_id (string), $pack_name (string),
+//         $rows (list of {key, trigger_concept, content, confidence, embedding or null}).
+// Returns: created (int), changed (int).
+UNWIND $rows AS row
+MERGE (r:Rule {agent_id: $agent_id, pack_name: $pack_name, pack_key: row.key})
+  ON CREATE SET r.id = randomUUID(), r.created_at = datetime(), r.source = 'pack',
+                r.confidence = toFloat(row.confidence), r.validation_count = 0, r.fresh = true
+WITH r, row, coalesce(r.fresh, false) AS created, coalesce(r.content <> row.content, false) AS changed
+SET r.trigger_concept = row.trigger_concept, r.content = row.content
+REMOVE r.fresh
+WITH r, row, created, changed
+CALL (r, row, created, changed) {
+  WITH r, row WHERE (created OR changed) AND row.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(r, 'embedding', row.embedding)
+}
+CALL (r, row, created, changed) {
+  WITH r, row WHERE (created OR changed) AND row.embedding IS NULL
+  SET r.embedding_pending = true
+}
+RETURN sum(CASE WHEN created THEN 1 ELSE 0 END) AS created,
+       sum(CASE WHEN changed THEN 1 ELSE 0 END) AS changed
