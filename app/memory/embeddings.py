@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from app.memory.settings import EmbeddingSettings
+from app.memory.vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,15 @@ class Embedder:
         self._model: Any = None
         self._failure: str | None = None if self.settings.enabled else "embeddings are disabled"
         self._lock = threading.Lock()
+        self._cache = (
+            VectorCache(
+                Path(self.settings.cache_path).expanduser(),
+                self.settings.model,
+                self.settings.dimensions,
+            )
+            if self.settings.cache_path
+            else None
+        )
 
     @property
     def dimensions(self) -> int:
@@ -114,14 +124,24 @@ class Embedder:
             return None
         if not texts:
             return []
-        matrix = self._model.encode(
-            list(texts),
-            batch_size=self.settings.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
+        cached: list[Vector | None] = (
+            self._cache.get_many(texts) if self._cache else [None] * len(texts)
         )
-        return [[float(x) for x in row] for row in matrix]
+        missing = [i for i, vector in enumerate(cached) if vector is None]
+        if missing:
+            matrix = self._model.encode(
+                [texts[i] for i in missing],
+                batch_size=self.settings.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+            computed = [[float(x) for x in row] for row in matrix]
+            for i, vector in zip(missing, computed, strict=True):
+                cached[i] = vector
+            if self._cache:
+                self._cache.put_many([texts[i] for i in missing], computed)
+        return [vector for vector in cached if vector is not None]
 
     async def embed(self, texts: Sequence[str]) -> list[Vector] | None:
         """As :meth:`embed_sync`, off the event loop."""

@@ -21,6 +21,10 @@ class EmbeddingSettings(BaseModel):
     device: str = "cpu"
     # Torch intra-op threads (0 = torch's default).
     threads: Annotated[int, Field(ge=0, le=256)] = 0
+    # Load the model when the API starts (else on the first text to embed).
+    preload: bool = True
+    # Vectors already computed are kept here (keyed by model and text); empty = no cache.
+    cache_path: str = "~/.cache/credence/vectors.sqlite3"
 
 
 class RetrievalSettings(BaseModel):

@@ -1,16 +1,59 @@
-"""Agent creation. This is the minimal form (a name); full birth from a profile, with creed,
-ethical core and industry packs, is the memory issue's."""
+"""Agent birth (DESIGN §8).
+
+``POST /v1/agents`` with just a name creates an empty agent (birth source ``api``). With a
+``profile`` it is a **full birth**: the agent with its terminal creed (``seeds/creed.yaml``) and
+identity (``seeds/self.yaml``), the principal as a Person (authority from seniority), the creed
+as immutable beliefs, the ethical core, the self-beliefs, role beliefs drawn from the profile, the
+knowledge packs for the industry, the default frames and censors, capabilities and knowledge gaps.
+Everything is validated (request, seed files, packs) before anything is written, and all texts
+are embedded in one batch. An :class:`EnrichmentProvider` may fill in the profile first; the
+default provider does nothing and needs no network.
+"""
 
 from __future__ import annotations
 
+import logging
+import time
 import uuid
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.errors import AgentNotFound
+from app.beliefs.mechanics import Mechanics
+from app.errors import AgentNotFound, PackNotFound
 from app.graph.client import GraphClient
+from app.memory.embeddings import Embedder
+from app.memory.frames import install_frames
+from app.memory.memory_mechanics import MemoryMechanics
+from app.memory.people import Person, PersonCreate, authority_for, create_person
+from app.memory.self_model import CapabilitySeed, add_capabilities, add_knowledge_gaps
+from app.packs.files import read_all_packs, read_censors, read_creed, read_self
+from app.packs.loader import PackLoadReport, load_pack
+from app.packs.schema import KnowledgePack, PackBelief
+from app.packs.seed_files import CreedFile, SelfFile
+
+log = logging.getLogger(__name__)
+
+SELF_DOMAIN = "self"
+
+
+class BirthProfile(BaseModel):
+    """Who the agent is born to work for."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=200, description="The principal's name")]
+    email: Annotated[str | None, Field(max_length=320)] = None
+    role: Annotated[str, Field(min_length=1, max_length=120)] = "unknown"
+    seniority: Annotated[
+        str,
+        Field(pattern=r"^(entry|junior|senior|manager|director|vp|c_suite|unknown)$"),
+    ] = "unknown"
+    company: Annotated[str | None, Field(max_length=200)] = None
+    industry: Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9_]+$")] = (
+        "accounting"
+    )
 
 
 class AgentCreate(BaseModel):
@@ -18,6 +61,21 @@ class AgentCreate(BaseModel):
 
     name: Annotated[str, Field(min_length=1, max_length=200)]
     identity_goal: Annotated[str | None, Field(max_length=2000)] = None
+    profile: BirthProfile | None = Field(
+        default=None, description="With a profile: full birth (creed, packs, principal...)."
+    )
+    packs: list[Annotated[str, Field(min_length=1, max_length=80)]] | None = Field(
+        default=None,
+        description="Packs to load at full birth (default: the base packs and the industry's).",
+    )
+    enrich: bool = Field(default=True, description="Ask the enrichment provider first.")
+
+    @field_validator("name")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("name must not be blank")
+        return value.strip()
 
 
 class Agent(BaseModel):
@@ -26,20 +84,52 @@ class Agent(BaseModel):
     identity_goal: str | None = None
     terminal_creed: list[str] = Field(default_factory=list)
     birth_source: str
+    principal_id: str | None = None
+    industry: str | None = None
     created_at: datetime
     beliefs: int = 0
     revisions: int = 0
 
 
+class BirthDetails(BaseModel):
+    """What a full birth did."""
+
+    principal: Person | None = None
+    packs: list[PackLoadReport] = Field(default_factory=list)
+    frames: int = 0
+    censors: int = 0
+    capabilities: int = 0
+    knowledge_gaps: int = 0
+    embedded: bool = True
+    degraded: str | None = None
+    enriched_by: str | None = None
+    ms: float = 0.0
+
+
+class BornAgent(Agent):
+    birth: BirthDetails | None = None
+
+
+class EnrichmentProvider(Protocol):
+    """Fills in a profile from an external source (a directory, a CRM)."""
+
+    name: str
+
+    async def enrich(self, profile: BirthProfile) -> BirthProfile: ...
+
+
+class NoEnrichment:
+    """The default: the profile as given, no network."""
+
+    name = "none"
+
+    async def enrich(self, profile: BirthProfile) -> BirthProfile:
+        return profile
+
+
 async def create_agent(graph: GraphClient, data: AgentCreate) -> Agent:
-    """Creates an agent with no beliefs yet (birth_source ``api``)."""
-    params: dict[str, Any] = {
-        "id": str(uuid.uuid4()),
-        "name": data.name.strip(),
-        "identity_goal": data.identity_goal,
-        "terminal_creed": [],
-        "birth_source": "api",
-    }
+    """Creates an agent with no beliefs yet (birth source ``api``)."""
+    params = _agent_params(data.name, data.identity_goal, [], "api", None)
     await graph.write("agents/create_agent", agent=params)
     return await get_agent(graph, params["id"])
 
@@ -56,3 +146,276 @@ async def get_agent(graph: GraphClient, agent_id: str) -> Agent:
     return Agent.model_validate(
         {**rows[0]["agent"], "beliefs": rows[0]["beliefs"], "revisions": rows[0]["revisions"]}
     )
+
+
+def _agent_params(
+    name: str,
+    identity_goal: str | None,
+    creed: list[str],
+    birth_source: str,
+    industry: str | None,
+) -> dict[str, Any]:
+    return {
+        "id": str(uuid.uuid4()),
+        "name": name,
+        "identity_goal": identity_goal,
+        "terminal_creed": creed,
+        "birth_source": birth_source,
+        "industry": industry,
+    }
+
+
+def packs_for(profile: BirthProfile, names: list[str] | None) -> list[KnowledgePack]:
+    """The packs a birth loads: those named, or the base packs and the industry's.
+
+    Raises:
+        PackNotFound: a named pack does not exist.
+        SeedFileInvalid: a pack file is invalid.
+    """
+    available = read_all_packs()
+    if names is None:
+        return [pack for pack in available if pack.serves(profile.industry)]
+    by_name = {pack.name: pack for pack in available}
+    chosen: list[KnowledgePack] = []
+    for name in names:
+        if name not in by_name:
+            raise PackNotFound(name, sorted(by_name))
+        chosen.append(by_name[name])
+    return chosen
+
+
+def creed_pack(creed: CreedFile) -> tuple[KnowledgePack, frozenset[str]]:
+    """The terminal creed (immutable) and the ethical core as the agent's ``creed`` pack."""
+    beliefs = [
+        PackBelief(
+            key=f"terminal-creed-{index + 1}",
+            statement=statement,
+            category="ethical",
+            domain="creed",
+            strength=1.0,
+            importance=1.0,
+            is_core=True,
+        )
+        for index, statement in enumerate(creed.terminal_creed)
+    ]
+    immutable = frozenset(belief.key for belief in beliefs)
+    beliefs += [
+        PackBelief(
+            key=seed.key,
+            statement=seed.statement,
+            category=seed.category,
+            domain=seed.domain or "ethics",
+            strength=seed.strength,
+            importance=seed.importance,
+            is_core=seed.is_core,
+        )
+        for seed in creed.ethical_core
+    ]
+    pack = KnowledgePack(
+        name="creed",
+        version=1,
+        industry="self",
+        description="Terminal creed (immutable) and ethical core, from seeds/creed.yaml.",
+        beliefs=beliefs,
+    )
+    return pack, immutable
+
+
+def self_pack(self_file: SelfFile) -> KnowledgePack:
+    beliefs = [
+        PackBelief(
+            key=seed.key,
+            statement=seed.statement,
+            category=seed.category,
+            domain=SELF_DOMAIN,
+            strength=seed.strength,
+            importance=seed.importance,
+            is_core=seed.is_core,
+        )
+        for seed in self_file.self_beliefs
+    ]
+    return KnowledgePack(
+        name="self",
+        version=1,
+        industry="self",
+        description="The agent's initial self-beliefs, from seeds/self.yaml.",
+        beliefs=beliefs,
+    )
+
+
+def role_pack(profile: BirthProfile, authority: float) -> KnowledgePack:
+    """Beliefs about the principal and the work, from the profile."""
+    company = profile.company or "the organisation"
+    role = profile.role if profile.role != "unknown" else "my principal"
+    beliefs = [
+        PackBelief(
+            key="principal",
+            statement=(
+                f"{profile.name} ({role} at {company}, seniority {profile.seniority}) is the "
+                f"person I work for; their requests carry authority {authority:.2f}."
+            ),
+            category="relational",
+            domain="role",
+            strength=0.9,
+            importance=0.9,
+            is_core=True,
+        ),
+        PackBelief(
+            key="industry-practice",
+            statement=(
+                f"{company} works in {profile.industry.replace('_', ' ')}; its own policies and "
+                "the industry's rules come before general guidance when they differ."
+            ),
+            category="contextual",
+            domain="role",
+            strength=0.8,
+            importance=0.7,
+        ),
+        PackBelief(
+            key="approval-before-irreversible",
+            statement=(
+                f"Before anything irreversible is done for {company}, {profile.name} or someone "
+                "they delegate approves it."
+            ),
+            category="relational",
+            domain="role",
+            strength=0.9,
+            importance=0.9,
+        ),
+    ]
+    return KnowledgePack(
+        name="role",
+        version=1,
+        industry="self",
+        description=f"Role beliefs from the birth profile of {profile.name}.",
+        beliefs=beliefs,
+    )
+
+
+def _texts(packs: list[KnowledgePack]) -> list[tuple[str, str]]:
+    """(pack/key, text) of every belief and rule, for one embedding batch."""
+    out: list[tuple[str, str]] = []
+    for pack in packs:
+        out += [(f"{pack.name}/{b.key}", b.statement) for b in pack.beliefs]
+        out += [(f"{pack.name}/rule:{r.key}", r.content) for r in pack.rules]
+    return out
+
+
+async def birth(
+    graph: GraphClient,
+    embedder: Embedder,
+    mechanics: Mechanics,
+    data: AgentCreate,
+    *,
+    enrichment: EnrichmentProvider | None = None,
+    memory_mechanics: MemoryMechanics | None = None,
+) -> BornAgent:
+    """Creates an agent: full birth with a profile, else an empty agent.
+
+    Raises:
+        SeedFileInvalid: a seed file or pack is invalid (nothing written).
+        PackNotFound: a named pack does not exist (nothing written).
+    """
+    started = time.perf_counter()
+    if data.profile is None:
+        agent = await create_agent(graph, data)
+        return BornAgent(**agent.model_dump())
+
+    provider = enrichment or NoEnrichment()
+    profile = data.profile
+    if data.enrich:
+        profile = await provider.enrich(profile)
+    # Everything that can be wrong with the input is found before the first write.
+    creed = read_creed()
+    self_file = read_self()
+    censors = read_censors()
+    industry_packs = packs_for(profile, data.packs)
+    principal_data = PersonCreate.model_validate(
+        {
+            "name": profile.name,
+            "email": profile.email,
+            "role": profile.role,
+            "seniority": profile.seniority,
+            "context_relevance": 1.0,
+            "interaction_frequency": 0.5,
+            "trust": 0.8,
+        }
+    )
+    memory = memory_mechanics or MemoryMechanics()
+    authority = authority_for(profile.seniority, memory)
+    creed_beliefs, immutable = creed_pack(creed)
+    own_packs = [creed_beliefs, self_pack(self_file), role_pack(profile, authority)]
+
+    texts = _texts(own_packs + industry_packs)
+    found = await embedder.embed([text for _, text in texts])
+    vectors = dict(zip((key for key, _ in texts), found, strict=True)) if found else {}
+    degraded = None if found is not None else embedder.status().reason
+
+    params = _agent_params(
+        data.name,
+        data.identity_goal or self_file.identity_goal,
+        list(creed.terminal_creed),
+        "full",
+        profile.industry,
+    )
+    await graph.write("agents/create_agent", agent=params)
+    agent_id = params["id"]
+    principal = await create_person(
+        graph, agent_id, principal_data, birth_source="full", mechanics=memory
+    )
+    await graph.write("agents/set_principal", agent_id=agent_id, person_id=principal.id)
+
+    reports: list[PackLoadReport] = []
+    for pack in own_packs + industry_packs:
+        own = {
+            key.split("/", 1)[1]: vector
+            for key, vector in vectors.items()
+            if key.startswith(f"{pack.name}/")
+        }
+        reports.append(
+            await load_pack(
+                graph,
+                None,
+                mechanics,
+                agent_id,
+                pack,
+                vectors=own,
+                immutable_keys=immutable if pack is creed_beliefs else frozenset(),
+                source="birth" if pack in own_packs else "pack",
+            )
+        )
+    frame_specs = [spec for pack in industry_packs for spec in pack.frames]
+    frames = await install_frames(graph, agent_id, None)
+    if frame_specs:
+        frames = await install_frames(graph, agent_id, frame_specs, source="pack")
+    await graph.write(
+        "packs/upsert_pack_censors",
+        agent_id=agent_id,
+        pack_name="default",
+        rows=[censor.model_dump() for censor in censors.censors],
+    )
+    capabilities = await add_capabilities(
+        graph,
+        agent_id,
+        [
+            CapabilitySeed(domain=c.domain, proficiency=c.proficiency)
+            for c in self_file.capabilities
+        ],
+    )
+    gaps = await add_knowledge_gaps(
+        graph, agent_id, list(self_file.knowledge_gaps), mechanics=memory
+    )
+    agent = await get_agent(graph, agent_id)
+    details = BirthDetails(
+        principal=principal,
+        packs=reports,
+        frames=len(frames),
+        censors=len(censors.censors) + sum(len(p.censors) for p in industry_packs),
+        capabilities=len(capabilities),
+        knowledge_gaps=len(gaps),
+        embedded=found is not None,
+        degraded=degraded,
+        enriched_by=provider.name if data.enrich else None,
+        ms=(time.perf_counter() - started) * 1000,
+    )
+    return BornAgent(**agent.model_dump(), birth=details)

@@ -90,11 +90,15 @@ async def load_pack(
     vectors: dict[str, Vector] | None = None,
     progress: Progress | None = None,
     install_frames: Callable[[Transaction, str, KnowledgePack], Any] | None = None,
+    immutable_keys: frozenset[str] = frozenset(),
+    source: str = "pack",
 ) -> PackLoadReport:
     """Loads (or upgrades) ``pack`` into the agent; all or nothing.
 
     ``vectors`` maps belief key (and ``rule:<key>``) to precomputed embeddings; missing ones are
     computed with ``embedder`` (batched) when it works, else the nodes are marked pending.
+    ``immutable_keys`` names beliefs created immutable (the terminal creed at birth); ``source``
+    is the beliefs' source (``pack``, or ``birth`` for the birth packs).
 
     Raises:
         AgentNotFound: no such agent.
@@ -129,7 +133,11 @@ async def load_pack(
         )
         first_seq = int(reserved[0]["first_seq"])
         rows = [
-            _belief_row(b, ids[b.key], strengths[b.key], first_seq + i, vectors.get(b.key))
+            {
+                **_belief_row(b, ids[b.key], strengths[b.key], first_seq + i, vectors.get(b.key)),
+                "is_immutable": b.key in immutable_keys,
+                "source": source,
+            }
             for i, b in enumerate(new_beliefs)
         ]
         done = 0

@@ -1,12 +1,13 @@
 // Creates an agent: the root of one mind's subgraph.
 // Params: $agent (map: id string, name string, identity_goal string or null,
-//         terminal_creed list of strings, birth_source string).
+//         terminal_creed list of strings, birth_source string, industry string or null).
 // Returns: agent (map of the Agent's properties).
 CREATE (a:Agent {id: $agent.id, agent_id: $agent.id})
 SET a.name = $agent.name,
     a.identity_goal = $agent.identity_goal,
     a.terminal_creed = $agent.terminal_creed,
     a.birth_source = $agent.birth_source,
+    a.industry = $agent.industry,
     a.event_seq = 0,
     a.high_dissatisfaction_streak = 0,
     // Running sums for dissatisfaction (see dissatisfaction/compute_dissatisfaction.cypher).

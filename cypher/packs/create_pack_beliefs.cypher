@@ -4,7 +4,7 @@
 // embedding_pending. The dissatisfaction sums are recomputed once after the whole load.
 // Params: $agent_id (string), $pack_name (string), $m (map: mechanics),
 //         $rows (list of maps: id, key, statement, category, domain, strength, importance,
-//         is_core, seq, embedding (list of floats or null), contexts (list of {name, strength}),
+//         is_core, is_immutable, source ('pack' or 'birth'), seq, embedding (list of floats or null), contexts (list of {name, strength}),
 //         context_parents (list of {child, parent})).
 // Returns: created (int).
 MATCH (k:KnowledgePack {agent_id: $agent_id, name: $pack_name})
@@ -17,13 +17,13 @@ SET b.statement = row.statement,
     b.tension = 0.0,
     b.importance = toFloat(row.importance),
     b.is_core = row.is_core,
-    b.is_immutable = false,
+    b.is_immutable = row.is_immutable,
     b.is_active = true,
     b.is_distrusted = false,
     b.is_invalidated = row.strength < $m.thresholds[row.category] - $m.invalidation_tolerance,
     b.reinforcement_count = 0,
     b.degree = 0,
-    b.source = 'pack',
+    b.source = row.source,
     b.pack_name = $pack_name,
     b.pack_key = row.key,
     b.created_at = datetime()

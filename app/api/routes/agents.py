@@ -4,20 +4,27 @@ from __future__ import annotations
 
 from fastapi import APIRouter, status
 
-from app.api.deps import AgentIdDep, AllowedAgentsDep, GraphDep
+from app.api.deps import AgentIdDep, AllowedAgentsDep, EmbedderDep, GraphDep, SettingsDep
 from app.api.security import ALL_AGENTS
 from app.errors import AgentForbidden
-from app.packs.birth import Agent, AgentCreate, create_agent, get_agent
+from app.packs.birth import Agent, AgentCreate, BornAgent, birth, get_agent
 
 router = APIRouter(prefix="/v1/agents", tags=["agents"])
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-async def create(graph: GraphDep, allowed: AllowedAgentsDep, body: AgentCreate) -> Agent:
-    """Create an agent with a name (no beliefs yet)."""
+async def create(
+    graph: GraphDep,
+    embedder: EmbedderDep,
+    settings: SettingsDep,
+    allowed: AllowedAgentsDep,
+    body: AgentCreate,
+) -> BornAgent:
+    """Birth: with a ``profile``, a full birth (creed, principal, packs for the industry, frames,
+    censors, capabilities); with only a name, an empty agent."""
     if allowed is not None and ALL_AGENTS not in allowed:
         raise AgentForbidden("<new agent>")
-    return await create_agent(graph, body)
+    return await birth(graph, embedder, settings.mechanics, body, memory_mechanics=settings.memory)
 
 
 @router.get("/{agent_id}")
