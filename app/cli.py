@@ -12,7 +12,7 @@ from typing import Annotated, TypeVar
 import typer
 from rich.table import Table
 
-from app import cli_beliefs
+from app import cli_beliefs, cli_knowledge, cli_memory
 from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
@@ -33,6 +33,14 @@ app.add_typer(db_app, name="db")
 app.add_typer(neo4j_app, name="neo4j")
 app.add_typer(cli_beliefs.agents_app, name="agents")
 app.add_typer(cli_beliefs.beliefs_app, name="beliefs")
+app.add_typer(cli_memory.people_app, name="people")
+app.add_typer(cli_memory.frames_app, name="frames")
+app.add_typer(cli_memory.memory_app, name="memory")
+app.add_typer(cli_knowledge.packs_app, name="packs")
+app.add_typer(cli_knowledge.episodes_app, name="episodes")
+app.add_typer(cli_knowledge.embed_app, name="embed")
+app.command("birth")(cli_knowledge.birth_command)
+app.command("context")(cli_knowledge.context_command)
 app.command("tension")(cli_beliefs.tension)
 app.command("revisions")(cli_beliefs.revisions)
 

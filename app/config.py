@@ -9,6 +9,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.beliefs.mechanics import Mechanics
+from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.settings import EmbeddingSettings, RetrievalSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -48,6 +49,8 @@ class Settings(BaseSettings):
     # Embeddings (CREDENCE_EMBEDDINGS__MODEL=...), retrieval weights (CREDENCE_RETRIEVAL__RRF_K=60).
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    # People, working memory, rules and capabilities (CREDENCE_MEMORY__MAX_ACTIVE_TASKS=4).
+    memory: MemoryMechanics = Field(default_factory=MemoryMechanics)
 
 
 @lru_cache(maxsize=1)

@@ -245,3 +245,52 @@ class PackNotFound(NotFound):
             name=name,
             available=available,
         )
+
+
+# --- people, frames, working memory, self ---------------------------------------------------------
+
+
+class PersonNotFound(NotFound):
+    code = "person_not_found"
+
+    def __init__(self, person_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"person {person_id!r} does not exist for agent {agent_id!r}",
+            person_id=person_id,
+            agent_id=agent_id,
+        )
+
+
+class TaskNotFound(NotFound):
+    code = "task_not_found"
+
+    def __init__(self, task_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"task {task_id!r} does not exist for agent {agent_id!r}",
+            task_id=task_id,
+            agent_id=agent_id,
+        )
+
+
+class RuleNotFound(NotFound):
+    code = "rule_not_found"
+
+    def __init__(self, rule_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"rule {rule_id!r} does not exist for agent {agent_id!r}",
+            rule_id=rule_id,
+            agent_id=agent_id,
+        )
+
+
+class CreedImmutable(Conflict):
+    """The terminal creed is fixed when the agent is created; nothing may change it afterwards."""
+
+    code = "creed_immutable"
+
+    def __init__(self, agent_id: str) -> None:
+        super().__init__(
+            f"the terminal creed of agent {agent_id!r} is immutable: it is set when the agent is "
+            "created and never changed",
+            agent_id=agent_id,
+        )

@@ -58,6 +58,8 @@ class Agent(AgentScoped):
     terminal_creed = ArrayProperty(StringProperty())
     birth_source = StringProperty(choices={"full": "full", "micro": "micro", "api": "api"})
     created_at = DateTimeNeo4jFormatProperty()
+    # What the agent knows it does not know yet (app/memory/self_model.py).
+    knowledge_gaps = ArrayProperty(StringProperty())
 
 
 class Belief(AgentScoped):
@@ -180,53 +182,90 @@ class Session(AgentScoped):
 
 class Person(AgentScoped):
     name = _fulltext(required=True)
+    # Lower-cased name, whitespace collapsed: case-insensitive look-ups (micro-birth, mentions).
+    name_key = StringProperty()
     email = StringProperty()
     role = StringProperty()
+    # entry/junior/senior/manager/director/vp/c_suite/unknown; authority follows from it.
     seniority = StringProperty()
     authority = FloatProperty()
     interaction_frequency = FloatProperty()
+    interaction_count = IntegerProperty(default=0)
     context_relevance = FloatProperty()
+    # 0.6·authority + 0.2·interaction_frequency + 0.2·context_relevance, rewritten on every write.
+    relationship_value = FloatProperty()
     trust = FloatProperty()
-    affect = JSONProperty()
+    # Affect as flat numbers (sortable, filterable): valence −1..1, arousal and stress 0..1.
+    affect_valence = FloatProperty()
+    affect_arousal = FloatProperty()
+    affect_stress = FloatProperty()
     knowledge_level = StringProperty()
+    # Open-ended keys, always read and written whole: one JSON string.
     preferences = JSONProperty()
+    birth_source = StringProperty(choices={"full": "full", "micro": "micro", "api": "api"})
+    created_at = DateTimeNeo4jFormatProperty()
+    last_seen = DateTimeNeo4jFormatProperty()
 
 
 class Frame(AgentScoped):
     key = StringProperty(required=True)
     name = StringProperty()
+    description = StringProperty()
     activation_patterns = ArrayProperty(StringProperty())
     default_category = StringProperty()
     default_stakes = StringProperty()
     questions_to_ask = ArrayProperty(StringProperty())
     context_budget = IntegerProperty()
+    position = IntegerProperty()
+    # "seed", or "pack:<name>" for a pack's frames.
+    source = StringProperty()
+    installed_at = DateTimeNeo4jFormatProperty()
+    updated_at = DateTimeNeo4jFormatProperty()
 
 
 class Task(AgentScoped):
     description = StringProperty()
-    state = StringProperty()
+    state = StringProperty(
+        choices={"active": "active", "completed": "completed", "evicted": "evicted"}
+    )
+    source = StringProperty()
     started_at = DateTimeNeo4jFormatProperty()
+    ended_at = DateTimeNeo4jFormatProperty()
 
 
 class Note(AgentScoped):
     content = StringProperty()
+    # 0..10, higher first.
     priority = IntegerProperty()
+    created_at = DateTimeNeo4jFormatProperty()
     expires_at = DateTimeNeo4jFormatProperty()
     source = StringProperty()
 
 
 class Entity(AgentScoped):
     name = StringProperty()
+    name_key = StringProperty()
     kind = StringProperty()
+    mention_count = IntegerProperty(default=0)
+    first_seen = DateTimeNeo4jFormatProperty()
+    last_seen = DateTimeNeo4jFormatProperty()
 
 
 class Rule(AgentScoped):
     trigger_concept = StringProperty()
     content = _fulltext(required=True)
-    source = StringProperty()
+    source = StringProperty(
+        choices={
+            "reflection": "reflection",
+            "manual": "manual",
+            "consolidation": "consolidation",
+            "pack": "pack",
+        }
+    )
     confidence = FloatProperty()
     validation_count = IntegerProperty(default=0)
     last_validated = DateTimeNeo4jFormatProperty()
+    created_at = DateTimeNeo4jFormatProperty()
     embedding = _embedding()
     embedding_pending = BooleanProperty()
 

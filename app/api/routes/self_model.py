@@ -1,0 +1,23 @@
+"""The agent's view of itself: identity (immutable creed), capabilities, gaps, self-beliefs."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.deps import AgentIdDep, GraphDep
+from app.memory import self_model
+from app.memory.self_model import IdentityUpdate, SelfView
+
+router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["self"])
+
+
+@router.get("/self")
+async def read_self(graph: GraphDep, agent_id: AgentIdDep) -> SelfView:
+    """Identity, capabilities, knowledge gaps and self-beliefs."""
+    return await self_model.get_self(graph, agent_id)
+
+
+@router.patch("/self")
+async def update_self(graph: GraphDep, agent_id: AgentIdDep, body: IdentityUpdate) -> SelfView:
+    """Edit the name or identity goal; changing the terminal creed is refused (409)."""
+    return await self_model.update_identity(graph, agent_id, body)

@@ -1,0 +1,188 @@
+"""Frames (DESIGN §5 "Frames"): the modes an agent thinks in, installed per agent as ``Frame``
+nodes, and the choice of a frame for a text.
+
+Selection rule (:func:`select_frame`): each distinct activation pattern found in the text counts
+one match (a pattern with a space as a substring, a single word as a whole token; see
+``app/memory/text_match.py``). The frame with the most matches wins. A tie goes to the frame
+that comes first in :data:`TIE_ORDER` (decision, debug, task, creative, question,
+conversation: the higher-stakes and more specific frame first, so a tie never relaxes caution,
+and the broad question words lose to a concrete request), then to other frames by key. No match
+at all selects ``conversation``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from app.beliefs.formulas import Category
+from app.beliefs.store import lock_agent
+from app.errors import AgentNotFound
+from app.graph.client import GraphClient, Transaction
+from app.memory.text_match import matched_patterns
+from app.packs.files import read_frames
+from app.packs.schema import FrameSpec, Stakes
+
+TIE_ORDER: tuple[str, ...] = ("decision", "debug", "task", "creative", "question", "conversation")
+FALLBACK_FRAME = "conversation"
+
+
+class FrameLike(Protocol):
+    """What selection needs of a frame (a seed FrameSpec or an installed Frame)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def activation_patterns(self) -> list[str]: ...
+
+
+class FrameInfo(BaseModel):
+    key: str
+    name: str
+    description: str = ""
+    activation_patterns: list[str]
+    default_category: Category
+    default_stakes: Stakes
+    questions_to_ask: list[str]
+    context_budget: int
+
+
+class Frame(FrameInfo):
+    id: str
+    agent_id: str
+    position: int
+    source: str
+    installed_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class FramePage(BaseModel):
+    data: list[Frame]
+    count: int
+
+
+class FrameScore(BaseModel):
+    key: str
+    matches: int
+    patterns: list[str]
+
+
+class FrameSelection(BaseModel):
+    """The chosen frame's key, whether any pattern matched, and every frame's matches (best
+    first, in tie order)."""
+
+    key: str
+    matched: bool
+    matches: int
+    patterns: list[str]
+    scores: list[FrameScore]
+
+
+class FrameChoice(BaseModel):
+    selection: FrameSelection
+    frame: FrameInfo | None
+    # True when the agent has no frames installed and the shipped defaults were used.
+    from_defaults: bool
+
+
+def _tie_rank(key: str) -> tuple[int, str]:
+    return (TIE_ORDER.index(key), "") if key in TIE_ORDER else (len(TIE_ORDER), key)
+
+
+def select_frame(frames: Sequence[FrameLike], text: str) -> FrameSelection:
+    """Chooses the frame for ``text`` by the rule in the module docstring (pure, deterministic)."""
+    scores = [
+        FrameScore(key=frame.key, matches=len(found), patterns=found)
+        for frame in frames
+        for found in [matched_patterns(frame.activation_patterns, text)]
+    ]
+    scores.sort(key=lambda score: (-score.matches, _tie_rank(score.key)))
+    if scores and scores[0].matches > 0:
+        best = scores[0]
+        return FrameSelection(
+            key=best.key, matched=True, matches=best.matches, patterns=best.patterns, scores=scores
+        )
+    return FrameSelection(key=FALLBACK_FRAME, matched=False, matches=0, patterns=[], scores=scores)
+
+
+def default_frames() -> list[FrameSpec]:
+    """The frames shipped in ``seeds/frames.yaml``.
+
+    Raises:
+        SeedFileInvalid: the file is missing or invalid (every problem listed).
+    """
+    return read_frames().frames
+
+
+def _frame_params(spec: FrameSpec, position: int) -> dict[str, object]:
+    return {**spec.model_dump(), "position": position}
+
+
+async def install_frames(
+    graph: GraphClient,
+    agent_id: str,
+    frames: Sequence[FrameSpec] | None = None,
+    *,
+    source: str = "seed",
+    now: datetime | None = None,
+) -> list[Frame]:
+    """Installs frames into an agent (``seeds/frames.yaml`` when ``frames`` is None).
+
+    Idempotent: a frame is merged on (agent_id, key), so installing again updates the installed
+    frame in place (same id) instead of adding a twin.
+
+    Args:
+        source: where the frames came from (``seed``, or ``pack:<name>`` for a pack's frames).
+
+    Returns:
+        The agent's frames after the install (all of them, in position order).
+
+    Raises:
+        AgentNotFound: no such agent.
+        SeedFileInvalid: ``frames`` is None and the seed file is invalid.
+    """
+    specs = list(frames) if frames is not None else default_frames()
+    at = now or datetime.now(UTC)
+    params = [_frame_params(spec, position) for position, spec in enumerate(specs)]
+
+    async def work(tx: Transaction) -> None:
+        await lock_agent(tx, agent_id)
+        await tx.run(
+            "frames/install_frames", agent_id=agent_id, frames=params, source=source, now=at
+        )
+
+    await graph.write_transaction(work, action="installing frames")
+    return (await list_frames(graph, agent_id)).data
+
+
+async def list_frames(graph: GraphClient, agent_id: str) -> FramePage:
+    """The agent's installed frames in position order.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    rows = await graph.read("frames/list_frames", agent_id=agent_id)
+    if not rows:
+        raise AgentNotFound(agent_id)
+    frames = [Frame.model_validate(frame) for frame in rows[0]["frames"]]
+    return FramePage(data=frames, count=len(frames))
+
+
+async def choose_frame(graph: GraphClient, agent_id: str, text: str) -> FrameChoice:
+    """The frame an agent would think in for ``text``: selected among its installed frames, or
+    among the shipped defaults when it has none installed.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    installed = (await list_frames(graph, agent_id)).data
+    candidates: Sequence[FrameInfo] = installed or [
+        FrameInfo.model_validate(spec.model_dump()) for spec in default_frames()
+    ]
+    selection = select_frame(candidates, text)
+    chosen = next((frame for frame in candidates if frame.key == selection.key), None)
+    return FrameChoice(selection=selection, frame=chosen, from_defaults=not installed)

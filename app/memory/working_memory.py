@@ -1,0 +1,386 @@
+"""Working memory (DESIGN §5): three columns, loaded in one read.
+
+1. **Active tasks** — ``Task`` nodes in state ``active``, newest first. At most
+   ``max_active_tasks`` (4): adding one more marks the oldest active task ``evicted`` (not
+   ``completed``: it was not done, only pushed out), so the most recent ones are kept.
+2. **Notes** — ``Note`` nodes with a priority (0..10, higher first) and an ``expires_at`` set
+   from a TTL; an expired note drops out of every read (it stays in the graph, nothing is
+   deleted). Sorted by priority, then newest.
+3. **Objects** — the people seen most recently, the salient entities (``Entity`` nodes, most
+   recently mentioned first), the temporal context of the day, and the agent's active beliefs
+   with strength ≥ 0.8.
+
+Temporal context (:func:`temporal_context`): a month "ends" during its last N business days
+(Mon–Fri, no holiday calendar; N = ``period_end_business_days``, 3): from the N-th last business
+day to the last calendar day. A quarter end is a month end in March, June, September or
+December; a year end is one in December. The next deadline is the last business day of the
+month (of the next month once that day has passed); ``days_to_deadline`` counts calendar days
+to it. The urgency multiplier is 1.0 outside a period end and the largest that applies inside one:
+month end 1.5, quarter end 2.0, year end 2.5. ``contexts`` names the period ends that apply
+(``month_end`` …) so callers can read context-conditional belief strengths in them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.beliefs.formulas import Category
+from app.beliefs.store import lock_agent
+from app.errors import AgentNotFound, InvalidInput, TaskNotFound
+from app.graph.client import GraphClient, Transaction
+from app.memory.memory_mechanics import MemoryMechanics
+from app.memory.people import Person, name_key, person_from_row
+
+TaskState = Literal["active", "completed", "evicted"]
+DeadlineKind = Literal["month_end", "quarter_end", "year_end"]
+QUARTER_END_MONTHS = frozenset({3, 6, 9, 12})
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+class TaskCreate(_Strict):
+    description: Annotated[str, Field(min_length=1, max_length=2000)]
+    source: Annotated[str, Field(min_length=1, max_length=100)] = "api"
+
+    _check = field_validator("description")(_not_blank)
+
+
+class Task(BaseModel):
+    id: str
+    agent_id: str
+    description: str
+    state: TaskState
+    source: str | None = None
+    started_at: datetime
+    ended_at: datetime | None = None
+
+
+class TaskAdded(BaseModel):
+    task: Task
+    # Ids of the active tasks pushed out to keep at most max_active_tasks.
+    evicted: list[str]
+
+
+class NoteCreate(_Strict):
+    content: Annotated[str, Field(min_length=1, max_length=4000)]
+    priority: Annotated[int, Field(ge=0, le=10)] = 5
+    # Seconds until the note expires (default: the note_default_ttl_s setting).
+    ttl_s: Annotated[int | None, Field(ge=1)] = None
+    source: Annotated[str, Field(min_length=1, max_length=100)] = "api"
+
+    _check = field_validator("content")(_not_blank)
+
+
+class Note(BaseModel):
+    id: str
+    agent_id: str
+    content: str
+    priority: int
+    source: str | None = None
+    created_at: datetime
+    expires_at: datetime
+
+
+class EntityCreate(_Strict):
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    kind: Annotated[str, Field(min_length=1, max_length=80)] = "thing"
+
+    _check = field_validator("name")(_not_blank)
+
+
+class Entity(BaseModel):
+    id: str
+    agent_id: str
+    name: str
+    kind: str | None = None
+    mention_count: int = 0
+    first_seen: datetime | None = None
+    last_seen: datetime | None = None
+
+
+class TemporalContext(BaseModel):
+    day: date
+    is_month_end: bool
+    is_quarter_end: bool
+    is_year_end: bool
+    period_end_business_days: int
+    next_deadline: date
+    deadline_kind: DeadlineKind
+    days_to_deadline: int
+    urgency_multiplier: float
+    contexts: list[DeadlineKind]
+
+
+class StrongBelief(BaseModel):
+    id: str
+    statement: str
+    category: Category
+    domain: str | None = None
+    strength: float
+    importance: float
+
+
+class WorkingObjects(BaseModel):
+    people: list[Person]
+    entities: list[Entity]
+    temporal: TemporalContext
+    beliefs: list[StrongBelief]
+
+
+class WorkingMemory(BaseModel):
+    agent_id: str
+    at: datetime
+    tasks: list[Task]
+    notes: list[Note]
+    objects: WorkingObjects
+
+
+# --- temporal context (pure) -----------------------------------------------------------------
+
+
+def _last_day(year: int, month: int) -> date:
+    first_of_next = date(year + month // 12, month % 12 + 1, 1)
+    return first_of_next - timedelta(days=1)
+
+
+def last_business_days(year: int, month: int, count: int) -> list[date]:
+    """The last ``count`` business days (Mon–Fri) of a month, latest first."""
+    days: list[date] = []
+    day = _last_day(year, month)
+    while len(days) < count:
+        if day.weekday() < 5:
+            days.append(day)
+        day -= timedelta(days=1)
+    return days
+
+
+def _kind_of(month: int) -> DeadlineKind:
+    if month == 12:
+        return "year_end"
+    return "quarter_end" if month in QUARTER_END_MONTHS else "month_end"
+
+
+def temporal_context(day: date, mechanics: MemoryMechanics | None = None) -> TemporalContext:
+    """The period-end view of ``day`` (rules in the module docstring)."""
+    mechanics = mechanics or MemoryMechanics()
+    window = last_business_days(day.year, day.month, mechanics.period_end_business_days)
+    is_month_end = day >= window[-1]
+    is_quarter_end = is_month_end and day.month in QUARTER_END_MONTHS
+    is_year_end = is_month_end and day.month == 12
+    deadline = window[0]
+    if day > deadline:
+        following = _last_day(day.year, day.month) + timedelta(days=1)
+        deadline = last_business_days(following.year, following.month, 1)[0]
+    contexts: list[DeadlineKind] = []
+    urgency = 1.0
+    if is_month_end:
+        contexts.append("month_end")
+        urgency = max(urgency, mechanics.urgency_month_end)
+    if is_quarter_end:
+        contexts.append("quarter_end")
+        urgency = max(urgency, mechanics.urgency_quarter_end)
+    if is_year_end:
+        contexts.append("year_end")
+        urgency = max(urgency, mechanics.urgency_year_end)
+    return TemporalContext(
+        day=day,
+        is_month_end=is_month_end,
+        is_quarter_end=is_quarter_end,
+        is_year_end=is_year_end,
+        period_end_business_days=mechanics.period_end_business_days,
+        next_deadline=deadline,
+        deadline_kind=_kind_of(deadline.month),
+        days_to_deadline=(deadline - day).days,
+        urgency_multiplier=urgency,
+        contexts=contexts,
+    )
+
+
+# --- services --------------------------------------------------------------------------------
+
+
+def _now(now: datetime | None) -> datetime:
+    if now is None:
+        return datetime.now(UTC)
+    return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
+
+
+async def add_task(
+    graph: GraphClient,
+    agent_id: str,
+    data: TaskCreate,
+    *,
+    mechanics: MemoryMechanics | None = None,
+    now: datetime | None = None,
+) -> TaskAdded:
+    """Adds an active task; beyond ``max_active_tasks`` the oldest active ones are evicted.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    mechanics = mechanics or MemoryMechanics()
+    task_id = str(uuid.uuid4())
+    at = _now(now)
+
+    async def work(tx: Transaction) -> TaskAdded:
+        await lock_agent(tx, agent_id)
+        rows = await tx.run(
+            "working_memory/add_task",
+            agent_id=agent_id,
+            task={"id": task_id, **data.model_dump()},
+            max_active=mechanics.max_active_tasks,
+            now=at,
+        )
+        return TaskAdded(task=Task.model_validate(rows[0]["task"]), evicted=rows[0]["evicted"])
+
+    return await graph.write_transaction(work, action="adding a task")
+
+
+async def complete_task(
+    graph: GraphClient, agent_id: str, task_id: str, *, now: datetime | None = None
+) -> Task:
+    """Marks an active task completed (a task that is no longer active is returned unchanged).
+
+    Raises:
+        AgentNotFound: no such agent.
+        TaskNotFound: no such task for this agent.
+    """
+    at = _now(now)
+
+    async def work(tx: Transaction) -> Task:
+        await lock_agent(tx, agent_id)
+        rows = await tx.run(
+            "working_memory/complete_task", agent_id=agent_id, task_id=task_id, now=at
+        )
+        if not rows:
+            raise TaskNotFound(task_id, agent_id)
+        return Task.model_validate(rows[0]["task"])
+
+    return await graph.write_transaction(work, action="completing a task")
+
+
+async def add_note(
+    graph: GraphClient,
+    agent_id: str,
+    data: NoteCreate,
+    *,
+    mechanics: MemoryMechanics | None = None,
+    now: datetime | None = None,
+) -> Note:
+    """Adds a note that expires after ``ttl_s`` seconds (default: the setting).
+
+    Raises:
+        AgentNotFound: no such agent.
+        InvalidInput: ``ttl_s`` exceeds the ``note_max_ttl_s`` setting.
+    """
+    mechanics = mechanics or MemoryMechanics()
+    ttl_s = data.ttl_s if data.ttl_s is not None else mechanics.note_default_ttl_s
+    if ttl_s > mechanics.note_max_ttl_s:
+        raise InvalidInput(
+            f"ttl_s {ttl_s} exceeds the maximum of {mechanics.note_max_ttl_s} seconds",
+            errors=[
+                {
+                    "location": ["body", "ttl_s"],
+                    "message": f"at most {mechanics.note_max_ttl_s}",
+                    "type": "less_than_equal",
+                }
+            ],
+        )
+    at = _now(now)
+    params: dict[str, Any] = {
+        "id": str(uuid.uuid4()),
+        "content": data.content,
+        "priority": data.priority,
+        "source": data.source,
+        "expires_at": at + timedelta(seconds=ttl_s),
+    }
+
+    async def work(tx: Transaction) -> Note:
+        await lock_agent(tx, agent_id)
+        rows = await tx.run("working_memory/add_note", agent_id=agent_id, note=params, now=at)
+        return Note.model_validate(rows[0]["note"])
+
+    return await graph.write_transaction(work, action="adding a note")
+
+
+async def note_entity(
+    graph: GraphClient, agent_id: str, data: EntityCreate, *, now: datetime | None = None
+) -> Entity:
+    """Records a mention of an entity (merged on its case-insensitive name): it becomes the most
+    salient entity of working memory.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    at = _now(now)
+    params = {"name": " ".join(data.name.split()), "name_key": name_key(data.name)}
+
+    async def work(tx: Transaction) -> Entity:
+        await lock_agent(tx, agent_id)
+        rows = await tx.run(
+            "working_memory/note_entity",
+            agent_id=agent_id,
+            entity={**params, "kind": data.kind},
+            new_id=str(uuid.uuid4()),
+            now=at,
+        )
+        return Entity.model_validate(rows[0]["entity"])
+
+    return await graph.write_transaction(work, action="noting an entity")
+
+
+async def load_working_memory(
+    graph: GraphClient,
+    agent_id: str,
+    now: datetime | None = None,
+    *,
+    mechanics: MemoryMechanics | None = None,
+) -> WorkingMemory:
+    """The agent's working memory at ``now`` (default: the current time), in one read.
+
+    The temporal context is computed for ``now``'s calendar date in ``now``'s own time zone.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    mechanics = mechanics or MemoryMechanics()
+    at = _now(now)
+    rows = await graph.read(
+        "working_memory/load_working_memory",
+        agent_id=agent_id,
+        now=at,
+        limits={
+            "notes": mechanics.working_memory_notes,
+            "people": mechanics.working_memory_people,
+            "entities": mechanics.working_memory_entities,
+            "beliefs": mechanics.working_memory_beliefs,
+        },
+        belief_floor=mechanics.high_strength_belief_floor,
+    )
+    if not rows:
+        raise AgentNotFound(agent_id)
+    row = rows[0]
+    return WorkingMemory(
+        agent_id=agent_id,
+        at=at,
+        tasks=[Task.model_validate(t) for t in row["tasks"]],
+        notes=[Note.model_validate(n) for n in row["notes"]],
+        objects=WorkingObjects(
+            people=[person_from_row(p) for p in row["people"]],
+            entities=[Entity.model_validate(e) for e in row["entities"]],
+            temporal=temporal_context(at.date(), mechanics),
+            beliefs=[StrongBelief.model_validate(b) for b in row["beliefs"]],
+        ),
+    )

@@ -1,0 +1,41 @@
+// Reads an agent's working memory in one round trip: active tasks (newest first), unexpired notes
+// (priority, then newest), recently seen people, salient entities and strong active beliefs.
+// Params: $agent_id (string), $now (datetime: notes expiring at or before it are left out),
+//         $limits (map of ints: notes, people, entities, beliefs),
+//         $belief_floor (float: the least strength of a belief shown).
+// Returns: tasks, notes, people, entities (lists of property maps),
+//          beliefs (list of {id, statement, category, domain, strength, importance}).
+//          No row for an unknown agent.
+MATCH (agent:Agent {id: $agent_id})
+CALL (agent) {
+  MATCH (t:Task {agent_id: agent.id, state: 'active'})
+  WITH t ORDER BY t.started_at DESC, t.id DESC
+  RETURN collect(properties(t)) AS tasks
+}
+CALL (agent) {
+  MATCH (n:Note {agent_id: agent.id})
+  WHERE n.expires_at > $now
+  WITH n ORDER BY n.priority DESC, n.created_at DESC, n.id
+  LIMIT $limits.notes
+  RETURN collect(properties(n)) AS notes
+}
+CALL (agent) {
+  MATCH (p:Person {agent_id: agent.id})
+  WITH p ORDER BY coalesce(p.last_seen, p.created_at) DESC, p.id
+  LIMIT $limits.people
+  RETURN collect(properties(p)) AS people
+}
+CALL (agent) {
+  MATCH (e:Entity {agent_id: agent.id})
+  WITH e ORDER BY e.last_seen DESC, e.mention_count DESC, e.id
+  LIMIT $limits.entities
+  RETURN collect(properties(e)) AS entities
+}
+CALL (agent) {
+  MATCH (b:Belief {agent_id: agent.id, is_active: true})
+  WHERE b.strength >= $belief_floor
+  WITH b ORDER BY b.strength DESC, b.importance DESC, b.id
+  LIMIT $limits.beliefs
+  RETURN collect(b {.id, .statement, .category, .domain, .strength, .importance}) AS beliefs
+}
+RETURN tasks, notes, people, entities, beliefs

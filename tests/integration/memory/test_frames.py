@@ -1,0 +1,83 @@
+"""Frames against the real Neo4j: install (idempotent), list, choose."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.errors import AgentNotFound
+from app.graph.client import GraphClient
+from app.memory import frames
+from app.packs.schema import FrameSpec
+
+
+async def test_installing_the_seed_frames_twice_changes_nothing(
+    graph: GraphClient, test_graph: GraphClient, agent: str
+) -> None:
+    first = await frames.install_frames(graph, agent)
+    second = await frames.install_frames(graph, agent)
+
+    keys = [frame.key for frame in first]
+    assert keys[:6] == ["task", "question", "decision", "creative", "conversation", "debug"]
+    assert [(f.key, f.id) for f in second] == [(f.key, f.id) for f in first]
+    counts = (await test_graph.read("memory/count_labelled", agent_id=agent))[0]
+    assert counts["frames"] == len(first)
+    decision = next(f for f in first if f.key == "decision")
+    assert decision.default_stakes == "high" and decision.context_budget > 0
+    assert decision.questions_to_ask and decision.source == "seed"
+
+
+async def test_a_reinstall_updates_a_frame_in_place(graph: GraphClient, agent: str) -> None:
+    [original] = await frames.install_frames(
+        graph,
+        agent,
+        [
+            FrameSpec(
+                key="audit",
+                name="Audit",
+                activation_patterns=["audit"],
+                default_category="ethical",
+                default_stakes="high",
+            )
+        ],
+        source="pack:audit",
+    )
+    spec = FrameSpec(
+        key="audit",
+        name="Audit review",
+        activation_patterns=["audit", "sox"],
+        default_category="ethical",
+        default_stakes="high",
+        context_budget=5000,
+    )
+    [updated] = await frames.install_frames(graph, agent, [spec], source="pack:audit")
+
+    assert updated.id == original.id
+    assert updated.name == "Audit review" and updated.activation_patterns == ["audit", "sox"]
+    assert updated.context_budget == 5000
+
+
+async def test_choosing_uses_installed_frames_or_the_defaults(
+    graph: GraphClient, agent: str
+) -> None:
+    fallback = await frames.choose_frame(graph, agent, "Why did the report fail with an error?")
+    assert fallback.from_defaults
+    assert fallback.selection.key == "debug"
+
+    await frames.install_frames(graph, agent)
+    chosen = await frames.choose_frame(graph, agent, "Should we approve this? pros and cons")
+    assert not chosen.from_defaults
+    assert chosen.selection.key == "decision" and chosen.selection.matches == 4
+    assert chosen.frame is not None and chosen.frame.default_stakes == "high"
+    small_talk = await frames.choose_frame(graph, agent, "lorem ipsum")
+    assert small_talk.selection.key == "conversation" and not small_talk.selection.matched
+
+
+async def test_frames_are_scoped_to_their_agent(
+    graph: GraphClient, agent: str, other_agent: str, agent_id: str
+) -> None:
+    await frames.install_frames(graph, agent)
+    assert (await frames.list_frames(graph, other_agent)).count == 0
+    with pytest.raises(AgentNotFound):
+        await frames.list_frames(graph, agent_id)
+    with pytest.raises(AgentNotFound):
+        await frames.install_frames(graph, agent_id)

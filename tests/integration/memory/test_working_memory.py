@@ -1,0 +1,142 @@
+"""Working memory against the real Neo4j: the three columns, task eviction, note expiry."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import BeliefCreate
+from app.beliefs.store import create_belief
+from app.errors import AgentNotFound, InvalidInput, TaskNotFound
+from app.graph.client import GraphClient
+from app.memory import people, working_memory
+from app.memory.memory_mechanics import MemoryMechanics
+from app.memory.people import PersonCreate
+from app.memory.working_memory import EntityCreate, NoteCreate, TaskCreate
+
+# Friday 29 May 2026: the last business day of May (month end, not a quarter end).
+NOW = datetime(2026, 5, 29, 10, 0, tzinfo=UTC)
+
+
+async def test_a_fifth_task_evicts_the_oldest(graph: GraphClient, agent: str) -> None:
+    added = [
+        await working_memory.add_task(
+            graph, agent, TaskCreate(description=f"task {n}"), now=NOW + timedelta(minutes=n)
+        )
+        for n in range(6)
+    ]
+
+    assert [a.evicted for a in added[:4]] == [[], [], [], []]
+    assert added[4].evicted == [added[0].task.id]
+    assert added[5].evicted == [added[1].task.id]
+    memory = await working_memory.load_working_memory(graph, agent, NOW + timedelta(hours=1))
+    assert [t.description for t in memory.tasks] == ["task 5", "task 4", "task 3", "task 2"]
+
+    done = await working_memory.complete_task(graph, agent, added[3].task.id, now=NOW)
+    assert done.state == "completed" and done.ended_at == NOW
+    memory = await working_memory.load_working_memory(graph, agent, NOW + timedelta(hours=1))
+    assert len(memory.tasks) == 3
+    with pytest.raises(TaskNotFound):
+        await working_memory.complete_task(graph, agent, "no-such-task")
+
+
+async def test_the_task_limit_is_a_setting(graph: GraphClient, agent: str) -> None:
+    two = MemoryMechanics(max_active_tasks=2)
+    for n in range(3):
+        await working_memory.add_task(
+            graph, agent, TaskCreate(description=f"t{n}"), mechanics=two, now=NOW + timedelta(n)
+        )
+    memory = await working_memory.load_working_memory(graph, agent, NOW + timedelta(days=5))
+    assert [t.description for t in memory.tasks] == ["t2", "t1"]
+
+
+async def test_notes_expire_and_sort_by_priority(graph: GraphClient, agent: str) -> None:
+    await working_memory.add_note(
+        graph, agent, NoteCreate(content="short-lived", priority=9, ttl_s=60), now=NOW
+    )
+    await working_memory.add_note(graph, agent, NoteCreate(content="low", priority=1), now=NOW)
+    await working_memory.add_note(graph, agent, NoteCreate(content="high", priority=8), now=NOW)
+
+    fresh = await working_memory.load_working_memory(graph, agent, NOW + timedelta(seconds=30))
+    later = await working_memory.load_working_memory(graph, agent, NOW + timedelta(minutes=5))
+    tomorrow = await working_memory.load_working_memory(graph, agent, NOW + timedelta(days=2))
+
+    assert [n.content for n in fresh.notes] == ["short-lived", "high", "low"]
+    assert [n.content for n in later.notes] == ["high", "low"]
+    assert tomorrow.notes == []  # the default TTL is one day
+    assert fresh.notes[0].expires_at == NOW + timedelta(seconds=60)
+
+
+async def test_a_ttl_beyond_the_maximum_is_refused(graph: GraphClient, agent: str) -> None:
+    with pytest.raises(InvalidInput) as raised:
+        await working_memory.add_note(
+            graph, agent, NoteCreate(content="forever", ttl_s=10**9), now=NOW
+        )
+    assert raised.value.details["errors"][0]["location"] == ["body", "ttl_s"]
+    assert (await working_memory.load_working_memory(graph, agent, NOW)).notes == []
+
+
+async def test_objects_people_entities_time_and_strong_beliefs(
+    graph: GraphClient, agent: str
+) -> None:
+    mechanics = Mechanics()
+    strong = await create_belief(
+        graph,
+        mechanics,
+        agent,
+        BeliefCreate(statement="Close the books by day 3", category="contextual", strength=0.9),
+    )
+    await create_belief(
+        graph,
+        mechanics,
+        agent,
+        BeliefCreate(statement="Weak hunch", category="aesthetic", strength=0.5),
+    )
+    edge = await create_belief(
+        graph,
+        mechanics,
+        agent,
+        BeliefCreate(statement="Exactly at the floor", category="relational", strength=0.8),
+    )
+    old = await people.create_person(graph, agent, PersonCreate(name="Old"), now=NOW)
+    recent = await people.create_person(
+        graph, agent, PersonCreate(name="Recent"), now=NOW + timedelta(hours=1)
+    )
+    await working_memory.note_entity(graph, agent, EntityCreate(name="Invoice 4711"), now=NOW)
+    await working_memory.note_entity(
+        graph, agent, EntityCreate(name="ACME Ltd", kind="company"), now=NOW + timedelta(1)
+    )
+    again = await working_memory.note_entity(
+        graph, agent, EntityCreate(name="invoice  4711"), now=NOW + timedelta(2)
+    )
+
+    memory = await working_memory.load_working_memory(graph, agent, NOW + timedelta(hours=2))
+
+    objects = memory.objects
+    assert [p.id for p in objects.people] == [recent.id, old.id]
+    assert again.mention_count == 2 and again.name == "invoice 4711"
+    assert [e.name for e in objects.entities] == ["invoice 4711", "ACME Ltd"]
+    assert [b.id for b in objects.beliefs] == [strong.id, edge.id]
+    temporal = objects.temporal
+    assert temporal.is_month_end and not temporal.is_quarter_end
+    assert temporal.days_to_deadline == 0 and temporal.urgency_multiplier == 1.5
+    assert temporal.contexts == ["month_end"]
+
+
+async def test_working_memory_is_scoped_to_its_agent(
+    graph: GraphClient, agent: str, other_agent: str, agent_id: str
+) -> None:
+    await working_memory.add_task(graph, agent, TaskCreate(description="mine"), now=NOW)
+    await working_memory.add_note(graph, agent, NoteCreate(content="mine"), now=NOW)
+    await working_memory.note_entity(graph, agent, EntityCreate(name="Mine"), now=NOW)
+    await people.create_person(graph, agent, PersonCreate(name="Mine"), now=NOW)
+
+    theirs = await working_memory.load_working_memory(graph, other_agent, NOW)
+    assert theirs.tasks == [] and theirs.notes == []
+    assert theirs.objects.people == [] and theirs.objects.entities == []
+    with pytest.raises(AgentNotFound):
+        await working_memory.load_working_memory(graph, agent_id, NOW)
+    with pytest.raises(AgentNotFound):
+        await working_memory.add_task(graph, agent_id, TaskCreate(description="x"))
