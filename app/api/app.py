@@ -11,6 +11,11 @@ from fastapi import FastAPI
 from app import __version__
 from app.api.errors import install_error_handlers
 from app.api.routes import agents, analytics, beliefs, context, episodes, health, revisions
+from app.api.routes import frames as frame_routes
+from app.api.routes import people as people_routes
+from app.api.routes import rules as rule_routes
+from app.api.routes import self_model as self_routes
+from app.api.routes import working_memory as working_memory_routes
 from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
@@ -66,6 +71,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(beliefs.router)
     app.include_router(revisions.router)
     app.include_router(analytics.router)
+    app.include_router(people_routes.router)
+    app.include_router(frame_routes.router)
+    app.include_router(working_memory_routes.router)
+    app.include_router(rule_routes.router)
+    app.include_router(self_routes.router)
     app.include_router(episodes.router)
     app.include_router(context.router)
     return app
