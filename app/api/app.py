@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,7 +21,7 @@ from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
-from app.memory.embeddings import Embedder
+from app.memory.embeddings import shared_embedder
 from app.reasoning.offline import OfflineReasoner
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except CredenceError as error:
                 # The API still starts, so /health answers and /ready says what is wrong.
                 log.error("migrations not applied at start-up: %s", error.message)
+        if settings.embeddings.preload:
+            status = await asyncio.to_thread(app.state.embedder.status)
+            if not status.available:
+                log.warning("retrieval is degraded (no embeddings): %s", status.reason)
         try:
             yield
         finally:
@@ -63,8 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.reasoner = OfflineReasoner()
-    # Loaded lazily on the first text to embed (or at start-up when preload is set).
-    app.state.embedder = Embedder(settings.embeddings)
+    # One model per process, loaded at start-up when preload is set (else on first use).
+    app.state.embedder = shared_embedder(settings.embeddings)
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(agents.router)

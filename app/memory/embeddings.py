@@ -118,29 +118,32 @@ class Embedder:
         return model
 
     def embed_sync(self, texts: Sequence[str]) -> list[Vector] | None:
-        """Vectors for ``texts`` in order, or None when embeddings are unavailable."""
+        """Vectors for ``texts`` in order, or None when embeddings are unavailable. Vectors in
+        the cache are reused; the model is loaded only when some text is new."""
+        if not texts:
+            return [] if self.available else None
+        cached: list[Vector | None] = (
+            self._cache.get_many(texts) if self._cache and self.settings.enabled else []
+        )
+        if cached and all(vector is not None for vector in cached):
+            return [vector for vector in cached if vector is not None]
         self._ensure_loaded()
         if self._model is None:
             return None
-        if not texts:
-            return []
-        cached: list[Vector | None] = (
-            self._cache.get_many(texts) if self._cache else [None] * len(texts)
-        )
+        cached = cached or [None] * len(texts)
         missing = [i for i, vector in enumerate(cached) if vector is None]
-        if missing:
-            matrix = self._model.encode(
-                [texts[i] for i in missing],
-                batch_size=self.settings.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-            computed = [[float(x) for x in row] for row in matrix]
-            for i, vector in zip(missing, computed, strict=True):
-                cached[i] = vector
-            if self._cache:
-                self._cache.put_many([texts[i] for i in missing], computed)
+        matrix = self._model.encode(
+            [texts[i] for i in missing],
+            batch_size=self.settings.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        computed = [[float(x) for x in row] for row in matrix]
+        for i, vector in zip(missing, computed, strict=True):
+            cached[i] = vector
+        if self._cache:
+            self._cache.put_many([texts[i] for i in missing], computed)
         return [vector for vector in cached if vector is not None]
 
     async def embed(self, texts: Sequence[str]) -> list[Vector] | None:
@@ -158,3 +161,17 @@ class UnavailableEmbedder(Embedder):
     def __init__(self, reason: str = "embeddings are disabled") -> None:
         super().__init__(EmbeddingSettings(enabled=False))
         self._failure = reason
+
+
+_SHARED: dict[str, Embedder] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_embedder(settings: EmbeddingSettings) -> Embedder:
+    """One embedder (one loaded model) per process and settings: API apps, the CLI and tests
+    created in the same process share it."""
+    key = settings.model_dump_json()
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = Embedder(settings)
+        return _SHARED[key]

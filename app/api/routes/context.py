@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep
+from app.memory.context_sources import assemble_context
 from app.memory.retrieval import (
     ALL_SECTIONS,
     MAX_QUERY_CHARS,
@@ -15,7 +16,6 @@ from app.memory.retrieval import (
     ContextRequest,
     Mode,
     SectionName,
-    build_context,
 )
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["context"])
@@ -39,4 +39,4 @@ async def context(
     request = ContextRequest(
         q=q, k=k, sections=section or list(ALL_SECTIONS), mode=mode, budget_tokens=budget_tokens
     )
-    return await build_context(graph, embedder, settings.retrieval, agent_id, request)
+    return await assemble_context(graph, embedder, settings.retrieval, agent_id, request)
