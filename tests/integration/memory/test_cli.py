@@ -1,0 +1,57 @@
+"""`credence people | frames | memory` against the real Neo4j."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from typer.testing import CliRunner
+
+from app.cli import app as cli_app
+from app.config import Settings, get_settings
+
+
+@pytest.fixture
+def cli(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunner]:
+    monkeypatch.setenv("CREDENCE_NEO4J_URI", settings.neo4j_uri)
+    monkeypatch.setenv("CREDENCE_NEO4J_PASSWORD", settings.neo4j_password.get_secret_value())
+    monkeypatch.setenv("COLUMNS", "200")
+    get_settings.cache_clear()
+    yield CliRunner()
+    get_settings.cache_clear()
+
+
+def test_people_frames_and_memory_from_the_terminal(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch, graph: object
+) -> None:
+    created = cli.invoke(cli_app, ["agents", "create", "Terminal Tom"])
+    agent_id = re.search(r"CREDENCE_AGENT_ID=(\S+)", created.output)
+    assert agent_id is not None, created.output
+    monkeypatch.setenv("CREDENCE_AGENT_ID", agent_id.group(1))
+
+    added = cli.invoke(
+        cli_app, ["people", "add", "Maria Lopez", "--seniority", "director", "--role", "CFO"]
+    )
+    assert added.exit_code == 0, added.output
+    assert "authority 0.80" in added.output
+    listed = cli.invoke(cli_app, ["people", "list"])
+    shown = cli.invoke(cli_app, ["people", "show", "maria lopez"])
+    bad = cli.invoke(cli_app, ["people", "add", "X", "--seniority", "boss"])
+    assert listed.exit_code == 0 and "Maria Lopez" in listed.output
+    assert shown.exit_code == 0 and "director" in shown.output and "0.580" in shown.output
+    assert bad.exit_code != 0 and "seniority" in bad.output
+    missing = cli.invoke(cli_app, ["people", "show", "Nobody"])
+    assert missing.exit_code == 1 and "person_not_found" in missing.output
+
+    empty = cli.invoke(cli_app, ["frames", "list"])
+    installed = cli.invoke(cli_app, ["frames", "install"])
+    selected = cli.invoke(cli_app, ["frames", "select", "Should we approve the budget?"])
+    assert empty.exit_code == 0 and "no frames installed" in empty.output
+    assert installed.exit_code == 0 and "decision" in installed.output
+    assert selected.exit_code == 0 and "selected decision" in selected.output
+
+    memory = cli.invoke(cli_app, ["memory", "show"])
+    assert memory.exit_code == 0, memory.output
+    assert "active tasks (0)" in memory.output and "Maria Lopez" in memory.output
+    assert "next deadline" in memory.output
