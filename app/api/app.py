@@ -11,7 +11,16 @@ from fastapi import FastAPI
 
 from app import __version__
 from app.api.errors import install_error_handlers
-from app.api.routes import agents, analytics, beliefs, context, episodes, health, revisions
+from app.api.routes import (
+    agents,
+    analytics,
+    beliefs,
+    context,
+    episodes,
+    health,
+    packs,
+    revisions,
+)
 from app.api.routes import frames as frame_routes
 from app.api.routes import people as people_routes
 from app.api.routes import rules as rule_routes
@@ -83,4 +92,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(self_routes.router)
     app.include_router(episodes.router)
     app.include_router(context.router)
+    app.include_router(packs.router)
     return app
