@@ -8,7 +8,8 @@
 //             expansion_factor).
 // Returns: id, statement, category, domain, strength, tension, importance, is_core,
 //          score (float), vector_rank (int or null), fulltext_rank (int or null),
-//          via (string: search/expansion), expanded_from (list of maps),
+//          via (string: search/expansion), expanded_from (list of maps: id of the belief it was
+//          reached from, type, direction seen from that belief: outgoing = it -> this one),
 //          contradictions (list of maps: id, statement, strength, direction).
 CYPHER 25
 CALL () {
