@@ -1,0 +1,139 @@
+"""`credence packs | birth | context | episodes import | embed backfill` on the real Neo4j."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from app.cli import app as cli_app
+from app.config import Settings, get_settings
+
+
+@pytest.fixture
+def cli(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunner]:
+    monkeypatch.setenv("CREDENCE_NEO4J_URI", settings.neo4j_uri)
+    monkeypatch.setenv("CREDENCE_NEO4J_PASSWORD", settings.neo4j_password.get_secret_value())
+    monkeypatch.setenv("COLUMNS", "200")
+    get_settings.cache_clear()
+    yield CliRunner()
+    get_settings.cache_clear()
+
+
+def _born(cli: CliRunner, *args: str) -> str:
+    result = cli.invoke(cli_app, ["birth", *args])
+    assert result.exit_code == 0, result.output
+    found = re.search(r"CREDENCE_AGENT_ID=(\S+)", result.output)
+    assert found is not None
+    return found.group(1)
+
+
+def test_packs_are_listed_validated_and_loaded_with_progress(cli: CliRunner, graph: object) -> None:
+    listed = cli.invoke(cli_app, ["packs", "list"])
+    validated = cli.invoke(cli_app, ["packs", "validate"])
+    agent = _born(cli, "Packer")
+    loaded = cli.invoke(cli_app, ["packs", "load", "nonprofit-accounting", "--agent", agent])
+    loaded_again = cli.invoke(cli_app, ["packs", "load", "nonprofit-accounting", "-a", agent])
+    shown = cli.invoke(cli_app, ["packs", "list", "--agent", agent])
+
+    assert listed.exit_code == 0 and "saas-revenue-recognition" in listed.output
+    assert validated.exit_code == 0 and validated.output.count("ok") >= 6
+    assert loaded.exit_code == 0, loaded.output
+    assert "nonprofit-accounting v1 loaded" in loaded.output
+    assert "unchanged" in loaded_again.output
+    assert shown.exit_code == 0 and "nonprofit-accounting" in shown.output
+
+
+def test_a_malformed_pack_is_reported_with_file_and_path_and_not_loaded(
+    cli: CliRunner, tmp_path: Path, graph: object
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: bad-pack\nversion: 1\nindustry: x\ndescription: d\nbeliefs:\n"
+        "  - key: a\n    statement: A\n    category: contextual\n    strength: 1.5\n"
+        "  - key: b\n    statement: B\n    category: nonsense\n",
+        encoding="utf-8",
+    )
+    agent = _born(cli, "Careful")
+
+    validated = cli.invoke(cli_app, ["packs", "validate", str(bad)])
+    loaded = cli.invoke(cli_app, ["packs", "load", str(bad), "--agent", agent])
+    packs = cli.invoke(cli_app, ["packs", "list", "--agent", agent])
+
+    assert validated.exit_code == 1
+    assert "beliefs[0].strength" in validated.output and "beliefs[1].category" in validated.output
+    assert str(bad) in validated.output.replace("\n", "")
+    assert loaded.exit_code == 1 and "bad-pack" not in packs.output
+
+
+def test_the_pack_schema_is_exported(cli: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "pack.schema.json"
+    result = cli.invoke(cli_app, ["packs", "schema", "--output", str(target)])
+
+    assert result.exit_code == 0
+    schema = json.loads(target.read_text(encoding="utf-8"))
+    assert {"name", "version", "beliefs"} <= set(schema["required"])
+
+
+def test_birth_import_context_and_backfill_from_the_terminal(
+    cli: CliRunner, tmp_path: Path, graph: object
+) -> None:
+    agent = _born(
+        cli,
+        "Ava",
+        "--principal",
+        "Dana Smith",
+        "--role",
+        "Controller",
+        "--seniority",
+        "manager",
+        "--company",
+        "Acme",
+        "--industry",
+        "saas",
+    )
+    log = tmp_path / "log.jsonl"
+    lines = [
+        {
+            "external_id": f"t{n}",
+            "speaker": "Dana Smith",
+            "session": "s1",
+            "occurred_at": f"2026-03-0{n + 1}T10:00:00Z",
+            "text": text,
+        }
+        for n, text in enumerate(
+            [
+                "The Acme implementation fee was invoiced upfront.",
+                "Dana asked whether the fee can be recognised in March.",
+                "We agreed to defer it over the subscription term.",
+            ]
+        )
+    ]
+    log.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"speaker": "x"}\n', encoding="utf-8")
+
+    imported = cli.invoke(cli_app, ["episodes", "import", str(log), "--agent", agent])
+    again = cli.invoke(cli_app, ["episodes", "import", str(log), "--agent", agent])
+    rejected = cli.invoke(cli_app, ["episodes", "import", str(broken), "--agent", agent])
+    shown = cli.invoke(
+        cli_app, ["context", "can we recognise the implementation fee upfront?", "-a", agent]
+    )
+    as_json = cli.invoke(
+        cli_app, ["context", "implementation fee", "-a", agent, "--json", "-k", "2"]
+    )
+    backfill = cli.invoke(cli_app, ["embed", "backfill", "--agent", agent])
+
+    assert imported.exit_code == 0 and "3 episodes created" in imported.output
+    assert "0 episodes created, 3 already there" in again.output
+    assert rejected.exit_code == 1 and f"{broken}:1: text" in rejected.output.replace("\n", "")
+    assert shown.exit_code == 0, shown.output
+    assert "implementation" in shown.output and "episodes" in shown.output
+    body = json.loads(as_json.output)
+    assert {"beliefs", "episodes", "rules", "people", "working_memory"} <= set(body["sections"])
+    assert body["sections"]["episodes"]["items"][0]["external_id"] in {"t0", "t1", "t2"}
+    assert backfill.exit_code == 0 and "stored vectors" in backfill.output
