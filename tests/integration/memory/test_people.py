@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.errors import AgentNotFound, PersonNotFound
+from app.errors import AgentNotFound, InvalidInput, PersonNotFound
 from app.graph.client import GraphClient
 from app.memory import people
 from app.memory.memory_mechanics import MemoryMechanics
@@ -207,3 +207,12 @@ async def test_unknown_agent(graph: GraphClient, agent_id: str) -> None:
         await people.get_person(graph, agent_id, "x")
     with pytest.raises(AgentNotFound):
         await people.mentioned_people(graph, agent_id, "Hi Bob")
+
+
+async def test_micro_birth_refuses_a_blank_name(
+    graph: GraphClient, test_graph: GraphClient, agent: str
+) -> None:
+    with pytest.raises(InvalidInput) as raised:
+        await people.micro_birth(graph, agent, "   ")
+    assert raised.value.details["errors"][0]["location"] == ["name"]
+    assert (await test_graph.read("memory/count_labelled", agent_id=agent))[0]["people"] == 0
