@@ -1,5 +1,5 @@
 # Credence — the two commands of the README:
-#   make run    install, start Neo4j, migrate, serve the API on :8000
+#   make run    install, start Neo4j, migrate, birth the default agent (all packs), serve on :8000
 #   make test   install, start Neo4j, lint, type-check and run the whole test suite
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -35,6 +35,7 @@ neo4j-stop:
 
 run: install neo4j-up
 	$(BIN)/credence db migrate
+	$(BIN)/credence agents default
 	@echo "Neo4j Browser: http://127.0.0.1:$(HTTP_PORT)/browser/  (user neo4j)"
 	@echo "Credence API:  http://127.0.0.1:$(API_PORT)/   OpenAPI: http://127.0.0.1:$(API_PORT)/docs"
 	$(BIN)/credence serve

@@ -19,9 +19,9 @@ from app.graph.client import GraphClient
 from app.memory import embedding_store, episodes
 from app.memory.context_sources import assemble_context
 from app.memory.embeddings import shared_embedder
-from app.memory.retrieval import ALL_SECTIONS, Context, ContextRequest, Mode
+from app.memory.retrieval import ALL_SECTIONS, Context, ContextRequest
 from app.packs import files
-from app.packs.birth import AgentCreate, BirthProfile, BornAgent, birth
+from app.packs.birth import AgentCreate, BirthProfile, BornAgent, birth, ensure_default_agent
 from app.packs.loader import PackLoadReport, list_loaded_packs, load_pack
 from app.packs.schema import KnowledgePack
 
@@ -430,4 +430,26 @@ def embed_backfill(
     )
 
 
-_ = Mode  # the CLI takes the mode as text and validates it through ContextRequest
+def agents_default() -> None:
+    """The default agent (CREDENCE_DEFAULT_AGENT), born with every shipped pack if missing."""
+    settings = get_settings()
+    if not settings.default_agent:
+        err_console.print("[red]no default agent[/]: CREDENCE_DEFAULT_AGENT is empty")
+        raise typer.Exit(code=2)
+
+    async def work(graph: GraphClient) -> tuple[Any, bool]:
+        return await ensure_default_agent(
+            graph,
+            shared_embedder(settings.embeddings),
+            settings.mechanics,
+            settings.default_agent,
+            settings.default_agent_industry,
+            memory_mechanics=settings.memory,
+        )
+
+    agent, born = run_with_graph(work)
+    console.print(
+        f"{'born' if born else 'found'} default agent [bold]{agent.name}[/]: {agent.id} "
+        f"({agent.beliefs} active beliefs)"
+    )
+    console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")

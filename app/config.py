@@ -44,6 +44,11 @@ class Settings(BaseSettings):
 
     log_level: str = "INFO"
 
+    # The agent `make run` and `docker compose up` start with: born once (full birth, every
+    # shipped pack) when the API starts and no agent has this name. Empty: none.
+    default_agent: str = "Credence"
+    default_agent_industry: str = "accounting"
+
     # The cognitive mechanics of DESIGN §5: CREDENCE_MECHANICS__REVISION_THRESHOLD=0.7, ...
     mechanics: Mechanics = Field(default_factory=Mechanics)
     # Embeddings (CREDENCE_EMBEDDINGS__MODEL=...), retrieval weights (CREDENCE_RETRIEVAL__RRF_K=60).

@@ -31,6 +31,7 @@ from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.memory.embeddings import shared_embedder
+from app.packs.birth import ensure_default_agent
 from app.reasoning.offline import OfflineReasoner
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except CredenceError as error:
                 # The API still starts, so /health answers and /ready says what is wrong.
                 log.error("migrations not applied at start-up: %s", error.message)
+        if settings.default_agent:
+            try:
+                agent, born = await ensure_default_agent(
+                    graph,
+                    app.state.embedder,
+                    settings.mechanics,
+                    settings.default_agent,
+                    settings.default_agent_industry,
+                    memory_mechanics=settings.memory,
+                )
+                log.info(
+                    "default agent %s: %s%s", agent.name, agent.id, " (born now)" if born else ""
+                )
+            except CredenceError as error:
+                log.error("default agent not ready: %s", error.message)
         if settings.embeddings.preload:
             status = await asyncio.to_thread(app.state.embedder.status)
             if not status.available:

@@ -419,3 +419,26 @@ async def birth(
         ms=(time.perf_counter() - started) * 1000,
     )
     return BornAgent(**agent.model_dump(), birth=details)
+
+
+async def ensure_default_agent(
+    graph: GraphClient,
+    embedder: Embedder,
+    mechanics: Mechanics,
+    name: str,
+    industry: str,
+    *,
+    memory_mechanics: MemoryMechanics | None = None,
+) -> tuple[Agent, bool]:
+    """The agent called ``name``, born (full birth with every shipped pack) if none exists yet.
+    Returns the agent and whether it was born now."""
+    rows = await graph.read("agents/find_agents_by_name", agent_name=name)
+    if rows:
+        return await get_agent(graph, rows[0]["id"]), False
+    data = AgentCreate(
+        name=name,
+        profile=BirthProfile(name="Operator", role="operator", industry=industry),
+        packs=[pack.name for pack in read_all_packs()],
+    )
+    born = await birth(graph, embedder, mechanics, data, memory_mechanics=memory_mechanics)
+    return born, True

@@ -45,6 +45,8 @@ def settings(neo4j_target: Neo4jTarget) -> Settings:
         neo4j_user=neo4j_target.user,
         neo4j_password=SecretStr(neo4j_target.password),
         api_keys={},
+        # Tests create their own agents; the default agent has its own test.
+        default_agent="",
     )
 
 

@@ -91,3 +91,26 @@ def test_a_name_alone_is_an_empty_agent(client: TestClient) -> None:
     born = client.post("/v1/agents", json={"name": "Plain"}).json()
 
     assert born["birth_source"] == "api" and born["beliefs"] == 0 and born["birth"] is None
+
+
+async def test_the_default_agent_is_born_once_with_every_pack(graph: object) -> None:
+    import uuid
+
+    from app.beliefs.mechanics import Mechanics
+    from app.graph.client import GraphClient
+    from app.memory.embeddings import shared_embedder
+    from app.memory.settings import EmbeddingSettings
+    from app.packs.birth import ensure_default_agent
+    from app.packs.loader import list_loaded_packs
+
+    assert isinstance(graph, GraphClient)
+    name = f"default-{uuid.uuid4()}"
+    embedder = shared_embedder(EmbeddingSettings())
+    first, born = await ensure_default_agent(graph, embedder, Mechanics(), name, "accounting")
+    second, born_again = await ensure_default_agent(
+        graph, embedder, Mechanics(), name, "accounting"
+    )
+
+    assert (born, born_again) == (True, False) and first.id == second.id
+    loaded = {p.name for p in await list_loaded_packs(graph, first.id)}
+    assert {p.name for p in read_all_packs()} <= loaded
