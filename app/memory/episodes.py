@@ -19,6 +19,8 @@ from app.beliefs.store import lock_agent
 from app.errors import AgentNotFound, InvalidInput, NotFound
 from app.graph.client import GraphClient, Transaction
 from app.memory.embeddings import Embedder
+from app.memory.memory_mechanics import MemoryMechanics
+from app.memory.people import micro_birth_properties
 from app.memory.settings import RetrievalSettings
 
 Outcome = Literal["success", "failure", "partial", "neutral"]
@@ -130,6 +132,8 @@ async def import_episodes(
     retrieval: RetrievalSettings,
     agent_id: str,
     batch: EpisodeBatch,
+    *,
+    memory: MemoryMechanics | None = None,
 ) -> ImportReport:
     """Imports a batch of episodes whole (or nothing).
 
@@ -167,16 +171,23 @@ async def import_episodes(
     threshold = retrieval.interference_similarity
     own = _in_batch_interference(vectors, times, threshold) if vectors else [0] * len(fresh)
 
+    people: dict[str, dict[str, Any]] = {}
     rows: list[dict[str, Any]] = []
     for position, index in enumerate(fresh):
         item = items[index]
         speaker_is_person = item.speaker.casefold() not in AGENT_SPEAKERS
+        if speaker_is_person and item.speaker not in people:
+            person = micro_birth_properties(
+                agent_id, item.speaker, memory or MemoryMechanics(), now
+            )
+            person["last_seen"] = None  # set from the episodes' own times
+            people[item.speaker] = person
         rows.append(
             {
                 **item.model_dump(exclude={"occurred_at"}),
                 "id": str(uuid.uuid4()),
                 "occurred_at": times[position],
-                "person": item.speaker if speaker_is_person else None,
+                "person": people[item.speaker] if speaker_is_person else None,
                 "trivial": item.actions < 2,
                 "interference": own[position],
                 "embedding": vectors[position] if vectors else None,

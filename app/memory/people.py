@@ -601,6 +601,20 @@ async def update_person(
     return await graph.write_transaction(work, action="updating a person")
 
 
+def micro_birth_properties(
+    agent_id: str, name: str, mechanics: MemoryMechanics, now: datetime
+) -> dict[str, Any]:
+    """The property map of a person micro-born with ``name`` (for writers that create people in
+    bulk inside their own statement, such as the episode import): role and seniority unknown,
+    authority 0.5, frequency and relevance 0, birth source ``micro``.
+
+    Raises:
+        InvalidInput: the name is blank or too long.
+    """
+    data = _validated_create({"name": name, "context_relevance": 0.0})
+    return _stored(_new_person(agent_id, data, "micro", now), mechanics)
+
+
 async def micro_birth(
     graph: GraphClient,
     agent_id: str,

@@ -2,8 +2,9 @@
 // agent already holds), each linked to its session, its speaker (a Person, micro-born when new)
 // and the beliefs it is about.
 // Params: $agent_id (string),
-//         $episodes (list of maps: id, external_id, speaker, person (speaker's name or null when
-//         the agent itself spoke), text, user_message, response, occurred_at (datetime), session,
+//         $episodes (list of maps: id, external_id, speaker, person (the micro-birth property
+//         map of the speaker, app/memory/people.py micro_birth_properties, with name_key; null
+//         when the agent itself spoke), text, user_message, response, occurred_at (datetime), session,
 //         outcome, emotional_valence, surprise, frame, actions, trivial, interference,
 //         embedding (list of floats or null), about (list of belief ids)).
 // Returns: id (string), external_id (string), person_id (string or null).
@@ -44,11 +45,8 @@ CALL (e, row) {
 }
 CALL (e, row) {
   WITH e, row WHERE row.person IS NOT NULL
-  MERGE (p:Person {agent_id: $agent_id, name_key: toLower(row.person)})
-    ON CREATE SET p.id = randomUUID(), p.name = row.person, p.role = 'unknown',
-                  p.seniority = 'unknown', p.authority = 0.5, p.interaction_frequency = 0.0,
-                  p.context_relevance = 0.0, p.relationship_value = 0.3, p.trust = 0.5,
-                  p.birth_source = 'micro', p.created_at = datetime()
+  MERGE (p:Person {agent_id: $agent_id, name_key: row.person.name_key})
+    ON CREATE SET p += row.person, p.id = randomUUID(), p.created_at = datetime()
   SET p.last_seen = CASE WHEN p.last_seen IS NULL OR row.occurred_at > p.last_seen
                          THEN row.occurred_at ELSE p.last_seen END
   CREATE (e)-[:WITH {role: 'speaker'}]->(p)

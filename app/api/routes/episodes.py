@@ -22,7 +22,9 @@ async def import_episodes(
     body: EpisodeBatch,
 ) -> ImportReport:
     """Import a batch of episodes (all or nothing; idempotent on external_id)."""
-    return await episodes.import_episodes(graph, embedder, settings.retrieval, agent_id, body)
+    return await episodes.import_episodes(
+        graph, embedder, settings.retrieval, agent_id, body, memory=settings.memory
+    )
 
 
 @router.get("/episodes")
