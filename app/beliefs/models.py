@@ -130,7 +130,8 @@ class EvidenceIn(StrictModel):
     stance: Stance
     kind: EvidenceKind = "factual"
     confidence: Unit = 1.0
-    # Source weight: a person's relationship value when a person is named (set by the caller).
+    # Source weight when no person is named; with source_person_id the weight is that person's
+    # relationship value (read in the same transaction).
     source_weight: Unit = 1.0
     source_person_id: str | None = Field(default=None, max_length=64)
     episode_id: str | None = Field(default=None, max_length=64)

@@ -22,7 +22,7 @@ from app.beliefs.models import (
 )
 from app.beliefs.revision import revise_tense
 from app.beliefs.store import lock_agent
-from app.errors import BeliefInactive, BeliefNotFound
+from app.errors import BeliefInactive, BeliefNotFound, PersonNotFound
 from app.graph.client import GraphClient, Transaction
 from app.reasoning.protocol import Reasoner
 
@@ -131,6 +131,31 @@ def _per_item(
     return results
 
 
+async def _weigh_by_source(
+    tx: Transaction,
+    agent_id: str,
+    items: list[EvidenceForBelief],
+    params: list[dict[str, Any]],
+) -> None:
+    """Evidence from a named person weighs confidence × that person's relationship value
+    (DESIGN §5); ``source_weight`` only applies when no person is named.
+
+    Raises:
+        PersonNotFound: a named person is not one of the agent's people.
+    """
+    person_ids = sorted({i.source_person_id for i in items if i.source_person_id is not None})
+    if not person_ids:
+        return
+    rows = await tx.run("people/relationship_values", agent_id=agent_id, person_ids=person_ids)
+    values = {row["id"]: float(row["relationship_value"]) for row in rows}
+    for item, param in zip(items, params, strict=True):
+        if item.source_person_id is None:
+            continue
+        if item.source_person_id not in values:
+            raise PersonNotFound(item.source_person_id, agent_id)
+        param["weight"] = item.confidence * values[item.source_person_id]
+
+
 async def apply_evidence(
     graph: GraphClient, mechanics: Mechanics, agent_id: str, items: list[EvidenceForBelief]
 ) -> AppliedEvidence:
@@ -157,6 +182,7 @@ async def apply_evidence(
 
     async def work(tx: Transaction) -> AppliedEvidence:
         await lock_agent(tx, agent_id)
+        await _weigh_by_source(tx, agent_id, items, params)
         row = (
             await tx.run(
                 "beliefs/apply_evidence", agent_id=agent_id, m=mechanics.as_params(), items=params

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.integration.knowledge.conftest import import_episodes
@@ -114,3 +115,34 @@ def test_a_repeated_memory_raises_the_interference_of_the_older_one(
     interference = {e["external_id"]: e["interference"] for e in _episodes(client, agent)}
 
     assert interference == {"old": 1, "other": 0, "new": 0}
+
+
+def test_evidence_from_a_person_weighs_their_relationship_value(
+    client: TestClient, agent: str
+) -> None:
+    belief = client.post(
+        f"/v1/agents/{agent}/beliefs",
+        json={"statement": "Vendors are paid in 30 days", "category": "contextual"},
+    ).json()["id"]
+    person = client.post(
+        f"/v1/agents/{agent}/people", json={"name": "Vera Director", "seniority": "director"}
+    ).json()
+    value = person["relationship_value"]
+    evidence = {
+        "text": "We paid a vendor after 60 days",
+        "stance": "contradicting",
+        "confidence": 0.5,
+        "source_weight": 1.0,
+        "source_person_id": person["id"],
+    }
+    applied = client.post(f"/v1/agents/{agent}/beliefs/{belief}/evidence", json=evidence)
+    ghost = client.post(
+        f"/v1/agents/{agent}/beliefs/{belief}/evidence",
+        json={**evidence, "source_person_id": "nobody"},
+    )
+
+    assert applied.status_code == 200, applied.text
+    assert applied.json()["results"][0]["new_tension"] == pytest.approx(0.15 * 0.5 * value)
+    assert ghost.status_code == 404 and ghost.json()["error"]["code"] == "person_not_found"
+    after = client.get(f"/v1/agents/{agent}/beliefs/{belief}").json()["belief"]
+    assert after["tension"] == pytest.approx(0.15 * 0.5 * value)

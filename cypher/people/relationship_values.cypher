@@ -1,0 +1,6 @@
+// The relationship value of each named person: the source weight of their evidence (DESIGN §5).
+// Params: $agent_id (string), $person_ids (list of strings).
+// Returns: id (string), relationship_value (float), one row per person found.
+UNWIND $person_ids AS person_id
+MATCH (p:Person {agent_id: $agent_id, id: person_id})
+RETURN p.id AS id, coalesce(p.relationship_value, 0.0) AS relationship_value
