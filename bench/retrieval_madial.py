@@ -73,7 +73,10 @@ from app.memory.settings import RetrievalSettings
 from app.packs.birth import AgentCreate, create_agent
 
 DEFAULT_DATA = Path(
-    os.environ.get("MADIAL_BENCH_DIR", "/work/shared/eval-data/madial-bench")
+    os.environ.get(
+        "MADIAL_BENCH_DIR",
+        str(Path(__file__).resolve().parents[2] / "shared" / "eval-data" / "madial-bench"),
+    )
 ).expanduser()
 DIALOGUE_FILE = "MADial-Bench-en-dialogue.json"
 MEMORY_FILE = "MADial-Bench-en-memory.json"

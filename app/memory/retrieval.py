@@ -152,8 +152,11 @@ async def build_context(
     if request.mode != "fulltext":
         embedding = await embedder.embed_one(request.q)
         if embedding is None:
+            reason = embedder.status().reason
             degraded_reason = (
-                f"no embeddings ({embedder.status().reason}): fulltext and graph retrieval only"
+                f"no embeddings ({reason}): vector mode has nothing to search"
+                if request.mode == "vector"
+                else f"no embeddings ({reason}): fulltext and graph retrieval only"
             )
     timings["embed"] = (time.perf_counter() - started) * 1000
     terms = lucene_terms(request.q) if request.mode != "vector" else None
