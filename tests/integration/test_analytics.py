@@ -19,6 +19,7 @@ The scenario (built once for the module, through the real services and the offli
 from __future__ import annotations
 
 import re
+import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -106,12 +107,20 @@ async def _evidence(
                 text=f"{person or 'someone'} says no ({number})"
                 if stance == "contradicting"
                 else f"{person} agrees",
-                source_person_id=person,
+                source_person_id=_person_id(person) if person else None,
             )
             for number, (belief_id, stance, person) in enumerate(items)
         ],
     )
     return outcome.revision.revisions
+
+
+# Person ids are unique across the database; the names are what the scenario talks about.
+_RUN = uuid.uuid4().hex[:8]
+
+
+def _person_id(name: str) -> str:
+    return f"{name}-{_RUN}"
 
 
 async def _observe(graph: GraphClient, agent_id: str) -> float:
@@ -121,8 +130,16 @@ async def _observe(graph: GraphClient, agent_id: str) -> float:
 
 
 @pytest.fixture(scope="module")
-async def scenario(graph: GraphClient) -> AsyncIterator[Scenario]:
+async def scenario(graph: GraphClient, test_graph: GraphClient) -> AsyncIterator[Scenario]:
     agent_id = (await create_agent(graph, AgentCreate(name="analytics scenario"))).id
+    # Evidence from a named person weighs its relationship value: these people weigh 1.0.
+    for person in ("alice", "bob", "carol", "dave"):
+        await test_graph.write(
+            "probe/create_trusted_person",
+            agent_id=agent_id,
+            id=_person_id(person),
+            person_name=person,
+        )
     pack = {"source": "pack", "strength": 0.9}
     p1 = await _belief(graph, agent_id, "Clients pay invoices within 30 days", **pack)
     p2 = await _belief(graph, agent_id, "Month-end close takes three days", **pack)
@@ -359,9 +376,9 @@ async def test_revision_triggers_group_challenging_evidence_by_person(
     # R1 (alice ×5 on P1), R2 (bob ×3 on B), R3 (alice ×2 and 3 unnamed on A), R4 (carol ×5).
     # Bob's later evidence on P2 and dave's reinforcement triggered nothing.
     expected = {
-        "alice": ("alice", 2, 7, 1.05),
-        "carol": ("carol", 1, 5, 0.75),
-        "bob": ("bob", 1, 3, 0.45),
+        "alice": (_person_id("alice"), 2, 7, 1.05),
+        "carol": (_person_id("carol"), 1, 5, 0.75),
+        "bob": (_person_id("bob"), 1, 3, 0.45),
         "unknown": (None, 1, 3, 0.45),
     }
     assert set(by_person) == set(expected)
