@@ -492,7 +492,7 @@ async def run_analytics(
     """
     spec = analytics_spec(name, graph.catalog)
     resolved = resolve_params(spec, params or {})
-    if not await graph.read("agents/get_agent", agent_id=agent_id):
+    if not await graph.read("agents/agent_exists", agent_id=agent_id):
         raise AgentNotFound(agent_id)
     rows = await graph.read(f"{FOLDER}/{name}", agent_id=agent_id, **resolved)
     columns = list(spec.columns)

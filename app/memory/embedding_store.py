@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from app.graph.client import GraphClient
+from app.graph.vectors import vector_param
 from app.memory.embeddings import Embedder
 
 EmbeddedLabel = Literal["Belief", "Rule", "Episode"]
@@ -43,7 +44,8 @@ async def _embed_rows(
     if vectors is None:
         return None
     rows: list[dict[str, object]] = [
-        {"id": row["id"], "embedding": vector} for row, vector in zip(found, vectors, strict=True)
+        {"id": row["id"], "embedding": vector_param(vector)}
+        for row, vector in zip(found, vectors, strict=True)
     ]
     return await store_vectors(graph, label, rows)
 

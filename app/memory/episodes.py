@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from app.beliefs.store import lock_agent
 from app.errors import AgentNotFound, InvalidInput, NotFound
 from app.graph.client import GraphClient, Transaction
+from app.graph.vectors import vector_param
 from app.memory.embeddings import Embedder
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import micro_birth_properties
@@ -190,7 +191,7 @@ async def import_episodes(
                 "person": people[item.speaker] if speaker_is_person else None,
                 "trivial": item.actions < 2,
                 "interference": own[position],
-                "embedding": vectors[position] if vectors else None,
+                "embedding": vector_param(vectors[position]) if vectors else None,
                 "index": index,
             }
         )
@@ -340,5 +341,5 @@ async def get_episode(graph: GraphClient, agent_id: str, episode_id: str) -> dic
 
 
 async def _require_agent(graph: GraphClient, agent_id: str) -> None:
-    if not await graph.read("agents/get_agent", agent_id=agent_id):
+    if not await graph.read("agents/agent_exists", agent_id=agent_id):
         raise AgentNotFound(agent_id)

@@ -12,6 +12,7 @@ at all selects ``conversation``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Protocol
@@ -115,7 +116,13 @@ def default_frames() -> list[FrameSpec]:
     Raises:
         SeedFileInvalid: the file is missing or invalid (every problem listed).
     """
-    return read_frames().frames
+    return list(_shipped_frames())
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_frames() -> tuple[FrameSpec, ...]:
+    """The seed file is read once per process (it ships with the code)."""
+    return tuple(read_frames().frames)
 
 
 def _frame_params(spec: FrameSpec, position: int) -> dict[str, object]:

@@ -297,5 +297,5 @@ def _bind(loader: ExtraSection, graph: GraphClient, agent_id: str, now: datetime
 
 
 async def _require_agent(graph: GraphClient, agent_id: str) -> None:
-    if not await graph.read("agents/get_agent", agent_id=agent_id):
+    if not await graph.read("agents/agent_exists", agent_id=agent_id):
         raise AgentNotFound(agent_id)

@@ -53,7 +53,8 @@ class RetrievalSettings(BaseModel):
     salience_plain: Positive = 1.0
     # Interference: an insert raises `interference` of older episodes at cosine ≥ this.
     interference_similarity: Unit = 0.8
-    interference_neighbours: Annotated[int, Field(ge=1, le=1000)] = 50
+    # Stored neighbours examined per new episode (only those at the threshold count).
+    interference_neighbours: Annotated[int, Field(ge=1, le=1000)] = 10
     # Tokens per item are estimated as characters / chars_per_token.
     chars_per_token: Positive = 4.0
     # Share of the frame's budget per section (normalised).

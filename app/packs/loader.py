@@ -26,6 +26,7 @@ from app.beliefs.mechanics import Mechanics
 from app.beliefs.store import lock_agent
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient, Transaction
+from app.graph.vectors import vector_param
 from app.memory.embeddings import Embedder
 from app.packs.schema import KnowledgePack, PackBelief
 
@@ -107,7 +108,7 @@ async def load_pack(
     held = {row["key"]: row for row in state[0]["beliefs"]} if state else {}
     previous = state[0]["pack"] if state and state[0]["pack"] else None
     checksum = pack_checksum(pack)
-    if previous is None and not await graph.read("agents/get_agent", agent_id=agent_id):
+    if previous is None and not await graph.read("agents/agent_exists", agent_id=agent_id):
         raise AgentNotFound(agent_id)
 
     new_beliefs = [b for b in pack.beliefs if b.key not in held]
@@ -182,7 +183,7 @@ async def load_pack(
             {
                 **rule.model_dump(exclude={"key"}),
                 "key": rule.key,
-                "embedding": vectors.get(f"rule:{rule.key}"),
+                "embedding": vector_param(vectors.get(f"rule:{rule.key}")),
             }
             for rule in pack.rules
         ]
@@ -277,7 +278,7 @@ def _belief_row(
         "importance": belief.importance,
         "is_core": belief.is_core,
         "seq": seq,
-        "embedding": vector,
+        "embedding": vector_param(vector),
         "contexts": contexts,
         "context_parents": all_context_parents(list(belief.contexts)),
     }
@@ -330,7 +331,7 @@ async def _supersede(
 
 async def list_loaded_packs(graph: GraphClient, agent_id: str) -> list[PackSummary]:
     rows = await graph.read("packs/list_packs", agent_id=agent_id)
-    if not rows and not await graph.read("agents/get_agent", agent_id=agent_id):
+    if not rows and not await graph.read("agents/agent_exists", agent_id=agent_id):
         raise AgentNotFound(agent_id)
     return [
         PackSummary(

@@ -4,13 +4,13 @@
 // the count of stored newer ones is returned for the new episode (written when it is created).
 // Neo4j's cosine score is (1 + cos) / 2, so $score_floor = (1 + threshold) / 2.
 // Params: $agent_id (string), $k (int), $score_floor (float),
-//         $episodes (list of maps: id string, occurred_at datetime, embedding list of floats).
+//         $episodes (list of maps: id string, occurred_at datetime, embedding float32 VECTOR (app/graph/vectors.py)).
 // Returns: id (string), newer_neighbours (int) per new episode that has similar stored ones.
 CYPHER 25
 UNWIND $episodes AS row
 CALL (row) {
   MATCH (old:Episode)
-    SEARCH old IN (VECTOR INDEX episode_embedding FOR row.embedding WHERE old.agent_id = $agent_id LIMIT $k)
+    SEARCH old IN (VECTOR INDEX episode_embedding FOR toFloatList(row.embedding) WHERE old.agent_id = $agent_id LIMIT $k)
     SCORE AS score
   WHERE score >= $score_floor
   RETURN old

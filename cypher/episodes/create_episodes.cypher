@@ -6,7 +6,7 @@
 //         map of the speaker, app/memory/people.py micro_birth_properties, with name_key; null
 //         when the agent itself spoke), text, user_message, response, occurred_at (datetime), session,
 //         outcome, emotional_valence, surprise, frame, actions, trivial, interference,
-//         embedding (list of floats or null), about (list of belief ids)).
+//         embedding (float32 VECTOR or null), about (list of belief ids)).
 // Returns: id (string), external_id (string), person_id (string or null).
 UNWIND $episodes AS row
 CREATE (e:Episode {id: row.id, agent_id: $agent_id})
@@ -33,7 +33,7 @@ SET e.external_id = row.external_id,
 WITH e, row
 CALL (e, row) {
   WITH e, row WHERE row.embedding IS NOT NULL
-  CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
+  CALL db.create.setNodeVectorProperty(e, 'embedding', toFloatList(row.embedding))
 }
 CALL (e, row) {
   WITH e, row WHERE row.session IS NOT NULL

@@ -4,7 +4,7 @@
 // embedding_pending. The dissatisfaction sums are recomputed once after the whole load.
 // Params: $agent_id (string), $pack_name (string), $m (map: mechanics),
 //         $rows (list of maps: id, key, statement, category, domain, strength, importance,
-//         is_core, is_immutable, source ('pack' or 'birth'), seq, embedding (list of floats or null), contexts (list of {name, strength}),
+//         is_core, is_immutable, source ('pack' or 'birth'), seq, embedding (float32 VECTOR or null), contexts (list of {name, strength}),
 //         context_parents (list of {child, parent})).
 // Returns: created (int).
 MATCH (k:KnowledgePack {agent_id: $agent_id, name: $pack_name})
@@ -36,7 +36,7 @@ CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id, ki
 WITH b, row
 CALL (b, row) {
   WITH b, row WHERE row.embedding IS NOT NULL
-  CALL db.create.setNodeVectorProperty(b, 'embedding', row.embedding)
+  CALL db.create.setNodeVectorProperty(b, 'embedding', toFloatList(row.embedding))
 }
 CALL (b, row) {
   WITH b, row WHERE row.embedding IS NULL

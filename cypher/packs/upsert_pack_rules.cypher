@@ -13,7 +13,7 @@ REMOVE r.fresh
 WITH r, row, created, changed
 CALL (r, row, created, changed) {
   WITH r, row WHERE (created OR changed) AND row.embedding IS NOT NULL
-  CALL db.create.setNodeVectorProperty(r, 'embedding', row.embedding)
+  CALL db.create.setNodeVectorProperty(r, 'embedding', toFloatList(row.embedding))
 }
 CALL (r, row, created, changed) {
   WITH r, row WHERE (created OR changed) AND row.embedding IS NULL

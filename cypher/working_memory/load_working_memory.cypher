@@ -32,10 +32,13 @@ CALL (agent) {
   RETURN collect(properties(e)) AS entities
 }
 CALL (agent) {
+  // Served by the (agent_id, is_active, strength) index (V0015) in index order: reads only the
+  // strongest few, not every active belief of the agent.
   MATCH (b:Belief {agent_id: agent.id, is_active: true})
   WHERE b.strength >= $belief_floor
-  WITH b ORDER BY b.strength DESC, b.importance DESC, b.id
+  WITH b ORDER BY b.agent_id DESC, b.is_active DESC, b.strength DESC
   LIMIT $limits.beliefs
+  WITH b ORDER BY b.strength DESC, b.importance DESC, b.id
   RETURN collect(b {.id, .statement, .category, .domain, .strength, .importance}) AS beliefs
 }
 RETURN tasks, notes, people, entities, beliefs
