@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
+from typer.testing import CliRunner
 
-from app.config import Settings
+from app.config import Settings, get_settings
 from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
@@ -64,6 +65,19 @@ async def test_graph(settings: Settings, graph: GraphClient) -> AsyncIterator[Gr
     client = GraphClient.from_settings(settings, QueryCatalog(TEST_CYPHER))
     yield client
     await client.close()
+
+
+@pytest.fixture
+def cli(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunner]:
+    """The `credence` CLI pointed at the test Neo4j (settings re-read around each test)."""
+    monkeypatch.setenv("CREDENCE_NEO4J_URI", settings.neo4j_uri)
+    monkeypatch.setenv("CREDENCE_NEO4J_USER", settings.neo4j_user)
+    monkeypatch.setenv("CREDENCE_NEO4J_PASSWORD", settings.neo4j_password.get_secret_value())
+    monkeypatch.setenv("COLUMNS", "250")
+    monkeypatch.delenv("CREDENCE_AGENT_ID", raising=False)
+    get_settings.cache_clear()
+    yield CliRunner()
+    get_settings.cache_clear()
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
@@ -43,7 +43,7 @@ from app.beliefs.models import (
 )
 from app.beliefs.revision import observe_turn
 from app.cli import app as cli_app
-from app.config import Settings, get_settings
+from app.config import Settings
 from app.errors import AgentNotFound, InvalidInput, UnknownAnalytics
 from app.graph.client import GraphClient
 from app.packs.birth import AgentCreate, create_agent
@@ -723,18 +723,6 @@ def test_api_lists_and_runs_analytics_as_json(settings: Settings, scenario: Scen
     assert invalid.json()["error"]["details"]["errors"][0]["location"] == ["params", "limit"]
     assert no_agent.status_code == 404
     assert no_agent.json()["error"]["code"] == "agent_not_found"
-
-
-@pytest.fixture
-def cli(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunner]:
-    monkeypatch.setenv("CREDENCE_NEO4J_URI", settings.neo4j_uri)
-    monkeypatch.setenv("CREDENCE_NEO4J_USER", settings.neo4j_user)
-    monkeypatch.setenv("CREDENCE_NEO4J_PASSWORD", settings.neo4j_password.get_secret_value())
-    monkeypatch.setenv("COLUMNS", "250")
-    monkeypatch.delenv("CREDENCE_AGENT_ID", raising=False)
-    get_settings.cache_clear()
-    yield CliRunner()
-    get_settings.cache_clear()
 
 
 def test_cli_lists_and_runs_analytics_as_tables(

@@ -3,23 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from typer.testing import CliRunner
 
 from app.cli import app as cli_app
-from app.config import Settings, get_settings
-
-
-@pytest.fixture
-def cli(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunner]:
-    monkeypatch.setenv("CREDENCE_NEO4J_URI", settings.neo4j_uri)
-    monkeypatch.setenv("CREDENCE_NEO4J_PASSWORD", settings.neo4j_password.get_secret_value())
-    monkeypatch.setenv("COLUMNS", "160")
-    get_settings.cache_clear()
-    yield CliRunner()
-    get_settings.cache_clear()
 
 
 def test_a_session_from_the_terminal(
