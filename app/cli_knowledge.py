@@ -148,8 +148,8 @@ def _report_load(report: PackLoadReport) -> None:
         f"{report.censors} censors"
         + (f"; [yellow]no vectors: {report.degraded}[/]" if report.degraded else "")
     )
-    if report.not_in_pack_any_more:
-        console.print(f"  no longer in the pack (kept): {', '.join(report.not_in_pack_any_more)}")
+    if report.retired:
+        console.print(f"  no longer in the pack (deactivated): {', '.join(report.retired)}")
 
 
 @packs_app.command("load")

@@ -4,7 +4,8 @@ The pack was validated whole before this runs (``app/packs/files.py``). Loading 
 transaction under the agent's lock, written in batches (UNWIND), and idempotent: beliefs are
 matched on (pack, key). A newer version keeps the learned strength and tension of every belief
 whose statement did not change and supersedes each changed one through the revision engine
-(mode ``pack_upgrade``, with lineage). Beliefs new to the agent start at the pack's strength,
+(mode ``pack_upgrade``, with lineage); a key the new version dropped is deactivated (never
+deleted), as a manual deactivation is. Beliefs new to the agent start at the pack's strength,
 except that a belief with supporters in the pack gets the strength derived from them (DESIGN §5
 cascade), so the stored graph keeps the engine's invariant.
 """
@@ -43,7 +44,8 @@ class PackLoadReport(BaseModel):
     created: int
     kept: int
     superseded: int
-    not_in_pack_any_more: list[str]
+    # Keys the agent held that the new version no longer has: deactivated (never deleted).
+    retired: list[str]
     supports_created: int
     contradicts_created: int
     rules: int
@@ -154,6 +156,8 @@ async def load_pack(
             if progress:
                 progress("beliefs", done, total)
         superseded = await _supersede(tx, mechanics, agent_id, pack, changed, held, strengths, ids)
+        for key in gone:
+            await tx.run("beliefs/deactivate_belief", agent_id=agent_id, belief_id=held[key]["id"])
         done += len(changed)
         if progress and changed:
             progress("beliefs", done, total)
@@ -222,7 +226,7 @@ async def load_pack(
             created=len(new_beliefs),
             kept=len(kept),
             superseded=len(superseded),
-            not_in_pack_any_more=gone,
+            retired=gone,
             supports_created=int(linked[0]["supports"]),
             contradicts_created=int(linked[0]["contradicts"]),
             rules=len(pack.rules),

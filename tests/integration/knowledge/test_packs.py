@@ -116,6 +116,18 @@ async def test_a_new_version_keeps_learned_strengths_and_supersedes_changed_stat
     v2.version = 2
     target = next(b for b in v2.beliefs if b.key == changed.key)
     target.statement = changed.statement + " (restated in version 2)"
+    dropped = next(
+        b
+        for b in v2.beliefs
+        if b.key not in (leaf.key, changed.key)
+        and not b.supports
+        and not b.contradicts
+        and not any(
+            b.key in [link.key for link in o.supports + o.contradicts]  # type: ignore[operator]
+            for o in v2.beliefs
+        )
+    )
+    v2.beliefs = [b for b in v2.beliefs if b.key != dropped.key]
     report = await load_pack(graph, None, mechanics, agent.id, v2)
 
     after = (await graph.read("packs/get_pack_state", agent_id=agent.id, pack_name=pack.name))[0][
@@ -123,6 +135,7 @@ async def test_a_new_version_keeps_learned_strengths_and_supersedes_changed_stat
     ]
     by_key = {row["key"]: row for row in after}
     assert (report.status, report.superseded, report.created) == ("upgraded", 1, 0)
+    assert report.retired == [dropped.key] and dropped.key not in by_key
     assert by_key[leaf.key]["strength"] == pytest.approx(learned_strength)
     assert by_key[changed.key]["statement"].endswith("(restated in version 2)")
     assert by_key[changed.key]["id"] != held[changed.key]["id"]
