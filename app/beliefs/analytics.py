@@ -24,7 +24,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from app.errors import AgentNotFound, InvalidInput, UnknownAnalytics
+from app.beliefs.store import require_agent
+from app.errors import InvalidInput, UnknownAnalytics
 from app.graph.catalog import QueryCatalog, default_catalog
 from app.graph.client import GraphClient
 
@@ -492,8 +493,7 @@ async def run_analytics(
     """
     spec = analytics_spec(name, graph.catalog)
     resolved = resolve_params(spec, params or {})
-    if not await graph.read("agents/agent_exists", agent_id=agent_id):
-        raise AgentNotFound(agent_id)
+    await require_agent(graph, agent_id)
     rows = await graph.read(f"{FOLDER}/{name}", agent_id=agent_id, **resolved)
     columns = list(spec.columns)
     for row in rows[:1]:

@@ -32,6 +32,12 @@ async def lock_agent(tx: Transaction, agent_id: str) -> None:
         raise AgentNotFound(agent_id)
 
 
+async def require_agent(graph: GraphClient, agent_id: str) -> None:
+    """Raises AgentNotFound unless the agent exists (one index look-up)."""
+    if not await graph.read("agents/agent_exists", agent_id=agent_id):
+        raise AgentNotFound(agent_id)
+
+
 def belief_params(
     data: BeliefCreate, event_kind: str, belief_id: str | None = None
 ) -> dict[str, Any]:

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.beliefs.store import lock_agent
-from app.errors import AgentNotFound, InvalidInput, NotFound
+from app.beliefs.store import lock_agent, require_agent
+from app.errors import InvalidInput, NotFound
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.embeddings import Embedder
@@ -323,14 +323,14 @@ async def list_episodes(
         limit=limit,
     )
     if not rows:
-        await _require_agent(graph, agent_id)
+        await require_agent(graph, agent_id)
     return [row["episode"] for row in rows]
 
 
 async def get_episode(graph: GraphClient, agent_id: str, episode_id: str) -> dict[str, Any]:
     rows = await graph.read("episodes/get_episode", agent_id=agent_id, id=episode_id)
     if not rows:
-        await _require_agent(graph, agent_id)
+        await require_agent(graph, agent_id)
         raise NotFound(
             f"episode {episode_id!r} does not exist in agent {agent_id!r}",
             episode_id=episode_id,
@@ -338,8 +338,3 @@ async def get_episode(graph: GraphClient, agent_id: str, episode_id: str) -> dic
         )
     row = rows[0]
     return {**row["episode"], "people": row["people"], "about": row["about"]}
-
-
-async def _require_agent(graph: GraphClient, agent_id: str) -> None:
-    if not await graph.read("agents/agent_exists", agent_id=agent_id):
-        raise AgentNotFound(agent_id)

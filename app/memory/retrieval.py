@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from app.beliefs.store import require_agent
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.memory.embeddings import Embedder
@@ -273,7 +274,7 @@ async def build_context(
         if name not in sections:
             sections[name] = Section(error=f"section {name!r} is not available in this process")
     if all(not section.items for section in sections.values()):
-        await _require_agent(graph, agent_id)
+        await require_agent(graph, agent_id)
     timings.update({name: section.ms for name, section in sections.items()})
     timings["total"] = (time.perf_counter() - started) * 1000
     return Context(
@@ -294,8 +295,3 @@ def _bind(loader: ExtraSection, graph: GraphClient, agent_id: str, now: datetime
         return await loader(graph, agent_id, now)
 
     return load
-
-
-async def _require_agent(graph: GraphClient, agent_id: str) -> None:
-    if not await graph.read("agents/agent_exists", agent_id=agent_id):
-        raise AgentNotFound(agent_id)

@@ -24,8 +24,7 @@ from app.beliefs.cascade import cascade_from
 from app.beliefs.contexts import all_context_parents
 from app.beliefs.formulas import Edge, cascade
 from app.beliefs.mechanics import Mechanics
-from app.beliefs.store import lock_agent
-from app.errors import AgentNotFound
+from app.beliefs.store import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.embeddings import Embedder
@@ -110,8 +109,8 @@ async def load_pack(
     held = {row["key"]: row for row in state[0]["beliefs"]} if state else {}
     previous = state[0]["pack"] if state and state[0]["pack"] else None
     checksum = pack_checksum(pack)
-    if previous is None and not await graph.read("agents/agent_exists", agent_id=agent_id):
-        raise AgentNotFound(agent_id)
+    if previous is None:
+        await require_agent(graph, agent_id)
 
     new_beliefs = [b for b in pack.beliefs if b.key not in held]
     changed = [b for b in pack.beliefs if b.key in held and held[b.key]["statement"] != b.statement]
@@ -335,8 +334,8 @@ async def _supersede(
 
 async def list_loaded_packs(graph: GraphClient, agent_id: str) -> list[PackSummary]:
     rows = await graph.read("packs/list_packs", agent_id=agent_id)
-    if not rows and not await graph.read("agents/agent_exists", agent_id=agent_id):
-        raise AgentNotFound(agent_id)
+    if not rows:
+        await require_agent(graph, agent_id)
     return [
         PackSummary(
             name=row["pack"]["name"],
