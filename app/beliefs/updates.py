@@ -201,8 +201,12 @@ async def apply_evidence(
         )
         if inactive is not None:
             raise BeliefInactive(inactive)
+        # Same "moved" rule as the events and the reference cascade: a change of at most 1e-12
+        # is no change (else a vanishing reinforcement re-derives what it supports).
         reinforced = [
-            belief_id for belief_id, b in beliefs.items() if b["new_strength"] != b["old_strength"]
+            belief_id
+            for belief_id, b in beliefs.items()
+            if abs(b["new_strength"] - b["old_strength"]) > 1e-12
         ]
         propagated = [
             TensionMove(id=i, old=o, new=n, added=a)
