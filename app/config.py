@@ -9,8 +9,11 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.beliefs.mechanics import Mechanics
+from app.guardian.settings import GuardianSettings
+from app.loop.settings import LoopSettings
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.settings import EmbeddingSettings, RetrievalSettings
+from app.reasoning.settings import ReasonerSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -56,6 +59,11 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     # People, working memory, rules and capabilities (CREDENCE_MEMORY__MAX_ACTIVE_TASKS=4).
     memory: MemoryMechanics = Field(default_factory=MemoryMechanics)
+    # Reasoners: Claude when a key is set (CREDENCE_REASONER__FAST_MODEL=...), else offline.
+    reasoner: ReasonerSettings = Field(default_factory=ReasonerSettings)
+    # The cognitive loop (CREDENCE_LOOP__APPROVAL_TTL_HOURS=72) and the guardian.
+    loop: LoopSettings = Field(default_factory=LoopSettings)
+    guardian: GuardianSettings = Field(default_factory=GuardianSettings)
 
 
 @lru_cache(maxsize=1)

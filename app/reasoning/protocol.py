@@ -1,14 +1,41 @@
 """The Reasoner protocol: one method per judgement, each returning a pydantic model.
 
-The belief engine needs ``revise``; the loop issue adds appraise, extract_evidence,
-classify_stance, propose_work_unit, verify, audit, abstract_rule and respond.
+Every answer says which reasoner produced it (``reasoner``: ``offline``, ``claude:<model>`` or
+``offline (fallback: <why>)``) and, for model calls, the tokens it cost (``usage``), so a turn
+can report its model calls and tokens without the reasoner keeping state.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
+
+Stance = Literal["reinforcing", "contradicting", "neutral", "novel"]
+Level = Literal["low", "medium", "high"]
+Severity = Literal["low", "medium", "high", "critical"]
+Band = Literal["low", "medium", "high"]
+Mode = Literal["guidance", "proposal", "autonomous", "blocked", "revision"]
+
+
+class TokenUsage(BaseModel):
+    """What one model call cost (zero for the offline reasoner)."""
+
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+
+
+class Judgement(BaseModel):
+    """Fields every answer carries."""
+
+    reasoner: str = "offline"
+    usage: TokenUsage | None = None
+
+
+# --- revise ------------------------------------------------------------------------------------
 
 
 class EvidenceNote(BaseModel):
@@ -41,7 +68,7 @@ class RevisionRequest(BaseModel):
     mode: str = "threshold"
 
 
-class RevisedBelief(BaseModel):
+class RevisedBelief(Judgement):
     """The reasoner's revision: the new statement and why."""
 
     statement: str = Field(min_length=1, max_length=2000)
@@ -49,12 +76,228 @@ class RevisedBelief(BaseModel):
     evidence_summary: str
     behavioral_changes: list[str] = Field(default_factory=list)
     connected_actions: list[str] = Field(default_factory=list)
-    reasoner: str
+
+
+# --- the beliefs a judgement is about ----------------------------------------------------------
+
+
+class BeliefBrief(BaseModel):
+    """A belief as a judgement sees it."""
+
+    id: str
+    statement: str
+    strength: float = Field(ge=0.0, le=1.0)
+    tension: float = Field(default=0.0, ge=0.0, le=1.0)
+    category: str = "contextual"
+
+
+# --- appraise ----------------------------------------------------------------------------------
+
+
+class AppraisalRequest(BaseModel):
+    message: str
+    speaker: str | None = None
+    frame: str = "conversation"
+    stakes: Level = "low"
+    beliefs: list[BeliefBrief] = Field(default_factory=list)
+    dissatisfaction: float = Field(default=0.0, ge=0.0, le=1.0)
+    band: Band = "low"
+
+
+class Appraisal(Judgement):
+    """How the turn looks before acting on it."""
+
+    face_threat: float = Field(ge=0.0, le=1.0, description="risk of embarrassing the person")
+    urgency: float = Field(ge=0.0, le=1.0)
+    uncertainty_areas: list[str] = Field(default_factory=list)
+    recommended_approach: str
+    is_request: bool = Field(description="the person asks for something to be done")
+    high_risk: list[str] = Field(
+        default_factory=list,
+        description="high-risk kinds the request touches: delete, payment, credentials, "
+        "external_communication",
+    )
+
+
+# --- evidence and stance -----------------------------------------------------------------------
+
+
+class StanceRequest(BaseModel):
+    claim: str = Field(min_length=1)
+    statement: str = Field(min_length=1)
+
+
+class StanceJudgement(Judgement):
+    stance: Stance
+    confidence: float = Field(ge=0.0, le=1.0)
+    cues: list[str] = Field(default_factory=list, description="why, in short phrases")
+
+
+class EvidenceRequest(BaseModel):
+    message: str
+    speaker: str | None = None
+    beliefs: list[BeliefBrief] = Field(default_factory=list)
+
+
+class EvidenceItem(BaseModel):
+    """One claim of the turn judged against one belief."""
+
+    belief_id: str
+    claim: str
+    stance: Stance
+    confidence: float = Field(ge=0.0, le=1.0)
+    kind: Literal["factual", "feedback", "outcome"] = "factual"
+
+
+class ExtractedEvidence(Judgement):
+    claims: list[str] = Field(default_factory=list)
+    items: list[EvidenceItem] = Field(default_factory=list)
+
+
+# --- work units, execution, verification -------------------------------------------------------
+
+
+class WorkRequest(BaseModel):
+    message: str
+    frame: str = "conversation"
+    beliefs: list[BeliefBrief] = Field(default_factory=list)
+    appraisal: Appraisal | None = None
+    guidance: str | None = Field(default=None, description="a person's answer to a question")
+
+
+class WorkUnit(Judgement):
+    """What to do: a verb, the things it acts on and the limits it must keep."""
+
+    verb: str = Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")
+    entities: list[str] = Field(default_factory=list)
+    constraints: list[str] = Field(default_factory=list)
+    description: str = Field(min_length=1)
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+
+
+class ExecutionResult(BaseModel):
+    """What an executor (or the absence of one) reports for a work unit."""
+
+    status: Literal["executed", "failed", "recorded_not_executed"]
+    executor: str | None = None
+    output: dict[str, Any] = Field(default_factory=dict)
+    message: str = ""
+
+
+class VerifyRequest(BaseModel):
+    work_unit: WorkUnit
+    result: ExecutionResult
+    attempt: int = Field(default=1, ge=1)
+
+
+class VerificationIssue(BaseModel):
+    description: str
+    severity: Severity = "medium"
+
+
+class Verification(Judgement):
+    is_valid: bool
+    issues: list[VerificationIssue] = Field(default_factory=list)
+    action: Literal["proceed", "retry", "escalate"]
+
+
+class AuditRequest(BaseModel):
+    message: str
+    work_unit: WorkUnit | None = None
+    creed: list[str] = Field(default_factory=list)
+    risk_kinds: list[str] = Field(default_factory=list)
+
+
+class Audit(Judgement):
+    """The tier-3 guardian check of a high-risk action against the creed."""
+
+    passed: bool
+    risk: Level
+    concerns: list[str] = Field(default_factory=list)
+
+
+# --- reflection --------------------------------------------------------------------------------
+
+
+class EpisodeBrief(BaseModel):
+    id: str
+    text: str
+    outcome: str | None = None
+    frame: str | None = None
+
+
+class RuleRequest(BaseModel):
+    episodes: list[EpisodeBrief] = Field(min_length=1)
+    existing_rules: list[str] = Field(default_factory=list)
+
+
+class AbstractedRule(Judgement):
+    trigger_concept: str = Field(min_length=1, max_length=200)
+    content: str = Field(min_length=1, max_length=2000)
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
+# --- respond -----------------------------------------------------------------------------------
+
+
+class ResponseRequest(BaseModel):
+    """Everything the response is built from; ``system_prompt`` is the stable, cacheable part
+    (creed, identity) and the rest changes per turn."""
+
+    message: str
+    system_prompt: str
+    band: Band = "low"
+    dissatisfaction: float = Field(default=0.0, ge=0.0, le=1.0)
+    mode: Mode = "autonomous"
+    frame: str = "conversation"
+    beliefs: list[BeliefBrief] = Field(default_factory=list)
+    tensions: list[BeliefBrief] = Field(default_factory=list, description="the tensest beliefs")
+    revision: str | None = Field(default=None, description="what was revised this turn")
+    execution: str | None = Field(default=None, description="what was done this turn")
+    approval_question: str | None = None
+    refusal: str | None = None
+
+
+class Reply(Judgement):
+    text: str = Field(min_length=1)
+    questions: list[str] = Field(default_factory=list)
 
 
 class Reasoner(Protocol):
     name: str
 
+    async def appraise(self, request: AppraisalRequest) -> Appraisal:
+        """Face threat, urgency, uncertainty and the recommended approach for a turn."""
+        ...
+
+    async def extract_evidence(self, request: EvidenceRequest) -> ExtractedEvidence:
+        """The claims of a turn and their stance towards the beliefs given."""
+        ...
+
+    async def classify_stance(self, request: StanceRequest) -> StanceJudgement:
+        """Whether a claim reinforces, contradicts, is neutral to, or is novel to a statement."""
+        ...
+
     async def revise(self, request: RevisionRequest) -> RevisedBelief:
         """Proposes the revised belief for one at the threshold."""
+        ...
+
+    async def propose_work_unit(self, request: WorkRequest) -> WorkUnit:
+        """The work unit a request asks for."""
+        ...
+
+    async def verify(self, request: VerifyRequest) -> Verification:
+        """Checks an executed work unit: proceed, retry or escalate."""
+        ...
+
+    async def audit(self, request: AuditRequest) -> Audit:
+        """Tier-3 audit of a high-risk request against the creed."""
+        ...
+
+    async def abstract_rule(self, request: RuleRequest) -> AbstractedRule:
+        """A heuristic abstracted from a cluster of similar episodes."""
+        ...
+
+    async def respond(self, request: ResponseRequest) -> Reply:
+        """The turn's answer to the person."""
         ...

@@ -1,0 +1,21 @@
+"""Settings of the guardian (``CREDENCE_GUARDIAN__*``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+
+class GuardianSettings(BaseModel):
+    # Auto-created (learned) censors per session at most.
+    max_learned_per_session: Annotated[int, Field(ge=0, le=100)] = 3
+    # Request kinds that get the tier-3 audit against the creed, with the words that mark them.
+    high_risk_kinds: dict[str, list[str]] = Field(
+        default_factory=lambda: {
+            "delete": ["delete", "remove", "erase", "purge", "wipe", "drop", "destroy"],
+            "payment": ["pay", "payment", "wire", "transfer funds", "refund", "disburse"],
+            "credentials": ["password", "credential", "api key", "secret", "token", "ssh key"],
+            "external_communication": ["email", "send to", "post to", "publish", "tweet"],
+        }
+    )

@@ -1,0 +1,22 @@
+"""Settings of the cognitive loop (``CREDENCE_LOOP__*``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+
+class LoopSettings(BaseModel):
+    # A retrieved belief is "relevant" to a request at or above this fused score share of the top.
+    relevance_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.3
+    # Beliefs a turn retrieves, judges evidence against and shows the reasoner.
+    beliefs_per_turn: Annotated[int, Field(ge=1, le=50)] = 8
+    # Guidance and proposal approvals expire after this many hours (then resuming is refused).
+    approval_ttl_hours: Annotated[float, Field(gt=0)] = 72.0
+    # verify → retry at most this many times, then escalate.
+    retry_budget: Annotated[int, Field(ge=0, le=10)] = 2
+    # Evidence below this confidence is not applied.
+    min_evidence_confidence: Annotated[float, Field(ge=0.0, le=1.0)] = 0.3
+    # Outcome of a rejected proposal: a failure on the belief that decided it (learned from).
+    rejection_severity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.5
