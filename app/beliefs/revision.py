@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,9 @@ from app.graph.client import GraphClient, Transaction
 from app.reasoning.protocol import EvidenceNote, Neighbour, Reasoner, RevisedBelief, RevisionRequest
 
 log = logging.getLogger(__name__)
+
+# graph.read or tx.run: a query by catalog name with its parameters.
+Reader = Callable[..., Awaitable[list[dict[str, Any]]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +88,62 @@ async def revise_belief(
     Raises:
         AgentNotFound, BeliefNotFound.
     """
-    plan_rows = await graph.read(
+    planned = await plan_revision(
+        graph.read, mechanics, reasoner, agent_id, belief_id, mode, with_cascade
+    )
+
+    async def work(tx: Transaction) -> RevisionOutcome:
+        await lock_agent(tx, agent_id)
+        return await _apply_plan(tx, mechanics, agent_id, planned)
+
+    return await graph.write_transaction(work, action=f"revising belief {belief_id}")
+
+
+async def revise_tense_in(
+    tx: Transaction,
+    mechanics: Mechanics,
+    reasoner: Reasoner,
+    agent_id: str,
+    candidate_ids: list[str],
+) -> RevisionOutcome:
+    """``revise_tense`` inside the caller's transaction (which holds the agent lock): the plan
+    reads what the transaction has written so far, so a turn's own evidence counts, and a
+    failure (the reasoner's included) rolls the whole turn back."""
+    outcome = RevisionOutcome()
+    handled: set[str] = set()
+    rows = await tx.run(
+        "revisions/list_tense_beliefs_among",
+        agent_id=agent_id,
+        ids=candidate_ids,
+        min_tension=mechanics.revision_threshold,
+    )
+    for row in rows:
+        if row["id"] in handled:
+            continue
+        planned = await plan_revision(tx.run, mechanics, reasoner, agent_id, row["id"])
+        result = await _apply_plan(tx, mechanics, agent_id, planned)
+        handled.update(r.old_belief_id for r in result.revisions)
+        handled.update(a.belief_id for a in result.approvals)
+        outcome.revisions.extend(result.revisions)
+        outcome.approvals.extend(result.approvals)
+    return outcome
+
+
+async def plan_revision(
+    read: Reader,
+    mechanics: Mechanics,
+    reasoner: Reasoner,
+    agent_id: str,
+    belief_id: str,
+    mode: str = "threshold",
+    with_cascade: bool = True,
+) -> list[PlannedRevision]:
+    """Asks the reasoner for the belief's (and the cascade's) revised statements; writes nothing.
+
+    Raises:
+        BeliefNotFound.
+    """
+    plan_rows = await read(
         "revisions/find_revision_cascade",
         agent_id=agent_id,
         belief_id=belief_id,
@@ -96,7 +155,7 @@ async def revise_belief(
     planned: list[PlannedRevision] = []
     for step in plan_rows[0]["plan"]:
         request, immutable = await _request_for(
-            graph, agent_id, step["id"], mode if step["depth"] == 0 else "cascade"
+            read, agent_id, step["id"], mode if step["depth"] == 0 else "cascade"
         )
         proposal = await reasoner.revise(request)
         planned.append(
@@ -104,19 +163,14 @@ async def revise_belief(
                 step["id"], step["depth"], step["parent_id"], request, immutable, proposal
             )
         )
-
-    async def work(tx: Transaction) -> RevisionOutcome:
-        await lock_agent(tx, agent_id)
-        return await _apply_plan(tx, mechanics, agent_id, planned)
-
-    return await graph.write_transaction(work, action=f"revising belief {belief_id}")
+    return planned
 
 
 async def _request_for(
-    graph: GraphClient, agent_id: str, belief_id: str, mode: str
+    read: Reader, agent_id: str, belief_id: str, mode: str
 ) -> tuple[RevisionRequest, bool]:
     row = (
-        await graph.read(
+        await read(
             "revisions/get_revision_context", agent_id=agent_id, belief_id=belief_id, limit=10
         )
     )[0]

@@ -35,44 +35,51 @@ async def apply_outcome(
     Raises:
         AgentNotFound, BeliefNotFound.
     """
+
+    async def work(tx: Transaction) -> OutcomeResult:
+        await lock_agent(tx, agent_id)
+        return await apply_outcome_in(tx, mechanics, agent_id, belief_id, outcome)
+
+    return await graph.write_transaction(work, action="applying an outcome")
+
+
+async def apply_outcome_in(
+    tx: Transaction, mechanics: Mechanics, agent_id: str, belief_id: str, outcome: OutcomeIn
+) -> OutcomeResult:
+    """``apply_outcome`` inside the caller's transaction (which holds the agent lock)."""
     params = {
         **outcome.model_dump(),
         "valence": outcome.moral_valence,
         "context_parents": context_parents(outcome.context) if outcome.context else [],
     }
-
-    async def work(tx: Transaction) -> OutcomeResult:
-        await lock_agent(tx, agent_id)
-        rows = await tx.run(
-            "beliefs/apply_outcome",
-            agent_id=agent_id,
-            belief_id=belief_id,
-            m=mechanics.as_params(),
-            outcome=params,
-            context_chain=context_chain(outcome.context),
-        )
-        if not rows:
-            raise BeliefNotFound(belief_id, agent_id)
-        row = rows[0]
-        if not row["active"]:
-            raise BeliefInactive(belief_id)
-        moves = (
-            await cascade_from(tx, mechanics, agent_id, [belief_id], f"outcome on {belief_id}")
-            if row["default_changed"]
-            else []
-        )
-        return OutcomeResult(
-            belief_id=belief_id,
-            context=outcome.context,
-            old_strength=row["old_strength"],
-            new_strength=row["new_strength"],
-            multiplier=row["multiplier"],
-            is_distrusted=row["is_distrusted"],
-            is_invalidated=row["is_invalidated"],
-            cascade=moves,
-        )
-
-    return await graph.write_transaction(work, action="applying an outcome")
+    rows = await tx.run(
+        "beliefs/apply_outcome",
+        agent_id=agent_id,
+        belief_id=belief_id,
+        m=mechanics.as_params(),
+        outcome=params,
+        context_chain=context_chain(outcome.context),
+    )
+    if not rows:
+        raise BeliefNotFound(belief_id, agent_id)
+    row = rows[0]
+    if not row["active"]:
+        raise BeliefInactive(belief_id)
+    moves = (
+        await cascade_from(tx, mechanics, agent_id, [belief_id], f"outcome on {belief_id}")
+        if row["default_changed"]
+        else []
+    )
+    return OutcomeResult(
+        belief_id=belief_id,
+        context=outcome.context,
+        old_strength=row["old_strength"],
+        new_strength=row["new_strength"],
+        multiplier=row["multiplier"],
+        is_distrusted=row["is_distrusted"],
+        is_invalidated=row["is_invalidated"],
+        cascade=moves,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +173,18 @@ async def apply_evidence(
     Raises:
         AgentNotFound, BeliefNotFound (the first unknown id), BeliefInactive.
     """
+
+    async def work(tx: Transaction) -> AppliedEvidence:
+        await lock_agent(tx, agent_id)
+        return await apply_evidence_in(tx, mechanics, agent_id, items)
+
+    return await graph.write_transaction(work, action="applying evidence")
+
+
+async def apply_evidence_in(
+    tx: Transaction, mechanics: Mechanics, agent_id: str, items: list[EvidenceForBelief]
+) -> AppliedEvidence:
+    """``apply_evidence`` inside the caller's transaction (which holds the agent lock)."""
     params: list[dict[str, Any]] = [
         {
             "evidence_id": str(uuid.uuid4()),
@@ -180,52 +199,46 @@ async def apply_evidence(
         for item in items
     ]
 
-    async def work(tx: Transaction) -> AppliedEvidence:
-        await lock_agent(tx, agent_id)
-        await _weigh_by_source(tx, agent_id, items, params)
-        row = (
-            await tx.run(
-                "beliefs/apply_evidence", agent_id=agent_id, m=mechanics.as_params(), items=params
-            )
-        )[0]
-        columns = ("active", "old_strength", "new_strength", "old_tension", "new_tension")
-        beliefs = {
-            belief_id: dict(zip(columns, values, strict=True))
-            for belief_id, *values in zip(row["ids"], *(row[c] for c in columns), strict=True)
-        }
-        missing = next((p["belief_id"] for p in params if p["belief_id"] not in beliefs), None)
-        if missing is not None:
-            raise BeliefNotFound(missing, agent_id)
-        inactive = next(
-            (p["belief_id"] for p in params if not beliefs[p["belief_id"]]["active"]), None
+    await _weigh_by_source(tx, agent_id, items, params)
+    row = (
+        await tx.run(
+            "beliefs/apply_evidence", agent_id=agent_id, m=mechanics.as_params(), items=params
         )
-        if inactive is not None:
-            raise BeliefInactive(inactive)
-        # Same "moved" rule as the events and the reference cascade: a change of at most 1e-12
-        # is no change (else a vanishing reinforcement re-derives what it supports).
-        reinforced = [
-            belief_id
-            for belief_id, b in beliefs.items()
-            if abs(b["new_strength"] - b["old_strength"]) > 1e-12
-        ]
-        propagated = [
-            TensionMove(id=i, old=o, new=n, added=a)
-            for i, o, n, a in zip(
-                row["propagated_ids"],
-                row["propagated_old"],
-                row["propagated_new"],
-                row["propagated_added"],
-                strict=True,
-            )
-        ]
-        moves = await cascade_from(tx, mechanics, agent_id, reinforced, "reinforcing evidence")
-        return AppliedEvidence(
-            results=_per_item(params, beliefs, mechanics),
-            propagated=propagated,
-            cascade=moves,
+    )[0]
+    columns = ("active", "old_strength", "new_strength", "old_tension", "new_tension")
+    beliefs = {
+        belief_id: dict(zip(columns, values, strict=True))
+        for belief_id, *values in zip(row["ids"], *(row[c] for c in columns), strict=True)
+    }
+    missing = next((p["belief_id"] for p in params if p["belief_id"] not in beliefs), None)
+    if missing is not None:
+        raise BeliefNotFound(missing, agent_id)
+    inactive = next((p["belief_id"] for p in params if not beliefs[p["belief_id"]]["active"]), None)
+    if inactive is not None:
+        raise BeliefInactive(inactive)
+    # Same "moved" rule as the events and the reference cascade: a change of at most 1e-12
+    # is no change (else a vanishing reinforcement re-derives what it supports).
+    reinforced = [
+        belief_id
+        for belief_id, b in beliefs.items()
+        if abs(b["new_strength"] - b["old_strength"]) > 1e-12
+    ]
+    propagated = [
+        TensionMove(id=i, old=o, new=n, added=a)
+        for i, o, n, a in zip(
+            row["propagated_ids"],
+            row["propagated_old"],
+            row["propagated_new"],
+            row["propagated_added"],
+            strict=True,
         )
-
-    return await graph.write_transaction(work, action="applying evidence")
+    ]
+    moves = await cascade_from(tx, mechanics, agent_id, reinforced, "reinforcing evidence")
+    return AppliedEvidence(
+        results=_per_item(params, beliefs, mechanics),
+        propagated=propagated,
+        cascade=moves,
+    )
 
 
 async def record_evidence(

@@ -208,24 +208,7 @@ async def import_episodes(
             )
         }
         to_create = [r for r in rows if r["external_id"] not in again]
-        with_vectors = [
-            {"id": r["id"], "occurred_at": r["occurred_at"], "embedding": r["embedding"]}
-            for r in to_create
-            if r["embedding"] is not None
-        ]
-        if with_vectors:
-            newer = await tx.run(
-                "episodes/apply_interference",
-                agent_id=agent_id,
-                episodes=with_vectors,
-                k=retrieval.interference_neighbours,
-                score_floor=(1.0 + threshold) / 2.0,
-            )
-            extra = {row["id"]: int(row["newer_neighbours"]) for row in newer}
-            for r in to_create:
-                r["interference"] += extra.get(r["id"], 0)
-        if to_create:
-            await tx.run("episodes/create_episodes", agent_id=agent_id, episodes=to_create)
+        await write_episodes_in(tx, retrieval, agent_id, to_create)
         return again
 
     raced = await graph.write_transaction(work)
@@ -266,6 +249,32 @@ async def import_episodes(
         embedded=vectors is not None and bool(fresh),
         degraded=degraded,
     )
+
+
+async def write_episodes_in(
+    tx: Transaction, retrieval: RetrievalSettings, agent_id: str, rows: list[dict[str, Any]]
+) -> None:
+    """Creates episode rows (``cypher/episodes/create_episodes.cypher``) inside the caller's
+    transaction, which holds the agent lock, after counting their interference with the
+    stored episodes (the older of each similar pair suffers)."""
+    with_vectors = [
+        {"id": r["id"], "occurred_at": r["occurred_at"], "embedding": r["embedding"]}
+        for r in rows
+        if r["embedding"] is not None
+    ]
+    if with_vectors:
+        newer = await tx.run(
+            "episodes/apply_interference",
+            agent_id=agent_id,
+            episodes=with_vectors,
+            k=retrieval.interference_neighbours,
+            score_floor=(1.0 + retrieval.interference_similarity) / 2.0,
+        )
+        extra = {row["id"]: int(row["newer_neighbours"]) for row in newer}
+        for r in rows:
+            r["interference"] += extra.get(r["id"], 0)
+    if rows:
+        await tx.run("episodes/create_episodes", agent_id=agent_id, episodes=rows)
 
 
 async def _existing(graph: GraphClient, agent_id: str, external_ids: list[str]) -> dict[str, str]:

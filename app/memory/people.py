@@ -650,6 +650,62 @@ async def micro_birth(
     return await graph.write_transaction(work, action="micro-birth of a person")
 
 
+class MetPerson(BaseModel):
+    """A person met in a turn: found or micro-born, one interaction counted, affect read."""
+
+    person: Person
+    created: bool
+    frustration_cues: list[str]
+    praise_cues: list[str]
+
+
+async def meet_in(
+    tx: Transaction,
+    agent_id: str,
+    name: str,
+    text: str | None,
+    mechanics: MemoryMechanics,
+    now: datetime,
+) -> MetPerson:
+    """Inside the caller's transaction (holding the agent lock): the person called ``name``,
+    micro-born when new; one interaction counted and, when ``text`` is theirs, the affect cues
+    in it applied (one write).
+
+    Raises:
+        InvalidInput: the name is blank or too long.
+    """
+    data = _validated_create({"name": name, "context_relevance": 0.0})
+    rows = await tx.run(
+        "people/find_person_by_name", agent_id=agent_id, name_key=name_key(data.name)
+    )
+    created = not rows or rows[0]["person"] is None
+    current = (
+        await _insert(tx, _new_person(agent_id, data, "micro", now), mechanics, now)
+        if created
+        else person_from_row(rows[0]["person"])
+    )
+    frustration: list[str] = []
+    praise: list[str] = []
+    affect = current.affect
+    if text is not None:
+        affect, frustration, praise = affect_after(current.affect, text, mechanics)
+    frequency = interaction_frequency_after(
+        current.interaction_frequency, None if created else current.last_seen, now, mechanics
+    )
+    updated = current.model_copy(
+        update={
+            "affect": affect,
+            "interaction_frequency": frequency,
+            "interaction_count": current.interaction_count + 1,
+            "last_seen": now if current.last_seen is None else max(now, current.last_seen),
+        }
+    )
+    person = await _write(tx, updated, mechanics)
+    return MetPerson(
+        person=person, created=created, frustration_cues=frustration, praise_cues=praise
+    )
+
+
 async def record_interaction(
     graph: GraphClient,
     agent_id: str,

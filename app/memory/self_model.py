@@ -234,27 +234,38 @@ async def record_capability_outcome(
 
     async def work(tx: Transaction) -> Capability:
         await lock_agent(tx, agent_id)
-        rows = await tx.run(
-            "self_model/get_capability",
-            agent_id=agent_id,
-            domain=outcome.domain,
-            defaults={
-                "proficiency": mechanics.capability_initial_proficiency,
-                "success_rate": mechanics.capability_initial_success_rate,
-            },
-        )
-        state = CapabilityState.model_validate(rows[0]["state"])
-        after = capability_after(state, outcome.success, outcome.complexity, mechanics)
-        saved = await tx.run(
-            "self_model/save_capability",
-            agent_id=agent_id,
-            domain=outcome.domain,
-            state=after.model_dump(),
-            now=at,
-        )
-        return Capability.model_validate(saved[0]["capability"])
+        return await record_capability_outcome_in(tx, agent_id, outcome, mechanics, at)
 
     return await graph.write_transaction(work, action="recording a capability outcome")
+
+
+async def record_capability_outcome_in(
+    tx: Transaction,
+    agent_id: str,
+    outcome: CapabilityOutcome,
+    mechanics: MemoryMechanics,
+    now: datetime,
+) -> Capability:
+    """``record_capability_outcome`` inside the caller's transaction (holding the agent lock)."""
+    rows = await tx.run(
+        "self_model/get_capability",
+        agent_id=agent_id,
+        domain=outcome.domain,
+        defaults={
+            "proficiency": mechanics.capability_initial_proficiency,
+            "success_rate": mechanics.capability_initial_success_rate,
+        },
+    )
+    state = CapabilityState.model_validate(rows[0]["state"])
+    after = capability_after(state, outcome.success, outcome.complexity, mechanics)
+    saved = await tx.run(
+        "self_model/save_capability",
+        agent_id=agent_id,
+        domain=outcome.domain,
+        state=after.model_dump(),
+        now=now,
+    )
+    return Capability.model_validate(saved[0]["capability"])
 
 
 async def add_knowledge_gaps(
