@@ -1,0 +1,34 @@
+"""Reflection: recent similar episodes consolidated into rules, capabilities and gaps."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body
+
+from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, ReasonerDep, SettingsDep
+from app.memory import reflection
+from app.memory.reflection import ReflectionReport, ReflectRequest
+
+router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["reflection"])
+
+
+@router.post("/reflect")
+async def reflect(
+    graph: GraphDep,
+    settings: SettingsDep,
+    embedder: EmbedderDep,
+    reasoner: ReasonerDep,
+    agent_id: AgentIdDep,
+    body: Annotated[ReflectRequest | None, Body()] = None,
+) -> ReflectionReport:
+    """Cluster recent unconsolidated episodes and consolidate each cluster into a rule."""
+    return await reflection.reflect(
+        graph,
+        embedder,
+        reasoner,
+        agent_id,
+        body or ReflectRequest(),
+        settings=reflection.configured_settings(settings),
+        mechanics=settings.memory,
+    )

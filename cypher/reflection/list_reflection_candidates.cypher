@@ -1,0 +1,34 @@
+// The episodes a reflection may consolidate: the agent's most recent unconsolidated, non-trivial
+// episodes that have an embedding (newest first, at most $limit), with counts of those it skips.
+// Params: $agent_id (string), $since (datetime or null: only episodes that occurred at or after),
+//         $limit (int: the most episodes returned).
+// Returns: episodes (list of maps: id, text, outcome, frame, occurred_at, embedding (list of
+//          floats)), eligible (int: unconsolidated, non-trivial, embedded, before $limit),
+//          without_embedding (int: unconsolidated, non-trivial, no vector yet),
+//          trivial (int: unconsolidated trivial episodes, never consolidated).
+//          No row for an unknown agent.
+MATCH (agent:Agent {id: $agent_id})
+CALL (agent) {
+  MATCH (e:Episode)
+  WHERE e.agent_id = agent.id AND e.consolidated = false AND e.trivial = false
+    AND ($since IS NULL OR e.occurred_at >= $since)
+  WITH e, e.embedding IS NOT NULL AS embedded
+  RETURN count(CASE WHEN embedded THEN 1 END) AS eligible,
+         count(CASE WHEN NOT embedded THEN 1 END) AS without_embedding
+}
+CALL (agent) {
+  MATCH (e:Episode)
+  WHERE e.agent_id = agent.id AND e.consolidated = false AND e.trivial = true
+    AND ($since IS NULL OR e.occurred_at >= $since)
+  RETURN count(e) AS trivial
+}
+CALL (agent) {
+  MATCH (e:Episode)
+  WHERE e.agent_id = agent.id AND e.consolidated = false AND e.trivial = false
+    AND ($since IS NULL OR e.occurred_at >= $since) AND e.embedding IS NOT NULL
+  WITH e ORDER BY e.occurred_at DESC, e.id DESC LIMIT $limit
+  RETURN collect(e {.id, .outcome, .frame, .occurred_at,
+                    text: coalesce(e.text, e.user_message, e.response, ''),
+                    embedding: e.embedding}) AS episodes
+}
+RETURN episodes, eligible, without_embedding, trivial
