@@ -294,3 +294,61 @@ class CreedImmutable(Conflict):
             "created and never changed",
             agent_id=agent_id,
         )
+
+
+# --- the cognitive loop ----------------------------------------------------------------------------
+
+
+class ApprovalNotFound(NotFound):
+    code = "approval_not_found"
+
+    def __init__(self, approval_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"approval {approval_id!r} does not exist for agent {agent_id!r}",
+            approval_id=approval_id,
+            agent_id=agent_id,
+        )
+
+
+class ApprovalClosed(Conflict):
+    """The approval is no longer pending: answered before, or expired."""
+
+    code = "approval_closed"
+
+    def __init__(self, approval_id: str, status: str) -> None:
+        reason = (
+            "it expired before anyone answered it"
+            if status == "expired"
+            else f"it was already {status}"
+        )
+        super().__init__(
+            f"approval {approval_id!r} cannot be answered: {reason}",
+            approval_id=approval_id,
+            status=status,
+        )
+
+
+class ApprovalAnswerInvalid(InvalidInput):
+    code = "approval_answer_invalid"
+
+    def __init__(self, approval_id: str, kind: str, action: str, why: str) -> None:
+        super().__init__(
+            f"approval {approval_id!r} ({kind}) cannot take {action!r}: {why}",
+            approval_id=approval_id,
+            kind=kind,
+            action=action,
+        )
+
+
+class TurnFailed(CredenceError):
+    """A turn could not complete; nothing of it was written."""
+
+    code = "turn_failed"
+
+    def __init__(self, agent_id: str, phase: str, cause: str) -> None:
+        super().__init__(
+            f"the turn failed in {phase} and wrote nothing: {cause}",
+            agent_id=agent_id,
+            phase=phase,
+            cause=cause,
+        )

@@ -8,8 +8,10 @@ from pydantic import BaseModel, Field
 
 
 class LoopSettings(BaseModel):
-    # A retrieved belief is "relevant" to a request at or above this fused score share of the top.
-    relevance_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.3
+    # A retrieved belief is "relevant" to a request at or above this cosine similarity (DESIGN §5).
+    relevance_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.35
+    # The same floor on token overlap (Jaccard), used when embeddings are unavailable.
+    relevance_floor_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.15
     # Beliefs a turn retrieves, judges evidence against and shows the reasoner.
     beliefs_per_turn: Annotated[int, Field(ge=1, le=50)] = 8
     # Guidance and proposal approvals expire after this many hours (then resuming is refused).

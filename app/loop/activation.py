@@ -1,0 +1,157 @@
+"""Activate, the first phase of a turn (DESIGN §6): frame, dissatisfaction, working memory and
+context, the relevant belief with its strength in the turn's context, and the beliefs already at
+the revision threshold. Reads only."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from app.beliefs.contexts import context_chain
+from app.beliefs.dissatisfaction import compute_dissatisfaction
+from app.beliefs.models import Dissatisfaction
+from app.config import Settings
+from app.errors import AgentNotFound
+from app.graph.client import GraphClient
+from app.loop.models import RelevantBelief
+from app.memory import frames
+from app.memory.context_sources import assemble_context
+from app.memory.embeddings import Embedder
+from app.memory.retrieval import Context, ContextRequest
+from app.memory.text_match import tokens
+from app.reasoning.protocol import BeliefBrief
+
+
+@dataclass(frozen=True, slots=True)
+class Activation:
+    agent: dict[str, Any]
+    frame: str
+    frame_name: str
+    stakes: str
+    questions_to_ask: list[str]
+    dissatisfaction: Dissatisfaction
+    context: Context
+    context_name: str | None
+    beliefs: list[BeliefBrief]
+    relevance: dict[str, float]
+    relevant: RelevantBelief | None
+    at_threshold: list[str]
+    timings_ms: dict[str, float]
+
+    @property
+    def creed(self) -> list[str]:
+        return [str(item) for item in self.agent.get("terminal_creed") or []]
+
+
+async def relevance_scores(
+    embedder: Embedder, query: str, statements: list[str]
+) -> tuple[list[float], bool]:
+    """Cosine similarity of the query to each statement (vectors come from the cache for known
+    statements), or token overlap (Jaccard) without embeddings; and whether cosine was used."""
+    if not statements:
+        return [], True
+    vectors = await embedder.embed([query, *statements])
+    if vectors is not None:
+        matrix = np.asarray(vectors, dtype=np.float32)
+        return [float(x) for x in matrix[1:] @ matrix[0]], True
+    query_tokens = tokens(query)
+    scores = []
+    for statement in statements:
+        other = tokens(statement)
+        union = query_tokens | other
+        scores.append(len(query_tokens & other) / len(union) if union else 0.0)
+    return scores, False
+
+
+def _temporal_context(context: Context) -> str | None:
+    section = context.sections.get("working_memory")
+    for item in section.items if section else []:
+        if item.get("kind") == "temporal" and item.get("contexts"):
+            return str(item["contexts"][0])
+    return None
+
+
+async def activate(
+    graph: GraphClient,
+    embedder: Embedder,
+    settings: Settings,
+    agent_id: str,
+    message: str,
+    context_name: str | None,
+) -> Activation:
+    """Everything a turn knows before it judges anything.
+
+    Raises:
+        AgentNotFound.
+    """
+    loop = settings.loop
+    agent_rows, frame_choice, dissatisfaction, context = await asyncio.gather(
+        graph.read("agents/get_agent", agent_id=agent_id),
+        frames.choose_frame(graph, agent_id, message),
+        compute_dissatisfaction(graph, settings.mechanics, agent_id, top=3),
+        assemble_context(
+            graph,
+            embedder,
+            settings.retrieval,
+            agent_id,
+            ContextRequest(q=message[:8000], k=loop.beliefs_per_turn),
+        ),
+    )
+    if not agent_rows:
+        raise AgentNotFound(agent_id)
+    frame = frame_choice.frame
+    items = context.sections["beliefs"].items if "beliefs" in context.sections else []
+    beliefs = [
+        BeliefBrief(
+            id=item["id"],
+            statement=item["statement"],
+            strength=float(item["strength"]),
+            tension=float(item["tension"] or 0.0),
+            category=item.get("category") or "contextual",
+        )
+        for item in items
+    ]
+    scores, cosine = await relevance_scores(embedder, message, [b.statement for b in beliefs])
+    relevance = {b.id: score for b, score in zip(beliefs, scores, strict=True)}
+    floor = loop.relevance_floor if cosine else loop.relevance_floor_tokens
+    searched = [item["id"] for item in items if item.get("via") == "search"]
+    chosen = next((bid for bid in searched if relevance.get(bid, 0.0) >= floor), None)
+    name = context_name or _temporal_context(context)
+    relevant: RelevantBelief | None = None
+    if chosen is not None:
+        row = (
+            await graph.read(
+                "loop/get_context_strengths",
+                agent_id=agent_id,
+                ids=[chosen],
+                chain=context_chain(name),
+            )
+        )[0]
+        statement = next(b.statement for b in beliefs if b.id == chosen)
+        relevant = RelevantBelief(
+            id=chosen,
+            statement=statement,
+            strength=float(row["strength"]),
+            default_strength=float(row["default_strength"]),
+            tension=float(row["tension"] or 0.0),
+            relevance=relevance[chosen],
+        )
+    threshold = settings.mechanics.revision_threshold
+    return Activation(
+        agent=agent_rows[0]["agent"],
+        frame=frame.key if frame else "conversation",
+        frame_name=frame.name if frame else "Conversation",
+        stakes=frame.default_stakes if frame else "low",
+        questions_to_ask=list(frame.questions_to_ask) if frame else [],
+        dissatisfaction=dissatisfaction,
+        context=context,
+        context_name=name,
+        beliefs=beliefs,
+        relevance=relevance,
+        relevant=relevant,
+        at_threshold=[b.id for b in beliefs if b.tension >= threshold],
+        timings_ms=dict(context.timings_ms),
+    )

@@ -1,0 +1,36 @@
+"""The guardian as the loop uses it: tier 1 on the request and on the proposed action, the
+high-risk kinds that call for the tier-3 audit, and the creed that audit reads."""
+
+from __future__ import annotations
+
+from app.graph.client import GraphClient
+from app.guardian.audit import creed_for, high_risk_kinds
+from app.guardian.check import check
+from app.guardian.settings import GuardianSettings
+from app.loop.models import GuardianReport
+
+
+class Guard:
+    def __init__(self, graph: GraphClient, settings: GuardianSettings) -> None:
+        self._graph = graph
+        self._settings = settings
+
+    async def check(self, agent_id: str, text: str) -> GuardianReport:
+        """Tier 1 (the shipped defaults and the agent's censors) on ``text``.
+
+        Raises:
+            AgentNotFound.
+        """
+        verdict = await check(self._graph, agent_id, text)
+        return GuardianReport(
+            action=verdict.action,
+            reason=verdict.reason if verdict.matches else None,
+            matches=[match.model_dump() for match in verdict.matches],
+        )
+
+    def high_risk_kinds(self, text: str) -> list[str]:
+        return high_risk_kinds(text, self._settings)
+
+    async def creed(self, agent_id: str) -> list[str]:
+        """The terminal creed, then the active ethical core beliefs."""
+        return await creed_for(self._graph, agent_id)

@@ -1,0 +1,134 @@
+"""What a turn takes and gives back: the chat request, the turn's result, its streamed events
+and the approvals (human in the loop) a turn may leave pending."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.beliefs.models import ContextName, RevisionSummary, TensionMove
+from app.reasoning.protocol import Appraisal, ExecutionResult, Verification, WorkUnit
+
+TurnMode = Literal["guidance", "proposal", "autonomous", "blocked", "revision"]
+Band = Literal["low", "medium", "high"]
+ApprovalKind = Literal["guidance", "proposal", "revision"]
+ApprovalStatus = Literal["pending", "approved", "rejected", "answered", "modified", "expired"]
+
+
+class ChatRequest(BaseModel):
+    """One message to the agent."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    message: Annotated[str, Field(min_length=1, max_length=8000)]
+    speaker: Annotated[str | None, Field(min_length=1, max_length=200)] = Field(
+        default=None, description="Who speaks (a Person's name; micro-born when new)."
+    )
+    session: Annotated[str | None, Field(min_length=1, max_length=200)] = Field(
+        default=None, description="Conversation key; episodes of a session get peak-end salience."
+    )
+    context: ContextName | None = Field(
+        default=None,
+        description="Context for context-conditional strengths (e.g. month_end); default: "
+        "the temporal context of working memory.",
+    )
+    end_session: bool = Field(default=False, description="End the session after this turn.")
+
+
+class ApprovalAnswer(BaseModel):
+    """A person's answer to a pending approval."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    action: Literal["approve", "reject", "modify", "answer"]
+    text: Annotated[str | None, Field(max_length=8000)] = Field(
+        default=None, description="The answer (guidance) or the reason (reject)."
+    )
+    work_unit: WorkUnit | None = Field(default=None, description="The modified work unit.")
+    speaker: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+
+
+class ApprovalPublic(BaseModel):
+    id: str
+    kind: ApprovalKind
+    status: ApprovalStatus
+    question: str
+    work_unit: WorkUnit | None = None
+    belief_id: str | None = None
+    created_at: datetime | None = None
+    expires_at: datetime | None = None
+    resolved_at: datetime | None = None
+    response: str | None = None
+
+
+class ApprovalsPublic(BaseModel):
+    data: list[ApprovalPublic]
+    count: int
+
+
+class DissatisfactionView(BaseModel):
+    value: float
+    band: Band
+
+
+class RelevantBelief(BaseModel):
+    id: str
+    statement: str
+    strength: float = Field(description="Strength in the turn's context (HOLDS_IN back-off).")
+    default_strength: float
+    tension: float
+    relevance: float
+
+
+class GuardianReport(BaseModel):
+    action: Literal["allow", "warn", "block", "absolute"]
+    reason: str | None = None
+    matches: list[dict[str, Any]] = Field(default_factory=list)
+    audit: dict[str, Any] | None = None
+
+
+class ReasonerCalls(BaseModel):
+    """Which reasoner answered each judgement of the turn, and what the model calls cost."""
+
+    calls: list[str] = Field(default_factory=list)
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+
+class TurnResult(BaseModel):
+    turn_id: str = Field(description="The turn's Episode id.")
+    agent_id: str
+    response: str
+    questions: list[str] = Field(default_factory=list)
+    mode: TurnMode
+    frame: str
+    stakes: str
+    dissatisfaction: DissatisfactionView
+    relevant_belief: RelevantBelief | None = None
+    appraisal: Appraisal | None = None
+    guardian: GuardianReport
+    work_unit: WorkUnit | None = None
+    execution: ExecutionResult | None = None
+    verification: Verification | None = None
+    decision_id: str | None = None
+    tension_changes: list[TensionMove] = Field(default_factory=list)
+    revisions: list[RevisionSummary] = Field(default_factory=list)
+    approval: ApprovalPublic | None = None
+    people_born: list[str] = Field(default_factory=list)
+    degraded: str | None = None
+    reasoners: ReasonerCalls
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+
+class TurnEvent(BaseModel):
+    """One thing that happened during a turn, as the WebSocket streams it."""
+
+    type: Literal[
+        "phase", "tension", "revision", "approval", "guardian", "response", "done", "error"
+    ]
+    phase: str | None = None
+    data: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,412 @@
+"""Resuming a turn that waited for a person (``POST /approvals/{aid}``): the stored turn state
+comes back from Neo4j, so this works through any API process and after a restart.
+
+approve → the proposed work unit runs (execute → verify → learn); modify → the person's unit
+runs instead; answer → the person's guidance shapes a new unit that runs; reject → nothing runs,
+the belief that decided the mode takes a failure (rejection is learned from) and a rejection that
+says "never" teaches the guardian a warn censor for that kind of action.
+As in a turn, the reading and judging come first and the writes are one transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from app.beliefs.models import OutcomeIn
+from app.beliefs.revision import observe_turn
+from app.beliefs.store import lock_agent
+from app.beliefs.updates import apply_outcome_in
+from app.errors import (
+    ApprovalAnswerInvalid,
+    ApprovalClosed,
+    CredenceError,
+    InvalidInput,
+    TurnFailed,
+)
+from app.graph.client import Transaction
+from app.graph.vectors import vector_param
+from app.guardian.censors import learn_censor
+from app.loop.approvals import StoredApproval, expire_if_due, get_approval, resolve_in
+from app.loop.models import (
+    ApprovalAnswer,
+    DissatisfactionView,
+    GuardianReport,
+    TurnEvent,
+    TurnMode,
+    TurnResult,
+)
+from app.loop.prompting import system_prompt
+from app.loop.turn import (
+    Emit,
+    LoopServices,
+    TurnRecorder,
+    _Failed,
+    _silent,
+    execute_and_verify,
+    moral_valence,
+    outcome_of,
+)
+from app.memory.episodes import AGENT_SPEAKERS, write_episodes_in
+from app.memory.people import meet_in, micro_birth_properties
+from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
+from app.reasoning.protocol import (
+    BeliefBrief,
+    ExecutionResult,
+    Reply,
+    ResponseRequest,
+    Verification,
+    WorkRequest,
+    WorkUnit,
+)
+
+log = logging.getLogger(__name__)
+
+_ACTIONS_BY_KIND = {
+    "guidance": ("answer", "reject"),
+    "proposal": ("approve", "modify", "answer", "reject"),
+    "revision": ("reject",),
+}
+_STATUS_BY_ACTION = {
+    "approve": "approved",
+    "modify": "modified",
+    "answer": "answered",
+    "reject": "rejected",
+}
+_NEVER = re.compile(r"\b(never|don't ever|do not ever|must not|mustn't)\b", re.IGNORECASE)
+
+
+def _validate(stored: StoredApproval, answer: ApprovalAnswer) -> None:
+    approval = stored.public
+    allowed = _ACTIONS_BY_KIND.get(approval.kind, ())
+    if answer.action not in allowed:
+        why = (
+            "an immutable belief is never revised through the loop; reject keeps it"
+            if approval.kind == "revision"
+            else f"a {approval.kind} approval takes {', '.join(allowed)}"
+        )
+        raise ApprovalAnswerInvalid(approval.id, approval.kind, answer.action, why)
+    if answer.action == "answer" and not (answer.text and answer.text.strip()):
+        raise ApprovalAnswerInvalid(
+            approval.id, approval.kind, answer.action, "an answer needs its text"
+        )
+    if answer.action == "modify" and answer.work_unit is None:
+        raise ApprovalAnswerInvalid(
+            approval.id, approval.kind, answer.action, "modify needs the modified work_unit"
+        )
+    if approval.kind != "revision" and stored.state is None:
+        raise ApprovalAnswerInvalid(
+            approval.id, approval.kind, answer.action, "the approval holds no turn state"
+        )
+
+
+async def resume_approval(
+    services: LoopServices,
+    agent_id: str,
+    approval_id: str,
+    answer: ApprovalAnswer,
+    emit: Emit = _silent,
+) -> TurnResult:
+    """Answers a pending approval and finishes its turn.
+
+    Raises:
+        AgentNotFound, ApprovalNotFound, ApprovalClosed (answered before, or expired),
+        ApprovalAnswerInvalid, TurnFailed (nothing written).
+    """
+    stored = await get_approval(services.graph, agent_id, approval_id)
+    if stored.public.status == "expired":
+        await expire_if_due(services.graph, agent_id, approval_id)
+        raise ApprovalClosed(approval_id, "expired")
+    if stored.public.status != "pending":
+        raise ApprovalClosed(approval_id, stored.public.status)
+    _validate(stored, answer)
+    recorder = TurnRecorder(emit=emit)
+    state = stored.state
+    unit: WorkUnit | None = None
+    guardian = GuardianReport(action="allow")
+    execution: ExecutionResult | None = None
+    verification: Verification | None = None
+    mode: TurnMode = "autonomous"
+    try:
+        if state is not None and answer.action != "reject":
+            if answer.action == "approve":
+                unit = stored.public.work_unit
+            elif answer.action == "modify":
+                unit = answer.work_unit
+            else:
+                unit = await recorder.judge(
+                    "propose_work_unit",
+                    services.reasoner.propose_work_unit(
+                        WorkRequest(
+                            message=state.request.message,
+                            frame=state.frame,
+                            appraisal=state.appraisal,
+                            guidance=answer.text,
+                        )
+                    ),
+                )
+            if unit is None:
+                raise ApprovalAnswerInvalid(
+                    approval_id, stored.public.kind, answer.action, "no work unit to run"
+                )
+            guardian = await services.guard.check(agent_id, unit.description)
+            if guardian.action in ("block", "absolute"):
+                mode = "blocked"
+            else:
+                execution, verification = await execute_and_verify(services, recorder, unit)
+                await recorder.phase("execute", status=execution.status)
+        result = await services.graph.write_transaction(
+            lambda tx: _record_resumption(
+                tx,
+                services,
+                recorder,
+                agent_id,
+                stored,
+                answer,
+                unit,
+                mode,
+                guardian,
+                execution,
+                verification,
+            ),
+            action="resuming a turn",
+        )
+    except _Failed as failure:
+        await emit(TurnEvent(type="error", data={"phase": failure.phase, "cause": failure.cause}))
+        raise TurnFailed(agent_id, failure.phase, failure.cause) from failure
+    await _after_resumption(services, agent_id, stored, answer, unit)
+    await emit(TurnEvent(type="done", data={"turn_id": result.turn_id, "mode": result.mode}))
+    return result
+
+
+async def _after_resumption(
+    services: LoopServices,
+    agent_id: str,
+    stored: StoredApproval,
+    answer: ApprovalAnswer,
+    unit: WorkUnit | None,
+) -> None:
+    """A rejection that says "never" teaches the guardian (≤ 3 learned per session); the
+    runaway guard counts the turn."""
+    try:
+        proposed = unit or stored.public.work_unit
+        if (
+            answer.action == "reject"
+            and answer.text
+            and _NEVER.search(answer.text)
+            and proposed is not None
+        ):
+            session = (stored.state.request.session if stored.state else None) or "approvals"
+            pattern = rf"(?i)\b{re.escape(proposed.verb.replace('_', ' '))}\b"
+            if proposed.entities:
+                pattern += rf".*\b{re.escape(proposed.entities[0])}\b"
+            learned = await learn_censor(
+                services.graph,
+                agent_id,
+                session,
+                pattern,
+                f"learned from a rejection: {answer.text}",
+                "warn",
+                settings=services.settings.guardian,
+            )
+            log.info("censor learning after rejection: %s", learned.message)
+        await observe_turn(services.graph, services.settings.mechanics, services.reasoner, agent_id)
+    except (CredenceError, InvalidInput):
+        log.exception("after-resumption bookkeeping failed for approval %s", stored.public.id)
+
+
+async def _record_resumption(
+    tx: Transaction,
+    services: LoopServices,
+    recorder: TurnRecorder,
+    agent_id: str,
+    stored: StoredApproval,
+    answer: ApprovalAnswer,
+    unit: WorkUnit | None,
+    mode: TurnMode,
+    guardian: GuardianReport,
+    execution: ExecutionResult | None,
+    verification: Verification | None,
+) -> TurnResult:
+    settings = services.settings
+    now = datetime.now(UTC)
+    await lock_agent(tx, agent_id)
+    approval = (
+        await resolve_in(
+            tx,
+            agent_id,
+            stored.public.id,
+            _STATUS_BY_ACTION[answer.action],
+            {"action": answer.action, "text": answer.text, "speaker": answer.speaker},
+        )
+    ).public
+    state = stored.state
+    text = answer.text or f"({answer.action})"
+    speaker = answer.speaker or (state.request.speaker if state else None)
+    speaker_is_person = speaker is not None and speaker.casefold() not in AGENT_SPEAKERS
+    if speaker_is_person and speaker is not None:
+        await meet_in(tx, agent_id, speaker, answer.text, settings.memory, now)
+    outcome = "failure" if answer.action == "reject" else outcome_of(execution, verification)
+    belief_id = state.belief_id if state else stored.public.belief_id
+    message = state.request.message if state else ""
+    if outcome != "neutral" and belief_id is not None and stored.public.kind != "revision":
+        await apply_outcome_in(
+            tx,
+            settings.mechanics,
+            agent_id,
+            belief_id,
+            OutcomeIn(
+                outcome=outcome,
+                moral_valence=moral_valence(message, outcome, settings.mechanics.moral_topics),
+                severity=settings.loop.rejection_severity if answer.action == "reject" else 0.5,
+                context=state.context_name if state else None,
+            ),
+        )
+        if state is not None:
+            await record_capability_outcome_in(
+                tx,
+                agent_id,
+                CapabilityOutcome(domain=state.frame, success=outcome == "success"),
+                settings.memory,
+                now,
+            )
+    if state is not None and state.decision_id is not None:
+        await tx.run(
+            "loop/update_decision_outcome",
+            agent_id=agent_id,
+            decision_id=state.decision_id,
+            outcome="rejected" if answer.action == "reject" else outcome,
+            execution_status=execution.status if execution else None,
+            executor=execution.executor if execution else None,
+        )
+    episode_id = str(uuid.uuid4())
+    vector = await services.embedder.embed_one(text)
+    frame = state.frame if state else "conversation"
+    await write_episodes_in(
+        tx,
+        settings.retrieval,
+        agent_id,
+        [
+            {
+                "id": episode_id,
+                "external_id": None,
+                "speaker": speaker or "user",
+                "person": (
+                    micro_birth_properties(agent_id, speaker, settings.memory, now)
+                    if speaker_is_person and speaker
+                    else None
+                ),
+                "text": text,
+                "user_message": text,
+                "response": None,
+                "occurred_at": now,
+                "session": state.request.session if state else None,
+                "outcome": outcome,
+                "emotional_valence": None,
+                "surprise": None,
+                "frame": frame,
+                "actions": 1 + (1 if execution else 0) + (1 if verification else 0),
+                "trivial": execution is None,
+                "interference": 0,
+                "embedding": None if vector is None else vector_param(vector),
+                "about": [belief_id] if belief_id else [],
+            }
+        ],
+    )
+    agent = (await tx.run("agents/get_agent", agent_id=agent_id))[0]["agent"]
+    reply = await _respond(
+        services, recorder, agent, stored, answer, unit, mode, guardian, execution, verification
+    )
+    await tx.run(
+        "loop/complete_turn_episode",
+        agent_id=agent_id,
+        episode_id=episode_id,
+        turn={
+            "response": reply.text,
+            "supervision_mode": mode,
+            "dissatisfaction": state.dissatisfaction if state else 0.0,
+            "revision_triggered": False,
+            "frame": frame,
+            "decision_id": state.decision_id if state else None,
+        },
+    )
+    await recorder.phase("respond")
+    await recorder.emit(TurnEvent(type="response", data={"text": reply.text}))
+    return TurnResult(
+        turn_id=episode_id,
+        agent_id=agent_id,
+        response=reply.text,
+        questions=reply.questions,
+        mode=mode,
+        frame=frame,
+        stakes=state.stakes if state else "low",
+        dissatisfaction=DissatisfactionView(
+            value=state.dissatisfaction if state else 0.0,
+            band=state.band if state else "low",
+        ),
+        guardian=guardian,
+        work_unit=unit,
+        execution=execution,
+        verification=verification,
+        decision_id=state.decision_id if state else None,
+        approval=approval,
+        reasoners=recorder.calls(),
+        timings_ms=dict(recorder.timings_ms),
+    )
+
+
+async def _respond(
+    services: LoopServices,
+    recorder: TurnRecorder,
+    agent: dict[str, Any],
+    stored: StoredApproval,
+    answer: ApprovalAnswer,
+    unit: WorkUnit | None,
+    mode: TurnMode,
+    guardian: GuardianReport,
+    execution: ExecutionResult | None,
+    verification: Verification | None,
+) -> Reply:
+    state = stored.state
+    beliefs = []
+    if state is not None and state.belief_id and state.belief_statement:
+        beliefs.append(
+            BeliefBrief(
+                id=state.belief_id,
+                statement=state.belief_statement,
+                strength=state.belief_strength or 0.5,
+            )
+        )
+    execution_text: str | None = None
+    if answer.action == "reject":
+        execution_text = (
+            "rejected by the person: nothing was done, and the rejection is learned from"
+        )
+    elif execution is not None:
+        detail = execution.message or (unit.description if unit else "")
+        execution_text = f"{execution.status}: {detail}"
+        if verification is not None and verification.action == "escalate":
+            execution_text += " — verification failed after the retry budget; escalated"
+    return await recorder.judge(
+        "respond",
+        services.reasoner.respond(
+            ResponseRequest(
+                message=state.request.message if state else stored.public.question,
+                system_prompt=system_prompt(
+                    str(agent.get("name") or "Credence"),
+                    agent.get("identity_goal"),
+                    [str(item) for item in agent.get("terminal_creed") or []],
+                ),
+                band=state.band if state else "low",
+                dissatisfaction=state.dissatisfaction if state else 0.0,
+                mode=mode,
+                frame=state.frame if state else "conversation",
+                beliefs=beliefs,
+                execution=execution_text,
+                refusal=guardian.reason if mode == "blocked" else None,
+            )
+        ),
+    )

@@ -1,0 +1,53 @@
+"""Routing a turn (DESIGN §5 "Supervision"): which supervision mode it runs in, and why.
+
+Pure functions: the relevant belief's context-conditional strength decides (< 0.4 guidance,
+< 0.7 proposal, else autonomous; none relevant → guidance); a high-stakes frame caps at
+proposal; high dissatisfaction lowers the mode one step; a block (or absolute) censor refuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from app.beliefs.formulas import supervision_mode
+from app.beliefs.mechanics import Mechanics
+
+Supervision = Literal["guidance", "proposal", "autonomous"]
+Routed = Literal["guidance", "proposal", "autonomous", "blocked"]
+STEPS: tuple[Supervision, ...] = ("guidance", "proposal", "autonomous")
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    mode: Routed
+    reasons: tuple[str, ...]
+
+
+def route(
+    strength: float | None,
+    *,
+    stakes: str,
+    band: str,
+    censor_action: str,
+    audit_failed: bool,
+    mechanics: Mechanics,
+) -> Route:
+    """The turn's mode and the reasons for it, in the order they applied."""
+    if censor_action in ("block", "absolute"):
+        return Route("blocked", (f"a {censor_action} censor matched the request",))
+    if audit_failed:
+        return Route("blocked", ("the tier-3 audit against the creed failed",))
+    mode: Supervision = supervision_mode(strength, mechanics)
+    reasons = [
+        "no relevant belief: ask for guidance"
+        if strength is None
+        else f"relevant belief strength {strength:.2f} → {mode}"
+    ]
+    if stakes == "high" and mode == "autonomous":
+        mode = "proposal"
+        reasons.append("high-stakes frame: capped at proposal")
+    if band == "high" and mode != "guidance":
+        mode = STEPS[STEPS.index(mode) - 1]
+        reasons.append(f"high dissatisfaction: lowered to {mode}")
+    return Route(mode, tuple(reasons))
