@@ -1,0 +1,76 @@
+"""The guardian: an agent's censors (tier 1) and a check of any text against them."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Response, status
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.deps import AgentIdDep, GraphDep, SettingsDep
+from app.guardian import censors
+from app.guardian.check import check
+from app.guardian.models import (
+    Censor,
+    CensorAction,
+    CensorAdded,
+    CensorCreate,
+    CensorPage,
+    CensorSource,
+    Verdict,
+)
+
+router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["guardian"])
+
+CensorId = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_:\-]+$")]
+
+
+class GuardianCheck(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: Annotated[str, Field(min_length=1, max_length=100_000)]
+
+
+@router.get("/censors")
+async def list_censors(
+    graph: GraphDep,
+    agent_id: AgentIdDep,
+    action: Annotated[CensorAction | None, Query()] = None,
+    source: Annotated[CensorSource | None, Query()] = None,
+    include_inactive: Annotated[bool, Query()] = False,
+) -> CensorPage:
+    """List the censors the agent is checked against: shipped defaults, then stored ones."""
+    return await censors.list_censors(
+        graph, agent_id, action=action, source=source, include_inactive=include_inactive
+    )
+
+
+@router.post("/censors", status_code=status.HTTP_201_CREATED)
+async def add_censor(
+    graph: GraphDep, agent_id: AgentIdDep, body: CensorCreate, response: Response
+) -> CensorAdded:
+    """Add a censor (201); the same pattern already present answers 200 with that censor."""
+    added = await censors.add_censor(graph, agent_id, body)
+    if added.status != "created":
+        response.status_code = status.HTTP_200_OK
+    return added
+
+
+@router.get("/censors/{censor_id}")
+async def read_censor(graph: GraphDep, agent_id: AgentIdDep, censor_id: CensorId) -> Censor:
+    """One censor (a shipped default by its ``default:<key>`` id)."""
+    return await censors.get_censor(graph, agent_id, censor_id)
+
+
+@router.delete("/censors/{censor_id}")
+async def remove_censor(graph: GraphDep, agent_id: AgentIdDep, censor_id: CensorId) -> Censor:
+    """Remove (deactivate) a censor; absolute ones and shipped defaults answer 409."""
+    return await censors.remove_censor(graph, agent_id, censor_id)
+
+
+@router.post("/guardian/check")
+async def check_text(
+    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, body: GuardianCheck
+) -> Verdict:
+    """Check a text against the agent's censors: allow / warn / block / absolute, and why."""
+    return await check(graph, agent_id, body.text, settings=settings.guardian)

@@ -1,0 +1,325 @@
+"""Censors of an agent: listing, adding by hand, learning during turns, and removing.
+
+Sources: ``default`` (shipped in ``seeds/censors.yaml``, applied in-process to every agent),
+``pack`` (from a knowledge pack), ``learned`` (auto-created by a turn) and ``manual`` (added by
+a person). Removing a censor deactivates it (nothing is hard-deleted); absolute censors and the
+shipped defaults can never be removed.
+
+Learned censors are validated, de-duplicated against every censor of the agent (same normalised
+pattern: the existing one is returned) and capped at ``max_learned_per_session`` per session,
+counted in the graph under the agent lock so concurrent turns cannot exceed the cap.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from app.beliefs.store import lock_agent, require_agent
+from app.errors import AgentNotFound, InvalidInput
+from app.graph.client import GraphClient, Transaction
+from app.guardian.errors import CensorNotFound, CensorProtected
+from app.guardian.models import (
+    Censor,
+    CensorAction,
+    CensorAdded,
+    CensorCreate,
+    CensorPage,
+    CensorRule,
+    CensorSource,
+)
+from app.guardian.patterns import (
+    DEFAULT_ID_PREFIX,
+    normalise_pattern,
+    shipped_censors,
+    shipped_keys,
+    validate_pattern,
+)
+from app.guardian.settings import GuardianSettings
+
+_ACTIONS = ("warn", "block", "absolute")
+_LEARNED_ACTIONS = ("warn", "block")
+
+
+def _default_censor(rule: CensorRule) -> Censor:
+    return Censor(
+        id=rule.id,
+        key=rule.key,
+        pattern=rule.pattern,
+        reason=rule.reason,
+        action=rule.action,
+        source="default",
+        pack_name="default",
+    )
+
+
+def _shipped_by_pattern(normalised: str) -> Censor | None:
+    for rule in shipped_censors():
+        if normalise_pattern(rule.pattern) == normalised:
+            return _default_censor(rule)
+    return None
+
+
+def _shipped_by_id(censor_id: str) -> Censor | None:
+    for rule in shipped_censors():
+        if rule.id == censor_id:
+            return _default_censor(rule)
+    return None
+
+
+def _is_default_copy(row: dict[str, Any]) -> bool:
+    return row.get("pack_name") == "default" and row.get("key") in shipped_keys()
+
+
+async def list_censors(
+    graph: GraphClient,
+    agent_id: str,
+    *,
+    action: CensorAction | None = None,
+    source: CensorSource | None = None,
+    include_inactive: bool = False,
+) -> CensorPage:
+    """The censors the agent's turns are checked against: the shipped defaults first, then the
+    stored ones, oldest first (graph copies of the shipped defaults are shown once, as the file's).
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    rows = await graph.read(
+        "guardian/list_censors",
+        agent_id=agent_id,
+        action=action,
+        source=source,
+        include_inactive=include_inactive,
+    )
+    if not rows:
+        raise AgentNotFound(agent_id)
+    defaults = [
+        _default_censor(rule)
+        for rule in shipped_censors()
+        if (action is None or rule.action == action) and source in (None, "default")
+    ]
+    stored = [Censor.model_validate(row) for row in rows[0]["censors"] if not _is_default_copy(row)]
+    data = [*defaults, *stored]
+    return CensorPage(data=data, count=len(data))
+
+
+async def get_censor(graph: GraphClient, agent_id: str, censor_id: str) -> Censor:
+    """One censor (a shipped default by its ``default:<key>`` id, or a stored one).
+
+    Raises:
+        AgentNotFound, CensorNotFound.
+    """
+    await require_agent(graph, agent_id)
+    shipped = _shipped_by_id(censor_id)
+    if shipped is not None:
+        return shipped
+    rows = await graph.read("guardian/get_censor", agent_id=agent_id, censor_id=censor_id)
+    if not rows:
+        raise CensorNotFound(censor_id, agent_id)
+    return Censor.model_validate(rows[0]["censor"])
+
+
+async def add_censor(graph: GraphClient, agent_id: str, data: CensorCreate) -> CensorAdded:
+    """Adds a censor by hand (source ``manual``; any action, absolute included, which then can
+    never be removed). The same pattern already present returns that censor (``duplicate``), or
+    reactivates it if it had been removed (``reactivated``).
+
+    Raises:
+        AgentNotFound, CensorPatternInvalid (nothing written).
+    """
+    return await _add(
+        graph,
+        agent_id,
+        pattern=data.pattern,
+        reason=data.reason,
+        action=data.action,
+        key=data.key,
+        session_key=None,
+        cap=None,
+    )
+
+
+async def learn_censor(
+    graph: GraphClient,
+    agent_id: str,
+    session_key: str,
+    pattern: str,
+    reason: str,
+    action: str = "warn",
+    *,
+    settings: GuardianSettings | None = None,
+) -> CensorAdded:
+    """Auto-creates a censor learned during a turn of ``session_key``.
+
+    Args:
+        action: ``warn`` or ``block`` (a learned censor is never absolute: a person must be able
+            to remove it).
+
+    Returns:
+        ``created``; ``duplicate`` with the censor already holding the pattern (also a shipped
+        default); or ``capped`` (nothing written) when the session already auto-created
+        ``max_learned_per_session`` censors.
+
+    Raises:
+        AgentNotFound, CensorPatternInvalid, InvalidInput (blank reason or session, bad action);
+        nothing is written on any of them.
+    """
+    if action not in _LEARNED_ACTIONS:
+        raise InvalidInput(
+            f"a learned censor's action must be warn or block, not {action!r}",
+            errors=[{"field": "action", "reason": "must be warn or block"}],
+        )
+    if not session_key.strip() or len(session_key) > 200:
+        raise InvalidInput(
+            "a learned censor needs a session key (1 to 200 characters)",
+            errors=[{"field": "session_key", "reason": "blank or longer than 200 characters"}],
+        )
+    cap = (settings or GuardianSettings()).max_learned_per_session
+    return await _add(
+        graph,
+        agent_id,
+        pattern=pattern,
+        reason=reason,
+        action=action,
+        key=None,
+        session_key=session_key,
+        cap=cap,
+    )
+
+
+async def _add(
+    graph: GraphClient,
+    agent_id: str,
+    *,
+    pattern: str,
+    reason: str,
+    action: str,
+    key: str | None,
+    session_key: str | None,
+    cap: int | None,
+) -> CensorAdded:
+    """Adds a manual censor (``session_key`` None) or a learned one, under the agent lock."""
+    normalised = validate_pattern(pattern)
+    reason = reason.strip()
+    if not reason or len(reason) > 2000:
+        raise InvalidInput(
+            "a censor needs a reason (1 to 2000 characters) saying what it prevents",
+            errors=[{"field": "reason", "reason": "blank or longer than 2000 characters"}],
+        )
+    if action not in _ACTIONS:
+        raise InvalidInput(
+            f"a censor's action must be warn, block or absolute, not {action!r}",
+            errors=[{"field": "action", "reason": "must be warn, block or absolute"}],
+        )
+    learned = session_key is not None
+
+    async def work(tx: Transaction) -> CensorAdded:
+        await lock_agent(tx, agent_id)
+        shipped = _shipped_by_pattern(normalised)
+        if shipped is not None:
+            return CensorAdded(
+                status="duplicate",
+                censor=shipped,
+                message=f"the shipped default censor {shipped.key} already has this pattern; "
+                "nothing written",
+            )
+        state = (
+            await tx.run(
+                "guardian/get_learning_state",
+                agent_id=agent_id,
+                pattern=normalised,
+                session_key=session_key,
+            )
+        )[0]
+        if state["existing_id"] is not None:
+            existing = await _stored(tx, agent_id, state["existing_id"])
+            if existing.is_active or learned:
+                note = (
+                    ""
+                    if existing.is_active
+                    else " (it was removed; a learned duplicate does not bring it back)"
+                )
+                return CensorAdded(
+                    status="duplicate",
+                    censor=existing,
+                    message=f"censor {existing.id} already has this pattern{note}; nothing written",
+                )
+            await tx.run(
+                "guardian/set_censor_active", agent_id=agent_id, censor_id=existing.id, active=True
+            )
+            return CensorAdded(
+                status="reactivated",
+                censor=await _stored(tx, agent_id, existing.id),
+                message=f"censor {existing.id} had this pattern and had been removed; active again",
+            )
+        if cap is not None and state["learned_in_session"] >= cap:
+            return CensorAdded(
+                status="capped",
+                censor=None,
+                message=f"skipped: session {session_key!r} already auto-created "
+                f"{state['learned_in_session']} censors, the cap (guardian.max_learned_per_session"
+                f" = {cap}); nothing written",
+            )
+        censor_id = str(uuid.uuid4())
+        await tx.run(
+            "guardian/create_censor",
+            agent_id=agent_id,
+            censor={
+                "id": censor_id,
+                "key": key,
+                "pattern": normalised,
+                "reason": reason,
+                "action": action,
+                "source": "learned" if learned else "manual",
+                "auto_created": learned,
+                "session_key": session_key,
+            },
+        )
+        count = f" ({state['learned_in_session'] + 1} of {cap} this session)" if learned else ""
+        return CensorAdded(
+            status="created",
+            censor=await _stored(tx, agent_id, censor_id),
+            message=f"censor {censor_id} created{count}",
+        )
+
+    return await graph.write_transaction(work, action="adding a censor")
+
+
+async def _stored(tx: Transaction, agent_id: str, censor_id: str) -> Censor:
+    rows = await tx.run("guardian/get_censor", agent_id=agent_id, censor_id=censor_id)
+    if not rows:
+        raise CensorNotFound(censor_id, agent_id)
+    return Censor.model_validate(rows[0]["censor"])
+
+
+async def remove_censor(graph: GraphClient, agent_id: str, censor_id: str) -> Censor:
+    """Removes a censor by deactivating it (it stays in the graph, ``is_active`` false).
+
+    Returns:
+        The censor as it is now (removing an already removed one changes nothing).
+
+    Raises:
+        AgentNotFound, CensorNotFound, CensorProtected (absolute, or a shipped default).
+    """
+    if censor_id.startswith(DEFAULT_ID_PREFIX):
+        await require_agent(graph, agent_id)
+        if _shipped_by_id(censor_id) is None:
+            raise CensorNotFound(censor_id, agent_id)
+        raise CensorProtected(censor_id, "it is a shipped default (seeds/censors.yaml)")
+
+    async def work(tx: Transaction) -> Censor:
+        await lock_agent(tx, agent_id)
+        censor = await _stored(tx, agent_id, censor_id)
+        if censor.source == "default":
+            raise CensorProtected(censor_id, "it is a shipped default (seeds/censors.yaml)")
+        if censor.action == "absolute":
+            raise CensorProtected(censor_id, "absolute censors can never be removed")
+        if censor.is_active:
+            await tx.run(
+                "guardian/set_censor_active", agent_id=agent_id, censor_id=censor_id, active=False
+            )
+            censor = await _stored(tx, agent_id, censor_id)
+        return censor
+
+    return await graph.write_transaction(work, action="removing a censor")

@@ -1,0 +1,7 @@
+// Deactivates a censor (nothing is hard-deleted) or reactivates one a person adds again.
+// Params: $agent_id (string), $censor_id (string), $active (boolean).
+// Returns: id (string). No row if there is no such censor.
+MATCH (c:Censor {agent_id: $agent_id, id: $censor_id})
+SET c.is_active = $active,
+    c.deactivated_at = CASE WHEN $active THEN null ELSE coalesce(c.deactivated_at, datetime()) END
+RETURN c.id AS id
