@@ -1,0 +1,148 @@
+"""The guardian's REST routes (real Neo4j): censors listed, added, removed, and texts checked."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.api.errors import install_error_handlers
+from app.api.routes import agents as agent_routes
+from app.api.routes import censors as censor_routes
+from app.config import Settings
+from app.graph.client import GraphClient
+from app.guardian.patterns import shipped_censors
+from app.memory.embeddings import shared_embedder
+
+
+def guardian_app(settings: Settings) -> FastAPI:
+    """The guardian's routes (and agent creation) in an app of their own, as create_app wires
+    them, so these tests do not depend on the rest of the API being importable."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.graph = GraphClient.from_settings(settings)
+        try:
+            yield
+        finally:
+            await app.state.graph.close()
+
+    app = FastAPI(lifespan=lifespan)
+    app.state.settings = settings
+    app.state.embedder = shared_embedder(settings.embeddings)
+    install_error_handlers(app)
+    app.include_router(agent_routes.router)
+    app.include_router(censor_routes.router)
+    return app
+
+
+@pytest.fixture(scope="module")
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(guardian_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def agent(client: TestClient) -> str:
+    response = client.post("/v1/agents", json={"name": "Api Guarded"})
+    assert response.status_code == 201, response.text
+    agent_id: str = response.json()["id"]
+    return agent_id
+
+
+def test_censors_through_the_api(client: TestClient, agent: str) -> None:
+    url = f"/v1/agents/{agent}/censors"
+    listed = client.get(url)
+    assert listed.status_code == 200, listed.text
+    assert listed.json()["count"] == len(shipped_censors())
+    assert all(c["source"] == "default" and not c["removable"] for c in listed.json()["data"])
+
+    body = {"pattern": r"\bproject-x\b", "reason": "the project is secret", "action": "block"}
+    created = client.post(url, json=body)
+    assert created.status_code == 201, created.text
+    censor = created.json()["censor"]
+    assert created.json()["status"] == "created" and created.json()["created"] is True
+    assert censor["source"] == "manual" and censor["removable"] is True
+
+    duplicate = client.post(url, json=body)
+    assert duplicate.status_code == 200
+    assert duplicate.json()["status"] == "duplicate"
+    assert duplicate.json()["censor"]["id"] == censor["id"]
+
+    manual = client.get(url, params={"source": "manual"}).json()
+    assert [c["id"] for c in manual["data"]] == [censor["id"]]
+    assert client.get(f"{url}/{censor['id']}").json()["pattern"] == r"\bproject-x\b"
+
+    removed = client.delete(f"{url}/{censor['id']}")
+    assert removed.status_code == 200, removed.text
+    assert removed.json()["is_active"] is False
+    assert client.get(url, params={"source": "manual"}).json()["count"] == 0
+    assert (
+        client.get(url, params={"source": "manual", "include_inactive": True}).json()["count"] == 1
+    )
+
+
+def test_protected_censors_answer_409_and_unknown_ones_404(client: TestClient, agent: str) -> None:
+    url = f"/v1/agents/{agent}/censors"
+    created = client.post(
+        url, json={"pattern": r"\bnuke-prod\b", "reason": "never", "action": "absolute"}
+    )
+    absolute_id = created.json()["censor"]["id"]
+
+    refused = client.delete(f"{url}/{absolute_id}")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "censor_protected"
+    assert "absolute" in refused.json()["error"]["message"]
+
+    shipped = client.delete(f"{url}/{shipped_censors()[0].id}")
+    assert shipped.status_code == 409
+    assert "shipped default" in shipped.json()["error"]["message"]
+
+    missing = client.delete(f"{url}/no-such-censor")
+    assert missing.status_code == 404
+    assert missing.json()["error"]["code"] == "censor_not_found"
+    assert client.get("/v1/agents/no-such-agent/censors").status_code == 404
+
+
+def test_invalid_censors_answer_422_and_write_nothing(client: TestClient, agent: str) -> None:
+    url = f"/v1/agents/{agent}/censors"
+    bad_regex = client.post(url, json={"pattern": "(unclosed", "reason": "r"})
+    assert bad_regex.status_code == 422
+    error = bad_regex.json()["error"]
+    assert error["code"] == "censor_pattern_invalid"
+    assert "not a valid regular expression" in error["message"]
+    assert error["details"]["errors"][0]["field"] == "pattern"
+
+    everything = client.post(url, json={"pattern": ".*", "reason": "r"})
+    assert everything.status_code == 422
+    assert "empty string" in everything.json()["error"]["message"]
+
+    bad_action = client.post(url, json={"pattern": r"\bx\b", "reason": "r", "action": "nuke"})
+    assert bad_action.status_code == 422
+    assert client.get(url).json()["count"] == len(shipped_censors())
+
+
+def test_check_says_what_fired_and_why(client: TestClient, agent: str) -> None:
+    url = f"/v1/agents/{agent}/guardian/check"
+
+    wiped = client.post(url, json={"text": "rm -rf ~/"})
+    assert wiped.status_code == 200, wiped.text
+    verdict = wiped.json()
+    assert verdict["action"] == "absolute" and verdict["allowed"] is False
+    assert verdict["matches"][0]["key"] == "rm_rf_root_or_home"
+    assert verdict["matches"][0]["matched"] == "rm -rf ~/"
+    assert "rm_rf_root_or_home" in verdict["reason"]
+    assert verdict["high_risk_kinds"] == []
+
+    tennis = client.post(url, json={"text": "drop table tennis, then email the team"}).json()
+    assert tennis["action"] == "allow" and tennis["allowed"] is True
+    assert tennis["high_risk_kinds"] == ["delete", "external_communication"]
+
+    assert client.post(url, json={"text": ""}).status_code == 422
+    assert (
+        client.post("/v1/agents/no-such-agent/guardian/check", json={"text": "hi"}).status_code
+        == 404
+    )
