@@ -1,10 +1,66 @@
-"""The offline reasoner: deterministic, always available, no network. Its answers say so."""
+"""The offline reasoner: deterministic, always available, no network. Its answers say so
+(``reasoner="offline"``, no token usage).
+
+Stance comes from topic similarity (embedding cosine, or token overlap without an embedder) and
+contradiction cues (denial, negation mismatch, antonyms, number mismatch); the other judgements
+from cue lists and templates. Claude does every one of these better; this keeps each feature
+working without a key, and answers any call Claude fails.
+"""
 
 from __future__ import annotations
 
-from app.reasoning.protocol import RevisedBelief, RevisionRequest
+import math
+from collections.abc import Sequence
+from typing import Literal
+
+from app.memory.embeddings import Embedder
+from app.reasoning.claims import is_courtesy, split_claims, token_similarity, tokens
+from app.reasoning.offline_audit import creed_conflicts, violations
+from app.reasoning.offline_replies import compose
+from app.reasoning.offline_requests import face_threat, is_request, parse_work, risk_kinds, urgency
+from app.reasoning.offline_rules import draft_rule
+from app.reasoning.offline_stance import (
+    TOKEN_TOPIC_SIMILARITY,
+    StanceDecision,
+    decide_stance,
+)
+from app.reasoning.protocol import (
+    AbstractedRule,
+    Appraisal,
+    AppraisalRequest,
+    Audit,
+    AuditRequest,
+    EvidenceItem,
+    EvidenceRequest,
+    ExtractedEvidence,
+    Level,
+    Reply,
+    ResponseRequest,
+    RevisedBelief,
+    RevisionRequest,
+    RuleRequest,
+    StanceJudgement,
+    StanceRequest,
+    Verification,
+    VerificationIssue,
+    VerifyRequest,
+    WorkRequest,
+    WorkUnit,
+)
+from app.reasoning.settings import ReasonerSettings
 
 OFFLINE = "offline"
+EvidenceKind = Literal["factual", "feedback", "outcome"]
+# Beliefs under at least this tension are named as uncertainty areas by appraise.
+UNCERTAIN_TENSION = 0.3
+# verify: attempts up to this many are retried, later ones escalated (the loop's retry budget).
+RETRY_BUDGET = 2
+_FEEDBACK_MARKERS = frozenset(
+    {"wrong", "right", "correct", "incorrect", "mistake", "exactly", "agree", "disagree"}
+)
+_OUTCOME_MARKERS = frozenset(
+    {"worked", "failed", "succeeded", "success", "failure", "resulted", "outcome", "bounced"}
+)
 
 
 def _sentence(text: str) -> str:
@@ -12,10 +68,218 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "." if text else text
 
 
+def _cosine(first: Sequence[float], second: Sequence[float]) -> float:
+    # The embedder's vectors are L2-normalised; the norms guard any other vectors.
+    dot = sum(x * y for x, y in zip(first, second, strict=True))
+    norms = math.sqrt(sum(x * x for x in first)) * math.sqrt(sum(y * y for y in second))
+    return dot / norms if norms else 0.0
+
+
 class OfflineReasoner:
-    """Template-based judgements. Claude does these better; this keeps every feature working."""
+    """Deterministic judgements from embeddings, cue lists and templates.
+
+    Args:
+        embedder: sentence embeddings for topic similarity; without one (or when it is
+            unavailable) token overlap is used instead.
+        settings: ``offline_topic_similarity`` is the cosine at which a claim is about a belief.
+    """
 
     name = OFFLINE
+
+    def __init__(
+        self, embedder: Embedder | None = None, settings: ReasonerSettings | None = None
+    ) -> None:
+        self.embedder = embedder
+        self.settings = settings or ReasonerSettings()
+
+    # --- stance and evidence ----------------------------------------------------------------
+
+    async def _similarities(
+        self, claims: list[str], statements: list[str]
+    ) -> tuple[list[list[float]], str, float]:
+        """claims × statements similarity, the measure's name and its topic threshold."""
+        if self.embedder is not None and claims and statements and self.embedder.available:
+            vectors = await self.embedder.embed([*claims, *statements])
+            if vectors is not None:
+                claim_vectors, statement_vectors = vectors[: len(claims)], vectors[len(claims) :]
+                matrix = [[_cosine(c, s) for s in statement_vectors] for c in claim_vectors]
+                return matrix, "cosine", self.settings.offline_topic_similarity
+        matrix = [[token_similarity(c, s) for s in statements] for c in claims]
+        return matrix, "token overlap", TOKEN_TOPIC_SIMILARITY
+
+    async def classify_stance(self, request: StanceRequest) -> StanceJudgement:
+        """Unrelated → novel, weakly related → neutral; related → contradicting when a cue says
+        so (denial, negation mismatch, antonyms, number mismatch), else reinforcing."""
+        matrix, measure, threshold = await self._similarities([request.claim], [request.statement])
+        decision = decide_stance(request.claim, request.statement, matrix[0][0], threshold, measure)
+        return StanceJudgement(
+            stance=decision.stance,
+            confidence=decision.confidence,
+            cues=decision.cues,
+            reasoner=OFFLINE,
+        )
+
+    async def extract_evidence(self, request: EvidenceRequest) -> ExtractedEvidence:
+        """The turn's claims (questions and courtesy dropped), each judged against each belief;
+        one item per belief that a claim reinforces or contradicts: the most confident."""
+        claims = split_claims(request.message)
+        if not claims or not request.beliefs:
+            return ExtractedEvidence(claims=claims, items=[], reasoner=OFFLINE)
+        statements = [belief.statement for belief in request.beliefs]
+        matrix, measure, threshold = await self._similarities(claims, statements)
+        items: list[EvidenceItem] = []
+        for column, belief in enumerate(request.beliefs):
+            best: tuple[StanceDecision, str] | None = None
+            for row, claim in enumerate(claims):
+                decision = decide_stance(
+                    claim, belief.statement, matrix[row][column], threshold, measure
+                )
+                if decision.stance not in ("reinforcing", "contradicting"):
+                    continue
+                if best is None or decision.confidence > best[0].confidence:
+                    best = (decision, claim)
+            if best is not None:
+                decision, claim = best
+                items.append(
+                    EvidenceItem(
+                        belief_id=belief.id,
+                        claim=claim,
+                        stance=decision.stance,
+                        confidence=decision.confidence,
+                        kind=_evidence_kind(claim),
+                    )
+                )
+        return ExtractedEvidence(claims=claims, items=items, reasoner=OFFLINE)
+
+    # --- appraisal, work units, verification, audit ----------------------------------------
+
+    async def appraise(self, request: AppraisalRequest) -> Appraisal:
+        """Request or not, urgency and face threat from cue lists, tense beliefs as the areas of
+        uncertainty, high-risk kinds from keywords, and an approach that follows the band."""
+        requested = is_request(request.message)
+        urgency_score, urgency_cues = urgency(request.message)
+        threat, threat_cues = face_threat(request.message, request.stakes)
+        uncertain = [
+            belief.statement for belief in request.beliefs if belief.tension >= UNCERTAIN_TENSION
+        ]
+        risky = risk_kinds(request.message)
+        approach = {
+            "low": "Act or answer directly from what I believe.",
+            "medium": "Hedge: say what I think, name the tensions, and ask before relying on "
+            "the uncertain beliefs.",
+            "high": "Resolve the tensions in my beliefs first; act only on what is settled, "
+            "and ask the person to help settle the rest.",
+        }[request.band]
+        if uncertain and request.band == "low":
+            approach += f" Check first: {len(uncertain)} relevant belief(s) are under tension."
+        if risky:
+            approach += f" High-risk ({', '.join(risky)}): confirm before acting."
+        if urgency_cues:
+            approach += f" Urgent ({', '.join(urgency_cues)}): answer promptly."
+        if threat_cues:
+            approach += " Acknowledge the concern plainly before anything else."
+        return Appraisal(
+            face_threat=round(threat, 3),
+            urgency=round(urgency_score, 3),
+            uncertainty_areas=uncertain,
+            recommended_approach=approach,
+            is_request=requested,
+            high_risk=risky,
+            reasoner=OFFLINE,
+        )
+
+    async def propose_work_unit(self, request: WorkRequest) -> WorkUnit:
+        """The main imperative verb, the things it acts on (its object, capitalised names,
+        numbers, quoted strings) and the constraints (without / before / by / only / unless /
+        except ..., the person's guidance included); a question becomes ``answer``."""
+        parsed = parse_work(request.message, request.guidance)
+        confidence = 0.7 if parsed.known_verb else 0.45
+        if request.guidance:
+            confidence = round(min(0.9, confidence + 0.1), 3)
+        return WorkUnit(
+            verb=parsed.verb,
+            entities=parsed.entities,
+            constraints=parsed.constraints,
+            description=parsed.description,
+            confidence=confidence,
+            reasoner=OFFLINE,
+        )
+
+    async def verify(self, request: VerifyRequest) -> Verification:
+        """Executed without an error → proceed; failed (or an error in the output) → retry
+        within the retry budget, else escalate; recorded, not executed → proceed, noting it."""
+        result = request.result
+        error = result.output.get("error") if isinstance(result.output, dict) else None
+        if result.status == "recorded_not_executed":
+            return Verification(
+                is_valid=True,
+                issues=[
+                    VerificationIssue(
+                        description=f"'{request.work_unit.verb}' was only recorded, not "
+                        "executed: no executor is registered for it.",
+                        severity="low",
+                    )
+                ],
+                action="proceed",
+                reasoner=OFFLINE,
+            )
+        if result.status == "executed" and not error:
+            return Verification(is_valid=True, issues=[], action="proceed", reasoner=OFFLINE)
+        why = str(error or result.message or "the executor reported a failure")
+        action = "retry" if request.attempt <= RETRY_BUDGET else "escalate"
+        return Verification(
+            is_valid=False,
+            issues=[
+                VerificationIssue(
+                    description=f"'{request.work_unit.verb}' failed on attempt "
+                    f"{request.attempt}: {why}",
+                    severity="high" if action == "escalate" else "medium",
+                )
+            ],
+            action=action,
+            reasoner=OFFLINE,
+        )
+
+    async def audit(self, request: AuditRequest) -> Audit:
+        """Fails (risk high) a request that would deceive, conceal, falsify, backdate, bypass
+        approvals or controls, exfiltrate credentials or breach confidentiality, or that breaks
+        a prohibition of the creed; otherwise passes, medium risk for high-risk kinds."""
+        text = request.message
+        if request.work_unit is not None:
+            unit = request.work_unit
+            text = " ".join([text, unit.description, *unit.constraints])
+        found = violations(text)
+        conflicts = creed_conflicts(text, request.creed, list(found))
+        concerns = [f"{kind}: “{'”, “'.join(phrases)}”" for kind, phrases in sorted(found.items())]
+        concerns += [f"conflicts with the creed: “{line}”" for line in conflicts]
+        if found or conflicts:
+            return Audit(passed=False, risk="high", concerns=concerns, reasoner=OFFLINE)
+        kinds = sorted(set(request.risk_kinds) | set(risk_kinds(text)))
+        risk: Level = "medium" if kinds else "low"
+        concerns = [
+            f"high-risk kind '{kind}': confirm the details before acting" for kind in kinds
+        ] or ["no conflict with the creed found"]
+        return Audit(passed=True, risk=risk, concerns=concerns, reasoner=OFFLINE)
+
+    # --- reflection and response -------------------------------------------------------------
+
+    async def abstract_rule(self, request: RuleRequest) -> AbstractedRule:
+        """ "When <shared concept> comes up: what worked / what failed", confidence growing with
+        the cluster's size and share of successes (below 1), never an existing rule's text."""
+        draft = draft_rule(request.episodes, request.existing_rules)
+        return AbstractedRule(
+            trigger_concept=draft.trigger_concept,
+            content=draft.content,
+            confidence=draft.confidence,
+            reasoner=OFFLINE,
+        )
+
+    async def respond(self, request: ResponseRequest) -> Reply:
+        """A template by band and mode quoting the most relevant belief verbatim: confident at
+        low dissatisfaction, hedged with a question at medium, resolution first at high; a
+        revision is announced first, a refusal says why, an approval question is asked."""
+        text, questions = compose(request)
+        return Reply(text=text, questions=questions, reasoner=OFFLINE)
 
     async def revise(self, request: RevisionRequest) -> RevisedBelief:
         """Adopts the strongest contradicting claim, qualified by what was believed before; a
@@ -59,3 +323,12 @@ class OfflineReasoner:
             connected_actions=actions,
             reasoner=OFFLINE,
         )
+
+
+def _evidence_kind(claim: str) -> EvidenceKind:
+    words = set(tokens(claim))
+    if words & _OUTCOME_MARKERS:
+        return "outcome"
+    if words & _FEEDBACK_MARKERS or is_courtesy(claim):
+        return "feedback"
+    return "factual"

@@ -1,0 +1,99 @@
+"""The offline answer to the person: a template chosen by the dissatisfaction band and the
+supervision mode. The most relevant belief's statement is quoted verbatim, so the answer shows
+what the agent now believes (a revised belief included)."""
+
+from __future__ import annotations
+
+from app.reasoning.protocol import BeliefBrief, ResponseRequest
+
+
+def _quoted(statement: str) -> str:
+    """The statement as it is, with a full stop only when it has no closing punctuation."""
+    statement = statement.strip()
+    return statement if statement[-1:] in ".!?)" else statement + "."
+
+
+def _clause(statement: str) -> str:
+    """The statement verbatim, for use inside a sentence."""
+    return statement.strip()
+
+
+def tensest(request: ResponseRequest) -> BeliefBrief | None:
+    pool = request.tensions or [belief for belief in request.beliefs if belief.tension > 0]
+    return max(pool, key=lambda belief: belief.tension) if pool else None
+
+
+def tension_summary(request: ResponseRequest) -> str:
+    tense = [b for b in (request.tensions or request.beliefs) if b.tension > 0]
+    if not tense:
+        return f"my overall dissatisfaction is {request.dissatisfaction:.2f}"
+    top = max(tense, key=lambda belief: belief.tension)
+    others = len(tense) - 1
+    more = f" and {others} other belief(s) are under tension" if others else ""
+    return f"“{_clause(top.statement)}” is under tension ({top.tension:.2f}){more}"
+
+
+def compose(request: ResponseRequest) -> tuple[str, list[str]]:
+    """The answer's text and the questions it asks."""
+    parts: list[str] = []
+    questions: list[str] = []
+    top = request.beliefs[0] if request.beliefs else None
+    if request.revision:
+        parts.append(f"I have revised my belief: {_quoted(request.revision)}")
+    if request.refusal or request.mode == "blocked":
+        why = request.refusal or "the request conflicts with my guardrails"
+        parts.append(f"I can't do that: {_quoted(why)}")
+        if top:
+            parts.append(f"What I hold here: {_quoted(top.statement)}")
+        return " ".join(parts), questions
+    tense = tensest(request)
+    if request.band == "high":
+        names = "; ".join(
+            f"“{_clause(belief.statement)}” ({belief.tension:.2f})"
+            for belief in sorted(
+                request.tensions or [b for b in request.beliefs if b.tension > 0],
+                key=lambda belief: -belief.tension,
+            )[:3]
+        )
+        parts.append(
+            "Before anything else I need to resolve the tensions in what I believe"
+            + (f": {names}." if names else f" (dissatisfaction {request.dissatisfaction:.2f}).")
+        )
+        if top:
+            parts.append(f"For now, my working belief is: {_quoted(top.statement)}")
+        if tense:
+            questions.append(f"Can you help me settle whether {_clause(tense.statement)}?")
+    elif request.band == "medium":
+        if top:
+            parts.append(
+                f"I think {_clause(top.statement)}, but I'm not certain — "
+                f"{tension_summary(request)}."
+            )
+        else:
+            parts.append(f"I'm not certain here — {tension_summary(request)}.")
+        subject = tense or top
+        if subject:
+            questions.append(f"Is it still true that {_clause(subject.statement)}?")
+        else:
+            questions.append("What should I know before I answer this?")
+    elif top:
+        parts.append(f"I'm confident that {_quoted(top.statement)}")
+    else:
+        parts.append("I don't hold a belief about this yet; tell me more and I'll learn it.")
+    if request.execution:
+        parts.append(f"Done: {_quoted(request.execution)}")
+    if request.approval_question:
+        parts.append(_quoted(request.approval_question))
+        questions.insert(0, request.approval_question)
+    elif request.mode == "guidance":
+        question = "How would you like me to proceed?"
+        parts.append(f"I'm not sure enough to act on this alone. {question}")
+        questions.insert(0, question)
+    elif request.mode == "proposal" and not request.execution:
+        question = "Shall I go ahead?"
+        parts.append(f"I propose to act on this. {question}")
+        questions.insert(0, question)
+    for question in questions:
+        if question not in " ".join(parts):
+            parts.append(question)
+    return " ".join(parts), questions
