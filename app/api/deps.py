@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Header, Path, Request
+from starlette.requests import HTTPConnection
 
 from app.api.security import authenticate, authorize_agent
 from app.beliefs.mechanics import Mechanics
 from app.config import Settings
 from app.graph.client import GraphClient
+from app.loop.guarding import Guard
+from app.loop.turn import LoopServices
 from app.memory.embeddings import Embedder
 from app.reasoning.protocol import Reasoner
 
@@ -67,3 +70,21 @@ def get_agent_id(
 
 
 AgentIdDep = Annotated[str, Depends(get_agent_id)]
+
+
+def get_loop(request: HTTPConnection) -> LoopServices:
+    """The loop's services from the app state (one graph, reasoner, embedder and executor
+    registry per process)."""
+    state = request.app.state
+    settings: Settings = state.settings
+    return LoopServices(
+        graph=state.graph,
+        settings=settings,
+        reasoner=state.reasoner,
+        embedder=state.embedder,
+        executors=state.executors,
+        guard=Guard(state.graph, settings.guardian),
+    )
+
+
+LoopDep = Annotated[LoopServices, Depends(get_loop)]

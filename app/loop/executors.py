@@ -23,8 +23,8 @@ class Executor(Protocol):
     name: str
     verbs: frozenset[str]
 
-    async def execute(self, unit: WorkUnit) -> ExecutionResult:
-        """Does the work; returns what happened (status executed or failed)."""
+    async def execute(self, agent_id: str, unit: WorkUnit) -> ExecutionResult:
+        """Does the work for the agent; returns what happened (status executed or failed)."""
         ...
 
 
@@ -58,7 +58,7 @@ class ExecutorRegistry:
     def executor_for(self, verb: str) -> Executor | None:
         return self._by_verb.get(verb)
 
-    async def execute(self, unit: WorkUnit) -> ExecutionResult:
+    async def execute(self, agent_id: str, unit: WorkUnit) -> ExecutionResult:
         """Dispatches by verb; no executor → recorded, not executed."""
         executor = self._by_verb.get(unit.verb)
         if executor is None:
@@ -70,7 +70,7 @@ class ExecutorRegistry:
                 ),
             )
         try:
-            result = await executor.execute(unit)
+            result = await executor.execute(agent_id, unit)
         except Exception as error:  # an executor's failure is an outcome, not a crash
             log.warning("executor %s failed on %s: %s", executor.name, unit.verb, error)
             return ExecutionResult(

@@ -156,7 +156,9 @@ async def resume_approval(
             if guardian.action in ("block", "absolute"):
                 mode = "blocked"
             else:
-                execution, verification = await execute_and_verify(services, recorder, unit)
+                execution, verification = await execute_and_verify(
+                    services, recorder, agent_id, unit
+                )
                 await recorder.phase("execute", status=execution.status)
         result = await services.graph.write_transaction(
             lambda tx: _record_resumption(

@@ -44,6 +44,7 @@ from app.loop.models import (
 )
 from app.loop.prompting import system_prompt
 from app.loop.routing import route
+from app.memory.embedding_store import embed_pending
 from app.memory.embeddings import Embedder
 from app.memory.episodes import AGENT_SPEAKERS, end_sessions, write_episodes_in
 from app.memory.people import meet_in, mentioned_people, micro_birth_properties
@@ -166,12 +167,12 @@ def outcome_of(execution: ExecutionResult | None, verification: Verification | N
 
 
 async def execute_and_verify(
-    services: LoopServices, recorder: TurnRecorder, unit: WorkUnit
+    services: LoopServices, recorder: TurnRecorder, agent_id: str, unit: WorkUnit
 ) -> tuple[ExecutionResult, Verification]:
     """Runs the unit through its executor; verify decides proceed / retry (budget) / escalate."""
     attempt = 1
     while True:
-        execution = await services.executors.execute(unit)
+        execution = await services.executors.execute(agent_id, unit)
         verification = await recorder.judge(
             "verify",
             services.reasoner.verify(
@@ -290,7 +291,7 @@ async def plan_turn(
         return plan
     if plan.mode == "autonomous":
         plan.execution, plan.verification = await execute_and_verify(
-            services, recorder, plan.work_unit
+            services, recorder, agent_id, plan.work_unit
         )
         await recorder.phase(
             "execute",

@@ -1,0 +1,115 @@
+"""Chat with an agent: one turn per message (REST), or streamed phase by phase (WebSocket),
+and the approvals a turn may leave for a person."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from app.api.deps import AgentIdDep, GraphDep, LoopDep
+from app.api.errors import status_for
+from app.errors import CredenceError
+from app.loop import approvals
+from app.loop.models import (
+    ApprovalAnswer,
+    ApprovalPublic,
+    ApprovalsPublic,
+    ApprovalStatus,
+    ChatRequest,
+    TurnEvent,
+    TurnResult,
+)
+from app.loop.resume import resume_approval
+from app.loop.turn import run_turn
+
+log = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["chat"])
+
+
+@router.post("/chat")
+async def chat(loop: LoopDep, agent_id: AgentIdDep, body: ChatRequest) -> TurnResult:
+    """One turn of the cognitive loop: the response, mode, frame, dissatisfaction, any
+    revision and any approval it leaves pending."""
+    return await run_turn(loop, agent_id, body)
+
+
+@router.get("/approvals")
+async def list_approvals(
+    graph: GraphDep,
+    agent_id: AgentIdDep,
+    status: Annotated[ApprovalStatus | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> ApprovalsPublic:
+    """The agent's approvals, newest first (filter by status)."""
+    return await approvals.list_approvals(graph, agent_id, status, limit)
+
+
+@router.get("/approvals/{approval_id}")
+async def read_approval(graph: GraphDep, agent_id: AgentIdDep, approval_id: str) -> ApprovalPublic:
+    """One approval."""
+    return (await approvals.get_approval(graph, agent_id, approval_id)).public
+
+
+@router.post("/approvals/{approval_id}")
+async def answer_approval(
+    loop: LoopDep, agent_id: AgentIdDep, approval_id: str, body: ApprovalAnswer
+) -> TurnResult:
+    """Answer, approve, modify or reject a pending approval; the paused turn resumes."""
+    return await resume_approval(loop, agent_id, approval_id, body)
+
+
+@router.websocket("/ws/chat")
+async def chat_socket(websocket: WebSocket, loop: LoopDep, agent_id: AgentIdDep) -> None:
+    """Send ``{"message": ...}`` (a ChatRequest) or ``{"approval_id": ..., "answer": {...}}``;
+    receive the turn's events as they happen (phase, tension, revision, approval, guardian,
+    response), then ``{"type": "result", "data": <TurnResult>}`` — or ``{"type": "error"}``."""
+    await websocket.accept()
+
+    async def emit(event: TurnEvent) -> None:
+        await websocket.send_json(event.model_dump(mode="json"))
+
+    try:
+        while True:
+            payload = await websocket.receive_json()
+            try:
+                if isinstance(payload, dict) and "approval_id" in payload:
+                    answer = ApprovalAnswer.model_validate(payload.get("answer") or {})
+                    result = await resume_approval(
+                        loop, agent_id, str(payload["approval_id"]), answer, emit
+                    )
+                else:
+                    request = ChatRequest.model_validate(payload)
+                    result = await run_turn(loop, agent_id, request, emit)
+            except ValidationError as error:
+                await websocket.send_json(
+                    {
+                        "type": "error",
+                        "error": {
+                            "code": "invalid_input",
+                            "status": 422,
+                            "message": "the message is not a valid chat request",
+                            "details": {"errors": error.errors(include_url=False)},
+                        },
+                    }
+                )
+                continue
+            except CredenceError as error:
+                await websocket.send_json(
+                    {
+                        "type": "error",
+                        "error": {
+                            "code": error.code,
+                            "status": status_for(error),
+                            "message": error.message,
+                            "details": error.details,
+                        },
+                    }
+                )
+                continue
+            await websocket.send_json({"type": "result", "data": result.model_dump(mode="json")})
+    except WebSocketDisconnect:
+        return

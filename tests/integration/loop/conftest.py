@@ -1,0 +1,70 @@
+"""Fixtures for the cognitive-loop tests: the real API on the real Neo4j, offline reasoner."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.api.app import create_app
+from app.config import Settings
+
+
+@pytest.fixture(scope="module")
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@dataclass
+class Agent:
+    """A fresh agent and short-hands over its REST API."""
+
+    client: TestClient
+    id: str
+
+    def belief(self, statement: str, strength: float, **fields: Any) -> str:
+        response = self.client.post(
+            f"/v1/agents/{self.id}/beliefs",
+            json={"statement": statement, "strength": strength, "category": "aesthetic", **fields},
+        )
+        assert response.status_code == 201, response.text
+        belief_id: str = response.json()["id"]
+        return belief_id
+
+    def contradict(self, belief_id: str, times: int = 1, confidence: float = 1.0) -> None:
+        for _ in range(times):
+            response = self.client.post(
+                f"/v1/agents/{self.id}/beliefs/{belief_id}/evidence",
+                json={"text": "not so", "stance": "contradicting", "confidence": confidence},
+            )
+            assert response.status_code in (200, 201), response.text
+
+    def chat(self, message: str, **fields: Any) -> dict[str, Any]:
+        response = self.client.post(
+            f"/v1/agents/{self.id}/chat", json={"message": message, **fields}
+        )
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    def get(self, path: str, **params: Any) -> Any:
+        response = self.client.get(f"/v1/agents/{self.id}{path}", params=params)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def tension(self, belief_id: str) -> float:
+        return float(self.get(f"/beliefs/{belief_id}")["belief"]["tension"])
+
+    def strength(self, belief_id: str) -> float:
+        return float(self.get(f"/beliefs/{belief_id}")["belief"]["strength"])
+
+
+@pytest.fixture
+def agent(client: TestClient) -> Agent:
+    response = client.post("/v1/agents", json={"name": "Loop tester"})
+    assert response.status_code == 201, response.text
+    return Agent(client, response.json()["id"])

@@ -1,0 +1,205 @@
+"""Approvals (human in the loop): answer, approve, modify, reject, expiry, and a round trip
+that survives a restart of the API process."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from app.api.app import create_app
+from app.config import Settings
+from app.loop.settings import LoopSettings
+from tests.integration.loop.conftest import Agent
+
+RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
+REQUEST = "Please reconcile the Chase bank account before the books are closed"
+REMEMBER = "Important dates are remembered in working memory"
+
+
+def _proposal(agent: Agent, belief_strength: float = 0.55) -> tuple[str, dict[str, object]]:
+    belief = agent.belief(RECONCILE, belief_strength)
+    turn = agent.chat(REQUEST)
+    assert turn["approval"] is not None, turn
+    return belief, turn
+
+
+def test_approve_resumes_the_turn(agent: Agent) -> None:
+    _, turn = _proposal(agent)
+    approval = turn["approval"]
+    assert approval["status"] == "pending"
+    pending = agent.get("/approvals", status="pending")
+    assert [a["id"] for a in pending["data"]] == [approval["id"]]
+    response = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{approval['id']}", json={"action": "approve"}
+    )
+    assert response.status_code == 200, response.text
+    resumed = response.json()
+    assert resumed["approval"]["status"] == "approved"
+    assert resumed["execution"]["status"] == "recorded_not_executed"
+    again = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{approval['id']}", json={"action": "approve"}
+    )
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "approval_closed"
+
+
+def test_guidance_answer_shapes_the_work(agent: Agent) -> None:
+    agent.belief(REMEMBER, 0.2)
+    turn = agent.chat("Please remember that the audit starts on Monday")
+    assert turn["mode"] == "guidance"
+    approval = turn["approval"]
+    bad = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{approval['id']}", json={"action": "approve"}
+    )
+    assert bad.status_code == 422
+    assert bad.json()["error"]["code"] == "approval_answer_invalid"
+    response = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{approval['id']}",
+        json={"action": "answer", "text": "Yes, note it with high priority before Friday"},
+    )
+    assert response.status_code == 200, response.text
+    resumed = response.json()
+    assert resumed["approval"]["status"] == "answered"
+    assert resumed["execution"]["status"] == "executed"
+    notes = agent.get("/working-memory")["notes"]
+    assert any("audit" in n["content"].lower() for n in notes)
+
+
+def test_modify_runs_the_persons_unit(agent: Agent) -> None:
+    _, turn = _proposal(agent)
+    response = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{turn['approval']['id']}",
+        json={
+            "action": "modify",
+            "work_unit": {
+                "verb": "note",
+                "entities": ["Chase"],
+                "constraints": [],
+                "description": "Reconcile Chase after the statement arrives",
+            },
+        },
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["execution"]["status"] == "executed"
+    assert response.json()["approval"]["status"] == "modified"
+
+
+def test_rejection_is_learned_from(agent: Agent) -> None:
+    belief, turn = _proposal(agent)
+    before = agent.strength(belief)
+    response = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{turn['approval']['id']}",
+        json={"action": "reject", "text": "Never reconcile Chase without the statement"},
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["approval"]["status"] == "rejected"
+    assert response.json()["execution"] is None
+    assert agent.strength(belief) < before
+    censors = agent.get("/censors")["data"]
+    learned = [c for c in censors if c.get("auto_created")]
+    assert learned and "reconcile" in learned[0]["pattern"]
+
+
+def test_expired_approval_cannot_be_answered(settings: Settings) -> None:
+    quick = settings.model_copy(update={"loop": LoopSettings(approval_ttl_hours=0.0003)})
+    with TestClient(create_app(quick)) as client:
+        agent = Agent(client, client.post("/v1/agents", json={"name": "expiry"}).json()["id"])
+        _, turn = _proposal(agent)
+        time.sleep(1.5)
+        listed = agent.get("/approvals")["data"]
+        assert listed[0]["status"] == "expired"
+        response = client.post(
+            f"/v1/agents/{agent.id}/approvals/{turn['approval']['id']}",
+            json={"action": "approve"},
+        )
+        assert response.status_code == 409
+        assert "expired" in response.json()["error"]["message"]
+        assert agent.get(f"/approvals/{turn['approval']['id']}")["status"] == "expired"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def _api_process(settings: Settings, port: int) -> Iterator[str]:
+    env = {
+        **os.environ,
+        "CREDENCE_NEO4J_URI": settings.neo4j_uri,
+        "CREDENCE_NEO4J_USER": settings.neo4j_user,
+        "CREDENCE_NEO4J_PASSWORD": settings.neo4j_password.get_secret_value(),
+        "CREDENCE_DEFAULT_AGENT": "",
+        "CREDENCE_API_KEYS": "{}",
+    }
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "app.api.app:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if httpx.get(f"{base}/ready", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                stderr = process.stderr.read().decode() if process.stderr else ""
+                pytest.fail(f"the API did not start: {stderr[-2000:]}")
+            time.sleep(0.3)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_approval_round_trip_survives_a_restart(settings: Settings) -> None:
+    port = _free_port()
+    with _api_process(settings, port) as base:
+        agent_id = httpx.post(f"{base}/v1/agents", json={"name": "restart"}).json()["id"]
+        created = httpx.post(
+            f"{base}/v1/agents/{agent_id}/beliefs",
+            json={"statement": RECONCILE, "strength": 0.55, "category": "aesthetic"},
+        )
+        assert created.status_code == 201, created.text
+        turn = httpx.post(
+            f"{base}/v1/agents/{agent_id}/chat", json={"message": REQUEST}, timeout=60
+        ).json()
+        approval_id = turn["approval"]["id"]
+    # A new process: nothing of the turn is in memory any more, only in Neo4j.
+    with _api_process(settings, port) as base:
+        resumed = httpx.post(
+            f"{base}/v1/agents/{agent_id}/approvals/{approval_id}",
+            json={"action": "approve"},
+            timeout=60,
+        )
+        assert resumed.status_code == 200, resumed.text
+        body = resumed.json()
+        assert body["approval"]["status"] == "approved"
+        assert body["work_unit"]["verb"] == "reconcile"
+        assert body["decision_id"] == turn["decision_id"]

@@ -1,0 +1,168 @@
+"""The behaviours the loop must show (issue 5), end to end over REST on the real Neo4j with the
+offline reasoner: self-correction, resistance then breakthrough, appropriate uncertainty,
+competence-based autonomy, the guardian, micro-birth and streaming."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.integration.loop.conftest import Agent
+
+RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
+DENIAL = "That's wrong: revenue is not recognised when the performance obligation is satisfied."
+QUESTION = "When is revenue recognised?"
+RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
+REQUEST = "Please reconcile the Chase bank account before the books are closed"
+
+
+def test_resistance_then_breakthrough_then_self_correction(agent: Agent) -> None:
+    belief = agent.belief(RECOGNITION, 0.8)
+    agent.belief("Invoices are approved by two people", 0.8)
+    tensions: list[float] = []
+    breakthrough = None
+    for _ in range(10):
+        turn = agent.chat(DENIAL)
+        if turn["revisions"]:
+            breakthrough = turn
+            break
+        # Resistance: the belief holds (strength unmoved, still active) while tension grows.
+        assert turn["mode"] != "revision"
+        assert agent.strength(belief) == 0.8
+        moved = [t for t in turn["tension_changes"] if t["id"] == belief]
+        assert moved and moved[0]["new"] > moved[0]["old"]
+        tensions.append(agent.tension(belief))
+    assert breakthrough is not None, f"no revision after 10 contradicting turns: {tensions}"
+    assert len(tensions) >= 3
+    assert tensions == sorted(tensions) and tensions[-1] < 0.7
+    # Breakthrough: the turn that crossed 0.7 halted and revised.
+    assert breakthrough["mode"] == "revision"
+    revision = breakthrough["revisions"][0]
+    assert revision["old_belief_id"] == belief
+    assert revision["trigger_tension"] >= 0.7
+    assert "revised" in breakthrough["response"].lower()
+    old = agent.get(f"/beliefs/{belief}")
+    assert old["belief"]["is_active"] is False
+    assert old["successors"][0]["id"] == revision["new_belief_id"]
+    # Self-correction: the next answer rests on the revised belief.
+    answer = agent.chat(QUESTION)
+    assert revision["new_statement"] in answer["response"]
+    assert RECOGNITION + "." not in answer["response"].replace(revision["new_statement"], "")
+
+
+def test_appropriate_uncertainty_by_dissatisfaction_band(client: TestClient) -> None:
+    answers = {}
+    for band, contradictions in (("low", 0), ("medium", 3), ("high", 4)):
+        response = client.post("/v1/agents", json={"name": f"uncertain {band}"})
+        agent = Agent(client, response.json()["id"])
+        asked = agent.belief(RECOGNITION, 0.8)
+        other = agent.belief("Expenses are matched to the period that earned the revenue", 0.8)
+        for belief in (asked, other):
+            agent.contradict(belief, contradictions)
+            if band == "high":
+                agent.contradict(belief, 1, confidence=0.4)
+        turn = agent.chat(QUESTION)
+        assert turn["dissatisfaction"]["band"] == band, turn["dissatisfaction"]
+        answers[band] = turn
+    low, medium, high = answers["low"], answers["medium"], answers["high"]
+    assert RECOGNITION in low["response"]
+    assert not low["questions"]
+    assert medium["questions"], "a medium band answer asks questions"
+    assert medium["response"] != low["response"]
+    assert high["response"].lower().startswith("before")
+    assert high["response"] != medium["response"]
+
+
+def test_autonomy_follows_competence(client: TestClient) -> None:
+    modes = {}
+    for label, strength in (("weak", 0.3), ("medium", 0.55), ("strong", 0.85)):
+        response = client.post("/v1/agents", json={"name": f"autonomy {label}"})
+        agent = Agent(client, response.json()["id"])
+        agent.belief(RECONCILE, strength)
+        modes[label] = agent.chat(REQUEST)
+    assert modes["weak"]["mode"] == "guidance"
+    assert modes["weak"]["approval"]["kind"] == "guidance"
+    assert modes["medium"]["mode"] == "proposal"
+    assert modes["medium"]["approval"]["kind"] == "proposal"
+    assert modes["medium"]["approval"]["work_unit"]["verb"] == "reconcile"
+    strong = modes["strong"]
+    assert strong["mode"] == "autonomous"
+    assert strong["approval"] is None
+    # No executor for "reconcile": recorded as a decision, never a fake success.
+    assert strong["execution"]["status"] == "recorded_not_executed"
+    assert strong["decision_id"]
+    assert "not executed" in strong["response"].lower() or "recorded" in strong["response"].lower()
+
+
+def test_context_conditional_strength_decides(agent: Agent) -> None:
+    agent.belief(RECONCILE, 0.5, contexts=[{"context": "month_end", "strength": 0.9}])
+    assert agent.chat(REQUEST, context="month_end")["mode"] == "autonomous"
+    assert agent.chat(REQUEST, context="quarter_start")["mode"] == "proposal"
+
+
+def test_high_stakes_frame_caps_at_proposal(agent: Agent) -> None:
+    agent.belief(RECONCILE, 0.9)
+    turn = agent.chat("Should we reconcile the Chase bank account before the books are closed?")
+    assert turn["frame"] == "decision"
+    assert turn["stakes"] == "high"
+    if turn["work_unit"] is not None:
+        assert turn["mode"] == "proposal"
+    else:
+        assert turn["mode"] in ("proposal", "guidance")
+
+
+def test_block_censor_refuses_and_says_why(agent: Agent) -> None:
+    agent.belief("Servers are cleaned up after each release", 0.9)
+    turn = agent.chat("Please run rm -rf / on the build server")
+    assert turn["mode"] == "blocked"
+    assert turn["guardian"]["action"] in ("block", "absolute")
+    assert turn["guardian"]["reason"]
+    assert turn["execution"] is None
+    assert turn["approval"] is None
+
+
+def test_executor_runs_a_registered_verb(agent: Agent) -> None:
+    agent.belief("Important dates are remembered in working memory", 0.9)
+    turn = agent.chat("Please remember that the audit starts on Monday")
+    assert turn["mode"] == "autonomous", turn["guardian"]
+    assert turn["execution"]["status"] == "executed"
+    assert turn["execution"]["executor"] == "working_memory"
+    notes = agent.get("/working-memory")["notes"]
+    assert any("audit" in note["content"].lower() for note in notes)
+
+
+def test_new_people_are_micro_born(agent: Agent) -> None:
+    turn = agent.chat("Priya Raman said the accrual looks fine", speaker="Jordan Lee")
+    assert set(turn["people_born"]) >= {"Jordan Lee", "Priya Raman"}
+    names = {p["name"] for p in agent.get("/people")["data"]}
+    assert {"Jordan Lee", "Priya Raman"} <= names
+
+
+def test_turn_records_episode_decision_and_reasons(agent: Agent) -> None:
+    agent.belief(RECONCILE, 0.85)
+    turn = agent.chat(REQUEST, session="s-1")
+    episode = agent.get(f"/episodes/{turn['turn_id']}")
+    assert episode["response"] == turn["response"]
+    assert episode["supervision_mode"] == "autonomous"
+    assert turn["decision_id"]
+
+
+def test_websocket_streams_phases_tension_and_result(client: TestClient, agent: Agent) -> None:
+    belief = agent.belief(RECOGNITION, 0.8)
+    with client.websocket_connect(f"/v1/agents/{agent.id}/ws/chat") as socket:
+        socket.send_json({"message": DENIAL})
+        events = []
+        while True:
+            event = socket.receive_json()
+            events.append(event)
+            if event["type"] in ("result", "error"):
+                break
+        socket.send_json({"message": ""})
+        invalid = socket.receive_json()
+    kinds = [e["type"] for e in events]
+    assert kinds[-1] == "result"
+    phases = [e["phase"] for e in events if e["type"] == "phase"]
+    assert phases[:2] == ["activate", "appraise"]
+    assert "respond" in phases
+    tension = [e for e in events if e["type"] == "tension"]
+    assert tension and tension[0]["data"]["id"] == belief
+    assert invalid["type"] == "error" and invalid["error"]["status"] == 422
