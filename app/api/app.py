@@ -15,10 +15,13 @@ from app.api.routes import (
     agents,
     analytics,
     beliefs,
+    censors,
+    chat,
     context,
     episodes,
     health,
     packs,
+    reflection,
     revisions,
 )
 from app.api.routes import frames as frame_routes
@@ -30,6 +33,8 @@ from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
+from app.loop.builtin_executors import WorkingMemoryExecutor
+from app.loop.executors import ExecutorRegistry
 from app.memory.embeddings import shared_embedder
 from app.packs.birth import ensure_default_agent
 from app.reasoning.offline import OfflineReasoner
@@ -45,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         graph = GraphClient.from_settings(settings)
         app.state.graph = graph
+        app.state.executors = ExecutorRegistry([WorkingMemoryExecutor(graph, settings.memory)])
         if settings.migrate_on_start:
             try:
                 report = await MigrationRunner(
@@ -92,9 +98,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="A graph-database-native knowledge system for a Claude-driven agent.",
     )
     app.state.settings = settings
-    app.state.reasoner = OfflineReasoner()
     # One model per process, loaded at start-up when preload is set (else on first use).
     app.state.embedder = shared_embedder(settings.embeddings)
+    app.state.reasoner = OfflineReasoner(app.state.embedder, settings.reasoner)
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(agents.router)
@@ -109,4 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(episodes.router)
     app.include_router(context.router)
     app.include_router(packs.router)
+    app.include_router(chat.router)
+    app.include_router(censors.router)
+    app.include_router(reflection.router)
     return app
