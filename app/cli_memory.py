@@ -1,4 +1,5 @@
-"""``credence people | frames | memory``: people, frames and working memory from the terminal."""
+"""``credence people | frames | memory``: people, frames, working memory and reflection from the
+terminal."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from app.cli_beliefs import AgentOption, agent_id_of, bar, console, run_with_gra
 from app.config import get_settings
 from app.errors import PersonNotFound
 from app.graph.client import GraphClient
-from app.memory import frames, people, working_memory
+from app.memory import frames, people, reflection, working_memory
+from app.memory.embeddings import shared_embedder
 from app.memory.people import Person, PersonCreate, PersonSort
+from app.memory.reflection import MAX_EPISODES_LIMIT, ReflectRequest
+from app.reasoning.offline import OfflineReasoner
 
 people_app = typer.Typer(help="The people an agent deals with.", no_args_is_help=True)
 frames_app = typer.Typer(help="The frames an agent thinks in.", no_args_is_help=True)
@@ -225,3 +229,74 @@ def memory_show(agent: AgentOption = None) -> None:
     for belief in objects.beliefs:
         beliefs.add_row(f"{belief.strength:.3f}", belief.statement)
     console.print(beliefs)
+
+
+@memory_app.command("reflect")
+def memory_reflect(
+    agent: AgentOption = None,
+    since: Annotated[
+        datetime | None, typer.Option(help="Only episodes that occurred at or after this time")
+    ] = None,
+    min_cluster_size: Annotated[int | None, typer.Option(min=2, max=1000)] = None,
+    similarity: Annotated[
+        float | None, typer.Option(min=0.0, max=1.0, help="Cosine at which episodes cluster")
+    ] = None,
+    max_episodes: Annotated[int | None, typer.Option(min=1, max=MAX_EPISODES_LIMIT)] = None,
+    dry_run: Annotated[bool, typer.Option(help="Cluster and abstract, write nothing")] = False,
+) -> None:
+    """Consolidate recent similar episodes into rules, capabilities and knowledge gaps."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+    request = ReflectRequest(
+        since=since,
+        min_cluster_size=min_cluster_size,
+        similarity=similarity,
+        max_episodes=max_episodes,
+        dry_run=dry_run,
+    )
+    embedder = shared_embedder(settings.embeddings)
+    report = run_with_graph(
+        lambda graph: reflection.reflect(
+            graph,
+            embedder,
+            OfflineReasoner(embedder, settings.reasoner),
+            agent_id,
+            request,
+            settings=reflection.configured_settings(settings),
+            mechanics=settings.memory,
+        )
+    )
+    table = Table(
+        title=f"{len(report.clusters)} cluster(s) from {report.considered} episode(s)"
+        + (" — dry run, nothing written" if report.dry_run else "")
+    )
+    for column in ("rule", "episodes", "cohesion", "outcomes", "domain", "rule content"):
+        table.add_column(column, overflow="fold")
+    for cluster in report.clusters:
+        outcomes = ", ".join(f"{k} {v}" for k, v in cluster.outcomes.items() if v)
+        table.add_row(
+            cluster.rule_id[:8] if cluster.rule_id else "(preview)",
+            str(cluster.size),
+            f"{cluster.cohesion:.2f}",
+            outcomes,
+            cluster.domain,
+            f"[bold]{cluster.trigger_concept}[/]: {cluster.content} "
+            f"(confidence {cluster.confidence:.2f}, {cluster.reasoner})",
+        )
+    console.print(table)
+    skipped = report.skipped
+    console.print(
+        f"skipped: {skipped.unclustered} unclustered, {skipped.trivial} trivial, "
+        f"{skipped.without_embedding} without embedding, {skipped.beyond_limit} beyond the limit"
+        + (f", {skipped.raced} taken by a concurrent reflection" if skipped.raced else "")
+    )
+    if skipped.without_embedding:
+        console.print("(`credence embed backfill` gives the episodes without embedding a vector)")
+    for change in report.capabilities:
+        console.print(
+            f"capability [bold]{change.domain}[/]: +{change.successes} / -{change.failures}; "
+            f"proficiency {change.before.proficiency:.3f} → {change.after.proficiency:.3f}, "
+            f"success rate {change.before.success_rate:.3f} → {change.after.success_rate:.3f}"
+        )
+    for gap in report.knowledge_gaps_added:
+        console.print(f"knowledge gap: {gap}")

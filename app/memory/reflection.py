@@ -61,6 +61,7 @@ from app.memory.embeddings import Embedder
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.rules import RuleCreate
 from app.memory.self_model import CapabilityState, capability_after, merged_gaps
+from app.memory.settings import EmbeddingSettings
 from app.reasoning.protocol import AbstractedRule, EpisodeBrief, RuleRequest
 
 log = logging.getLogger(__name__)
@@ -397,6 +398,7 @@ async def reflect(
         agent_id=agent_id,
         since=request.since,
         limit=limit,
+        dimensions=embedder.dimensions if embedder is not None else EmbeddingSettings().dimensions,
     )
     if not rows:
         raise AgentNotFound(agent_id)
@@ -414,11 +416,13 @@ async def reflect(
         for e in raw
     ]
     unit = (
-        _unit_rows(np.asarray([e["embedding"] for e in raw], dtype=np.float64))
+        _unit_rows(np.asarray([e["embedding"].to_numpy() for e in raw], dtype=np.float64))
         if raw
         else np.zeros((0, 0))
     )
-    groups = [g for g in cluster_by_similarity(unit, similarity) if len(g) >= min_size]
+    # Up to seconds of numpy for thousands of episodes: off the event loop.
+    partition = await asyncio.to_thread(cluster_by_similarity, unit, similarity)
+    groups = [g for g in partition if len(g) >= min_size]
     plans: list[_Plan] = []
     for group in groups:
         vectors = unit[group]

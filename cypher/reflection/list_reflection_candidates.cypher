@@ -1,9 +1,10 @@
 // The episodes a reflection may consolidate: the agent's most recent unconsolidated, non-trivial
 // episodes that have an embedding (newest first, at most $limit), with counts of those it skips.
 // Params: $agent_id (string), $since (datetime or null: only episodes that occurred at or after),
-//         $limit (int: the most episodes returned).
-// Returns: episodes (list of maps: id, text, outcome, frame, occurred_at, embedding (list of
-//          floats)), eligible (int: unconsolidated, non-trivial, embedded, before $limit),
+//         $limit (int: the most episodes returned), $dimensions (int: of the stored vectors).
+// Returns: episodes (list of maps: id, text, outcome, frame, occurred_at, embedding (a float32
+//          VECTOR: one packed value instead of 384 tagged floats, several times faster to read)),
+//          eligible (int: unconsolidated, non-trivial, embedded, before $limit),
 //          without_embedding (int: unconsolidated, non-trivial, no vector yet),
 //          trivial (int: unconsolidated trivial episodes, never consolidated).
 //          No row for an unknown agent.
@@ -29,6 +30,6 @@ CALL (agent) {
   WITH e ORDER BY e.occurred_at DESC, e.id DESC LIMIT $limit
   RETURN collect(e {.id, .outcome, .frame, .occurred_at,
                     text: coalesce(e.text, e.user_message, e.response, ''),
-                    embedding: e.embedding}) AS episodes
+                    embedding: vector(e.embedding, $dimensions, FLOAT32)}) AS episodes
 }
 RETURN episodes, eligible, without_embedding, trivial

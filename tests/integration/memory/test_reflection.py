@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 from app.api.app import create_app
+from app.cli import app as cli_app
 from app.config import Settings
 from app.graph.client import GraphClient
 from app.memory import rules, self_model
@@ -27,6 +31,7 @@ from app.memory.reflection import (
 )
 from app.memory.self_model import CapabilityState, capability_after
 from app.memory.settings import EmbeddingSettings, RetrievalSettings
+from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import AbstractedRule, RuleRequest
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -470,13 +475,7 @@ async def test_an_unknown_agent_is_refused(graph: GraphClient) -> None:
 
 @pytest.fixture
 def reflect_client(settings: Settings) -> Iterator[TestClient]:
-    api = create_app(settings)
-    if not any(getattr(r, "path", "") == "/v1/agents/{agent_id}/reflect" for r in api.routes):
-        # Until app/api/app.py registers the router.
-        from app.api.routes import reflection as reflection_routes
-
-        api.include_router(reflection_routes.router)
-    with TestClient(api) as test_client:
+    with TestClient(create_app(settings)) as test_client:
         yield test_client
 
 
@@ -523,3 +522,58 @@ async def test_a_reasoner_failure_over_rest_is_a_clear_error(
     error = failed.json()["error"]
     assert error["code"] == "reflection_failed" and "nothing was written" in error["message"]
     assert (await rules.list_rules(graph, agent)).count == 0
+
+
+async def test_reflection_with_the_offline_reasoner(graph: GraphClient, agent: str) -> None:
+    ids = await _import(graph, agent, _standard_items())
+    embedder = shared_embedder_for_tests()
+
+    report = await reflect(graph, embedder, OfflineReasoner(embedder), agent, now=NOW)
+
+    bank, quarterly = report.clusters
+    assert bank.episode_ids == [ids[f"bank-{i}"] for i in range(3)]
+    assert bank.reasoner == quarterly.reasoner == "offline"
+    assert "bank" in bank.trigger_concept
+    assert "what worked (2 of 3)" in bank.content and "what failed (1 of 3)" in bank.content
+    assert 0 < bank.confidence < 1
+    assert "quarterly" in quarterly.trigger_concept
+    assert report.knowledge_gaps_added == [
+        f"{quarterly.trigger_concept} (similar episodes mostly failed)"
+    ]
+    stored = {r.id: r for r in (await rules.list_rules(graph, agent)).data}
+    assert stored[bank.rule_id or ""].content == bank.content
+    assert stored[bank.rule_id or ""].source == "reflection"
+
+
+def test_reflect_from_the_terminal(cli: CliRunner, tmp_path: Any, graph: object) -> None:
+    created = cli.invoke(cli_app, ["agents", "create", "Reflective Rita"])
+    found = re.search(r"CREDENCE_AGENT_ID=(\S+)", created.output)
+    assert found is not None, created.output
+    agent_id = found.group(1)
+    log = tmp_path / "log.jsonl"
+    log.write_text(
+        "\n".join(
+            json.dumps({**item, "occurred_at": item["occurred_at"].isoformat()})
+            for item in _standard_items()
+        ),
+        encoding="utf-8",
+    )
+    imported = cli.invoke(cli_app, ["episodes", "import", str(log), "--agent", agent_id])
+    assert imported.exit_code == 0, imported.output
+
+    preview = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id, "--dry-run"])
+    done = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id])
+    again = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id])
+    bad = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id, "--similarity", "2"])
+    missing = cli.invoke(cli_app, ["memory", "reflect", "--agent", "no-such-agent"])
+
+    assert preview.exit_code == 0, preview.output
+    assert "2 cluster(s) from 7 episode(s) — dry run, nothing written" in preview.output
+    assert "(preview)" in preview.output and "2 trivial" in preview.output
+    assert done.exit_code == 0, done.output
+    assert "2 cluster(s) from 7 episode(s)" in done.output and "(preview)" not in done.output
+    assert "capability task" in done.output and "offline" in done.output
+    assert "knowledge gap:" in done.output and "mostly failed" in done.output
+    assert again.exit_code == 0 and "0 cluster(s) from 2 episode(s)" in again.output
+    assert bad.exit_code != 0 and "similarity" in bad.output
+    assert missing.exit_code == 1 and "agent_not_found" in missing.output
