@@ -296,7 +296,7 @@ class CreedImmutable(Conflict):
         )
 
 
-# --- the cognitive loop ----------------------------------------------------------------------------
+# --- the cognitive loop ------------------------------------------------------------------------
 
 
 class ApprovalNotFound(NotFound):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Path, Request
+from fastapi import Depends, Header, Path
 from starlette.requests import HTTPConnection
 
 from app.api.security import authenticate, authorize_agent
@@ -17,27 +17,27 @@ from app.memory.embeddings import Embedder
 from app.reasoning.protocol import Reasoner
 
 
-def get_settings_dep(request: Request) -> Settings:
+def get_settings_dep(request: HTTPConnection) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def get_graph(request: Request) -> GraphClient:
+def get_graph(request: HTTPConnection) -> GraphClient:
     graph: GraphClient = request.app.state.graph
     return graph
 
 
-def get_mechanics(request: Request) -> Mechanics:
+def get_mechanics(request: HTTPConnection) -> Mechanics:
     settings: Settings = request.app.state.settings
     return settings.mechanics
 
 
-def get_reasoner(request: Request) -> Reasoner:
+def get_reasoner(request: HTTPConnection) -> Reasoner:
     reasoner: Reasoner = request.app.state.reasoner
     return reasoner
 
 
-def get_embedder(request: Request) -> Embedder:
+def get_embedder(request: HTTPConnection) -> Embedder:
     embedder: Embedder = request.app.state.embedder
     return embedder
 

@@ -283,6 +283,14 @@ class Censor(AgentScoped):
     reason = StringProperty()
     action = StringProperty()
     auto_created = BooleanProperty(default=False)
+    key = StringProperty()
+    pack_name = StringProperty()
+    pack_key = StringProperty()
+    source = StringProperty()
+    session_key = StringProperty()
+    is_active = BooleanProperty(default=True)
+    created_at = DateTimeNeo4jFormatProperty()
+    deactivated_at = DateTimeNeo4jFormatProperty()
 
 
 class Decision(AgentScoped):

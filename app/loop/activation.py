@@ -37,6 +37,8 @@ class Activation:
     context_name: str | None
     beliefs: list[BeliefBrief]
     relevance: dict[str, float]
+    # The relevance floor in force (cosine, or token overlap without embeddings).
+    floor: float
     relevant: RelevantBelief | None
     at_threshold: list[str]
     timings_ms: dict[str, float]
@@ -151,6 +153,7 @@ async def activate(
         context_name=name,
         beliefs=beliefs,
         relevance=relevance,
+        floor=floor,
         relevant=relevant,
         at_threshold=[b.id for b in beliefs if b.tension >= threshold],
         timings_ms=dict(context.timings_ms),

@@ -379,6 +379,10 @@ async def _after_turn(
     """Bookkeeping after the turn committed: the runaway guard's streak (a meditation when D
     stayed above 0.9 for too long) and, when asked, the session's peak-end salience."""
     try:
+        if result.revisions:
+            # Revised beliefs are written without vectors; give them theirs now so the next
+            # turn finds them by meaning too, not only by their words.
+            await embed_pending(services.graph, services.embedder, agent_id)
         await observe_turn(services.graph, services.settings.mechanics, services.reasoner, agent_id)
         if request.end_session and request.session:
             await end_sessions(
@@ -734,6 +738,8 @@ async def _respond(
 
 
 def _ordered_for_answer(beliefs: list[BeliefBrief], activation: Activation) -> list[BeliefBrief]:
-    """The relevant belief first (the answer rests on it), then the rest by relevance."""
+    """The beliefs the answer may rest on: those at or above the relevance floor, most
+    relevant first (the rest were retrieved but are about something else)."""
     relevance = activation.relevance
-    return sorted(beliefs, key=lambda b: relevance.get(b.id, 0.0), reverse=True)
+    relevant = [b for b in beliefs if relevance.get(b.id, 0.0) >= activation.floor]
+    return sorted(relevant, key=lambda b: relevance.get(b.id, 0.0), reverse=True)

@@ -6,6 +6,6 @@ MATCH (a:Approval {agent_id: $agent_id})
 WITH a, CASE WHEN a.status = 'pending' AND a.expires_at IS NOT NULL AND a.expires_at < datetime()
              THEN 'expired' ELSE a.status END AS status
 WHERE $status IS NULL OR status = $status
-RETURN properties(a) {.*, status: status} AS approval
+RETURN a {.*, status: status} AS approval
 ORDER BY a.created_at DESC
 LIMIT $limit

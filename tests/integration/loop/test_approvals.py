@@ -22,7 +22,7 @@ from tests.integration.loop.conftest import Agent
 
 RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
 REQUEST = "Please reconcile the Chase bank account before the books are closed"
-REMEMBER = "Important dates are remembered in working memory"
+REMEMBER = "Dates the person asks me to remember, such as when an audit starts, are noted"
 
 
 def _proposal(agent: Agent, belief_strength: float = 0.55) -> tuple[str, dict[str, object]]:

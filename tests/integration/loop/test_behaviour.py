@@ -13,6 +13,7 @@ DENIAL = "That's wrong: revenue is not recognised when the performance obligatio
 QUESTION = "When is revenue recognised?"
 RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
 REQUEST = "Please reconcile the Chase bank account before the books are closed"
+REMEMBER = "Dates the person asks me to remember, such as when an audit starts, are noted"
 
 
 def test_resistance_then_breakthrough_then_self_correction(agent: Agent) -> None:
@@ -94,7 +95,7 @@ def test_autonomy_follows_competence(client: TestClient) -> None:
 
 
 def test_context_conditional_strength_decides(agent: Agent) -> None:
-    agent.belief(RECONCILE, 0.5, contexts=[{"context": "month_end", "strength": 0.9}])
+    agent.belief(RECONCILE, 0.5, contexts=[{"name": "month_end", "strength": 0.9}])
     assert agent.chat(REQUEST, context="month_end")["mode"] == "autonomous"
     assert agent.chat(REQUEST, context="quarter_start")["mode"] == "proposal"
 
@@ -121,7 +122,7 @@ def test_block_censor_refuses_and_says_why(agent: Agent) -> None:
 
 
 def test_executor_runs_a_registered_verb(agent: Agent) -> None:
-    agent.belief("Important dates are remembered in working memory", 0.9)
+    agent.belief(REMEMBER, 0.9)
     turn = agent.chat("Please remember that the audit starts on Monday")
     assert turn["mode"] == "autonomous", turn["guardian"]
     assert turn["execution"]["status"] == "executed"
