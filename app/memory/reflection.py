@@ -69,6 +69,8 @@ log = logging.getLogger(__name__)
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 MAX_EPISODES_LIMIT = 2000
 OUTCOME_KEYS = ("success", "failure", "partial", "neutral", "unknown")
+# "since the beginning": a bound the composite index can seek from (a null could not).
+EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
 
 
 class ReflectionSettings(BaseModel):
@@ -396,7 +398,7 @@ async def reflect(
     rows = await graph.read(
         "reflection/list_reflection_candidates",
         agent_id=agent_id,
-        since=request.since,
+        since=request.since or EARLIEST,
         limit=limit,
         dimensions=embedder.dimensions if embedder is not None else EmbeddingSettings().dimensions,
     )

@@ -1,7 +1,10 @@
 // The episodes a reflection may consolidate: the agent's most recent unconsolidated, non-trivial
 // episodes that have an embedding (newest first, at most $limit), with counts of those it skips.
-// Params: $agent_id (string), $since (datetime or null: only episodes that occurred at or after),
-//         $limit (int: the most episodes returned), $dimensions (int: of the stored vectors).
+// Every part seeks the index episode_agent_reflection (schema/V0017); the hint keeps the planner
+// from the agent-wide index, which would read every episode the agent ever had.
+// Params: $agent_id (string), $since (datetime: only episodes that occurred at or after; the
+//         caller passes the earliest datetime for "all"), $limit (int: the most episodes
+//         returned), $dimensions (int: of the stored vectors).
 // Returns: episodes (list of maps: id, text, outcome, frame, occurred_at, embedding (a float32
 //          VECTOR: one packed value instead of 384 tagged floats, several times faster to read)),
 //          eligible (int: unconsolidated, non-trivial, embedded, before $limit),
@@ -9,24 +12,27 @@
 //          trivial (int: unconsolidated trivial episodes, never consolidated).
 //          No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
-CALL (agent) {
+CALL () {
   MATCH (e:Episode)
-  WHERE e.agent_id = agent.id AND e.consolidated = false AND e.trivial = false
-    AND ($since IS NULL OR e.occurred_at >= $since)
+    USING INDEX e:Episode(agent_id, consolidated, trivial, occurred_at)
+  WHERE e.agent_id = $agent_id AND e.consolidated = false AND e.trivial = false
+    AND e.occurred_at >= $since
   WITH e, e.embedding IS NOT NULL AS embedded
   RETURN count(CASE WHEN embedded THEN 1 END) AS eligible,
          count(CASE WHEN NOT embedded THEN 1 END) AS without_embedding
 }
-CALL (agent) {
+CALL () {
   MATCH (e:Episode)
-  WHERE e.agent_id = agent.id AND e.consolidated = false AND e.trivial = true
-    AND ($since IS NULL OR e.occurred_at >= $since)
+    USING INDEX e:Episode(agent_id, consolidated, trivial, occurred_at)
+  WHERE e.agent_id = $agent_id AND e.consolidated = false AND e.trivial = true
+    AND e.occurred_at >= $since
   RETURN count(e) AS trivial
 }
-CALL (agent) {
+CALL () {
   MATCH (e:Episode)
-  WHERE e.agent_id = agent.id AND e.consolidated = false AND e.trivial = false
-    AND ($since IS NULL OR e.occurred_at >= $since) AND e.embedding IS NOT NULL
+    USING INDEX e:Episode(agent_id, consolidated, trivial, occurred_at)
+  WHERE e.agent_id = $agent_id AND e.consolidated = false AND e.trivial = false
+    AND e.occurred_at >= $since AND e.embedding IS NOT NULL
   WITH e ORDER BY e.occurred_at DESC, e.id DESC LIMIT $limit
   RETURN collect(e {.id, .outcome, .frame, .occurred_at,
                     text: coalesce(e.text, e.user_message, e.response, ''),
