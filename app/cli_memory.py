@@ -18,7 +18,8 @@ from app.graph.client import GraphClient
 from app.memory import frames, people, reflection, working_memory
 from app.memory.embeddings import shared_embedder
 from app.memory.people import Person, PersonCreate, PersonSort
-from app.memory.reflection import MAX_EPISODES_LIMIT, ReflectRequest
+from app.memory.reflection import ReflectRequest
+from app.memory.settings import MAX_EPISODES_LIMIT
 from app.reasoning.offline import OfflineReasoner
 
 people_app = typer.Typer(help="The people an agent deals with.", no_args_is_help=True)
@@ -262,7 +263,7 @@ def memory_reflect(
             OfflineReasoner(embedder, settings.reasoner),
             agent_id,
             request,
-            settings=reflection.configured_settings(settings),
+            settings=settings.reflection,
             mechanics=settings.memory,
         )
     )

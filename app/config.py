@@ -12,7 +12,7 @@ from app.beliefs.mechanics import Mechanics
 from app.guardian.settings import GuardianSettings
 from app.loop.settings import LoopSettings
 from app.memory.memory_mechanics import MemoryMechanics
-from app.memory.settings import EmbeddingSettings, RetrievalSettings
+from app.memory.settings import EmbeddingSettings, ReflectionSettings, RetrievalSettings
 from app.reasoning.settings import ReasonerSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -64,6 +64,8 @@ class Settings(BaseSettings):
     # The cognitive loop (CREDENCE_LOOP__APPROVAL_TTL_HOURS=72) and the guardian.
     loop: LoopSettings = Field(default_factory=LoopSettings)
     guardian: GuardianSettings = Field(default_factory=GuardianSettings)
+    # Reflection and consolidation (CREDENCE_REFLECTION__SIMILARITY=0.6).
+    reflection: ReflectionSettings = Field(default_factory=ReflectionSettings)
 
 
 @lru_cache(maxsize=1)

@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Literal, Protocol
+from typing import Annotated, Protocol
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -61,48 +61,15 @@ from app.memory.embeddings import Embedder
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.rules import RuleCreate
 from app.memory.self_model import CapabilityState, capability_after, merged_gaps
-from app.memory.settings import EmbeddingSettings
+from app.memory.settings import MAX_EPISODES_LIMIT, EmbeddingSettings, ReflectionSettings
 from app.reasoning.protocol import AbstractedRule, EpisodeBrief, RuleRequest
 
 log = logging.getLogger(__name__)
 
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
-MAX_EPISODES_LIMIT = 2000
 OUTCOME_KEYS = ("success", "failure", "partial", "neutral", "unknown")
 # "since the beginning": a bound the composite index can seek from (a null could not).
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
-
-
-class ReflectionSettings(BaseModel):
-    """Settings of reflection (``CREDENCE_REFLECTION__*`` once wired into app/config.py)."""
-
-    # Two clusters merge while the mean cosine between their episodes is at least this.
-    similarity: Unit = 0.6
-    min_cluster_size: Annotated[int, Field(ge=2, le=1000)] = 2
-    # The most recent unconsolidated episodes one reflection looks at.
-    max_episodes: Annotated[int, Field(ge=1, le=MAX_EPISODES_LIMIT)] = 500
-    # The reasoner sees at most this many episodes of a cluster (the most central), each cut to
-    # brief_chars characters, and at most existing_rules of the agent's rules.
-    max_briefs_per_cluster: Annotated[int, Field(ge=1, le=100)] = 12
-    brief_chars: Annotated[int, Field(ge=80, le=20000)] = 800
-    existing_rules: Annotated[int, Field(ge=0, le=500)] = 20
-    # Reasoner calls in flight at once (Claude: clusters are abstracted in parallel).
-    reasoner_concurrency: Annotated[int, Field(ge=1, le=32)] = 4
-    # Where a cluster's capability lives: its episodes' most common frame (falling back to the
-    # rule's trigger concept when none has a frame), or always the trigger concept.
-    capability_domain: Literal["frame", "trigger_concept"] = "frame"
-    # The complexity each consolidated outcome counts with in the proficiency step.
-    outcome_complexity: Unit = 0.5
-    # A cluster whose failure share (of success/failure/partial outcomes) exceeds this adds a
-    # knowledge gap.
-    gap_failure_share: Unit = 0.5
-
-
-def configured_settings(settings: object) -> ReflectionSettings:
-    """``settings.reflection`` of the app's Settings once app/config.py has that field, else
-    the defaults (typed ``object`` so this module does not import app.config)."""
-    configured = getattr(settings, "reflection", None)
-    return configured if isinstance(configured, ReflectionSettings) else ReflectionSettings()
 
 
 class ReflectRequest(BaseModel):

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -64,3 +64,32 @@ class RetrievalSettings(BaseModel):
     budget_people: Unit = 0.1
     budget_working_memory: Unit = 0.1
     default_budget_tokens: Annotated[int, Field(ge=100)] = 2000
+
+
+# One reflection looks at this many episodes at most.
+MAX_EPISODES_LIMIT = 2000
+
+
+class ReflectionSettings(BaseModel):
+    """Settings of reflection and consolidation (``CREDENCE_REFLECTION__*``)."""
+
+    # Two clusters merge while the mean cosine between their episodes is at least this.
+    similarity: Unit = 0.6
+    min_cluster_size: Annotated[int, Field(ge=2, le=1000)] = 2
+    # The most recent unconsolidated episodes one reflection looks at.
+    max_episodes: Annotated[int, Field(ge=1, le=MAX_EPISODES_LIMIT)] = 500
+    # The reasoner sees at most this many episodes of a cluster (the most central), each cut to
+    # brief_chars characters, and at most existing_rules of the agent's rules.
+    max_briefs_per_cluster: Annotated[int, Field(ge=1, le=100)] = 12
+    brief_chars: Annotated[int, Field(ge=80, le=20000)] = 800
+    existing_rules: Annotated[int, Field(ge=0, le=500)] = 20
+    # Reasoner calls in flight at once (Claude: clusters are abstracted in parallel).
+    reasoner_concurrency: Annotated[int, Field(ge=1, le=32)] = 4
+    # Where a cluster's capability lives: its episodes' most common frame (falling back to the
+    # rule's trigger concept when none has a frame), or always the trigger concept.
+    capability_domain: Literal["frame", "trigger_concept"] = "frame"
+    # The complexity each consolidated outcome counts with in the proficiency step.
+    outcome_complexity: Unit = 0.5
+    # A cluster whose failure share (of success/failure/partial outcomes) exceeds this adds a
+    # knowledge gap.
+    gap_failure_share: Unit = 0.5

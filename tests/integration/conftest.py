@@ -17,6 +17,7 @@ from app.config import Settings, get_settings
 from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
+from app.reasoning.settings import ReasonerSettings
 from tests.support.neo4j_server import Neo4jNotFound, Neo4jTarget, find_neo4j
 
 TEST_CYPHER = Path(__file__).parent / "cypher"
@@ -48,6 +49,8 @@ def settings(neo4j_target: Neo4jTarget) -> Settings:
         api_keys={},
         # Tests create their own agents; the default agent has its own test.
         default_agent="",
+        # Never Claude in tests, even where ANTHROPIC_API_KEY is set.
+        reasoner=ReasonerSettings(provider="offline"),
     )
 
 

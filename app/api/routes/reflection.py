@@ -29,6 +29,6 @@ async def reflect(
         reasoner,
         agent_id,
         body or ReflectRequest(),
-        settings=reflection.configured_settings(settings),
+        settings=settings.reflection,
         mechanics=settings.memory,
     )

@@ -142,6 +142,7 @@ def _api_process(settings: Settings, port: int) -> Iterator[str]:
         "CREDENCE_NEO4J_PASSWORD": settings.neo4j_password.get_secret_value(),
         "CREDENCE_DEFAULT_AGENT": "",
         "CREDENCE_API_KEYS": "{}",
+        "CREDENCE_REASONER__PROVIDER": "offline",
     }
     process = subprocess.Popen(
         [

@@ -24,13 +24,12 @@ from app.memory.episodes import EpisodeBatch, get_episode, import_episodes
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.reflection import (
     ReflectionFailed,
-    ReflectionSettings,
     ReflectRequest,
     cluster_by_similarity,
     reflect,
 )
 from app.memory.self_model import CapabilityState, capability_after
-from app.memory.settings import EmbeddingSettings, RetrievalSettings
+from app.memory.settings import EmbeddingSettings, ReflectionSettings, RetrievalSettings
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import AbstractedRule, RuleRequest
 
