@@ -50,6 +50,7 @@ from app.memory.episodes import AGENT_SPEAKERS, end_sessions, write_episodes_in
 from app.memory.people import meet_in, mentioned_people, micro_birth_properties
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.memory.text_match import matched_patterns
+from app.reasoning.claims import split_claims
 from app.reasoning.protocol import (
     Appraisal,
     AppraisalRequest,
@@ -63,6 +64,7 @@ from app.reasoning.protocol import (
     Reply,
     ResponseRequest,
     Verification,
+    VerificationIssue,
     VerifyRequest,
     WorkRequest,
     WorkUnit,
@@ -173,6 +175,14 @@ async def execute_and_verify(
     attempt = 1
     while True:
         execution = await services.executors.execute(agent_id, unit)
+        if execution.status == "recorded_not_executed":
+            # Nothing ran, so there is nothing to check: no reasoner call spent on it.
+            return execution, Verification(
+                reasoner="loop",
+                is_valid=True,
+                issues=[VerificationIssue(description=execution.message, severity="low")],
+                action="proceed",
+            )
         verification = await recorder.judge(
             "verify",
             services.reasoner.verify(
@@ -241,13 +251,18 @@ async def plan_turn(
             )
     if guardian.action != "allow":
         await recorder.emit(TurnEvent(type="guardian", data=guardian.model_dump()))
-    evidence = await recorder.judge(
-        "extract_evidence",
-        reasoner.extract_evidence(
-            EvidenceRequest(
-                message=request.message, speaker=request.speaker, beliefs=activation.beliefs
-            )
-        ),
+    # A turn with no claims (a question, a greeting) carries no evidence: no call spent on it.
+    evidence = (
+        await recorder.judge(
+            "extract_evidence",
+            reasoner.extract_evidence(
+                EvidenceRequest(
+                    message=request.message, speaker=request.speaker, beliefs=activation.beliefs
+                )
+            ),
+        )
+        if split_claims(request.message) and activation.beliefs
+        else ExtractedEvidence(reasoner="loop")
     )
     relevant = activation.relevant
     routed = route(
