@@ -1,0 +1,401 @@
+"""The Claude reasoner: every judgement is one Messages API call whose answer is forced through a
+tool, so it arrives as JSON that pydantic validates.
+
+A routine judgement goes to the fast model, a weighty one (revise, audit, abstract_rule) to the
+strong one. The stable system text of each judgement is one cached block; per-call data travels
+in the user message. Anything that goes wrong (timeout, connection, an API error after the SDK's
+retries, a refusal, no tool call, an answer that fails validation) is logged and that one call
+is answered by the fallback reasoner instead, marked ``offline (fallback: <why>)``: a malformed
+answer is never returned as data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import anthropic
+from anthropic import AsyncAnthropic
+from anthropic.types import Message
+from pydantic import BaseModel, ValidationError
+
+from app.errors import InvalidInput
+from app.reasoning import claude_prompts as prompts
+from app.reasoning.claude_prompts import JudgementPrompt
+from app.reasoning.protocol import (
+    AbstractedRule,
+    Appraisal,
+    AppraisalRequest,
+    Audit,
+    AuditRequest,
+    EvidenceRequest,
+    ExtractedEvidence,
+    Judgement,
+    Reasoner,
+    Reply,
+    ResponseRequest,
+    RevisedBelief,
+    RevisionRequest,
+    RuleRequest,
+    StanceJudgement,
+    StanceRequest,
+    TokenUsage,
+    Verification,
+    VerifyRequest,
+    WorkRequest,
+    WorkUnit,
+)
+from app.reasoning.settings import ReasonerSettings
+
+log = logging.getLogger(__name__)
+
+A = TypeVar("A", bound=Judgement)
+# Fields the reasoner sets itself; Claude neither sees nor fills them.
+JUDGEMENT_FIELDS = frozenset(Judgement.model_fields)
+# Schema keywords whose values are data, not sub-schemas.
+_DATA_KEYWORDS = frozenset({"default", "examples", "const", "enum"})
+# A "why" longer than this is cut in the fallback's reasoner label (the log keeps it whole).
+_WHY_LABEL_CHARS = 80
+
+
+class ReasonerNotConfigured(InvalidInput):
+    """Claude was asked for (provider ``claude``) but no API key is set."""
+
+    code = "reasoner_not_configured"
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why, setting="reasoner.provider")
+
+
+def answer_schema(answer_type: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of the fields Claude must fill: the answer model's schema without the
+    fields every judgement carries (``reasoner``, ``usage``), every field required, references
+    inlined and titles dropped: the tool's ``input_schema``, one self-contained object schema."""
+    schema = answer_type.model_json_schema()
+    definitions: dict[str, Any] = schema.pop("$defs", {})
+    properties: dict[str, Any] = schema.get("properties", {})
+    for field in JUDGEMENT_FIELDS:
+        properties.pop(field, None)
+    inlined: dict[str, Any] = _inline(schema, definitions, ())
+    return inlined
+
+
+def _inline(node: Any, definitions: dict[str, Any], seen: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_inline(item, definitions, seen) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        name = str(node["$ref"]).rsplit("/", 1)[-1]
+        if name in seen:
+            raise ValueError(f"recursive model {name!r} cannot be a tool schema")
+        resolved = _inline(definitions[name], definitions, (*seen, name))
+        rest = {key: value for key, value in node.items() if key != "$ref"}
+        return {**resolved, **_inline(rest, definitions, seen)}
+    cleaned: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "title":
+            continue
+        if key == "properties":
+            cleaned[key] = {name: _inline(sub, definitions, seen) for name, sub in value.items()}
+            # Every field is asked for, defaults included: Claude fills the whole answer.
+            cleaned["required"] = list(value)
+        elif key == "required":
+            continue
+        elif key in _DATA_KEYWORDS:
+            cleaned[key] = value
+        else:
+            cleaned[key] = _inline(value, definitions, seen)
+    return cleaned
+
+
+class _Unusable(Exception):
+    """Claude answered, but the answer cannot be used; ``usage`` is what it still cost."""
+
+    def __init__(self, why: str, usage: TokenUsage | None) -> None:
+        super().__init__(why)
+        self.why = why
+        self.usage = usage
+
+
+def _usage(message: Message) -> TokenUsage:
+    usage = message.usage
+    return TokenUsage(
+        model=message.model,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cache_read_input_tokens=usage.cache_read_input_tokens or 0,
+        cache_creation_input_tokens=usage.cache_creation_input_tokens or 0,
+    )
+
+
+def _validation_why(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "(top)"
+    more = f" (+{error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return f"malformed answer: {where}: {first['msg']}{more}"
+
+
+def _api_why(error: anthropic.AnthropicError) -> str:
+    if isinstance(error, anthropic.APITimeoutError):
+        return "timeout"
+    if isinstance(error, anthropic.APIConnectionError):
+        return "connection error"
+    if isinstance(error, anthropic.APIStatusError):
+        kind = ""
+        body = error.body
+        if isinstance(body, dict) and isinstance(body.get("error"), dict):
+            kind = f" {body['error'].get('type', '')}".rstrip()
+        return f"HTTP {error.status_code}{kind}"
+    return type(error).__name__
+
+
+class ClaudeReasoner:
+    """Judgements by Claude through the Messages API, one forced tool call each.
+
+    Args:
+        settings: models (``fast_model`` for routine judgements, ``strong_model`` for revise,
+            audit and abstract_rule), ``max_tokens``, ``timeout_s`` (the most one judgement
+            waits, the SDK's retries included), ``max_retries`` (the SDK retries 408/409/429/5xx
+            and 529 overloaded, honouring ``retry-after``), ``base_url`` and ``api_key``
+            (else ``ANTHROPIC_API_KEY``).
+        fallback: answers any call Claude fails (normally the offline reasoner).
+        client: a ready client (tests pass one over a mocked transport); built from the
+            settings when absent.
+
+    Raises:
+        ReasonerNotConfigured: no client was given and no API key is set.
+    """
+
+    name = "claude"
+
+    def __init__(
+        self,
+        settings: ReasonerSettings,
+        fallback: Reasoner,
+        client: AsyncAnthropic | None = None,
+    ) -> None:
+        self.settings = settings
+        self.fallback = fallback
+        if client is None:
+            key = api_key(settings)
+            if key is None:
+                raise ReasonerNotConfigured(
+                    "the Claude reasoner needs an API key: set ANTHROPIC_API_KEY or "
+                    "CREDENCE_REASONER__API_KEY (or use provider 'offline')"
+                )
+            client = AsyncAnthropic(
+                api_key=key,
+                base_url=settings.base_url,
+                timeout=settings.timeout_s,
+                max_retries=settings.max_retries,
+            )
+        self.client = client
+
+    async def aclose(self) -> None:
+        """Closes the HTTP client (at application shutdown)."""
+        await self.client.close()
+
+    def model_for(self, prompt: JudgementPrompt) -> str:
+        return self.settings.strong_model if prompt.tier == "strong" else self.settings.fast_model
+
+    # --- the judgements ---------------------------------------------------------------------
+
+    async def appraise(self, request: AppraisalRequest) -> Appraisal:
+        """Face threat, urgency, uncertainty and the recommended approach (fast model)."""
+        return await self._judge(
+            "appraise",
+            prompts.APPRAISE,
+            Appraisal,
+            request.model_dump_json(indent=1),
+            lambda: self.fallback.appraise(request),
+        )
+
+    async def extract_evidence(self, request: EvidenceRequest) -> ExtractedEvidence:
+        """The turn's claims and their stance towards the given beliefs (fast model); an item
+        naming a belief that was not given makes the answer unusable."""
+        known = {belief.id for belief in request.beliefs}
+
+        def check(answer: ExtractedEvidence) -> str | None:
+            unknown = sorted({item.belief_id for item in answer.items} - known)
+            return f"items for unknown belief ids {unknown}" if unknown else None
+
+        return await self._judge(
+            "extract_evidence",
+            prompts.EXTRACT_EVIDENCE,
+            ExtractedEvidence,
+            request.model_dump_json(indent=1),
+            lambda: self.fallback.extract_evidence(request),
+            check,
+        )
+
+    async def classify_stance(self, request: StanceRequest) -> StanceJudgement:
+        """Reinforcing, contradicting, neutral or novel (fast model)."""
+        return await self._judge(
+            "classify_stance",
+            prompts.CLASSIFY_STANCE,
+            StanceJudgement,
+            request.model_dump_json(indent=1),
+            lambda: self.fallback.classify_stance(request),
+        )
+
+    async def revise(self, request: RevisionRequest) -> RevisedBelief:
+        """The revised belief for one at the threshold (strong model)."""
+        return await self._judge(
+            "revise",
+            prompts.REVISE,
+            RevisedBelief,
+            request.model_dump_json(indent=1),
+            lambda: self.fallback.revise(request),
+        )
+
+    async def propose_work_unit(self, request: WorkRequest) -> WorkUnit:
+        """The work unit a request asks for (fast model)."""
+        data = request.model_dump_json(indent=1, exclude={"appraisal": set(JUDGEMENT_FIELDS)})
+        return await self._judge(
+            "propose_work_unit",
+            prompts.PROPOSE_WORK_UNIT,
+            WorkUnit,
+            data,
+            lambda: self.fallback.propose_work_unit(request),
+        )
+
+    async def verify(self, request: VerifyRequest) -> Verification:
+        """Proceed, retry or escalate after execution (fast model)."""
+        data = request.model_dump_json(indent=1, exclude={"work_unit": set(JUDGEMENT_FIELDS)})
+        return await self._judge(
+            "verify", prompts.VERIFY, Verification, data, lambda: self.fallback.verify(request)
+        )
+
+    async def audit(self, request: AuditRequest) -> Audit:
+        """Tier-3 audit of a high-risk request against the creed (strong model)."""
+        data = request.model_dump_json(indent=1, exclude={"work_unit": set(JUDGEMENT_FIELDS)})
+        return await self._judge(
+            "audit", prompts.AUDIT, Audit, data, lambda: self.fallback.audit(request)
+        )
+
+    async def abstract_rule(self, request: RuleRequest) -> AbstractedRule:
+        """A heuristic from a cluster of similar episodes (strong model)."""
+        return await self._judge(
+            "abstract_rule",
+            prompts.ABSTRACT_RULE,
+            AbstractedRule,
+            request.model_dump_json(indent=1),
+            lambda: self.fallback.abstract_rule(request),
+        )
+
+    async def respond(self, request: ResponseRequest) -> Reply:
+        """The turn's reply (fast model); the agent's system prompt is the cached block."""
+        return await self._judge(
+            "respond",
+            prompts.RESPOND,
+            Reply,
+            request.model_dump_json(indent=1, exclude={"system_prompt"}),
+            lambda: self.fallback.respond(request),
+            system_text=prompts.respond_system_text(request.system_prompt),
+        )
+
+    # --- one call -------------------------------------------------------------------------------
+
+    def request_for(
+        self, prompt: JudgementPrompt, answer_type: type[BaseModel], data: str, system_text: str
+    ) -> dict[str, Any]:
+        """The keyword arguments of ``messages.create`` for one judgement."""
+        return {
+            "model": self.model_for(prompt),
+            "max_tokens": self.settings.max_tokens,
+            "system": [
+                {"type": "text", "text": system_text, "cache_control": {"type": "ephemeral"}}
+            ],
+            "messages": [
+                {"role": "user", "content": f"The data for this judgement (JSON):\n{data}"}
+            ],
+            "tools": [
+                {
+                    "name": prompt.tool_name,
+                    "description": prompt.tool_description,
+                    "input_schema": answer_schema(answer_type),
+                }
+            ],
+            "tool_choice": {"type": "tool", "name": prompt.tool_name},
+        }
+
+    async def _judge(
+        self,
+        judgement: str,
+        prompt: JudgementPrompt,
+        answer_type: type[A],
+        data: str,
+        fallback: Callable[[], Awaitable[A]],
+        check: Callable[[A], str | None] | None = None,
+        system_text: str | None = None,
+    ) -> A:
+        model = self.model_for(prompt)
+        arguments = self.request_for(prompt, answer_type, data, system_text or prompt.system_text())
+        usage: TokenUsage | None = None
+        try:
+            try:
+                async with asyncio.timeout(self.settings.timeout_s):
+                    message = await self.client.messages.create(**arguments)
+            except TimeoutError as error:
+                raise _Unusable("timeout", None) from error
+            except anthropic.AnthropicError as error:
+                raise _Unusable(_api_why(error), None) from error
+            usage = _usage(message)
+            answer = self._parse(message, prompt, answer_type, model, usage)
+            why = check(answer) if check is not None else None
+            if why is not None:
+                raise _Unusable(why, usage)
+            return answer
+        except _Unusable as failure:
+            log.warning(
+                "claude %s failed (%s); the fallback reasoner answers this call",
+                judgement,
+                failure.why,
+            )
+            answer = await fallback()
+            label = failure.why
+            if len(label) > _WHY_LABEL_CHARS:
+                label = label[: _WHY_LABEL_CHARS - 1] + "…"
+            # The failed call still cost tokens: keep them on the answer so the turn counts them.
+            return answer.model_copy(
+                update={"reasoner": f"offline (fallback: {label})", "usage": failure.usage}
+            )
+
+    @staticmethod
+    def _parse(
+        message: Message,
+        prompt: JudgementPrompt,
+        answer_type: type[A],
+        model: str,
+        usage: TokenUsage,
+    ) -> A:
+        if message.stop_reason == "refusal":
+            raise _Unusable("refused", usage)
+        if message.stop_reason == "max_tokens":
+            raise _Unusable("answer cut at max_tokens", usage)
+        tool_input: dict[str, Any] | None = None
+        for block in message.content:
+            if block.type == "tool_use" and block.name == prompt.tool_name:
+                tool_input = dict(block.input)
+                break
+        if tool_input is None:
+            raise _Unusable(f"no {prompt.tool_name} tool call in the answer", usage)
+        fields = {key: value for key, value in tool_input.items() if key not in JUDGEMENT_FIELDS}
+        try:
+            return answer_type.model_validate(
+                {**fields, "reasoner": f"claude:{model}", "usage": usage}
+            )
+        except ValidationError as error:
+            raise _Unusable(_validation_why(error), usage) from error
+
+
+def api_key(settings: ReasonerSettings) -> str | None:
+    """The Anthropic API key: the settings' (``CREDENCE_REASONER__API_KEY``), else
+    ``ANTHROPIC_API_KEY``; None when neither is set (or both are blank)."""
+    if settings.api_key is not None and settings.api_key.get_secret_value().strip():
+        return settings.api_key.get_secret_value().strip()
+    return os.environ.get("ANTHROPIC_API_KEY", "").strip() or None

@@ -1,0 +1,182 @@
+"""What Claude is told for each judgement: the stable system text (cached) and the tool that
+shapes the answer.
+
+The system text of a judgement never changes between calls, so it is sent as one cacheable
+block; everything that changes per call (the message, the beliefs, the numbers) travels in the
+user message. The agent's own system prompt (identity, creed) is the stable block of ``respond``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Tier = Literal["fast", "strong"]
+
+COMMON = """\
+You are the reasoning faculty of Credence, an agent whose beliefs live in a graph. Each belief \
+has a strength (0 = rejected, 1 = certain) and a tension (0 = settled, 1 = contradicted to \
+breaking point); tension rises only with contradicting evidence and is released only by revision.
+
+Rules of answering:
+- Answer only by calling the tool you are given, once, filling its fields as its schema says.
+- Judge from the data in the user message; do not invent beliefs, people, ids or results.
+- Copy ids exactly as given. Numbers called confidence, urgency, risk or threat lie in [0, 1].
+- Text fields are plain, short sentences in the language of the person's message.
+- When the data is not enough to judge, say so in the fields meant for it (uncertainty, issues,
+  concerns) rather than guessing."""
+
+
+@dataclass(frozen=True, slots=True)
+class JudgementPrompt:
+    """One judgement: the tool Claude must call, which model tier answers, and how to judge."""
+
+    tool_name: str
+    tool_description: str
+    tier: Tier
+    instructions: str
+
+    def system_text(self) -> str:
+        return f"{COMMON}\n\nThis call: {self.instructions}"
+
+
+APPRAISE = JudgementPrompt(
+    tool_name="record_appraisal",
+    tool_description="Record how the person's turn looks before the agent acts on it.",
+    tier="fast",
+    instructions="""\
+appraise the person's turn before acting.
+- face_threat: how much a careless answer would embarrass or belittle the person (0-1); higher \
+when they report a mistake, are frustrated, or stakes are high.
+- urgency: how soon they need it (0-1): deadlines, "now", "urgent", "asap" raise it.
+- uncertainty_areas: the statements of the given beliefs that are under tension (>= 0.3) or the \
+topics the turn needs that no given belief covers.
+- recommended_approach: one or two sentences. Follow the dissatisfaction band: low -> answer or \
+act directly; medium -> hedge, name the tensions and ask; high -> resolve tensions first.
+- is_request: true when the person asks for something to be done (not only a question or remark).
+- high_risk: which of exactly these kinds the request touches: delete, payment, credentials, \
+external_communication (empty when none).""",
+)
+
+EXTRACT_EVIDENCE = JudgementPrompt(
+    tool_name="record_evidence",
+    tool_description="Record the claims of the turn and the evidence they give about beliefs.",
+    tier="fast",
+    instructions="""\
+extract evidence from the person's message.
+- claims: the message split into atomic factual claims, each a short declarative sentence; \
+leave out questions, greetings and thanks.
+- items: for each given belief that a claim clearly reinforces or contradicts, one item with \
+the belief's id copied exactly, the claim, the stance (reinforcing or contradicting; use neutral \
+or novel only when asked about it directly), your confidence (0-1), and the kind: factual (a \
+statement about the world), feedback (the person judging the agent) or outcome (the result of \
+an action). At most one item per belief: the most confident. No item for unrelated beliefs.""",
+)
+
+CLASSIFY_STANCE = JudgementPrompt(
+    tool_name="record_stance",
+    tool_description="Record the stance of a claim towards a belief statement.",
+    tier="fast",
+    instructions="""\
+classify the stance of the claim towards the statement.
+- reinforcing: the claim, if true, makes the statement more likely.
+- contradicting: the claim, if true, makes the statement less likely or false (denials, \
+opposite properties, different numbers for the same quantity).
+- neutral: same topic, but the claim neither supports nor undermines the statement.
+- novel: the claim is about something else.
+- confidence (0-1) and cues: two to four short phrases saying why.""",
+)
+
+REVISE = JudgementPrompt(
+    tool_name="record_revision",
+    tool_description="Record the revised belief that replaces one at the revision threshold.",
+    tier="strong",
+    instructions="""\
+revise a belief whose tension reached the threshold. You see the belief, the evidence against \
+and for it (with weights), its neighbours in the graph and the episodes that raised the tension.
+- statement: the revised belief, one self-contained sentence that accounts for the evidence \
+against without discarding what the evidence for still supports (qualify rather than invert \
+when the evidence is mixed).
+- reasoning: why this revision, naming the strongest evidence.
+- evidence_summary: one sentence weighing against and for.
+- behavioral_changes: how the agent should act differently from now on.
+- connected_actions: what to do with the neighbours (e.g. "re-examine <id>"), ids copied \
+exactly; empty when none is affected.""",
+)
+
+PROPOSE_WORK_UNIT = JudgementPrompt(
+    tool_name="record_work_unit",
+    tool_description="Record the work unit the person's request asks for.",
+    tier="fast",
+    instructions="""\
+turn the person's request into one work unit.
+- verb: one lower-case snake_case verb naming the action (e.g. send_email, schedule_meeting, \
+create_task, add_note, answer for a question).
+- entities: the things it acts on (names, documents, amounts, dates) as written.
+- constraints: limits it must keep (before/by/only/without/unless ...), the person's guidance \
+(if given) included.
+- description: one sentence saying what will be done.
+- confidence (0-1) that this is what the person wants.""",
+)
+
+VERIFY = JudgementPrompt(
+    tool_name="record_verification",
+    tool_description="Record whether an executed work unit did what it should.",
+    tier="fast",
+    instructions="""\
+verify the result of an executed work unit.
+- is_valid: true when the result does what the unit describes within its constraints.
+- issues: each problem with a severity (low, medium, high, critical). A unit that was only \
+recorded, not executed (no executor) is valid with one low issue saying so: never treat it as \
+done.
+- action: proceed when valid; retry when it failed and attempt <= 2; escalate otherwise.""",
+)
+
+AUDIT = JudgementPrompt(
+    tool_name="record_audit",
+    tool_description="Record the audit of a high-risk request against the agent's creed.",
+    tier="strong",
+    instructions="""\
+audit a high-risk request (delete, payment, credentials, external communication) against the \
+agent's terminal creed, which is absolute.
+- passed: false when the request (or its work unit) would break any line of the creed, or \
+would deceive, conceal, falsify, bypass approvals or controls, leak credentials or breach \
+confidentiality.
+- risk: low, medium or high.
+- concerns: each concern in one sentence, quoting the creed line it conflicts with where one \
+does; when it passes, what to confirm before acting.""",
+)
+
+ABSTRACT_RULE = JudgementPrompt(
+    tool_name="record_rule",
+    tool_description="Record a heuristic abstracted from a cluster of similar episodes.",
+    tier="strong",
+    instructions="""\
+abstract one heuristic from a cluster of similar episodes (with their outcomes).
+- trigger_concept: the situation the rule applies to, a short noun phrase.
+- content: the rule, one or two sentences: what to do (or avoid) in that situation, from what \
+worked and what failed. Never repeat an existing rule's text.
+- confidence (0-1): higher with more episodes and consistent outcomes; below 1.""",
+)
+
+RESPOND = JudgementPrompt(
+    tool_name="record_reply",
+    tool_description="Record the agent's reply to the person.",
+    tier="fast",
+    instructions="""\
+write the agent's reply to the person's message from the turn data.
+- text: the reply. Speak as the agent, from the beliefs given, with the confidence their \
+strength and tension allow; follow the dissatisfaction band. Mode guidance: ask the approval \
+question; proposal: present the proposed action and ask for approval; blocked: say plainly why \
+it is refused; revision: say what was revised and how the view changed. Say an action was done \
+only when the execution says it was executed.
+- questions: the questions the reply asks the person (empty when none).""",
+)
+
+
+def respond_system_text(agent_system_prompt: str) -> str:
+    """The agent's own stable prompt (identity, creed, rules of answering), then how to reply."""
+    return (
+        f"{agent_system_prompt.strip()}\n\nAnswer only by calling the tool "
+        f"{RESPOND.tool_name}, once. This call: {RESPOND.instructions}"
+    )

@@ -1,0 +1,53 @@
+"""Which reasoner a process uses: Claude when it can, the offline reasoner otherwise."""
+
+from __future__ import annotations
+
+import logging
+
+from app.memory.embeddings import Embedder
+from app.reasoning.claude import ClaudeReasoner, ReasonerNotConfigured, api_key
+from app.reasoning.offline import OfflineReasoner
+from app.reasoning.protocol import Reasoner
+from app.reasoning.settings import ReasonerSettings
+
+__all__ = ["ReasonerNotConfigured", "make_reasoner"]
+
+log = logging.getLogger(__name__)
+
+
+def make_reasoner(settings: ReasonerSettings, embedder: Embedder | None = None) -> Reasoner:
+    """The reasoner the settings ask for.
+
+    ``provider="offline"`` → the offline reasoner; ``"auto"`` → Claude when an API key is set
+    (``CREDENCE_REASONER__API_KEY``, else ``ANTHROPIC_API_KEY``), else offline; ``"claude"`` →
+    Claude, and a missing key is an error rather than a silent downgrade. Claude's fallback
+    for a failed call is the offline reasoner built on the same embedder.
+
+    Args:
+        settings: the reasoner settings.
+        embedder: sentence embeddings for the offline reasoner's stance (token overlap without).
+
+    Returns:
+        A ``ClaudeReasoner`` (with the offline reasoner as its fallback) or an ``OfflineReasoner``.
+
+    Raises:
+        ReasonerNotConfigured: ``provider="claude"`` and no API key is set.
+    """
+    offline = OfflineReasoner(embedder, settings)
+    if settings.provider == "offline":
+        log.info("reasoner: offline (provider=offline)")
+        return offline
+    if api_key(settings) is None:
+        if settings.provider == "claude":
+            raise ReasonerNotConfigured(
+                "reasoner provider 'claude' needs an API key: set ANTHROPIC_API_KEY or "
+                "CREDENCE_REASONER__API_KEY, or set CREDENCE_REASONER__PROVIDER=offline"
+            )
+        log.info("reasoner: offline (no ANTHROPIC_API_KEY)")
+        return offline
+    log.info(
+        "reasoner: claude (fast %s, strong %s), offline fallback",
+        settings.fast_model,
+        settings.strong_model,
+    )
+    return ClaudeReasoner(settings, fallback=offline)
