@@ -344,6 +344,9 @@ class ClaudeReasoner:
                 raise _Unusable("timeout", None) from error
             except anthropic.AnthropicError as error:
                 raise _Unusable(_api_why(error), None) from error
+            except Exception as error:  # the SDK failing in a way it does not wrap
+                log.debug("unexpected error from the Anthropic SDK", exc_info=True)
+                raise _Unusable(f"{type(error).__name__}: {error}", None) from error
             usage = _usage(message)
             answer = self._parse(message, prompt, answer_type, model, usage)
             why = check(answer) if check is not None else None

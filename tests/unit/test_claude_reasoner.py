@@ -622,3 +622,15 @@ def test_verification_issues_are_inlined() -> None:
     issue = schema["properties"]["issues"]["items"]
     assert issue["properties"]["severity"]["enum"] == ["low", "medium", "high", "critical"]
     assert issue["required"] == ["description", "severity"]
+
+
+async def test_an_unexpected_sdk_error_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    claude = reasoner(ScriptedApi([]))
+
+    async def broken(**arguments: Any) -> Any:
+        raise RuntimeError("the SDK broke")
+
+    monkeypatch.setattr(claude.client.messages, "create", broken)
+    case = next(case for case in CASES if case.method == "verify")
+    answer = await call(claude, case)
+    assert answer.reasoner == "offline (fallback: RuntimeError: the SDK broke)"

@@ -1,0 +1,88 @@
+"""make_reasoner: Claude when a key is set and the provider allows it, offline otherwise."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import SecretStr
+
+from app.errors import CredenceError, InvalidInput
+from app.memory.embeddings import UnavailableEmbedder
+from app.reasoning.claude import ClaudeReasoner
+from app.reasoning.factory import ReasonerNotConfigured, make_reasoner
+from app.reasoning.offline import OfflineReasoner
+from app.reasoning.settings import ReasonerSettings
+
+
+@pytest.fixture(autouse=True)
+def no_key_in_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+
+
+def test_auto_without_a_key_is_offline_with_the_embedder() -> None:
+    embedder = UnavailableEmbedder()
+    settings = ReasonerSettings()
+    reasoner = make_reasoner(settings, embedder)
+    assert isinstance(reasoner, OfflineReasoner)
+    assert reasoner.embedder is embedder
+    assert reasoner.settings is settings
+
+
+def test_a_blank_key_counts_as_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "  ")
+    assert isinstance(make_reasoner(ReasonerSettings(api_key=SecretStr(""))), OfflineReasoner)
+
+
+async def test_auto_with_the_env_key_is_claude_with_an_offline_fallback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-env")
+    embedder = UnavailableEmbedder()
+    settings = ReasonerSettings(
+        timeout_s=12.5, max_retries=4, base_url="https://claude.example.test"
+    )
+    reasoner = make_reasoner(settings, embedder)
+    assert isinstance(reasoner, ClaudeReasoner)
+    assert reasoner.name == "claude"
+    assert isinstance(reasoner.fallback, OfflineReasoner)
+    assert reasoner.fallback.embedder is embedder
+    client = reasoner.client
+    assert client.api_key == "sk-ant-env"
+    assert client.max_retries == 4
+    assert client.timeout == 12.5
+    assert str(client.base_url).startswith("https://claude.example.test")
+    await reasoner.aclose()
+
+
+async def test_the_settings_key_wins_over_the_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-env")
+    reasoner = make_reasoner(ReasonerSettings(api_key=SecretStr("sk-ant-settings")))
+    assert isinstance(reasoner, ClaudeReasoner)
+    assert reasoner.client.api_key == "sk-ant-settings"
+    await reasoner.aclose()
+
+
+def test_provider_offline_never_uses_claude(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-env")
+    settings = ReasonerSettings(provider="offline", api_key=SecretStr("sk-ant-settings"))
+    assert isinstance(make_reasoner(settings), OfflineReasoner)
+
+
+async def test_provider_claude_with_a_key_is_claude() -> None:
+    reasoner = make_reasoner(ReasonerSettings(provider="claude", api_key=SecretStr("sk-ant-x")))
+    assert isinstance(reasoner, ClaudeReasoner)
+    await reasoner.aclose()
+
+
+def test_provider_claude_without_a_key_is_a_clear_error() -> None:
+    with pytest.raises(ReasonerNotConfigured) as raised:
+        make_reasoner(ReasonerSettings(provider="claude"))
+    error = raised.value
+    assert isinstance(error, InvalidInput) and isinstance(error, CredenceError)
+    assert error.code == "reasoner_not_configured"
+    assert "ANTHROPIC_API_KEY" in error.message
+    assert "CREDENCE_REASONER__PROVIDER=offline" in error.message
+
+
+def test_claude_reasoner_without_a_client_or_key_refuses_to_start() -> None:
+    with pytest.raises(ReasonerNotConfigured, match="needs an API key"):
+        ClaudeReasoner(ReasonerSettings(), fallback=OfflineReasoner())
