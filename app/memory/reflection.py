@@ -161,6 +161,9 @@ class _Episode:
     outcome: str | None
     frame: str | None
     occurred_at: datetime
+    # A chat turn counted its outcome in the capability when it happened; counting it again here
+    # would double it.
+    counted_by_turn: bool = False
 
 
 @dataclass
@@ -381,6 +384,7 @@ async def reflect(
             outcome=e["outcome"],
             frame=e["frame"],
             occurred_at=e["occurred_at"],
+            counted_by_turn=e.get("kind") == "turn",
         )
         for e in raw
     ]
@@ -554,7 +558,9 @@ async def _update_capabilities(
     (the self-model's queries and formula, inside the reflection's transaction)."""
     outcomes: dict[str, list[_Episode]] = {}
     for plan in kept:
-        judged = [m for m in plan.members if m.outcome in ("success", "failure")]
+        judged = [
+            m for m in plan.members if m.outcome in ("success", "failure") and not m.counted_by_turn
+        ]
         if judged:
             outcomes.setdefault(plan.domain, []).extend(judged)
     changes: list[CapabilityChange] = []

@@ -5,7 +5,8 @@
 // Params: $agent_id (string), $since (datetime: only episodes that occurred at or after; the
 //         caller passes the earliest datetime for "all"), $limit (int: the most episodes
 //         returned), $dimensions (int: of the stored vectors).
-// Returns: episodes (list of maps: id, text, outcome, frame, occurred_at, embedding (a float32
+// Returns: episodes (list of maps: id, text, outcome, frame, occurred_at, kind ('turn' for a chat
+//          turn, whose outcome the turn already counted in the capability; else null), embedding (a float32
 //          VECTOR: one packed value instead of 384 tagged floats, several times faster to read)),
 //          eligible (int: unconsolidated, non-trivial, embedded, before $limit),
 //          without_embedding (int: unconsolidated, non-trivial, no vector yet),
@@ -34,7 +35,7 @@ CALL () {
   WHERE e.agent_id = $agent_id AND e.consolidated = false AND e.trivial = false
     AND e.occurred_at >= $since AND e.embedding IS NOT NULL
   WITH e ORDER BY e.occurred_at DESC, e.id DESC LIMIT $limit
-  RETURN collect(e {.id, .outcome, .frame, .occurred_at,
+  RETURN collect(e {.id, .outcome, .frame, .occurred_at, .kind,
                     text: coalesce(e.text, e.user_message, e.response, ''),
                     embedding: vector(e.embedding, $dimensions, FLOAT32)}) AS episodes
 }
