@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from app.beliefs.mechanics import Mechanics
+from app.config import Settings
 from app.errors import InvalidInput
+from app.graph.client import GraphClient
 from app.loop.executors import ExecutorRegistry
+from app.loop.guarding import Guard
 from app.loop.routing import route
-from app.loop.turn import moral_valence, outcome_of
-from app.reasoning.protocol import ExecutionResult, Verification, WorkUnit
+from app.loop.turn import (
+    LoopServices,
+    TurnRecorder,
+    _silent,
+    execute_and_verify,
+    moral_valence,
+    outcome_of,
+)
+from app.memory.embeddings import UnavailableEmbedder
+from app.reasoning.offline import OfflineReasoner
+from app.reasoning.protocol import ExecutionResult, Verification, VerifyRequest, WorkUnit
 
 M = Mechanics()
 
@@ -108,3 +122,48 @@ def test_one_executor_per_verb() -> None:
     registry = ExecutorRegistry([Flaky()])
     with pytest.raises(InvalidInput, match="already has executor"):
         registry.register(Other())
+
+
+class AlwaysRetry(OfflineReasoner):
+    def __init__(self) -> None:
+        super().__init__()
+        self.verified = 0
+
+    async def verify(self, request: VerifyRequest) -> Verification:
+        self.verified += 1
+        return Verification(is_valid=False, action="retry")
+
+
+def _services(reasoner: OfflineReasoner, registry: ExecutorRegistry) -> LoopServices:
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    return LoopServices(
+        graph=cast(GraphClient, None),
+        settings=settings,
+        reasoner=reasoner,
+        embedder=UnavailableEmbedder(),
+        executors=registry,
+        guard=cast(Guard, None),
+    )
+
+
+async def test_retry_budget_is_two_then_escalate() -> None:
+    flaky = Flaky()
+    reasoner = AlwaysRetry()
+    services = _services(reasoner, ExecutorRegistry([flaky]))
+    recorder = TurnRecorder(emit=_silent)
+    execution, verification = await execute_and_verify(services, recorder, "a", UNIT)
+    assert flaky.calls == 3  # the first attempt and two retries
+    assert reasoner.verified == 3
+    assert execution.status == "failed"
+    assert verification.action == "escalate"
+
+
+async def test_nothing_to_verify_when_only_recorded() -> None:
+    reasoner = AlwaysRetry()
+    services = _services(reasoner, ExecutorRegistry())
+    recorder = TurnRecorder(emit=_silent)
+    execution, verification = await execute_and_verify(services, recorder, "a", UNIT)
+    assert execution.status == "recorded_not_executed"
+    assert verification.action == "proceed" and verification.is_valid
+    assert reasoner.verified == 0
+    assert recorder.calls().model_calls == 0
