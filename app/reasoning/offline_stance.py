@@ -18,6 +18,12 @@ from app.reasoning.stance_cues import contradiction_cues
 TOKEN_TOPIC_SIMILARITY = 0.3
 # Below the topic threshold by less than this margin: "neutral" rather than "novel".
 NEUTRAL_MARGIN = 0.15
+# A different name counts only this far above the topic threshold: close paraphrases naming
+# someone else are substitutions ("Alice approves" / "Bob approves"); looser pairs often just
+# mention other people or places (0.25: contradiction precision 0.69 rather than 0.59 at 0.0
+# on the VitaminC tuning half, recall 0.34 rather than 0.48; tension never decays, so precision
+# is worth more).
+NAME_MARGIN = 0.25
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,11 @@ def decide_stance(
         )  # fmt: skip
     # How far above the topic threshold, in [0, 1].
     closeness = (similarity - threshold) / max(1.0 - threshold, 1e-9)
-    cues = contradiction_cues(claim, statement)
+    cues = [
+        cue
+        for cue in contradiction_cues(claim, statement)
+        if not cue.name.startswith("name mismatch") or similarity >= threshold + NAME_MARGIN
+    ]
     if cues:
         strongest = cues[0].strength
         support = min(1.0, strongest + 0.1 * (len(cues) - 1))

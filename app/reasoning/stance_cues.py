@@ -327,6 +327,39 @@ def number_mismatches(claim: str, statement: str) -> list[str]:
     return mismatches
 
 
+def _names(text: str) -> set[str]:
+    """Capitalised words not opening a sentence ("Alice", "Canadian"), lower-cased."""
+    names: set[str] = set()
+    opening = True
+    for raw in normalise(text).split():
+        word = raw.strip(",.;:()[]'\"")
+        if word[:1].isupper() and word.isalpha() and not opening and len(word) > 1:
+            names.add(word.lower())
+        opening = raw[-1:] in ".!?:" or raw in ("``", '"')
+    return names
+
+
+def name_mismatches(claim: str, statement: str) -> list[tuple[str, str]]:
+    """A name of the shorter text missing from the longer one, while the longer one names
+    something the shorter does not ("Alice approves invoices" / "Bob approves invoices"):
+    (missing name, the other text's names) pairs."""
+    claim_length, statement_length = len(tokens(claim)), len(tokens(statement))
+    directions = []
+    if statement_length <= 1.25 * claim_length:
+        directions.append((statement, claim))
+    if claim_length <= 1.25 * statement_length:
+        directions.append((claim, statement))
+    found: list[tuple[str, str]] = []
+    for shorter, longer in directions:
+        mine, theirs = _names(shorter), _names(longer)
+        longer_stems = {stem(token) for token in tokens(longer)}
+        missing = sorted(name for name in mine if stem(name) not in longer_stems)
+        others = sorted(theirs - mine)
+        if missing and others:
+            found.append((missing[0], ", ".join(others[:3])))
+    return found
+
+
 def contradiction_cues(claim: str, statement: str) -> list[Cue]:
     """Every cue that ``claim`` contradicts ``statement``, strongest first."""
     cues: list[Cue] = []
@@ -338,4 +371,6 @@ def contradiction_cues(claim: str, statement: str) -> list[Cue]:
         cues.append(Cue(f"antonym: {claim_word} / {statement_word}", 0.7))
     for mismatch in number_mismatches(claim, statement):
         cues.append(Cue(f"number mismatch: {mismatch}", 0.8))
+    for missing, others in name_mismatches(claim, statement):
+        cues.append(Cue(f"name mismatch: {missing} against {others}", 0.55))
     return sorted(cues, key=lambda cue: -cue.strength)
