@@ -20,7 +20,7 @@ from app.memory.embeddings import shared_embedder
 from app.memory.people import Person, PersonCreate, PersonSort
 from app.memory.reflection import ReflectRequest
 from app.memory.settings import MAX_EPISODES_LIMIT
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.factory import make_reasoner
 
 people_app = typer.Typer(help="The people an agent deals with.", no_args_is_help=True)
 frames_app = typer.Typer(help="The frames an agent thinks in.", no_args_is_help=True)
@@ -260,7 +260,7 @@ def memory_reflect(
         lambda graph: reflection.reflect(
             graph,
             embedder,
-            OfflineReasoner(embedder, settings.reasoner),
+            make_reasoner(settings.reasoner, embedder),
             agent_id,
             request,
             settings=settings.reflection,

@@ -33,11 +33,10 @@ from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
-from app.loop.builtin_executors import WorkingMemoryExecutor
-from app.loop.executors import ExecutorRegistry
+from app.loop.services import default_executors
 from app.memory.embeddings import shared_embedder
 from app.packs.birth import ensure_default_agent
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.factory import make_reasoner
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         graph = GraphClient.from_settings(settings)
         app.state.graph = graph
-        app.state.executors = ExecutorRegistry([WorkingMemoryExecutor(graph, settings.memory)])
+        app.state.executors = default_executors(graph, settings)
         if settings.migrate_on_start:
             try:
                 report = await MigrationRunner(
@@ -90,6 +89,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await graph.close()
+            close = getattr(app.state.reasoner, "aclose", None)
+            if close is not None:
+                await close()
 
     app = FastAPI(
         title="Credence",
@@ -100,7 +102,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     # One model per process, loaded at start-up when preload is set (else on first use).
     app.state.embedder = shared_embedder(settings.embeddings)
-    app.state.reasoner = OfflineReasoner(app.state.embedder, settings.reasoner)
+    # Claude when an API key is set (the offline reasoner answers any call it fails), else offline.
+    app.state.reasoner = make_reasoner(settings.reasoner, app.state.embedder)
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(agents.router)

@@ -46,6 +46,7 @@ from app.loop.turn import (
     TurnRecorder,
     _Failed,
     _silent,
+    _usage,
     execute_and_verify,
     moral_valence,
     outcome_of,
@@ -333,6 +334,7 @@ async def _record_resumption(
             "revision_triggered": False,
             "frame": frame,
             "decision_id": state.decision_id if state else None,
+            **_usage(recorder),
         },
     )
     await recorder.phase("respond")

@@ -597,6 +597,7 @@ async def _record_turn(
             "revision_triggered": bool(revision.revisions),
             "frame": activation.frame,
             "decision_id": decision_id,
+            **_usage(recorder),
         },
     )
     await recorder.phase("respond")
@@ -627,6 +628,17 @@ async def _record_turn(
         reasoners=recorder.calls(),
         timings_ms=dict(recorder.timings_ms),
     )
+
+
+def _usage(recorder: TurnRecorder) -> dict[str, Any]:
+    """What the turn's judgements cost, recorded on its episode."""
+    calls = recorder.calls()
+    return {
+        "model_calls": calls.model_calls,
+        "input_tokens": calls.input_tokens,
+        "output_tokens": calls.output_tokens,
+        "reasoners": calls.calls,
+    }
 
 
 def _actions(plan: Plan) -> int:

@@ -19,7 +19,7 @@ class ReasonerSettings(BaseModel):
     # Routine judgements (appraise, stance, evidence, work units, verify, respond).
     fast_model: str = "claude-haiku-4-5"
     # Revision, audit and rule abstraction: fewer, weightier calls.
-    strong_model: str = "claude-sonnet-4-5"
+    strong_model: str = "claude-sonnet-4-6"
     max_tokens: Annotated[int, Field(ge=64, le=32000)] = 1024
     timeout_s: Annotated[float, Field(gt=0)] = 30.0
     # Retries on 429 / 5xx / overloaded (the SDK backs off between them).

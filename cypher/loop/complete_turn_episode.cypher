@@ -2,13 +2,18 @@
 // the response, how the turn ran, and the frame it ran in.
 // Params: $agent_id (string), $episode_id (string), $turn (map: response (string),
 //         supervision_mode (string), dissatisfaction (float), revision_triggered (boolean),
-//         frame (string), approval_id (string or null), decision_id (string or null)).
+//         frame (string), decision_id (string or null), model_calls (int), input_tokens (int),
+//         output_tokens (int), reasoners (list of strings: judgement: reasoner)).
 // Returns: id (string).
 MATCH (e:Episode {agent_id: $agent_id, id: $episode_id})
 SET e.response = $turn.response,
     e.supervision_mode = $turn.supervision_mode,
     e.dissatisfaction = $turn.dissatisfaction,
     e.revision_triggered = $turn.revision_triggered,
+    e.model_calls = $turn.model_calls,
+    e.input_tokens = $turn.input_tokens,
+    e.output_tokens = $turn.output_tokens,
+    e.reasoners = $turn.reasoners,
     e.kind = 'turn'
 WITH e
 CALL (e) {

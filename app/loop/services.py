@@ -1,0 +1,44 @@
+"""Building the loop's services once per process (the API's lifespan, the CLI's chat)."""
+
+from __future__ import annotations
+
+from app.config import Settings
+from app.graph.client import GraphClient
+from app.loop.builtin_executors import WorkingMemoryExecutor
+from app.loop.executors import Executor, ExecutorRegistry
+from app.loop.guarding import Guard
+from app.loop.turn import LoopServices
+from app.memory.embeddings import Embedder, shared_embedder
+from app.reasoning.factory import make_reasoner
+from app.reasoning.protocol import Reasoner
+
+
+def default_executors(graph: GraphClient, settings: Settings) -> ExecutorRegistry:
+    """The executors that ship with Credence (working memory); deployments register more."""
+    shipped: list[Executor] = [WorkingMemoryExecutor(graph, settings.memory)]
+    return ExecutorRegistry(shipped)
+
+
+def build_loop_services(
+    graph: GraphClient,
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    reasoner: Reasoner | None = None,
+    executors: ExecutorRegistry | None = None,
+) -> LoopServices:
+    """Everything a turn runs on: Claude when a key is set (offline otherwise), the shared
+    embedder, the shipped executors and the guardian.
+
+    Raises:
+        ReasonerNotConfigured: provider "claude" without an API key.
+    """
+    embedder = embedder or shared_embedder(settings.embeddings)
+    return LoopServices(
+        graph=graph,
+        settings=settings,
+        reasoner=reasoner or make_reasoner(settings.reasoner, embedder),
+        embedder=embedder,
+        executors=executors or default_executors(graph, settings),
+        guard=Guard(graph, settings.guardian),
+    )
