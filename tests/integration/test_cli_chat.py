@@ -1,0 +1,344 @@
+"""`credence chat` driven through a pseudo-terminal, as a person would use it: the real REPL in
+a subprocess on the real Neo4j with the offline reasoner. The session shows tension rising turn
+by turn, then the revision, the commands, an approval round trip and a clean exit."""
+
+from __future__ import annotations
+
+import codecs
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.beliefs.edges import create_edge
+from app.beliefs.models import BeliefCreate, EdgeCreate
+from app.beliefs.store import create_belief, get_belief
+from app.config import Settings
+from app.graph.client import GraphClient
+from app.loop.approvals import list_approvals
+from app.memory.episodes import list_episodes
+from app.packs.birth import AgentCreate, create_agent
+
+RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
+DENIAL = "That's wrong: revenue is not recognised when the performance obligation is satisfied."
+STANDARDS = "The financial statements follow the accounting standards"
+RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
+REQUEST = "Please reconcile the Chase bank account before the books are closed"
+PROMPT = "you› "
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[=>()][0-9A-B]?")
+TURN_TIMEOUT_S = 90.0
+
+
+def credence_command() -> list[str]:
+    script = Path(sys.executable).parent / "credence"
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-c", "from app.cli import main; main()"]
+
+
+class Terminal:
+    """A process on the slave side of a pty; reads the master side with timeouts."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
+        self.process = subprocess.Popen(
+            args,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            close_fds=True,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.master = master
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.raw = ""
+        self.position = 0
+
+    @property
+    def text(self) -> str:
+        """Everything shown so far, without colours and carriage returns."""
+        return ANSI.sub("", self.raw).replace("\r", "")
+
+    def _read(self, wait_s: float) -> bool:
+        """Reads what is there; False when the process closed the terminal."""
+        ready, _, _ = select.select([self.master], [], [], wait_s)
+        if not ready:
+            return True
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:  # EIO: the slave side closed (the process ended)
+            return False
+        if not data:
+            return False
+        self.raw += self.decoder.decode(data)
+        return True
+
+    def expect(self, pattern: str, timeout_s: float = TURN_TIMEOUT_S) -> str:
+        """Waits for ``pattern`` after what earlier calls consumed; returns the text up to and
+        including the match and consumes it."""
+        deadline = time.monotonic() + timeout_s
+        compiled = re.compile(pattern)
+        while True:
+            text = self.text
+            match = compiled.search(text, self.position)
+            if match:
+                segment = text[self.position : match.end()]
+                self.position = match.end()
+                return segment
+            open_ = self._read(min(0.5, max(0.0, deadline - time.monotonic())))
+            if not open_ and compiled.search(self.text, self.position) is None:
+                raise AssertionError(
+                    f"the REPL ended (rc {self.process.poll()}) before {pattern!r}; "
+                    f"its output:\n{self.text[-4000:]}"
+                )
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"no {pattern!r} within {timeout_s} s; the output:\n{self.text[-4000:]}"
+                )
+
+    def send(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def command(self, line: str) -> str:
+        """Sends a line and returns what was printed until the next prompt."""
+        self.send(line)
+        return self.expect(re.escape(PROMPT))
+
+    def wait(self, timeout_s: float = 60.0) -> int:
+        """Waits for the process to end, reading what it prints; its exit status."""
+        deadline = time.monotonic() + timeout_s
+        while self.process.poll() is None and time.monotonic() < deadline:
+            self._read(0.2)
+        while self._read(0.2) and select.select([self.master], [], [], 0.2)[0]:
+            pass  # what it printed last
+        return self.process.wait(timeout=1)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        os.close(self.master)
+
+
+@pytest.fixture
+def repl_env(settings: Settings) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("CREDENCE_") and key != "ANTHROPIC_API_KEY"
+    }
+    env.update(
+        CREDENCE_NEO4J_URI=settings.neo4j_uri,
+        CREDENCE_NEO4J_USER=settings.neo4j_user,
+        CREDENCE_NEO4J_PASSWORD=settings.neo4j_password.get_secret_value(),
+        CREDENCE_REASONER__PROVIDER="offline",
+        CREDENCE_DEFAULT_AGENT="",
+        COLUMNS="200",
+        LINES="60",
+        TERM="xterm-256color",
+        PYTHONIOENCODING="utf-8",
+    )
+    return env
+
+
+@pytest.fixture
+def terminals() -> Iterator[list[Terminal]]:
+    opened: list[Terminal] = []
+    yield opened
+    for terminal in opened:
+        terminal.close()
+
+
+def start(terminals: list[Terminal], env: dict[str, str], agent_id: str, *extra: str) -> Terminal:
+    terminal = Terminal([*credence_command(), "chat", "--agent", agent_id, *extra], env)
+    terminals.append(terminal)
+    return terminal
+
+
+async def _belief(
+    graph: GraphClient, settings: Settings, agent_id: str, text: str, s: float
+) -> str:
+    data = BeliefCreate(statement=text, category="aesthetic", strength=s)
+    return (await create_belief(graph, settings.mechanics, agent_id, data)).id
+
+
+def _tension_moves(segment: str, statement_start: str) -> list[tuple[float, float]]:
+    pattern = rf"tension ▲ {re.escape(statement_start)}.*? (\d\.\d\d) → (\d\.\d\d) [█·]+"
+    return [(float(old), float(new)) for old, new in re.findall(pattern, segment)]
+
+
+async def test_chat_session_shows_tension_rising_then_a_revision(
+    graph: GraphClient,
+    settings: Settings,
+    repl_env: dict[str, str],
+    terminals: list[Terminal],
+) -> None:
+    agent = await create_agent(graph, AgentCreate(name="Chat tester"))
+    revenue = await _belief(graph, settings, agent.id, RECOGNITION, 0.8)
+    standards = await _belief(graph, settings, agent.id, STANDARDS, 0.8)
+    await create_edge(
+        graph,
+        settings.mechanics,
+        agent.id,
+        EdgeCreate(type="SUPPORTS", source_id=revenue, target_id=standards, weight=1.0),
+    )
+    await _belief(graph, settings, agent.id, RECONCILE, 0.55)
+    repl = start(terminals, repl_env, agent.id)
+    banner = repl.expect(re.escape(PROMPT), timeout_s=120)
+    assert f"Chat tester {agent.id}" in banner
+    assert "reasoner offline" in banner
+
+    # Resistance: tension rises turn after turn while the belief holds; then the breakthrough.
+    rises: list[tuple[float, float]] = []
+    revision_turn = ""
+    for _ in range(8):
+        turn = repl.command(DENIAL)
+        assert "· activate" in turn and "· respond" in turn
+        moves = _tension_moves(turn, "Revenue is recognised when")
+        assert len(moves) == 1, turn
+        rises.append(moves[0])
+        # Tension flows up the SUPPORTS edge to the belief it supports, as it happens.
+        assert _tension_moves(turn, "The financial statements follow"), turn
+        if "⟳ REVISED:" in turn:
+            revision_turn = turn
+            break
+        assert f"Chat tester› I'm confident that {RECOGNITION}" in turn
+        assert re.search(r"── dissatisfaction [█·]+ \d\.\d{3} \((low|medium|high)\)", turn)
+    assert revision_turn, f"no revision after 8 contradicting turns: {rises}"
+    assert len(rises) >= 4
+    assert all(new > old for old, new in rises)
+    assert [new for _, new in rises] == sorted(new for _, new in rises)
+    assert rises[-2][1] < 0.7 <= rises[-1][1]
+    revised = re.search(
+        rf"⟳ REVISED: {RECOGNITION} → (.+?)\(tension (\d\.\d\d)\)", revision_turn, re.S
+    )
+    assert revised, revision_turn
+    assert float(revised.group(2)) >= 0.7
+    # The revision came before the response, and the turn ran in revision mode.
+    assert revision_turn.index("⟳ REVISED:") < revision_turn.index("Chat tester› ")
+    assert "I have revised my belief" in revision_turn
+    assert re.search(r"── dissatisfaction .*· mode revision", revision_turn)
+
+    beliefs = repl.command(r"\beliefs")
+    assert re.search(
+        rf"{revenue[:8]} │ {re.escape(RECOGNITION)} +│ 0\.80 +│ █+·* │ 0\.7\d │ no", beliefs
+    )
+    assert re.search(r"│ yes +│", beliefs)
+    assert "4 of 4 beliefs" in beliefs
+
+    dissatisfaction = repl.command(r"\dissatisfaction")
+    assert re.search(
+        r"dissatisfaction [█·]+ \d\.\d{3} \((low|medium|high)\) over 3 active", dissatisfaction
+    )
+    assert re.search(r"\d\.\d{3} from [0-9a-f]{8} The financial statements follow", dissatisfaction)
+
+    history = repl.command(r"\history")
+    assert f"{len(rises)} turn(s)" in history
+    assert history.count("(autonomous)") == len(rises) - 1
+    assert re.search(r"\(revision\) ⟳ revised", history)
+    assert "recent revisions (1 in all)" in history
+
+    graph_text = repl.command(r"\graph")
+    assert "graph: 3 beliefs" in graph_text
+    assert f"[{standards[:8]}] {STANDARDS}" in graph_text
+    # The SUPPORTS edge was re-attached to the revised belief.
+    edge = re.search(rf"\[([0-9a-f]{{8}})\] .*─SUPPORTS 1\.0→ \[{standards[:8]}\]", graph_text)
+    assert edge and edge.group(1) != revenue[:8], graph_text
+    assert revenue[:8] not in graph_text
+
+    # An approval round trip: a medium-strength belief makes the request a proposal.
+    assert "no pending approval" in repl.command(r"\approve")
+    proposal = repl.command(REQUEST)
+    pending = re.search(
+        r"\? approval ([0-9a-f]{8}) pending \(proposal\): May I go ahead\?", proposal
+    )
+    assert pending, proposal
+    assert r"\approve to go ahead" in proposal
+    assert re.search(r"── dissatisfaction .*· mode proposal", proposal)
+    approved = repl.command(rf"\approve {pending.group(1)}")
+    assert f"approval {pending.group(1)} approved" in approved
+    assert "execution recorded, not executed: no executor is registered for 'reconcile'" in approved
+    assert "Done:" not in approved.replace("Done: recorded_not_executed", "")
+    assert "no pending approval" in repl.command(r"\approve")
+
+    unknown = repl.command(r"\frobnicate now")
+    assert r"unknown command \frobnicate: the commands are \beliefs" in unknown
+    helped = repl.command(r"\help")
+    for name in ("beliefs", "graph", "history", "dissatisfaction", "approve", "quit"):
+        assert f"\\{name}" in helped
+
+    repl.send(r"\quit")
+    assert repl.wait() == 0
+    assert re.search(r"session chat-[0-9a-f]{12} ended: \d+ episode\(s\)", repl.text)
+
+    # What the screen said is what the graph holds.
+    old = await get_belief(graph, settings.mechanics, agent.id, revenue)
+    assert old.belief.is_active is False and old.successors
+    approvals = (await list_approvals(graph, agent.id)).data
+    assert [a.status for a in approvals] == ["approved"]
+    assert approvals[0].id.startswith(pending.group(1))
+    session = re.search(r"session (chat-[0-9a-f]{12})", banner)
+    assert session
+    episodes = await list_episodes(graph, agent.id, session=session.group(1))
+    assert len(episodes) == len(rises) + 2
+    assert {e["speaker"] for e in episodes} == {"user"}
+
+
+async def test_chat_errors_guidance_answer_and_end_of_file(
+    graph: GraphClient,
+    settings: Settings,
+    repl_env: dict[str, str],
+    terminals: list[Terminal],
+) -> None:
+    agent = await create_agent(graph, AgentCreate(name="Chat guidance"))
+    await _belief(graph, settings, agent.id, RECONCILE, 0.3)
+    repl = start(terminals, repl_env, agent.id, "--session", "month-end-close", "--speaker", "Dana")
+    banner = repl.expect(re.escape(PROMPT), timeout_s=120)
+    assert "session month-end-close · speaker Dana" in banner
+
+    guidance = repl.command(REQUEST)
+    asked = re.search(r"\? approval ([0-9a-f]{8}) pending \(guidance\)", guidance)
+    assert asked, guidance
+    assert r"\answer <text> to guide me" in guidance
+    # A loop error is printed and the REPL goes on: a guidance request cannot be approved.
+    refused = repl.command(r"\approve")
+    assert "error (approval_answer_invalid)" in refused
+    assert "cannot take 'approve'" in refused
+    assert r"\answer needs the text" in repl.command(r"\answer")
+    answered = repl.command(r"\answer Reconcile it once the bank statement has arrived")
+    assert f"approval {asked.group(1)} answered" in answered
+    assert "execution" in answered
+
+    os.write(repl.master, b"\x04")  # Ctrl-D at the prompt
+    assert repl.wait() == 0
+    assert "session month-end-close ended: 2 episode(s)" in repl.text
+    approvals = (await list_approvals(graph, agent.id)).data
+    assert [a.status for a in approvals] == ["answered"]
+    episodes = await list_episodes(graph, agent.id, session="month-end-close")
+    assert {e["speaker"] for e in episodes} == {"Dana"}
+
+
+def test_chat_refuses_unknown_agent_and_bad_options(
+    repl_env: dict[str, str], terminals: list[Terminal]
+) -> None:
+    missing = start(terminals, repl_env, "no-such-agent")
+    assert missing.wait() == 1
+    assert "error (agent_not_found): agent 'no-such-agent' does not exist" in missing.text
+    bad = start(terminals, repl_env, "no-such-agent", "--context", "Month End!")
+    assert bad.wait() == 2
+    assert "invalid --context" in bad.text
+    assert "does not exist" not in bad.text
