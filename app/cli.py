@@ -12,7 +12,7 @@ from typing import Annotated, TypeVar
 import typer
 from rich.table import Table
 
-from app import cli_beliefs, cli_knowledge, cli_memory
+from app import cli_beliefs, cli_chat, cli_knowledge, cli_memory
 from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
@@ -44,6 +44,7 @@ cli_beliefs.agents_app.command("default")(cli_knowledge.agents_default)
 app.command("context")(cli_knowledge.context_command)
 app.command("tension")(cli_beliefs.tension)
 app.command("revisions")(cli_beliefs.revisions)
+app.command("chat")(cli_chat.chat_command)
 
 console = cli_beliefs.console
 err_console = cli_beliefs.err_console
