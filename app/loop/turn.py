@@ -51,6 +51,7 @@ from app.memory.people import meet_in, mentioned_people, micro_birth_properties
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.memory.text_match import matched_patterns
 from app.reasoning.claims import split_claims
+from app.reasoning.offline_requests import request_sentence
 from app.reasoning.protocol import (
     Appraisal,
     AppraisalRequest,
@@ -261,7 +262,7 @@ async def plan_turn(
                 )
             ),
         )
-        if split_claims(request.message) and activation.beliefs
+        if _claims_beyond_request(request.message, appraisal) and activation.beliefs
         else ExtractedEvidence(reasoner="loop")
     )
     relevant = activation.relevant
@@ -286,16 +287,21 @@ async def plan_turn(
     await recorder.phase("route", mode=plan.mode, reasons=plan.reasons)
     if plan.mode in ("blocked", "revision") or not appraisal.is_request:
         return plan
-    plan.work_unit = await recorder.judge(
-        "propose_work_unit",
-        reasoner.propose_work_unit(
-            WorkRequest(
-                message=request.message,
-                frame=activation.frame,
-                beliefs=activation.beliefs,
-                appraisal=appraisal,
-            )
-        ),
+    # The appraisal usually names the work already (one call fewer); else ask for it.
+    plan.work_unit = (
+        WorkUnit(**appraisal.work_unit.model_dump(), reasoner=appraisal.reasoner)
+        if appraisal.work_unit is not None
+        else await recorder.judge(
+            "propose_work_unit",
+            reasoner.propose_work_unit(
+                WorkRequest(
+                    message=request.message,
+                    frame=activation.frame,
+                    beliefs=activation.beliefs,
+                    appraisal=appraisal,
+                )
+            ),
+        )
     )
     # The guardian also reads the proposed action, not only the words of the request.
     action_check = await services.guard.check(agent_id, plan.work_unit.description)
@@ -314,6 +320,16 @@ async def plan_turn(
             verification=plan.verification.action,
         )
     return plan
+
+
+def _claims_beyond_request(message: str, appraisal: Appraisal) -> list[str]:
+    """The claims a turn makes besides the request itself ("Please reconcile X" asserts
+    nothing about what is believed; "... because Y is wrong" does)."""
+    claims = split_claims(message)
+    if not appraisal.is_request:
+        return claims
+    asked = request_sentence(message)
+    return [claim for claim in claims if asked is None or claim not in asked]
 
 
 def _question(plan: Plan, activation: Activation) -> str:

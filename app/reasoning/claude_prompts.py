@@ -55,7 +55,10 @@ topics the turn needs that no given belief covers.
 act directly; medium -> hedge, name the tensions and ask; high -> resolve tensions first.
 - is_request: true when the person asks for something to be done (not only a question or remark).
 - high_risk: which of exactly these kinds the request touches: delete, payment, credentials, \
-external_communication (empty when none).""",
+external_communication (empty when none).
+- work_unit: when is_request, the work asked for (verb: one lower-case word such as reconcile, \
+send, remember; entities it acts on; constraints it must keep; a one-sentence description; your \
+confidence); null otherwise.""",
 )
 
 EXTRACT_EVIDENCE = JudgementPrompt(

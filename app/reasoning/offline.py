@@ -45,6 +45,7 @@ from app.reasoning.protocol import (
     VerificationIssue,
     VerifyRequest,
     WorkRequest,
+    WorkSpec,
     WorkUnit,
 )
 from app.reasoning.settings import ReasonerSettings
@@ -178,6 +179,17 @@ class OfflineReasoner:
             approach += f" Urgent ({', '.join(urgency_cues)}): answer promptly."
         if threat_cues:
             approach += " Acknowledge the concern plainly before anything else."
+        work = (
+            WorkSpec.model_validate(
+                (
+                    await self.propose_work_unit(
+                        WorkRequest(message=request.message, frame=request.frame)
+                    )
+                ).model_dump(exclude={"reasoner", "usage"})
+            )
+            if requested
+            else None
+        )
         return Appraisal(
             face_threat=round(threat, 3),
             urgency=round(urgency_score, 3),
@@ -185,6 +197,7 @@ class OfflineReasoner:
             recommended_approach=approach,
             is_request=requested,
             high_risk=risky,
+            work_unit=work,
             reasoner=OFFLINE,
         )
 

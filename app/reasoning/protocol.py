@@ -94,6 +94,16 @@ class BeliefBrief(BaseModel):
 # --- appraise ----------------------------------------------------------------------------------
 
 
+class WorkSpec(BaseModel):
+    """What to do: a verb, the things it acts on and the limits it must keep."""
+
+    verb: str = Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")
+    entities: list[str] = Field(default_factory=list)
+    constraints: list[str] = Field(default_factory=list)
+    description: str = Field(min_length=1)
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+
+
 class AppraisalRequest(BaseModel):
     message: str
     speaker: str | None = None
@@ -116,6 +126,10 @@ class Appraisal(Judgement):
         default_factory=list,
         description="high-risk kinds the request touches: delete, payment, credentials, "
         "external_communication",
+    )
+    work_unit: WorkSpec | None = Field(
+        default=None,
+        description="for a request: the work it asks for (saves a propose_work_unit call)",
     )
 
 
@@ -165,14 +179,8 @@ class WorkRequest(BaseModel):
     guidance: str | None = Field(default=None, description="a person's answer to a question")
 
 
-class WorkUnit(Judgement):
-    """What to do: a verb, the things it acts on and the limits it must keep."""
-
-    verb: str = Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")
-    entities: list[str] = Field(default_factory=list)
-    constraints: list[str] = Field(default_factory=list)
-    description: str = Field(min_length=1)
-    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+class WorkUnit(Judgement, WorkSpec):
+    """What to do, as a judgement of its own (``propose_work_unit``)."""
 
 
 class ExecutionResult(BaseModel):

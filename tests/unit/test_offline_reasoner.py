@@ -371,3 +371,17 @@ async def test_deterministic() -> None:
     reasoner = OfflineReasoner()
     request = EvidenceRequest(message=f"{CONTRADICTION} {REINFORCEMENT}", beliefs=[_belief()])
     assert await reasoner.extract_evidence(request) == await reasoner.extract_evidence(request)
+
+
+async def test_appraisal_of_a_request_names_its_work_unit() -> None:
+    from app.reasoning.offline import OfflineReasoner
+    from app.reasoning.protocol import AppraisalRequest
+
+    reasoner = OfflineReasoner()
+    asked = await reasoner.appraise(
+        AppraisalRequest(message="Please reconcile the Chase account for October")
+    )
+    assert asked.is_request and asked.work_unit is not None
+    assert asked.work_unit.verb == "reconcile"
+    remark = await reasoner.appraise(AppraisalRequest(message="The close went well."))
+    assert not remark.is_request and remark.work_unit is None

@@ -47,6 +47,7 @@ def test_resistance_then_breakthrough_then_self_correction(agent: Agent) -> None
     # Self-correction: the next answer rests on the revised belief.
     answer = agent.chat(QUESTION)
     assert revision["new_statement"] in answer["response"]
+    assert [c.split(":")[0] for c in answer["reasoners"]["calls"]] == ["appraise", "respond"]
     assert RECOGNITION + "." not in answer["response"].replace(revision["new_statement"], "")
 
 
@@ -92,6 +93,10 @@ def test_autonomy_follows_competence(client: TestClient) -> None:
     assert strong["execution"]["status"] == "recorded_not_executed"
     assert strong["decision_id"]
     assert "not executed" in strong["response"].lower() or "recorded" in strong["response"].lower()
+    # Routine turns stay within 3 reasoner (model) calls: the appraisal names the work unit, and
+    # a bare request makes no claims to judge.
+    for turn in modes.values():
+        assert len(turn["reasoners"]["calls"]) <= 3, turn["reasoners"]["calls"]
 
 
 def test_context_conditional_strength_decides(agent: Agent) -> None:
