@@ -54,6 +54,11 @@ def short(text: str | None, width: int = SHORT) -> str:
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
+def tag(belief_id: str) -> str:
+    """A belief's short id in brackets, escaped so rich does not read it as markup."""
+    return escape(f"[{belief_id[:8]}]")
+
+
 def tension_colour(value: float, threshold: float) -> str:
     """Red at the revision threshold, yellow from half of it, green below (as `credence
     tension` colours its bars)."""
@@ -162,7 +167,7 @@ class ChatSession:
         old, new = float(move["old"]), float(move["new"])
         arrow = "▲" if new >= old else "▼"
         colour = tension_colour(new, self.threshold)
-        statement = short(await self.statement_of(str(move["id"])))
+        statement = short(await self.statement_of(str(move["id"])), 48)
         console.print(
             f"  [{colour}]tension {arrow}[/] {escape(statement)} "
             f"{old:.2f} → [{colour}]{new:.2f}[/] [{colour}]{bar(new)}[/]"
@@ -265,7 +270,7 @@ class ChatSession:
         for node in view.nodes:
             self.remember(node["id"], node["statement"])
             console.print(
-                f"  [{node['id'][:8]}] {escape(short(node['statement'], 90))} "
+                f"  {tag(node['id'])} {escape(short(node['statement'], 90))} "
                 f"[dim]s {float(node['strength']):.2f} t {float(node['tension']):.2f}[/]"
             )
         edges = [e for e in view.edges if e["type"] in ("SUPPORTS", "CONTRADICTS")]
@@ -277,9 +282,9 @@ class ChatSession:
             label = f"{edge['type']} {weight}" if weight is not None else edge["type"]
             source, target = str(edge["source"]), str(edge["target"])
             console.print(
-                f"  [{source[:8]}] {escape(short(self.statements.get(source), 40))} "
+                f"  {tag(source)} {escape(short(self.statements.get(source), 40))} "
                 f"[{colour}]─{escape(label)}→[/] "
-                f"[{target[:8]}] {escape(short(self.statements.get(target), 40))}"
+                f"{tag(target)} {escape(short(self.statements.get(target), 40))}"
             )
         if len(edges) > GRAPH_EDGES:
             console.print(f"  [dim]… {len(edges) - GRAPH_EDGES} more edges[/]")
@@ -393,6 +398,7 @@ async def open_session(
         status = await asyncio.to_thread(services.embedder.status)
         if status.available:
             await embed_pending(graph, services.embedder, agent_id)
+        current = await compute_dissatisfaction(graph, settings.mechanics, agent_id)
     except BaseException:
         await graph.close()
         raise
@@ -409,6 +415,7 @@ async def open_session(
         + (f" · context {escape(context)}" if context else "")
         + r" · \help for commands, \quit to leave"
     )
+    console.print(f"[dim]──[/] {meter(current)}")
     return ChatSession(
         services=services,
         agent_id=agent_id,

@@ -196,7 +196,7 @@ async def test_chat_session_shows_tension_rising_then_a_revision(
         agent.id,
         EdgeCreate(type="SUPPORTS", source_id=revenue, target_id=standards, weight=1.0),
     )
-    await _belief(graph, settings, agent.id, RECONCILE, 0.55)
+    reconcile = await _belief(graph, settings, agent.id, RECONCILE, 0.55)
     repl = start(terminals, repl_env, agent.id)
     banner = repl.expect(re.escape(PROMPT), timeout_s=120)
     assert f"Chat tester {agent.id}" in banner
@@ -255,6 +255,7 @@ async def test_chat_session_shows_tension_rising_then_a_revision(
     graph_text = repl.command(r"\graph")
     assert "graph: 3 beliefs" in graph_text
     assert f"[{standards[:8]}] {STANDARDS}" in graph_text
+    assert f"[{reconcile[:8]}] {RECONCILE}" in graph_text
     # The SUPPORTS edge was re-attached to the revised belief.
     edge = re.search(rf"\[([0-9a-f]{{8}})\] .*─SUPPORTS 1\.0→ \[{standards[:8]}\]", graph_text)
     assert edge and edge.group(1) != revenue[:8], graph_text
@@ -288,6 +289,7 @@ async def test_chat_session_shows_tension_rising_then_a_revision(
     # What the screen said is what the graph holds.
     old = await get_belief(graph, settings.mechanics, agent.id, revenue)
     assert old.belief.is_active is False and old.successors
+    assert re.search(rf"\[{old.successors[0].id[:8]}\] That's wrong.*─SUPPORTS", graph_text)
     approvals = (await list_approvals(graph, agent.id)).data
     assert [a.status for a in approvals] == ["approved"]
     assert approvals[0].id.startswith(pending.group(1))
