@@ -34,8 +34,8 @@ from app.graph.client import GraphClient
 from app.loop.approvals import list_approvals
 from app.loop.models import ApprovalAnswer, ApprovalPublic, ChatRequest, TurnEvent, TurnResult
 from app.loop.resume import resume_approval
-from app.loop.services import build_loop_services
-from app.loop.turn import LoopServices, run_turn
+from app.loop.services import LoopServices, build_loop_services
+from app.loop.turn import run_turn
 from app.memory.embedding_store import embed_pending
 from app.memory.episodes import end_sessions, list_episodes
 from app.packs.birth import get_agent
@@ -457,7 +457,7 @@ def repl(runner: asyncio.Runner, chat: ChatSession) -> None:
             console.print()
             return
         except KeyboardInterrupt:
-            console.print(r"\n[dim](\quit or Ctrl-D to leave)[/]")
+            console.print("\n[dim](" + r"\quit or Ctrl-D to leave)[/]")
             continue
         if not line:
             continue
@@ -467,7 +467,10 @@ def repl(runner: asyncio.Runner, chat: ChatSession) -> None:
         except CredenceError as error:
             err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
         except KeyboardInterrupt:
-            console.print("[yellow]interrupted[/]: nothing of an unfinished turn was written")
+            console.print(
+                "[yellow]interrupted[/]: a turn stopped before its transaction committed "
+                "wrote nothing"
+            )
 
 
 def chat_command(

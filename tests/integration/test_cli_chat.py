@@ -47,6 +47,13 @@ def credence_command() -> list[str]:
     return [sys.executable, "-c", "from app.cli import main; main()"]
 
 
+def _controlling_terminal() -> None:
+    """In the child: a session of its own with the pty as its controlling terminal, so that
+    Ctrl-C and Ctrl-D typed into the master behave as on a real terminal."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Terminal:
     """A process on the slave side of a pty; reads the master side with timeouts."""
 
@@ -60,7 +67,7 @@ class Terminal:
             stderr=slave,
             env=env,
             close_fds=True,
-            start_new_session=True,
+            preexec_fn=_controlling_terminal,
         )
         os.close(slave)
         self.master = master
@@ -325,7 +332,9 @@ async def test_chat_errors_guidance_answer_and_end_of_file(
     assert f"approval {asked.group(1)} answered" in answered
     assert "execution" in answered
 
-    os.write(repl.master, b"\x04")  # Ctrl-D at the prompt
+    os.write(repl.master, b"\x03")  # Ctrl-C at the prompt does not leave
+    assert "(\\quit or Ctrl-D to leave)" in repl.expect(re.escape(PROMPT))
+    os.write(repl.master, b"\x04")  # Ctrl-D at the prompt does
     assert repl.wait() == 0
     assert "session month-end-close ended: 2 episode(s)" in repl.text
     approvals = (await list_approvals(graph, agent.id)).data
