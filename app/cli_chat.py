@@ -466,6 +466,10 @@ def repl(runner: asyncio.Runner, chat: ChatSession) -> None:
                 return
         except CredenceError as error:
             err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
+        except ValidationError as error:  # e.g. a message over the length limit
+            for item in error.errors():
+                where = ".".join(map(str, item["loc"])) or "input"
+                err_console.print(f"[red]invalid[/] {escape(where)}: {escape(item['msg'])}")
         except KeyboardInterrupt:
             console.print(
                 "[yellow]interrupted[/]: a turn stopped before its transaction committed "
