@@ -12,7 +12,7 @@ from app.beliefs.mechanics import Mechanics
 from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop.guarding import Guard
-from app.loop.turn import LoopServices
+from app.loop.services import LoopServices
 from app.memory.embeddings import Embedder
 from app.reasoning.protocol import Reasoner
 

@@ -30,6 +30,7 @@ from app.errors import (
 from app.graph.client import Transaction
 from app.graph.vectors import vector_param
 from app.guardian.censors import learn_censor
+from app.loop.acting import execute_and_verify, moral_valence, outcome_of
 from app.loop.approvals import StoredApproval, expire_if_due, get_approval, resolve_in
 from app.loop.models import (
     ApprovalAnswer,
@@ -40,17 +41,8 @@ from app.loop.models import (
     TurnResult,
 )
 from app.loop.prompting import system_prompt
-from app.loop.turn import (
-    Emit,
-    LoopServices,
-    TurnRecorder,
-    _Failed,
-    _silent,
-    _usage,
-    execute_and_verify,
-    moral_valence,
-    outcome_of,
-)
+from app.loop.recording import Emit, ReasonerFailed, TurnRecorder, silent, usage_of
+from app.loop.services import LoopServices
 from app.memory.episodes import AGENT_SPEAKERS, write_episodes_in
 from app.memory.people import meet_in, micro_birth_properties
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
@@ -109,7 +101,7 @@ async def resume_approval(
     agent_id: str,
     approval_id: str,
     answer: ApprovalAnswer,
-    emit: Emit = _silent,
+    emit: Emit = silent,
 ) -> TurnResult:
     """Answers a pending approval and finishes its turn.
 
@@ -177,7 +169,7 @@ async def resume_approval(
             ),
             action="resuming a turn",
         )
-    except _Failed as failure:
+    except ReasonerFailed as failure:
         await emit(TurnEvent(type="error", data={"phase": failure.phase, "cause": failure.cause}))
         raise TurnFailed(agent_id, failure.phase, failure.cause) from failure
     await _after_resumption(services, agent_id, stored, answer, unit)
@@ -334,7 +326,7 @@ async def _record_resumption(
             "revision_triggered": False,
             "frame": frame,
             "decision_id": state.decision_id if state else None,
-            **_usage(recorder),
+            **usage_of(recorder),
         },
     )
     await recorder.phase("respond")

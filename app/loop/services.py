@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop.builtin_executors import WorkingMemoryExecutor
 from app.loop.executors import Executor, ExecutorRegistry
 from app.loop.guarding import Guard
-from app.loop.turn import LoopServices
 from app.memory.embeddings import Embedder, shared_embedder
 from app.reasoning.factory import make_reasoner
 from app.reasoning.protocol import Reasoner
+
+
+@dataclass(frozen=True, slots=True)
+class LoopServices:
+    """What a turn runs on; built once per process (the API's lifespan, the CLI)."""
+
+    graph: GraphClient
+    settings: Settings
+    reasoner: Reasoner
+    embedder: Embedder
+    executors: ExecutorRegistry
+    guard: Guard
 
 
 def default_executors(graph: GraphClient, settings: Settings) -> ExecutorRegistry:

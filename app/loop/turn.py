@@ -13,323 +13,41 @@ transaction, so the turn that pushes a belief over the threshold halts and revis
 from __future__ import annotations
 
 import logging
-import time
 import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
 
 from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
 from app.beliefs.revision import observe_turn, revise_tense_in
 from app.beliefs.store import lock_agent
 from app.beliefs.updates import apply_evidence_in, apply_outcome_in
-from app.config import Settings
 from app.errors import CredenceError, TurnFailed
-from app.graph.client import GraphClient, Transaction
+from app.graph.client import Transaction
 from app.graph.vectors import vector_param
+from app.loop.acting import moral_valence, outcome_of
 from app.loop.activation import Activation, activate
 from app.loop.approvals import TurnState, create_approval_in
-from app.loop.executors import ExecutorRegistry
-from app.loop.guarding import Guard
 from app.loop.models import (
     ApprovalPublic,
     ChatRequest,
     DissatisfactionView,
-    GuardianReport,
-    ReasonerCalls,
     TurnEvent,
-    TurnMode,
     TurnResult,
 )
+from app.loop.planning import Plan, plan_turn
 from app.loop.prompting import system_prompt
-from app.loop.routing import route
+from app.loop.recording import Emit, ReasonerFailed, TurnRecorder, silent, usage_of
+from app.loop.services import LoopServices
 from app.memory.embedding_store import embed_pending
-from app.memory.embeddings import Embedder
 from app.memory.episodes import AGENT_SPEAKERS, end_sessions, write_episodes_in
 from app.memory.people import meet_in, mentioned_people, micro_birth_properties
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
-from app.memory.text_match import matched_patterns
-from app.reasoning.claims import split_claims
-from app.reasoning.offline_requests import request_sentence
 from app.reasoning.protocol import (
-    Appraisal,
-    AppraisalRequest,
-    AuditRequest,
     BeliefBrief,
-    EvidenceRequest,
-    ExecutionResult,
-    ExtractedEvidence,
-    Judgement,
-    Reasoner,
     Reply,
     ResponseRequest,
-    Verification,
-    VerificationIssue,
-    VerifyRequest,
-    WorkRequest,
-    WorkUnit,
 )
 
 log = logging.getLogger(__name__)
-
-Emit = Callable[[TurnEvent], Awaitable[None]]
-J = TypeVar("J", bound=Judgement)
-
-
-async def _silent(_: TurnEvent) -> None:
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class LoopServices:
-    """What a turn runs on; built once per process (the API's lifespan, the CLI)."""
-
-    graph: GraphClient
-    settings: Settings
-    reasoner: Reasoner
-    embedder: Embedder
-    executors: ExecutorRegistry
-    guard: Guard
-
-
-@dataclass(slots=True)
-class TurnRecorder:
-    """The judgements a turn made (which reasoner, what they cost) and its phase timings."""
-
-    emit: Emit
-    judgements: list[tuple[str, Judgement]] = field(default_factory=list)
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    phase_started: float = field(default_factory=time.perf_counter)
-
-    async def judge(self, name: str, call: Awaitable[J]) -> J:
-        try:
-            answer = await call
-        except CredenceError:
-            raise
-        except Exception as error:  # a reasoner bug must not leave half a turn
-            log.exception("reasoner failed in %s", name)
-            raise _Failed(name, f"{type(error).__name__}: {error}") from error
-        self.judgements.append((name, answer))
-        return answer
-
-    async def phase(self, name: str, **data: Any) -> None:
-        now = time.perf_counter()
-        self.timings_ms[name] = round((now - self.phase_started) * 1000, 2)
-        self.phase_started = now
-        await self.emit(TurnEvent(type="phase", phase=name, data=data))
-
-    def calls(self) -> ReasonerCalls:
-        report = ReasonerCalls()
-        for name, answer in self.judgements:
-            report.calls.append(f"{name}: {answer.reasoner}")
-            if answer.usage is not None:
-                report.model_calls += 1
-                report.input_tokens += answer.usage.input_tokens
-                report.output_tokens += answer.usage.output_tokens
-                report.cache_read_input_tokens += answer.usage.cache_read_input_tokens
-        return report
-
-
-class _Failed(Exception):
-    def __init__(self, phase: str, cause: str) -> None:
-        super().__init__(cause)
-        self.phase = phase
-        self.cause = cause
-
-
-@dataclass(slots=True)
-class Plan:
-    """What the read-and-judge part of a turn decided, for the write part to record."""
-
-    mode: TurnMode
-    reasons: list[str]
-    appraisal: Appraisal | None
-    guardian: GuardianReport
-    evidence: ExtractedEvidence | None
-    work_unit: WorkUnit | None = None
-    execution: ExecutionResult | None = None
-    verification: Verification | None = None
-    mentioned: list[str] = field(default_factory=list)
-
-
-def moral_valence(text: str, outcome: str, topics: list[str]) -> str:
-    """Confirmation or violation when the turn touches a moral topic, else neutral."""
-    if outcome == "neutral" or not matched_patterns(topics, text):
-        return "neutral"
-    return "confirmation" if outcome == "success" else "violation"
-
-
-def outcome_of(execution: ExecutionResult | None, verification: Verification | None) -> str:
-    """success (executed and verified), failure (failed or not valid), neutral otherwise."""
-    if execution is None or execution.status == "recorded_not_executed":
-        return "neutral"
-    if execution.status == "executed" and (verification is None or verification.is_valid):
-        return "success"
-    return "failure"
-
-
-async def execute_and_verify(
-    services: LoopServices, recorder: TurnRecorder, agent_id: str, unit: WorkUnit
-) -> tuple[ExecutionResult, Verification]:
-    """Runs the unit through its executor; verify decides proceed / retry (budget) / escalate."""
-    attempt = 1
-    while True:
-        execution = await services.executors.execute(agent_id, unit)
-        if execution.status == "recorded_not_executed":
-            # Nothing ran, so there is nothing to check: no reasoner call spent on it.
-            return execution, Verification(
-                reasoner="loop",
-                is_valid=True,
-                issues=[VerificationIssue(description=execution.message, severity="low")],
-                action="proceed",
-            )
-        verification = await recorder.judge(
-            "verify",
-            services.reasoner.verify(
-                VerifyRequest(work_unit=unit, result=execution, attempt=attempt)
-            ),
-        )
-        if verification.action != "retry" or attempt > services.settings.loop.retry_budget:
-            if verification.action == "retry":
-                verification = verification.model_copy(update={"action": "escalate"})
-            return execution, verification
-        attempt += 1
-
-
-async def plan_turn(
-    services: LoopServices,
-    recorder: TurnRecorder,
-    agent_id: str,
-    request: ChatRequest,
-    activation: Activation,
-) -> Plan:
-    """Appraise, evidence, guardian, route, work unit, execute and verify; writes nothing."""
-    reasoner, settings = services.reasoner, services.settings
-    dissatisfaction = activation.dissatisfaction
-    appraisal = await recorder.judge(
-        "appraise",
-        reasoner.appraise(
-            AppraisalRequest(
-                message=request.message,
-                speaker=request.speaker,
-                frame=activation.frame,
-                stakes=activation.stakes,
-                beliefs=activation.beliefs,
-                dissatisfaction=dissatisfaction.value,
-                band=dissatisfaction.band,
-            )
-        ),
-    )
-    await recorder.phase("appraise", appraisal=appraisal.model_dump(exclude={"usage"}))
-    guardian = await services.guard.check(agent_id, request.message)
-    risk_kinds = sorted(
-        set(appraisal.high_risk) | set(services.guard.high_risk_kinds(request.message))
-    )
-    audit_failed = False
-    if risk_kinds and guardian.action not in ("block", "absolute"):
-        audit = await recorder.judge(
-            "audit",
-            reasoner.audit(
-                AuditRequest(
-                    message=request.message,
-                    creed=await services.guard.creed(agent_id),
-                    risk_kinds=risk_kinds,
-                )
-            ),
-        )
-        audit_failed = not audit.passed
-        guardian = guardian.model_copy(
-            update={"audit": audit.model_dump(exclude={"usage"}) | {"kinds": risk_kinds}}
-        )
-        if audit_failed:
-            guardian = guardian.model_copy(
-                update={
-                    "action": "block",
-                    "reason": "the audit against the creed failed: "
-                    + ("; ".join(audit.concerns) or "high risk"),
-                }
-            )
-    if guardian.action != "allow":
-        await recorder.emit(TurnEvent(type="guardian", data=guardian.model_dump()))
-    # A turn with no claims (a question, a greeting) carries no evidence: no call spent on it.
-    evidence = (
-        await recorder.judge(
-            "extract_evidence",
-            reasoner.extract_evidence(
-                EvidenceRequest(
-                    message=request.message, speaker=request.speaker, beliefs=activation.beliefs
-                )
-            ),
-        )
-        if _claims_beyond_request(request.message, appraisal) and activation.beliefs
-        else ExtractedEvidence(reasoner="loop")
-    )
-    relevant = activation.relevant
-    routed = route(
-        relevant.strength if relevant else None,
-        stakes=activation.stakes,
-        band=dissatisfaction.band,
-        censor_action=guardian.action,
-        audit_failed=audit_failed,
-        mechanics=settings.mechanics,
-    )
-    plan = Plan(
-        mode=routed.mode,
-        reasons=list(routed.reasons),
-        appraisal=appraisal,
-        guardian=guardian,
-        evidence=evidence,
-    )
-    if plan.mode != "blocked" and activation.at_threshold:
-        plan.mode = "revision"
-        plan.reasons.append("a belief is at the revision threshold: revise first")
-    await recorder.phase("route", mode=plan.mode, reasons=plan.reasons)
-    if plan.mode in ("blocked", "revision") or not appraisal.is_request:
-        return plan
-    # The appraisal usually names the work already (one call fewer); else ask for it.
-    plan.work_unit = (
-        WorkUnit(**appraisal.work_unit.model_dump(), reasoner=appraisal.reasoner)
-        if appraisal.work_unit is not None
-        else await recorder.judge(
-            "propose_work_unit",
-            reasoner.propose_work_unit(
-                WorkRequest(
-                    message=request.message,
-                    frame=activation.frame,
-                    beliefs=activation.beliefs,
-                    appraisal=appraisal,
-                )
-            ),
-        )
-    )
-    # The guardian also reads the proposed action, not only the words of the request.
-    action_check = await services.guard.check(agent_id, plan.work_unit.description)
-    if action_check.action in ("block", "absolute"):
-        plan.mode, plan.guardian = "blocked", action_check
-        plan.reasons.append("a censor matched the proposed action")
-        await recorder.emit(TurnEvent(type="guardian", data=action_check.model_dump()))
-        return plan
-    if plan.mode == "autonomous":
-        plan.execution, plan.verification = await execute_and_verify(
-            services, recorder, agent_id, plan.work_unit
-        )
-        await recorder.phase(
-            "execute",
-            status=plan.execution.status,
-            verification=plan.verification.action,
-        )
-    return plan
-
-
-def _claims_beyond_request(message: str, appraisal: Appraisal) -> list[str]:
-    """The claims a turn makes besides the request itself ("Please reconcile X" asserts
-    nothing about what is believed; "... because Y is wrong" does)."""
-    claims = split_claims(message)
-    if not appraisal.is_request:
-        return claims
-    asked = request_sentence(message)
-    return [claim for claim in claims if asked is None or claim not in asked]
 
 
 def _question(plan: Plan, activation: Activation) -> str:
@@ -359,7 +77,7 @@ async def run_turn(
     services: LoopServices,
     agent_id: str,
     request: ChatRequest,
-    emit: Emit = _silent,
+    emit: Emit = silent,
 ) -> TurnResult:
     """One turn; see the module docstring.
 
@@ -393,7 +111,7 @@ async def run_turn(
             lambda tx: _record_turn(tx, services, recorder, agent_id, request, activation, plan),
             action="recording a turn",
         )
-    except _Failed as failure:
+    except ReasonerFailed as failure:
         await emit(TurnEvent(type="error", data={"phase": failure.phase, "cause": failure.cause}))
         raise TurnFailed(agent_id, failure.phase, failure.cause) from failure
     except CredenceError as error:
@@ -613,7 +331,7 @@ async def _record_turn(
             "revision_triggered": bool(revision.revisions),
             "frame": activation.frame,
             "decision_id": decision_id,
-            **_usage(recorder),
+            **usage_of(recorder),
         },
     )
     await recorder.phase("respond")
@@ -644,17 +362,6 @@ async def _record_turn(
         reasoners=recorder.calls(),
         timings_ms=dict(recorder.timings_ms),
     )
-
-
-def _usage(recorder: TurnRecorder) -> dict[str, Any]:
-    """What the turn's judgements cost, recorded on its episode."""
-    calls = recorder.calls()
-    return {
-        "model_calls": calls.model_calls,
-        "input_tokens": calls.input_tokens,
-        "output_tokens": calls.output_tokens,
-        "reasoners": calls.calls,
-    }
 
 
 def _actions(plan: Plan) -> int:

@@ -10,17 +10,12 @@ from app.beliefs.mechanics import Mechanics
 from app.config import Settings
 from app.errors import InvalidInput
 from app.graph.client import GraphClient
+from app.loop.acting import execute_and_verify, moral_valence, outcome_of
 from app.loop.executors import ExecutorRegistry
 from app.loop.guarding import Guard
+from app.loop.recording import TurnRecorder, silent
 from app.loop.routing import route
-from app.loop.turn import (
-    LoopServices,
-    TurnRecorder,
-    _silent,
-    execute_and_verify,
-    moral_valence,
-    outcome_of,
-)
+from app.loop.services import LoopServices
 from app.memory.embeddings import UnavailableEmbedder
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, Verification, VerifyRequest, WorkUnit
@@ -150,7 +145,7 @@ async def test_retry_budget_is_two_then_escalate() -> None:
     flaky = Flaky()
     reasoner = AlwaysRetry()
     services = _services(reasoner, ExecutorRegistry([flaky]))
-    recorder = TurnRecorder(emit=_silent)
+    recorder = TurnRecorder(emit=silent)
     execution, verification = await execute_and_verify(services, recorder, "a", UNIT)
     assert flaky.calls == 3  # the first attempt and two retries
     assert reasoner.verified == 3
@@ -161,7 +156,7 @@ async def test_retry_budget_is_two_then_escalate() -> None:
 async def test_nothing_to_verify_when_only_recorded() -> None:
     reasoner = AlwaysRetry()
     services = _services(reasoner, ExecutorRegistry())
-    recorder = TurnRecorder(emit=_silent)
+    recorder = TurnRecorder(emit=silent)
     execution, verification = await execute_and_verify(services, recorder, "a", UNIT)
     assert execution.status == "recorded_not_executed"
     assert verification.action == "proceed" and verification.is_valid

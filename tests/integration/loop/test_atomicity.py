@@ -15,7 +15,8 @@ from app.graph.client import GraphClient
 from app.loop.executors import ExecutorRegistry
 from app.loop.guarding import Guard
 from app.loop.models import ChatRequest
-from app.loop.turn import LoopServices, run_turn
+from app.loop.services import LoopServices
+from app.loop.turn import run_turn
 from app.memory.embeddings import shared_embedder
 from app.packs.birth import AgentCreate, create_agent
 from app.reasoning.offline import OfflineReasoner

@@ -1,0 +1,59 @@
+"""Acting on a work unit and judging the outcome: execute → verify (retry budget) and the
+outcome and moral valence that learning applies."""
+
+from __future__ import annotations
+
+from app.loop.recording import TurnRecorder
+from app.loop.services import LoopServices
+from app.memory.text_match import matched_patterns
+from app.reasoning.protocol import (
+    ExecutionResult,
+    Verification,
+    VerificationIssue,
+    VerifyRequest,
+    WorkUnit,
+)
+
+
+def moral_valence(text: str, outcome: str, topics: list[str]) -> str:
+    """Confirmation or violation when the turn touches a moral topic, else neutral."""
+    if outcome == "neutral" or not matched_patterns(topics, text):
+        return "neutral"
+    return "confirmation" if outcome == "success" else "violation"
+
+
+def outcome_of(execution: ExecutionResult | None, verification: Verification | None) -> str:
+    """success (executed and verified), failure (failed or not valid), neutral otherwise."""
+    if execution is None or execution.status == "recorded_not_executed":
+        return "neutral"
+    if execution.status == "executed" and (verification is None or verification.is_valid):
+        return "success"
+    return "failure"
+
+
+async def execute_and_verify(
+    services: LoopServices, recorder: TurnRecorder, agent_id: str, unit: WorkUnit
+) -> tuple[ExecutionResult, Verification]:
+    """Runs the unit through its executor; verify decides proceed / retry (budget) / escalate."""
+    attempt = 1
+    while True:
+        execution = await services.executors.execute(agent_id, unit)
+        if execution.status == "recorded_not_executed":
+            # Nothing ran, so there is nothing to check: no reasoner call spent on it.
+            return execution, Verification(
+                reasoner="loop",
+                is_valid=True,
+                issues=[VerificationIssue(description=execution.message, severity="low")],
+                action="proceed",
+            )
+        verification = await recorder.judge(
+            "verify",
+            services.reasoner.verify(
+                VerifyRequest(work_unit=unit, result=execution, attempt=attempt)
+            ),
+        )
+        if verification.action != "retry" or attempt > services.settings.loop.retry_budget:
+            if verification.action == "retry":
+                verification = verification.model_copy(update={"action": "escalate"})
+            return execution, verification
+        attempt += 1

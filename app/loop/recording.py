@@ -1,0 +1,81 @@
+"""What a turn records about itself as it runs: the judgements made (which reasoner, what they
+cost), the phase timings, and the events streamed to a listener."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from app.errors import CredenceError
+from app.loop.models import ReasonerCalls, TurnEvent
+from app.reasoning.protocol import Judgement
+
+log = logging.getLogger(__name__)
+
+Emit = Callable[[TurnEvent], Awaitable[None]]
+J = TypeVar("J", bound=Judgement)
+
+
+async def silent(_: TurnEvent) -> None:
+    return None
+
+
+@dataclass(slots=True)
+class TurnRecorder:
+    """The judgements a turn made (which reasoner, what they cost) and its phase timings."""
+
+    emit: Emit
+    judgements: list[tuple[str, Judgement]] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    phase_started: float = field(default_factory=time.perf_counter)
+
+    async def judge(self, name: str, call: Awaitable[J]) -> J:
+        try:
+            answer = await call
+        except CredenceError:
+            raise
+        except Exception as error:  # a reasoner bug must not leave half a turn
+            log.exception("reasoner failed in %s", name)
+            raise ReasonerFailed(name, f"{type(error).__name__}: {error}") from error
+        self.judgements.append((name, answer))
+        return answer
+
+    async def phase(self, name: str, **data: Any) -> None:
+        now = time.perf_counter()
+        self.timings_ms[name] = round((now - self.phase_started) * 1000, 2)
+        self.phase_started = now
+        await self.emit(TurnEvent(type="phase", phase=name, data=data))
+
+    def calls(self) -> ReasonerCalls:
+        report = ReasonerCalls()
+        for name, answer in self.judgements:
+            report.calls.append(f"{name}: {answer.reasoner}")
+            if answer.usage is not None:
+                report.model_calls += 1
+                report.input_tokens += answer.usage.input_tokens
+                report.output_tokens += answer.usage.output_tokens
+                report.cache_read_input_tokens += answer.usage.cache_read_input_tokens
+        return report
+
+
+class ReasonerFailed(Exception):
+    """A reasoner call raised: the turn stops before writing anything."""
+
+    def __init__(self, phase: str, cause: str) -> None:
+        super().__init__(cause)
+        self.phase = phase
+        self.cause = cause
+
+
+def usage_of(recorder: TurnRecorder) -> dict[str, Any]:
+    """What the turn's judgements cost, recorded on its episode."""
+    calls = recorder.calls()
+    return {
+        "model_calls": calls.model_calls,
+        "input_tokens": calls.input_tokens,
+        "output_tokens": calls.output_tokens,
+        "reasoners": calls.calls,
+    }
