@@ -57,3 +57,22 @@ async def execute_and_verify(
                 verification = verification.model_copy(update={"action": "escalate"})
             return execution, verification
         attempt += 1
+
+
+def describe_execution(
+    execution: ExecutionResult | None, verification: Verification | None, unit: WorkUnit | None
+) -> str | None:
+    """What was done, in a sentence the answer can carry as it is ("Recorded, not executed"
+    is never worded as a success)."""
+    if execution is None:
+        return None
+    detail = execution.message or (unit.description if unit else execution.status)
+    lead = {
+        "executed": "Done",
+        "failed": "It failed",
+        "recorded_not_executed": "Recorded, not executed",
+    }[execution.status]
+    text = f"{lead}: {detail.rstrip('.')}"
+    if verification is not None and verification.action == "escalate":
+        text += " — verification failed after the retry budget; escalated to a person"
+    return text + "."

@@ -30,7 +30,7 @@ from app.errors import (
 from app.graph.client import Transaction
 from app.graph.vectors import vector_param
 from app.guardian.censors import learn_censor
-from app.loop.acting import execute_and_verify, moral_valence, outcome_of
+from app.loop.acting import describe_execution, execute_and_verify, moral_valence, outcome_of
 from app.loop.approvals import StoredApproval, expire_if_due, get_approval, resolve_in
 from app.loop.models import (
     ApprovalAnswer,
@@ -376,16 +376,11 @@ async def _respond(
                 strength=state.belief_strength or 0.5,
             )
         )
-    execution_text: str | None = None
-    if answer.action == "reject":
-        execution_text = (
-            "rejected by the person: nothing was done, and the rejection is learned from"
-        )
-    elif execution is not None:
-        detail = execution.message or (unit.description if unit else "")
-        execution_text = f"{execution.status}: {detail}"
-        if verification is not None and verification.action == "escalate":
-            execution_text += " — verification failed after the retry budget; escalated"
+    execution_text = (
+        "Rejected by the person: nothing was done, and the rejection is learned from."
+        if answer.action == "reject"
+        else describe_execution(execution, verification, unit)
+    )
     return await recorder.judge(
         "respond",
         services.reasoner.respond(

@@ -23,7 +23,7 @@ from app.beliefs.updates import apply_evidence_in, apply_outcome_in
 from app.errors import CredenceError, TurnFailed
 from app.graph.client import Transaction
 from app.graph.vectors import vector_param
-from app.loop.acting import moral_valence, outcome_of
+from app.loop.acting import describe_execution, moral_valence, outcome_of
 from app.loop.activation import Activation, activate
 from app.loop.approvals import TurnState, create_approval_in
 from app.loop.models import (
@@ -62,15 +62,6 @@ def _question(plan: Plan, activation: Activation) -> str:
         else "I have no belief I trust to act on this. How should I proceed?"
     )
     return f"{base} {asks[0]}" if asks else base
-
-
-def _describe_execution(plan: Plan) -> str | None:
-    if plan.execution is None:
-        return None
-    text = plan.execution.message or plan.execution.status
-    if plan.verification is not None and plan.verification.action == "escalate":
-        text += " — verification failed after the retry budget; escalated to a person"
-    return f"{plan.execution.status}: {text}"
 
 
 async def run_turn(
@@ -159,9 +150,11 @@ async def _record_turn(
     )
     person_id: str | None = None
     people_born: list[str] = []
+    frustrated = praised = False
     if speaker_is_person and request.speaker is not None:
         met = await meet_in(tx, agent_id, request.speaker, request.message, memory, now)
         person_id = met.person.id
+        frustrated, praised = bool(met.frustration_cues), bool(met.praise_cues)
         if met.created:
             people_born.append(met.person.name)
     for name in plan.mentioned:
@@ -203,8 +196,10 @@ async def _record_turn(
                 "occurred_at": now,
                 "session": request.session,
                 "outcome": outcome_of(plan.execution, plan.verification),
-                "emotional_valence": None,
-                "surprise": None,
+                "emotional_valence": emotional_valence(
+                    outcome_of(plan.execution, plan.verification), frustrated, praised
+                ),
+                "surprise": surprise(plan, activation),
                 "frame": activation.frame,
                 "actions": _actions(plan),
                 "trivial": _actions(plan) < 2,
@@ -364,6 +359,31 @@ async def _record_turn(
     )
 
 
+def emotional_valence(outcome: str, frustrated: bool, praised: bool) -> float:
+    """How the turn felt, in [-1, 1], for peak-end salience: frustration −0.3, praise +0.2,
+    a failure −0.4, a success +0.2 (the largest |valence| of a session is its peak)."""
+    value = (-0.3 if frustrated else 0.0) + (0.2 if praised else 0.0)
+    value += {"failure": -0.4, "success": 0.2}.get(outcome, 0.0)
+    return max(-1.0, min(1.0, round(value, 3)))
+
+
+def surprise(plan: Plan, activation: Activation) -> float:
+    """How far the turn's evidence went against what was believed: the strongest contradicting
+    confidence times that belief's strength (0 when nothing contradicted)."""
+    strengths = {b.id: b.strength for b in activation.beliefs}
+    return round(
+        max(
+            (
+                item.confidence * strengths.get(item.belief_id, 0.0)
+                for item in (plan.evidence.items if plan.evidence else [])
+                if item.stance == "contradicting"
+            ),
+            default=0.0,
+        ),
+        3,
+    )
+
+
 def _actions(plan: Plan) -> int:
     """Actions the turn took: judging evidence, proposing, executing, verifying (DESIGN §5:
     fewer than 2 makes the episode trivial)."""
@@ -474,12 +494,17 @@ async def _respond(
                 ),
                 band=activation.dissatisfaction.band,
                 dissatisfaction=activation.dissatisfaction.value,
-                mode=plan.mode,
+                # Supervision concerns acting: a turn that asks for nothing is simply answered.
+                mode=(
+                    plan.mode
+                    if plan.work_unit is not None or plan.mode in ("blocked", "revision")
+                    else "autonomous"
+                ),
                 frame=activation.frame,
                 beliefs=beliefs,
                 tensions=tensions,
                 revision=revised,
-                execution=_describe_execution(plan),
+                execution=describe_execution(plan.execution, plan.verification, plan.work_unit),
                 approval_question=question,
                 refusal=refusal,
             )

@@ -10,6 +10,7 @@ working without a key, and answers any call Claude fails.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Literal
 
@@ -62,6 +63,21 @@ _FEEDBACK_MARKERS = frozenset(
 _OUTCOME_MARKERS = frozenset(
     {"worked", "failed", "succeeded", "success", "failure", "resulted", "outcome", "bounced"}
 )
+
+
+_DENIAL_LEAD = re.compile(
+    r"^\s*(?:(?:no|nope|actually|well|wrong|not true|not so|incorrect|that'?s (?:wrong|not "
+    r"(?:right|true|correct))|that is (?:wrong|incorrect|not (?:right|true|correct))|you'?re wrong)"
+    r"\s*[:,;.!—-]+\s*)+",
+    re.IGNORECASE,
+)
+
+
+def _without_denial(claim: str) -> str:
+    """The claim without a leading "That's wrong:" / "No," (the claim itself carries the
+    contradiction; the preamble would read oddly as a belief)."""
+    stripped = _DENIAL_LEAD.sub("", claim).strip()
+    return stripped or claim
 
 
 def _sentence(text: str) -> str:
@@ -303,7 +319,8 @@ class OfflineReasoner:
         if request.against:
             strongest = max(request.against, key=lambda note: note.weight)
             statement = (
-                f"{_sentence(strongest.text)} (Revised from the earlier belief: {old.rstrip('.')}.)"
+                f"{_sentence(_without_denial(strongest.text))} (Revised from the earlier "
+                f"belief: {old.rstrip('.')}.)"
             )
             reasoning = (
                 f"Tension reached {request.tension:.2f} after {len(request.against)} "

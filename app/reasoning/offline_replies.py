@@ -81,7 +81,7 @@ def compose(request: ResponseRequest) -> tuple[str, list[str]]:
     else:
         parts.append("I don't hold a belief about this yet; tell me more and I'll learn it.")
     if request.execution:
-        parts.append(f"Done: {_quoted(request.execution)}")
+        parts.append(_quoted(request.execution))
     if request.approval_question:
         parts.append(_quoted(request.approval_question))
         questions.insert(0, request.approval_question)

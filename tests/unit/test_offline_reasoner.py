@@ -352,7 +352,7 @@ async def test_respond_revision_refusal_approval_execution() -> None:
     reasoner = OfflineReasoner()
     revised = "Revenue is recognised over time (Revised from the earlier belief: X.)"
     reply = await reasoner.respond(
-        _response(revision=revised, beliefs=[_belief(revised)], execution="reconciled Chase")
+        _response(revision=revised, beliefs=[_belief(revised)], execution="Done: reconciled Chase")
     )
     assert reply.text.startswith(f"I have revised my belief: {revised}")
     assert "Done: reconciled Chase." in reply.text

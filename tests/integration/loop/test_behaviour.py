@@ -172,3 +172,23 @@ def test_websocket_streams_phases_tension_and_result(client: TestClient, agent: 
     tension = [e for e in events if e["type"] == "tension"]
     assert tension and tension[0]["data"]["id"] == belief
     assert invalid["type"] == "error" and invalid["error"]["status"] == 422
+
+
+def test_an_answer_to_a_question_asks_no_approval(agent: Agent) -> None:
+    agent.belief(RECOGNITION, 0.55)
+    turn = agent.chat(QUESTION)
+    assert turn["mode"] == "proposal"  # the supervision level its belief allows...
+    assert turn["approval"] is None  # ...but a question asks for nothing to be done
+    assert "go ahead" not in turn["response"].lower()
+    assert RECOGNITION in turn["response"]
+
+
+def test_turn_episode_carries_surprise_and_valence(agent: Agent) -> None:
+    agent.belief(RECOGNITION, 0.8)
+    denial = agent.chat(DENIAL, speaker="Dana Fox")
+    praise = agent.chat("Thanks, that was really helpful!", speaker="Dana Fox")
+    first = agent.get(f"/episodes/{denial['turn_id']}")
+    second = agent.get(f"/episodes/{praise['turn_id']}")
+    assert first["surprise"] > 0.5
+    assert second["emotional_valence"] > 0
+    assert first["model_calls"] == 0 and first["reasoners"]
