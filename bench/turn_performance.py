@@ -17,7 +17,8 @@ distinct, speakers from a small set (one of them new to the agent), sessions of 
 last one ends the session). After warm-up turns, the measured turns run one after another:
 ``POST /v1/agents/{id}/chat``, timed end to end, with the server's phase ``timings_ms``, the
 mode, revisions, and the reasoner calls (``reasoners.calls``: every entry not answered by
-"loop" is one call Claude would get).
+"loop" is one call Claude would get). Then a few revision bursts: one belief contradicted turn
+after turn until a turn revises it (``--bursts``), timed apart from the mix.
 
     .venv/bin/python bench/turn_performance.py              # 100k + 100k, 10 others x 10k + 10k
     .venv/bin/python bench/turn_performance.py --small      # 10k + 10k, 2 others x 2k + 2k
@@ -45,9 +46,12 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, LiteralString
+from typing import Any, LiteralString, cast
 
 import httpx
+import numpy as np
+from neo4j import AsyncDriver
+from neo4j.vector import Vector
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import memory_performance as mp  # the script beside this one, imported as a module
@@ -121,6 +125,33 @@ WHERE b.is_active AND rand() < $share
 RETURN b.id AS id, b.statement AS statement
 LIMIT $limit
 """
+
+ALL_STATEMENTS: LiteralString = """
+MATCH (b:Belief {agent_id: $agent_id})
+RETURN b.id AS id, b.statement AS statement
+"""
+
+SET_BELIEF_VECTORS: LiteralString = """
+UNWIND $rows AS row
+MATCH (b:Belief {id: row.id})
+CALL (b, row) {
+  CALL db.create.setNodeVectorProperty(b, 'embedding', toFloatList(row.embedding))
+}
+RETURN count(*) AS updated
+"""
+
+VECTORS_DONE: LiteralString = """
+MATCH (a:Agent {id: $agent_id})
+RETURN coalesce(a.bench_vectors, 'random') AS vectors
+"""
+
+MARK_VECTORS: LiteralString = """
+MATCH (a:Agent {id: $agent_id}) SET a.bench_vectors = 'compositional'
+"""
+
+# Weights of a statement's parts in its compositional vector (subject, modal, verb, object,
+# qualifier): the object and verb carry most of the meaning, the modal little.
+PART_WEIGHTS = (1.0, 0.5, 1.0, 1.5, 1.0)
 
 COUNT_TURNS: LiteralString = """
 MATCH (e:Episode {agent_id: $agent_id}) WHERE e.user_message IS NOT NULL
@@ -197,6 +228,18 @@ class TurnMaker:
         if kind == "support":
             return r.choice(SUPPORT_FORMS).format(**fill)
         return r.choice(REQUEST_FORMS).format(**fill)
+
+    def contradiction_of(self, statement: str) -> str:
+        """A new text contradicting ``statement`` (for the revision bursts)."""
+        neg = negate(statement) or statement
+        for _ in range(1000):
+            text = self.rng.choice(CONTRADICT_FORMS).format(
+                **self.words(), neg=neg, neg_l=lower_first(neg)
+            )
+            if text not in self.seen:
+                self.seen.add(text)
+                return text
+        raise SystemExit("could not make a new distinct contradiction")
 
     def distinct(self, kind: str) -> str:
         for _ in range(1000):
@@ -294,6 +337,72 @@ async def prepare(settings: Settings, args: argparse.Namespace) -> Agents:
     )
 
 
+def statement_parts(statement: str) -> tuple[str, str, str, str, str] | None:
+    """(subject, modal, verb, object, qualifier) of a generated statement, None for any other
+    (e.g. a revised belief's new statement)."""
+    rest = statement.removesuffix(".")
+    parts: list[str] = []
+    for words in (mp.SUBJECTS, mp.MODALS, mp.VERBS, mp.OBJECTS):
+        found = next(
+            (w for w in sorted(words, key=len, reverse=True) if rest.startswith(w + " ")), None
+        )
+        if found is None:
+            return None
+        parts.append(found)
+        rest = rest[len(found) + 1 :]
+    if rest not in mp.QUALIFIERS:
+        return None
+    subject, modal, verb, obj = parts
+    return subject, modal, verb, obj, rest
+
+
+async def compositional_vectors(settings: Settings, agent_id: str) -> tuple[int, float]:
+    """Replaces the turns agent's random belief vectors by compositional ones: the weighted sum
+    of the real embeddings of the statement's five parts (~140 phrases embedded by the model),
+    normalised. Cosine to the statement's own embedding is ~0.7 and a statement's real
+    embedding finds its compositional vector first, so the vector half of the belief search
+    finds beliefs by meaning, as it would with real vectors (embedding 100k statements on this
+    CPU would take ~30 min). Done once per agent (marked on the Agent node).
+
+    Returns:
+        beliefs updated (0 when already done) and the seconds it took.
+    """
+    started = time.perf_counter()
+    driver = mp.driver_for(settings)
+    database = settings.neo4j_database
+    try:
+        done = await mp.run_autocommit(driver, database, VECTORS_DONE, agent_id=agent_id)
+        if done and done[0]["vectors"] == "compositional":
+            return 0, time.perf_counter() - started
+        phrases = sorted({*mp.SUBJECTS, *mp.MODALS, *mp.VERBS, *mp.OBJECTS, *mp.QUALIFIERS})
+        embedder = Embedder(EmbeddingSettings(cache_path=""))
+        vectors = await embedder.embed(phrases)
+        if vectors is None:
+            raise SystemExit(f"embeddings unavailable: {embedder.status().reason}")
+        table = dict(zip(phrases, np.asarray(vectors, dtype=np.float32), strict=True))
+        rows = await mp.run_autocommit(driver, database, ALL_STATEMENTS, agent_id=agent_id)
+        updates: list[dict[str, Any]] = []
+        for row in rows:
+            parts = statement_parts(row["statement"])
+            if parts is None:
+                continue
+            vector = sum(
+                (w * table[p] for w, p in zip(PART_WEIGHTS, parts, strict=True)),
+                np.zeros(mp.DIMENSIONS, dtype=np.float32),
+            )
+            vector /= np.linalg.norm(vector)
+            updates.append({"id": row["id"], "embedding": Vector(vector.astype(">f4"))})
+        for at in range(0, len(updates), mp.WRITE_BATCH):
+            await mp.run_write(
+                driver, database, SET_BELIEF_VECTORS, rows=updates[at : at + mp.WRITE_BATCH]
+            )
+            mp.progress(f"compositional vectors {at + mp.WRITE_BATCH:,}/{len(updates):,}")
+        await mp.run_write(driver, database, MARK_VECTORS, agent_id=agent_id)
+        return len(updates), time.perf_counter() - started
+    finally:
+        await driver.close()
+
+
 async def delete_turn_agents(settings: Settings) -> list[str]:
     driver = mp.driver_for(settings)
     try:
@@ -372,6 +481,44 @@ def chat(client: httpx.Client, url: str, turn: Turn) -> Outcome:
 
 
 @dataclass
+class Burst:
+    statement: str
+    outcomes: list[Outcome]
+
+    @property
+    def revised(self) -> bool:
+        return bool(self.outcomes) and (
+            self.outcomes[-1].revisions > 0 or self.outcomes[-1].revision_approval
+        )
+
+
+def measure_bursts(
+    server: mp.ApiServer, agent_id: str, maker: TurnMaker, run: str, count: int, limit: int
+) -> list[Burst]:
+    """Contradicts one belief turn after turn until a turn revises it (at most ``limit``)."""
+    url = f"{server.base_url}/v1/agents/{agent_id}/chat"
+    bursts: list[Burst] = []
+    statements = maker.rng.sample(maker.statements, count)
+    with httpx.Client(timeout=120.0) as client:
+        for n, statement in enumerate(statements):
+            burst = Burst(statement, [])
+            for i in range(limit):
+                turn = Turn(
+                    kind="contradict",
+                    message=maker.contradiction_of(statement),
+                    speaker=SPEAKERS[i % 4],
+                    session=f"bench-turns-{run}-burst{n:02d}",
+                    end_session=False,
+                )
+                outcome = chat(client, url, turn)
+                burst.outcomes.append(outcome)
+                if outcome.error or burst.revised:
+                    break
+            bursts.append(burst)
+    return bursts
+
+
+@dataclass
 class TurnFigures:
     outcomes: list[Outcome]
     load_before: str
@@ -379,6 +526,7 @@ class TurnFigures:
     rss_idle: dict[str, int]
     rss_after: dict[str, int]
     seconds: float
+    bursts: list[Burst] = field(default_factory=list)
 
 
 def measure_turns(
@@ -409,6 +557,7 @@ def measure_turns(
 
 async def profile_activate(settings: Settings, agent_id: str, messages: Sequence[str]) -> None:
     graph = GraphClient.from_settings(settings)
+    driver = mp.driver_for(settings)
     with tempfile.TemporaryDirectory(prefix="bench-turns-cache-") as workdir:
         embedder = Embedder(EmbeddingSettings(cache_path=str(Path(workdir) / "vectors.sqlite3")))
         await embedder.embed(["warm-up sentence for the embedding model"])
@@ -461,6 +610,16 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
                     "activate() whole, fresh text",
                     activate(graph, embedder, settings, agent_id, fresh, None),
                 )
+                light = cast(GraphClient, LightAgentRead(graph, driver, settings.neo4j_database))
+                await clock(
+                    "what-if: agent read without counts",
+                    activate(light, embedder, settings, agent_id, f"{fresh} Thanks.", None),
+                )
+                # The same text again: its vector and its beliefs' vectors are in the cache now.
+                await clock(
+                    "what-if: + every vector cached",
+                    activate(light, embedder, settings, agent_id, message, None),
+                )
                 if warm:
                     continue
                 for name, ms in timed.items():
@@ -468,6 +627,7 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
                 for name, ms in context.timings_ms.items():
                     sections[name].append(float(ms))
         finally:
+            await driver.close()
             await graph.close()
     print(
         f"\n-- --profile: activate's pieces, each alone, in this process ({len(messages) - 3} "
@@ -507,6 +667,33 @@ def total_db_hits(plan: dict[str, Any]) -> int:
     return int(plan.get("dbHits", 0)) + sum(
         total_db_hits(child) for child in plan.get("children", [])
     )
+
+
+LIGHT_AGENT_READ: LiteralString = """
+MATCH (a:Agent {id: $agent_id})
+RETURN properties(a) AS agent
+"""
+
+
+class LightAgentRead:
+    """What-if for --profile: the graph client, but ``agents/get_agent`` (which counts every
+    active belief and every revision of the agent) answered by a read of the Agent node alone,
+    which is all ``activate`` uses of it."""
+
+    def __init__(self, graph: GraphClient, driver: AsyncDriver, database: str) -> None:
+        self._graph = graph
+        self._driver = driver
+        self._database = database
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._graph, name)
+
+    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        if name == "agents/get_agent":
+            return await mp.run_autocommit(
+                self._driver, self._database, LIGHT_AGENT_READ, agent_id=params["agent_id"]
+            )
+        return await self._graph.read(name, **params)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -615,12 +802,43 @@ def report(args: argparse.Namespace, agents: Agents, figures: TurnFigures) -> No
             print(f"     {line}")
     else:
         print(f"   no turn kind exceeds {MAX_ROUTINE_CALLS} calls")
+    if figures.bursts:
+        report_bursts(args, figures.bursts)
     p95 = mp.Latency.of([o.ms for o in ok]).p95
     print()
     print(
         f"== Target: offline turn p95 <= {TARGET_TURN_P95_MS:.0f} ms end to end: {p95:.1f} ms -> "
         f"{mp.verdict(p95 <= TARGET_TURN_P95_MS)}"
     )
+
+
+def report_bursts(args: argparse.Namespace, bursts: list[Burst]) -> None:
+    print(
+        f"   revision bursts: one belief contradicted turn after turn (at most "
+        f"{args.burst_turns} turns) until a turn revises it:"
+    )
+    revising = [b.outcomes[-1] for b in bursts if b.revised]
+    before = [o for b in bursts for o in (b.outcomes[:-1] if b.revised else b.outcomes)]
+    for burst in bursts:
+        last = burst.outcomes[-1]
+        verdict = (
+            f"revised at turn {len(burst.outcomes)} in {last.ms:.0f} ms (phases "
+            + ", ".join(f"{k} {v:.0f}" for k, v in last.timings.items())
+            + f"; calls {last.model_calls}: "
+            + " + ".join(c.split(":")[0] for c in last.calls if not c.endswith(": loop"))
+            + f" + {last.revisions} revise)"
+            if burst.revised
+            else f"not revised after {len(burst.outcomes)} turns"
+            + (f" ({last.status}: {last.error})" if last.error else "")
+        )
+        tensed = sum(1 for o in burst.outcomes if o.tension_changes)
+        print(f"     {burst.statement[:60]!r}: {verdict}; {tensed} turns moved tension")
+    if before:
+        line = mp.Latency.of([o.ms for o in before]).line()
+        print(f"     contradicting turns before it  {line}")
+    if revising:
+        line = mp.Latency.of([o.ms for o in revising]).line()
+        print(f"     revising turns                  {line}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,6 +872,15 @@ def main(args: argparse.Namespace) -> None:
             "sampled for the turns",
             flush=True,
         )
+        if args.random_vectors:
+            print("[graph] belief vectors: random (as generated)")
+        else:
+            updated, seconds = asyncio.run(compositional_vectors(settings, agents.main))
+            print(
+                f"[graph] belief vectors: compositional ({updated:,} set in {seconds:.1f} s"
+                + (", already there)" if not updated else ")"),
+                flush=True,
+            )
         maker = TurnMaker(random.Random(f"{args.seed}-turns"), agents.statements)
         turns = maker.turns(args.warmup + args.turns, run, args.session_turns)
         env = {
@@ -674,6 +901,11 @@ def main(args: argparse.Namespace) -> None:
                 flush=True,
             )
             figures = measure_turns(server, agents.main, turns[: args.warmup], turns[args.warmup :])
+            if args.bursts:
+                print(f"[bursts] {args.bursts} revision bursts ...", flush=True)
+                figures.bursts = measure_bursts(
+                    server, agents.main, maker, run, args.bursts, args.burst_turns
+                )
         report(args, agents, figures)
         if args.profile:
             fresh = [maker.distinct(maker.rng.choices(KINDS, KIND_WEIGHTS)[0]) for _ in range(23)]
@@ -703,6 +935,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=20, help="warm-up turns (distinct)")
     parser.add_argument("--session-turns", type=int, default=10, help="turns per session")
     parser.add_argument(
+        "--bursts", type=int, default=3, help="revision bursts after the measured turns"
+    )
+    parser.add_argument("--burst-turns", type=int, default=15, help="turns per burst, at most")
+    parser.add_argument(
         "--small",
         action="store_true",
         help="10k + 10k, 2 other agents x 2k + 2k (explicit sizes are overridden)",
@@ -717,6 +953,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         default=[],
         metavar="NAME=VALUE",
         help="environment of the API process (repeatable)",
+    )
+    parser.add_argument(
+        "--random-vectors",
+        action="store_true",
+        help="keep the generator's random belief vectors (a new turns agent only: once set, "
+        "compositional vectors stay)",
     )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
