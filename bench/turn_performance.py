@@ -126,6 +126,21 @@ RETURN b.id AS id, b.statement AS statement
 LIMIT $limit
 """
 
+# What a turn writes beyond memory_performance's DELETE_AGENT labels (Decision, Reason, Approval,
+# DissatisfactionSample, Capability, Task, ...): every node of any label whose agent_id is one of
+# this benchmark's turns agents, after memory_performance.delete_agent.
+DELETE_LEFTOVERS: LiteralString = """
+CYPHER 25
+CALL db.labels() YIELD label
+CALL (label) {
+  MATCH (n:$(label)) WHERE n.agent_id STARTS WITH $prefix AND n.agent_id STARTS WITH $agent_id
+  RETURN n
+}
+CALL (n) {
+  DETACH DELETE n
+} IN TRANSACTIONS OF 5000 ROWS
+"""
+
 ALL_STATEMENTS: LiteralString = """
 MATCH (b:Belief {agent_id: $agent_id})
 RETURN b.id AS id, b.statement AS statement
@@ -403,13 +418,41 @@ async def compositional_vectors(settings: Settings, agent_id: str) -> tuple[int,
         await driver.close()
 
 
+async def delete_agents(settings: Settings, ids: Sequence[str]) -> float:
+    """memory_performance's deletion, then whatever the turns left under a turns agent's id."""
+    seconds = await mp.delete_agents(settings, ids)
+    started = time.perf_counter()
+    driver = mp.driver_for(settings)
+    try:
+        for agent_id in ids:
+            if agent_id.startswith(TURNS_PREFIX):
+                await mp.run_autocommit(
+                    driver,
+                    settings.neo4j_database,
+                    DELETE_LEFTOVERS,
+                    prefix=TURNS_PREFIX,
+                    agent_id=agent_id,
+                )
+    finally:
+        await driver.close()
+    return seconds + time.perf_counter() - started
+
+
 async def delete_turn_agents(settings: Settings) -> list[str]:
+    """Every turns agent, and what earlier runs' turns left behind without their agent."""
     driver = mp.driver_for(settings)
     try:
         rows = await mp.run_autocommit(driver, settings.neo4j_database, mp.LIST_BENCH_AGENTS)
         ids = [row["id"] for row in rows if row["id"].startswith(TURNS_PREFIX)]
         for agent_id in ids:
             await mp.delete_agent(driver, settings.neo4j_database, agent_id)
+        await mp.run_autocommit(
+            driver,
+            settings.neo4j_database,
+            DELETE_LEFTOVERS,
+            prefix=TURNS_PREFIX,
+            agent_id=TURNS_PREFIX,
+        )
     finally:
         await driver.close()
     return ids
@@ -917,7 +960,7 @@ def main(args: argparse.Namespace) -> None:
             if args.keep:
                 print(f"\n--keep: left {agents.main} and the other agents (--clean deletes it)")
             elif doomed:
-                seconds = asyncio.run(mp.delete_agents(settings, doomed))
+                seconds = asyncio.run(delete_agents(settings, doomed))
                 print(f"\ndeleted {len(doomed)} bench agents in {seconds:.1f} s: {doomed}")
 
 
