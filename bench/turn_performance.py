@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import platform
 import random
@@ -43,7 +44,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, LiteralString, cast
@@ -52,10 +53,12 @@ import httpx
 import numpy as np
 from neo4j import AsyncDriver
 from neo4j.vector import Vector
+from pydantic import Field
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import memory_performance as mp  # the script beside this one, imported as a module
 
+import app.loop.activation as activation_module
 from app.beliefs.contexts import context_chain
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.config import Settings, get_settings
@@ -64,7 +67,7 @@ from app.loop.activation import activate, relevance_scores
 from app.memory import frames
 from app.memory.context_sources import assemble_context
 from app.memory.embeddings import Embedder
-from app.memory.retrieval import ContextRequest
+from app.memory.retrieval import ContextRequest, SectionName
 from app.memory.settings import EmbeddingSettings
 
 TURNS_PREFIX = f"{mp.PREFIX}turns-"
@@ -658,6 +661,11 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
                     "what-if: agent read without counts",
                     activate(light, embedder, settings, agent_id, f"{fresh} Thanks.", None),
                 )
+                with only_used_sections():
+                    await clock(
+                        "what-if: + only beliefs, working memory",
+                        activate(light, embedder, settings, agent_id, f"{fresh} Thx.", None),
+                    )
                 # The same text again: its vector and its beliefs' vectors are in the cache now.
                 await clock(
                     "what-if: + every vector cached",
@@ -685,7 +693,8 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
 
 
 async def profile_queries(settings: Settings, agent_id: str) -> None:
-    """PROFILE of the two activate queries that count the agent's beliefs."""
+    """PROFILE of the two queries a turn used to run that count the agent's beliefs (with the
+    count asked for, where the query makes it optional)."""
     graph = GraphClient.from_settings(settings)
     driver = mp.driver_for(settings)
     try:
@@ -693,7 +702,10 @@ async def profile_queries(settings: Settings, agent_id: str) -> None:
             ("agents/get_agent", {"agent_id": agent_id}),
             ("dissatisfaction/compute_dissatisfaction", {"agent_id": agent_id, "top": 3}),
         ):
-            profiled: LiteralString = "PROFILE " + graph.catalog.get(name).text
+            text = graph.catalog.get(name).text
+            if "$count_beliefs" in text:
+                params = {**params, "count_beliefs": True}
+            profiled: LiteralString = "PROFILE " + text
             async with driver.session(database=settings.neo4j_database) as session:
                 result = await session.run(profiled, params)
                 summary = await result.consume()
@@ -737,6 +749,27 @@ class LightAgentRead:
                 self._driver, self._database, LIGHT_AGENT_READ, agent_id=params["agent_id"]
             )
         return await self._graph.read(name, **params)
+
+
+USED_SECTIONS: tuple[SectionName, ...] = ("beliefs", "working_memory")
+
+
+class UsedSections(ContextRequest):
+    """A context request for only what a turn reads of its context (activate uses the beliefs
+    and the temporal context of working memory; episodes, rules and people go unused)."""
+
+    sections: list[SectionName] = Field(default_factory=lambda: list(USED_SECTIONS))
+
+
+@contextlib.contextmanager
+def only_used_sections() -> Iterator[None]:
+    """What-if for --profile: activate asks for the sections it uses only."""
+    original = vars(activation_module)["ContextRequest"]
+    setattr(activation_module, "ContextRequest", UsedSections)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(activation_module, "ContextRequest", original)  # noqa: B010
 
 
 # ---------------------------------------------------------------------------------------------
