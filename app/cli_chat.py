@@ -237,7 +237,7 @@ class ChatSession:
         for question in result.questions:
             console.print(f"  [cyan]?[/] {escape(question)}")
         current = await compute_dissatisfaction(
-            self.graph, self.services.settings.mechanics, self.agent_id
+            self.graph, self.services.settings.mechanics, self.agent_id, count_beliefs=False
         )
         console.print(
             f"[dim]──[/] {meter(current)} [dim]·[/] mode [bold]{result.mode}[/] "

@@ -9,12 +9,26 @@ from app.graph.client import GraphClient
 
 
 async def compute_dissatisfaction(
-    graph: GraphClient, mechanics: Mechanics, agent_id: str, top: int = 5
+    graph: GraphClient,
+    mechanics: Mechanics,
+    agent_id: str,
+    top: int = 5,
+    *,
+    count_beliefs: bool = True,
 ) -> Dissatisfaction:
-    """D over the agent's active beliefs (DESIGN §5), its band, and its largest contributors."""
-    row = (await graph.read("dissatisfaction/compute_dissatisfaction", agent_id=agent_id, top=top))[
-        0
-    ]
+    """D over the agent's active beliefs (DESIGN §5), its band, and its largest contributors.
+
+    D itself takes constant time (running sums on the Agent); ``count_beliefs`` adds the number
+    of active beliefs, which reads each of them (a turn does without it).
+    """
+    row = (
+        await graph.read(
+            "dissatisfaction/compute_dissatisfaction",
+            agent_id=agent_id,
+            top=top,
+            count_beliefs=count_beliefs,
+        )
+    )[0]
     value = float(row["value"])
     return Dissatisfaction(
         value=value,

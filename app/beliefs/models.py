@@ -252,5 +252,5 @@ class Contributor(BaseModel):
 class Dissatisfaction(BaseModel):
     value: float
     band: Band
-    beliefs: int
+    beliefs: int | None = Field(description="active beliefs (null when not counted)")
     contributors: list[Contributor]

@@ -296,7 +296,7 @@ async def observe_turn(
     Returns:
         D, the streak after this turn, and the meditation's outcome if one ran.
     """
-    current = await compute_dissatisfaction(graph, mechanics, agent_id, top=0)
+    current = await compute_dissatisfaction(graph, mechanics, agent_id, top=0, count_beliefs=False)
     rows = await graph.write(
         "agents/record_dissatisfaction",
         agent_id=agent_id,

@@ -91,9 +91,9 @@ async def activate(
     """
     loop = settings.loop
     agent_rows, frame_choice, dissatisfaction, context = await asyncio.gather(
-        graph.read("agents/get_agent", agent_id=agent_id),
+        graph.read("agents/get_agent_identity", agent_id=agent_id),
         frames.choose_frame(graph, agent_id, message),
-        compute_dissatisfaction(graph, settings.mechanics, agent_id, top=3),
+        compute_dissatisfaction(graph, settings.mechanics, agent_id, top=3, count_beliefs=False),
         assemble_context(
             graph,
             embedder,

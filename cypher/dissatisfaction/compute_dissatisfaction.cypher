@@ -4,8 +4,9 @@
 // paths keep on the Agent node (Σ imp, Σ imp·deg, Σ t·imp, Σ t·imp·deg) and the maximum degree:
 // constant time whatever the size of the graph. Only tense beliefs are read, through the
 // (agent_id, tension) index, to name the $top largest contributors (share = tension·w / Σ w).
-// Params: $agent_id (string), $top (int).
-// Returns: value (float), beliefs (int: active), contributors (list of {id, statement, tension,
+// Params: $agent_id (string), $top (int), $count_beliefs (boolean: count the active beliefs,
+//         which reads every one of them; false inside a turn, where only D matters).
+// Returns: value (float), beliefs (int: active; null unless $count_beliefs), contributors (list of {id, statement, tension,
 //          importance, degree, weight, share}, largest share first). No row if the agent is
 //          unknown.
 MATCH (agent:Agent {id: $agent_id})
@@ -30,6 +31,7 @@ CALL (agent, max_degree, total) {
                   share: share}) AS contributors
 }
 CALL (agent) {
-  RETURN COUNT { (b:Belief {agent_id: $agent_id, is_active: true}) } AS beliefs
+  RETURN CASE WHEN $count_beliefs
+              THEN COUNT { (b:Belief {agent_id: $agent_id, is_active: true}) } END AS beliefs
 }
 RETURN CASE WHEN total > 0 THEN tense / total ELSE 0.0 END AS value, beliefs, contributors
