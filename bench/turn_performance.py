@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import inspect
 import os
 import platform
 import random
@@ -604,6 +605,9 @@ def measure_turns(
 async def profile_activate(settings: Settings, agent_id: str, messages: Sequence[str]) -> None:
     graph = GraphClient.from_settings(settings)
     driver = mp.driver_for(settings)
+    # Pieces that exist only in newer app code (an identity read, D without the count).
+    identity = "agents/get_agent_identity" in graph.catalog.names()
+    optional_count = "count_beliefs" in inspect.signature(compute_dissatisfaction).parameters
     with tempfile.TemporaryDirectory(prefix="bench-turns-cache-") as workdir:
         embedder = Embedder(EmbeddingSettings(cache_path=str(Path(workdir) / "vectors.sqlite3")))
         await embedder.embed(["warm-up sentence for the embedding model"])
@@ -621,11 +625,23 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
                     return result
 
                 await clock("agents/get_agent", graph.read("agents/get_agent", agent_id=agent_id))
+                if identity:
+                    await clock(
+                        "agents/get_agent_identity",
+                        graph.read("agents/get_agent_identity", agent_id=agent_id),
+                    )
                 await clock("choose_frame", frames.choose_frame(graph, agent_id, message))
                 await clock(
-                    "compute_dissatisfaction",
+                    "compute_dissatisfaction, counting",
                     compute_dissatisfaction(graph, settings.mechanics, agent_id, top=3),
                 )
+                if optional_count:
+                    await clock(
+                        "compute_dissatisfaction, no count",
+                        compute_dissatisfaction(
+                            graph, settings.mechanics, agent_id, top=3, count_beliefs=False
+                        ),
+                    )
                 context = await clock(
                     "assemble_context (k=8)",
                     assemble_context(
