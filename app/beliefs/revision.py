@@ -13,7 +13,7 @@ import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from app.beliefs.cascade import cascade_from
 from app.beliefs.dissatisfaction import compute_dissatisfaction
@@ -28,6 +28,12 @@ log = logging.getLogger(__name__)
 
 # graph.read or tx.run: a query by catalog name with its parameters.
 Reader = Callable[..., Awaitable[list[dict[str, Any]]]]
+
+
+class Reviser(Protocol):
+    """The one judgement revision needs (any Reasoner is one)."""
+
+    async def revise(self, request: RevisionRequest) -> RevisedBelief: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +108,7 @@ async def revise_belief(
 async def revise_tense_in(
     tx: Transaction,
     mechanics: Mechanics,
-    reasoner: Reasoner,
+    reasoner: Reviser,
     agent_id: str,
     candidate_ids: list[str],
 ) -> RevisionOutcome:
@@ -132,7 +138,7 @@ async def revise_tense_in(
 async def plan_revision(
     read: Reader,
     mechanics: Mechanics,
-    reasoner: Reasoner,
+    reasoner: Reviser,
     agent_id: str,
     belief_id: str,
     mode: str = "threshold",

@@ -18,9 +18,9 @@ from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.loop.models import RelevantBelief
 from app.memory import frames
-from app.memory.context_sources import assemble_context
+from app.memory.context_sources import working_memory_items
 from app.memory.embeddings import Embedder
-from app.memory.retrieval import Context, ContextRequest
+from app.memory.retrieval import Context, ContextRequest, build_context
 from app.memory.text_match import tokens
 from app.reasoning.protocol import BeliefBrief
 
@@ -49,23 +49,29 @@ class Activation:
 
 
 async def relevance_scores(
-    embedder: Embedder, query: str, statements: list[str]
+    embedder: Embedder, query: str, items: list[dict[str, Any]]
 ) -> tuple[list[float], bool]:
-    """Cosine similarity of the query to each statement (vectors come from the cache for known
-    statements), or token overlap (Jaccard) without embeddings; and whether cosine was used."""
-    if not statements:
+    """Cosine similarity of the query to each retrieved belief — computed by the retrieval query
+    from the stored vectors; the model runs only for a belief still without one — or token
+    overlap (Jaccard) when there are no embeddings; and whether cosine was used."""
+    if not items:
         return [], True
-    vectors = await embedder.embed([query, *statements])
-    if vectors is not None:
+    scores: list[float | None] = [item.get("similarity") for item in items]
+    missing = [i for i, score in enumerate(scores) if score is None]
+    if missing:
+        vectors = await embedder.embed([query, *(items[i]["statement"] for i in missing)])
+        if vectors is None:
+            query_tokens = tokens(query)
+            overlap = []
+            for item in items:
+                other = tokens(item["statement"])
+                union = query_tokens | other
+                overlap.append(len(query_tokens & other) / len(union) if union else 0.0)
+            return overlap, False
         matrix = np.asarray(vectors, dtype=np.float32)
-        return [float(x) for x in matrix[1:] @ matrix[0]], True
-    query_tokens = tokens(query)
-    scores = []
-    for statement in statements:
-        other = tokens(statement)
-        union = query_tokens | other
-        scores.append(len(query_tokens & other) / len(union) if union else 0.0)
-    return scores, False
+        for position, score in zip(missing, matrix[1:] @ matrix[0], strict=True):
+            scores[position] = float(score)
+    return [float(score or 0.0) for score in scores], True
 
 
 def _temporal_context(context: Context) -> str | None:
@@ -94,12 +100,17 @@ async def activate(
         graph.read("agents/get_agent_identity", agent_id=agent_id),
         frames.choose_frame(graph, agent_id, message),
         compute_dissatisfaction(graph, settings.mechanics, agent_id, top=3, count_beliefs=False),
-        assemble_context(
+        # The sections a turn reads: beliefs (to judge, route and answer) and working memory
+        # (its temporal context decides context-conditional strengths).
+        build_context(
             graph,
             embedder,
             settings.retrieval,
             agent_id,
-            ContextRequest(q=message[:8000], k=loop.beliefs_per_turn),
+            ContextRequest(
+                q=message[:8000], k=loop.beliefs_per_turn, sections=["beliefs", "working_memory"]
+            ),
+            extra_sections={"working_memory": working_memory_items},
         ),
     )
     if not agent_rows:
@@ -116,7 +127,7 @@ async def activate(
         )
         for item in items
     ]
-    scores, cosine = await relevance_scores(embedder, message, [b.statement for b in beliefs])
+    scores, cosine = await relevance_scores(embedder, message, items)
     relevance = {b.id: score for b, score in zip(beliefs, scores, strict=True)}
     floor = loop.relevance_floor if cosine else loop.relevance_floor_tokens
     searched = [item["id"] for item in items if item.get("via") == "search"]

@@ -71,7 +71,8 @@ async def plan_turn(
         set(appraisal.high_risk) | set(services.guard.high_risk_kinds(request.message))
     )
     audit_failed = False
-    if risk_kinds and guardian.action not in ("block", "absolute"):
+    # Tier 3 is for high-risk *requests*: a remark that mentions a refund asks for nothing.
+    if risk_kinds and appraisal.is_request and guardian.action not in ("block", "absolute"):
         audit = await recorder.judge(
             "audit",
             reasoner.audit(

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from app.errors import CredenceError
 from app.loop.models import ReasonerCalls, TurnEvent
-from app.reasoning.protocol import Judgement
+from app.reasoning.protocol import Judgement, Reasoner, RevisedBelief, RevisionRequest
 
 log = logging.getLogger(__name__)
 
@@ -79,3 +79,15 @@ def usage_of(recorder: TurnRecorder) -> dict[str, Any]:
         "output_tokens": calls.output_tokens,
         "reasoners": calls.calls,
     }
+
+
+class RecordedReviser:
+    """The reasoner's ``revise`` through the turn's recorder, so a revision's model calls and
+    tokens count in the turn's usage like every other judgement."""
+
+    def __init__(self, reasoner: Reasoner, recorder: TurnRecorder) -> None:
+        self._reasoner = reasoner
+        self._recorder = recorder
+
+    async def revise(self, request: RevisionRequest) -> RevisedBelief:
+        return await self._recorder.judge("revise", self._reasoner.revise(request))

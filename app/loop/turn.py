@@ -35,7 +35,14 @@ from app.loop.models import (
 )
 from app.loop.planning import Plan, plan_turn
 from app.loop.prompting import system_prompt
-from app.loop.recording import Emit, ReasonerFailed, TurnRecorder, silent, usage_of
+from app.loop.recording import (
+    Emit,
+    ReasonerFailed,
+    RecordedReviser,
+    TurnRecorder,
+    silent,
+    usage_of,
+)
 from app.loop.services import LoopServices
 from app.memory.embedding_store import embed_pending
 from app.memory.episodes import AGENT_SPEAKERS, end_sessions, write_episodes_in
@@ -273,7 +280,9 @@ async def _record_turn(
     revision = RevisionOutcome()
     candidates = list(dict.fromkeys(touched + activation.at_threshold))
     if plan.mode != "blocked" and candidates:
-        revision = await revise_tense_in(tx, settings.mechanics, reasoner, agent_id, candidates)
+        revision = await revise_tense_in(
+            tx, settings.mechanics, RecordedReviser(reasoner, recorder), agent_id, candidates
+        )
         for summary in revision.revisions:
             await recorder.emit(TurnEvent(type="revision", data=summary.model_dump(mode="json")))
         if (revision.revisions or revision.approvals) and plan.execution is None:
@@ -355,7 +364,10 @@ async def _record_turn(
         people_born=people_born,
         degraded=activation.context.degraded_reason,
         reasoners=recorder.calls(),
-        timings_ms=dict(recorder.timings_ms),
+        timings_ms={
+            **recorder.timings_ms,
+            **{f"context.{name}": ms for name, ms in activation.timings_ms.items()},
+        },
     )
 
 

@@ -10,7 +10,9 @@
 //          score (float), vector_rank (int or null), fulltext_rank (int or null),
 //          via (string: search/expansion), expanded_from (list of maps: id of the belief it was
 //          reached from, type, direction seen from that belief: outgoing = it -> this one),
-//          contradictions (list of maps: id, statement, strength, direction).
+//          contradictions (list of maps: id, statement, strength, direction),
+//          similarity (float: cosine of the belief's stored vector with $embedding, in [-1, 1];
+//          null without an embedding on either side).
 CYPHER 25
 CALL () {
   CALL () {
@@ -70,5 +72,8 @@ RETURN b.id AS id, b.statement AS statement, b.category AS category, b.domain AS
        b.strength AS strength, b.tension AS tension, b.importance AS importance,
        b.is_core AS is_core, item.score AS score, item.vector_rank AS vector_rank,
        item.fulltext_rank AS fulltext_rank, item.via AS via,
-       item.expanded_from AS expanded_from, contradictions
+       item.expanded_from AS expanded_from, contradictions,
+       CASE WHEN $embedding IS NULL OR b.embedding IS NULL THEN null
+            ELSE 2.0 * vector.similarity.cosine(toFloatList(b.embedding), $embedding) - 1.0
+       END AS similarity
 ORDER BY score DESC

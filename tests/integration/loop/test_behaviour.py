@@ -41,6 +41,7 @@ def test_resistance_then_breakthrough_then_self_correction(agent: Agent) -> None
     assert revision["old_belief_id"] == belief
     assert revision["trigger_tension"] >= 0.7
     assert "revised" in breakthrough["response"].lower()
+    assert "revise: offline" in breakthrough["reasoners"]["calls"]
     old = agent.get(f"/beliefs/{belief}")
     assert old["belief"]["is_active"] is False
     assert old["successors"][0]["id"] == revision["new_belief_id"]
