@@ -665,6 +665,32 @@ async def delete_agent(driver: AsyncDriver, database: str, agent_id: str) -> Non
     await run_autocommit(driver, database, DELETE_AGENT, agent_id=agent_id)
 
 
+VECTOR_INDEX_LABELS: tuple[tuple[LiteralString, LiteralString], ...] = (
+    ("belief_embedding", "Belief"),
+    ("episode_embedding", "Episode"),
+    ("rule_embedding", "Rule"),
+)
+
+
+async def rebuild_vector_indexes(driver: AsyncDriver, database: str) -> None:
+    """Drops and recreates the vector indexes (definitions as in schema/V0004). Neo4j 2026.08.1's
+    filtered vector search failed (Lucene FixedBitSet out of bounds) after bulk deletes of this
+    size until the index was rebuilt (README "Known problems"), so every bulk delete ends here."""
+    for name, label in VECTOR_INDEX_LABELS:
+        await run_autocommit(driver, database, "DROP INDEX " + name + " IF EXISTS")
+        await run_autocommit(
+            driver,
+            database,
+            "CYPHER 25 CREATE VECTOR INDEX "
+            + name
+            + " IF NOT EXISTS FOR (n:"
+            + label
+            + ") ON n.embedding WITH [n.agent_id] OPTIONS {indexConfig: "
+            "{`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
+        )
+    await run_autocommit(driver, database, "CALL db.awaitIndexes(3600)")
+
+
 async def wait_for_vector_indexes(driver: AsyncDriver, database: str, timeout_s: float) -> float:
     started = time.perf_counter()
     while True:
@@ -741,6 +767,8 @@ async def delete_agents(settings: Settings, ids: Sequence[str]) -> float:
     try:
         for agent_id in ids:
             await delete_agent(driver, settings.neo4j_database, agent_id)
+        if ids:
+            await rebuild_vector_indexes(driver, settings.neo4j_database)
     finally:
         await driver.close()
     return time.perf_counter() - started
@@ -753,6 +781,8 @@ async def delete_all_bench_agents(settings: Settings) -> list[str]:
         ids = [row["id"] for row in rows]
         for agent_id in ids:
             await delete_agent(driver, settings.neo4j_database, agent_id)
+        if ids:
+            await rebuild_vector_indexes(driver, settings.neo4j_database)
     finally:
         await driver.close()
     return ids

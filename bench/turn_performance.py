@@ -457,6 +457,8 @@ async def delete_turn_agents(settings: Settings) -> list[str]:
             prefix=TURNS_PREFIX,
             agent_id=TURNS_PREFIX,
         )
+        if ids:
+            await mp.rebuild_vector_indexes(driver, settings.neo4j_database)
     finally:
         await driver.close()
     return ids
