@@ -54,8 +54,6 @@ async def revise_tense(
     candidate_ids: list[str] | None = None,
 ) -> RevisionOutcome:
     """Revises every active belief (among ``candidate_ids``, or all) at the threshold."""
-    outcome = RevisionOutcome()
-    handled: set[str] = set()
     if candidate_ids is None:
         rows = await graph.read(
             "revisions/list_tense_beliefs",
@@ -69,15 +67,9 @@ async def revise_tense(
             ids=candidate_ids,
             min_tension=mechanics.revision_threshold,
         )
-    for row in rows:
-        if row["id"] in handled:
-            continue
-        result = await revise_belief(graph, mechanics, reasoner, agent_id, row["id"])
-        handled.update(r.old_belief_id for r in result.revisions)
-        handled.update(a.belief_id for a in result.approvals)
-        outcome.revisions.extend(result.revisions)
-        outcome.approvals.extend(result.approvals)
-    return outcome
+    return await _revise_each(
+        rows, lambda belief_id: revise_belief(graph, mechanics, reasoner, agent_id, belief_id)
+    )
 
 
 async def revise_belief(
@@ -115,19 +107,31 @@ async def revise_tense_in(
     """``revise_tense`` inside the caller's transaction (which holds the agent lock): the plan
     reads what the transaction has written so far, so a turn's own evidence counts, and a
     failure (the reasoner's included) rolls the whole turn back."""
-    outcome = RevisionOutcome()
-    handled: set[str] = set()
     rows = await tx.run(
         "revisions/list_tense_beliefs_among",
         agent_id=agent_id,
         ids=candidate_ids,
         min_tension=mechanics.revision_threshold,
     )
+
+    async def revise_one(belief_id: str) -> RevisionOutcome:
+        planned = await plan_revision(tx.run, mechanics, reasoner, agent_id, belief_id)
+        return await _apply_plan(tx, mechanics, agent_id, planned)
+
+    return await _revise_each(rows, revise_one)
+
+
+async def _revise_each(
+    rows: list[dict[str, Any]], revise_one: Callable[[str], Awaitable[RevisionOutcome]]
+) -> RevisionOutcome:
+    """Revises the tense beliefs in order, skipping any a previous revision's cascade (or
+    approval request) already took care of."""
+    outcome = RevisionOutcome()
+    handled: set[str] = set()
     for row in rows:
         if row["id"] in handled:
             continue
-        planned = await plan_revision(tx.run, mechanics, reasoner, agent_id, row["id"])
-        result = await _apply_plan(tx, mechanics, agent_id, planned)
+        result = await revise_one(row["id"])
         handled.update(r.old_belief_id for r in result.revisions)
         handled.update(a.belief_id for a in result.approvals)
         outcome.revisions.extend(result.revisions)

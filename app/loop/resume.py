@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import uuid
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,10 +29,10 @@ from app.errors import (
     TurnFailed,
 )
 from app.graph.client import Transaction
-from app.graph.vectors import vector_param
 from app.guardian.censors import learn_censor
 from app.loop.acting import describe_execution, execute_and_verify, moral_valence, outcome_of
 from app.loop.approvals import StoredApproval, expire_if_due, get_approval, resolve_in
+from app.loop.episode_rows import is_person, turn_episode_row
 from app.loop.models import (
     ApprovalAnswer,
     DissatisfactionView,
@@ -43,8 +44,8 @@ from app.loop.models import (
 from app.loop.prompting import system_prompt
 from app.loop.recording import Emit, ReasonerFailed, TurnRecorder, silent, usage_of
 from app.loop.services import LoopServices
-from app.memory.episodes import AGENT_SPEAKERS, write_episodes_in
-from app.memory.people import meet_in, micro_birth_properties
+from app.memory.episodes import write_episodes_in
+from app.memory.people import meet_in
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.reasoning.protocol import (
     BeliefBrief,
@@ -70,6 +71,19 @@ _STATUS_BY_ACTION = {
     "reject": "rejected",
 }
 _NEVER = re.compile(r"\b(never|don't ever|do not ever|must not|mustn't)\b", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class Resumption:
+    """A paused turn being finished: the approval, the person's answer, and what was done."""
+
+    stored: StoredApproval
+    answer: ApprovalAnswer
+    unit: WorkUnit | None = None
+    mode: TurnMode = "autonomous"
+    guardian: GuardianReport = field(default_factory=lambda: GuardianReport(action="allow"))
+    execution: ExecutionResult | None = None
+    verification: Verification | None = None
 
 
 def _validate(stored: StoredApproval, answer: ApprovalAnswer) -> None:
@@ -118,19 +132,15 @@ async def resume_approval(
     _validate(stored, answer)
     recorder = TurnRecorder(emit=emit)
     state = stored.state
-    unit: WorkUnit | None = None
-    guardian = GuardianReport(action="allow")
-    execution: ExecutionResult | None = None
-    verification: Verification | None = None
-    mode: TurnMode = "autonomous"
+    run = Resumption(stored=stored, answer=answer)
     try:
         if state is not None and answer.action != "reject":
             if answer.action == "approve":
-                unit = stored.public.work_unit
+                run.unit = stored.public.work_unit
             elif answer.action == "modify":
-                unit = answer.work_unit
+                run.unit = answer.work_unit
             else:
-                unit = await recorder.judge(
+                run.unit = await recorder.judge(
                     "propose_work_unit",
                     services.reasoner.propose_work_unit(
                         WorkRequest(
@@ -141,38 +151,26 @@ async def resume_approval(
                         )
                     ),
                 )
-            if unit is None:
+            if run.unit is None:
                 raise ApprovalAnswerInvalid(
                     approval_id, stored.public.kind, answer.action, "no work unit to run"
                 )
-            guardian = await services.guard.check(agent_id, unit.description)
-            if guardian.action in ("block", "absolute"):
-                mode = "blocked"
+            run.guardian = await services.guard.check(agent_id, run.unit.description)
+            if run.guardian.action in ("block", "absolute"):
+                run.mode = "blocked"
             else:
-                execution, verification = await execute_and_verify(
-                    services, recorder, agent_id, unit
+                run.execution, run.verification = await execute_and_verify(
+                    services, recorder, agent_id, run.unit
                 )
-                await recorder.phase("execute", status=execution.status)
+                await recorder.phase("execute", status=run.execution.status)
         result = await services.graph.write_transaction(
-            lambda tx: _record_resumption(
-                tx,
-                services,
-                recorder,
-                agent_id,
-                stored,
-                answer,
-                unit,
-                mode,
-                guardian,
-                execution,
-                verification,
-            ),
+            lambda tx: _record_resumption(tx, services, recorder, agent_id, run),
             action="resuming a turn",
         )
     except ReasonerFailed as failure:
         await emit(TurnEvent(type="error", data={"phase": failure.phase, "cause": failure.cause}))
         raise TurnFailed(agent_id, failure.phase, failure.cause) from failure
-    await _after_resumption(services, agent_id, stored, answer, unit)
+    await _after_resumption(services, agent_id, stored, answer, run.unit)
     await emit(TurnEvent(type="done", data={"turn_id": result.turn_id, "mode": result.mode}))
     return result
 
@@ -218,15 +216,11 @@ async def _record_resumption(
     services: LoopServices,
     recorder: TurnRecorder,
     agent_id: str,
-    stored: StoredApproval,
-    answer: ApprovalAnswer,
-    unit: WorkUnit | None,
-    mode: TurnMode,
-    guardian: GuardianReport,
-    execution: ExecutionResult | None,
-    verification: Verification | None,
+    run: Resumption,
 ) -> TurnResult:
     settings = services.settings
+    stored, answer, mode, guardian = run.stored, run.answer, run.mode, run.guardian
+    unit, execution, verification = run.unit, run.execution, run.verification
     now = datetime.now(UTC)
     await lock_agent(tx, agent_id)
     approval = (
@@ -241,7 +235,7 @@ async def _record_resumption(
     state = stored.state
     text = answer.text or f"({answer.action})"
     speaker = answer.speaker or (state.request.speaker if state else None)
-    speaker_is_person = speaker is not None and speaker.casefold() not in AGENT_SPEAKERS
+    speaker_is_person = is_person(speaker)
     if speaker_is_person and speaker is not None:
         await meet_in(tx, agent_id, speaker, answer.text, settings.memory, now)
     outcome = "failure" if answer.action == "reject" else outcome_of(execution, verification)
@@ -285,36 +279,24 @@ async def _record_resumption(
         settings.retrieval,
         agent_id,
         [
-            {
-                "id": episode_id,
-                "external_id": None,
-                "speaker": speaker or "user",
-                "person": (
-                    micro_birth_properties(agent_id, speaker, settings.memory, now)
-                    if speaker_is_person and speaker
-                    else None
-                ),
-                "text": text,
-                "user_message": text,
-                "response": None,
-                "occurred_at": now,
-                "session": state.request.session if state else None,
-                "outcome": outcome,
-                "emotional_valence": None,
-                "surprise": None,
-                "frame": frame,
-                "actions": 1 + (1 if execution else 0) + (1 if verification else 0),
-                "trivial": execution is None,
-                "interference": 0,
-                "embedding": None if vector is None else vector_param(vector),
-                "about": [belief_id] if belief_id else [],
-            }
+            turn_episode_row(
+                agent_id=agent_id,
+                episode_id=episode_id,
+                speaker=speaker,
+                text=text,
+                session=state.request.session if state else None,
+                outcome=outcome,
+                frame=frame,
+                actions=1 + (1 if execution else 0) + (1 if verification else 0),
+                about=[belief_id] if belief_id else [],
+                vector=vector,
+                now=now,
+                memory=settings.memory,
+            )
         ],
     )
     agent = (await tx.run("agents/get_agent", agent_id=agent_id))[0]["agent"]
-    reply = await _respond(
-        services, recorder, agent, stored, answer, unit, mode, guardian, execution, verification
-    )
+    reply = await _respond(services, recorder, agent, run)
     await tx.run(
         "loop/complete_turn_episode",
         agent_id=agent_id,
@@ -358,14 +340,10 @@ async def _respond(
     services: LoopServices,
     recorder: TurnRecorder,
     agent: dict[str, Any],
-    stored: StoredApproval,
-    answer: ApprovalAnswer,
-    unit: WorkUnit | None,
-    mode: TurnMode,
-    guardian: GuardianReport,
-    execution: ExecutionResult | None,
-    verification: Verification | None,
+    run: Resumption,
 ) -> Reply:
+    stored, answer, mode, guardian = run.stored, run.answer, run.mode, run.guardian
+    unit, execution, verification = run.unit, run.execution, run.verification
     state = stored.state
     beliefs = []
     if state is not None and state.belief_id and state.belief_statement:

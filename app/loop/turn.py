@@ -22,10 +22,10 @@ from app.beliefs.store import lock_agent
 from app.beliefs.updates import apply_evidence_in, apply_outcome_in
 from app.errors import CredenceError, TurnFailed
 from app.graph.client import Transaction
-from app.graph.vectors import vector_param
 from app.loop.acting import describe_execution, moral_valence, outcome_of
 from app.loop.activation import Activation, activate
 from app.loop.approvals import TurnState, create_approval_in
+from app.loop.episode_rows import is_person, turn_episode_row
 from app.loop.models import (
     ApprovalPublic,
     ChatRequest,
@@ -45,8 +45,8 @@ from app.loop.recording import (
 )
 from app.loop.services import LoopServices
 from app.memory.embedding_store import embed_pending
-from app.memory.episodes import AGENT_SPEAKERS, end_sessions, write_episodes_in
-from app.memory.people import meet_in, mentioned_people, micro_birth_properties
+from app.memory.episodes import end_sessions, write_episodes_in
+from app.memory.people import meet_in, mentioned_people
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.reasoning.protocol import (
     BeliefBrief,
@@ -152,9 +152,7 @@ async def _record_turn(
     now = datetime.now(UTC)
     await lock_agent(tx, agent_id)
     memory = settings.memory
-    speaker_is_person = (
-        request.speaker is not None and request.speaker.casefold() not in AGENT_SPEAKERS
-    )
+    speaker_is_person = is_person(request.speaker)
     person_id: str | None = None
     people_born: list[str] = []
     frustrated = praised = False
@@ -188,32 +186,24 @@ async def _record_turn(
         settings.retrieval,
         agent_id,
         [
-            {
-                "id": episode_id,
-                "external_id": None,
-                "speaker": request.speaker or "user",
-                "person": (
-                    micro_birth_properties(agent_id, request.speaker, memory, now)
-                    if speaker_is_person and request.speaker
-                    else None
-                ),
-                "text": request.message,
-                "user_message": request.message,
-                "response": None,
-                "occurred_at": now,
-                "session": request.session,
-                "outcome": outcome_of(plan.execution, plan.verification),
-                "emotional_valence": emotional_valence(
+            turn_episode_row(
+                agent_id=agent_id,
+                episode_id=episode_id,
+                speaker=request.speaker,
+                text=request.message,
+                session=request.session,
+                outcome=outcome_of(plan.execution, plan.verification),
+                frame=activation.frame,
+                actions=_actions(plan),
+                about=about,
+                vector=vector,
+                now=now,
+                memory=memory,
+                emotional_valence=emotional_valence(
                     outcome_of(plan.execution, plan.verification), frustrated, praised
                 ),
-                "surprise": surprise(plan, activation),
-                "frame": activation.frame,
-                "actions": _actions(plan),
-                "trivial": _actions(plan) < 2,
-                "interference": 0,
-                "embedding": vector_param(vector) if vector is not None else None,
-                "about": about,
-            }
+                surprise=surprise(plan, activation),
+            )
         ],
     )
     await recorder.phase("episode", episode_id=episode_id)
