@@ -657,7 +657,7 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
                 items = context.sections["beliefs"].items
                 await clock(
                     "relevance_scores (embeds statements)",
-                    relevance_scores(embedder, message, [item["statement"] for item in items]),
+                    relevance_scores(embedder, message, items),
                 )
                 if items:
                     await clock(

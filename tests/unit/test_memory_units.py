@@ -122,3 +122,17 @@ def test_an_unusable_cache_path_means_no_cache_not_an_error(tmp_path: Path) -> N
 
     cache.put_many(["x"], [[1.0, 0.0, 0.0]])
     assert cache.get_many(["x"]) == [None]
+
+
+def test_remembered_vectors_are_used_without_the_model(tmp_path: Path) -> None:
+    from app.memory.embeddings import Embedder
+    from app.memory.settings import EmbeddingSettings
+
+    embedder = Embedder(
+        EmbeddingSettings(model=str(tmp_path / "no-model"), cache_path="", dimensions=3)
+    )
+    embedder.remember(["known statement"], [[1.0, 0.0, 0.0]])
+    embedder.remember(["wrong size"], [[1.0, 0.0]])
+    assert embedder.embed_sync(["known statement"]) == [[1.0, 0.0, 0.0]]
+    # Anything not remembered needs the model, which this embedder does not have.
+    assert embedder.embed_sync(["known statement", "wrong size"]) is None
