@@ -486,17 +486,17 @@ class Outcome:
 
     @property
     def model_calls(self) -> int:
-        """Reasoner calls Claude would get: every judgement not answered by the loop itself,
-        plus one ``revise`` per revision (revision calls the reasoner outside the turn's
-        recorder, so they are not in ``reasoners.calls``)."""
-        listed = sum(1 for call in self.calls if not call.endswith(": loop"))
-        return listed + self.revisions + (1 if self.revision_approval else 0)
+        """Reasoner calls Claude would get: every judgement not answered by the loop itself
+        (revise calls included: the turn records them)."""
+        return sum(1 for call in self.calls if not call.endswith(": loop"))
 
     @property
     def outside_phases(self) -> float:
         """End to end minus the phases: request parsing, the commit, the after-turn
         bookkeeping (session end, runaway guard), serialising, HTTP."""
-        return self.ms - sum(self.timings.values())
+        return self.ms - sum(
+            ms for phase, ms in self.timings.items() if not phase.startswith("context.")
+        )
 
 
 def chat(client: httpx.Client, url: str, turn: Turn) -> Outcome:

@@ -115,7 +115,7 @@ async def activate(
     agent_rows, frame_choice, dissatisfaction, context = await asyncio.gather(
         graph.read("agents/get_agent_identity", agent_id=agent_id),
         frames.choose_frame(graph, agent_id, message),
-        compute_dissatisfaction(graph, settings.mechanics, agent_id, top=3, count_beliefs=False),
+        compute_dissatisfaction(graph, settings.mechanics, agent_id, top=0, count_beliefs=False),
         # The sections a turn reads: beliefs (to judge, route and answer) and working memory
         # (its temporal context decides context-conditional strengths).
         build_context(

@@ -4,7 +4,7 @@
 // paths keep on the Agent node (Σ imp, Σ imp·deg, Σ t·imp, Σ t·imp·deg) and the maximum degree:
 // constant time whatever the size of the graph. Only tense beliefs are read, through the
 // (agent_id, tension) index, to name the $top largest contributors (share = tension·w / Σ w).
-// Params: $agent_id (string), $top (int), $count_beliefs (boolean: count the active beliefs,
+// Params: $agent_id (string), $top (int: contributors to name; 0 reads no belief at all), $count_beliefs (boolean: count the active beliefs,
 //         which reads every one of them; false inside a turn, where only D matters).
 // Returns: value (float), beliefs (int: active; null unless $count_beliefs), contributors (list of {id, statement, tension,
 //          importance, degree, weight, share}, largest share first). No row if the agent is
@@ -19,6 +19,7 @@ WITH agent, max_degree,
           THEN 0.5 * agent.d_t_imp + 0.5 * agent.d_t_imp_deg / max_degree
           ELSE 0.5 * agent.d_t_imp END AS tense
 CALL (agent, max_degree, total) {
+  WITH total WHERE $top > 0
   MATCH (b:Belief {agent_id: $agent_id})
   WHERE b.tension > 0 AND b.is_active AND total > 0
   WITH b, b.importance * (0.5 + CASE WHEN max_degree > 0
