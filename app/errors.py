@@ -316,11 +316,10 @@ class ApprovalClosed(Conflict):
     code = "approval_closed"
 
     def __init__(self, approval_id: str, status: str) -> None:
-        reason = (
-            "it expired before anyone answered it"
-            if status == "expired"
-            else f"it was already {status}"
-        )
+        reason = {
+            "expired": "it expired before anyone answered it",
+            "resuming": "another answer to it is being carried out",
+        }.get(status, f"it was already {status}")
         super().__init__(
             f"approval {approval_id!r} cannot be answered: {reason}",
             approval_id=approval_id,

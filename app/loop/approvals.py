@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.beliefs.store import require_agent
+from app.beliefs.store import lock_agent, require_agent
 from app.errors import ApprovalClosed, ApprovalNotFound
 from app.graph.client import GraphClient, Transaction
 from app.loop.models import ApprovalPublic, ApprovalsPublic, ChatRequest, TurnMode
@@ -137,20 +137,60 @@ async def list_approvals(
     return ApprovalsPublic(data=data, count=len(data))
 
 
-async def resolve_in(
-    tx: Transaction, agent_id: str, approval_id: str, status: str, response: dict[str, Any]
-) -> StoredApproval:
-    """Marks a pending approval resolved inside the caller's transaction (holding the agent
-    lock), so two answers to one approval cannot both resume it.
+async def claim(
+    graph: GraphClient, agent_id: str, approval_id: str, claim_id: str, lease_s: int
+) -> None:
+    """Claims a pending approval for one resumption, in a transaction of its own, before its
+    work unit runs: a second answer to the same approval is refused instead of executing the
+    work again. An expired approval is marked expired.
 
     Raises:
-        ApprovalNotFound; ApprovalClosed when it was not pending (or has just expired: that
-        status is still written, by a transaction of its own).
+        ApprovalNotFound; ApprovalClosed (answered, being answered, or expired).
+    """
+
+    async def work(tx: Transaction) -> list[dict[str, Any]]:
+        # Under the agent's lock: two claims cannot both read "pending".
+        await lock_agent(tx, agent_id)
+        return await tx.run(
+            "approvals/claim_approval",
+            agent_id=agent_id,
+            approval_id=approval_id,
+            claim=claim_id,
+            lease_s=lease_s,
+        )
+
+    rows = await graph.write_transaction(work, action="claiming an approval")
+    if not rows:
+        raise ApprovalNotFound(approval_id, agent_id)
+    if not rows[0]["claimed"]:
+        raise ApprovalClosed(approval_id, rows[0]["status"])
+
+
+async def release(graph: GraphClient, agent_id: str, approval_id: str, claim_id: str) -> None:
+    """Gives a claimed approval back (its resumption failed and wrote nothing): pending again."""
+    await graph.write(
+        "approvals/release_approval", agent_id=agent_id, approval_id=approval_id, claim=claim_id
+    )
+
+
+async def resolve_in(
+    tx: Transaction,
+    agent_id: str,
+    approval_id: str,
+    claim_id: str,
+    status: str,
+    response: dict[str, Any],
+) -> StoredApproval:
+    """Resolves the approval this resumption claimed, inside the resumed turn's transaction.
+
+    Raises:
+        ApprovalNotFound; ApprovalClosed when the claim was lost (taken over after its lease).
     """
     rows = await tx.run(
         "approvals/resolve_approval",
         agent_id=agent_id,
         approval_id=approval_id,
+        claim=claim_id,
         status=status,
         response=json.dumps(response),
     )
@@ -160,8 +200,3 @@ async def resolve_in(
     if not row["resolved"]:
         raise ApprovalClosed(approval_id, row["approval"]["status"])
     return _stored(row["approval"])
-
-
-async def expire_if_due(graph: GraphClient, agent_id: str, approval_id: str) -> None:
-    """Writes the ``expired`` status of a pending approval past its expiry (no-op otherwise)."""
-    await graph.write("approvals/expire_approval", agent_id=agent_id, approval_id=approval_id)

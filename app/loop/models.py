@@ -14,7 +14,9 @@ from app.reasoning.protocol import Appraisal, ExecutionResult, Verification, Wor
 TurnMode = Literal["guidance", "proposal", "autonomous", "blocked", "revision"]
 Band = Literal["low", "medium", "high"]
 ApprovalKind = Literal["guidance", "proposal", "revision"]
-ApprovalStatus = Literal["pending", "approved", "rejected", "answered", "modified", "expired"]
+ApprovalStatus = Literal[
+    "pending", "resuming", "approved", "rejected", "answered", "modified", "expired"
+]
 
 
 class ChatRequest(BaseModel):

@@ -31,7 +31,7 @@ from app.errors import (
 from app.graph.client import Transaction
 from app.guardian.censors import learn_censor
 from app.loop.acting import describe_execution, execute_and_verify, moral_valence, outcome_of
-from app.loop.approvals import StoredApproval, expire_if_due, get_approval, resolve_in
+from app.loop.approvals import StoredApproval, claim, get_approval, release, resolve_in
 from app.loop.episode_rows import is_person, turn_episode_row
 from app.loop.models import (
     ApprovalAnswer,
@@ -79,6 +79,7 @@ class Resumption:
 
     stored: StoredApproval
     answer: ApprovalAnswer
+    claim_id: str
     unit: WorkUnit | None = None
     mode: TurnMode = "autonomous"
     guardian: GuardianReport = field(default_factory=lambda: GuardianReport(action="allow"))
@@ -124,15 +125,41 @@ async def resume_approval(
         ApprovalAnswerInvalid, TurnFailed (nothing written).
     """
     stored = await get_approval(services.graph, agent_id, approval_id)
-    if stored.public.status == "expired":
-        await expire_if_due(services.graph, agent_id, approval_id)
-        raise ApprovalClosed(approval_id, "expired")
-    if stored.public.status != "pending":
+    if stored.public.status not in ("pending", "expired"):
         raise ApprovalClosed(approval_id, stored.public.status)
-    _validate(stored, answer)
+    if stored.public.status == "pending":
+        _validate(stored, answer)
+    # Claimed before anything runs (this also writes "expired" on an approval past its time).
+    claim_id = str(uuid.uuid4())
+    await claim(
+        services.graph,
+        agent_id,
+        approval_id,
+        claim_id,
+        services.settings.loop.approval_claim_lease_s,
+    )
+    try:
+        return await _resume_claimed(
+            services, agent_id, approval_id, claim_id, stored, answer, emit
+        )
+    except BaseException:
+        # Nothing of the resumption was written: the approval is pending again.
+        await release(services.graph, agent_id, approval_id, claim_id)
+        raise
+
+
+async def _resume_claimed(
+    services: LoopServices,
+    agent_id: str,
+    approval_id: str,
+    claim_id: str,
+    stored: StoredApproval,
+    answer: ApprovalAnswer,
+    emit: Emit,
+) -> TurnResult:
     recorder = TurnRecorder(emit=emit)
     state = stored.state
-    run = Resumption(stored=stored, answer=answer)
+    run = Resumption(stored=stored, answer=answer, claim_id=claim_id)
     try:
         if state is not None and answer.action != "reject":
             if answer.action == "approve":
@@ -228,6 +255,7 @@ async def _record_resumption(
             tx,
             agent_id,
             stored.public.id,
+            run.claim_id,
             _STATUS_BY_ACTION[answer.action],
             {"action": answer.action, "text": answer.text, "speaker": answer.speaker},
         )

@@ -16,6 +16,9 @@ class LoopSettings(BaseModel):
     beliefs_per_turn: Annotated[int, Field(ge=1, le=50)] = 8
     # Guidance and proposal approvals expire after this many hours (then resuming is refused).
     approval_ttl_hours: Annotated[float, Field(gt=0)] = 72.0
+    # A resumption claims its approval first; a claim older than this (its process died) can be
+    # taken over.
+    approval_claim_lease_s: Annotated[int, Field(ge=1)] = 600
     # verify → retry at most this many times, then escalate.
     retry_budget: Annotated[int, Field(ge=0, le=10)] = 2
     # Evidence below this confidence is not applied.

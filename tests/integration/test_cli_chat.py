@@ -35,7 +35,8 @@ DENIAL = "That's wrong: revenue is not recognised when the performance obligatio
 STANDARDS = "The financial statements follow the accounting standards"
 RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
 REQUEST = "Please reconcile the Chase bank account before the books are closed"
-PROMPT = "you› "
+# The prompt; its trailing space may reach the terminal after the rest (readline).
+PROMPT = "you›"
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[=>()][0-9A-B]?")
 TURN_TIMEOUT_S = 90.0
 

@@ -3,6 +3,7 @@ that survives a restart of the API process."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -16,8 +17,21 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.app import create_app
+from app.beliefs import store
+from app.beliefs.models import BeliefCreate
 from app.config import Settings
+from app.errors import ApprovalClosed, TurnFailed
+from app.graph.client import GraphClient
+from app.loop.approvals import get_approval
+from app.loop.executors import ExecutorRegistry
+from app.loop.models import ApprovalAnswer, ChatRequest
+from app.loop.resume import resume_approval
+from app.loop.services import build_loop_services
 from app.loop.settings import LoopSettings
+from app.loop.turn import run_turn
+from app.packs.birth import AgentCreate, create_agent
+from app.reasoning.offline import OfflineReasoner
+from app.reasoning.protocol import ExecutionResult, Reply, ResponseRequest, WorkUnit
 from tests.integration.loop.conftest import Agent
 
 RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
@@ -204,3 +218,74 @@ def test_approval_round_trip_survives_a_restart(settings: Settings) -> None:
         assert body["approval"]["status"] == "approved"
         assert body["work_unit"]["verb"] == "reconcile"
         assert body["decision_id"] == turn["decision_id"]
+
+
+async def test_two_answers_at_once_execute_the_work_once(
+    graph: GraphClient, settings: Settings
+) -> None:
+    """The approval is claimed before its work unit runs: of two concurrent approvals one
+    resumes, the other is refused, and the executor runs once."""
+    agent = await create_agent(graph, AgentCreate(name="race"))
+    await store.create_belief(
+        graph,
+        settings.mechanics,
+        agent.id,
+        BeliefCreate(statement=RECONCILE, category="aesthetic", strength=0.55),
+    )
+    slow = SlowReconciler()
+    services = build_loop_services(
+        graph, settings, executors=ExecutorRegistry([slow]), reasoner=OfflineReasoner()
+    )
+    turn = await run_turn(services, agent.id, ChatRequest(message=REQUEST))
+    assert turn.approval is not None
+    answers = await asyncio.gather(
+        resume_approval(services, agent.id, turn.approval.id, ApprovalAnswer(action="approve")),
+        resume_approval(services, agent.id, turn.approval.id, ApprovalAnswer(action="approve")),
+        return_exceptions=True,
+    )
+    done = [a for a in answers if not isinstance(a, BaseException)]
+    refused = [a for a in answers if isinstance(a, ApprovalClosed)]
+    assert len(done) == 1 and len(refused) == 1, answers
+    assert slow.calls == 1
+    assert done[0].execution is not None and done[0].execution.status == "executed"
+
+
+async def test_a_failed_resumption_gives_the_approval_back(
+    graph: GraphClient, settings: Settings
+) -> None:
+    agent = await create_agent(graph, AgentCreate(name="give back"))
+    await store.create_belief(
+        graph,
+        settings.mechanics,
+        agent.id,
+        BeliefCreate(statement=RECONCILE, category="aesthetic", strength=0.55),
+    )
+    services = build_loop_services(graph, settings, reasoner=OfflineReasoner())
+    turn = await run_turn(services, agent.id, ChatRequest(message=REQUEST))
+    assert turn.approval is not None
+    failing = build_loop_services(graph, settings, reasoner=RespondFails())
+    with pytest.raises(TurnFailed):
+        await resume_approval(failing, agent.id, turn.approval.id, ApprovalAnswer(action="approve"))
+    assert (await get_approval(graph, agent.id, turn.approval.id)).public.status == "pending"
+    resumed = await resume_approval(
+        services, agent.id, turn.approval.id, ApprovalAnswer(action="approve")
+    )
+    assert resumed.approval is not None and resumed.approval.status == "approved"
+
+
+class SlowReconciler:
+    name = "slow reconciler"
+    verbs = frozenset({"reconcile"})
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def execute(self, agent_id: str, unit: WorkUnit) -> ExecutionResult:
+        self.calls += 1
+        await asyncio.sleep(0.3)
+        return ExecutionResult(status="executed", message="reconciled")
+
+
+class RespondFails(OfflineReasoner):
+    async def respond(self, request: ResponseRequest) -> Reply:
+        raise RuntimeError("no answer")
