@@ -40,7 +40,7 @@ ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
     ("accept", "reject"), ("accepted", "rejected"), ("approve", "reject"),
     ("approved", "rejected"), ("always", "never"), ("always", "sometimes"),
     ("all", "none"), ("everyone", "nobody"), ("include", "exclude"), ("included", "excluded"),
-    ("inside", "outside"), ("above", "below"), ("over", "under"), ("maximum", "minimum"),
+    ("inside", "outside"), ("above", "below"), ("maximum", "minimum"),
     ("max", "min"), ("open", "closed"), ("start", "end"), ("begin", "end"),
     ("success", "failure"), ("succeeded", "failed"), ("pass", "fail"), ("passed", "failed"),
     ("positive", "negative"), ("credit", "debit"), ("asset", "liability"),
@@ -125,7 +125,11 @@ def _negated_words(text: str, window: int = 4) -> set[str]:
     negated: set[str] = set()
     for index, token in enumerate(words):
         if token in NEGATORS or token.endswith("n't"):
-            negated.update(stem(word) for word in words[index + 1 : index + 1 + window])
+            negated.update(
+                stem(word)
+                for word in words[index + 1 : index + 1 + window]
+                if word not in STOPWORDS
+            )
     return negated
 
 
@@ -141,7 +145,8 @@ def negation_mismatch(claim: str, statement: str) -> bool:
     if claim_negations % 2 == statement_negations % 2:
         return False
     negated_text, other = (claim, statement) if claim_negations % 2 else (statement, claim)
-    other_words = {stem(token) for token in tokens(other)}
+    # Content words only: sharing "a" or "the" does not put the negation on the common topic.
+    other_words = {stem(token) for token in tokens(other) if token not in STOPWORDS}
     return bool(_negated_words(negated_text) & other_words)
 
 
@@ -360,8 +365,40 @@ def name_mismatches(claim: str, statement: str) -> list[tuple[str, str]]:
     return found
 
 
+# Where a long statement's clauses part: a negation or an antonym in another clause is about
+# something else ("... ; invoicing does not by itself make revenue earned").
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:[;:()]|\s[—–-]\s|,\s*(?:so|but|unless|while|whereas|although|because|and so)\b)\s*",
+    re.IGNORECASE,
+)
+
+
+def focus_clauses(claim: str, statement: str) -> list[str]:
+    """The clauses of ``statement`` the claim is about: those sharing the most content words
+    with it (several on a tie); the whole statement when it has one clause or none shares any."""
+    clauses = [part for part in _CLAUSE_BREAK.split(statement) if part and len(tokens(part)) >= 3]
+    if len(clauses) < 2:
+        return [statement]
+    claim_words = {stem(word) for word in tokens(claim) if word not in STOPWORDS}
+
+    def shared(part: str) -> int:
+        return len(claim_words & {stem(word) for word in tokens(part) if word not in STOPWORDS})
+
+    best = max(shared(part) for part in clauses)
+    if best == 0:
+        return [statement]
+    return [part for part in clauses if shared(part) == best]
+
+
 def contradiction_cues(claim: str, statement: str) -> list[Cue]:
-    """Every cue that ``claim`` contradicts ``statement``, strongest first."""
+    """Every cue that ``claim`` contradicts ``statement``, strongest first — judged against the
+    clause of the statement the claim is about (with a tie, a cue must hold for each)."""
+    per_clause = [_cues(claim, clause) for clause in focus_clauses(claim, statement)]
+    common = set.intersection(*({cue.name for cue in cues} for cues in per_clause))
+    return [cue for cue in per_clause[0] if cue.name in common]
+
+
+def _cues(claim: str, statement: str) -> list[Cue]:
     cues: list[Cue] = []
     if is_denial(claim) and not is_denial(statement):
         cues.append(Cue("the claim rejects it (denial)", 0.9))

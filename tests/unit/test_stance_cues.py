@@ -113,3 +113,28 @@ def test_split_sentences_keeps_decimals_and_abbreviations() -> None:
 def test_token_similarity_ignores_stopwords_and_inflection() -> None:
     assert token_similarity("The obligations are satisfied", "obligation satisfied") == 1.0
     assert token_similarity("Revenue is recognised", "The weather is nice") == 0.0
+
+
+def test_a_negation_in_another_clause_of_a_long_statement_is_no_contradiction() -> None:
+    from app.reasoning.stance_cues import contradiction_cues
+
+    claim = "Revenue from a SaaS subscription is recognised ratably over the service period."
+    statement = (
+        "Revenue is recognised when, or as, control of a promised good or service passes to the "
+        "customer, at the consideration the entity expects to be entitled to; invoicing or "
+        "collecting cash does not by itself make revenue earned (ASC 606)."
+    )
+    assert contradiction_cues(claim, statement) == []
+    hosted = (
+        "Hosted software is a service, not a licence of intellectual property, unless the "
+        "customer may take possession of the software (ASC 985-20-15-5); so the licence "
+        "guidance does not apply to ordinary SaaS."
+    )
+    assert contradiction_cues(claim, hosted) == []
+    # The same negation on the clause the claim is about still counts.
+    denial = "SaaS revenue is not recognised ratably over the service period."
+    ratable = (
+        "A SaaS subscription is a stand-ready obligation satisfied over time, so its revenue is "
+        "recognised ratably over the service period; set-up fees are not a separate obligation."
+    )
+    assert [cue.name for cue in contradiction_cues(denial, ratable)] == ["negation mismatch"]
