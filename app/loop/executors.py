@@ -3,6 +3,10 @@
 A verb nobody registered an executor for is never faked: the unit is recorded as a Decision and
 reported "recorded, not executed" with a neutral outcome. An executor that raises is a failed
 execution (the verify step decides to retry or escalate), not a crashed turn.
+
+Executors act on the world before the turn's transaction commits, and what they did cannot be
+rolled back with it: if recording the turn then fails, the turn (or the approval) can be tried
+again, so executors should be idempotent.
 """
 
 from __future__ import annotations
