@@ -4,6 +4,7 @@ by turn, then the revision, the commands, an approval round trip and a clean exi
 
 from __future__ import annotations
 
+import asyncio
 import codecs
 import fcntl
 import os
@@ -336,7 +337,7 @@ async def test_chat_errors_guidance_answer_and_end_of_file(
 
     # Ctrl-C at the prompt does not leave. Sent once readline is reading: the prompt can reach
     # the terminal a moment before input() is ready for a signal (seen under CI load).
-    time.sleep(1.0)
+    await asyncio.sleep(1.0)
     os.write(repl.master, b"\x03")
     assert "(\\quit or Ctrl-D to leave)" in repl.expect(re.escape(PROMPT))
     os.write(repl.master, b"\x04")  # Ctrl-D at the prompt does
