@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
+import sys
 import uuid
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -477,6 +480,11 @@ def repl(runner: asyncio.Runner, chat: ChatSession) -> None:
             )
 
 
+def _block_interrupts() -> None:
+    """In a worker thread: Ctrl-C is for the main thread (see chat_command)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
 def chat_command(
     agent: Annotated[
         str | None, typer.Option("--agent", "-a", help="Agent id (default: $CREDENCE_AGENT_ID)")
@@ -493,6 +501,10 @@ def chat_command(
 ) -> None:
     """Talk to the agent: one turn per message, with tension, revisions and approvals live."""
     agent_id = agent_id_of(agent)
+    if sys.stdin.isatty():
+        # Ctrl-C interrupts a turn or the line even when the shell that started us ignores
+        # SIGINT (a background job of a non-interactive shell inherits SIG_IGN).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     with contextlib.suppress(ImportError):  # line editing and history for input()
         import readline  # noqa: F401
     session_key = session or f"chat-{uuid.uuid4().hex[:12]}"
@@ -504,11 +516,20 @@ def chat_command(
         raise typer.Exit(code=2) from error
     settings = get_settings()
     with asyncio.Runner() as runner:
+        # Only the main thread may take Ctrl-C: a SIGINT that lands on a worker thread (the
+        # executor, the model's threads) would not wake input() and the prompt would ignore it.
+        # Workers are made while SIGINT is blocked, and so keep it blocked.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
+            runner.get_loop().set_default_executor(
+                ThreadPoolExecutor(thread_name_prefix="chat", initializer=_block_interrupts)
+            )
             chat = runner.run(open_session(settings, agent_id, session_key, speaker, context))
         except CredenceError as error:
             err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
             raise typer.Exit(code=1) from error
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         try:
             repl(runner, chat)
         finally:
