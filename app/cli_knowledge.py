@@ -430,7 +430,12 @@ def embed_backfill(
     )
 
 
-def agents_default() -> None:
+def agents_default(
+    id_only: Annotated[
+        bool,
+        typer.Option("--id", help="Print only the id (for ID=$(credence agents default --id))"),
+    ] = False,
+) -> None:
     """The default agent (CREDENCE_DEFAULT_AGENT), born with every shipped pack if missing."""
     settings = get_settings()
     if not settings.default_agent:
@@ -448,6 +453,9 @@ def agents_default() -> None:
         )
 
     agent, born = run_with_graph(work)
+    if id_only:
+        typer.echo(agent.id)  # the one line a shell captures
+        return
     console.print(
         f"{'born' if born else 'found'} default agent [bold]{agent.name}[/]: {agent.id} "
         f"({agent.beliefs} active beliefs)"

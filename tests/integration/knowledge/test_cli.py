@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from app.cli import app as cli_app
@@ -124,3 +126,21 @@ def test_birth_import_context_and_backfill_from_the_terminal(
     assert {"beliefs", "episodes", "rules", "people", "working_memory"} <= set(body["sections"])
     assert body["sections"]["episodes"]["items"][0]["external_id"] in {"t0", "t1", "t2"}
     assert backfill.exit_code == 0 and "stored vectors" in backfill.output
+
+
+def test_the_default_agents_id_alone_for_a_shell(
+    cli: CliRunner, graph: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.config import get_settings
+
+    monkeypatch.setenv("CREDENCE_DEFAULT_AGENT", f"default-cli-{uuid.uuid4()}")
+    get_settings.cache_clear()
+    first = cli.invoke(cli_app, ["agents", "default", "--id"])
+    again = cli.invoke(cli_app, ["agents", "default", "--id"])
+    talkative = cli.invoke(cli_app, ["agents", "default"])
+
+    assert first.exit_code == 0, first.output
+    agent_id = first.output.strip()
+    assert re.fullmatch(r"[0-9a-f-]{36}", agent_id), first.output
+    assert again.output.strip() == agent_id
+    assert f"CREDENCE_AGENT_ID={agent_id}" in talkative.output
