@@ -43,10 +43,6 @@ class Activation:
     at_threshold: list[str]
     timings_ms: dict[str, float]
 
-    @property
-    def creed(self) -> list[str]:
-        return [str(item) for item in self.agent.get("terminal_creed") or []]
-
 
 async def relevance_scores(
     embedder: Embedder, query: str, items: list[dict[str, Any]]

@@ -6,7 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from app.graph.client import Transaction
 from app.graph.vectors import vector_param
+from app.loop.models import TurnEvent
+from app.loop.recording import TurnRecorder, usage_of
 from app.memory.episodes import AGENT_SPEAKERS
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import micro_birth_properties
@@ -60,3 +63,36 @@ def turn_episode_row(
         "embedding": vector_param(vector) if vector is not None else None,
         "about": about,
     }
+
+
+async def finish_turn_episode_in(
+    tx: Transaction,
+    recorder: TurnRecorder,
+    agent_id: str,
+    episode_id: str,
+    *,
+    response: str,
+    mode: str,
+    dissatisfaction: float,
+    revision_triggered: bool,
+    frame: str,
+    decision_id: str | None,
+) -> None:
+    """Writes the response and how the turn ran (with what its judgements cost) on its
+    episode, then marks the respond phase and streams the response."""
+    await tx.run(
+        "loop/complete_turn_episode",
+        agent_id=agent_id,
+        episode_id=episode_id,
+        turn={
+            "response": response,
+            "supervision_mode": mode,
+            "dissatisfaction": dissatisfaction,
+            "revision_triggered": revision_triggered,
+            "frame": frame,
+            "decision_id": decision_id,
+            **usage_of(recorder),
+        },
+    )
+    await recorder.phase("respond")
+    await recorder.emit(TurnEvent(type="response", data={"text": response}))

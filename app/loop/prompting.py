@@ -6,7 +6,8 @@ changes per turn (context, dissatisfaction band, mode) travels in the request in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 BAND_GUIDANCE = {
     "low": "Dissatisfaction is low: answer plainly and confidently from your beliefs.",
@@ -37,3 +38,12 @@ def system_prompt(name: str, identity_goal: str | None, creed: Sequence[str]) ->
         *(f"- {text}" for text in BAND_GUIDANCE.values()),
     ]
     return "\n".join(lines)
+
+
+def system_prompt_for(agent: Mapping[str, Any]) -> str:
+    """``system_prompt`` from an Agent node's properties (agents/get_agent_identity)."""
+    return system_prompt(
+        str(agent.get("name") or "Credence"),
+        agent.get("identity_goal"),
+        [str(item) for item in agent.get("terminal_creed") or []],
+    )

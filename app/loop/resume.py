@@ -32,7 +32,7 @@ from app.graph.client import Transaction
 from app.guardian.censors import learn_censor
 from app.loop.acting import describe_execution, execute_and_verify, moral_valence, outcome_of
 from app.loop.approvals import StoredApproval, claim, get_approval, release, resolve_in
-from app.loop.episode_rows import is_person, turn_episode_row
+from app.loop.episode_rows import finish_turn_episode_in, is_person, turn_episode_row
 from app.loop.models import (
     ApprovalAnswer,
     DissatisfactionView,
@@ -41,8 +41,8 @@ from app.loop.models import (
     TurnMode,
     TurnResult,
 )
-from app.loop.prompting import system_prompt
-from app.loop.recording import Emit, ReasonerFailed, TurnRecorder, silent, usage_of
+from app.loop.prompting import system_prompt_for
+from app.loop.recording import Emit, ReasonerFailed, TurnRecorder, silent
 from app.loop.services import LoopServices
 from app.memory.episodes import write_episodes_in
 from app.memory.people import meet_in
@@ -325,22 +325,18 @@ async def _record_resumption(
     )
     agent = (await tx.run("agents/get_agent", agent_id=agent_id))[0]["agent"]
     reply = await _respond(services, recorder, agent, run)
-    await tx.run(
-        "loop/complete_turn_episode",
-        agent_id=agent_id,
-        episode_id=episode_id,
-        turn={
-            "response": reply.text,
-            "supervision_mode": mode,
-            "dissatisfaction": state.dissatisfaction if state else 0.0,
-            "revision_triggered": False,
-            "frame": frame,
-            "decision_id": state.decision_id if state else None,
-            **usage_of(recorder),
-        },
+    await finish_turn_episode_in(
+        tx,
+        recorder,
+        agent_id,
+        episode_id,
+        response=reply.text,
+        mode=mode,
+        dissatisfaction=state.dissatisfaction if state else 0.0,
+        revision_triggered=False,
+        frame=frame,
+        decision_id=state.decision_id if state else None,
     )
-    await recorder.phase("respond")
-    await recorder.emit(TurnEvent(type="response", data={"text": reply.text}))
     return TurnResult(
         turn_id=episode_id,
         agent_id=agent_id,
@@ -392,11 +388,7 @@ async def _respond(
         services.reasoner.respond(
             ResponseRequest(
                 message=state.request.message if state else stored.public.question,
-                system_prompt=system_prompt(
-                    str(agent.get("name") or "Credence"),
-                    agent.get("identity_goal"),
-                    [str(item) for item in agent.get("terminal_creed") or []],
-                ),
+                system_prompt=system_prompt_for(agent),
                 band=state.band if state else "low",
                 dissatisfaction=state.dissatisfaction if state else 0.0,
                 mode=mode,

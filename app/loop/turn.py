@@ -25,7 +25,7 @@ from app.graph.client import Transaction
 from app.loop.acting import describe_execution, moral_valence, outcome_of
 from app.loop.activation import Activation, activate
 from app.loop.approvals import TurnState, create_approval_in
-from app.loop.episode_rows import is_person, turn_episode_row
+from app.loop.episode_rows import finish_turn_episode_in, is_person, turn_episode_row
 from app.loop.models import (
     ApprovalPublic,
     ChatRequest,
@@ -34,14 +34,13 @@ from app.loop.models import (
     TurnResult,
 )
 from app.loop.planning import Plan, plan_turn
-from app.loop.prompting import system_prompt
+from app.loop.prompting import system_prompt_for
 from app.loop.recording import (
     Emit,
     ReasonerFailed,
     RecordedReviser,
     TurnRecorder,
     silent,
-    usage_of,
 )
 from app.loop.services import LoopServices
 from app.memory.embedding_store import embed_pending
@@ -168,6 +167,7 @@ async def _record_turn(
             people_born.append(met.person.name)
 
     episode_id = str(uuid.uuid4())
+    outcome = outcome_of(plan.execution, plan.verification)
     vector = await services.embedder.embed_one(request.message)
     evidence_items = [
         item
@@ -192,16 +192,14 @@ async def _record_turn(
                 speaker=request.speaker,
                 text=request.message,
                 session=request.session,
-                outcome=outcome_of(plan.execution, plan.verification),
+                outcome=outcome,
                 frame=activation.frame,
                 actions=_actions(plan),
                 about=about,
                 vector=vector,
                 now=now,
                 memory=memory,
-                emotional_valence=emotional_valence(
-                    outcome_of(plan.execution, plan.verification), frustrated, praised
-                ),
+                emotional_valence=emotional_valence(outcome, frustrated, praised),
                 surprise=surprise(plan, activation),
             )
         ],
@@ -243,7 +241,6 @@ async def _record_turn(
         for move in tension_changes:
             await recorder.emit(TurnEvent(type="tension", data=move.model_dump()))
 
-    outcome = outcome_of(plan.execution, plan.verification)
     if outcome != "neutral" and activation.relevant is not None:
         await apply_outcome_in(
             tx,
@@ -314,22 +311,18 @@ async def _record_turn(
         await recorder.emit(TurnEvent(type="approval", data=approval.model_dump(mode="json")))
 
     reply = await _respond(services, recorder, activation, request, plan, revision, question)
-    await tx.run(
-        "loop/complete_turn_episode",
-        agent_id=agent_id,
-        episode_id=episode_id,
-        turn={
-            "response": reply.text,
-            "supervision_mode": plan.mode,
-            "dissatisfaction": activation.dissatisfaction.value,
-            "revision_triggered": bool(revision.revisions),
-            "frame": activation.frame,
-            "decision_id": decision_id,
-            **usage_of(recorder),
-        },
+    await finish_turn_episode_in(
+        tx,
+        recorder,
+        agent_id,
+        episode_id,
+        response=reply.text,
+        mode=plan.mode,
+        dissatisfaction=activation.dissatisfaction.value,
+        revision_triggered=bool(revision.revisions),
+        frame=activation.frame,
+        decision_id=decision_id,
     )
-    await recorder.phase("respond")
-    await recorder.emit(TurnEvent(type="response", data={"text": reply.text}))
     return TurnResult(
         turn_id=episode_id,
         agent_id=agent_id,
@@ -489,11 +482,7 @@ async def _respond(
         services.reasoner.respond(
             ResponseRequest(
                 message=request.message,
-                system_prompt=system_prompt(
-                    str(agent.get("name") or "Credence"),
-                    agent.get("identity_goal"),
-                    activation.creed,
-                ),
+                system_prompt=system_prompt_for(agent),
                 band=activation.dissatisfaction.band,
                 dissatisfaction=activation.dissatisfaction.value,
                 # Supervision concerns acting: a turn that asks for nothing is simply answered.
