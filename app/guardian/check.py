@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -126,12 +127,30 @@ async def check(
     Raises:
         AgentNotFound: no such agent.
     """
+    censors = await load_censors(graph, agent_id)
+    verdict = evaluate(text, censors.rules)
+    verdict.skipped_invalid.extend(censors.malformed)
+    if settings is not None:
+        verdict.high_risk_kinds = high_risk_kinds(text, settings)
+    return verdict
+
+
+@dataclass(frozen=True)
+class Censors:
+    """Everything tier 1 checks for one agent: the shipped defaults, then its stored censors."""
+
+    rules: list[CensorRule]
+    malformed: list[str]
+
+
+async def load_censors(graph: GraphClient, agent_id: str) -> Censors:
+    """One graph read; the result can judge several texts (:func:`evaluate`).
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
     rows = await graph.read("guardian/list_active_censors", agent_id=agent_id)
     if not rows:
         raise AgentNotFound(agent_id)
     stored, malformed = rules_from_rows(rows[0]["censors"])
-    verdict = evaluate(text, [*shipped_censors(), *stored])
-    verdict.skipped_invalid.extend(malformed)
-    if settings is not None:
-        verdict.high_risk_kinds = high_risk_kinds(text, settings)
-    return verdict
+    return Censors(rules=[*shipped_censors(), *stored], malformed=malformed)

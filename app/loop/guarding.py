@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.graph.client import GraphClient
 from app.guardian.audit import creed_for, high_risk_kinds
-from app.guardian.check import check
+from app.guardian.check import Censors, evaluate, load_censors
 from app.guardian.settings import GuardianSettings
 from app.loop.models import GuardianReport
 
@@ -15,13 +15,26 @@ class Guard:
         self._graph = graph
         self._settings = settings
 
-    async def check(self, agent_id: str, text: str) -> GuardianReport:
-        """Tier 1 (the shipped defaults and the agent's censors) on ``text``.
+    async def censors(self, agent_id: str) -> Censors:
+        """The agent's tier-1 censors, read once for every text of a turn.
 
         Raises:
             AgentNotFound.
         """
-        verdict = await check(self._graph, agent_id, text)
+        return await load_censors(self._graph, agent_id)
+
+    async def check(
+        self, agent_id: str, text: str, censors: Censors | None = None
+    ) -> GuardianReport:
+        """Tier 1 (the shipped defaults and the agent's censors) on ``text``; ``censors`` as
+        :meth:`censors` returned them, or None to read them now.
+
+        Raises:
+            AgentNotFound.
+        """
+        censors = censors or await self.censors(agent_id)
+        verdict = evaluate(text, censors.rules)
+        verdict.skipped_invalid.extend(censors.malformed)
         return GuardianReport(
             action=verdict.action,
             reason=verdict.reason if verdict.matches else None,

@@ -66,7 +66,8 @@ async def plan_turn(
         ),
     )
     await recorder.phase("appraise", appraisal=appraisal.model_dump(exclude={"usage"}))
-    guardian = await services.guard.check(agent_id, request.message)
+    censors = await services.guard.censors(agent_id)
+    guardian = await services.guard.check(agent_id, request.message, censors)
     risk_kinds = sorted(
         set(appraisal.high_risk) | set(services.guard.high_risk_kinds(request.message))
     )
@@ -149,7 +150,7 @@ async def plan_turn(
         )
     )
     # The guardian also reads the proposed action, not only the words of the request.
-    action_check = await services.guard.check(agent_id, plan.work_unit.description)
+    action_check = await services.guard.check(agent_id, plan.work_unit.description, censors)
     if action_check.action in ("block", "absolute"):
         plan.mode, plan.guardian = "blocked", action_check
         plan.reasons.append("a censor matched the proposed action")

@@ -9,10 +9,11 @@ working without a key, and answers any call Claude fails.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from typing import Literal
+
+import numpy as np
 
 from app.memory.embeddings import Embedder
 from app.reasoning.claims import is_courtesy, split_claims, token_similarity, tokens
@@ -87,9 +88,11 @@ def _sentence(text: str) -> str:
 
 def _cosine(first: Sequence[float], second: Sequence[float]) -> float:
     # The embedder's vectors are L2-normalised; the norms guard any other vectors.
-    dot = sum(x * y for x, y in zip(first, second, strict=True))
-    norms = math.sqrt(sum(x * x for x in first)) * math.sqrt(sum(y * y for y in second))
-    return dot / norms if norms else 0.0
+    a, b = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
+    if a.shape != b.shape:
+        raise ValueError(f"vectors of {a.shape[0]} and {b.shape[0]} dimensions")
+    norms = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(a @ b) / norms if norms else 0.0
 
 
 class OfflineReasoner:
