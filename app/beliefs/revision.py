@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.beliefs.cascade import cascade_from
-from app.beliefs.dissatisfaction import compute_dissatisfaction
+from app.beliefs.formulas import band
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import ApprovalRequest, RevisionOutcome, RevisionSummary
 from app.beliefs.store import lock_agent
@@ -297,32 +297,66 @@ async def meditate(
     return outcome
 
 
+async def record_dissatisfaction_in(
+    tx: Transaction, mechanics: Mechanics, agent_id: str
+) -> tuple[float, int]:
+    """Inside the caller's transaction: a sample of D as it stands now, and the runaway guard's
+    streak of consecutive samples above ``meditation_dissatisfaction`` (returned)."""
+    row = (
+        await tx.run(
+            "dissatisfaction/compute_dissatisfaction",
+            agent_id=agent_id,
+            top=0,
+            count_beliefs=False,
+        )
+    )[0]
+    value = float(row["value"])
+    rows = await tx.run(
+        "agents/record_dissatisfaction",
+        agent_id=agent_id,
+        value=value,
+        band=band(value, mechanics),
+        above=value > mechanics.meditation_dissatisfaction,
+    )
+    return value, int(rows[0]["streak"])
+
+
+async def meditate_if_runaway(
+    graph: GraphClient,
+    mechanics: Mechanics,
+    reasoner: Reasoner,
+    agent_id: str,
+    value: float,
+    streak: int,
+) -> RevisionOutcome | None:
+    """After more than ``meditation_turns`` samples in a row above the line, a meditation runs
+    and the streak restarts; otherwise nothing happens."""
+    if streak <= mechanics.meditation_turns:
+        return None
+    outcome = await meditate(graph, mechanics, reasoner, agent_id)
+    await graph.write(
+        "agents/record_dissatisfaction",
+        agent_id=agent_id,
+        value=value,
+        band=band(value, mechanics),
+        above=False,
+    )
+    return outcome
+
+
 async def observe_turn(
     graph: GraphClient, mechanics: Mechanics, reasoner: Reasoner, agent_id: str
 ) -> tuple[float, int, RevisionOutcome | None]:
     """Records this turn's dissatisfaction; after more than ``meditation_turns`` consecutive
     turns above ``meditation_dissatisfaction`` a meditation runs (and the streak restarts).
+    (A chat turn records its sample inside its own transaction instead.)
 
     Returns:
         D, the streak after this turn, and the meditation's outcome if one ran.
     """
-    current = await compute_dissatisfaction(graph, mechanics, agent_id, top=0, count_beliefs=False)
-    rows = await graph.write(
-        "agents/record_dissatisfaction",
-        agent_id=agent_id,
-        value=current.value,
-        band=current.band,
-        above=current.value > mechanics.meditation_dissatisfaction,
+    value, streak = await graph.write_transaction(
+        lambda tx: record_dissatisfaction_in(tx, mechanics, agent_id),
+        action="recording dissatisfaction",
     )
-    streak = int(rows[0]["streak"])
-    if streak <= mechanics.meditation_turns:
-        return current.value, streak, None
-    outcome = await meditate(graph, mechanics, reasoner, agent_id)
-    await graph.write(
-        "agents/record_dissatisfaction",
-        agent_id=agent_id,
-        value=current.value,
-        band=current.band,
-        above=False,
-    )
-    return current.value, 0, outcome
+    outcome = await meditate_if_runaway(graph, mechanics, reasoner, agent_id, value, streak)
+    return value, (0 if outcome is not None else streak), outcome

@@ -17,7 +17,7 @@ import uuid
 from datetime import UTC, datetime
 
 from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
-from app.beliefs.revision import observe_turn, revise_tense_in
+from app.beliefs.revision import meditate_if_runaway, record_dissatisfaction_in, revise_tense_in
 from app.beliefs.store import lock_agent
 from app.beliefs.updates import apply_evidence_in, apply_outcome_in
 from app.errors import CredenceError, TurnFailed
@@ -104,7 +104,7 @@ async def run_turn(
         mentions = await mentioned_people(services.graph, agent_id, request.message)
         plan.mentioned = [m.name for m in mentions if not m.known] if mentions else []
         phase = "learn"
-        result = await services.graph.write_transaction(
+        result, sample = await services.graph.write_transaction(
             lambda tx: _record_turn(tx, services, recorder, agent_id, request, activation, plan),
             action="recording a turn",
         )
@@ -114,22 +114,35 @@ async def run_turn(
     except CredenceError as error:
         await emit(TurnEvent(type="error", data={"phase": phase, "cause": error.message}))
         raise
-    await _after_turn(services, agent_id, request, result)
+    await _after_turn(services, agent_id, request, result, sample)
     await emit(TurnEvent(type="done", data={"turn_id": result.turn_id, "mode": result.mode}))
     return result
 
 
 async def _after_turn(
-    services: LoopServices, agent_id: str, request: ChatRequest, result: TurnResult
+    services: LoopServices,
+    agent_id: str,
+    request: ChatRequest,
+    result: TurnResult,
+    sample: tuple[float, int],
 ) -> None:
-    """Bookkeeping after the turn committed: the runaway guard's streak (a meditation when D
-    stayed above 0.9 for too long) and, when asked, the session's peak-end salience."""
+    """Bookkeeping after the turn committed: vectors for revised beliefs, a meditation when the
+    runaway guard's streak (``sample``: D and the streak, recorded by the turn's transaction)
+    says D stayed above the line too long, and, when asked, the session's peak-end salience."""
     try:
         if result.revisions:
             # Revised beliefs are written without vectors; give them theirs now so the next
             # turn finds them by meaning too, not only by their words.
             await embed_pending(services.graph, services.embedder, agent_id)
-        await observe_turn(services.graph, services.settings.mechanics, services.reasoner, agent_id)
+        value, streak = sample
+        await meditate_if_runaway(
+            services.graph,
+            services.settings.mechanics,
+            services.reasoner,
+            agent_id,
+            value,
+            streak,
+        )
         if request.end_session and request.session:
             await end_sessions(
                 services.graph, services.settings.retrieval, agent_id, [request.session]
@@ -146,7 +159,9 @@ async def _record_turn(
     request: ChatRequest,
     activation: Activation,
     plan: Plan,
-) -> TurnResult:
+) -> tuple[TurnResult, tuple[float, int]]:
+    """Everything the turn writes, in the caller's transaction; returns the result and the
+    dissatisfaction sample taken after the turn's learning (D, the runaway guard's streak)."""
     settings, reasoner = services.settings, services.reasoner
     now = datetime.now(UTC)
     await lock_agent(tx, agent_id)
@@ -323,7 +338,8 @@ async def _record_turn(
         frame=activation.frame,
         decision_id=decision_id,
     )
-    return TurnResult(
+    sample = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
+    turn = TurnResult(
         turn_id=episode_id,
         agent_id=agent_id,
         response=reply.text,
@@ -352,6 +368,7 @@ async def _record_turn(
             **{f"context.{name}": ms for name, ms in activation.timings_ms.items()},
         },
     )
+    return turn, sample
 
 
 def emotional_valence(outcome: str, frustrated: bool, praised: bool) -> float:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from app.api.app import create_app
+from app.config import Settings
 from tests.integration.loop.conftest import Agent
 
 RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
@@ -193,3 +195,27 @@ def test_turn_episode_carries_surprise_and_valence(agent: Agent) -> None:
     assert first["surprise"] > 0.5
     assert second["emotional_valence"] > 0
     assert first["model_calls"] == 0 and first["reasoners"]
+
+
+def test_runaway_guard_counts_turns_and_meditates(settings: Settings) -> None:
+    """Each turn records a dissatisfaction sample in its own transaction; after more than
+    ``meditation_turns`` turns above the line the agent meditates on its tense beliefs."""
+    mechanics = settings.mechanics.model_copy(
+        update={"meditation_turns": 2, "meditation_dissatisfaction": 0.5}
+    )
+    with TestClient(create_app(settings.model_copy(update={"mechanics": mechanics}))) as client:
+        response = client.post("/v1/agents", json={"name": "Runaway"})
+        agent = Agent(client, response.json()["id"])
+        tense = agent.belief("Everything is fine", 0.8, importance=1.0)
+        calm = agent.belief("Tea is warm", 0.8, importance=0.1)
+        agent.contradict(tense, 4)  # 0.6: above the meditation line, below revision
+        samples = []
+        for turn in range(3):
+            agent.chat(f"What is on the agenda for meeting {turn}?")
+            history = agent.get("/analytics/dissatisfaction_history")
+            samples.append(len(history["rows"]))
+            revisions = agent.get("/revisions")["data"]
+            assert [r["mode"] for r in revisions] == ([] if turn < 2 else ["meditation"])
+        assert samples == [1, 2, 4]  # the meditation records the restarted streak too
+        assert agent.get(f"/beliefs/{calm}")["belief"]["is_active"]
+        assert not agent.get(f"/beliefs/{tense}")["belief"]["is_active"]
