@@ -1,0 +1,139 @@
+"""Embedding runtimes compared: sentence-transformers on torch, the ONNX copy (fp32, the
+default) and its int8 copy — query latency, batch throughput, agreement with torch, and
+brute-force retrieval quality on MADial-Bench (memories ranked by cosine to the dialogue; no
+Neo4j). Each runtime is loaded in this process through the app's own ``Embedder``.
+
+    .venv/bin/python bench/embedding_runtimes.py               # all three, 3 interleaved rounds
+    .venv/bin/python bench/embedding_runtimes.py --rounds 5 --backends onnx,onnx-int8
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.memory.embeddings import Embedder
+from app.memory.settings import EmbeddingSettings
+from bench import retrieval_madial as madial
+
+RUNTIMES = {
+    "torch": EmbeddingSettings(backend="torch", cache_path=""),
+    "onnx": EmbeddingSettings(backend="onnx", cache_path=""),
+    "onnx-int8": EmbeddingSettings(backend="onnx", quantize=True, cache_path=""),
+}
+
+
+def percentile(values: Sequence[float], p: int) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def retrieval(
+    vectors_of: dict[str, np.ndarray],
+    memories: list[madial.Memory],
+    dialogues: list[madial.Dialogue],
+) -> dict[str, float]:
+    ids = [m.id for m in memories]
+    memory_vectors, query_vectors = vectors_of["memories"], vectors_of["queries"]
+    ranked = np.argsort(-(query_vectors @ memory_vectors.T), axis=1)
+    out: dict[str, float] = {}
+    for k in (1, 5, 10):
+        out[f"R@{k}"] = statistics.fmean(
+            madial.recall_at(d.relevant, [ids[i] for i in ranked[row]], k)
+            for row, d in enumerate(dialogues)
+        )
+    out["MRR@10"] = statistics.fmean(
+        madial.reciprocal_rank(d.relevant, [ids[i] for i in ranked[row]])
+        for row, d in enumerate(dialogues)
+    )
+    return out
+
+
+def main(args: argparse.Namespace) -> None:
+    data = Path(args.data)
+    memories = madial.load_memories(data / "MADial-Bench-en-memory.json")
+    dialogues = madial.load_dialogues(data / "MADial-Bench-en-dialogue.json")
+    queries = [madial.query_text(d, "last-3") for d in dialogues]
+    corpus = [m.event for m in memories] * (args.corpus // len(memories) + 1)
+    corpus = [f"{text} ({i // len(memories)})" for i, text in enumerate(corpus[: args.corpus])]
+    short = [madial.query_text(d, "last-1")[:200] for d in dialogues][:100]
+    print(
+        f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}; corpus {len(corpus)} "
+        f"MADial memory texts (median {statistics.median(len(t.split()) for t in corpus):.0f} "
+        f"words), {len(short)} one-turn queries"
+    )
+    embedders: dict[str, Embedder] = {}
+    for name in args.backends.split(","):
+        started = time.perf_counter()
+        embedder = Embedder(RUNTIMES[name])
+        status = embedder.status()
+        if not status.available or status.backend != name:
+            raise SystemExit(f"{name}: not available ({status.reason}, backend {status.backend})")
+        embedder.embed_sync(corpus[:64])  # warm-up
+        embedders[name] = embedder
+        print(f"[{name}] loaded in {time.perf_counter() - started:.1f} s")
+    throughput: dict[str, list[float]] = {name: [] for name in embedders}
+    latency: dict[str, list[float]] = {name: [] for name in embedders}
+    for _ in range(args.rounds):  # interleaved, so load from elsewhere hits every runtime alike
+        for name, embedder in embedders.items():
+            started = time.perf_counter()
+            embedder.embed_sync(corpus)
+            throughput[name].append(len(corpus) / (time.perf_counter() - started))
+            for text in short:
+                started = time.perf_counter()
+                embedder.embed_sync([text])
+                latency[name].append((time.perf_counter() - started) * 1000)
+    reference = None
+    print(
+        "\n| runtime | texts/s (batch of 64; best / median round) | one query p50 / p95 ms "
+        "| min cosine to torch | R@1 | R@5 | R@10 | MRR@10 |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for name, embedder in embedders.items():
+        vectors = {
+            "memories": np.array(embedder.embed_sync([m.event for m in memories])),
+            "queries": np.array(embedder.embed_sync(queries)),
+        }
+        if reference is None and "torch" in embedders:
+            reference = {
+                key: np.array(embedders["torch"].embed_sync(texts))
+                for key, texts in (("memories", [m.event for m in memories]), ("queries", queries))
+            }
+        agreement = (
+            min(float((vectors[k] * reference[k]).sum(axis=1).min()) for k in vectors)
+            if reference is not None
+            else float("nan")
+        )
+        quality = retrieval(vectors, memories, dialogues)
+        print(
+            f"| {name} | {max(throughput[name]):.0f} / {statistics.median(throughput[name]):.0f} "
+            f"| {percentile(latency[name], 50):.1f} / {percentile(latency[name], 95):.1f} "
+            f"| {agreement:.5f} | {quality['R@1']:.3f} | {quality['R@5']:.3f} "
+            f"| {quality['R@10']:.3f} | {quality['MRR@10']:.3f} |"
+        )
+    print(f"\nload average after: {os.getloadavg()[0]:.2f} (query variant last-3 for retrieval)")
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backends", default="torch,onnx,onnx-int8")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--corpus", type=int, default=1000, help="texts per throughput round")
+    parser.add_argument(
+        "--data",
+        default=str(Path(__file__).resolve().parents[2] / "shared" / "eval-data" / "madial-bench"),
+    )
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    main(parse_args())
