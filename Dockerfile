@@ -10,6 +10,8 @@ COPY cypher ./cypher
 COPY schema ./schema
 COPY seeds ./seeds
 RUN pip install --no-cache-dir .
+# Build the embedding model's ONNX copy now (into the image), not at every container start.
+RUN credence embed status
 
 EXPOSE 8000
 # Migrations are applied by the API on start (CREDENCE_MIGRATE_ON_START=true).

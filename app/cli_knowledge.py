@@ -395,6 +395,18 @@ def episodes_import(
     console.print(f"{created} episodes created, {existing} already there")
 
 
+@embed_app.command("status")
+def embed_status() -> None:
+    """Load the embedding model (building its ONNX copy first if there is none yet) and say
+    which runtime runs it; exits 1 when embeddings are unavailable, with the reason."""
+    settings = get_settings()
+    status = shared_embedder(settings.embeddings).status()
+    if not status.available:
+        err_console.print(f"[red]embeddings unavailable:[/] {status.reason}")
+        raise typer.Exit(code=1)
+    console.print(f"{status.model}: {status.dimensions}-d vectors on {status.backend}")
+
+
 @embed_app.command("backfill")
 def embed_backfill(
     agent: Annotated[

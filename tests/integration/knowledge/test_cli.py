@@ -116,6 +116,7 @@ def test_birth_import_context_and_backfill_from_the_terminal(
         cli_app, ["context", "implementation fee", "-a", agent, "--json", "-k", "2"]
     )
     backfill = cli.invoke(cli_app, ["embed", "backfill", "--agent", agent])
+    status = cli.invoke(cli_app, ["embed", "status"])
 
     assert imported.exit_code == 0 and "3 episodes created" in imported.output
     assert "0 episodes created, 3 already there" in again.output
@@ -126,6 +127,7 @@ def test_birth_import_context_and_backfill_from_the_terminal(
     assert {"beliefs", "episodes", "rules", "people", "working_memory"} <= set(body["sections"])
     assert body["sections"]["episodes"]["items"][0]["external_id"] in {"t0", "t1", "t2"}
     assert backfill.exit_code == 0 and "stored vectors" in backfill.output
+    assert status.exit_code == 0 and "384-d vectors on onnx" in status.output
 
 
 def test_the_default_agents_id_alone_for_a_shell(
