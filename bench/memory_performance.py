@@ -66,7 +66,7 @@ from app.graph.migrations import MigrationRunner
 from app.memory.context_sources import assemble_context
 from app.memory.embeddings import Embedder
 from app.memory.frames import install_frames
-from app.memory.lucene import lucene_terms
+from app.memory.lucene import agent_clause, lucene_terms
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import micro_birth_properties
 from app.memory.retrieval import ALL_SECTIONS, ContextRequest
@@ -1275,6 +1275,7 @@ async def profile_retrieval(settings: Settings, agent_id: str, queries: Sequence
         query = queries[-1]
         common = {
             "agent_id": agent_id,
+            "agent_clause": agent_clause(agent_id),
             "embedding": vectors[query],
             "terms": lucene_terms(query),
             "candidates": max(r.candidates, 10),

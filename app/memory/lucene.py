@@ -34,3 +34,20 @@ def lucene_terms(text: str, max_terms: int = 64) -> str | None:
         seen[token] = None
     terms = list(seen)[-max_terms:]
     return " ".join(terms) if terms else None
+
+
+def agent_clause(agent_id: str) -> str:
+    """The Lucene clause that keeps one agent's documents in a fulltext index holding
+    ``agent_id``: every hyphen-separated piece of the id required (``(+"bd912128" +"5f3c" …)``).
+
+    The analyser splits an id such as a UUID into several tokens, so the id as one quoted phrase
+    makes Lucene check token positions in every candidate; requiring each piece selects the same
+    documents without positions (the belief search at 100k beliefs: fulltext 16.5 → 7.6 ms, the
+    same ranking). It can also admit a document of another agent whose id has the same pieces
+    in another order: the queries keep only ``node.agent_id = $agent_id``.
+    """
+    pieces = [piece for piece in agent_id.split("-") if any(ch.isalnum() for ch in piece)]
+    if not pieces:
+        pieces = [agent_id]
+    quoted = ('+"' + piece.replace("\\", "\\\\").replace('"', '\\"') + '"' for piece in pieces)
+    return "(" + " ".join(quoted) + ")"

@@ -22,7 +22,7 @@ from app.beliefs.store import require_agent
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.memory.embeddings import Embedder
-from app.memory.lucene import lucene_terms
+from app.memory.lucene import agent_clause, lucene_terms
 from app.memory.settings import RetrievalSettings
 
 log = logging.getLogger(__name__)
@@ -176,6 +176,7 @@ async def build_context(
     weights = _weights(settings, request.mode)
     common = {
         "agent_id": agent_id,
+        "agent_clause": agent_clause(agent_id),
         "embedding": embedding,
         "terms": terms,
         "candidates": max(settings.candidates, request.k),
@@ -222,6 +223,7 @@ async def build_context(
         return await graph.read(
             "retrieval/search_people",
             agent_id=agent_id,
+            agent_clause=agent_clause(agent_id),
             terms=lucene_terms(request.q, max_terms=16),
             episode_ids=episode_ids,
             k=request.k,

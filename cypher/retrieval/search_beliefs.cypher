@@ -2,7 +2,8 @@
 // fulltext index (both scoped to the agent inside the index search), fused by reciprocal rank,
 // weighted by strength, the top ones expanded one hop along SUPPORTS / CONTRADICTS, each with
 // its open contradictions.
-// Params: $agent_id (string), $embedding (list of floats, or null: fulltext + graph only),
+// Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
+//         $embedding (list of floats, or null: fulltext + graph only),
 //         $terms (Lucene terms string, or null), $candidates (int), $k (int),
 //         $w (map: rrf_k, vector_weight, fulltext_weight, strength_floor, expand_top,
 //             expansion_factor).
@@ -27,8 +28,9 @@ CALL () {
     UNION ALL
     WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_weight > 0
     CALL db.index.fulltext.queryNodes('belief_statement_fulltext',
-           'statement:(' + $terms + ') AND agent_id:"' + $agent_id + '"', {limit: $candidates})
+           'statement:(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $candidates})
       YIELD node, score
+      WHERE node.agent_id = $agent_id
     WITH node ORDER BY score DESC
     WITH collect(node) AS hits
     UNWIND range(0, size(hits) - 1) AS i

@@ -3,7 +3,8 @@
 // salience, interference, outcome and recency:
 //   score = fused · salience / (1 + interference_penalty · interference)
 //                 · (success_multiplier if outcome = success) · (1 + recency bonus)
-// Params: $agent_id (string), $embedding (list of floats or null), $terms (Lucene terms or null),
+// Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
+//         $embedding (list of floats or null), $terms (Lucene terms or null),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: rrf_k, vector_weight, fulltext_weight, interference_penalty,
 //             success_multiplier, recency_bonus_7d, recency_bonus_30d).
@@ -23,8 +24,9 @@ CALL () {
   WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_weight > 0
   CALL db.index.fulltext.queryNodes('episode_text_fulltext',
          '(text:(' + $terms + ') OR user_message:(' + $terms + ') OR response:(' + $terms
-         + ')) AND agent_id:"' + $agent_id + '"', {limit: $candidates})
+         + ')) AND agent_id:' + $agent_clause, {limit: $candidates})
     YIELD node, score
+    WHERE node.agent_id = $agent_id
   WITH node ORDER BY score DESC
   WITH collect(node) AS hits
   UNWIND range(0, size(hits) - 1) AS i

@@ -1,13 +1,15 @@
 // People section of the context: people named in the query (fulltext on Person.name, scoped to
 // the agent) and the people of the retrieved episodes, ranked by relationship value.
-// Params: $agent_id (string), $terms (Lucene terms or null), $episode_ids (list of strings),
+// Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
+//         $terms (Lucene terms or null), $episode_ids (list of strings),
 //         $k (int).
 // Returns: id, name, role, authority, relationship_value, trust, via (string), score (float).
 CALL () {
   WITH 1 AS go WHERE $terms IS NOT NULL
   CALL db.index.fulltext.queryNodes('person_name_fulltext',
-         'name:(' + $terms + ') AND agent_id:"' + $agent_id + '"', {limit: $k})
+         'name:(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $k})
     YIELD node, score
+    WHERE node.agent_id = $agent_id
   RETURN node AS p, 'named' AS via, 1.0 AS weight
   UNION ALL
   UNWIND $episode_ids AS episode_id

@@ -1,7 +1,8 @@
 // Rule section of the context: the agent's rules from the vector and fulltext indexes, fused by
 // reciprocal rank and weighted by confidence decayed since the last validation (DESIGN §5:
 // confidence · 0.95^(months since validation) once 30 days have passed).
-// Params: $agent_id (string), $embedding (list of floats or null), $terms (Lucene terms or null),
+// Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
+//         $embedding (list of floats or null), $terms (Lucene terms or null),
 //         $candidates (int), $k (int), $w (map: rrf_k, vector_weight, fulltext_weight).
 // Returns: id, trigger_concept, content, source, confidence, effective_confidence, score,
 //          vector_rank, fulltext_rank.
@@ -18,8 +19,9 @@ CALL () {
   UNION ALL
   WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_weight > 0
   CALL db.index.fulltext.queryNodes('rule_content_fulltext',
-         'content:(' + $terms + ') AND agent_id:"' + $agent_id + '"', {limit: $candidates})
+         'content:(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $candidates})
     YIELD node, score
+    WHERE node.agent_id = $agent_id
   WITH node ORDER BY score DESC
   WITH collect(node) AS hits
   UNWIND range(0, size(hits) - 1) AS i

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from app.memory.episodes import _in_batch_interference
-from app.memory.lucene import lucene_terms
+from app.memory.lucene import agent_clause, lucene_terms
 from app.memory.retrieval import fit_to_budget, section_budgets
 from app.memory.settings import RetrievalSettings
 from app.memory.vector_cache import VectorCache
@@ -24,6 +24,14 @@ def test_lucene_terms_keep_only_words_lower_cased_without_stop_words() -> None:
     )
     assert lucene_terms("the of and") is None
     assert lucene_terms("") is None
+
+
+def test_agent_clause_requires_every_piece_of_the_id() -> None:
+    assert agent_clause("bd912128-5f3c-4e1a") == '(+"bd912128" +"5f3c" +"4e1a")'
+    assert agent_clause("single_token") == '(+"single_token")'
+    assert agent_clause("a--b-") == '(+"a" +"b")'  # empty pieces dropped
+    assert agent_clause("___") == '(+"___")'  # nothing alphanumeric: the id as it is
+    assert agent_clause('x"y\\z') == '(+"x\\"y\\\\z")'  # quotes and backslashes escaped
 
 
 def test_lucene_terms_keep_the_last_distinct_terms() -> None:

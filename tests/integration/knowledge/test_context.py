@@ -275,3 +275,44 @@ def test_bad_queries_are_422_and_an_unknown_agent_is_404(client: TestClient, age
     assert [r.status_code for r in (empty, huge, bad_k, bad_section)] == [422] * 4
     assert "q" in empty.json()["error"]["details"]["errors"][0]["location"]
     assert ghost.status_code == 404
+
+
+async def test_agents_whose_ids_share_pieces_stay_apart(graph: GraphClient) -> None:
+    """The fulltext filter requires each hyphen-separated piece of the agent id (cheaper than the
+    whole id as a phrase); an agent whose id has the same pieces in another order must still
+    never see the other's beliefs."""
+    from uuid import uuid4
+
+    from app.beliefs.mechanics import Mechanics
+    from app.beliefs.models import BeliefCreate
+    from app.beliefs.store import create_belief
+    from app.packs.birth import _agent_params
+
+    tag = uuid4().hex[:8]
+    mine, theirs = f"alpha{tag}-beta{tag}", f"beta{tag}-alpha{tag}"
+    for agent_id in (mine, theirs):
+        params = {**_agent_params(agent_id, None, [], "api", None), "id": agent_id}
+        await graph.write("agents/create_agent", agent=params)
+    own = await create_belief(
+        graph,
+        Mechanics(),
+        mine,
+        BeliefCreate(statement="Quarterly accruals close on day three.", category="contextual"),
+    )
+    for n in range(20):
+        await create_belief(
+            graph,
+            Mechanics(),
+            theirs,
+            BeliefCreate(
+                statement=f"Quarterly accruals close on day three ({n}).", category="contextual"
+            ),
+        )
+    found = await build_context(
+        graph,
+        shared_embedder(EmbeddingSettings()),
+        RetrievalSettings(),
+        mine,
+        ContextRequest(q="quarterly accruals close", k=10, sections=["beliefs"], mode="fulltext"),
+    )
+    assert [item["id"] for item in found.sections["beliefs"].items] == [own.id]
