@@ -975,6 +975,8 @@ def main(args: argparse.Namespace) -> None:
                 + (", already there)" if not updated else ")"),
                 flush=True,
             )
+            if updated:
+                print(f"[graph] {asyncio.run(mp.settle())}", flush=True)
         maker = TurnMaker(random.Random(f"{args.seed}-turns"), agents.statements)
         turns = maker.turns(args.warmup + args.turns, run, args.session_turns)
         env = {
