@@ -112,26 +112,31 @@ def ensure_onnx_model(model_dir: Path, cache_root: Path, quantize: bool) -> tupl
 
 
 def _build(model_dir: Path, spec: OnnxSpec, target: Path, quantize: bool) -> None:
+    """Makes what is missing. A new folder is filled aside and renamed into place; a folder
+    that exists (other processes may be reading it) only gains files, each renamed into place
+    whole, so nothing a reader found ever disappears or shows half-written."""
     started = time.perf_counter()
-    work = Path(tempfile.mkdtemp(dir=target.parent, prefix=".build-"))
-    try:
-        if (target / FP32_FILE).is_file():
-            shutil.copy(target / FP32_FILE, work / FP32_FILE)
-        else:
+    if not (target / SPEC_FILE).is_file():
+        work = Path(tempfile.mkdtemp(dir=target.parent, prefix=".build-"))
+        try:
             _export(model_dir, spec, work / FP32_FILE)
-        if quantize:
-            _quantize(work / FP32_FILE, work / INT8_FILE)
-        elif (target / INT8_FILE).is_file():
-            shutil.copy(target / INT8_FILE, work / INT8_FILE)
-        shutil.copy(model_dir / TOKENIZER_FILE, work / TOKENIZER_FILE)
-        (work / SPEC_FILE).write_text(json.dumps(spec.__dict__))
-        if target.exists():
-            shutil.rmtree(target)
-        work.replace(target)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
-    log.info("ONNX model built in %s (%.1f s)", target, time.perf_counter() - started)
+            shutil.copy(model_dir / TOKENIZER_FILE, work / TOKENIZER_FILE)
+            (work / SPEC_FILE).write_text(json.dumps(spec.__dict__))
+            if target.exists():  # a folder left without its spec: never complete, never used
+                shutil.rmtree(target)
+            work.replace(target)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+    if quantize and not (target / INT8_FILE).is_file():
+        partial = target / f".{INT8_FILE}.partial"
+        try:
+            _quantize(target / FP32_FILE, partial)
+            partial.replace(target / INT8_FILE)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+    log.info("ONNX model ready in %s (%.1f s)", target, time.perf_counter() - started)
 
 
 def _export(model_dir: Path, spec: OnnxSpec, out: Path) -> None:

@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 
 from app.memory.embeddings import Embedder, bundled_model_path
-from app.memory.onnx_build import FP32_FILE, UnsupportedModel, ensure_onnx_model, read_spec
+from app.memory.onnx_build import (
+    FP32_FILE,
+    INT8_FILE,
+    UnsupportedModel,
+    ensure_onnx_model,
+    read_spec,
+)
 from app.memory.settings import EmbeddingSettings
 
 TEXTS = [
@@ -67,7 +73,13 @@ def test_the_onnx_copy_is_built_once(tmp_path: Path) -> None:
     built = (folder / FP32_FILE).stat().st_mtime_ns
     again, _ = ensure_onnx_model(bundled_model_path(), tmp_path, quantize=False)
     assert again == folder and (folder / FP32_FILE).stat().st_mtime_ns == built
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".build-")] == []
+    # Asking for int8 later adds that file beside the fp32 one, which stays as it was (another
+    # process may be reading it).
+    quantized, _ = ensure_onnx_model(bundled_model_path(), tmp_path, quantize=True)
+    assert quantized == folder and (folder / INT8_FILE).is_file()
+    assert (folder / FP32_FILE).stat().st_mtime_ns == built
+    leftovers = [p.name for p in [*tmp_path.iterdir(), *folder.iterdir()] if p.name[0] == "."]
+    assert leftovers == [".build.lock"]
 
 
 def _max_pooling_copy(tmp_path: Path) -> Path:
