@@ -52,12 +52,7 @@ _with_graph = cli_beliefs.run_with_graph
 
 
 def _runner(graph: GraphClient, settings: Settings) -> MigrationRunner:
-    return MigrationRunner(
-        graph,
-        lock_timeout_s=settings.migrations_lock_timeout_s,
-        lock_stale_after_s=settings.migrations_lock_stale_after_s,
-        index_online_timeout_s=settings.migrations_index_online_timeout_s,
-    )
+    return MigrationRunner.with_settings(graph, settings.migrations)
 
 
 @db_app.command("migrate")

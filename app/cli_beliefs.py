@@ -50,7 +50,7 @@ def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
     """Runs ``work`` with a graph client; a Credence error is printed and exits 1."""
 
     async def run() -> T:
-        graph = GraphClient.from_settings(get_settings())
+        graph = GraphClient.from_settings(get_settings().neo4j)
         try:
             return await work(graph)
         finally:

@@ -394,7 +394,7 @@ async def open_session(
     context: str | None,
 ) -> ChatSession:
     """Connects, checks the agent, builds the loop's services and loads the embedder."""
-    graph = GraphClient.from_settings(settings)
+    graph = GraphClient.from_settings(settings.neo4j)
     try:
         agent = await get_agent(graph, agent_id)
         services = build_loop_services(graph, settings)

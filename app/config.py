@@ -9,6 +9,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.beliefs.mechanics import Mechanics
+from app.graph.settings import MigrationSettings, Neo4jSettings
 from app.guardian.settings import GuardianSettings
 from app.loop.settings import LoopSettings
 from app.memory.memory_mechanics import MemoryMechanics
@@ -66,6 +67,27 @@ class Settings(BaseSettings):
     guardian: GuardianSettings = Field(default_factory=GuardianSettings)
     # Reflection and consolidation (CREDENCE_REFLECTION__SIMILARITY=0.6).
     reflection: ReflectionSettings = Field(default_factory=ReflectionSettings)
+
+    @property
+    def neo4j(self) -> Neo4jSettings:
+        """The graph client's settings (the flat ``CREDENCE_NEO4J_*`` variables)."""
+        return Neo4jSettings(
+            uri=self.neo4j_uri,
+            user=self.neo4j_user,
+            password=self.neo4j_password,
+            database=self.neo4j_database,
+            connection_timeout_s=self.neo4j_connection_timeout_s,
+            max_pool_size=self.neo4j_max_pool_size,
+        )
+
+    @property
+    def migrations(self) -> MigrationSettings:
+        """The migration runner's waits (``CREDENCE_MIGRATIONS_*``)."""
+        return MigrationSettings(
+            lock_timeout_s=self.migrations_lock_timeout_s,
+            lock_stale_after_s=self.migrations_lock_stale_after_s,
+            index_online_timeout_s=self.migrations_index_online_timeout_s,
+        )
 
 
 @lru_cache(maxsize=1)

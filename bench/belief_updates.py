@@ -538,8 +538,8 @@ def report(ours: list[Ours], baselines: list[Baseline], args: argparse.Namespace
 async def main(args: argparse.Namespace) -> None:
     settings = get_settings()
     m = settings.mechanics
-    graph = GraphClient.from_settings(settings)
-    bench = GraphClient.from_settings(settings, QueryCatalog(BENCH_CYPHER))
+    graph = GraphClient.from_settings(settings.neo4j)
+    bench = GraphClient.from_settings(settings.neo4j, QueryCatalog(BENCH_CYPHER))
     try:
         info = await graph.server_info()
         if args.clean:

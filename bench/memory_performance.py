@@ -729,7 +729,7 @@ class Prepared:
 async def prepare(settings: Settings, args: argparse.Namespace) -> Prepared:
     """The context part's graph: reused when a complete one of the same sizes is there."""
     driver = driver_for(settings)
-    graph = GraphClient.from_settings(settings)
+    graph = GraphClient.from_settings(settings.neo4j)
     database = settings.neo4j_database
     started = time.perf_counter()
     main_shape = Shape(args.beliefs, args.episodes)
@@ -1147,7 +1147,7 @@ async def measure_packs(
 ) -> list[PackFigures]:
     m: Mechanics = settings.mechanics
     rng = random.Random(f"{args.seed}-packs")
-    graph = GraphClient.from_settings(settings)
+    graph = GraphClient.from_settings(settings.neo4j)
     figures: list[PackFigures] = []
     try:
         # Precomputed vectors.
@@ -1243,7 +1243,7 @@ async def profile_retrieval(settings: Settings, agent_id: str, queries: Sequence
         raise SystemExit(f"embeddings unavailable: {model.status().reason}")
     vectors = dict(zip(queries, found, strict=True))
     embedder = FixedEmbedder(vectors)
-    graph = GraphClient.from_settings(settings)
+    graph = GraphClient.from_settings(settings.neo4j)
     driver = driver_for(settings)
     try:
         print("\n-- each section alone, query vector given (bench process, sequential), ms:")
@@ -1418,7 +1418,7 @@ def report(
 
 
 async def check_database(settings: Settings) -> str:
-    graph = GraphClient.from_settings(settings)
+    graph = GraphClient.from_settings(settings.neo4j)
     try:
         info = await graph.server_info()
         pending = [s for s in await MigrationRunner(graph).status() if s.state != "applied"]

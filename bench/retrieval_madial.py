@@ -509,7 +509,7 @@ async def main(args: argparse.Namespace) -> int:
     speakers = speakers_of(memories, dialogues)
     bm25 = Bm25([m.id for m in memories], [m.event for m in memories])
 
-    graph = GraphClient.from_settings(settings)
+    graph = GraphClient.from_settings(settings.neo4j)
     agent_id: str | None = None
     created_here = False
     try:

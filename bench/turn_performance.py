@@ -304,7 +304,7 @@ async def prepare(settings: Settings, args: argparse.Namespace) -> Agents:
     """The turns agent (this benchmark's) and the context benchmark's other agents, reused when
     a complete one of the same sizes is there, else generated as memory_performance does."""
     driver = mp.driver_for(settings)
-    graph = GraphClient.from_settings(settings)
+    graph = GraphClient.from_settings(settings.neo4j)
     database = settings.neo4j_database
     started = time.perf_counter()
     main_shape = mp.Shape(args.beliefs, args.episodes)
@@ -605,7 +605,7 @@ def measure_turns(
 
 
 async def profile_activate(settings: Settings, agent_id: str, messages: Sequence[str]) -> None:
-    graph = GraphClient.from_settings(settings)
+    graph = GraphClient.from_settings(settings.neo4j)
     driver = mp.driver_for(settings)
     # Pieces that exist only in newer app code (an identity read, D without the count).
     identity = "agents/get_agent_identity" in graph.catalog.names()
@@ -713,7 +713,7 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
 async def profile_queries(settings: Settings, agent_id: str) -> None:
     """PROFILE of the two queries a turn used to run that count the agent's beliefs (with the
     count asked for, where the query makes it optional)."""
-    graph = GraphClient.from_settings(settings)
+    graph = GraphClient.from_settings(settings.neo4j)
     driver = mp.driver_for(settings)
     try:
         for name, params in (

@@ -47,17 +47,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        graph = GraphClient.from_settings(settings)
+        graph = GraphClient.from_settings(settings.neo4j)
         app.state.graph = graph
         app.state.executors = default_executors(graph, settings)
         if settings.migrate_on_start:
             try:
-                report = await MigrationRunner(
-                    graph,
-                    lock_timeout_s=settings.migrations_lock_timeout_s,
-                    lock_stale_after_s=settings.migrations_lock_stale_after_s,
-                    index_online_timeout_s=settings.migrations_index_online_timeout_s,
-                ).migrate()
+                report = await MigrationRunner.with_settings(graph, settings.migrations).migrate()
                 log.info(
                     "migrations: %d applied now, %d before",
                     len(report.applied),

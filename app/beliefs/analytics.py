@@ -24,8 +24,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from app.beliefs.store import require_agent
 from app.errors import InvalidInput, UnknownAnalytics
+from app.graph.agent_scope import require_agent
 from app.graph.catalog import QueryCatalog, default_catalog
 from app.graph.client import GraphClient
 

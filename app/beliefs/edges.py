@@ -5,8 +5,8 @@ from __future__ import annotations
 from app.beliefs.cascade import cascade_from
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EdgeCreate, EdgeResult
-from app.beliefs.store import lock_agent
 from app.errors import BeliefInactive, BeliefNotFound, CycleRefused, InvalidInput
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 
 

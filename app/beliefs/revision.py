@@ -19,8 +19,8 @@ from app.beliefs.cascade import cascade_from
 from app.beliefs.formulas import band
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import ApprovalRequest, RevisionOutcome, RevisionSummary
-from app.beliefs.store import lock_agent
 from app.errors import BeliefNotFound
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.reasoning.protocol import EvidenceNote, Neighbour, Reasoner, RevisedBelief, RevisionRequest
 

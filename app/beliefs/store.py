@@ -18,24 +18,9 @@ from app.beliefs.models import (
     Contradiction,
     LinkedBelief,
 )
-from app.errors import AgentNotFound, BeliefImmutable, BeliefNotFound
+from app.errors import BeliefImmutable, BeliefNotFound
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-
-
-async def lock_agent(tx: Transaction, agent_id: str) -> None:
-    """Takes the agent's write lock for the transaction.
-
-    Raises:
-        AgentNotFound: no such agent.
-    """
-    if not await tx.run("agents/lock_agent", agent_id=agent_id):
-        raise AgentNotFound(agent_id)
-
-
-async def require_agent(graph: GraphClient, agent_id: str) -> None:
-    """Raises AgentNotFound unless the agent exists (one index look-up)."""
-    if not await graph.read("agents/agent_exists", agent_id=agent_id):
-        raise AgentNotFound(agent_id)
 
 
 def belief_params(

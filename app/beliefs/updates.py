@@ -21,8 +21,8 @@ from app.beliefs.models import (
     TensionMove,
 )
 from app.beliefs.revision import revise_tense
-from app.beliefs.store import lock_agent
 from app.errors import BeliefInactive, BeliefNotFound, PersonNotFound
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.reasoning.protocol import Reasoner
 

@@ -17,9 +17,9 @@ import neo4j.time
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
 from neo4j import exceptions as neo4j_errors
 
-from app.config import Settings
 from app.errors import ConstraintViolation, GraphError, GraphUnavailable, InvalidInput
 from app.graph.catalog import QueryCatalog, default_catalog
+from app.graph.settings import Neo4jSettings
 
 log = logging.getLogger(__name__)
 
@@ -98,15 +98,17 @@ class GraphClient:
         self._catalog = catalog
 
     @classmethod
-    def from_settings(cls, settings: Settings, catalog: QueryCatalog | None = None) -> GraphClient:
+    def from_settings(
+        cls, settings: Neo4jSettings, catalog: QueryCatalog | None = None
+    ) -> GraphClient:
         """Builds the client (no I/O yet; the driver connects lazily)."""
         driver = AsyncGraphDatabase.driver(
-            settings.neo4j_uri,
-            auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
-            connection_timeout=settings.neo4j_connection_timeout_s,
-            max_connection_pool_size=settings.neo4j_max_pool_size,
+            settings.uri,
+            auth=(settings.user, settings.password.get_secret_value()),
+            connection_timeout=settings.connection_timeout_s,
+            max_connection_pool_size=settings.max_pool_size,
             # Retries of managed transactions are bounded so a dead server fails a request quickly.
-            max_transaction_retry_time=settings.neo4j_connection_timeout_s,
+            max_transaction_retry_time=settings.connection_timeout_s,
             # Server notes ("index already exists") are noise; warnings stay. "Unknown property
             # or label" warnings are expected before data of a kind exists.
             notifications_min_severity=neo4j.NotificationMinimumSeverity.WARNING,
@@ -114,7 +116,7 @@ class GraphClient:
                 neo4j.NotificationDisabledClassification.UNRECOGNIZED
             ],
         )
-        return cls(driver, settings.neo4j_database, catalog or default_catalog())
+        return cls(driver, settings.database, catalog or default_catalog())
 
     @property
     def catalog(self) -> QueryCatalog:

@@ -29,6 +29,7 @@ from app.errors import (
 )
 from app.graph.catalog import split_statements
 from app.graph.client import GraphClient
+from app.graph.settings import MigrationSettings
 from app.resources import resource_dir
 
 log = logging.getLogger(__name__)
@@ -138,6 +139,16 @@ class MigrationRunner:
         self._lock_timeout_s = lock_timeout_s
         self._lock_stale_after_s = lock_stale_after_s
         self._index_online_timeout_s = index_online_timeout_s
+
+    @classmethod
+    def with_settings(cls, graph: GraphClient, settings: MigrationSettings) -> MigrationRunner:
+        """The runner over the shipped schema/ with the configured waits."""
+        return cls(
+            graph,
+            lock_timeout_s=settings.lock_timeout_s,
+            lock_stale_after_s=settings.lock_stale_after_s,
+            index_online_timeout_s=settings.index_online_timeout_s,
+        )
 
     async def status(self) -> list[MigrationState]:
         """Every migration with its state: applied, pending, changed (edited after being applied)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from app.beliefs.store import lock_agent, require_agent
 from app.errors import AgentNotFound, InvalidInput
+from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.guardian.errors import CensorNotFound, CensorProtected
 from app.guardian.models import (

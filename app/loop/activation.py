@@ -13,10 +13,10 @@ import numpy as np
 from app.beliefs.contexts import context_chain
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Dissatisfaction
-from app.config import Settings
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.loop.models import RelevantBelief
+from app.loop.settings import LoopConfig
 from app.memory import frames
 from app.memory.context_sources import working_memory_items
 from app.memory.embeddings import Embedder
@@ -97,7 +97,7 @@ def _temporal_context(context: Context) -> str | None:
 async def activate(
     graph: GraphClient,
     embedder: Embedder,
-    settings: Settings,
+    settings: LoopConfig,
     agent_id: str,
     message: str,
     context_name: str | None,

@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.beliefs.store import lock_agent, require_agent
 from app.errors import ApprovalClosed, ApprovalNotFound
+from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.loop.models import ApprovalPublic, ApprovalsPublic, ChatRequest, TurnMode
 from app.reasoning.protocol import Appraisal, WorkUnit

@@ -19,7 +19,6 @@ from typing import Any
 
 from app.beliefs.models import OutcomeIn
 from app.beliefs.revision import observe_turn
-from app.beliefs.store import lock_agent
 from app.beliefs.updates import apply_outcome_in
 from app.errors import (
     ApprovalAnswerInvalid,
@@ -28,6 +27,7 @@ from app.errors import (
     InvalidInput,
     TurnFailed,
 )
+from app.graph.agent_scope import lock_agent
 from app.graph.client import Transaction
 from app.guardian.censors import learn_censor
 from app.loop.acting import describe_execution, execute_and_verify, moral_valence, outcome_of

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop.builtin_executors import WorkingMemoryExecutor
 from app.loop.executors import Executor, ExecutorRegistry
 from app.loop.guarding import Guard
+from app.loop.settings import LoopConfig
 from app.memory.embeddings import Embedder, shared_embedder
 from app.reasoning.factory import make_reasoner
 from app.reasoning.protocol import Reasoner
@@ -19,14 +19,14 @@ class LoopServices:
     """What a turn runs on; built once per process (the API's lifespan, the CLI)."""
 
     graph: GraphClient
-    settings: Settings
+    settings: LoopConfig
     reasoner: Reasoner
     embedder: Embedder
     executors: ExecutorRegistry
     guard: Guard
 
 
-def default_executors(graph: GraphClient, settings: Settings) -> ExecutorRegistry:
+def default_executors(graph: GraphClient, settings: LoopConfig) -> ExecutorRegistry:
     """The executors that ship with Credence (working memory); deployments register more."""
     shipped: list[Executor] = [WorkingMemoryExecutor(graph, settings.memory)]
     return ExecutorRegistry(shipped)
@@ -34,7 +34,7 @@ def default_executors(graph: GraphClient, settings: Settings) -> ExecutorRegistr
 
 def build_loop_services(
     graph: GraphClient,
-    settings: Settings,
+    settings: LoopConfig,
     *,
     embedder: Embedder | None = None,
     reasoner: Reasoner | None = None,

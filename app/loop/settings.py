@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Protocol
 
 from pydantic import BaseModel, Field
+
+from app.beliefs.mechanics import Mechanics
+from app.guardian.settings import GuardianSettings
+from app.memory.memory_mechanics import MemoryMechanics
+from app.memory.settings import EmbeddingSettings, RetrievalSettings
+from app.reasoning.settings import ReasonerSettings
 
 
 class LoopSettings(BaseModel):
@@ -25,3 +31,23 @@ class LoopSettings(BaseModel):
     min_evidence_confidence: Annotated[float, Field(ge=0.0, le=1.0)] = 0.3
     # Outcome of a rejected proposal: a failure on the belief that decided it (learned from).
     rejection_severity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.5
+
+
+class LoopConfig(Protocol):
+    """The settings a turn reads, one group per package; ``app.config.Settings`` is one (the loop
+    does not import the composed settings, so it stays below the API and the CLI)."""
+
+    @property
+    def mechanics(self) -> Mechanics: ...
+    @property
+    def memory(self) -> MemoryMechanics: ...
+    @property
+    def embeddings(self) -> EmbeddingSettings: ...
+    @property
+    def retrieval(self) -> RetrievalSettings: ...
+    @property
+    def reasoner(self) -> ReasonerSettings: ...
+    @property
+    def guardian(self) -> GuardianSettings: ...
+    @property
+    def loop(self) -> LoopSettings: ...

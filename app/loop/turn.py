@@ -18,9 +18,9 @@ from datetime import UTC, datetime
 
 from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
 from app.beliefs.revision import meditate_if_runaway, record_dissatisfaction_in, revise_tense_in
-from app.beliefs.store import lock_agent
 from app.beliefs.updates import apply_evidence_in, apply_outcome_in
 from app.errors import CredenceError, TurnFailed
+from app.graph.agent_scope import lock_agent
 from app.graph.client import Transaction
 from app.loop.acting import describe_execution, moral_valence, outcome_of
 from app.loop.activation import Activation, activate

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.beliefs.store import lock_agent, require_agent
 from app.errors import InvalidInput, NotFound
+from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.embeddings import Embedder

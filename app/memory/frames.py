@@ -20,8 +20,8 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from app.beliefs.formulas import Category
-from app.beliefs.store import lock_agent
 from app.errors import AgentNotFound
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory.text_match import matched_patterns
 from app.packs.files import read_frames

@@ -26,8 +26,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from app.beliefs.store import lock_agent
 from app.errors import AgentNotFound, InvalidInput, PersonNotFound
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory.memory_mechanics import MemoryMechanics, Seniority
 from app.memory.text_match import matched_patterns

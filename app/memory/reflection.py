@@ -53,8 +53,8 @@ from typing import Annotated, Protocol
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from app.beliefs.store import lock_agent
 from app.errors import AgentNotFound, CredenceError
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory import rules as rule_store
 from app.memory.embeddings import Embedder

@@ -22,8 +22,8 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.beliefs.formulas import Category
-from app.beliefs.store import lock_agent
 from app.errors import AgentNotFound, CreedImmutable
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory.memory_mechanics import MemoryMechanics
 

@@ -29,8 +29,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.beliefs.formulas import Category
-from app.beliefs.store import lock_agent
 from app.errors import AgentNotFound, InvalidInput, TaskNotFound
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import Person, name_key, person_from_row

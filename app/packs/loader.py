@@ -24,7 +24,7 @@ from app.beliefs.cascade import cascade_from
 from app.beliefs.contexts import all_context_parents
 from app.beliefs.formulas import Edge, cascade
 from app.beliefs.mechanics import Mechanics
-from app.beliefs.store import lock_agent, require_agent
+from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.embeddings import Embedder

@@ -56,7 +56,7 @@ def settings(neo4j_target: Neo4jTarget) -> Settings:
 
 @pytest.fixture(scope="session")
 async def graph(settings: Settings) -> AsyncIterator[GraphClient]:
-    client = GraphClient.from_settings(settings)
+    client = GraphClient.from_settings(settings.neo4j)
     await MigrationRunner(client).migrate()
     yield client
     await client.close()
@@ -65,7 +65,7 @@ async def graph(settings: Settings) -> AsyncIterator[GraphClient]:
 @pytest.fixture(scope="session")
 async def test_graph(settings: Settings, graph: GraphClient) -> AsyncIterator[GraphClient]:
     """A client whose catalog is tests/integration/cypher (test-only setup and probe queries)."""
-    client = GraphClient.from_settings(settings, QueryCatalog(TEST_CYPHER))
+    client = GraphClient.from_settings(settings.neo4j, QueryCatalog(TEST_CYPHER))
     yield client
     await client.close()
 

@@ -64,7 +64,7 @@ async def test_unreachable_server_is_graph_unavailable() -> None:
         neo4j_uri="bolt://127.0.0.1:1",  # type: ignore[call-arg]
         neo4j_connection_timeout_s=2,
     )
-    client = GraphClient.from_settings(settings)
+    client = GraphClient.from_settings(settings.neo4j)
     try:
         with pytest.raises(GraphUnavailable):
             await client.server_info()
@@ -74,7 +74,7 @@ async def test_unreachable_server_is_graph_unavailable() -> None:
 
 async def test_wrong_password_is_graph_unavailable(settings: Settings) -> None:
     wrong = settings.model_copy(update={"neo4j_password": SecretStr("not-the-password")})
-    client = GraphClient.from_settings(wrong)
+    client = GraphClient.from_settings(wrong.neo4j)
     try:
         with pytest.raises(GraphUnavailable) as raised:
             await client.server_info()

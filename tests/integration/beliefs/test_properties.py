@@ -73,7 +73,7 @@ async def _run(
     edges: list[tuple[int, int, float]],
     steps: list[Update],
 ) -> None:
-    graph = GraphClient.from_settings(config)
+    graph = GraphClient.from_settings(config.neo4j)
     try:
         engine = await Engine.new(graph)
         ids = [await engine.belief(f"belief {i}", strength=s) for i, s in enumerate(strengths)]

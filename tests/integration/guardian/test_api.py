@@ -24,7 +24,7 @@ def guardian_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.graph = GraphClient.from_settings(settings)
+        app.state.graph = GraphClient.from_settings(settings.neo4j)
         try:
             yield
         finally:
