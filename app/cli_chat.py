@@ -32,6 +32,7 @@ from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Dissatisfaction
 from app.cli_beliefs import agent_id_of, bar, console, err_console, meter
 from app.config import Settings, get_settings
+from app.embeddings.store import embed_pending
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.loop.approvals import list_approvals
@@ -39,7 +40,6 @@ from app.loop.models import ApprovalAnswer, ApprovalPublic, ChatRequest, TurnEve
 from app.loop.resume import resume_approval
 from app.loop.services import LoopServices, build_loop_services
 from app.loop.turn import run_turn
-from app.memory.embedding_store import embed_pending
 from app.memory.episodes import end_sessions, list_episodes
 from app.packs.birth import get_agent
 

@@ -14,11 +14,12 @@ from rich.table import Table
 
 from app.cli_beliefs import AgentOption, agent_id_of, console, err_console, run_with_graph
 from app.config import get_settings
+from app.embeddings import store as embedding_store
+from app.embeddings.embedder import shared_embedder
 from app.errors import SeedFileInvalid
 from app.graph.client import GraphClient
-from app.memory import embedding_store, episodes
+from app.memory import episodes
 from app.memory.context_sources import assemble_context
-from app.memory.embeddings import shared_embedder
 from app.memory.retrieval import ALL_SECTIONS, Context, ContextRequest
 from app.packs import files
 from app.packs.birth import AgentCreate, BirthProfile, BornAgent, birth, ensure_default_agent

@@ -13,10 +13,10 @@ from rich.table import Table
 
 from app.cli_beliefs import AgentOption, agent_id_of, bar, console, run_with_graph
 from app.config import get_settings
+from app.embeddings.embedder import shared_embedder
 from app.errors import PersonNotFound
 from app.graph.client import GraphClient
 from app.memory import frames, people, reflection, working_memory
-from app.memory.embeddings import shared_embedder
 from app.memory.people import Person, PersonCreate, PersonSort
 from app.memory.reflection import ReflectRequest
 from app.memory.settings import MAX_EPISODES_LIMIT

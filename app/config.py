@@ -9,11 +9,12 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.beliefs.mechanics import Mechanics
+from app.embeddings.settings import EmbeddingSettings
 from app.graph.settings import MigrationSettings, Neo4jSettings
 from app.guardian.settings import GuardianSettings
 from app.loop.settings import LoopSettings
 from app.memory.memory_mechanics import MemoryMechanics
-from app.memory.settings import EmbeddingSettings, ReflectionSettings, RetrievalSettings
+from app.memory.settings import ReflectionSettings, RetrievalSettings
 from app.reasoning.settings import ReasonerSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})

@@ -21,8 +21,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.memory.embeddings import Embedder
-from app.memory.settings import EmbeddingSettings
+from app.embeddings.embedder import Embedder
+from app.embeddings.settings import EmbeddingSettings
 from bench import retrieval_madial as madial
 
 RUNTIMES = {

@@ -61,16 +61,16 @@ from neo4j.vector import Vector
 
 from app.beliefs.mechanics import Mechanics
 from app.config import Settings, get_settings
+from app.embeddings.embedder import Embedder
+from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.memory.context_sources import assemble_context
-from app.memory.embeddings import Embedder
 from app.memory.frames import install_frames
 from app.memory.lucene import agent_clause, lucene_terms
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import micro_birth_properties
 from app.memory.retrieval import ALL_SECTIONS, ContextRequest
-from app.memory.settings import EmbeddingSettings
 from app.packs.loader import initial_strengths, load_pack, pack_checksum
 from app.packs.schema import KnowledgePack, reference_problems
 

@@ -64,9 +64,9 @@ from typing import Any
 import neo4j
 
 from app.config import Settings, get_settings
+from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
-from app.memory.embeddings import Embedder, shared_embedder
 from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes, list_episodes
 from app.memory.retrieval import MAX_QUERY_CHARS, ContextRequest, Mode, build_context
 from app.memory.settings import RetrievalSettings

@@ -42,8 +42,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.memory.embeddings import Embedder, shared_embedder
-from app.memory.settings import EmbeddingSettings
+from app.embeddings.embedder import Embedder, shared_embedder
+from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.claims import token_similarity
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.offline_stance import decide_stance

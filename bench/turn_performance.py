@@ -63,13 +63,13 @@ import app.loop.activation as activation_module
 from app.beliefs.contexts import context_chain
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.config import Settings, get_settings
+from app.embeddings.embedder import Embedder
+from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.loop.activation import activate, relevance_scores
 from app.memory import frames
 from app.memory.context_sources import assemble_context
-from app.memory.embeddings import Embedder
 from app.memory.retrieval import ContextRequest, SectionName
-from app.memory.settings import EmbeddingSettings
 
 TURNS_PREFIX = f"{mp.PREFIX}turns-"
 TARGET_TURN_P95_MS = 150.0

@@ -30,11 +30,11 @@ from app.api.routes import rules as rule_routes
 from app.api.routes import self_model as self_routes
 from app.api.routes import working_memory as working_memory_routes
 from app.config import Settings, get_settings
+from app.embeddings.embedder import shared_embedder
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.loop.services import default_executors
-from app.memory.embeddings import shared_embedder
 from app.packs.birth import ensure_default_agent
 from app.reasoning.factory import make_reasoner
 

@@ -10,10 +10,10 @@ from starlette.requests import HTTPConnection
 from app.api.security import authenticate, authorize_agent
 from app.beliefs.mechanics import Mechanics
 from app.config import Settings
+from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
 from app.loop.guarding import Guard
 from app.loop.services import LoopServices
-from app.memory.embeddings import Embedder
 from app.reasoning.protocol import Reasoner
 
 

@@ -85,7 +85,7 @@ class Belief(AgentScoped):
     # An explicitly set supervision mode overrides the one derived from strength.
     supervision_mode = StringProperty()
     embedding = _embedding()
-    # True from the write until the vector is stored (app/memory/embedding_store.py).
+    # True from the write until the vector is stored (app/embeddings/store.py).
     embedding_pending = BooleanProperty()
 
 

@@ -13,13 +13,13 @@ import numpy as np
 from app.beliefs.contexts import context_chain
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Dissatisfaction
+from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.loop.models import RelevantBelief
 from app.loop.settings import LoopConfig
 from app.memory import frames
 from app.memory.context_sources import working_memory_items
-from app.memory.embeddings import Embedder
 from app.memory.retrieval import Context, ContextRequest, build_context
 from app.memory.text_match import tokens
 from app.reasoning.protocol import BeliefBrief

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
 from app.loop.builtin_executors import WorkingMemoryExecutor
 from app.loop.executors import Executor, ExecutorRegistry
 from app.loop.guarding import Guard
 from app.loop.settings import LoopConfig
-from app.memory.embeddings import Embedder, shared_embedder
 from app.reasoning.factory import make_reasoner
 from app.reasoning.protocol import Reasoner
 

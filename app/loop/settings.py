@@ -7,9 +7,10 @@ from typing import Annotated, Protocol
 from pydantic import BaseModel, Field
 
 from app.beliefs.mechanics import Mechanics
+from app.embeddings.settings import EmbeddingSettings
 from app.guardian.settings import GuardianSettings
 from app.memory.memory_mechanics import MemoryMechanics
-from app.memory.settings import EmbeddingSettings, RetrievalSettings
+from app.memory.settings import RetrievalSettings
 from app.reasoning.settings import ReasonerSettings
 
 

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
 from app.beliefs.revision import meditate_if_runaway, record_dissatisfaction_in, revise_tense_in
 from app.beliefs.updates import apply_evidence_in, apply_outcome_in
+from app.embeddings.store import embed_pending
 from app.errors import CredenceError, TurnFailed
 from app.graph.agent_scope import lock_agent
 from app.graph.client import Transaction
@@ -43,7 +44,6 @@ from app.loop.recording import (
     silent,
 )
 from app.loop.services import LoopServices
-from app.memory.embedding_store import embed_pending
 from app.memory.episodes import end_sessions, write_episodes_in
 from app.memory.people import meet_in, mentioned_people
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
 from app.memory import frames, working_memory
-from app.memory.embeddings import Embedder
 from app.memory.retrieval import Context, ContextRequest, FrameChoice, build_context
 from app.memory.settings import RetrievalSettings
 

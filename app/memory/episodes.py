@@ -15,11 +15,11 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.embeddings.embedder import Embedder
 from app.errors import InvalidInput, NotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
-from app.memory.embeddings import Embedder
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import micro_birth_properties
 from app.memory.settings import RetrievalSettings

@@ -53,15 +53,16 @@ from typing import Annotated, Protocol
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from app.embeddings.embedder import Embedder
+from app.embeddings.settings import EmbeddingSettings
 from app.errors import AgentNotFound, CredenceError
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory import rules as rule_store
-from app.memory.embeddings import Embedder
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.rules import RuleCreate
 from app.memory.self_model import CapabilityState, capability_after, merged_gaps
-from app.memory.settings import MAX_EPISODES_LIMIT, EmbeddingSettings, ReflectionSettings
+from app.memory.settings import MAX_EPISODES_LIMIT, ReflectionSettings
 from app.reasoning.protocol import AbstractedRule, EpisodeBrief, RuleRequest
 
 log = logging.getLogger(__name__)

@@ -18,10 +18,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.agent_scope import require_agent
 from app.graph.client import GraphClient
-from app.memory.embeddings import Embedder
 from app.memory.lucene import agent_clause, lucene_terms
 from app.memory.settings import RetrievalSettings
 

@@ -19,10 +19,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound, InvalidInput, RuleNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.memory.embeddings import Embedder
 from app.memory.memory_mechanics import MemoryMechanics
 
 RuleSource = Literal["reflection", "manual", "consolidation", "pack"]

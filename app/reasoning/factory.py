@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from app.memory.embeddings import Embedder
+from app.embeddings.embedder import Embedder
 from app.reasoning.claude import ClaudeReasoner, ReasonerNotConfigured, api_key
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import Reasoner

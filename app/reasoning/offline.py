@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from app.memory.embeddings import Embedder
+from app.embeddings.embedder import Embedder
 from app.reasoning.claims import is_courtesy, split_claims, token_similarity, tokens
 from app.reasoning.offline_audit import creed_conflicts, violations
 from app.reasoning.offline_replies import compose

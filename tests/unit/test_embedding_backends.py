@@ -10,15 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.memory.embeddings import Embedder, bundled_model_path
-from app.memory.onnx_build import (
+from app.embeddings.embedder import Embedder, bundled_model_path
+from app.embeddings.onnx_build import (
     FP32_FILE,
     INT8_FILE,
     UnsupportedModel,
     ensure_onnx_model,
     read_spec,
 )
-from app.memory.settings import EmbeddingSettings
+from app.embeddings.settings import EmbeddingSettings
 
 TEXTS = [
     "Revenue is recognised when control of the goods passes to the customer.",

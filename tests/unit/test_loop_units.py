@@ -8,6 +8,7 @@ import pytest
 
 from app.beliefs.mechanics import Mechanics
 from app.config import Settings
+from app.embeddings.embedder import UnavailableEmbedder
 from app.errors import InvalidInput
 from app.graph.client import GraphClient
 from app.loop.acting import execute_and_verify, moral_valence, outcome_of
@@ -16,7 +17,6 @@ from app.loop.guarding import Guard
 from app.loop.recording import TurnRecorder, silent
 from app.loop.routing import route
 from app.loop.services import LoopServices
-from app.memory.embeddings import UnavailableEmbedder
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, Verification, VerifyRequest, WorkUnit
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from app.embeddings.vector_cache import VectorCache
 from app.memory.episodes import _in_batch_interference
 from app.memory.lucene import agent_clause, lucene_terms
 from app.memory.retrieval import fit_to_budget, section_budgets
 from app.memory.settings import RetrievalSettings
-from app.memory.vector_cache import VectorCache
 from app.packs.loader import initial_strengths, pack_checksum
 from app.packs.schema import KnowledgePack
 
@@ -133,8 +133,8 @@ def test_an_unusable_cache_path_means_no_cache_not_an_error(tmp_path: Path) -> N
 
 
 def test_remembered_vectors_are_used_without_the_model(tmp_path: Path) -> None:
-    from app.memory.embeddings import Embedder
-    from app.memory.settings import EmbeddingSettings
+    from app.embeddings.embedder import Embedder
+    from app.embeddings.settings import EmbeddingSettings
 
     embedder = Embedder(
         EmbeddingSettings(model=str(tmp_path / "no-model"), cache_path="", dimensions=3)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.memory.embeddings import Embedder, shared_embedder
-from app.memory.settings import EmbeddingSettings
+from app.embeddings.embedder import Embedder, shared_embedder
+from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import (
     AppraisalRequest,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr
 
+from app.embeddings.embedder import UnavailableEmbedder
 from app.errors import CredenceError, InvalidInput
-from app.memory.embeddings import UnavailableEmbedder
 from app.reasoning.claude import ClaudeReasoner
 from app.reasoning.factory import ReasonerNotConfigured, make_reasoner
 from app.reasoning.offline import OfflineReasoner

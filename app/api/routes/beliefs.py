@@ -27,7 +27,7 @@ from app.beliefs.models import (
     OutcomeIn,
     OutcomeResult,
 )
-from app.memory.embedding_store import embed_pending
+from app.embeddings.store import embed_pending
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["beliefs"])
 

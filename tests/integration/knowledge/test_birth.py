@@ -97,9 +97,9 @@ async def test_the_default_agent_is_born_once_with_every_pack(graph: object) -> 
     import uuid
 
     from app.beliefs.mechanics import Mechanics
+    from app.embeddings.embedder import shared_embedder
+    from app.embeddings.settings import EmbeddingSettings
     from app.graph.client import GraphClient
-    from app.memory.embeddings import shared_embedder
-    from app.memory.settings import EmbeddingSettings
     from app.packs.birth import ensure_default_agent
     from app.packs.loader import list_loaded_packs
 

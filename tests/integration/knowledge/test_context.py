@@ -13,10 +13,11 @@ from fastapi.testclient import TestClient
 
 from app.api.app import create_app
 from app.config import Settings
+from app.embeddings.embedder import shared_embedder
+from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
-from app.memory.embeddings import shared_embedder
 from app.memory.retrieval import ContextRequest, build_context
-from app.memory.settings import EmbeddingSettings, RetrievalSettings
+from app.memory.settings import RetrievalSettings
 from tests.integration.knowledge.conftest import context, import_episodes
 
 PARTY = "Bart danced at the Christmas party and felt very happy."

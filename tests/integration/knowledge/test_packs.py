@@ -9,9 +9,9 @@ from fastapi.testclient import TestClient
 
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.replay import compare_with_stored
+from app.embeddings.embedder import shared_embedder
+from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
-from app.memory.embeddings import shared_embedder
-from app.memory.settings import EmbeddingSettings
 from app.packs.birth import AgentCreate, create_agent
 from app.packs.files import find_pack, read_all_packs
 from app.packs.loader import initial_strengths, load_pack

@@ -10,6 +10,7 @@ import pytest
 from app.beliefs import store
 from app.beliefs.models import BeliefCreate
 from app.config import Settings
+from app.embeddings.embedder import shared_embedder
 from app.errors import BeliefNotFound, TurnFailed
 from app.graph.client import GraphClient
 from app.loop.executors import ExecutorRegistry
@@ -17,7 +18,6 @@ from app.loop.guarding import Guard
 from app.loop.models import ChatRequest
 from app.loop.services import LoopServices
 from app.loop.turn import run_turn
-from app.memory.embeddings import shared_embedder
 from app.packs.birth import AgentCreate, create_agent
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import (

@@ -17,9 +17,10 @@ from typer.testing import CliRunner
 from app.api.app import create_app
 from app.cli import app as cli_app
 from app.config import Settings
+from app.embeddings.embedder import Embedder, UnavailableEmbedder, shared_embedder
+from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.memory import rules, self_model
-from app.memory.embeddings import Embedder, UnavailableEmbedder, shared_embedder
 from app.memory.episodes import EpisodeBatch, get_episode, import_episodes
 from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.reflection import (
@@ -29,7 +30,7 @@ from app.memory.reflection import (
     reflect,
 )
 from app.memory.self_model import CapabilityState, capability_after
-from app.memory.settings import EmbeddingSettings, ReflectionSettings, RetrievalSettings
+from app.memory.settings import ReflectionSettings, RetrievalSettings
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import AbstractedRule, RuleRequest
 

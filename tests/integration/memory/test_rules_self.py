@@ -10,10 +10,10 @@ import pytest
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
 from app.beliefs.store import create_belief
+from app.embeddings.embedder import Embedder, UnavailableEmbedder
 from app.errors import AgentNotFound, CreedImmutable, InvalidInput, RuleNotFound
 from app.graph.client import GraphClient
 from app.memory import rules, self_model
-from app.memory.embeddings import Embedder, UnavailableEmbedder
 from app.memory.rules import RuleCreate, effective_confidence
 from app.memory.self_model import CapabilityOutcome, CapabilitySeed, IdentityUpdate
 

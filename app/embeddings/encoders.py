@@ -1,7 +1,7 @@
 """The two ways Credence runs the embedding model, behind one ``encode`` call.
 
 - :class:`OnnxEncoder` — ONNX Runtime and the fast tokenizer only (no torch in the process once
-  the ONNX copy exists, see :mod:`app.memory.onnx_build`). Measured on the 2-core machine:
+  the ONNX copy exists, see :mod:`app.embeddings.onnx_build`). Measured on the 2-core machine:
   one query 3–4 ms instead of 13–15 ms, ~1.4× the batch throughput, the same vectors (fp32).
 - :class:`TorchEncoder` — sentence-transformers on torch, the reference, used when ONNX Runtime is
   missing or the model's pipeline cannot be exported.
@@ -19,8 +19,8 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from app.memory.onnx_build import FP32_FILE, INT8_FILE, TOKENIZER_FILE, ensure_onnx_model
-from app.memory.settings import EmbeddingSettings
+from app.embeddings.onnx_build import FP32_FILE, INT8_FILE, TOKENIZER_FILE, ensure_onnx_model
+from app.embeddings.settings import EmbeddingSettings
 
 log = logging.getLogger(__name__)
 

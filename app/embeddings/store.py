@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
 from app.graph.vectors import vector_param
-from app.memory.embeddings import Embedder
 
 EmbeddedLabel = Literal["Belief", "Rule", "Episode"]
 LABELS: tuple[EmbeddedLabel, ...] = ("Belief", "Rule", "Episode")

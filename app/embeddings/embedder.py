@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.memory.encoders import Encoder, load_encoder
-from app.memory.settings import EmbeddingSettings
-from app.memory.vector_cache import VectorCache
+from app.embeddings.encoders import Encoder, load_encoder
+from app.embeddings.settings import EmbeddingSettings
+from app.embeddings.vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
 
