@@ -44,11 +44,11 @@ from pathlib import Path
 
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.embeddings.settings import EmbeddingSettings
-from app.reasoning.claims import token_similarity
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.offline_stance import decide_stance
 from app.reasoning.protocol import StanceRequest
 from app.reasoning.settings import ReasonerSettings
+from app.text.words import token_similarity
 
 DEFAULT_DATA = (
     Path(__file__).resolve().parents[2]

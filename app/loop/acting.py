@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from app.loop.recording import TurnRecorder
 from app.loop.services import LoopServices
-from app.memory.text_match import matched_patterns
 from app.reasoning.protocol import (
     ExecutionResult,
     Verification,
@@ -13,6 +12,7 @@ from app.reasoning.protocol import (
     VerifyRequest,
     WorkUnit,
 )
+from app.text.patterns import matched_patterns
 
 
 def moral_valence(text: str, outcome: str, topics: list[str]) -> str:

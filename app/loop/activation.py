@@ -21,8 +21,8 @@ from app.loop.settings import LoopConfig
 from app.memory import frames
 from app.memory.context_sources import working_memory_items
 from app.memory.retrieval import Context, ContextRequest, build_context
-from app.memory.text_match import tokens
 from app.reasoning.protocol import BeliefBrief
+from app.text.words import tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +57,10 @@ async def relevance_scores(
     if missing:
         vectors = await embedder.embed([query, *(items[i]["statement"] for i in missing)])
         if vectors is None:
-            query_tokens = tokens(query)
+            query_tokens = set(tokens(query))
             overlap = []
             for item in items:
-                other = tokens(item["statement"])
+                other = set(tokens(item["statement"]))
                 union = query_tokens | other
                 overlap.append(len(query_tokens & other) / len(union) if union else 0.0)
             return overlap, False

@@ -11,7 +11,6 @@ from app.loop.models import ChatRequest, GuardianReport, TurnEvent, TurnMode
 from app.loop.recording import TurnRecorder
 from app.loop.routing import route
 from app.loop.services import LoopServices
-from app.reasoning.claims import split_claims
 from app.reasoning.offline_requests import request_sentence
 from app.reasoning.protocol import (
     Appraisal,
@@ -24,6 +23,7 @@ from app.reasoning.protocol import (
     WorkRequest,
     WorkUnit,
 )
+from app.text.claims import split_claims
 
 
 @dataclass(slots=True)

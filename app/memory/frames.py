@@ -3,7 +3,7 @@ nodes, and the choice of a frame for a text.
 
 Selection rule (:func:`select_frame`): each distinct activation pattern found in the text counts
 one match (a pattern with a space as a substring, a single word as a whole token; see
-``app/memory/text_match.py``). The frame with the most matches wins. A tie goes to the frame
+``app/text/patterns.py``). The frame with the most matches wins. A tie goes to the frame
 that comes first in :data:`TIE_ORDER` (decision, debug, task, creative, question,
 conversation: the higher-stakes and more specific frame first, so a tie never relaxes caution,
 and the broad question words lose to a concrete request), then to other frames by key. No match
@@ -23,9 +23,9 @@ from app.beliefs.formulas import Category
 from app.errors import AgentNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.memory.text_match import matched_patterns
 from app.packs.files import read_frames
 from app.packs.schema import FrameSpec, Stakes
+from app.text.patterns import matched_patterns
 
 TIE_ORDER: tuple[str, ...] = ("decision", "debug", "task", "creative", "question", "conversation")
 FALLBACK_FRAME = "conversation"

@@ -30,7 +30,7 @@ from app.errors import AgentNotFound, InvalidInput, PersonNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory.memory_mechanics import MemoryMechanics, Seniority
-from app.memory.text_match import matched_patterns
+from app.text.patterns import matched_patterns
 
 KnowledgeLevel = Literal["unknown", "novice", "intermediate", "expert"]
 BirthSource = Literal["full", "micro", "api"]

@@ -22,8 +22,8 @@ from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.agent_scope import require_agent
 from app.graph.client import GraphClient
-from app.memory.lucene import agent_clause, lucene_terms
 from app.memory.settings import RetrievalSettings
+from app.text.lucene import agent_clause, lucene_terms
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,6 @@ from typing import Literal
 import numpy as np
 
 from app.embeddings.embedder import Embedder
-from app.reasoning.claims import is_courtesy, split_claims, token_similarity, tokens
 from app.reasoning.offline_audit import creed_conflicts, violations
 from app.reasoning.offline_replies import compose
 from app.reasoning.offline_requests import face_threat, is_request, parse_work, risk_kinds, urgency
@@ -51,6 +50,8 @@ from app.reasoning.protocol import (
     WorkUnit,
 )
 from app.reasoning.settings import ReasonerSettings
+from app.text.claims import is_courtesy, split_claims
+from app.text.words import token_similarity, tokens
 
 OFFLINE = "offline"
 EvidenceKind = Literal["factual", "feedback", "outcome"]

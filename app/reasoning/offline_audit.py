@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from app.reasoning.claims import content_words, normalise
+from app.text.words import content_words, normalise
 
 VIOLATIONS: dict[str, tuple[str, ...]] = {
     "deception": (

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.reasoning.claims import is_question, normalise, split_sentences, tokens, word_set
+from app.text.claims import is_question, split_sentences
+from app.text.stopwords import word_set
+from app.text.words import normalise, tokens
 
 # Verbs a request in the agent's line of work starts with (the imperative is the first word).
 REQUEST_VERBS = word_set(

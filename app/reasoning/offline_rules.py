@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from app.reasoning.claims import STOPWORDS, jaccard, normalise, tokens, word_set
 from app.reasoning.protocol import EpisodeBrief
+from app.text.stopwords import CLAIM_STOP_WORDS, word_set
+from app.text.words import jaccard, normalise, tokens
 
 SUCCESS = frozenset({"success", "succeeded", "positive", "good", "approved", "confirmation"})
 FAILURE = frozenset({"failure", "failed", "negative", "bad", "rejected", "violation", "error"})
 
 # Words that say little about what an episode was about.
-_FILLER = STOPWORDS | word_set(
+_FILLER = CLAIM_STOP_WORDS | word_set(
     """agent user person turn said asked told want need like know think also today yesterday
     tomorrow one two three thing things something lot bit"""
 )

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.reasoning.claims import token_similarity
 from app.reasoning.protocol import Stance
-from app.reasoning.stance_cues import contradiction_cues
+from app.text.stance_cues import contradiction_cues
+from app.text.words import token_similarity
 
 # Token Jaccard runs lower than embedding cosine for the same pair of sentences; these are its
 # own thresholds (measured on VitaminC's dev slice: see bench/README.md).

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.memory.frames import TIE_ORDER, default_frames, select_frame
-from app.memory.text_match import matched_patterns
 from app.packs.schema import FrameSpec
+from app.text.patterns import matched_patterns
 
 
 def _frame(key: str, *patterns: str) -> FrameSpec:

@@ -11,11 +11,11 @@ import pytest
 
 from app.embeddings.vector_cache import VectorCache
 from app.memory.episodes import _in_batch_interference
-from app.memory.lucene import agent_clause, lucene_terms
 from app.memory.retrieval import fit_to_budget, section_budgets
 from app.memory.settings import RetrievalSettings
 from app.packs.loader import initial_strengths, pack_checksum
 from app.packs.schema import KnowledgePack
+from app.text.lucene import agent_clause, lucene_terms
 
 
 def test_lucene_terms_keep_only_words_lower_cased_without_stop_words() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.reasoning.claims import split_claims, split_sentences, token_similarity
-from app.reasoning.stance_cues import (
+from app.text.claims import split_claims, split_sentences
+from app.text.stance_cues import (
     antonyms,
     contradiction_cues,
     is_denial,
@@ -12,6 +12,7 @@ from app.reasoning.stance_cues import (
     number_mismatches,
     quantities,
 )
+from app.text.words import token_similarity
 
 
 def test_negation_mismatch_needs_the_negated_words_to_be_shared() -> None:
@@ -116,7 +117,7 @@ def test_token_similarity_ignores_stopwords_and_inflection() -> None:
 
 
 def test_a_negation_in_another_clause_of_a_long_statement_is_no_contradiction() -> None:
-    from app.reasoning.stance_cues import contradiction_cues
+    from app.text.stance_cues import contradiction_cues
 
     claim = "Revenue from a SaaS subscription is recognised ratably over the service period."
     statement = (

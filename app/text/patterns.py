@@ -11,28 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from app.text.words import normalise
+
 _TOKEN = re.compile(r"\w+")
-_SPACES = re.compile(r"\s+")
-
-
-def normalise(text: str) -> str:
-    """Lower-cased, apostrophes unified, whitespace runs collapsed to one space."""
-    return _SPACES.sub(" ", text.replace("’", "'").replace("‘", "'").lower()).strip()
-
-
-def tokens(text: str) -> set[str]:
-    """The word tokens of the normalised text."""
-    return set(_TOKEN.findall(normalise(text)))
 
 
 def matched_patterns(patterns: Iterable[str], text: str) -> list[str]:
     """The distinct patterns (in their given order) that occur in ``text``."""
-    normalised = normalise(text)
+    normalised = normalise(text).lower()
     words = set(_TOKEN.findall(normalised))
     found: list[str] = []
     seen: set[str] = set()
     for pattern in patterns:
-        key = normalise(pattern)
+        key = normalise(pattern).lower()
         if not key or key in seen:
             continue
         seen.add(key)

@@ -9,18 +9,12 @@ from __future__ import annotations
 
 import re
 
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+from app.text.stopwords import QUERY_STOP_WORDS
 
-STOP_WORDS = frozenset(
-    """
-    a an and are as at be but by for if in into is it no not of on or such that the their
-    then there these they this to was will with i me my we our you your he him his she her
-    its them what which who whom do does did done have has had having am been being so than
-    too very can just should would could about above after again all any both each few more
-    most other some own same only over under up down out off once here when where why how
-    from further because until while during before between through
-    """.split()  # noqa: SIM905
-)
+# The tokens Lucene's standard analyser keeps (letters and digits, one inner apostrophe), so a
+# query term is never Lucene syntax: hand-written because no installed library escapes Lucene
+# queries, and the terms must match what the index holds.
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
 
 def lucene_terms(text: str, max_terms: int = 64) -> str | None:
@@ -28,7 +22,7 @@ def lucene_terms(text: str, max_terms: int = 64) -> str | None:
     seen: dict[str, None] = {}
     for raw in _TOKEN.findall(text.lower()):
         token = raw.replace("'", "")
-        if len(token) < 2 or token in STOP_WORDS:
+        if len(token) < 2 or token in QUERY_STOP_WORDS:
             continue
         seen.pop(token, None)
         seen[token] = None

@@ -1,5 +1,4 @@
-"""Splitting a conversational turn into claims, and the word-level helpers the offline reasoner
-shares (tokens, content words, light stemming, token overlap).
+"""Splitting a conversational turn into sentences and claims.
 
 A claim is a sentence that asserts something: questions and pure greetings / courtesy ("Hi",
 "Thanks a lot!") are dropped. Sentences end at ``.``, ``!``, ``?``, ``;`` or a line break; a
@@ -9,9 +8,9 @@ full stop inside a number ("7.5") or after a common abbreviation ("e.g.", "Dr.")
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
-_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
+from app.text.stopwords import word_set
+from app.text.words import normalise, tokens
 
 # Abbreviations whose trailing full stop does not end a sentence.
 _ABBREVIATIONS = frozenset(
@@ -19,27 +18,6 @@ _ABBREVIATIONS = frozenset(
      "approx", "dept", "fig", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
      "oct", "nov", "dec", "st", "jr", "sr", "u.s", "u.k"}
 )  # fmt: skip
-
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d[\d,]*(?:\.\d+)?")
-
-
-def word_set(text: str) -> frozenset[str]:
-    """The white-space separated words of a literal list (easier to read than quoted items)."""
-    return frozenset(text.split())
-
-
-STOPWORDS = word_set(
-    """a an the and or but if then else so of to in on at by for with from into onto over under
-    about above below as is are was were be been being am do does did doing have has had having
-    it its it's this that these those there here their they them he she him her his hers we us
-    our you your yours i me my mine what which who whom whose when where why how all any both
-    each few many much some such than too very can could should would will shall may might must
-    just also only own same other more most less least again once up down out off s t own
-    not no nor never none cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
-    hasn't haven't hadn't shouldn't wouldn't couldn't mustn't that's what's there's let's i'm
-    i've i'd i'll you're you've we're we've they're they've he's she's it'll yes yeah ok okay
-    well oh right wrong actually really please thanks thank get got make made"""
-)
 
 GREETINGS = word_set(
     """hi hello hey hiya howdy greetings morning afternoon evening good night thanks thank you
@@ -52,57 +30,6 @@ GREETINGS = word_set(
 _QUESTION_START = re.compile(
     r"^(what|why|how|who|whom|whose|which|where)\b(?!\s+(?:a|an)\b)", re.IGNORECASE
 )
-
-
-def normalise(text: str) -> str:
-    """Curly quotes to straight ones and runs of white space to one space."""
-    return " ".join(text.translate(_APOSTROPHES).split())
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-cased word and number tokens (apostrophes kept: ``isn't``, ``o'clock``)."""
-    return [token.lower().strip("'-") for token in _TOKEN.findall(normalise(text))]
-
-
-def stem(word: str) -> str:
-    """A light suffix strip so that "obligations"/"obligation" and "recognised"/"recognises"
-    compare equal; numbers and short words are kept whole."""
-    if not word[:1].isalpha() or len(word) <= 3:
-        return word
-    if word.endswith("'s"):
-        word = word[:-2]
-    for suffix, replacement in (
-        ("ies", "y"),
-        ("ied", "y"),
-        ("ing", ""),
-        ("ed", ""),
-        ("es", ""),
-        ("s", ""),
-    ):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "s" and word.endswith("ss"):
-                return word
-            return word[: -len(suffix)] + replacement
-    if word.endswith("e") and len(word) > 4:
-        return word[:-1]
-    return word
-
-
-def content_words(text: str) -> list[str]:
-    """Stems of the tokens that carry meaning (stop words, negators and courtesy dropped)."""
-    return [stem(token) for token in tokens(text) if token not in STOPWORDS]
-
-
-def jaccard(first: Iterable[str], second: Iterable[str]) -> float:
-    """|A ∩ B| / |A ∪ B| of two token collections (0 when both are empty)."""
-    a, b = set(first), set(second)
-    union = a | b
-    return len(a & b) / len(union) if union else 0.0
-
-
-def token_similarity(first: str, second: str) -> float:
-    """Topic relatedness without embeddings: Jaccard of the content-word stems."""
-    return jaccard(content_words(first), content_words(second))
 
 
 def split_sentences(text: str) -> list[str]:

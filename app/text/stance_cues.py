@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.reasoning.claims import STOPWORDS, normalise, stem, tokens
+from app.text.stopwords import CLAIM_STOP_WORDS
+from app.text.words import content_words, normalise, stem, tokens
 
 NEGATORS = frozenset(
     {"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "nowhere", "cannot",
@@ -128,7 +129,7 @@ def _negated_words(text: str, window: int = 4) -> set[str]:
             negated.update(
                 stem(word)
                 for word in words[index + 1 : index + 1 + window]
-                if word not in STOPWORDS
+                if word not in CLAIM_STOP_WORDS
             )
     return negated
 
@@ -146,7 +147,7 @@ def negation_mismatch(claim: str, statement: str) -> bool:
         return False
     negated_text, other = (claim, statement) if claim_negations % 2 else (statement, claim)
     # Content words only: sharing "a" or "the" does not put the negation on the common topic.
-    other_words = {stem(token) for token in tokens(other) if token not in STOPWORDS}
+    other_words = set(content_words(other))
     return bool(_negated_words(negated_text) & other_words)
 
 
@@ -261,7 +262,7 @@ def _unit_after(rest: str) -> str | None:
 
 def _label_before(before: str) -> str | None:
     words = tokens(before)
-    if not words or not words[-1][:1].isalpha() or words[-1] in STOPWORDS:
+    if not words or not words[-1][:1].isalpha() or words[-1] in CLAIM_STOP_WORDS:
         return None
     return stem(words[-1])
 
@@ -379,10 +380,10 @@ def focus_clauses(claim: str, statement: str) -> list[str]:
     clauses = [part for part in _CLAUSE_BREAK.split(statement) if part and len(tokens(part)) >= 3]
     if len(clauses) < 2:
         return [statement]
-    claim_words = {stem(word) for word in tokens(claim) if word not in STOPWORDS}
+    claim_words = set(content_words(claim))
 
     def shared(part: str) -> int:
-        return len(claim_words & {stem(word) for word in tokens(part) if word not in STOPWORDS})
+        return len(claim_words & set(content_words(part)))
 
     best = max(shared(part) for part in clauses)
     if best == 0:
