@@ -14,8 +14,8 @@ from rich.table import Table
 
 from app.beliefs import history, store
 from app.beliefs.dissatisfaction import compute_dissatisfaction
-from app.beliefs.formulas import Category
 from app.beliefs.models import Belief, BeliefCreate, Dissatisfaction
+from app.common import Category
 from app.config import get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient

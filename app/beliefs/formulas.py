@@ -12,7 +12,6 @@ from typing import Literal
 
 from app.beliefs.mechanics import Mechanics
 
-Category = Literal["aesthetic", "contextual", "relational", "ethical"]
 Outcome = Literal["success", "failure", "neutral"]
 MoralValence = Literal["neutral", "confirmation", "violation"]
 SupervisionMode = Literal["guidance", "proposal", "autonomous"]

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+from app.common import Unit
 
 
 class Mechanics(BaseModel):

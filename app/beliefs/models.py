@@ -7,9 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.beliefs.formulas import Band, Category, MoralValence, Outcome, SupervisionMode
+from app.beliefs.formulas import Band, MoralValence, Outcome, SupervisionMode
+from app.common import Category, Unit, not_blank
 
-Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 EdgeWeight = Annotated[float, Field(gt=0.0, le=1.0)]
 Statement = Annotated[str, Field(min_length=1, max_length=2000)]
 ContextName = Annotated[
@@ -42,12 +42,7 @@ class BeliefCreate(StrictModel):
     contexts: list[ContextStrength] = Field(default_factory=list, max_length=100)
     source: BeliefSource = "api"
 
-    @field_validator("statement")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("statement must not be blank")
-        return value.strip()
+    _check = field_validator("statement")(not_blank)
 
 
 class BeliefUpdate(StrictModel):

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from app.beliefs.formulas import Category
+from app.common import Category
 from app.errors import AgentNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction

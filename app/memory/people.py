@@ -21,11 +21,12 @@ import json
 import re
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from app.common import StrictModel, Unit, not_blank, utc_now
 from app.errors import AgentNotFound, InvalidInput, PersonNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
@@ -35,7 +36,6 @@ from app.text.patterns import matched_patterns
 KnowledgeLevel = Literal["unknown", "novice", "intermediate", "expert"]
 BirthSource = Literal["full", "micro", "api"]
 PersonSort = Literal["relationship", "recent", "name"]
-Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 Valence = Annotated[float, Field(ge=-1.0, le=1.0)]
 PersonName = Annotated[str, Field(min_length=1, max_length=200)]
 Email = Annotated[str, Field(max_length=320, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
@@ -51,11 +51,7 @@ PreferenceValue = (
 MAX_PREFERENCES = 50
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-
-class Affect(_Strict):
+class Affect(StrictModel):
     """How the person seems to feel: valence −1..1, arousal and stress 0..1."""
 
     valence: Valence = 0.0
@@ -63,19 +59,13 @@ class Affect(_Strict):
     stress: Unit = 0.0
 
 
-class AffectPatch(_Strict):
+class AffectPatch(StrictModel):
     valence: Valence | None = None
     arousal: Unit | None = None
     stress: Unit | None = None
 
 
-def _not_blank(value: str | None) -> str | None:
-    if value is not None and not value.strip():
-        raise ValueError("must not be blank")
-    return value
-
-
-class PersonCreate(_Strict):
+class PersonCreate(StrictModel):
     name: PersonName
     email: Email | None = None
     role: Role = "unknown"
@@ -90,10 +80,10 @@ class PersonCreate(_Strict):
         default_factory=dict, max_length=MAX_PREFERENCES
     )
 
-    _check_name = field_validator("name")(_not_blank)
+    _check_name = field_validator("name")(not_blank)
 
 
-class PersonUpdate(_Strict):
+class PersonUpdate(StrictModel):
     """A partial edit. ``email: null`` clears the email; ``preferences`` is merged key by key
     (a key set to null is removed); authority follows ``seniority``."""
 
@@ -403,12 +393,6 @@ def _stored(person: Person, mechanics: MemoryMechanics) -> dict[str, Any]:
     }
 
 
-def _now(now: datetime | None) -> datetime:
-    if now is None:
-        return datetime.now(UTC)
-    return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
-
-
 def _new_person(
     agent_id: str, data: PersonCreate, birth_source: BirthSource, now: datetime
 ) -> Person:
@@ -487,7 +471,7 @@ async def create_person(
         AgentNotFound: no such agent.
     """
     mechanics = mechanics or MemoryMechanics()
-    at = _now(now)
+    at = utc_now(now)
     person = _new_person(agent_id, data, birth_source, at)
 
     async def work(tx: Transaction) -> Person:
@@ -634,7 +618,7 @@ async def micro_birth(
         InvalidInput: the name is blank or too long.
     """
     mechanics = mechanics or MemoryMechanics()
-    at = _now(now)
+    at = utc_now(now)
     data = _validated_create({"name": name, "context_relevance": 0.0})
 
     async def work(tx: Transaction) -> MicroBirth:
@@ -722,7 +706,7 @@ async def record_interaction(
         PersonNotFound: no such person.
     """
     mechanics = mechanics or MemoryMechanics()
-    at = _now(now)
+    at = utc_now(now)
 
     async def work(tx: Transaction) -> Person:
         await lock_agent(tx, agent_id)

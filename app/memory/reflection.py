@@ -53,6 +53,7 @@ from typing import Annotated, Protocol
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from app.common import utc_now
 from app.embeddings.embedder import Embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.errors import AgentNotFound, CredenceError
@@ -67,7 +68,6 @@ from app.reasoning.protocol import AbstractedRule, EpisodeBrief, RuleRequest
 
 log = logging.getLogger(__name__)
 
-Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 OUTCOME_KEYS = ("success", "failure", "partial", "neutral", "unknown")
 # "since the beginning": a bound the composite index can seek from (a null could not).
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
@@ -268,12 +268,6 @@ def _gap(counts: dict[str, int], concept: str, settings: ReflectionSettings) -> 
     return f"{' '.join(concept.split())} (similar episodes mostly failed)"
 
 
-def _now(now: datetime | None) -> datetime:
-    if now is None:
-        return datetime.now(UTC)
-    return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
-
-
 async def _abstract(
     reasoner: RuleAbstractor,
     plans: list[_Plan],
@@ -361,7 +355,7 @@ async def reflect(
     request = request or ReflectRequest()
     settings = settings or ReflectionSettings()
     mechanics = mechanics or MemoryMechanics()
-    at = _now(now)
+    at = utc_now(now)
     similarity = request.similarity if request.similarity is not None else settings.similarity
     min_size = request.min_cluster_size or settings.min_cluster_size
     limit = request.max_episodes or settings.max_episodes

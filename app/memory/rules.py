@@ -14,11 +14,12 @@ embeddings unavailable it is stored without one and found by fulltext only.
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.common import Unit, not_blank, utc_now
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound, InvalidInput, RuleNotFound
 from app.graph.agent_scope import lock_agent
@@ -26,13 +27,6 @@ from app.graph.client import GraphClient, Transaction
 from app.memory.memory_mechanics import MemoryMechanics
 
 RuleSource = Literal["reflection", "manual", "consolidation", "pack"]
-Unit = Annotated[float, Field(ge=0.0, le=1.0)]
-
-
-def _not_blank(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be blank")
-    return value
 
 
 class RuleCreate(BaseModel):
@@ -47,7 +41,7 @@ class RuleCreate(BaseModel):
         default_factory=list, max_length=100
     )
 
-    _check = field_validator("trigger_concept", "content")(_not_blank)
+    _check = field_validator("trigger_concept", "content")(not_blank)
 
 
 class Rule(BaseModel):
@@ -98,12 +92,6 @@ def _decay_params(mechanics: MemoryMechanics) -> dict[str, float]:
     }
 
 
-def _now(now: datetime | None) -> datetime:
-    if now is None:
-        return datetime.now(UTC)
-    return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
-
-
 def embedding_text(data: RuleCreate) -> str:
     return f"{data.trigger_concept}: {data.content}"
 
@@ -124,7 +112,7 @@ async def create_rule(
         InvalidInput: a ``derived_from`` episode does not exist for this agent (nothing written).
     """
     mechanics = mechanics or MemoryMechanics()
-    at = _now(now)
+    at = utc_now(now)
     vectors = await embedder.embed([embedding_text(data)]) if embedder is not None else None
     params = {
         "id": str(uuid.uuid4()),
@@ -171,7 +159,7 @@ async def get_rule(
         "rules/get_rule",
         agent_id=agent_id,
         rule_id=rule_id,
-        now=_now(now),
+        now=utc_now(now),
         decay=_decay_params(mechanics),
     )
     if not rows:
@@ -205,7 +193,7 @@ async def list_rules(
         min_effective=min_effective_confidence,
         skip=skip,
         limit=limit,
-        now=_now(now),
+        now=utc_now(now),
         decay=_decay_params(mechanics),
     )
     if not rows:
@@ -227,7 +215,7 @@ async def validate_rule(
         AgentNotFound: no such agent.
         RuleNotFound: no such rule for this agent.
     """
-    at = _now(now)
+    at = utc_now(now)
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)

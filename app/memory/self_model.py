@@ -16,25 +16,20 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 
-from app.beliefs.formulas import Category
+from app.common import Category, StrictModel, Unit, not_null, utc_now
 from app.errors import AgentNotFound, CreedImmutable
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory.memory_mechanics import MemoryMechanics
 
-Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 Domain = Annotated[str, Field(min_length=1, max_length=120)]
 GapText = Annotated[str, Field(min_length=1, max_length=2000)]
 SELF_DOMAIN = "self"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
 class Identity(BaseModel):
@@ -46,7 +41,7 @@ class Identity(BaseModel):
     created_at: datetime | None = None
 
 
-class IdentityUpdate(_Strict):
+class IdentityUpdate(StrictModel):
     """Edits the name or the identity goal. ``terminal_creed`` is accepted only to refuse a change
     with a clear error (409); the same creed again changes nothing."""
 
@@ -54,17 +49,10 @@ class IdentityUpdate(_Strict):
     identity_goal: Annotated[str | None, Field(min_length=1, max_length=2000)] = None
     terminal_creed: list[Annotated[str, Field(max_length=2000)]] | None = None
 
-    @field_validator("name", "identity_goal")
-    @classmethod
-    def _not_blank(cls, value: str | None) -> str | None:
-        if value is None:
-            raise ValueError("may not be null (leave the field out to keep it)")
-        if not value.strip():
-            raise ValueError("must not be blank")
-        return value
+    _check = field_validator("name", "identity_goal")(not_null)
 
 
-class CapabilitySeed(_Strict):
+class CapabilitySeed(StrictModel):
     domain: Domain
     proficiency: Unit = 0.3
 
@@ -86,7 +74,7 @@ class CapabilityState(BaseModel):
     experience_count: int
 
 
-class CapabilityOutcome(_Strict):
+class CapabilityOutcome(StrictModel):
     domain: Domain
     success: bool
     complexity: Unit = 0.5
@@ -133,12 +121,6 @@ def merged_gaps(current: list[str], added: list[str], limit: int) -> list[str]:
             seen.add(gap.casefold())
             merged.append(gap)
     return merged[-limit:]
-
-
-def _now(now: datetime | None) -> datetime:
-    if now is None:
-        return datetime.now(UTC)
-    return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
 
 
 async def get_self(graph: GraphClient, agent_id: str) -> SelfView:
@@ -230,7 +212,7 @@ async def record_capability_outcome(
         AgentNotFound: no such agent.
     """
     mechanics = mechanics or MemoryMechanics()
-    at = _now(now)
+    at = utc_now(now)
 
     async def work(tx: Transaction) -> Capability:
         await lock_agent(tx, agent_id)

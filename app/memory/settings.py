@@ -8,7 +8,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+from app.common import Unit
+
 Positive = Annotated[float, Field(gt=0.0)]
 
 

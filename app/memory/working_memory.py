@@ -23,12 +23,12 @@ month end 1.5, quarter end 2.0, year end 2.5. ``contexts`` names the period ends
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 
-from app.beliefs.formulas import Category
+from app.common import Category, StrictModel, not_blank, utc_now
 from app.errors import AgentNotFound, InvalidInput, TaskNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
@@ -40,21 +40,11 @@ DeadlineKind = Literal["month_end", "quarter_end", "year_end"]
 QUARTER_END_MONTHS = frozenset({3, 6, 9, 12})
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-
-def _not_blank(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be blank")
-    return value
-
-
-class TaskCreate(_Strict):
+class TaskCreate(StrictModel):
     description: Annotated[str, Field(min_length=1, max_length=2000)]
     source: Annotated[str, Field(min_length=1, max_length=100)] = "api"
 
-    _check = field_validator("description")(_not_blank)
+    _check = field_validator("description")(not_blank)
 
 
 class Task(BaseModel):
@@ -73,14 +63,14 @@ class TaskAdded(BaseModel):
     evicted: list[str]
 
 
-class NoteCreate(_Strict):
+class NoteCreate(StrictModel):
     content: Annotated[str, Field(min_length=1, max_length=4000)]
     priority: Annotated[int, Field(ge=0, le=10)] = 5
     # Seconds until the note expires (default: the note_default_ttl_s setting).
     ttl_s: Annotated[int | None, Field(ge=1)] = None
     source: Annotated[str, Field(min_length=1, max_length=100)] = "api"
 
-    _check = field_validator("content")(_not_blank)
+    _check = field_validator("content")(not_blank)
 
 
 class Note(BaseModel):
@@ -93,11 +83,11 @@ class Note(BaseModel):
     expires_at: datetime
 
 
-class EntityCreate(_Strict):
+class EntityCreate(StrictModel):
     name: Annotated[str, Field(min_length=1, max_length=200)]
     kind: Annotated[str, Field(min_length=1, max_length=80)] = "thing"
 
-    _check = field_validator("name")(_not_blank)
+    _check = field_validator("name")(not_blank)
 
 
 class Entity(BaseModel):
@@ -211,12 +201,6 @@ def temporal_context(day: date, mechanics: MemoryMechanics | None = None) -> Tem
 # --- services --------------------------------------------------------------------------------
 
 
-def _now(now: datetime | None) -> datetime:
-    if now is None:
-        return datetime.now(UTC)
-    return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
-
-
 async def add_task(
     graph: GraphClient,
     agent_id: str,
@@ -232,7 +216,7 @@ async def add_task(
     """
     mechanics = mechanics or MemoryMechanics()
     task_id = str(uuid.uuid4())
-    at = _now(now)
+    at = utc_now(now)
 
     async def work(tx: Transaction) -> TaskAdded:
         await lock_agent(tx, agent_id)
@@ -257,7 +241,7 @@ async def complete_task(
         AgentNotFound: no such agent.
         TaskNotFound: no such task for this agent.
     """
-    at = _now(now)
+    at = utc_now(now)
 
     async def work(tx: Transaction) -> Task:
         await lock_agent(tx, agent_id)
@@ -298,7 +282,7 @@ async def add_note(
                 }
             ],
         )
-    at = _now(now)
+    at = utc_now(now)
     params: dict[str, Any] = {
         "id": str(uuid.uuid4()),
         "content": data.content,
@@ -324,7 +308,7 @@ async def note_entity(
     Raises:
         AgentNotFound: no such agent.
     """
-    at = _now(now)
+    at = utc_now(now)
     params = {"name": " ".join(data.name.split()), "name_key": name_key(data.name)}
 
     async def work(tx: Transaction) -> Entity:
@@ -356,7 +340,7 @@ async def load_working_memory(
         AgentNotFound: no such agent.
     """
     mechanics = mechanics or MemoryMechanics()
-    at = _now(now)
+    at = utc_now(now)
     rows = await graph.read(
         "working_memory/load_working_memory",
         agent_id=agent_id,

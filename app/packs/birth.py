@@ -21,6 +21,7 @@ from typing import Annotated, Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.beliefs.mechanics import Mechanics
+from app.common import not_blank
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound, PackNotFound
 from app.graph.client import GraphClient
@@ -70,12 +71,7 @@ class AgentCreate(BaseModel):
     )
     enrich: bool = Field(default=True, description="Ask the enrichment provider first.")
 
-    @field_validator("name")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("name must not be blank")
-        return value.strip()
+    _check = field_validator("name")(not_blank)
 
 
 class Agent(BaseModel):

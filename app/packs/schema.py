@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from app.beliefs.formulas import Category
+from app.common import Category, StrictModel, Unit
 
-Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 Key = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
 PackName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9\-]*$")]
 ContextName = Annotated[
@@ -28,25 +27,21 @@ Stakes = Literal["low", "medium", "high"]
 CensorAction = Literal["warn", "block", "absolute"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-
-class SupportLink(_Strict):
+class SupportLink(StrictModel):
     """This belief SUPPORTS the belief ``key`` with ``weight``."""
 
     key: Key
     weight: Annotated[float, Field(gt=0.0, le=1.0)] = 1.0
 
 
-class ContradictLink(_Strict):
+class ContradictLink(StrictModel):
     """This belief CONTRADICTS the belief ``key`` (an open entry in the conflict register)."""
 
     key: Key
     strength: Unit = 0.5
 
 
-class PackBelief(_Strict):
+class PackBelief(StrictModel):
     key: Key
     statement: Text
     category: Category
@@ -62,14 +57,14 @@ class PackBelief(_Strict):
     contradicts: list[ContradictLink] = Field(default_factory=list)
 
 
-class PackRule(_Strict):
+class PackRule(StrictModel):
     key: Key
     trigger_concept: Annotated[str, Field(min_length=1, max_length=200)]
     content: Text
     confidence: Unit = 0.7
 
 
-class PackCensor(_Strict):
+class PackCensor(StrictModel):
     key: Key
     pattern: Annotated[str, Field(min_length=1, max_length=500)]
     reason: Text
@@ -85,7 +80,7 @@ class PackCensor(_Strict):
         return value
 
 
-class FrameSpec(_Strict):
+class FrameSpec(StrictModel):
     """A frame (DESIGN §5): shared by ``seeds/frames.yaml`` and packs that add frames."""
 
     key: Key
@@ -100,7 +95,7 @@ class FrameSpec(_Strict):
     context_budget: Annotated[int, Field(ge=200, le=32000)] = 2000
 
 
-class KnowledgePack(_Strict):
+class KnowledgePack(StrictModel):
     name: PackName
     version: Annotated[int, Field(ge=1)]
     industry: Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9_]+$")]

@@ -5,17 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from app.beliefs.formulas import Category
-from app.packs.schema import FrameSpec, Key, PackCensor, Text, Unit
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+from app.common import Category, StrictModel, Unit
+from app.packs.schema import FrameSpec, Key, PackCensor, Text
 
 
-class SeedBelief(_Strict):
+class SeedBelief(StrictModel):
     key: Key
     statement: Text
     category: Category
@@ -25,7 +21,7 @@ class SeedBelief(_Strict):
     is_core: bool = True
 
 
-class CreedFile(_Strict):
+class CreedFile(StrictModel):
     """The terminal creed (immutable values, stored on the Agent and as immutable beliefs) and the
     ethical core beliefs every agent is born with."""
 
@@ -33,12 +29,12 @@ class CreedFile(_Strict):
     ethical_core: list[SeedBelief] = Field(min_length=1)
 
 
-class SeedCapability(_Strict):
+class SeedCapability(StrictModel):
     domain: Annotated[str, Field(min_length=1, max_length=120)]
     proficiency: Unit = 0.3
 
 
-class SelfFile(_Strict):
+class SelfFile(StrictModel):
     """The agent's initial self-model: identity goal, self-beliefs, starting capabilities and the
     knowledge gaps it knows it has."""
 
@@ -48,9 +44,9 @@ class SelfFile(_Strict):
     knowledge_gaps: list[Text] = Field(default_factory=list)
 
 
-class FramesFile(_Strict):
+class FramesFile(StrictModel):
     frames: list[FrameSpec] = Field(min_length=1)
 
 
-class CensorsFile(_Strict):
+class CensorsFile(StrictModel):
     censors: list[PackCensor] = Field(min_length=1)

@@ -9,7 +9,6 @@ from fastapi import APIRouter, Query, status
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, MechanicsDep, ReasonerDep
 from app.beliefs import edges, history, store, updates
 from app.beliefs.dissatisfaction import compute_dissatisfaction
-from app.beliefs.formulas import Category
 from app.beliefs.models import (
     Belief,
     BeliefCreate,
@@ -27,6 +26,7 @@ from app.beliefs.models import (
     OutcomeIn,
     OutcomeResult,
 )
+from app.common import Category
 from app.embeddings.store import embed_pending
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["beliefs"])
