@@ -12,6 +12,8 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent, get_agent
 from app.beliefs import history, store
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Belief, BeliefCreate, Dissatisfaction
@@ -19,7 +21,6 @@ from app.common import Category
 from app.config import get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
-from app.packs.birth import AgentCreate, create_agent, get_agent
 
 T = TypeVar("T")
 

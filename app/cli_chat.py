@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from rich.markup import escape
 from rich.table import Table
 
+from app.agents.store import get_agent
 from app.beliefs import history, store
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Dissatisfaction
@@ -41,7 +42,6 @@ from app.loop.resume import resume_approval
 from app.loop.services import LoopServices, build_loop_services
 from app.loop.turn import run_turn
 from app.memory.episodes import end_sessions, list_episodes
-from app.packs.birth import get_agent
 
 PROMPT = "you› "
 AnswerAction = Literal["approve", "reject", "answer"]

@@ -12,6 +12,8 @@ from pydantic import ValidationError
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from app.agents.birth import birth, ensure_default_agent
+from app.agents.models import AgentCreate, BirthProfile, BornAgent
 from app.cli_beliefs import AgentOption, agent_id_of, console, err_console, run_with_graph
 from app.config import get_settings
 from app.embeddings import store as embedding_store
@@ -21,10 +23,9 @@ from app.graph.client import GraphClient
 from app.memory import episodes
 from app.memory.context_sources import assemble_context
 from app.memory.retrieval import ALL_SECTIONS, Context, ContextRequest
-from app.packs import files
-from app.packs.birth import AgentCreate, BirthProfile, BornAgent, birth, ensure_default_agent
 from app.packs.loader import PackLoadReport, list_loaded_packs, load_pack
-from app.packs.schema import KnowledgePack
+from app.seeds import files
+from app.seeds.pack_schema import KnowledgePack
 
 packs_app = typer.Typer(help="Knowledge packs (seeds/packs/*.yaml).", no_args_is_help=True)
 episodes_app = typer.Typer(help="Episodic memory.", no_args_is_help=True)

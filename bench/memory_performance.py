@@ -71,7 +71,7 @@ from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import micro_birth_properties
 from app.memory.retrieval import ALL_SECTIONS, ContextRequest
 from app.packs.loader import initial_strengths, load_pack, pack_checksum
-from app.packs.schema import KnowledgePack, reference_problems
+from app.seeds.pack_schema import KnowledgePack, reference_problems
 from app.text.lucene import agent_clause, lucene_terms
 
 PREFIX = "bench-memory-"

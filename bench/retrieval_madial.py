@@ -63,6 +63,8 @@ from typing import Any
 
 import neo4j
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.config import Settings, get_settings
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
@@ -70,7 +72,6 @@ from app.graph.migrations import MigrationRunner
 from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes, list_episodes
 from app.memory.retrieval import MAX_QUERY_CHARS, ContextRequest, Mode, build_context
 from app.memory.settings import RetrievalSettings
-from app.packs.birth import AgentCreate, create_agent
 
 DEFAULT_DATA = Path(
     os.environ.get(

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app import __version__
+from app.agents.birth import ensure_default_agent
 from app.api.errors import install_error_handlers
 from app.api.routes import (
     agents,
@@ -35,7 +36,6 @@ from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.loop.services import default_executors
-from app.packs.birth import ensure_default_agent
 from app.reasoning.factory import make_reasoner
 
 log = logging.getLogger(__name__)

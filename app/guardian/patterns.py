@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 
 from app.guardian.errors import CensorPatternInvalid
 from app.guardian.models import PATTERN_MAX_LENGTH, CensorRule
-from app.packs.files import read_censors
+from app.seeds.files import read_censors
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,8 @@ from app.common import Category
 from app.errors import AgentNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.packs.files import read_frames
-from app.packs.schema import FrameSpec, Stakes
+from app.seeds.files import read_frames
+from app.seeds.pack_schema import FrameSpec, Stakes
 from app.text.patterns import matched_patterns
 
 TIE_ORDER: tuple[str, ...] = ("decision", "debug", "task", "creative", "question", "conversation")

@@ -1,6 +1,6 @@
 """Loading a knowledge pack into an agent (DESIGN §8).
 
-The pack was validated whole before this runs (``app/packs/files.py``). Loading is one
+The pack was validated whole before this runs (``app/seeds/files.py``). Loading is one
 transaction under the agent's lock, written in batches (UNWIND), and idempotent: beliefs are
 matched on (pack, key). A newer version keeps the learned strength and tension of every belief
 whose statement did not change and supersedes each changed one through the revision engine
@@ -28,7 +28,7 @@ from app.embeddings.embedder import Embedder
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
-from app.packs.schema import KnowledgePack, PackBelief
+from app.seeds.pack_schema import KnowledgePack, PackBelief
 
 Vector = list[float]
 Progress = Callable[[str, int, int], None]

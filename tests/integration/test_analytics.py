@@ -31,6 +31,8 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.api.app import create_app
 from app.beliefs import analytics, edges, history, store, updates
 from app.beliefs.mechanics import Mechanics
@@ -46,7 +48,6 @@ from app.cli import app as cli_app
 from app.config import Settings
 from app.errors import AgentNotFound, InvalidInput, UnknownAnalytics
 from app.graph.client import GraphClient
-from app.packs.birth import AgentCreate, create_agent
 from app.reasoning.offline import OfflineReasoner
 from app.resources import resource_dir
 

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.beliefs.edges import create_edge
 from app.beliefs.models import BeliefCreate, EdgeCreate
 from app.beliefs.store import create_belief, get_belief
@@ -29,7 +31,6 @@ from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop.approvals import list_approvals
 from app.memory.episodes import list_episodes
-from app.packs.birth import AgentCreate, create_agent
 
 RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
 DENIAL = "That's wrong: revenue is not recognised when the performance obligation is satisfied."

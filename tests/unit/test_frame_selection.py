@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.memory.frames import TIE_ORDER, default_frames, select_frame
-from app.packs.schema import FrameSpec
+from app.seeds.pack_schema import FrameSpec
 from app.text.patterns import matched_patterns
 
 

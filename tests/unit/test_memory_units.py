@@ -14,7 +14,7 @@ from app.memory.episodes import _in_batch_interference
 from app.memory.retrieval import fit_to_budget, section_budgets
 from app.memory.settings import RetrievalSettings
 from app.packs.loader import initial_strengths, pack_checksum
-from app.packs.schema import KnowledgePack
+from app.seeds.pack_schema import KnowledgePack
 from app.text.lucene import agent_clause, lucene_terms
 
 

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from app.errors import SeedFileInvalid
-from app.packs import files
-from app.packs.schema import KnowledgePack, PackCensor
+from app.seeds import files
+from app.seeds.pack_schema import KnowledgePack, PackCensor
 
 DEFAULT_STAKES = {
     "task": "medium",

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, status
 
+from app.agents.birth import birth
+from app.agents.models import Agent, AgentCreate, BornAgent
+from app.agents.store import get_agent
 from app.api.deps import AgentIdDep, AllowedAgentsDep, EmbedderDep, GraphDep, SettingsDep
 from app.api.security import ALL_AGENTS
 from app.errors import AgentForbidden
-from app.packs.birth import Agent, AgentCreate, BornAgent, birth, get_agent
 
 router = APIRouter(prefix="/v1/agents", tags=["agents"])
 

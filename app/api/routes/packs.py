@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep
-from app.packs.files import find_pack
 from app.packs.loader import PackLoadReport, PackSummary, list_loaded_packs, load_pack
+from app.seeds.files import find_pack
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["packs"])
 

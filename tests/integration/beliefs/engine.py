@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.beliefs import edges, store, updates
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import (
@@ -15,7 +17,6 @@ from app.beliefs.models import (
     OutcomeResult,
 )
 from app.graph.client import GraphClient
-from app.packs.birth import AgentCreate, create_agent
 from app.reasoning.offline import OfflineReasoner
 
 

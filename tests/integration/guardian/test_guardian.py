@@ -9,6 +9,8 @@ from typing import cast
 
 import pytest
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
 from app.beliefs.store import create_belief
@@ -21,7 +23,6 @@ from app.guardian.errors import CensorNotFound, CensorPatternInvalid, CensorProt
 from app.guardian.models import CensorCreate
 from app.guardian.patterns import shipped_censors
 from app.guardian.settings import GuardianSettings
-from app.packs.birth import AgentCreate, create_agent
 from app.reasoning.protocol import Audit, AuditRequest, Reasoner
 
 

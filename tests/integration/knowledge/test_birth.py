@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app.packs.files import read_all_packs, read_creed, read_self
+from app.seeds.files import read_all_packs, read_creed, read_self
 
 PROFILE = {
     "name": "Dana Smith",
@@ -96,11 +96,11 @@ def test_a_name_alone_is_an_empty_agent(client: TestClient) -> None:
 async def test_the_default_agent_is_born_once_with_every_pack(graph: object) -> None:
     import uuid
 
+    from app.agents.birth import ensure_default_agent
     from app.beliefs.mechanics import Mechanics
     from app.embeddings.embedder import shared_embedder
     from app.embeddings.settings import EmbeddingSettings
     from app.graph.client import GraphClient
-    from app.packs.birth import ensure_default_agent
     from app.packs.loader import list_loaded_packs
 
     assert isinstance(graph, GraphClient)

@@ -220,7 +220,8 @@ def test_without_embeddings_retrieval_is_fulltext_and_graph_and_says_so(
 async def test_a_failing_section_is_reported_and_the_others_still_answer(
     graph: GraphClient,
 ) -> None:
-    from app.packs.birth import AgentCreate, create_agent
+    from app.agents.models import AgentCreate
+    from app.agents.store import create_agent
 
     agent = await create_agent(graph, AgentCreate(name="Isolated"))
 
@@ -284,10 +285,10 @@ async def test_agents_whose_ids_share_pieces_stay_apart(graph: GraphClient) -> N
     never see the other's beliefs."""
     from uuid import uuid4
 
+    from app.agents.birth import _agent_params
     from app.beliefs.mechanics import Mechanics
     from app.beliefs.models import BeliefCreate
     from app.beliefs.store import create_belief
-    from app.packs.birth import _agent_params
 
     tag = uuid4().hex[:8]
     mine, theirs = f"alpha{tag}-beta{tag}", f"beta{tag}-alpha{tag}"

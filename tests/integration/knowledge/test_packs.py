@@ -7,15 +7,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.replay import compare_with_stored
 from app.embeddings.embedder import shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
-from app.packs.birth import AgentCreate, create_agent
-from app.packs.files import find_pack, read_all_packs
 from app.packs.loader import initial_strengths, load_pack
-from app.packs.schema import KnowledgePack
+from app.seeds.files import find_pack, read_all_packs
+from app.seeds.pack_schema import KnowledgePack
 
 
 def _state(client: TestClient, agent: str) -> list[dict[str, Any]]:

@@ -16,6 +16,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.api.app import create_app
 from app.beliefs import store
 from app.beliefs.models import BeliefCreate
@@ -29,7 +31,6 @@ from app.loop.resume import resume_approval
 from app.loop.services import build_loop_services
 from app.loop.settings import LoopSettings
 from app.loop.turn import run_turn
-from app.packs.birth import AgentCreate, create_agent
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, Reply, ResponseRequest, WorkUnit
 from tests.integration.loop.conftest import Agent

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.beliefs import store
 from app.beliefs.models import BeliefCreate
 from app.config import Settings
@@ -18,7 +20,6 @@ from app.loop.guarding import Guard
 from app.loop.models import ChatRequest
 from app.loop.services import LoopServices
 from app.loop.turn import run_turn
-from app.packs.birth import AgentCreate, create_agent
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import (
     EvidenceItem,

@@ -8,10 +8,11 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.api.app import create_app
 from app.config import Settings
 from app.graph.client import GraphClient
-from app.packs.birth import AgentCreate, create_agent
 
 
 @pytest.fixture

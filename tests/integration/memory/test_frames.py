@@ -7,7 +7,7 @@ import pytest
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.memory import frames
-from app.packs.schema import FrameSpec
+from app.seeds.pack_schema import FrameSpec
 
 
 async def test_installing_the_seed_frames_twice_changes_nothing(

@@ -10,9 +10,9 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from app.errors import PackNotFound, SeedFileInvalid
-from app.packs.schema import KnowledgePack, reference_problems
-from app.packs.seed_files import CensorsFile, CreedFile, FramesFile, SelfFile
 from app.resources import resource_dir
+from app.seeds.file_schemas import CensorsFile, CreedFile, FramesFile, SelfFile
+from app.seeds.pack_schema import KnowledgePack, reference_problems
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from app.common import Category, StrictModel, Unit
-from app.packs.schema import FrameSpec, Key, PackCensor, Text
+from app.seeds.pack_schema import FrameSpec, Key, PackCensor, Text
 
 
 class SeedBelief(StrictModel):

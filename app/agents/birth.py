@@ -14,96 +14,26 @@ from __future__ import annotations
 
 import logging
 import time
-import uuid
-from datetime import datetime
-from typing import Annotated, Any, Protocol
+from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
+from app.agents.models import Agent, AgentCreate, BirthDetails, BirthProfile, BornAgent
+from app.agents.store import agent_params, create_agent, get_agent
 from app.beliefs.mechanics import Mechanics
-from app.common import not_blank
 from app.embeddings.embedder import Embedder
-from app.errors import AgentNotFound, PackNotFound
+from app.errors import PackNotFound
 from app.graph.client import GraphClient
 from app.memory.frames import install_frames
 from app.memory.memory_mechanics import MemoryMechanics
-from app.memory.people import Person, PersonCreate, authority_for, create_person
+from app.memory.people import PersonCreate, authority_for, create_person
 from app.memory.self_model import CapabilitySeed, add_capabilities, add_knowledge_gaps
-from app.packs.files import read_all_packs, read_censors, read_creed, read_self
 from app.packs.loader import PackLoadReport, load_pack
-from app.packs.schema import KnowledgePack, PackBelief
-from app.packs.seed_files import CreedFile, SelfFile
+from app.seeds.file_schemas import CreedFile, SelfFile
+from app.seeds.files import read_all_packs, read_censors, read_creed, read_self
+from app.seeds.pack_schema import KnowledgePack, PackBelief
 
 log = logging.getLogger(__name__)
 
 SELF_DOMAIN = "self"
-
-
-class BirthProfile(BaseModel):
-    """Who the agent is born to work for."""
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-    name: Annotated[str, Field(min_length=1, max_length=200, description="The principal's name")]
-    email: Annotated[str | None, Field(max_length=320)] = None
-    role: Annotated[str, Field(min_length=1, max_length=120)] = "unknown"
-    seniority: Annotated[
-        str,
-        Field(pattern=r"^(entry|junior|senior|manager|director|vp|c_suite|unknown)$"),
-    ] = "unknown"
-    company: Annotated[str | None, Field(max_length=200)] = None
-    industry: Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9_]+$")] = (
-        "accounting"
-    )
-
-
-class AgentCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: Annotated[str, Field(min_length=1, max_length=200)]
-    identity_goal: Annotated[str | None, Field(max_length=2000)] = None
-    profile: BirthProfile | None = Field(
-        default=None, description="With a profile: full birth (creed, packs, principal...)."
-    )
-    packs: list[Annotated[str, Field(min_length=1, max_length=80)]] | None = Field(
-        default=None,
-        description="Packs to load at full birth (default: the base packs and the industry's).",
-    )
-    enrich: bool = Field(default=True, description="Ask the enrichment provider first.")
-
-    _check = field_validator("name")(not_blank)
-
-
-class Agent(BaseModel):
-    id: str
-    name: str
-    identity_goal: str | None = None
-    terminal_creed: list[str] = Field(default_factory=list)
-    birth_source: str
-    principal_id: str | None = None
-    industry: str | None = None
-    created_at: datetime
-    beliefs: int = 0
-    revisions: int = 0
-
-
-class BirthDetails(BaseModel):
-    """What a full birth did."""
-
-    principal: Person | None = None
-    packs: list[PackLoadReport] = Field(default_factory=list)
-    frames: int = 0
-    censors: int = 0
-    capabilities: int = 0
-    knowledge_gaps: int = 0
-    embedded: bool = True
-    degraded: str | None = None
-    enriched_by: str | None = None
-    ms: float = 0.0
-
-
-class BornAgent(Agent):
-    birth: BirthDetails | None = None
 
 
 class EnrichmentProvider(Protocol):
@@ -121,44 +51,6 @@ class NoEnrichment:
 
     async def enrich(self, profile: BirthProfile) -> BirthProfile:
         return profile
-
-
-async def create_agent(graph: GraphClient, data: AgentCreate) -> Agent:
-    """Creates an agent with no beliefs yet (birth source ``api``)."""
-    params = _agent_params(data.name, data.identity_goal, [], "api", None)
-    await graph.write("agents/create_agent", agent=params)
-    return await get_agent(graph, params["id"])
-
-
-async def get_agent(graph: GraphClient, agent_id: str) -> Agent:
-    """One agent with its counts.
-
-    Raises:
-        AgentNotFound: no such agent.
-    """
-    rows = await graph.read("agents/get_agent", agent_id=agent_id)
-    if not rows:
-        raise AgentNotFound(agent_id)
-    return Agent.model_validate(
-        {**rows[0]["agent"], "beliefs": rows[0]["beliefs"], "revisions": rows[0]["revisions"]}
-    )
-
-
-def _agent_params(
-    name: str,
-    identity_goal: str | None,
-    creed: list[str],
-    birth_source: str,
-    industry: str | None,
-) -> dict[str, Any]:
-    return {
-        "id": str(uuid.uuid4()),
-        "name": name,
-        "identity_goal": identity_goal,
-        "terminal_creed": creed,
-        "birth_source": birth_source,
-        "industry": industry,
-    }
 
 
 def packs_for(profile: BirthProfile, names: list[str] | None) -> list[KnowledgePack]:
@@ -347,7 +239,7 @@ async def birth(
     vectors = dict(zip((key for key, _ in texts), found, strict=True)) if found else {}
     degraded = None if found is not None else embedder.status().reason
 
-    params = _agent_params(
+    params = agent_params(
         data.name,
         data.identity_goal or self_file.identity_goal,
         list(creed.terminal_creed),

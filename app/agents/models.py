@@ -1,0 +1,79 @@
+"""An agent as the API and the services see it, and the request that creates (or births) one."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.common import not_blank
+from app.memory.people import Person
+from app.packs.loader import PackLoadReport
+
+
+class BirthProfile(BaseModel):
+    """Who the agent is born to work for."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=200, description="The principal's name")]
+    email: Annotated[str | None, Field(max_length=320)] = None
+    role: Annotated[str, Field(min_length=1, max_length=120)] = "unknown"
+    seniority: Annotated[
+        str,
+        Field(pattern=r"^(entry|junior|senior|manager|director|vp|c_suite|unknown)$"),
+    ] = "unknown"
+    company: Annotated[str | None, Field(max_length=200)] = None
+    industry: Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9_]+$")] = (
+        "accounting"
+    )
+
+
+class AgentCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    identity_goal: Annotated[str | None, Field(max_length=2000)] = None
+    profile: BirthProfile | None = Field(
+        default=None, description="With a profile: full birth (creed, packs, principal...)."
+    )
+    packs: list[Annotated[str, Field(min_length=1, max_length=80)]] | None = Field(
+        default=None,
+        description="Packs to load at full birth (default: the base packs and the industry's).",
+    )
+    enrich: bool = Field(default=True, description="Ask the enrichment provider first.")
+
+    _check = field_validator("name")(not_blank)
+
+
+class Agent(BaseModel):
+    id: str
+    name: str
+    identity_goal: str | None = None
+    terminal_creed: list[str] = Field(default_factory=list)
+    birth_source: str
+    principal_id: str | None = None
+    industry: str | None = None
+    created_at: datetime
+    beliefs: int = 0
+    revisions: int = 0
+
+
+class BirthDetails(BaseModel):
+    """What a full birth did."""
+
+    principal: Person | None = None
+    packs: list[PackLoadReport] = Field(default_factory=list)
+    frames: int = 0
+    censors: int = 0
+    capabilities: int = 0
+    knowledge_gaps: int = 0
+    embedded: bool = True
+    degraded: str | None = None
+    enriched_by: str | None = None
+    ms: float = 0.0
+
+
+class BornAgent(Agent):
+    birth: BirthDetails | None = None
