@@ -21,9 +21,9 @@ from app.embeddings.embedder import shared_embedder
 from app.errors import SeedFileInvalid
 from app.graph.client import GraphClient
 from app.memory import episodes
-from app.memory.context_sources import assemble_context
-from app.memory.retrieval import ALL_SECTIONS, Context, ContextRequest
 from app.packs.loader import PackLoadReport, list_loaded_packs, load_pack
+from app.retrieval.context import ALL_SECTIONS, Context, ContextRequest
+from app.retrieval.sources import assemble_context
 from app.seeds import files
 from app.seeds.pack_schema import KnowledgePack
 

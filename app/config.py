@@ -13,9 +13,9 @@ from app.embeddings.settings import EmbeddingSettings
 from app.graph.settings import MigrationSettings, Neo4jSettings
 from app.guardian.settings import GuardianSettings
 from app.loop.settings import LoopSettings
-from app.memory.memory_mechanics import MemoryMechanics
-from app.memory.settings import ReflectionSettings, RetrievalSettings
+from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.settings import ReasonerSettings
+from app.retrieval.settings import RetrievalSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 

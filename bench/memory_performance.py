@@ -65,12 +65,12 @@ from app.embeddings.embedder import Embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
-from app.memory.context_sources import assemble_context
 from app.memory.frames import install_frames
-from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import micro_birth_properties
-from app.memory.retrieval import ALL_SECTIONS, ContextRequest
+from app.memory.settings import MemoryMechanics
 from app.packs.loader import initial_strengths, load_pack, pack_checksum
+from app.retrieval.context import ALL_SECTIONS, ContextRequest
+from app.retrieval.sources import assemble_context
 from app.seeds.pack_schema import KnowledgePack, reference_problems
 from app.text.lucene import agent_clause, lucene_terms
 

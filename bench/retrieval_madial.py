@@ -70,8 +70,8 @@ from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes, list_episodes
-from app.memory.retrieval import MAX_QUERY_CHARS, ContextRequest, Mode, build_context
-from app.memory.settings import RetrievalSettings
+from app.retrieval.context import MAX_QUERY_CHARS, ContextRequest, Mode, build_context
+from app.retrieval.settings import RetrievalSettings
 
 DEFAULT_DATA = Path(
     os.environ.get(

@@ -23,9 +23,9 @@ from app.embeddings.embedder import Embedder
 from app.errors import PackNotFound
 from app.graph.client import GraphClient
 from app.memory.frames import install_frames
-from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import PersonCreate, authority_for, create_person
 from app.memory.self_model import CapabilitySeed, add_capabilities, add_knowledge_gaps
+from app.memory.settings import MemoryMechanics
 from app.packs.loader import PackLoadReport, load_pack
 from app.seeds.file_schemas import CreedFile, SelfFile
 from app.seeds.files import read_all_packs, read_censors, read_creed, read_self

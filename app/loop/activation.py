@@ -19,9 +19,9 @@ from app.graph.client import GraphClient
 from app.loop.models import RelevantBelief
 from app.loop.settings import LoopConfig
 from app.memory import frames
-from app.memory.context_sources import working_memory_items
-from app.memory.retrieval import Context, ContextRequest, build_context
 from app.reasoning.protocol import BeliefBrief
+from app.retrieval.context import Context, ContextRequest, build_context
+from app.retrieval.sources import working_memory_items
 from app.text.words import tokens
 
 

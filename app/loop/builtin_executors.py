@@ -5,7 +5,7 @@ Anything else (payments, e-mail, ledgers) needs an executor registered by the de
 from __future__ import annotations
 
 from app.graph.client import GraphClient
-from app.memory.memory_mechanics import MemoryMechanics
+from app.memory.settings import MemoryMechanics
 from app.memory.working_memory import NoteCreate, TaskCreate, add_note, add_task
 from app.reasoning.protocol import ExecutionResult, WorkUnit
 

@@ -11,8 +11,8 @@ from app.graph.vectors import vector_param
 from app.loop.models import TurnEvent
 from app.loop.recording import TurnRecorder, usage_of
 from app.memory.episodes import AGENT_SPEAKERS
-from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import micro_birth_properties
+from app.memory.settings import MemoryMechanics
 
 
 def is_person(speaker: str | None) -> bool:

@@ -9,9 +9,9 @@ from pydantic import BaseModel, Field
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.settings import EmbeddingSettings
 from app.guardian.settings import GuardianSettings
-from app.memory.memory_mechanics import MemoryMechanics
-from app.memory.settings import RetrievalSettings
+from app.memory.settings import MemoryMechanics
 from app.reasoning.settings import ReasonerSettings
+from app.retrieval.settings import RetrievalSettings
 
 
 class LoopSettings(BaseModel):

@@ -20,9 +20,8 @@ from app.errors import InvalidInput, NotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
-from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import micro_birth_properties
-from app.memory.settings import RetrievalSettings
+from app.memory.settings import EpisodeWriting, MemoryMechanics
 
 Outcome = Literal["success", "failure", "partial", "neutral"]
 MAX_BATCH = 1000
@@ -130,7 +129,7 @@ def _in_batch_interference(
 async def import_episodes(
     graph: GraphClient,
     embedder: Embedder,
-    retrieval: RetrievalSettings,
+    retrieval: EpisodeWriting,
     agent_id: str,
     batch: EpisodeBatch,
     *,
@@ -252,7 +251,7 @@ async def import_episodes(
 
 
 async def write_episodes_in(
-    tx: Transaction, retrieval: RetrievalSettings, agent_id: str, rows: list[dict[str, Any]]
+    tx: Transaction, retrieval: EpisodeWriting, agent_id: str, rows: list[dict[str, Any]]
 ) -> None:
     """Creates episode rows (``cypher/episodes/create_episodes.cypher``) inside the caller's
     transaction, which holds the agent lock, after counting their interference with the
@@ -283,7 +282,7 @@ async def _existing(graph: GraphClient, agent_id: str, external_ids: list[str]) 
 
 
 async def end_sessions(
-    graph: GraphClient, retrieval: RetrievalSettings, agent_id: str, keys: list[str]
+    graph: GraphClient, retrieval: EpisodeWriting, agent_id: str, keys: list[str]
 ) -> list[SessionEnd]:
     """Ends the sessions: peak-end salience for their episodes.
 

@@ -30,7 +30,7 @@ from app.common import StrictModel, Unit, not_blank, utc_now
 from app.errors import AgentNotFound, InvalidInput, PersonNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.memory.memory_mechanics import MemoryMechanics, Seniority
+from app.memory.settings import MemoryMechanics, Seniority
 from app.text.patterns import matched_patterns
 
 KnowledgeLevel = Literal["unknown", "novice", "intermediate", "expert"]

@@ -60,10 +60,9 @@ from app.errors import AgentNotFound, CredenceError
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory import rules as rule_store
-from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.rules import RuleCreate
 from app.memory.self_model import CapabilityState, capability_after, merged_gaps
-from app.memory.settings import MAX_EPISODES_LIMIT, ReflectionSettings
+from app.memory.settings import MAX_EPISODES_LIMIT, MemoryMechanics, ReflectionSettings
 from app.reasoning.protocol import AbstractedRule, EpisodeBrief, RuleRequest
 
 log = logging.getLogger(__name__)

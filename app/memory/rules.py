@@ -24,7 +24,7 @@ from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound, InvalidInput, RuleNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.memory.memory_mechanics import MemoryMechanics
+from app.memory.settings import MemoryMechanics
 
 RuleSource = Literal["reflection", "manual", "consolidation", "pack"]
 

@@ -25,7 +25,7 @@ from app.common import Category, StrictModel, Unit, not_null, utc_now
 from app.errors import AgentNotFound, CreedImmutable
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.memory.memory_mechanics import MemoryMechanics
+from app.memory.settings import MemoryMechanics
 
 Domain = Annotated[str, Field(min_length=1, max_length=120)]
 GapText = Annotated[str, Field(min_length=1, max_length=2000)]

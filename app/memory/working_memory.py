@@ -32,8 +32,8 @@ from app.common import Category, StrictModel, not_blank, utc_now
 from app.errors import AgentNotFound, InvalidInput, TaskNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import Person, name_key, person_from_row
+from app.memory.settings import MemoryMechanics
 
 TaskState = Literal["active", "completed", "evicted"]
 DeadlineKind = Literal["month_end", "quarter_end", "year_end"]

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.memory.memory_mechanics import SENIORITIES, MemoryMechanics
 from app.memory.people import (
     Affect,
     affect_after,
@@ -19,6 +18,7 @@ from app.memory.people import (
 )
 from app.memory.rules import effective_confidence
 from app.memory.self_model import CapabilityState, capability_after, merged_gaps
+from app.memory.settings import SENIORITIES, MemoryMechanics
 
 M = MemoryMechanics()
 NOW = datetime(2026, 3, 15, 12, 0, tzinfo=UTC)

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from app.memory.memory_mechanics import MemoryMechanics
+from app.memory.settings import MemoryMechanics
 from app.memory.working_memory import last_business_days, temporal_context
 
 

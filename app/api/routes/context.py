@@ -8,8 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep
-from app.memory.context_sources import assemble_context
-from app.memory.retrieval import (
+from app.retrieval.context import (
     ALL_SECTIONS,
     MAX_QUERY_CHARS,
     Context,
@@ -17,6 +16,7 @@ from app.memory.retrieval import (
     Mode,
     SectionName,
 )
+from app.retrieval.sources import assemble_context
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["context"])
 

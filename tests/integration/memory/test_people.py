@@ -11,8 +11,8 @@ import pytest
 from app.errors import AgentNotFound, InvalidInput, PersonNotFound
 from app.graph.client import GraphClient
 from app.memory import people
-from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import Affect, PersonCreate, PersonUpdate, interaction_frequency_after
+from app.memory.settings import MemoryMechanics
 
 M = MemoryMechanics()
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)

@@ -22,7 +22,6 @@ from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.memory import rules, self_model
 from app.memory.episodes import EpisodeBatch, get_episode, import_episodes
-from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.reflection import (
     ReflectionFailed,
     ReflectRequest,
@@ -30,9 +29,10 @@ from app.memory.reflection import (
     reflect,
 )
 from app.memory.self_model import CapabilityState, capability_after
-from app.memory.settings import ReflectionSettings, RetrievalSettings
+from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.offline import OfflineReasoner
 from app.reasoning.protocol import AbstractedRule, RuleRequest
+from app.retrieval.settings import RetrievalSettings
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)

@@ -12,8 +12,8 @@ from app.beliefs.store import create_belief
 from app.errors import AgentNotFound, InvalidInput, TaskNotFound
 from app.graph.client import GraphClient
 from app.memory import people, working_memory
-from app.memory.memory_mechanics import MemoryMechanics
 from app.memory.people import PersonCreate
+from app.memory.settings import MemoryMechanics
 from app.memory.working_memory import EntityCreate, NoteCreate, TaskCreate
 
 # Friday 29 May 2026: the last business day of May (month end, not a quarter end).

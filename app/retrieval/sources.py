@@ -9,8 +9,8 @@ from typing import Any
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
 from app.memory import frames, working_memory
-from app.memory.retrieval import Context, ContextRequest, FrameChoice, build_context
-from app.memory.settings import RetrievalSettings
+from app.retrieval.context import Context, ContextRequest, FrameChoice, build_context
+from app.retrieval.settings import RetrievalSettings
 
 
 async def assemble_context(

@@ -22,7 +22,7 @@ from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.agent_scope import require_agent
 from app.graph.client import GraphClient
-from app.memory.settings import RetrievalSettings
+from app.retrieval.settings import RetrievalSettings
 from app.text.lucene import agent_clause, lucene_terms
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,51 @@
+"""Settings of relevance retrieval (``CREDENCE_RETRIEVAL__*``): every weight of DESIGN §7 is here,
+to be tuned by measurement (``bench/retrieval_madial.py``), not guesswork."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from app.common import Unit
+
+Positive = Annotated[float, Field(gt=0.0)]
+
+
+class RetrievalSettings(BaseModel):
+    # Candidates taken from each index before fusion.
+    candidates: Annotated[int, Field(ge=1, le=1000)] = 50
+    # Reciprocal-rank fusion: score = Σ weight_i / (rrf_k + rank_i). Measured on MADial-Bench
+    # (bench/retrieval_madial.py): rrf_k 10 with vector:fulltext 2:1 beats the textbook 60 / 1:1
+    # on every query variant (R@10 0.653 → 0.72 on full dialogues) and keeps the rank gaps large
+    # enough that the salience/interference/outcome factors adjust rather than swamp relevance.
+    rrf_k: Positive = 10.0
+    vector_weight: Annotated[float, Field(ge=0.0)] = 2.0
+    fulltext_weight: Annotated[float, Field(ge=0.0)] = 1.0
+    # Beliefs: fused · (strength_floor + (1 − strength_floor) · strength).
+    belief_strength_floor: Unit = 0.5
+    # One-hop expansion of the top beliefs along SUPPORTS / CONTRADICTS.
+    expand_top: Annotated[int, Field(ge=0, le=50)] = 5
+    expansion_factor: Unit = 0.5
+    # Episodes: fused · salience / (1 + interference_penalty · interference) · outcome · recency.
+    interference_penalty: Annotated[float, Field(ge=0.0)] = 0.5
+    success_multiplier: Annotated[float, Field(ge=0.0)] = 1.2
+    recency_bonus_7d: Annotated[float, Field(ge=0.0)] = 0.1
+    recency_bonus_30d: Annotated[float, Field(ge=0.0)] = 0.05
+    # Peak-end salience (set when a session ends).
+    salience_peak: Positive = 2.0
+    salience_end: Positive = 1.5
+    salience_plain: Positive = 1.0
+    # Interference: an insert raises `interference` of older episodes at cosine ≥ this.
+    interference_similarity: Unit = 0.8
+    # Stored neighbours examined per new episode (only those at the threshold count).
+    interference_neighbours: Annotated[int, Field(ge=1, le=1000)] = 10
+    # Tokens per item are estimated as characters / chars_per_token.
+    chars_per_token: Positive = 4.0
+    # Share of the frame's budget per section (normalised).
+    budget_beliefs: Unit = 0.4
+    budget_episodes: Unit = 0.3
+    budget_rules: Unit = 0.1
+    budget_people: Unit = 0.1
+    budget_working_memory: Unit = 0.1
+    default_budget_tokens: Annotated[int, Field(ge=100)] = 2000
