@@ -29,8 +29,8 @@ from pydantic import BaseModel
 from app.api.app import create_app
 from app.config import Settings
 from app.reasoning import protocol
-from app.reasoning.claude import ClaudeReasoner
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.claude.reasoner import ClaudeReasoner
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.settings import ReasonerSettings
 
 # tool name -> (the request model, the offline method answering it)

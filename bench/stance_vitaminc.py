@@ -44,8 +44,8 @@ from pathlib import Path
 
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.embeddings.settings import EmbeddingSettings
-from app.reasoning.offline import OfflineReasoner
-from app.reasoning.offline_stance import decide_stance
+from app.reasoning.offline.reasoner import OfflineReasoner
+from app.reasoning.offline.stance import decide_stance
 from app.reasoning.protocol import StanceRequest
 from app.reasoning.settings import ReasonerSettings
 from app.text.words import token_similarity

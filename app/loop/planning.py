@@ -11,7 +11,7 @@ from app.loop.models import ChatRequest, GuardianReport, TurnEvent, TurnMode
 from app.loop.recording import TurnRecorder
 from app.loop.routing import route
 from app.loop.services import LoopServices
-from app.reasoning.offline_requests import request_sentence
+from app.reasoning.offline.requests import request_sentence
 from app.reasoning.protocol import (
     Appraisal,
     AppraisalRequest,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 
 from app.embeddings.embedder import Embedder
-from app.reasoning.claude import ClaudeReasoner, ReasonerNotConfigured, api_key
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.claude.reasoner import ClaudeReasoner, ReasonerNotConfigured, api_key
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import Reasoner
 from app.reasoning.settings import ReasonerSettings
 

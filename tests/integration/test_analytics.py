@@ -48,7 +48,7 @@ from app.cli import app as cli_app
 from app.config import Settings
 from app.errors import AgentNotFound, InvalidInput, UnknownAnalytics
 from app.graph.client import GraphClient
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.resources import resource_dir
 
 MECHANICS = Mechanics()

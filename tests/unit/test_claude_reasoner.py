@@ -20,9 +20,9 @@ import pytest
 from anthropic import AsyncAnthropic
 from pydantic import BaseModel
 
-from app.reasoning import claude_prompts as prompts
-from app.reasoning.claude import ClaudeReasoner, answer_schema
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.claude import prompts
+from app.reasoning.claude.reasoner import ClaudeReasoner, answer_schema
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import (
     AbstractedRule,
     Appraisal,
@@ -431,7 +431,7 @@ async def test_a_malformed_answer_falls_back_and_is_logged(
     case = next(case for case in CASES if case.method == "classify_stance")
     bad = {"stance": "maybe", "confidence": 1.7, "cues": []}
     api = ScriptedApi([tool_answer("record_stance", bad, FAST)])
-    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude"):
+    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude.reasoner"):
         answer = await call(reasoner(api), case)
 
     assert answer.reasoner.startswith("offline (fallback: malformed answer: stance:")
@@ -449,7 +449,7 @@ async def test_a_revision_missing_fields_falls_back_to_the_offline_revision(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     api = ScriptedApi([tool_answer("record_revision", {"statement": ""}, STRONG)])
-    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude"):
+    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude.reasoner"):
         answer = await reasoner(api).revise(REVISION)
     offline = await OfflineReasoner().revise(REVISION)
     assert answer.statement == offline.statement
@@ -465,7 +465,7 @@ async def test_evidence_for_a_belief_that_was_not_given_falls_back(
     invented = json.loads(json.dumps(case.tool_input))
     invented["items"][0]["belief_id"] = "b-invented"
     api = ScriptedApi([tool_answer("record_evidence", invented, FAST)])
-    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude"):
+    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude.reasoner"):
         answer = await call(reasoner(api), case)
     assert isinstance(answer, ExtractedEvidence)
     assert answer.reasoner.startswith("offline (fallback: items for unknown belief ids")
@@ -477,7 +477,7 @@ async def test_a_text_only_answer_falls_back(caplog: pytest.LogCaptureFixture) -
     case = next(case for case in CASES if case.method == "appraise")
     text = message([{"type": "text", "text": "The turn looks urgent."}], FAST, "end_turn")
     api = ScriptedApi([text])
-    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude"):
+    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude.reasoner"):
         answer = await call(reasoner(api), case)
     assert answer.reasoner == "offline (fallback: no record_appraisal tool call in the answer)"
     assert answer.model_dump(exclude={"reasoner", "usage"}) == await offline_answer(case)
@@ -493,7 +493,7 @@ async def test_a_refusal_falls_back(caplog: pytest.LogCaptureFixture) -> None:
         stop_details={"type": "refusal", "category": "general_harms", "explanation": None},
     )
     api = ScriptedApi([refusal])
-    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude"):
+    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude.reasoner"):
         answer = await call(reasoner(api), case)
     assert answer.reasoner == "offline (fallback: refused)"
     assert answer.model_dump(exclude={"reasoner", "usage"}) == await offline_answer(case)
@@ -512,7 +512,7 @@ async def test_an_answer_cut_at_max_tokens_falls_back() -> None:
 async def test_a_transport_timeout_falls_back(caplog: pytest.LogCaptureFixture) -> None:
     case = next(case for case in CASES if case.method == "verify")
     api = ScriptedApi([httpx2.ReadTimeout("read timed out")])
-    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude"):
+    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude.reasoner"):
         answer = await call(reasoner(api, max_retries=0), case)
     assert len(api.requests) == 1
     assert answer.reasoner == "offline (fallback: timeout)"
@@ -570,7 +570,7 @@ async def test_overloaded_beyond_max_retries_falls_back(caplog: pytest.LogCaptur
         for _ in range(3)
     ]
     api = ScriptedApi(list(overloaded))
-    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude"):
+    with caplog.at_level(logging.WARNING, logger="app.reasoning.claude.reasoner"):
         answer = await call(reasoner(api, max_retries=2), case)
     assert len(api.requests) == 3  # the first try and max_retries=2 retries
     assert answer.reasoner == "offline (fallback: HTTP 529 overloaded_error)"

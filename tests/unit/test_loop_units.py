@@ -17,7 +17,7 @@ from app.loop.guarding import Guard
 from app.loop.recording import TurnRecorder, silent
 from app.loop.routing import route
 from app.loop.services import LoopServices
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, Verification, VerifyRequest, WorkUnit
 
 M = Mechanics()

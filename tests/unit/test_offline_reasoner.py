@@ -6,7 +6,7 @@ import pytest
 
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.embeddings.settings import EmbeddingSettings
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import (
     AppraisalRequest,
     AuditRequest,
@@ -102,7 +102,7 @@ async def test_confidence_grows_with_cues() -> None:
 
 
 def test_weakly_related_is_neutral() -> None:
-    from app.reasoning.offline_stance import decide_stance
+    from app.reasoning.offline.stance import decide_stance
 
     decision = decide_stance("a", "b", similarity=0.40, threshold=0.45, measure="cosine")
     assert decision.stance == "neutral"
@@ -374,7 +374,7 @@ async def test_deterministic() -> None:
 
 
 async def test_appraisal_of_a_request_names_its_work_unit() -> None:
-    from app.reasoning.offline import OfflineReasoner
+    from app.reasoning.offline.reasoner import OfflineReasoner
     from app.reasoning.protocol import AppraisalRequest
 
     reasoner = OfflineReasoner()

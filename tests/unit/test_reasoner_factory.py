@@ -7,9 +7,9 @@ from pydantic import SecretStr
 
 from app.embeddings.embedder import UnavailableEmbedder
 from app.errors import CredenceError, InvalidInput
-from app.reasoning.claude import ClaudeReasoner
+from app.reasoning.claude.reasoner import ClaudeReasoner
 from app.reasoning.factory import ReasonerNotConfigured, make_reasoner
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.settings import ReasonerSettings
 
 

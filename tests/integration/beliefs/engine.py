@@ -17,7 +17,7 @@ from app.beliefs.models import (
     OutcomeResult,
 )
 from app.graph.client import GraphClient
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.offline.reasoner import OfflineReasoner
 
 
 @dataclass

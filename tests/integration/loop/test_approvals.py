@@ -31,7 +31,7 @@ from app.loop.resume import resume_approval
 from app.loop.services import build_loop_services
 from app.loop.settings import LoopSettings
 from app.loop.turn import run_turn
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, Reply, ResponseRequest, WorkUnit
 from tests.integration.loop.conftest import Agent
 

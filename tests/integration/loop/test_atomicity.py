@@ -20,7 +20,7 @@ from app.loop.guarding import Guard
 from app.loop.models import ChatRequest
 from app.loop.services import LoopServices
 from app.loop.turn import run_turn
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import (
     EvidenceItem,
     EvidenceRequest,

@@ -30,7 +30,7 @@ from app.memory.reflection import (
 )
 from app.memory.self_model import CapabilityState, capability_after
 from app.memory.settings import MemoryMechanics, ReflectionSettings
-from app.reasoning.offline import OfflineReasoner
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import AbstractedRule, RuleRequest
 from app.retrieval.settings import RetrievalSettings
 

@@ -23,8 +23,8 @@ from anthropic.types import Message
 from pydantic import BaseModel, ValidationError
 
 from app.errors import InvalidInput
-from app.reasoning import claude_prompts as prompts
-from app.reasoning.claude_prompts import JudgementPrompt
+from app.reasoning.claude import prompts
+from app.reasoning.claude.prompts import JudgementPrompt
 from app.reasoning.protocol import (
     AbstractedRule,
     Appraisal,

@@ -16,15 +16,11 @@ from typing import Literal
 import numpy as np
 
 from app.embeddings.embedder import Embedder
-from app.reasoning.offline_audit import creed_conflicts, violations
-from app.reasoning.offline_replies import compose
-from app.reasoning.offline_requests import face_threat, is_request, parse_work, risk_kinds, urgency
-from app.reasoning.offline_rules import draft_rule
-from app.reasoning.offline_stance import (
-    TOKEN_TOPIC_SIMILARITY,
-    StanceDecision,
-    decide_stance,
-)
+from app.reasoning.offline.audit import creed_conflicts, violations
+from app.reasoning.offline.replies import compose
+from app.reasoning.offline.requests import face_threat, is_request, parse_work, risk_kinds, urgency
+from app.reasoning.offline.rules import draft_rule
+from app.reasoning.offline.stance import TOKEN_TOPIC_SIMILARITY, StanceDecision, decide_stance
 from app.reasoning.protocol import (
     AbstractedRule,
     Appraisal,
