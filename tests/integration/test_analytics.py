@@ -44,7 +44,7 @@ from app.beliefs.models import (
     RevisionSummary,
 )
 from app.beliefs.revision import observe_turn
-from app.cli import app as cli_app
+from app.cli.main import app as cli_app
 from app.config import Settings
 from app.errors import AgentNotFound, InvalidInput, UnknownAnalytics
 from app.graph.client import GraphClient

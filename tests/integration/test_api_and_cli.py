@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.api.app import create_app
-from app.cli import app as cli_app
+from app.cli.main import app as cli_app
 from app.config import Settings, get_settings
 from app.graph.client import GraphClient
 from app.resources import resource_dir

@@ -47,7 +47,7 @@ def credence_command() -> list[str]:
     script = Path(sys.executable).parent / "credence"
     if script.is_file():
         return [str(script)]
-    return [sys.executable, "-c", "from app.cli import main; main()"]
+    return [sys.executable, "-c", "from app.cli.main import main; main()"]
 
 
 def _controlling_terminal() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from app.cli import app as cli_app
+from app.cli.main import app as cli_app
 
 
 def _born(cli: CliRunner, *args: str) -> str:

@@ -7,7 +7,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from app.cli import app as cli_app
+from app.cli.main import app as cli_app
 
 
 def test_people_frames_and_memory_from_the_terminal(

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.api.app import create_app
-from app.cli import app as cli_app
+from app.cli.main import app as cli_app
 from app.config import Settings
 from app.embeddings.embedder import Embedder, UnavailableEmbedder, shared_embedder
 from app.embeddings.settings import EmbeddingSettings

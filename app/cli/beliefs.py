@@ -1,100 +1,22 @@
-"""``credence agents | beliefs | tension | revisions``: the belief engine from the terminal."""
+"""``credence beliefs | tension | revisions``: the belief engine from the terminal."""
 
 from __future__ import annotations
 
-import asyncio
-import os
-from collections.abc import Awaitable, Callable
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
-from app.agents.models import AgentCreate
-from app.agents.store import create_agent, get_agent
 from app.beliefs import history, store
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Belief, BeliefCreate, Dissatisfaction
+from app.cli.common import AgentOption, agent_id_of, bar, console, meter, run_with_graph
 from app.common import Category
 from app.config import get_settings
-from app.errors import CredenceError
 from app.graph.client import GraphClient
 
-T = TypeVar("T")
-
-console = Console()
-err_console = Console(stderr=True)
-
-agents_app = typer.Typer(help="Agents.", no_args_is_help=True)
 beliefs_app = typer.Typer(help="An agent's beliefs.", no_args_is_help=True)
-
-AgentOption = Annotated[
-    str | None, typer.Option("--agent", "-a", help="Agent id (default: $CREDENCE_AGENT_ID)")
-]
-BAND_COLOURS = {"low": "green", "medium": "yellow", "high": "red"}
-
-
-def agent_id_of(option: str | None) -> str:
-    agent_id = option or os.environ.get("CREDENCE_AGENT_ID")
-    if not agent_id:
-        err_console.print(
-            "[bold red]error[/]: name the agent with --agent ID or set "
-            "CREDENCE_AGENT_ID (create one with `credence agents create NAME`)"
-        )
-        raise typer.Exit(code=2)
-    return agent_id
-
-
-def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
-    """Runs ``work`` with a graph client; a Credence error is printed and exits 1."""
-
-    async def run() -> T:
-        graph = GraphClient.from_settings(get_settings().neo4j)
-        try:
-            return await work(graph)
-        finally:
-            await graph.close()
-
-    try:
-        return asyncio.run(run())
-    except CredenceError as error:
-        err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
-        raise typer.Exit(code=1) from error
-
-
-def bar(value: float, width: int = 20) -> str:
-    """A bar of ``width`` cells for a value in [0, 1]."""
-    filled = round(max(0.0, min(1.0, value)) * width)
-    return "█" * filled + "·" * (width - filled)
-
-
-def meter(dissatisfaction: Dissatisfaction) -> str:
-    colour = BAND_COLOURS[dissatisfaction.band]
-    return (
-        f"dissatisfaction [{colour}]{bar(dissatisfaction.value, 30)} "
-        f"{dissatisfaction.value:.3f} ({dissatisfaction.band})[/]"
-    )
-
-
-@agents_app.command("create")
-def agents_create(name: str) -> None:
-    """Create an agent and print its id."""
-    agent = run_with_graph(lambda graph: create_agent(graph, AgentCreate(name=name)))
-    console.print(f"created agent [bold]{agent.name}[/]: {agent.id}")
-    console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")
-
-
-@agents_app.command("show")
-def agents_show(agent: AgentOption = None) -> None:
-    """Show an agent and its counts."""
-    found = run_with_graph(lambda graph: get_agent(graph, agent_id_of(agent)))
-    console.print(
-        f"[bold]{found.name}[/] {found.id}  born {found.created_at:%Y-%m-%d %H:%M} "
-        f"({found.birth_source}); {found.beliefs} active beliefs, "
-        f"{found.revisions} revisions"
-    )
 
 
 def _belief_table(beliefs: list[Belief], title: str) -> Table:

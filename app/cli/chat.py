@@ -31,7 +31,7 @@ from app.agents.store import get_agent
 from app.beliefs import history, store
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Dissatisfaction
-from app.cli_beliefs import agent_id_of, bar, console, err_console, meter
+from app.cli.common import agent_id_of, bar, console, err_console, meter
 from app.config import Settings, get_settings
 from app.embeddings.store import embed_pending
 from app.errors import CredenceError

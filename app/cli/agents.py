@@ -1,0 +1,70 @@
+"""``credence agents``: create, show, and the default agent."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from app.agents.birth import ensure_default_agent
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent, get_agent
+from app.cli.common import AgentOption, agent_id_of, console, err_console, run_with_graph
+from app.config import get_settings
+from app.embeddings.embedder import shared_embedder
+from app.graph.client import GraphClient
+
+agents_app = typer.Typer(help="Agents.", no_args_is_help=True)
+
+
+@agents_app.command("create")
+def agents_create(name: str) -> None:
+    """Create an agent and print its id."""
+    agent = run_with_graph(lambda graph: create_agent(graph, AgentCreate(name=name)))
+    console.print(f"created agent [bold]{agent.name}[/]: {agent.id}")
+    console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")
+
+
+@agents_app.command("show")
+def agents_show(agent: AgentOption = None) -> None:
+    """Show an agent and its counts."""
+    found = run_with_graph(lambda graph: get_agent(graph, agent_id_of(agent)))
+    console.print(
+        f"[bold]{found.name}[/] {found.id}  born {found.created_at:%Y-%m-%d %H:%M} "
+        f"({found.birth_source}); {found.beliefs} active beliefs, "
+        f"{found.revisions} revisions"
+    )
+
+
+@agents_app.command("default")
+def agents_default(
+    id_only: Annotated[
+        bool,
+        typer.Option("--id", help="Print only the id (for ID=$(credence agents default --id))"),
+    ] = False,
+) -> None:
+    """The default agent (CREDENCE_DEFAULT_AGENT), born with every shipped pack if missing."""
+    settings = get_settings()
+    if not settings.default_agent:
+        err_console.print("[red]no default agent[/]: CREDENCE_DEFAULT_AGENT is empty")
+        raise typer.Exit(code=2)
+
+    async def work(graph: GraphClient) -> tuple[Any, bool]:
+        return await ensure_default_agent(
+            graph,
+            shared_embedder(settings.embeddings),
+            settings.mechanics,
+            settings.default_agent,
+            settings.default_agent_industry,
+            memory_mechanics=settings.memory,
+        )
+
+    agent, born = run_with_graph(work)
+    if id_only:
+        typer.echo(agent.id)  # the one line a shell captures
+        return
+    console.print(
+        f"{'born' if born else 'found'} default agent [bold]{agent.name}[/]: {agent.id} "
+        f"({agent.beliefs} active beliefs)"
+    )
+    console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")

@@ -1,0 +1,91 @@
+"""``credence context``: what an agent would retrieve for a text."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from pydantic import ValidationError
+from rich.table import Table
+
+from app.cli.common import AgentOption, agent_id_of, console, err_console, run_with_graph
+from app.config import get_settings
+from app.embeddings.embedder import shared_embedder
+from app.graph.client import GraphClient
+from app.retrieval.context import ALL_SECTIONS, Context, ContextRequest
+from app.retrieval.sources import assemble_context
+
+
+def context_command(
+    query: Annotated[str, typer.Argument(help="What the agent is asked")],
+    agent: AgentOption = None,
+    k: Annotated[int, typer.Option("-k", "--k", min=1, max=100, help="Items per section")] = 5,
+    section: Annotated[
+        list[str] | None, typer.Option("--section", help="Only these sections (repeat)")
+    ] = None,
+    mode: Annotated[str, typer.Option(help="fused, vector or fulltext")] = "fused",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+) -> None:
+    """Print the context retrieval assembles for a query, section by section."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+    try:
+        request = ContextRequest.model_validate(
+            {"q": query, "k": k, "sections": section or list(ALL_SECTIONS), "mode": mode}
+        )
+    except ValidationError as error:
+        for item in error.errors():
+            err_console.print(f"[red]invalid[/] {'.'.join(map(str, item['loc']))}: {item['msg']}")
+        raise typer.Exit(code=2) from error
+
+    async def work(graph: GraphClient) -> Context:
+        return await assemble_context(
+            graph, shared_embedder(settings.embeddings), settings.retrieval, agent_id, request
+        )
+
+    found = run_with_graph(work)
+    if as_json:
+        print(found.model_dump_json(indent=2))  # noqa: T201 - plain JSON on stdout
+        return
+    _print_context(found)
+
+
+def _print_context(found: Context) -> None:
+    frame = f"frame {found.frame.key} ({found.budget_tokens} tokens)" if found.frame else ""
+    console.print(f"[bold]context[/] for {found.query!r} {frame}")
+    if found.degraded:
+        console.print(f"[yellow]degraded:[/] {found.degraded_reason}")
+    for name, section in found.sections.items():
+        title = (
+            f"{name}: {len(section.items)} items, {section.tokens}/{section.budget_tokens} tokens"
+        )
+        if section.error:
+            console.print(f"[red]{name} failed:[/] {section.error}")
+            continue
+        table = Table(title=title, title_justify="left")
+        table.add_column("score", justify="right")
+        table.add_column("item", overflow="fold")
+        table.add_column("detail", overflow="fold")
+        for item in section.items:
+            table.add_row(f"{item.get('score', 0):.4f}", *_describe(name, item))
+        console.print(table)
+
+
+def _describe(section: str, item: dict[str, Any]) -> tuple[str, str]:
+    if section == "beliefs":
+        contradictions = item.get("contradictions") or []
+        detail = f"strength {item['strength']:.2f} tension {item['tension']:.2f} ({item['via']})"
+        if contradictions:
+            detail += "; contradicted by: " + "; ".join(c["statement"] for c in contradictions)
+        return item["statement"], detail
+    if section == "episodes":
+        return item["text"], (
+            f"{item.get('external_id') or item['id'][:8]} {item.get('speaker')} "
+            f"salience {item['salience']:.1f} interference {item['interference']}"
+        )
+    if section == "rules":
+        return item["content"], f"confidence {item['effective_confidence']:.2f}"
+    if section == "people":
+        return item["name"], f"{item.get('role')} value {item.get('relationship_value') or 0:.2f}"
+    return json.dumps(item, default=str)[:200], ""

@@ -1,0 +1,81 @@
+"""``credence episodes``: importing conversation logs into episodic memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+
+from app.cli.common import (
+    AgentOption,
+    agent_id_of,
+    console,
+    err_console,
+    progress_bar,
+    run_with_graph,
+)
+from app.config import get_settings
+from app.embeddings.embedder import shared_embedder
+from app.graph.client import GraphClient
+from app.memory import episodes
+
+episodes_app = typer.Typer(help="Episodic memory.", no_args_is_help=True)
+
+
+@episodes_app.command("import")
+def episodes_import(
+    path: Annotated[Path, typer.Argument(help="JSON Lines: one episode object per line")],
+    agent: AgentOption = None,
+    batch_size: Annotated[int, typer.Option(min=1, max=episodes.MAX_BATCH)] = 500,
+    end_sessions: Annotated[bool, typer.Option(help="End the sessions (peak-end)")] = True,
+) -> None:
+    """Import a conversation log (idempotent on external_id), with a progress bar.
+
+    Each line: {"external_id", "speaker", "text", "occurred_at", "session", ...} as in
+    POST /v1/agents/{id}/episodes. The whole file is validated first: nothing is written if a
+    line is bad."""
+    agent_id = agent_id_of(agent)
+    items: list[episodes.EpisodeIn] = []
+    problems: list[str] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            items.append(episodes.EpisodeIn.model_validate_json(line))
+        except ValidationError as error:
+            for item in error.errors():
+                field = ".".join(map(str, item["loc"])) or "(line)"
+                problems.append(f"{path}:{number}: {field}: {item['msg']}")
+    if problems:
+        for problem in problems:
+            err_console.print(f"[red]{problem}[/]")
+        raise typer.Exit(code=1)
+    settings = get_settings()
+    embedder = shared_embedder(settings.embeddings)
+
+    async def work(graph: GraphClient) -> tuple[int, int]:
+        created = existing = 0
+        with progress_bar() as progress:
+            task = progress.add_task("importing episodes", total=len(items))
+            for start in range(0, len(items), batch_size):
+                chunk = items[start : start + batch_size]
+                report = await episodes.import_episodes(
+                    graph,
+                    embedder,
+                    settings.retrieval,
+                    agent_id,
+                    episodes.EpisodeBatch(episodes=chunk, end_sessions=False),
+                )
+                created += report.created
+                existing += report.existing
+                progress.advance(task, len(chunk))
+        if end_sessions:
+            keys = sorted({item.session for item in items if item.session})
+            if keys:
+                await episodes.end_sessions(graph, settings.retrieval, agent_id, keys)
+        return created, existing
+
+    created, existing = run_with_graph(work)
+    console.print(f"{created} episodes created, {existing} already there")

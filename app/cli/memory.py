@@ -1,0 +1,128 @@
+"""``credence memory``: working memory and reflection."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, when
+from app.config import get_settings
+from app.embeddings.embedder import shared_embedder
+from app.memory import reflection, working_memory
+from app.memory.reflection import ReflectRequest
+from app.memory.settings import MAX_EPISODES_LIMIT
+from app.reasoning.factory import make_reasoner
+
+memory_app = typer.Typer(help="Working memory.", no_args_is_help=True)
+
+
+@memory_app.command("show")
+def memory_show(agent: AgentOption = None) -> None:
+    """Show working memory: active tasks, notes, people, entities, time and strong beliefs."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+    memory = run_with_graph(
+        lambda graph: working_memory.load_working_memory(graph, agent_id, mechanics=settings.memory)
+    )
+    tasks = Table(title=f"active tasks ({len(memory.tasks)})")
+    for column in ("id", "task", "since"):
+        tasks.add_column(column, overflow="fold")
+    for task in memory.tasks:
+        tasks.add_row(task.id[:8], task.description, when(task.started_at))
+    notes = Table(title=f"notes ({len(memory.notes)})")
+    for column in ("priority", "note", "expires"):
+        notes.add_column(column, overflow="fold")
+    for note in memory.notes:
+        notes.add_row(str(note.priority), note.content, when(note.expires_at))
+    console.print(tasks)
+    console.print(notes)
+    objects = memory.objects
+    temporal = objects.temporal
+    console.print(
+        f"[bold]today[/] {temporal.day:%Y-%m-%d}: "
+        f"{', '.join(temporal.contexts) or 'no period end'}; next deadline "
+        f"{temporal.next_deadline:%Y-%m-%d} ({temporal.deadline_kind}, "
+        f"{temporal.days_to_deadline} days); urgency ×{temporal.urgency_multiplier:g}"
+    )
+    console.print("[bold]people[/] " + (", ".join(p.name for p in objects.people) or "(none)"))
+    console.print("[bold]entities[/] " + (", ".join(e.name for e in objects.entities) or "(none)"))
+    beliefs = Table(title=f"strong beliefs ({len(objects.beliefs)})")
+    for column in ("strength", "statement"):
+        beliefs.add_column(column, overflow="fold")
+    for belief in objects.beliefs:
+        beliefs.add_row(f"{belief.strength:.3f}", belief.statement)
+    console.print(beliefs)
+
+
+@memory_app.command("reflect")
+def memory_reflect(
+    agent: AgentOption = None,
+    since: Annotated[
+        datetime | None, typer.Option(help="Only episodes that occurred at or after this time")
+    ] = None,
+    min_cluster_size: Annotated[int | None, typer.Option(min=2, max=1000)] = None,
+    similarity: Annotated[
+        float | None, typer.Option(min=0.0, max=1.0, help="Cosine at which episodes cluster")
+    ] = None,
+    max_episodes: Annotated[int | None, typer.Option(min=1, max=MAX_EPISODES_LIMIT)] = None,
+    dry_run: Annotated[bool, typer.Option(help="Cluster and abstract, write nothing")] = False,
+) -> None:
+    """Consolidate recent similar episodes into rules, capabilities and knowledge gaps."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+    request = ReflectRequest(
+        since=since,
+        min_cluster_size=min_cluster_size,
+        similarity=similarity,
+        max_episodes=max_episodes,
+        dry_run=dry_run,
+    )
+    embedder = shared_embedder(settings.embeddings)
+    report = run_with_graph(
+        lambda graph: reflection.reflect(
+            graph,
+            embedder,
+            make_reasoner(settings.reasoner, embedder),
+            agent_id,
+            request,
+            settings=settings.reflection,
+            mechanics=settings.memory,
+        )
+    )
+    table = Table(
+        title=f"{len(report.clusters)} cluster(s) from {report.considered} episode(s)"
+        + (" — dry run, nothing written" if report.dry_run else "")
+    )
+    for column in ("rule", "episodes", "cohesion", "outcomes", "domain", "rule content"):
+        table.add_column(column, overflow="fold")
+    for cluster in report.clusters:
+        outcomes = ", ".join(f"{k} {v}" for k, v in cluster.outcomes.items() if v)
+        table.add_row(
+            cluster.rule_id[:8] if cluster.rule_id else "(preview)",
+            str(cluster.size),
+            f"{cluster.cohesion:.2f}",
+            outcomes,
+            cluster.domain,
+            f"[bold]{cluster.trigger_concept}[/]: {cluster.content} "
+            f"(confidence {cluster.confidence:.2f}, {cluster.reasoner})",
+        )
+    console.print(table)
+    skipped = report.skipped
+    console.print(
+        f"skipped: {skipped.unclustered} unclustered, {skipped.trivial} trivial, "
+        f"{skipped.without_embedding} without embedding, {skipped.beyond_limit} beyond the limit"
+        + (f", {skipped.raced} taken by a concurrent reflection" if skipped.raced else "")
+    )
+    if skipped.without_embedding:
+        console.print("(`credence embed backfill` gives the episodes without embedding a vector)")
+    for change in report.capabilities:
+        console.print(
+            f"capability [bold]{change.domain}[/]: +{change.successes} / -{change.failures}; "
+            f"proficiency {change.before.proficiency:.3f} → {change.after.proficiency:.3f}, "
+            f"success rate {change.before.success_rate:.3f} → {change.after.success_rate:.3f}"
+        )
+    for gap in report.knowledge_gaps_added:
+        console.print(f"knowledge gap: {gap}")

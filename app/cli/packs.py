@@ -1,0 +1,255 @@
+"""``credence packs | birth``: knowledge packs and agent birth from the terminal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import ValidationError
+from rich.table import Table
+
+from app.agents.birth import birth
+from app.agents.models import AgentCreate, BirthProfile, BornAgent
+from app.cli.common import (
+    AgentOption,
+    agent_id_of,
+    console,
+    err_console,
+    progress_bar,
+    run_with_graph,
+)
+from app.config import get_settings
+from app.embeddings.embedder import shared_embedder
+from app.errors import SeedFileInvalid
+from app.graph.client import GraphClient
+from app.packs.loader import PackLoadReport, list_loaded_packs, load_pack
+from app.seeds import files
+from app.seeds.pack_schema import KnowledgePack
+
+packs_app = typer.Typer(help="Knowledge packs (seeds/packs/*.yaml).", no_args_is_help=True)
+
+
+def _print_invalid(error: SeedFileInvalid) -> None:
+    for item in error.details["errors"]:
+        err_console.print(
+            f"[red]{error.details['file']}[/]: {item['path'] or '(top)'}: {item['reason']}"
+        )
+
+
+@packs_app.command("list")
+def packs_list(
+    agent: Annotated[
+        str | None, typer.Option("--agent", "-a", help="Show what this agent has loaded")
+    ] = None,
+) -> None:
+    """The shipped packs (or, with --agent, the packs loaded into an agent)."""
+    if agent:
+        loaded = run_with_graph(lambda graph: list_loaded_packs(graph, agent))
+        table = Table(title=f"packs loaded into {agent}")
+        for column in ("name", "version", "industry", "active beliefs", "superseded"):
+            table.add_column(column)
+        for item in loaded:
+            table.add_row(
+                item.name,
+                str(item.version),
+                item.industry or "",
+                str(item.beliefs),
+                str(item.superseded),
+            )
+        console.print(table)
+        return
+    table = Table(title=f"packs in {files.packs_dir()}")
+    for column in ("name", "version", "industry", "beliefs", "rules", "censors", "status"):
+        table.add_column(column)
+    failed = False
+    for path in files.pack_files():
+        try:
+            pack = files.read_pack(path)
+        except SeedFileInvalid as error:
+            failed = True
+            table.add_row(path.stem, "", "", "", "", "", f"[red]invalid: {error.message}[/]")
+            continue
+        industries = ", ".join([pack.industry, *pack.industries]) + (" (base)" if pack.base else "")
+        table.add_row(
+            pack.name,
+            str(pack.version),
+            industries,
+            str(len(pack.beliefs)),
+            str(len(pack.rules)),
+            str(len(pack.censors)),
+            "ok",
+        )
+    console.print(table)
+    if failed:
+        raise typer.Exit(code=1)
+
+
+@packs_app.command("validate")
+def packs_validate(
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Pack files (default: every shipped pack)")
+    ] = None,
+) -> None:
+    """Validate pack files: every problem is listed with its file and path."""
+    targets = paths or files.pack_files()
+    bad = 0
+    for path in targets:
+        try:
+            pack = files.read_pack(path)
+            console.print(f"[green]ok[/] {path}: {pack.name} v{pack.version}")
+        except SeedFileInvalid as error:
+            bad += 1
+            _print_invalid(error)
+    if bad:
+        err_console.print(f"[bold red]{bad} invalid pack file(s)[/]")
+        raise typer.Exit(code=1)
+
+
+@packs_app.command("schema")
+def packs_schema(
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file")] = None,
+) -> None:
+    """The JSON Schema of a pack file, for pack authors and editors."""
+    text = json.dumps(KnowledgePack.model_json_schema(), indent=2)
+    if output:
+        output.write_text(text + "\n", encoding="utf-8")
+        console.print(f"wrote {output}")
+    else:
+        print(text)  # noqa: T201 - plain JSON on stdout, for redirection
+
+
+def _read_pack_arg(name_or_path: str) -> KnowledgePack:
+    path = Path(name_or_path)
+    try:
+        if path.suffix in (".yaml", ".yml") and path.exists():
+            return files.read_pack(path)
+        return files.find_pack(name_or_path)
+    except SeedFileInvalid as error:
+        _print_invalid(error)
+        raise typer.Exit(code=1) from error
+
+
+def _report_load(report: PackLoadReport) -> None:
+    console.print(
+        f"[bold]{report.pack}[/] v{report.version} {report.status}: {report.created} created, "
+        f"{report.kept} kept, {report.superseded} superseded; edges {report.supports_created} "
+        f"SUPPORTS + {report.contradicts_created} CONTRADICTS; {report.rules} rules, "
+        f"{report.censors} censors"
+        + (f"; [yellow]no vectors: {report.degraded}[/]" if report.degraded else "")
+    )
+    if report.retired:
+        console.print(f"  no longer in the pack (deactivated): {', '.join(report.retired)}")
+
+
+@packs_app.command("load")
+def packs_load(
+    packs: Annotated[list[str], typer.Argument(help="Pack names or YAML files")],
+    agent: AgentOption = None,
+) -> None:
+    """Load (or upgrade) packs into an agent, with a progress bar."""
+    agent_id = agent_id_of(agent)
+    chosen = [_read_pack_arg(item) for item in packs]
+    settings = get_settings()
+    embedder = shared_embedder(settings.embeddings)
+
+    async def work(graph: GraphClient) -> list[PackLoadReport]:
+        reports: list[PackLoadReport] = []
+        with progress_bar() as progress:
+            for pack in chosen:
+                task = progress.add_task(f"{pack.name}: embedding", total=None)
+
+                def advance(stage: str, done: int, total: int, task_id: Any = task) -> None:
+                    progress.update(
+                        task_id, description=f"writing {stage}", completed=done, total=total
+                    )
+
+                vectors = await _pack_vectors(embedder, pack)
+                progress.update(task, description=f"{pack.name}: writing")
+                reports.append(
+                    await load_pack(
+                        graph,
+                        embedder,
+                        settings.mechanics,
+                        agent_id,
+                        pack,
+                        vectors=vectors,
+                        progress=advance,
+                    )
+                )
+                progress.update(task, description=f"{pack.name}: done")
+        return reports
+
+    for report in run_with_graph(work):
+        _report_load(report)
+
+
+async def _pack_vectors(embedder: Any, pack: KnowledgePack) -> dict[str, list[float]]:
+    texts = [(b.key, b.statement) for b in pack.beliefs]
+    texts += [(f"rule:{r.key}", r.content) for r in pack.rules]
+    found = await embedder.embed([text for _, text in texts])
+    if found is None:
+        return {}
+    return dict(zip((key for key, _ in texts), found, strict=True))
+
+
+def birth_command(
+    name: Annotated[str, typer.Argument(help="The agent's name")],
+    principal: Annotated[
+        str | None, typer.Option(help="The person it works for (full birth)")
+    ] = None,
+    email: Annotated[str | None, typer.Option()] = None,
+    role: Annotated[str, typer.Option()] = "unknown",
+    seniority: Annotated[
+        str, typer.Option(help="entry/junior/senior/manager/director/vp/c_suite/unknown")
+    ] = "unknown",
+    company: Annotated[str | None, typer.Option()] = None,
+    industry: Annotated[str, typer.Option(help="Loads the packs for it")] = "accounting",
+    pack: Annotated[
+        list[str] | None, typer.Option("--pack", help="Load exactly these packs (repeat)")
+    ] = None,
+    all_packs: Annotated[bool, typer.Option(help="Load every shipped pack")] = False,
+) -> None:
+    """Birth an agent: with --principal a full birth (creed, packs, frames, censors)."""
+    profile = None
+    names = pack
+    if all_packs:
+        names = [p.name for p in files.read_all_packs()]
+    try:
+        if principal:
+            profile = BirthProfile(
+                name=principal,
+                email=email,
+                role=role,
+                seniority=seniority,
+                company=company,
+                industry=industry,
+            )
+        data = AgentCreate(name=name, profile=profile, packs=names)
+    except ValidationError as error:
+        for item in error.errors():
+            err_console.print(f"[red]invalid[/] {'.'.join(map(str, item['loc']))}: {item['msg']}")
+        raise typer.Exit(code=2) from error
+    settings = get_settings()
+
+    async def work(graph: GraphClient) -> BornAgent:
+        return await birth(
+            graph,
+            shared_embedder(settings.embeddings),
+            settings.mechanics,
+            data,
+            memory_mechanics=settings.memory,
+        )
+
+    born = run_with_graph(work)
+    console.print(f"born [bold]{born.name}[/]: {born.id} ({born.birth_source})")
+    if born.birth:
+        details = born.birth
+        for report in details.packs:
+            _report_load(report)
+        console.print(
+            f"{born.beliefs} beliefs, {details.frames} frames, {details.censors} censors, "
+            f"{details.capabilities} capabilities in {details.ms:.0f} ms"
+        )
+    console.print(f"use it with: export CREDENCE_AGENT_ID={born.id}")

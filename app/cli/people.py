@@ -1,0 +1,121 @@
+"""``credence people``: the people an agent deals with."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.panel import Panel
+from rich.table import Table
+
+from app.cli.common import AgentOption, agent_id_of, bar, console, run_with_graph, when
+from app.config import get_settings
+from app.errors import PersonNotFound
+from app.graph.client import GraphClient
+from app.memory import people
+from app.memory.people import Person, PersonCreate, PersonSort
+
+people_app = typer.Typer(help="The people an agent deals with.", no_args_is_help=True)
+
+
+def _people_table(found: list[Person], title: str) -> Table:
+    table = Table(title=title)
+    for column in ("id", "name", "role", "seniority", "relationship", "trust", "last seen"):
+        table.add_column(column, overflow="fold")
+    for person in found:
+        table.add_row(
+            person.id[:8],
+            person.name,
+            person.role,
+            person.seniority,
+            f"{person.relationship_value:.3f}",
+            f"{person.trust:.2f}",
+            when(person.last_seen),
+        )
+    return table
+
+
+@people_app.command("list")
+def people_list(
+    agent: AgentOption = None,
+    text: Annotated[str | None, typer.Option(help="Name or email contains")] = None,
+    sort: Annotated[str, typer.Option(help="relationship | recent | name")] = "relationship",
+    limit: Annotated[int, typer.Option(min=1, max=500)] = 50,
+) -> None:
+    """List people (highest relationship value first)."""
+    agent_id = agent_id_of(agent)
+    if sort not in ("relationship", "recent", "name"):
+        raise typer.BadParameter("use relationship, recent or name", param_hint="--sort")
+    order: PersonSort = sort  # type: ignore[assignment]  # checked just above
+    page = run_with_graph(
+        lambda graph: people.list_people(graph, agent_id, text=text, sort=order, limit=limit)
+    )
+    console.print(_people_table(page.data, f"{len(page.data)} of {page.count} people"))
+
+
+@people_app.command("add")
+def people_add(
+    name: str,
+    agent: AgentOption = None,
+    email: Annotated[str | None, typer.Option()] = None,
+    role: Annotated[str, typer.Option()] = "unknown",
+    seniority: Annotated[
+        str, typer.Option(help="entry|junior|senior|manager|director|vp|c_suite|unknown")
+    ] = "unknown",
+) -> None:
+    """Add a person."""
+    agent_id = agent_id_of(agent)
+    try:
+        data = PersonCreate.model_validate(
+            {"name": name, "email": email, "role": role, "seniority": seniority}
+        )
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in item['loc'])}: {item['msg']}" for item in error.errors()
+        )
+        raise typer.BadParameter(problems) from None
+    settings = get_settings()
+    person = run_with_graph(
+        lambda graph: people.create_person(graph, agent_id, data, mechanics=settings.memory)
+    )
+    console.print(
+        f"added person {person.id}: {person.name} (authority {person.authority:.2f}, "
+        f"relationship {person.relationship_value:.3f})"
+    )
+
+
+@people_app.command("show")
+def people_show(
+    person: Annotated[str, typer.Argument(help="A person's id or name")],
+    agent: AgentOption = None,
+) -> None:
+    """Show a person: authority, relationship value, trust, affect and preferences."""
+    agent_id = agent_id_of(agent)
+
+    async def load(graph: GraphClient) -> Person:
+        try:
+            return await people.get_person(graph, agent_id, person)
+        except PersonNotFound:
+            found = await people.find_person(graph, agent_id, person)
+            if found is None:
+                raise
+            return found
+
+    found = run_with_graph(load)
+    affect = found.affect
+    lines = [
+        f"[bold]{found.name}[/] {found.email or ''}",
+        f"{found.role}, {found.seniority} (authority {found.authority:.2f}); "
+        f"born {found.birth_source}; knowledge {found.knowledge_level}",
+        f"relationship {bar(found.relationship_value)} {found.relationship_value:.3f}",
+        f"frequency    {bar(found.interaction_frequency)} {found.interaction_frequency:.3f} "
+        f"({found.interaction_count} interactions)",
+        f"relevance    {bar(found.context_relevance)} {found.context_relevance:.3f}",
+        f"trust        {bar(found.trust)} {found.trust:.3f}",
+        f"affect: valence {affect.valence:+.2f}, arousal {affect.arousal:.2f}, "
+        f"stress {affect.stress:.2f}",
+        f"last seen {when(found.last_seen)}",
+    ]
+    lines += [f"prefers {key}: {value}" for key, value in sorted(found.preferences.items())]
+    console.print(Panel("\n".join(lines), title=found.id))

@@ -1,0 +1,91 @@
+"""``credence serve | neo4j``: the API server and the local Neo4j launcher."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from app.cli.common import console, err_console
+from app.config import get_settings
+
+
+def serve(
+    host: Annotated[
+        str | None, typer.Option(help="Bind address (default CREDENCE_API_HOST)")
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default CREDENCE_API_PORT)")] = None,
+) -> None:
+    """Serve the REST API (OpenAPI at /docs)."""
+    import uvicorn
+
+    from app.api.app import create_app
+    from app.api.security import effective_bind_host
+
+    settings = get_settings()
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    bind_host, warning = effective_bind_host(settings, host or settings.api_host)
+    if warning:
+        logging.getLogger("app.api").warning(warning)
+    bind_port = port or settings.api_port
+    console.print(f"Credence API: http://{bind_host}:{bind_port}/  (OpenAPI: /docs)")
+    uvicorn.run(
+        create_app(settings), host=bind_host, port=bind_port, log_level=settings.log_level.lower()
+    )
+
+
+neo4j_app = typer.Typer(
+    help="The local Neo4j server (tools/neo4j/neo4j-local).", no_args_is_help=True
+)
+
+
+def _launcher() -> Path:
+    override = os.environ.get("CREDENCE_NEO4J_LAUNCHER")
+    path = (
+        Path(override)
+        if override
+        else (Path(__file__).resolve().parent.parent / "tools" / "neo4j" / "neo4j-local")
+    )
+    if not path.is_file():
+        err_console.print(
+            f"[bold red]error[/]: the Neo4j launcher is not at {path}; "
+            "`credence neo4j` works from a Credence checkout (or set "
+            "CREDENCE_NEO4J_LAUNCHER)"
+        )
+        raise typer.Exit(code=2)
+    return path
+
+
+def _delegate(command: str) -> None:
+    completed = subprocess.run(["bash", str(_launcher()), command], check=False)
+    raise typer.Exit(code=completed.returncode)
+
+
+@neo4j_app.command("start")
+def neo4j_start() -> None:
+    """Start the local Neo4j (no-op when it runs)."""
+    _delegate("start")
+
+
+@neo4j_app.command("stop")
+def neo4j_stop() -> None:
+    """Stop the local Neo4j."""
+    _delegate("stop")
+
+
+@neo4j_app.command("status")
+def neo4j_status() -> None:
+    """Say whether the local Neo4j runs (exit 0) or not (exit 3), with version and ports."""
+    _delegate("status")
+
+
+@neo4j_app.command("wipe")
+def neo4j_wipe() -> None:
+    """Stop the local Neo4j and delete its data (the jar cache is kept)."""
+    _delegate("wipe")
