@@ -22,7 +22,7 @@ SET b.statement = $belief.statement,
     b.degree = 0,
     b.source = $belief.source,
     b.created_at = datetime(),
-    // Filled right after the write by app/memory/embedding_store.py (embed_pending).
+    // Filled right after the write by app/embeddings/store.py (embed_pending).
     b.embedding_pending = true
 SET agent.event_seq = agent.event_seq + 1,
     agent.d_imp = agent.d_imp + b.importance

@@ -10,7 +10,7 @@ MATCH (agent:Agent {id: $agent_id})
 MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
 WITH agent, b, b.statement AS old_statement, b.importance AS old_importance
 SET b.statement = coalesce($changes.statement, b.statement),
-    // A new statement needs a new vector (app/memory/embedding_store.py embeds it).
+    // A new statement needs a new vector (app/embeddings/store.py embeds it).
     b.embedding_pending = CASE WHEN $changes.statement IS NOT NULL
                                  AND $changes.statement <> old_statement
                                THEN true ELSE b.embedding_pending END,

@@ -13,7 +13,7 @@ SET r.trigger_concept = $rule.trigger_concept,
     r.confidence = toFloat($rule.confidence),
     r.validation_count = 0,
     r.created_at = $now,
-    // Without a vector now, app/memory/embedding_store.py embeds it later.
+    // Without a vector now, app/embeddings/store.py embeds it later.
     r.embedding_pending = CASE WHEN $rule.embedding IS NULL THEN true END
 WITH r
 CALL (r) {
