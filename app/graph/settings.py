@@ -1,34 +1,33 @@
 """The graph layer's own settings: how to reach Neo4j and how migrations wait.
 
-``app.config.Settings`` reads them from the environment (``CREDENCE_NEO4J_URI``, ...) and hands
-them down, so the graph layer never imports the settings of the layers above it.
+``app.config.Settings`` reads and validates them from the environment (``CREDENCE_NEO4J_URI``,
+``CREDENCE_MIGRATIONS_LOCK_TIMEOUT_S``, ...; the defaults live there) and hands them down, so the
+graph layer never imports the settings of the layers above it.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import SecretStr
 
 
-class Neo4jSettings(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Neo4jSettings:
     """Where Neo4j is and how the driver talks to it."""
 
-    model_config = ConfigDict(frozen=True)
-
-    uri: str = "bolt://127.0.0.1:7687"
-    user: str = "neo4j"
-    password: SecretStr = SecretStr("credence-dev")
-    database: str = "neo4j"
-    connection_timeout_s: Annotated[float, Field(gt=0)] = 10.0
-    max_pool_size: Annotated[int, Field(ge=1)] = 50
+    uri: str
+    user: str
+    password: SecretStr
+    database: str
+    connection_timeout_s: float
+    max_pool_size: int
 
 
-class MigrationSettings(BaseModel):
+@dataclass(frozen=True, slots=True)
+class MigrationSettings:
     """How long a migration run waits for the lock and for new indexes."""
 
-    model_config = ConfigDict(frozen=True)
-
-    lock_timeout_s: Annotated[float, Field(gt=0)] = 60.0
-    lock_stale_after_s: Annotated[float, Field(gt=0)] = 600.0
-    index_online_timeout_s: Annotated[float, Field(gt=0)] = 300.0
+    lock_timeout_s: float
+    lock_stale_after_s: float
+    index_online_timeout_s: float
