@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from typing import Protocol
 
 from app.agents.models import Agent, AgentCreate, BirthDetails, BirthProfile, BornAgent
@@ -23,11 +24,11 @@ from app.embeddings.embedder import Embedder
 from app.errors import PackNotFound
 from app.graph.client import GraphClient
 from app.memory.frames import install_frames
-from app.memory.people import PersonCreate, authority_for, create_person
+from app.memory.people import Person, PersonCreate, authority_for, create_person
 from app.memory.self_model import CapabilitySeed, add_capabilities, add_knowledge_gaps
 from app.memory.settings import MemoryMechanics
 from app.packs.loader import PackLoadReport, load_pack
-from app.seeds.file_schemas import CreedFile, SelfFile
+from app.seeds.file_schemas import CensorsFile, CreedFile, SelfFile
 from app.seeds.files import read_all_packs, read_censors, read_creed, read_self
 from app.seeds.pack_schema import KnowledgePack, PackBelief
 
@@ -189,6 +190,53 @@ def _texts(packs: list[KnowledgePack]) -> list[tuple[str, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """A full birth, read and validated whole before anything is written."""
+
+    data: AgentCreate
+    # The profile after enrichment.
+    profile: BirthProfile
+    creed: CreedFile
+    self_file: SelfFile
+    censors: CensorsFile
+    principal: PersonCreate
+    memory: MemoryMechanics
+    # The creed pack, whose ``immutable`` beliefs are the terminal creed.
+    creed_pack: KnowledgePack
+    immutable: frozenset[str]
+    # The creed, self and role packs (source ``birth``), then the industry's (source ``pack``).
+    own_packs: list[KnowledgePack]
+    industry_packs: list[KnowledgePack]
+
+
+@dataclass(frozen=True)
+class _Vectors:
+    """The embeddings of every text of the birth packs, by ``pack/key``."""
+
+    by_key: dict[str, list[float]]
+    embedded: bool
+    degraded: str | None
+
+    def of(self, pack: KnowledgePack) -> dict[str, list[float]]:
+        """The pack's own vectors, by belief key (and ``rule:<key>``)."""
+        prefix = f"{pack.name}/"
+        return {
+            key.split("/", 1)[1]: vector
+            for key, vector in self.by_key.items()
+            if key.startswith(prefix)
+        }
+
+
+@dataclass(frozen=True)
+class _Installed:
+    """What a birth installed beside the packs, counted for its details."""
+
+    frames: int
+    capabilities: int
+    knowledge_gaps: int
+
+
 async def birth(
     graph: GraphClient,
     embedder: Embedder,
@@ -213,12 +261,40 @@ async def birth(
     profile = data.profile
     if data.enrich:
         profile = await provider.enrich(profile)
-    # Everything that can be wrong with the input is found before the first write.
+    plan = _plan(data, profile, memory_mechanics or MemoryMechanics())
+    vectors = await _embed_packs(embedder, plan.own_packs + plan.industry_packs)
+
+    agent_id, principal = await _create_agent_and_principal(graph, plan)
+    reports = await _load_packs(graph, mechanics, agent_id, plan, vectors)
+    installed = await _install_the_rest(graph, agent_id, plan)
+    agent = await get_agent(graph, agent_id)
+    details = BirthDetails(
+        principal=principal,
+        packs=reports,
+        frames=installed.frames,
+        censors=len(plan.censors.censors) + sum(len(p.censors) for p in plan.industry_packs),
+        capabilities=installed.capabilities,
+        knowledge_gaps=installed.knowledge_gaps,
+        embedded=vectors.embedded,
+        degraded=vectors.degraded,
+        enriched_by=provider.name if data.enrich else None,
+        ms=(time.perf_counter() - started) * 1000,
+    )
+    return BornAgent(**agent.model_dump(), birth=details)
+
+
+def _plan(data: AgentCreate, profile: BirthProfile, memory: MemoryMechanics) -> _Plan:
+    """Reads and validates everything a full birth needs, so that nothing wrong with the input
+    is found after the first write.
+
+    Raises:
+        SeedFileInvalid, PackNotFound.
+    """
     creed = read_creed()
     self_file = read_self()
     censors = read_censors()
     industry_packs = packs_for(profile, data.packs)
-    principal_data = PersonCreate.model_validate(
+    principal = PersonCreate.model_validate(
         {
             "name": profile.name,
             "email": profile.email,
@@ -229,37 +305,58 @@ async def birth(
             "trust": 0.8,
         }
     )
-    memory = memory_mechanics or MemoryMechanics()
     authority = authority_for(profile.seniority, memory)
     creed_beliefs, immutable = creed_pack(creed)
-    own_packs = [creed_beliefs, self_pack(self_file), role_pack(profile, authority)]
+    return _Plan(
+        data=data,
+        profile=profile,
+        creed=creed,
+        self_file=self_file,
+        censors=censors,
+        principal=principal,
+        memory=memory,
+        creed_pack=creed_beliefs,
+        immutable=immutable,
+        own_packs=[creed_beliefs, self_pack(self_file), role_pack(profile, authority)],
+        industry_packs=industry_packs,
+    )
 
-    texts = _texts(own_packs + industry_packs)
+
+async def _embed_packs(embedder: Embedder, packs: list[KnowledgePack]) -> _Vectors:
+    """Every belief and rule of the packs embedded in one batch (none when embeddings fail)."""
+    texts = _texts(packs)
     found = await embedder.embed([text for _, text in texts])
-    vectors = dict(zip((key for key, _ in texts), found, strict=True)) if found else {}
-    degraded = None if found is not None else embedder.status().reason
+    return _Vectors(
+        by_key=dict(zip((key for key, _ in texts), found, strict=True)) if found else {},
+        embedded=found is not None,
+        degraded=None if found is not None else embedder.status().reason,
+    )
 
+
+async def _create_agent_and_principal(graph: GraphClient, plan: _Plan) -> tuple[str, Person]:
+    """Creates the agent (birth source ``full``) and its principal; returns the agent's id."""
     params = agent_params(
-        data.name,
-        data.identity_goal or self_file.identity_goal,
-        list(creed.terminal_creed),
+        plan.data.name,
+        plan.data.identity_goal or plan.self_file.identity_goal,
+        list(plan.creed.terminal_creed),
         "full",
-        profile.industry,
+        plan.profile.industry,
     )
     await graph.write("agents/create_agent", agent=params)
-    agent_id = params["id"]
+    agent_id: str = params["id"]
     principal = await create_person(
-        graph, agent_id, principal_data, birth_source="full", mechanics=memory
+        graph, agent_id, plan.principal, birth_source="full", mechanics=plan.memory
     )
     await graph.write("agents/set_principal", agent_id=agent_id, person_id=principal.id)
+    return agent_id, principal
 
+
+async def _load_packs(
+    graph: GraphClient, mechanics: Mechanics, agent_id: str, plan: _Plan, vectors: _Vectors
+) -> list[PackLoadReport]:
+    """Loads the birth's own packs, then the industry's, each in its own transaction."""
     reports: list[PackLoadReport] = []
-    for pack in own_packs + industry_packs:
-        own = {
-            key.split("/", 1)[1]: vector
-            for key, vector in vectors.items()
-            if key.startswith(f"{pack.name}/")
-        }
+    for pack in plan.own_packs + plan.industry_packs:
         reports.append(
             await load_pack(
                 graph,
@@ -267,12 +364,18 @@ async def birth(
                 mechanics,
                 agent_id,
                 pack,
-                vectors=own,
-                immutable_keys=immutable if pack is creed_beliefs else frozenset(),
-                source="birth" if pack in own_packs else "pack",
+                vectors=vectors.of(pack),
+                immutable_keys=plan.immutable if pack is plan.creed_pack else frozenset(),
+                source="birth" if pack in plan.own_packs else "pack",
             )
         )
-    frame_specs = [spec for pack in industry_packs for spec in pack.frames]
+    return reports
+
+
+async def _install_the_rest(graph: GraphClient, agent_id: str, plan: _Plan) -> _Installed:
+    """Frames (the defaults, then the industry packs'), the default censors, capabilities and
+    knowledge gaps."""
+    frame_specs = [spec for pack in plan.industry_packs for spec in pack.frames]
     frames = await install_frames(graph, agent_id, None)
     if frame_specs:
         frames = await install_frames(graph, agent_id, frame_specs, source="pack")
@@ -280,33 +383,20 @@ async def birth(
         "packs/upsert_pack_censors",
         agent_id=agent_id,
         pack_name="default",
-        rows=[censor.model_dump() for censor in censors.censors],
+        rows=[censor.model_dump() for censor in plan.censors.censors],
     )
     capabilities = await add_capabilities(
         graph,
         agent_id,
         [
             CapabilitySeed(domain=c.domain, proficiency=c.proficiency)
-            for c in self_file.capabilities
+            for c in plan.self_file.capabilities
         ],
     )
     gaps = await add_knowledge_gaps(
-        graph, agent_id, list(self_file.knowledge_gaps), mechanics=memory
+        graph, agent_id, list(plan.self_file.knowledge_gaps), mechanics=plan.memory
     )
-    agent = await get_agent(graph, agent_id)
-    details = BirthDetails(
-        principal=principal,
-        packs=reports,
-        frames=len(frames),
-        censors=len(censors.censors) + sum(len(p.censors) for p in industry_packs),
-        capabilities=len(capabilities),
-        knowledge_gaps=len(gaps),
-        embedded=found is not None,
-        degraded=degraded,
-        enriched_by=provider.name if data.enrich else None,
-        ms=(time.perf_counter() - started) * 1000,
-    )
-    return BornAgent(**agent.model_dump(), birth=details)
+    return _Installed(frames=len(frames), capabilities=len(capabilities), knowledge_gaps=len(gaps))
 
 
 async def ensure_default_agent(

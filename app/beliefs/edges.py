@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
 from app.beliefs.cascade import cascade_from
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EdgeCreate, EdgeResult
 from app.errors import BeliefInactive, BeliefNotFound, CycleRefused, InvalidInput
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
+
+
+@dataclass(frozen=True)
+class _EdgeWrite:
+    """One edge to create or update for one agent."""
+
+    mechanics: Mechanics
+    agent_id: str
+    edge: EdgeCreate
 
 
 async def create_edge(
@@ -25,50 +38,52 @@ async def create_edge(
             "a belief cannot contradict itself",
             errors=[{"location": ["body", "target_id"], "message": "must differ from source_id"}],
         )
+    write = _EdgeWrite(mechanics, agent_id, edge)
+    return await graph.write_transaction(partial(_write_edge, write), action="creating an edge")
 
-    async def work(tx: Transaction) -> EdgeResult:
-        await lock_agent(tx, agent_id)
-        if edge.type == "SUPPORTS":
-            row = (
-                await tx.run("edges/create_supports", agent_id=agent_id, edge=edge.model_dump())
-            )[0]
-        else:
-            row = (
-                await tx.run("edges/upsert_contradicts", agent_id=agent_id, edge=edge.model_dump())
-            )[0]
-        if not row["source_found"]:
-            raise BeliefNotFound(edge.source_id, agent_id)
-        if not row["target_found"]:
-            raise BeliefNotFound(edge.target_id, agent_id)
-        for end in ("source", "target"):
-            if not row[f"{end}_active"]:
-                raise BeliefInactive(getattr(edge, f"{end}_id"))
-        if edge.type == "CONTRADICTS":
-            return EdgeResult(
-                type=edge.type,
-                source_id=edge.source_id,
-                target_id=edge.target_id,
-                created=row["created"],
-                strength=row["strength"],
-                status=row["status"],
-                resolution=row["resolution"],
-            )
-        if row["cycle"] is not None:
-            raise CycleRefused(edge.source_id, edge.target_id, row["cycle"][:-1])
-        moves = await cascade_from(
-            tx,
-            mechanics,
-            agent_id,
-            [edge.source_id],
-            f"SUPPORTS {edge.source_id} -> {edge.target_id}",
-        )
+
+async def _write_edge(write: _EdgeWrite, tx: Transaction) -> EdgeResult:
+    edge, agent_id = write.edge, write.agent_id
+    await lock_agent(tx, agent_id)
+    query = "edges/create_supports" if edge.type == "SUPPORTS" else "edges/upsert_contradicts"
+    row = (await tx.run(query, agent_id=agent_id, edge=edge.model_dump()))[0]
+    _require_active_ends(row, edge, agent_id)
+    if edge.type == "CONTRADICTS":
         return EdgeResult(
             type=edge.type,
             source_id=edge.source_id,
             target_id=edge.target_id,
             created=row["created"],
-            weight=row["weight"],
-            cascade=moves,
+            strength=row["strength"],
+            status=row["status"],
+            resolution=row["resolution"],
         )
+    if row["cycle"] is not None:
+        raise CycleRefused(edge.source_id, edge.target_id, row["cycle"][:-1])
+    moves = await cascade_from(
+        tx,
+        write.mechanics,
+        agent_id,
+        [edge.source_id],
+        f"SUPPORTS {edge.source_id} -> {edge.target_id}",
+    )
+    return EdgeResult(
+        type=edge.type,
+        source_id=edge.source_id,
+        target_id=edge.target_id,
+        created=row["created"],
+        weight=row["weight"],
+        cascade=moves,
+    )
 
-    return await graph.write_transaction(work, action="creating an edge")
+
+def _require_active_ends(row: dict[str, Any], edge: EdgeCreate, agent_id: str) -> None:
+    """Raises BeliefNotFound or BeliefInactive for the first end (source, then target) that is
+    missing or inactive; a raise rolls the edge back with the transaction."""
+    if not row["source_found"]:
+        raise BeliefNotFound(edge.source_id, agent_id)
+    if not row["target_found"]:
+        raise BeliefNotFound(edge.target_id, agent_id)
+    for end in ("source", "target"):
+        if not row[f"{end}_active"]:
+            raise BeliefInactive(getattr(edge, f"{end}_id"))

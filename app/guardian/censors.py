@@ -13,6 +13,8 @@ counted in the graph under the agent lock so concurrent turns cannot exceed the 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from app.errors import AgentNotFound, InvalidInput
@@ -188,6 +190,26 @@ async def learn_censor(
     )
 
 
+@dataclass(frozen=True)
+class _NewCensor:
+    """A censor to add, validated: its pattern normalised, its reason stripped."""
+
+    agent_id: str
+    pattern: str
+    reason: str
+    action: str
+    key: str | None
+    # The session that learned it; None for a censor added by hand.
+    session_key: str | None
+    # The most censors one session may learn; None for a censor added by hand.
+    cap: int | None
+
+    @property
+    def learned(self) -> bool:
+        """Learned during a turn, not added by hand."""
+        return self.session_key is not None
+
+
 async def _add(
     graph: GraphClient,
     agent_id: str,
@@ -212,78 +234,91 @@ async def _add(
             f"a censor's action must be warn, block or absolute, not {action!r}",
             errors=[{"field": "action", "reason": "must be warn, block or absolute"}],
         )
-    learned = session_key is not None
+    censor = _NewCensor(agent_id, normalised, reason, action, key, session_key, cap)
+    return await graph.write_transaction(partial(_add_in, censor), action="adding a censor")
 
-    async def work(tx: Transaction) -> CensorAdded:
-        await lock_agent(tx, agent_id)
-        shipped = _shipped_by_pattern(normalised)
-        if shipped is not None:
-            return CensorAdded(
-                status="duplicate",
-                censor=shipped,
-                message=f"the shipped default censor {shipped.key} already has this pattern; "
-                "nothing written",
-            )
-        state = (
-            await tx.run(
-                "guardian/get_learning_state",
-                agent_id=agent_id,
-                pattern=normalised,
-                session_key=session_key,
-            )
-        )[0]
-        if state["existing_id"] is not None:
-            existing = await _stored(tx, agent_id, state["existing_id"])
-            if existing.is_active or learned:
-                note = (
-                    ""
-                    if existing.is_active
-                    else " (it was removed; a learned duplicate does not bring it back)"
-                )
-                return CensorAdded(
-                    status="duplicate",
-                    censor=existing,
-                    message=f"censor {existing.id} already has this pattern{note}; nothing written",
-                )
-            await tx.run(
-                "guardian/set_censor_active", agent_id=agent_id, censor_id=existing.id, active=True
-            )
-            return CensorAdded(
-                status="reactivated",
-                censor=await _stored(tx, agent_id, existing.id),
-                message=f"censor {existing.id} had this pattern and had been removed; active again",
-            )
-        if cap is not None and state["learned_in_session"] >= cap:
-            return CensorAdded(
-                status="capped",
-                censor=None,
-                message=f"skipped: session {session_key!r} already auto-created "
-                f"{state['learned_in_session']} censors, the cap (guardian.max_learned_per_session"
-                f" = {cap}); nothing written",
-            )
-        censor_id = str(uuid.uuid4())
-        await tx.run(
-            "guardian/create_censor",
-            agent_id=agent_id,
-            censor={
-                "id": censor_id,
-                "key": key,
-                "pattern": normalised,
-                "reason": reason,
-                "action": action,
-                "source": "learned" if learned else "manual",
-                "auto_created": learned,
-                "session_key": session_key,
-            },
-        )
-        count = f" ({state['learned_in_session'] + 1} of {cap} this session)" if learned else ""
+
+async def _add_in(censor: _NewCensor, tx: Transaction) -> CensorAdded:
+    """The adding transaction: a pattern already held answers with its censor (or brings a
+    removed one back), a session at its cap gets nothing, else the censor is created."""
+    await lock_agent(tx, censor.agent_id)
+    shipped = _shipped_by_pattern(censor.pattern)
+    if shipped is not None:
         return CensorAdded(
-            status="created",
-            censor=await _stored(tx, agent_id, censor_id),
-            message=f"censor {censor_id} created{count}",
+            status="duplicate",
+            censor=shipped,
+            message=f"the shipped default censor {shipped.key} already has this pattern; "
+            "nothing written",
         )
+    state = (
+        await tx.run(
+            "guardian/get_learning_state",
+            agent_id=censor.agent_id,
+            pattern=censor.pattern,
+            session_key=censor.session_key,
+        )
+    )[0]
+    if state["existing_id"] is not None:
+        return await _same_pattern(tx, censor, state["existing_id"])
+    learned_in_session: int = state["learned_in_session"]
+    if censor.cap is not None and learned_in_session >= censor.cap:
+        return CensorAdded(
+            status="capped",
+            censor=None,
+            message=f"skipped: session {censor.session_key!r} already auto-created "
+            f"{learned_in_session} censors, the cap (guardian.max_learned_per_session"
+            f" = {censor.cap}); nothing written",
+        )
+    return await _create(tx, censor, learned_in_session)
 
-    return await graph.write_transaction(work, action="adding a censor")
+
+async def _same_pattern(tx: Transaction, censor: _NewCensor, existing_id: str) -> CensorAdded:
+    """The stored censor ``existing_id`` already has the pattern: a person adding it again
+    reactivates it if it had been removed; otherwise (or when learned) it is a duplicate."""
+    existing = await _stored(tx, censor.agent_id, existing_id)
+    if existing.is_active or censor.learned:
+        note = (
+            ""
+            if existing.is_active
+            else " (it was removed; a learned duplicate does not bring it back)"
+        )
+        return CensorAdded(
+            status="duplicate",
+            censor=existing,
+            message=f"censor {existing.id} already has this pattern{note}; nothing written",
+        )
+    await tx.run(
+        "guardian/set_censor_active", agent_id=censor.agent_id, censor_id=existing.id, active=True
+    )
+    return CensorAdded(
+        status="reactivated",
+        censor=await _stored(tx, censor.agent_id, existing.id),
+        message=f"censor {existing.id} had this pattern and had been removed; active again",
+    )
+
+
+async def _create(tx: Transaction, censor: _NewCensor, learned_in_session: int) -> CensorAdded:
+    censor_id = str(uuid.uuid4())
+    await tx.run(
+        "guardian/create_censor",
+        agent_id=censor.agent_id,
+        censor={
+            "id": censor_id,
+            "key": censor.key,
+            "pattern": censor.pattern,
+            "reason": censor.reason,
+            "action": censor.action,
+            "source": "learned" if censor.learned else "manual",
+            "auto_created": censor.learned,
+            "session_key": censor.session_key,
+        },
+    )
+    count = f" ({learned_in_session + 1} of {censor.cap} this session)" if censor.learned else ""
+    return CensorAdded(
+        status="created",
+        censor=await _stored(tx, censor.agent_id, censor_id),
+        message=f"censor {censor_id} created{count}",
+    )
 
 
 async def _stored(tx: Transaction, agent_id: str, censor_id: str) -> Censor:

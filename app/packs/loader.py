@@ -16,6 +16,8 @@ import hashlib
 import json
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -32,6 +34,8 @@ from app.seeds.pack_schema import KnowledgePack, PackBelief
 
 Vector = list[float]
 Progress = Callable[[str, int, int], None]
+# Installs a pack's frames inside the loading transaction: (tx, agent_id, pack).
+FrameInstaller = Callable[[Transaction, str, KnowledgePack], Any]
 BATCH = 2000
 
 
@@ -82,6 +86,46 @@ def _chunks(rows: Sequence[dict[str, Any]], size: int) -> list[Sequence[dict[str
     return [rows[i : i + size] for i in range(0, len(rows), size)]
 
 
+@dataclass(frozen=True)
+class _Diff:
+    """The pack against what the agent holds of it (matched on key)."""
+
+    # key -> the agent's belief of this pack: id, statement, strength.
+    held: dict[str, dict[str, Any]]
+    # The pack as last loaded (version, checksum); None on a first load.
+    previous: dict[str, Any] | None
+    new: list[PackBelief]
+    changed: list[PackBelief]
+    kept: list[PackBelief]
+    gone: list[str]
+
+
+@dataclass(frozen=True)
+class _Load:
+    """Everything the loading transaction writes, worked out before it opens."""
+
+    agent_id: str
+    pack: KnowledgePack
+    checksum: str
+    diff: _Diff
+    vectors: dict[str, Vector]
+    strengths: dict[str, float]
+    # Belief id by key; superseding a belief puts its successor's id here, so links reach it.
+    ids: dict[str, str]
+    embedded: bool
+    degraded: str | None
+    mechanics: Mechanics
+    progress: Progress | None
+    install_frames: FrameInstaller | None
+    immutable_keys: frozenset[str]
+    source: str
+
+    @property
+    def total(self) -> int:
+        """The steps progress counts: beliefs created or superseded, and rules."""
+        return len(self.diff.new) + len(self.diff.changed) + len(self.pack.rules)
+
+
 async def load_pack(
     graph: GraphClient,
     embedder: Embedder | None,
@@ -91,7 +135,7 @@ async def load_pack(
     *,
     vectors: dict[str, Vector] | None = None,
     progress: Progress | None = None,
-    install_frames: Callable[[Transaction, str, KnowledgePack], Any] | None = None,
+    install_frames: FrameInstaller | None = None,
     immutable_keys: frozenset[str] = frozenset(),
     source: str = "pack",
 ) -> PackLoadReport:
@@ -106,136 +150,187 @@ async def load_pack(
         AgentNotFound: no such agent.
     """
     state = await graph.read("packs/get_pack_state", agent_id=agent_id, pack_name=pack.name)
-    held = {row["key"]: row for row in state[0]["beliefs"]} if state else {}
-    previous = state[0]["pack"] if state and state[0]["pack"] else None
-    checksum = pack_checksum(pack)
-    if previous is None:
+    diff = _diff(state, pack)
+    if diff.previous is None:
         await require_agent(graph, agent_id)
-
-    new_beliefs = [b for b in pack.beliefs if b.key not in held]
-    changed = [b for b in pack.beliefs if b.key in held and held[b.key]["statement"] != b.statement]
-    kept = [b for b in pack.beliefs if b.key in held and held[b.key]["statement"] == b.statement]
-    gone = sorted(set(held) - {b.key for b in pack.beliefs})
-
     vectors = dict(vectors or {})
-    embedded, degraded = await _embed_missing(embedder, pack, new_beliefs + changed, vectors)
-    learned = {key: float(row["strength"]) for key, row in held.items() if key not in gone}
-    strengths = initial_strengths(pack, {b.key: learned[b.key] for b in kept})
-    ids = {key: row["id"] for key, row in held.items()}
-    for belief in new_beliefs:
-        ids[belief.key] = str(uuid.uuid4())
+    embedded, degraded = await _embed_missing(embedder, pack, diff.new + diff.changed, vectors)
+    learned = {b.key: float(diff.held[b.key]["strength"]) for b in diff.kept}
+    ids = {key: row["id"] for key, row in diff.held.items()}
+    ids.update({belief.key: str(uuid.uuid4()) for belief in diff.new})
+    load = _Load(
+        agent_id=agent_id,
+        pack=pack,
+        checksum=pack_checksum(pack),
+        diff=diff,
+        vectors=vectors,
+        strengths=initial_strengths(pack, learned),
+        ids=ids,
+        embedded=embedded,
+        degraded=degraded,
+        mechanics=mechanics,
+        progress=progress,
+        install_frames=install_frames,
+        immutable_keys=immutable_keys,
+        source=source,
+    )
+    return await graph.write_transaction(partial(_write_pack, load))
 
-    total = len(new_beliefs) + len(changed) + len(pack.rules)
 
-    async def work(tx: Transaction) -> PackLoadReport:
-        await lock_agent(tx, agent_id)
-        pack_params = _pack_params(pack, checksum)
-        reserved = await tx.run(
-            "packs/upsert_pack", agent_id=agent_id, pack=pack_params, events=len(new_beliefs)
+def _diff(state: list[dict[str, Any]], pack: KnowledgePack) -> _Diff:
+    held = {row["key"]: row for row in state[0]["beliefs"]} if state else {}
+    return _Diff(
+        held=held,
+        previous=state[0]["pack"] if state and state[0]["pack"] else None,
+        new=[b for b in pack.beliefs if b.key not in held],
+        changed=[
+            b for b in pack.beliefs if b.key in held and held[b.key]["statement"] != b.statement
+        ],
+        kept=[b for b in pack.beliefs if b.key in held and held[b.key]["statement"] == b.statement],
+        gone=sorted(set(held) - {b.key for b in pack.beliefs}),
+    )
+
+
+async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
+    """The loading transaction, in its order of writes: the pack node, new beliefs, superseded
+    and retired ones, the edges (then the cascade above superseded beliefs), rules, censors,
+    frames, the dissatisfaction sums, and the pack marked finished."""
+    agent_id, pack = load.agent_id, load.pack
+    await lock_agent(tx, agent_id)
+    pack_params = _pack_params(pack, load.checksum)
+    reserved = await tx.run(
+        "packs/upsert_pack", agent_id=agent_id, pack=pack_params, events=len(load.diff.new)
+    )
+    done = await _create_beliefs(tx, load, first_seq=int(reserved[0]["first_seq"]))
+    superseded = await _supersede(tx, load)
+    for key in load.diff.gone:
+        await tx.run(
+            "beliefs/deactivate_belief", agent_id=agent_id, belief_id=load.diff.held[key]["id"]
         )
-        first_seq = int(reserved[0]["first_seq"])
-        rows = [
-            {
-                **_belief_row(b, ids[b.key], strengths[b.key], first_seq + i, vectors.get(b.key)),
-                "is_immutable": b.key in immutable_keys,
-                "source": source,
-            }
-            for i, b in enumerate(new_beliefs)
-        ]
-        done = 0
-        for chunk in _chunks(rows, BATCH):
-            await tx.run(
-                "packs/create_pack_beliefs",
-                agent_id=agent_id,
-                pack_name=pack.name,
-                m=mechanics.as_params(),
-                rows=list(chunk),
-            )
-            done += len(chunk)
-            if progress:
-                progress("beliefs", done, total)
-        superseded = await _supersede(tx, mechanics, agent_id, pack, changed, held, strengths, ids)
-        for key in gone:
-            await tx.run("beliefs/deactivate_belief", agent_id=agent_id, belief_id=held[key]["id"])
-        done += len(changed)
-        if progress and changed:
-            progress("beliefs", done, total)
-        supports = [
-            {"source_id": ids[b.key], "target_id": ids[link.key], "weight": link.weight}
-            for b in pack.beliefs
-            for link in b.supports
-        ]
-        contradicts = [
-            {"source_id": ids[b.key], "target_id": ids[link.key], "strength": link.strength}
-            for b in pack.beliefs
-            for link in b.contradicts
-        ]
-        linked = await tx.run(
-            "packs/link_pack_beliefs",
-            agent_id=agent_id,
-            pack_name=pack.name,
-            supports=supports,
-            contradicts=contradicts,
+    done += len(load.diff.changed)
+    if load.progress and load.diff.changed:
+        load.progress("beliefs", done, load.total)
+    linked = await _link_beliefs(tx, load)
+    if superseded:
+        # Supporters may have changed: re-derive what sits above the new beliefs.
+        await cascade_from(
+            tx, load.mechanics, agent_id, list(superseded.values()), f"pack {pack.name} upgrade"
         )
-        if superseded:
-            # Supporters may have changed: re-derive what sits above the new beliefs.
-            await cascade_from(
-                tx, mechanics, agent_id, list(superseded.values()), f"pack {pack.name} upgrade"
-            )
-        rule_rows = [
-            {
-                **rule.model_dump(exclude={"key"}),
-                "key": rule.key,
-                "embedding": vector_param(vectors.get(f"rule:{rule.key}")),
-            }
-            for rule in pack.rules
-        ]
-        if rule_rows:
-            await tx.run(
-                "packs/upsert_pack_rules", agent_id=agent_id, pack_name=pack.name, rows=rule_rows
-            )
-        if progress and pack.rules:
-            progress("rules", total, total)
-        censor_rows = [censor.model_dump() for censor in pack.censors]
-        if censor_rows:
-            await tx.run(
-                "packs/upsert_pack_censors",
-                agent_id=agent_id,
-                pack_name=pack.name,
-                rows=censor_rows,
-            )
-        frames = 0
-        if pack.frames and install_frames is not None:
-            await install_frames(tx, agent_id, pack)
-            frames = len(pack.frames)
-        await tx.run("dissatisfaction/recompute_sums", agent_id=agent_id)
-        await tx.run("packs/finish_pack", agent_id=agent_id, pack=pack_params)
-        status: Literal["loaded", "upgraded", "unchanged"] = (
-            "loaded"
-            if previous is None
-            else "unchanged"
-            if not new_beliefs and not changed and previous.get("checksum") == checksum
-            else "upgraded"
+    await _upsert_rules(tx, load)
+    await _upsert_censors(tx, load)
+    frames = 0
+    if pack.frames and load.install_frames is not None:
+        await load.install_frames(tx, agent_id, pack)
+        frames = len(pack.frames)
+    await tx.run("dissatisfaction/recompute_sums", agent_id=agent_id)
+    await tx.run("packs/finish_pack", agent_id=agent_id, pack=pack_params)
+    return _report(load, superseded=len(superseded), linked=linked, frames=frames)
+
+
+async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
+    """Creates the beliefs new to the agent in batches; returns how many."""
+    rows = [
+        {
+            **_belief_row(
+                b, load.ids[b.key], load.strengths[b.key], first_seq + i, load.vectors.get(b.key)
+            ),
+            "is_immutable": b.key in load.immutable_keys,
+            "source": load.source,
+        }
+        for i, b in enumerate(load.diff.new)
+    ]
+    done = 0
+    for chunk in _chunks(rows, BATCH):
+        await tx.run(
+            "packs/create_pack_beliefs",
+            agent_id=load.agent_id,
+            pack_name=load.pack.name,
+            m=load.mechanics.as_params(),
+            rows=list(chunk),
         )
-        return PackLoadReport(
-            pack=pack.name,
-            version=pack.version,
-            previous_version=previous.get("version") if previous else None,
-            status=status,
-            created=len(new_beliefs),
-            kept=len(kept),
-            superseded=len(superseded),
-            retired=gone,
-            supports_created=int(linked[0]["supports"]),
-            contradicts_created=int(linked[0]["contradicts"]),
-            rules=len(pack.rules),
-            censors=len(pack.censors),
-            frames=frames,
-            embedded=embedded,
-            degraded=degraded,
+        done += len(chunk)
+        if load.progress:
+            load.progress("beliefs", done, load.total)
+    return done
+
+
+async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
+    """Creates the pack's SUPPORTS and CONTRADICTS edges; returns how many of each are new."""
+    beliefs, ids = load.pack.beliefs, load.ids
+    supports = [
+        {"source_id": ids[b.key], "target_id": ids[link.key], "weight": link.weight}
+        for b in beliefs
+        for link in b.supports
+    ]
+    contradicts = [
+        {"source_id": ids[b.key], "target_id": ids[link.key], "strength": link.strength}
+        for b in beliefs
+        for link in b.contradicts
+    ]
+    linked = await tx.run(
+        "packs/link_pack_beliefs",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        supports=supports,
+        contradicts=contradicts,
+    )
+    return linked[0]
+
+
+async def _upsert_rules(tx: Transaction, load: _Load) -> None:
+    rows = [
+        {
+            **rule.model_dump(exclude={"key"}),
+            "key": rule.key,
+            "embedding": vector_param(load.vectors.get(f"rule:{rule.key}")),
+        }
+        for rule in load.pack.rules
+    ]
+    if rows:
+        await tx.run(
+            "packs/upsert_pack_rules", agent_id=load.agent_id, pack_name=load.pack.name, rows=rows
+        )
+    if load.progress and load.pack.rules:
+        load.progress("rules", load.total, load.total)
+
+
+async def _upsert_censors(tx: Transaction, load: _Load) -> None:
+    rows = [censor.model_dump() for censor in load.pack.censors]
+    if rows:
+        await tx.run(
+            "packs/upsert_pack_censors",
+            agent_id=load.agent_id,
+            pack_name=load.pack.name,
+            rows=rows,
         )
 
-    return await graph.write_transaction(work)
+
+def _report(load: _Load, *, superseded: int, linked: dict[str, Any], frames: int) -> PackLoadReport:
+    diff, pack = load.diff, load.pack
+    status: Literal["loaded", "upgraded", "unchanged"] = (
+        "loaded"
+        if diff.previous is None
+        else "unchanged"
+        if not diff.new and not diff.changed and diff.previous.get("checksum") == load.checksum
+        else "upgraded"
+    )
+    return PackLoadReport(
+        pack=pack.name,
+        version=pack.version,
+        previous_version=diff.previous.get("version") if diff.previous else None,
+        status=status,
+        created=len(diff.new),
+        kept=len(diff.kept),
+        superseded=superseded,
+        retired=diff.gone,
+        supports_created=int(linked["supports"]),
+        contradicts_created=int(linked["contradicts"]),
+        rules=len(pack.rules),
+        censors=len(pack.censors),
+        frames=frames,
+        embedded=load.embedded,
+        degraded=load.degraded,
+    )
 
 
 async def _embed_missing(
@@ -287,20 +382,16 @@ def _belief_row(
     }
 
 
-async def _supersede(
-    tx: Transaction,
-    mechanics: Mechanics,
-    agent_id: str,
-    pack: KnowledgePack,
-    changed: list[PackBelief],
-    held: dict[str, dict[str, Any]],
-    strengths: dict[str, float],
-    ids: dict[str, str],
-) -> dict[str, str]:
-    """Supersedes each belief whose statement changed; returns key → new belief id."""
+async def _supersede(tx: Transaction, load: _Load) -> dict[str, str]:
+    """Supersedes each belief whose statement changed; returns key → new belief id.
+
+    A superseding belief takes the pack strength or its supporters' (the engine's rule), not the
+    strength the old one had learned.
+    """
+    pack = load.pack
     new_ids: dict[str, str] = {}
-    for belief in changed:
-        old = held[belief.key]
+    for belief in load.diff.changed:
+        old = load.diff.held[belief.key]
         params = {
             "id": str(uuid.uuid4()),
             "old_id": old["id"],
@@ -316,19 +407,21 @@ async def _supersede(
             "initial_strength": belief.strength,
         }
         rows = await tx.run(
-            "revisions/apply_revision", agent_id=agent_id, m=mechanics.as_params(), revision=params
+            "revisions/apply_revision",
+            agent_id=load.agent_id,
+            m=load.mechanics.as_params(),
+            revision=params,
         )
         if rows:
             new_ids[belief.key] = params["new_id"]
-            ids[belief.key] = params["new_id"]
+            load.ids[belief.key] = params["new_id"]
     if new_ids:
         await tx.run(
             "packs/adopt_superseding_belief",
-            agent_id=agent_id,
+            agent_id=load.agent_id,
             pack_name=pack.name,
             rows=[{"id": new_id, "key": key} for key, new_id in new_ids.items()],
         )
-    del strengths  # superseded beliefs take the pack strength or their supporters' (engine rule)
     return new_ids
 
 

@@ -285,7 +285,7 @@ async def test_agents_whose_ids_share_pieces_stay_apart(graph: GraphClient) -> N
     never see the other's beliefs."""
     from uuid import uuid4
 
-    from app.agents.birth import _agent_params
+    from app.agents.store import agent_params
     from app.beliefs.mechanics import Mechanics
     from app.beliefs.models import BeliefCreate
     from app.beliefs.store import create_belief
@@ -293,7 +293,7 @@ async def test_agents_whose_ids_share_pieces_stay_apart(graph: GraphClient) -> N
     tag = uuid4().hex[:8]
     mine, theirs = f"alpha{tag}-beta{tag}", f"beta{tag}-alpha{tag}"
     for agent_id in (mine, theirs):
-        params = {**_agent_params(agent_id, None, [], "api", None), "id": agent_id}
+        params = {**agent_params(agent_id, None, [], "api", None), "id": agent_id}
         await graph.write("agents/create_agent", agent=params)
     own = await create_belief(
         graph,

@@ -1,0 +1,106 @@
+"""The built-in sections of a context, one Cypher query each (``cypher/retrieval/``).
+
+Each query does its reciprocal-rank fusion over the agent-scoped vector and fulltext indexes and
+its section's weighting in the database; here only the parameters are put together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.graph.client import GraphClient
+from app.retrieval.models import Mode
+from app.retrieval.settings import RetrievalSettings
+from app.text.lucene import agent_clause, lucene_terms
+
+Rows = list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class SectionSearch:
+    """One query of one agent, as every section searches it.
+
+    ``embedding`` is None in fulltext mode or when embeddings do not work; ``terms`` is None in
+    vector mode.
+    """
+
+    graph: GraphClient
+    settings: RetrievalSettings
+    agent_id: str
+    text: str
+    k: int
+    mode: Mode
+    now: datetime
+    embedding: list[float] | None
+    terms: str | None
+
+    def weights(self) -> dict[str, float]:
+        """The fusion weights: a mode that leaves out one index weighs it zero."""
+        return {
+            "rrf_k": self.settings.rrf_k,
+            "vector_weight": self.settings.vector_weight if self.mode != "fulltext" else 0.0,
+            "fulltext_weight": self.settings.fulltext_weight if self.mode != "vector" else 0.0,
+        }
+
+    def common(self) -> dict[str, Any]:
+        """The parameters every fused search takes."""
+        return {
+            "agent_id": self.agent_id,
+            "agent_clause": agent_clause(self.agent_id),
+            "embedding": self.embedding,
+            "terms": self.terms,
+            "candidates": max(self.settings.candidates, self.k),
+            "k": self.k,
+        }
+
+    async def beliefs(self) -> Rows:
+        """Beliefs weighted by strength, the top ones expanded one hop along their edges."""
+        w = {
+            **self.weights(),
+            "strength_floor": self.settings.belief_strength_floor,
+            "expand_top": self.settings.expand_top,
+            "expansion_factor": self.settings.expansion_factor,
+        }
+        return await self.graph.read("retrieval/search_beliefs", w=w, **self.common())
+
+    async def episodes(self) -> Rows:
+        """Episodes weighted by salience, interference, outcome and recency."""
+        w = {
+            **self.weights(),
+            "interference_penalty": self.settings.interference_penalty,
+            "success_multiplier": self.settings.success_multiplier,
+            "recency_bonus_7d": self.settings.recency_bonus_7d,
+            "recency_bonus_30d": self.settings.recency_bonus_30d,
+        }
+        return await self.graph.read(
+            "retrieval/search_episodes",
+            w=w,
+            since_7d=self.now - timedelta(days=7),
+            since_30d=self.now - timedelta(days=30),
+            **self.common(),
+        )
+
+    async def rules(self) -> Rows:
+        """Rules weighted by their confidence, decayed since the last validation."""
+        return await self.graph.read("retrieval/search_rules", w=self.weights(), **self.common())
+
+    async def people(self, episodes: asyncio.Task[Rows] | None) -> Rows:
+        """People named in the query and the people of the episodes found (``episodes``: the
+        running episode search, when that section is wanted), by relationship value."""
+        episode_ids: list[str] = []
+        if episodes is not None:
+            try:
+                episode_ids = [row["id"] for row in await episodes]
+            except Exception:  # the episode section reports its own failure
+                episode_ids = []
+        return await self.graph.read(
+            "retrieval/search_people",
+            agent_id=self.agent_id,
+            agent_clause=agent_clause(self.agent_id),
+            terms=lucene_terms(self.text, max_terms=16),
+            episode_ids=episode_ids,
+            k=self.k,
+        )
