@@ -6,8 +6,9 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 
 from app import __version__
 from app.agents.birth import ensure_default_agent
@@ -41,57 +42,34 @@ from app.reasoning.factory import make_reasoner
 log = logging.getLogger(__name__)
 
 
+# In this order in the OpenAPI document.
+_ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    agents.router,
+    beliefs.router,
+    revisions.router,
+    analytics.router,
+    people_routes.router,
+    frame_routes.router,
+    working_memory_routes.router,
+    rule_routes.router,
+    self_routes.router,
+    episodes.router,
+    context.router,
+    packs.router,
+    chat.router,
+    censors.router,
+    reflection.router,
+)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Builds the API. Neo4j is contacted in the lifespan, not here."""
     settings = settings or get_settings()
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        graph = GraphClient.from_settings(settings.neo4j)
-        app.state.graph = graph
-        app.state.executors = default_executors(graph, settings)
-        if settings.migrate_on_start:
-            try:
-                report = await MigrationRunner.with_settings(graph, settings.migrations).migrate()
-                log.info(
-                    "migrations: %d applied now, %d before",
-                    len(report.applied),
-                    len(report.already_applied),
-                )
-            except CredenceError as error:
-                # The API still starts, so /health answers and /ready says what is wrong.
-                log.error("migrations not applied at start-up: %s", error.message)
-        if settings.default_agent:
-            try:
-                agent, born = await ensure_default_agent(
-                    graph,
-                    app.state.embedder,
-                    settings.mechanics,
-                    settings.default_agent,
-                    settings.default_agent_industry,
-                    memory_mechanics=settings.memory,
-                )
-                log.info(
-                    "default agent %s: %s%s", agent.name, agent.id, " (born now)" if born else ""
-                )
-            except CredenceError as error:
-                log.error("default agent not ready: %s", error.message)
-        if settings.embeddings.preload:
-            status = await asyncio.to_thread(app.state.embedder.status)
-            if not status.available:
-                log.warning("retrieval is degraded (no embeddings): %s", status.reason)
-        try:
-            yield
-        finally:
-            await graph.close()
-            close = getattr(app.state.reasoner, "aclose", None)
-            if close is not None:
-                await close()
-
     app = FastAPI(
         title="Credence",
         version=__version__,
-        lifespan=lifespan,
+        lifespan=partial(_lifespan, settings=settings),
         description="A graph-database-native knowledge system for a Claude-driven agent.",
     )
     app.state.settings = settings
@@ -100,20 +78,62 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Claude when an API key is set (the offline reasoner answers any call it fails), else offline.
     app.state.reasoner = make_reasoner(settings.reasoner, app.state.embedder)
     install_error_handlers(app)
-    app.include_router(health.router)
-    app.include_router(agents.router)
-    app.include_router(beliefs.router)
-    app.include_router(revisions.router)
-    app.include_router(analytics.router)
-    app.include_router(people_routes.router)
-    app.include_router(frame_routes.router)
-    app.include_router(working_memory_routes.router)
-    app.include_router(rule_routes.router)
-    app.include_router(self_routes.router)
-    app.include_router(episodes.router)
-    app.include_router(context.router)
-    app.include_router(packs.router)
-    app.include_router(chat.router)
-    app.include_router(censors.router)
-    app.include_router(reflection.router)
+    for router in _ROUTERS:
+        app.include_router(router)
     return app
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
+    """Opens the process's graph client, readies the graph, and closes clients at shutdown."""
+    graph = GraphClient.from_settings(settings.neo4j)
+    app.state.graph = graph
+    app.state.executors = default_executors(graph, settings)
+    if settings.migrate_on_start:
+        await _migrate(graph, settings)
+    if settings.default_agent:
+        await _ensure_default_agent(app, graph, settings)
+    if settings.embeddings.preload:
+        await _preload_embeddings(app)
+    try:
+        yield
+    finally:
+        await graph.close()
+        # Read at shutdown: the reasoner on app.state may have been replaced since start-up.
+        close = getattr(app.state.reasoner, "aclose", None)
+        if close is not None:
+            await close()
+
+
+async def _migrate(graph: GraphClient, settings: Settings) -> None:
+    try:
+        report = await MigrationRunner.with_settings(graph, settings.migrations).migrate()
+    except CredenceError as error:
+        # The API still starts, so /health answers and /ready says what is wrong.
+        log.error("migrations not applied at start-up: %s", error.message)
+        return
+    log.info(
+        "migrations: %d applied now, %d before", len(report.applied), len(report.already_applied)
+    )
+
+
+async def _ensure_default_agent(app: FastAPI, graph: GraphClient, settings: Settings) -> None:
+    try:
+        agent, born = await ensure_default_agent(
+            graph,
+            app.state.embedder,
+            settings.mechanics,
+            settings.default_agent,
+            settings.default_agent_industry,
+            memory_mechanics=settings.memory,
+        )
+    except CredenceError as error:
+        log.error("default agent not ready: %s", error.message)
+        return
+    log.info("default agent %s: %s%s", agent.name, agent.id, " (born now)" if born else "")
+
+
+async def _preload_embeddings(app: FastAPI) -> None:
+    status = await asyncio.to_thread(app.state.embedder.status)
+    if not status.available:
+        log.warning("retrieval is degraded (no embeddings): %s", status.reason)

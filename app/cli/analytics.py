@@ -48,7 +48,7 @@ def _analytics_params(pairs: list[str]) -> dict[str, str]:
 
 def _print_analytics_list() -> None:
 
-    from app.beliefs.analytics import list_analytics
+    from app.beliefs.analytics.runner import list_analytics
 
     table = Table(title="analytics (cypher/analytics/)")
     table.add_column("name", no_wrap=True)
@@ -75,7 +75,7 @@ def analytics_command(
 ) -> None:
     """Run an analytics query of cypher/analytics/ for an agent (`list` lists them)."""
 
-    from app.beliefs.analytics import run_analytics
+    from app.beliefs.analytics.runner import run_analytics
 
     if name == "list":
         _print_analytics_list()

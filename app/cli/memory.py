@@ -12,7 +12,7 @@ from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, wh
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
 from app.memory import reflection, working_memory
-from app.memory.reflection import ReflectRequest
+from app.memory.reflection import ReflectionReport, ReflectRequest, SkippedEpisodes
 from app.memory.settings import MAX_EPISODES_LIMIT
 from app.reasoning.factory import make_reasoner
 
@@ -72,7 +72,6 @@ def memory_reflect(
 ) -> None:
     """Consolidate recent similar episodes into rules, capabilities and knowledge gaps."""
     agent_id = agent_id_of(agent)
-    settings = get_settings()
     request = ReflectRequest(
         since=since,
         min_cluster_size=min_cluster_size,
@@ -80,8 +79,16 @@ def memory_reflect(
         max_episodes=max_episodes,
         dry_run=dry_run,
     )
+    report = _reflect(agent_id, request)
+    console.print(_clusters_table(report))
+    _print_skipped(report.skipped)
+    _print_self_model_changes(report)
+
+
+def _reflect(agent_id: str, request: ReflectRequest) -> ReflectionReport:
+    settings = get_settings()
     embedder = shared_embedder(settings.embeddings)
-    report = run_with_graph(
+    return run_with_graph(
         lambda graph: reflection.reflect(
             graph,
             embedder,
@@ -92,6 +99,9 @@ def memory_reflect(
             mechanics=settings.memory,
         )
     )
+
+
+def _clusters_table(report: ReflectionReport) -> Table:
     table = Table(
         title=f"{len(report.clusters)} cluster(s) from {report.considered} episode(s)"
         + (" — dry run, nothing written" if report.dry_run else "")
@@ -109,8 +119,10 @@ def memory_reflect(
             f"[bold]{cluster.trigger_concept}[/]: {cluster.content} "
             f"(confidence {cluster.confidence:.2f}, {cluster.reasoner})",
         )
-    console.print(table)
-    skipped = report.skipped
+    return table
+
+
+def _print_skipped(skipped: SkippedEpisodes) -> None:
     console.print(
         f"skipped: {skipped.unclustered} unclustered, {skipped.trivial} trivial, "
         f"{skipped.without_embedding} without embedding, {skipped.beyond_limit} beyond the limit"
@@ -118,6 +130,9 @@ def memory_reflect(
     )
     if skipped.without_embedding:
         console.print("(`credence embed backfill` gives the episodes without embedding a vector)")
+
+
+def _print_self_model_changes(report: ReflectionReport) -> None:
     for change in report.capabilities:
         console.print(
             f"capability [bold]{change.domain}[/]: +{change.successes} / -{change.failures}; "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import re
 import time
 import uuid
@@ -35,6 +36,8 @@ from app.resources import resource_dir
 log = logging.getLogger(__name__)
 
 DEFAULT_NAMESPACE = "credence"
+# What db.awaitIndexes fails with when an index is FAILED or does not come ONLINE in time.
+_PROCEDURE_CALL_FAILED = "Neo.ClientError.Procedure.ProcedureCallFailed"
 _FILE_NAME = re.compile(r"V(?P<version>\d{4})__(?P<description>[a-z0-9]+(?:_[a-z0-9]+)*)\.cypher")
 
 
@@ -298,27 +301,38 @@ class MigrationRunner:
         log.info("applied migration %s in %d ms", migration.file, duration_ms)
 
     async def _await_indexes_online(self, migration: MigrationFile) -> None:
-        deadline = time.monotonic() + self._index_online_timeout_s
-        while True:
-            indexes = await self._graph.read("migrations/list_index_states")
-            failed = [row["name"] for row in indexes if row["state"] == "FAILED"]
-            if failed:
-                raise MigrationFailed(
-                    f"after {migration.file} these indexes FAILED: {', '.join(failed)}",
-                    file=migration.file,
-                    indexes=failed,
-                )
-            waiting = [row["name"] for row in indexes if row["state"] != "ONLINE"]
-            if not waiting:
-                return
-            if time.monotonic() >= deadline:
-                raise MigrationFailed(
-                    f"after {migration.file} these indexes were not ONLINE within "
-                    f"{self._index_online_timeout_s:.0f}s: {', '.join(waiting)}",
-                    file=migration.file,
-                    indexes=waiting,
-                )
-            await asyncio.sleep(0.2)
+        # The server waits (db.awaitIndexes); it fails, without naming them, when an index is
+        # FAILED or the wait ran out, and the index states then say which ones.
+        try:
+            await self._graph.read(
+                "migrations/await_indexes", timeout_s=math.ceil(self._index_online_timeout_s)
+            )
+        except GraphError as error:
+            if error.details.get("neo4j_code") != _PROCEDURE_CALL_FAILED:
+                raise
+            await self._raise_for_index_states(migration, error)
+
+    async def _raise_for_index_states(self, migration: MigrationFile, cause: GraphError) -> None:
+        """Raises MigrationFailed naming the FAILED, else the not yet ONLINE, indexes.
+
+        Returns (nothing to report) when every index came ONLINE after the wait gave up.
+        """
+        indexes = await self._graph.read("migrations/list_index_states")
+        failed = [row["name"] for row in indexes if row["state"] == "FAILED"]
+        if failed:
+            raise MigrationFailed(
+                f"after {migration.file} these indexes FAILED: {', '.join(failed)}",
+                file=migration.file,
+                indexes=failed,
+            ) from cause
+        waiting = [row["name"] for row in indexes if row["state"] != "ONLINE"]
+        if waiting:
+            raise MigrationFailed(
+                f"after {migration.file} these indexes were not ONLINE within "
+                f"{self._index_online_timeout_s:.0f}s: {', '.join(waiting)}",
+                file=migration.file,
+                indexes=waiting,
+            ) from cause
 
 
 def _to_datetime(value: Any) -> datetime | None:

@@ -34,7 +34,11 @@ from typer.testing import CliRunner
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
 from app.api.app import create_app
-from app.beliefs import analytics, edges, history, store, updates
+from app.beliefs import edges, history, store, updates
+from app.beliefs.analytics.header import parse_header
+from app.beliefs.analytics.param_map import parse_param_map
+from app.beliefs.analytics.params import resolve_params
+from app.beliefs.analytics.runner import analytics_names, list_analytics, run_analytics
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import (
     BeliefCreate,
@@ -195,7 +199,7 @@ async def scenario(graph: GraphClient, test_graph: GraphClient) -> AsyncIterator
 
 
 async def _run(graph: GraphClient, agent_id: str, name: str, **params: Any) -> list[dict[str, Any]]:
-    result = await analytics.run_analytics(graph, agent_id, name, params)
+    result = await run_analytics(graph, agent_id, name, params)
     for row in result.rows:
         assert list(row) == result.columns, f"{name}: the header's columns are not the rows' keys"
     return result.rows
@@ -457,8 +461,8 @@ async def test_dissatisfaction_history_shows_each_turn_with_change_and_revisions
 async def test_every_analytics_query_answers_an_agent_with_no_data(graph: GraphClient) -> None:
     agent_id = (await create_agent(graph, AgentCreate(name="empty"))).id
 
-    for name in analytics.analytics_names():
-        result = await analytics.run_analytics(graph, agent_id, name)
+    for name in analytics_names():
+        result = await run_analytics(graph, agent_id, name)
         assert result.rows == [] and result.count == 0, name
         assert result.columns, name
 
@@ -467,14 +471,14 @@ async def test_run_analytics_refuses_unknown_names_params_agents_and_bad_values(
     graph: GraphClient, scenario: Scenario
 ) -> None:
     with pytest.raises(UnknownAnalytics) as unknown:
-        await analytics.run_analytics(graph, scenario.agent_id, "drop_everything")
-    assert unknown.value.details["known"] == analytics.analytics_names()
+        await run_analytics(graph, scenario.agent_id, "drop_everything")
+    assert unknown.value.details["known"] == analytics_names()
 
     with pytest.raises(AgentNotFound):
-        await analytics.run_analytics(graph, "no-such-agent", "cascade_depths")
+        await run_analytics(graph, "no-such-agent", "cascade_depths")
 
     with pytest.raises(InvalidInput) as invalid:
-        await analytics.run_analytics(
+        await run_analytics(
             graph,
             scenario.agent_id,
             "most_contested_beliefs",
@@ -484,12 +488,12 @@ async def test_run_analytics_refuses_unknown_names_params_agents_and_bad_values(
     assert set(problems) == {"limit", "include_inactive", "colour", "agent_id"}
 
     with pytest.raises(InvalidInput) as bucket:
-        await analytics.run_analytics(
+        await run_analytics(
             graph, scenario.agent_id, "revisions_over_time", {"bucket": "fortnight"}
         )
     assert "one of day, week, month, year" in bucket.value.message
 
-    as_text = await analytics.run_analytics(
+    as_text = await run_analytics(
         graph, scenario.agent_id, "most_contested_beliefs", {"limit": "1", "include_inactive": "1"}
     )
     assert as_text.params == {"agent_id": scenario.agent_id, "limit": 1, "include_inactive": True}
@@ -504,9 +508,9 @@ def _analytics_files() -> list[str]:
 
 
 def test_the_analytics_listed_are_the_files_in_cypher_analytics() -> None:
-    listed = analytics.list_analytics()
+    listed = list_analytics()
 
-    assert [info.name for info in listed.data] == _analytics_files() == analytics.analytics_names()
+    assert [info.name for info in listed.data] == _analytics_files() == analytics_names()
     assert listed.count == len(_analytics_files()) >= 8
     for info in listed.data:
         text = (resource_dir("cypher") / "analytics" / f"{info.name}.cypher").read_text()
@@ -517,11 +521,11 @@ def test_the_analytics_listed_are_the_files_in_cypher_analytics() -> None:
 @pytest.mark.parametrize("name", _analytics_files())
 def test_each_header_has_a_param_line_whose_values_are_valid_defaults(name: str) -> None:
     text = (resource_dir("cypher") / "analytics" / f"{name}.cypher").read_text()
-    spec = analytics.parse_header(name, text)  # raises, listing every problem, if inconsistent
+    spec = parse_header(name, text)  # raises, listing every problem, if inconsistent
     assert ";" not in text, "Browser would split the file into statements at a ';'"
 
     (param_line,) = [line for line in text.splitlines() if line.startswith("// :param ")]
-    pasted = analytics.parse_param_map(param_line.removeprefix("// :param "))
+    pasted = parse_param_map(param_line.removeprefix("// :param "))
     declared = {p.name: p for p in spec.params}
     assert set(pasted) == set(declared)
     assert declared["agent_id"].required and declared["agent_id"].type == "STRING"
@@ -529,7 +533,7 @@ def test_each_header_has_a_param_line_whose_values_are_valid_defaults(name: str)
     optional = {n: p for n, p in declared.items() if not p.required}
     assert all(p.default == pasted[n] for n, p in optional.items())
     # The defaults are what run_analytics uses when nothing is given.
-    assert analytics.resolve_params(spec, {}) == {n: pasted[n] for n in optional}
+    assert resolve_params(spec, {}) == {n: pasted[n] for n in optional}
     body = "\n".join(line for line in text.splitlines() if not line.startswith("//"))
     assert set(re.findall(r"\$(\w+)", body)) == set(declared)
     assert spec.columns and len(set(spec.columns)) == len(spec.columns)
@@ -555,9 +559,9 @@ def test_each_header_has_a_param_line_whose_values_are_valid_defaults(name: str)
 def test_param_lines_parse_as_plain_cypher_maps(text: str, parsed: dict[str, Any] | None) -> None:
     if parsed is None:
         with pytest.raises(ValueError):
-            analytics.parse_param_map(text)
+            parse_param_map(text)
     else:
-        assert analytics.parse_param_map(text) == parsed
+        assert parse_param_map(text) == parsed
 
 
 def test_a_header_that_disagrees_with_its_query_is_refused_with_every_problem() -> None:
@@ -572,7 +576,7 @@ def test_a_header_that_disagrees_with_its_query_is_refused_with_every_problem() 
     )
 
     with pytest.raises(ValueError) as error:
-        analytics.parse_header("broken", text)
+        parse_header("broken", text)
 
     message = str(error.value)
     assert "'top'" in message  # used but not declared
@@ -696,7 +700,7 @@ def test_api_lists_and_runs_analytics_as_json(settings: Settings, scenario: Scen
         no_agent = client.get("/v1/agents/no-such-agent/analytics/cascade_depths")
 
     assert listed.status_code == 200
-    assert [a["name"] for a in listed.json()["data"]] == analytics.analytics_names()
+    assert [a["name"] for a in listed.json()["data"]] == analytics_names()
     contested = next(a for a in listed.json()["data"] if a["name"] == "most_contested_beliefs")
     assert {p["name"]: p["default"] for p in contested["params"]} == {
         "agent_id": None,
@@ -718,7 +722,7 @@ def test_api_lists_and_runs_analytics_as_json(settings: Settings, scenario: Scen
     assert {r["belief_id"] for r in timeline.json()["rows"]} == {scenario.b_now}
     assert unknown.status_code == 404
     assert unknown.json()["error"]["code"] == "unknown_analytics"
-    assert unknown.json()["error"]["details"]["known"] == analytics.analytics_names()
+    assert unknown.json()["error"]["details"]["known"] == analytics_names()
     assert invalid.status_code == 422
     assert invalid.json()["error"]["code"] == "invalid_input"
     assert invalid.json()["error"]["details"]["errors"][0]["location"] == ["params", "limit"]
@@ -741,7 +745,7 @@ def test_cli_lists_and_runs_analytics_as_tables(
     no_agent = cli.invoke(cli_app, ["analytics", "cascade_depths"])
 
     assert listed.exit_code == 0, listed.output
-    for name in analytics.analytics_names():
+    for name in analytics_names():
         assert name in listed.output
     assert lineages.exit_code == 0, lineages.output
     assert scenario.p1[:8] in lineages.output and "Clients pay" in lineages.output

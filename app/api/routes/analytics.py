@@ -5,20 +5,21 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from app.api.deps import AgentIdDep, GraphDep
-from app.beliefs import analytics
+from app.beliefs.analytics import runner
+from app.beliefs.analytics.models import AnalyticsList, AnalyticsResult
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["analytics"])
 
 
 @router.get("/analytics")
-async def list_analytics(graph: GraphDep, agent_id: AgentIdDep) -> analytics.AnalyticsList:
+async def list_analytics(graph: GraphDep, agent_id: AgentIdDep) -> AnalyticsList:
     """The analytics queries, with their parameters (and defaults) and columns."""
-    return analytics.list_analytics(graph.catalog)
+    return runner.list_analytics(graph.catalog)
 
 
 @router.get("/analytics/{name}")
 async def run_analytics(
     graph: GraphDep, agent_id: AgentIdDep, name: str, request: Request
-) -> analytics.AnalyticsResult:
+) -> AnalyticsResult:
     """Run one analytics query; its parameters come from the query string (e.g. ?limit=5)."""
-    return await analytics.run_analytics(graph, agent_id, name, dict(request.query_params))
+    return await runner.run_analytics(graph, agent_id, name, dict(request.query_params))

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, status
 
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, MechanicsDep, ReasonerDep
-from app.beliefs import edges, history, store, updates
+from app.beliefs import edges, history, store, updates, writes
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import (
     Belief,
@@ -27,7 +27,6 @@ from app.beliefs.models import (
     OutcomeResult,
 )
 from app.common import Category
-from app.embeddings.store import embed_pending
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["beliefs"])
 
@@ -70,9 +69,7 @@ async def create_belief(
 ) -> Belief:
     """Create a belief (with context-conditional strengths); its vector is stored before the
     response."""
-    belief = await store.create_belief(graph, mechanics, agent_id, body)
-    await embed_pending(graph, embedder, agent_id)
-    return belief
+    return await writes.create_belief(graph, mechanics, embedder, agent_id, body)
 
 
 @router.get("/beliefs/{belief_id}")
@@ -98,9 +95,7 @@ async def update_belief(
     body: BeliefUpdate,
 ) -> Belief:
     """Edit statement or importance, deactivate, or set the supervision mode."""
-    belief = await store.update_belief(graph, mechanics, agent_id, belief_id, body)
-    await embed_pending(graph, embedder, agent_id)
-    return belief
+    return await writes.update_belief(graph, mechanics, embedder, agent_id, belief_id, body)
 
 
 @router.post("/beliefs/{belief_id}/evidence")
@@ -115,10 +110,7 @@ async def add_evidence(
 ) -> EvidenceOutcome:
     """Apply one piece of evidence; revises beliefs that reach the tension threshold."""
     item = EvidenceForBelief(belief_id=belief_id, **body.model_dump())
-    outcome = await updates.record_evidence(graph, mechanics, reasoner, agent_id, [item])
-    if outcome.revision.revisions:
-        await embed_pending(graph, embedder, agent_id)
-    return outcome
+    return await writes.record_evidence(graph, mechanics, reasoner, embedder, agent_id, [item])
 
 
 @router.post("/evidence")
@@ -131,10 +123,7 @@ async def add_evidence_batch(
     body: EvidenceBatch,
 ) -> EvidenceOutcome:
     """Apply many pieces of evidence in one transaction (all or nothing), then revise."""
-    outcome = await updates.record_evidence(graph, mechanics, reasoner, agent_id, body.items)
-    if outcome.revision.revisions:
-        await embed_pending(graph, embedder, agent_id)
-    return outcome
+    return await writes.record_evidence(graph, mechanics, reasoner, embedder, agent_id, body.items)
 
 
 @router.post("/beliefs/{belief_id}/outcome")
