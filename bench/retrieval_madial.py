@@ -70,7 +70,8 @@ from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes, list_episodes
-from app.retrieval.context import MAX_QUERY_CHARS, ContextRequest, Mode, build_context
+from app.retrieval.context import build_context
+from app.retrieval.models import MAX_QUERY_CHARS, ContextRequest, Mode
 from app.retrieval.settings import RetrievalSettings
 
 DEFAULT_DATA = Path(

@@ -68,7 +68,7 @@ from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.loop.activation import activate, relevance_scores
 from app.memory import frames
-from app.retrieval.context import ContextRequest, SectionName
+from app.retrieval.models import ContextRequest, SectionName
 from app.retrieval.sources import assemble_context
 
 TURNS_PREFIX = f"{mp.PREFIX}turns-"

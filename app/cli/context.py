@@ -13,7 +13,7 @@ from app.cli.common import AgentOption, agent_id_of, console, err_console, run_w
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
-from app.retrieval.context import ALL_SECTIONS, Context, ContextRequest
+from app.retrieval.models import ALL_SECTIONS, Context, ContextRequest
 from app.retrieval.sources import assemble_context
 
 

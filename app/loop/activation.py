@@ -17,16 +17,20 @@ from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.loop.models import RelevantBelief
-from app.loop.settings import LoopConfig
+from app.loop.settings import LoopConfig, LoopSettings
 from app.memory import frames
+from app.memory.frames import FrameInfo
 from app.reasoning.protocol import BeliefBrief
-from app.retrieval.context import Context, ContextRequest, build_context
+from app.retrieval.context import build_context
+from app.retrieval.models import Context, ContextRequest
 from app.retrieval.sources import working_memory_items
 from app.text.words import tokens
 
 
 @dataclass(frozen=True, slots=True)
 class Activation:
+    """What a turn knows before it judges anything (:func:`activate`)."""
+
     agent: dict[str, Any]
     frame: str
     frame_name: str
@@ -94,6 +98,26 @@ def _temporal_context(context: Context) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """What a turn reads at once before anything else."""
+
+    agent: dict[str, Any]
+    frame: FrameInfo | None
+    dissatisfaction: Dissatisfaction
+    context: Context
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    """How relevant each retrieved belief is to the message, and the one the turn rests on."""
+
+    relevance: dict[str, float]
+    # The relevance floor in force (cosine, or token overlap without embeddings).
+    floor: float
+    chosen: str | None
+
+
 async def activate(
     graph: GraphClient,
     embedder: Embedder,
@@ -104,10 +128,47 @@ async def activate(
 ) -> Activation:
     """Everything a turn knows before it judges anything.
 
+    Args:
+        context_name: the context asked for; None takes the temporal context of working memory.
+
     Raises:
         AgentNotFound.
     """
-    loop = settings.loop
+    start = await _read_start(graph, embedder, settings, agent_id, message)
+    context, frame = start.context, start.frame
+    items = context.sections["beliefs"].items if "beliefs" in context.sections else []
+    beliefs = [_brief(item) for item in items]
+    await _remember_stored_vectors(graph, embedder, agent_id, [b.id for b in beliefs])
+    scored = await _score(embedder, settings.loop, message, items)
+    name = context_name or _temporal_context(context)
+    relevant = await _relevant_in_context(graph, agent_id, beliefs, scored, name)
+    threshold = settings.mechanics.revision_threshold
+    return Activation(
+        agent=start.agent,
+        frame=frame.key if frame else "conversation",
+        frame_name=frame.name if frame else "Conversation",
+        stakes=frame.default_stakes if frame else "low",
+        questions_to_ask=list(frame.questions_to_ask) if frame else [],
+        dissatisfaction=start.dissatisfaction,
+        context=context,
+        context_name=name,
+        beliefs=beliefs,
+        relevance=scored.relevance,
+        floor=scored.floor,
+        relevant=relevant,
+        at_threshold=[b.id for b in beliefs if b.tension >= threshold],
+        timings_ms=dict(context.timings_ms),
+    )
+
+
+async def _read_start(
+    graph: GraphClient, embedder: Embedder, settings: LoopConfig, agent_id: str, message: str
+) -> _Start:
+    """The agent, the frame, D and the context, read concurrently.
+
+    Raises:
+        AgentNotFound.
+    """
     agent_rows, frame_choice, dissatisfaction, context = await asyncio.gather(
         graph.read("agents/get_agent_identity", agent_id=agent_id),
         frames.choose_frame(graph, agent_id, message),
@@ -120,65 +181,65 @@ async def activate(
             settings.retrieval,
             agent_id,
             ContextRequest(
-                q=message[:8000], k=loop.beliefs_per_turn, sections=["beliefs", "working_memory"]
+                q=message[:8000],
+                k=settings.loop.beliefs_per_turn,
+                sections=["beliefs", "working_memory"],
             ),
             extra_sections={"working_memory": working_memory_items},
         ),
     )
     if not agent_rows:
         raise AgentNotFound(agent_id)
-    frame = frame_choice.frame
-    items = context.sections["beliefs"].items if "beliefs" in context.sections else []
-    beliefs = [
-        BeliefBrief(
-            id=item["id"],
-            statement=item["statement"],
-            strength=float(item["strength"]),
-            tension=float(item["tension"] or 0.0),
-            category=item.get("category") or "contextual",
-        )
-        for item in items
-    ]
-    await _remember_stored_vectors(graph, embedder, agent_id, [b.id for b in beliefs])
+    return _Start(agent_rows[0]["agent"], frame_choice.frame, dissatisfaction, context)
+
+
+def _brief(item: dict[str, Any]) -> BeliefBrief:
+    return BeliefBrief(
+        id=item["id"],
+        statement=item["statement"],
+        strength=float(item["strength"]),
+        tension=float(item["tension"] or 0.0),
+        category=item.get("category") or "contextual",
+    )
+
+
+async def _score(
+    embedder: Embedder, loop: LoopSettings, message: str, items: list[dict[str, Any]]
+) -> _Scored:
+    """Relevance of each retrieved belief; the chosen one is the first found by search (not
+    only by its links) at or above the floor."""
     scores, cosine = await relevance_scores(embedder, message, items)
-    relevance = {b.id: score for b, score in zip(beliefs, scores, strict=True)}
+    relevance = {item["id"]: score for item, score in zip(items, scores, strict=True)}
     floor = loop.relevance_floor if cosine else loop.relevance_floor_tokens
     searched = [item["id"] for item in items if item.get("via") == "search"]
     chosen = next((bid for bid in searched if relevance.get(bid, 0.0) >= floor), None)
-    name = context_name or _temporal_context(context)
-    relevant: RelevantBelief | None = None
-    if chosen is not None:
-        row = (
-            await graph.read(
-                "loop/get_context_strengths",
-                agent_id=agent_id,
-                ids=[chosen],
-                chain=context_chain(name),
-            )
-        )[0]
-        statement = next(b.statement for b in beliefs if b.id == chosen)
-        relevant = RelevantBelief(
-            id=chosen,
-            statement=statement,
-            strength=float(row["strength"]),
-            default_strength=float(row["default_strength"]),
-            tension=float(row["tension"] or 0.0),
-            relevance=relevance[chosen],
+    return _Scored(relevance=relevance, floor=floor, chosen=chosen)
+
+
+async def _relevant_in_context(
+    graph: GraphClient,
+    agent_id: str,
+    beliefs: list[BeliefBrief],
+    scored: _Scored,
+    context_name: str | None,
+) -> RelevantBelief | None:
+    """The chosen belief with its strength in the turn's context (HOLDS_IN back-off)."""
+    chosen = scored.chosen
+    if chosen is None:
+        return None
+    row = (
+        await graph.read(
+            "loop/get_context_strengths",
+            agent_id=agent_id,
+            ids=[chosen],
+            chain=context_chain(context_name),
         )
-    threshold = settings.mechanics.revision_threshold
-    return Activation(
-        agent=agent_rows[0]["agent"],
-        frame=frame.key if frame else "conversation",
-        frame_name=frame.name if frame else "Conversation",
-        stakes=frame.default_stakes if frame else "low",
-        questions_to_ask=list(frame.questions_to_ask) if frame else [],
-        dissatisfaction=dissatisfaction,
-        context=context,
-        context_name=name,
-        beliefs=beliefs,
-        relevance=relevance,
-        floor=floor,
-        relevant=relevant,
-        at_threshold=[b.id for b in beliefs if b.tension >= threshold],
-        timings_ms=dict(context.timings_ms),
+    )[0]
+    return RelevantBelief(
+        id=chosen,
+        statement=next(b.statement for b in beliefs if b.id == chosen),
+        strength=float(row["strength"]),
+        default_strength=float(row["default_strength"]),
+        tension=float(row["tension"] or 0.0),
+        relevance=scored.relevance[chosen],
     )

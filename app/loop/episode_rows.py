@@ -1,18 +1,49 @@
 """The episode a turn (or a resumed turn) writes, as a row for
-``cypher/episodes/create_episodes.cypher`` (via ``episodes.write_episodes_in``)."""
+``cypher/episodes/create_episodes.cypher`` (via ``episodes.write_episodes_in``), and what the
+turn says about itself on it: how it felt, how surprising it was, how many actions it took."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from app.graph.client import Transaction
 from app.graph.vectors import vector_param
+from app.loop.activation import Activation
 from app.loop.models import TurnEvent
+from app.loop.planning import Plan
 from app.loop.recording import TurnRecorder, usage_of
 from app.memory.episodes import AGENT_SPEAKERS
 from app.memory.people import micro_birth_properties
 from app.memory.settings import MemoryMechanics
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeDraft:
+    """A turn's episode as the write phase first records it; the response comes later
+    (:func:`finish_turn_episode_in`)."""
+
+    speaker: str | None
+    text: str
+    session: str | None
+    outcome: str
+    frame: str
+    actions: int
+    about: list[str]
+    emotional_valence: float | None = None
+    surprise: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnConduct:
+    """How the turn ran, written on its episode together with the response."""
+
+    mode: str
+    dissatisfaction: float
+    revision_triggered: bool
+    frame: str
+    decision_id: str | None
 
 
 def is_person(speaker: str | None) -> bool:
@@ -21,24 +52,17 @@ def is_person(speaker: str | None) -> bool:
 
 
 def turn_episode_row(
+    draft: EpisodeDraft,
     *,
     agent_id: str,
     episode_id: str,
-    speaker: str | None,
-    text: str,
-    session: str | None,
-    outcome: str,
-    frame: str,
-    actions: int,
-    about: list[str],
     vector: list[float] | None,
     now: datetime,
     memory: MemoryMechanics,
-    emotional_valence: float | None = None,
-    surprise: float | None = None,
 ) -> dict[str, Any]:
     """One turn's episode: the person's words now, the response filled in when it is known;
     fewer than 2 actions make it trivial (kept, never consolidated)."""
+    speaker = draft.speaker
     return {
         "id": episode_id,
         "external_id": None,
@@ -48,20 +72,20 @@ def turn_episode_row(
             if speaker is not None and is_person(speaker)
             else None
         ),
-        "text": text,
-        "user_message": text,
+        "text": draft.text,
+        "user_message": draft.text,
         "response": None,
         "occurred_at": now,
-        "session": session,
-        "outcome": outcome,
-        "emotional_valence": emotional_valence,
-        "surprise": surprise,
-        "frame": frame,
-        "actions": actions,
-        "trivial": actions < 2,
+        "session": draft.session,
+        "outcome": draft.outcome,
+        "emotional_valence": draft.emotional_valence,
+        "surprise": draft.surprise,
+        "frame": draft.frame,
+        "actions": draft.actions,
+        "trivial": draft.actions < 2,
         "interference": 0,
         "embedding": vector_param(vector) if vector is not None else None,
-        "about": about,
+        "about": draft.about,
     }
 
 
@@ -70,13 +94,8 @@ async def finish_turn_episode_in(
     recorder: TurnRecorder,
     agent_id: str,
     episode_id: str,
-    *,
     response: str,
-    mode: str,
-    dissatisfaction: float,
-    revision_triggered: bool,
-    frame: str,
-    decision_id: str | None,
+    conduct: TurnConduct,
 ) -> None:
     """Writes the response and how the turn ran (with what its judgements cost) on its
     episode, then marks the respond phase and streams the response."""
@@ -86,13 +105,48 @@ async def finish_turn_episode_in(
         episode_id=episode_id,
         turn={
             "response": response,
-            "supervision_mode": mode,
-            "dissatisfaction": dissatisfaction,
-            "revision_triggered": revision_triggered,
-            "frame": frame,
-            "decision_id": decision_id,
+            "supervision_mode": conduct.mode,
+            "dissatisfaction": conduct.dissatisfaction,
+            "revision_triggered": conduct.revision_triggered,
+            "frame": conduct.frame,
+            "decision_id": conduct.decision_id,
             **usage_of(recorder),
         },
     )
     await recorder.phase("respond")
     await recorder.emit(TurnEvent(type="response", data={"text": response}))
+
+
+def emotional_valence(outcome: str, frustrated: bool, praised: bool) -> float:
+    """How the turn felt, in [-1, 1], for peak-end salience: frustration −0.3, praise +0.2,
+    a failure −0.4, a success +0.2 (the largest |valence| of a session is its peak)."""
+    value = (-0.3 if frustrated else 0.0) + (0.2 if praised else 0.0)
+    value += {"failure": -0.4, "success": 0.2}.get(outcome, 0.0)
+    return max(-1.0, min(1.0, round(value, 3)))
+
+
+def surprise(plan: Plan, activation: Activation) -> float:
+    """How far the turn's evidence went against what was believed: the strongest contradicting
+    confidence times that belief's strength (0 when nothing contradicted)."""
+    strengths = {b.id: b.strength for b in activation.beliefs}
+    return round(
+        max(
+            (
+                item.confidence * strengths.get(item.belief_id, 0.0)
+                for item in (plan.evidence.items if plan.evidence else [])
+                if item.stance == "contradicting"
+            ),
+            default=0.0,
+        ),
+        3,
+    )
+
+
+def turn_actions(plan: Plan) -> int:
+    """Actions the turn took: judging evidence, proposing, executing, verifying (DESIGN §5:
+    fewer than 2 makes the episode trivial)."""
+    count = 1 if plan.evidence and plan.evidence.items else 0
+    count += 1 if plan.work_unit is not None else 0
+    count += 1 if plan.execution is not None else 0
+    count += 1 if plan.verification is not None else 0
+    return count

@@ -10,6 +10,12 @@ from app.guardian.settings import GuardianSettings
 from app.loop.models import GuardianReport
 
 
+def refuses(report: GuardianReport) -> bool:
+    """Whether the guardian's word stops the turn from acting (a block or absolute censor, or
+    a failed audit); a warning does not."""
+    return report.action in ("block", "absolute")
+
+
 class Guard:
     def __init__(self, graph: GraphClient, settings: GuardianSettings) -> None:
         self._graph = graph

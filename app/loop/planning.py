@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.guardian.check import Censors
 from app.loop.acting import execute_and_verify
 from app.loop.activation import Activation
+from app.loop.guarding import refuses
 from app.loop.models import ChatRequest, GuardianReport, TurnEvent, TurnMode
 from app.loop.recording import TurnRecorder
 from app.loop.routing import route
@@ -41,6 +43,36 @@ class Plan:
     mentioned: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class PlannedTurn:
+    """A turn ready for its write phase: whose it is, what was asked, what activation found and
+    what planning decided."""
+
+    agent_id: str
+    request: ChatRequest
+    activation: Activation
+    plan: Plan
+
+
+@dataclass(frozen=True, slots=True)
+class _Planning:
+    """What every step of planning reads."""
+
+    services: LoopServices
+    recorder: TurnRecorder
+    agent_id: str
+    request: ChatRequest
+    activation: Activation
+
+
+@dataclass(frozen=True, slots=True)
+class _Guarded:
+    """The guardian's word on the request, and whether the tier-3 audit failed."""
+
+    report: GuardianReport
+    audit_failed: bool = False
+
+
 async def plan_turn(
     services: LoopServices,
     recorder: TurnRecorder,
@@ -48,117 +80,30 @@ async def plan_turn(
     request: ChatRequest,
     activation: Activation,
 ) -> Plan:
-    """Appraise, evidence, guardian, route, work unit, execute and verify; writes nothing."""
-    reasoner, settings = services.reasoner, services.settings
-    dissatisfaction = activation.dissatisfaction
-    appraisal = await recorder.judge(
-        "appraise",
-        reasoner.appraise(
-            AppraisalRequest(
-                message=request.message,
-                speaker=request.speaker,
-                frame=activation.frame,
-                stakes=activation.stakes,
-                beliefs=activation.beliefs,
-                dissatisfaction=dissatisfaction.value,
-                band=dissatisfaction.band,
-            )
-        ),
-    )
-    await recorder.phase("appraise", appraisal=appraisal.model_dump(exclude={"usage"}))
+    """Appraise, evidence, guardian, route, work unit, execute and verify; writes nothing.
+
+    Returns:
+        The plan; it stops at routing when the turn is blocked, revises first, or asks for
+        nothing, and at the action check when a censor matches the proposed action.
+
+    Raises:
+        ReasonerFailed: a judgement raised.
+    """
+    planning = _Planning(services, recorder, agent_id, request, activation)
+    appraisal = await _appraise(planning)
     censors = await services.guard.censors(agent_id)
-    guardian = await services.guard.check(agent_id, request.message, censors)
-    risk_kinds = sorted(
-        set(appraisal.high_risk) | set(services.guard.high_risk_kinds(request.message))
-    )
-    audit_failed = False
-    # Tier 3 is for high-risk *requests*: a remark that mentions a refund asks for nothing.
-    if risk_kinds and appraisal.is_request and guardian.action not in ("block", "absolute"):
-        audit = await recorder.judge(
-            "audit",
-            reasoner.audit(
-                AuditRequest(
-                    message=request.message,
-                    creed=await services.guard.creed(agent_id),
-                    risk_kinds=risk_kinds,
-                )
-            ),
-        )
-        audit_failed = not audit.passed
-        guardian = guardian.model_copy(
-            update={"audit": audit.model_dump(exclude={"usage"}) | {"kinds": risk_kinds}}
-        )
-        if audit_failed:
-            guardian = guardian.model_copy(
-                update={
-                    "action": "block",
-                    "reason": "the audit against the creed failed: "
-                    + ("; ".join(audit.concerns) or "high risk"),
-                }
-            )
-    if guardian.action != "allow":
-        await recorder.emit(TurnEvent(type="guardian", data=guardian.model_dump()))
-    # A turn with no claims (a question, a greeting) carries no evidence: no call spent on it.
-    evidence = (
-        await recorder.judge(
-            "extract_evidence",
-            reasoner.extract_evidence(
-                EvidenceRequest(
-                    message=request.message, speaker=request.speaker, beliefs=activation.beliefs
-                )
-            ),
-        )
-        if _claims_beyond_request(request.message, appraisal) and activation.beliefs
-        else ExtractedEvidence(reasoner="loop")
-    )
-    relevant = activation.relevant
-    routed = route(
-        relevant.strength if relevant else None,
-        stakes=activation.stakes,
-        band=dissatisfaction.band,
-        censor_action=guardian.action,
-        audit_failed=audit_failed,
-        mechanics=settings.mechanics,
-    )
-    plan = Plan(
-        mode=routed.mode,
-        reasons=list(routed.reasons),
-        appraisal=appraisal,
-        guardian=guardian,
-        evidence=evidence,
-    )
-    if plan.mode != "blocked" and activation.at_threshold:
-        plan.mode = "revision"
-        plan.reasons.append("a belief is at the revision threshold: revise first")
-    await recorder.phase("route", mode=plan.mode, reasons=plan.reasons)
+    guarded = await _guard_request(planning, appraisal, censors)
+    evidence = await _extract_evidence(planning, appraisal)
+    plan = await _route(planning, appraisal, guarded, evidence)
     if plan.mode in ("blocked", "revision") or not appraisal.is_request:
         return plan
-    # The appraisal usually names the work already (one call fewer); else ask for it.
-    plan.work_unit = (
-        WorkUnit(**appraisal.work_unit.model_dump(), reasoner=appraisal.reasoner)
-        if appraisal.work_unit is not None
-        else await recorder.judge(
-            "propose_work_unit",
-            reasoner.propose_work_unit(
-                WorkRequest(
-                    message=request.message,
-                    frame=activation.frame,
-                    beliefs=activation.beliefs,
-                    appraisal=appraisal,
-                )
-            ),
-        )
-    )
-    # The guardian also reads the proposed action, not only the words of the request.
-    action_check = await services.guard.check(agent_id, plan.work_unit.description, censors)
-    if action_check.action in ("block", "absolute"):
-        plan.mode, plan.guardian = "blocked", action_check
-        plan.reasons.append("a censor matched the proposed action")
-        await recorder.emit(TurnEvent(type="guardian", data=action_check.model_dump()))
+    unit = await _work_unit(planning, appraisal)
+    plan.work_unit = unit
+    if await _blocks_action(planning, plan, unit, censors):
         return plan
     if plan.mode == "autonomous":
         plan.execution, plan.verification = await execute_and_verify(
-            services, recorder, agent_id, plan.work_unit
+            services, recorder, agent_id, unit
         )
         await recorder.phase(
             "execute",
@@ -166,6 +111,137 @@ async def plan_turn(
             verification=plan.verification.action,
         )
     return plan
+
+
+async def _appraise(planning: _Planning) -> Appraisal:
+    activation = planning.activation
+    appraisal = await planning.recorder.judge(
+        "appraise",
+        planning.services.reasoner.appraise(
+            AppraisalRequest(
+                message=planning.request.message,
+                speaker=planning.request.speaker,
+                frame=activation.frame,
+                stakes=activation.stakes,
+                beliefs=activation.beliefs,
+                dissatisfaction=activation.dissatisfaction.value,
+                band=activation.dissatisfaction.band,
+            )
+        ),
+    )
+    await planning.recorder.phase("appraise", appraisal=appraisal.model_dump(exclude={"usage"}))
+    return appraisal
+
+
+async def _guard_request(planning: _Planning, appraisal: Appraisal, censors: Censors) -> _Guarded:
+    """Tier 1 on the request's words, then the tier-3 audit when the request is high-risk."""
+    guard, message = planning.services.guard, planning.request.message
+    guarded = _Guarded(await guard.check(planning.agent_id, message, censors))
+    risk_kinds = sorted(set(appraisal.high_risk) | set(guard.high_risk_kinds(message)))
+    # Tier 3 is for high-risk *requests*: a remark that mentions a refund asks for nothing.
+    if risk_kinds and appraisal.is_request and not refuses(guarded.report):
+        guarded = await _audit(planning, guarded.report, risk_kinds)
+    if guarded.report.action != "allow":
+        await planning.recorder.emit(TurnEvent(type="guardian", data=guarded.report.model_dump()))
+    return guarded
+
+
+async def _audit(planning: _Planning, report: GuardianReport, risk_kinds: list[str]) -> _Guarded:
+    """The tier-3 audit against the creed; a failed audit blocks."""
+    services = planning.services
+    audit = await planning.recorder.judge(
+        "audit",
+        services.reasoner.audit(
+            AuditRequest(
+                message=planning.request.message,
+                creed=await services.guard.creed(planning.agent_id),
+                risk_kinds=risk_kinds,
+            )
+        ),
+    )
+    report = report.model_copy(
+        update={"audit": audit.model_dump(exclude={"usage"}) | {"kinds": risk_kinds}}
+    )
+    if audit.passed:
+        return _Guarded(report)
+    blocked = report.model_copy(
+        update={
+            "action": "block",
+            "reason": "the audit against the creed failed: "
+            + ("; ".join(audit.concerns) or "high risk"),
+        }
+    )
+    return _Guarded(blocked, audit_failed=True)
+
+
+async def _extract_evidence(planning: _Planning, appraisal: Appraisal) -> ExtractedEvidence:
+    request, beliefs = planning.request, planning.activation.beliefs
+    # A turn with no claims (a question, a greeting) carries no evidence: no call spent on it.
+    if not (_claims_beyond_request(request.message, appraisal) and beliefs):
+        return ExtractedEvidence(reasoner="loop")
+    return await planning.recorder.judge(
+        "extract_evidence",
+        planning.services.reasoner.extract_evidence(
+            EvidenceRequest(message=request.message, speaker=request.speaker, beliefs=beliefs)
+        ),
+    )
+
+
+async def _route(
+    planning: _Planning, appraisal: Appraisal, guarded: _Guarded, evidence: ExtractedEvidence
+) -> Plan:
+    """The supervision mode and its reasons; a belief at the threshold makes the turn revise."""
+    activation = planning.activation
+    relevant = activation.relevant
+    routed = route(
+        relevant.strength if relevant else None,
+        stakes=activation.stakes,
+        band=activation.dissatisfaction.band,
+        censor_action=guarded.report.action,
+        audit_failed=guarded.audit_failed,
+        mechanics=planning.services.settings.mechanics,
+    )
+    plan = Plan(
+        mode=routed.mode,
+        reasons=list(routed.reasons),
+        appraisal=appraisal,
+        guardian=guarded.report,
+        evidence=evidence,
+    )
+    if plan.mode != "blocked" and activation.at_threshold:
+        plan.mode = "revision"
+        plan.reasons.append("a belief is at the revision threshold: revise first")
+    await planning.recorder.phase("route", mode=plan.mode, reasons=plan.reasons)
+    return plan
+
+
+async def _work_unit(planning: _Planning, appraisal: Appraisal) -> WorkUnit:
+    # The appraisal usually names the work already (one call fewer); else ask for it.
+    if appraisal.work_unit is not None:
+        return WorkUnit(**appraisal.work_unit.model_dump(), reasoner=appraisal.reasoner)
+    return await planning.recorder.judge(
+        "propose_work_unit",
+        planning.services.reasoner.propose_work_unit(
+            WorkRequest(
+                message=planning.request.message,
+                frame=planning.activation.frame,
+                beliefs=planning.activation.beliefs,
+                appraisal=appraisal,
+            )
+        ),
+    )
+
+
+async def _blocks_action(planning: _Planning, plan: Plan, unit: WorkUnit, censors: Censors) -> bool:
+    """Whether a censor matches the proposed action (then the plan is blocked)."""
+    # The guardian also reads the proposed action, not only the words of the request.
+    check = await planning.services.guard.check(planning.agent_id, unit.description, censors)
+    if not refuses(check):
+        return False
+    plan.mode, plan.guardian = "blocked", check
+    plan.reasons.append("a censor matched the proposed action")
+    await planning.recorder.emit(TurnEvent(type="guardian", data=check.model_dump()))
+    return True
 
 
 def _claims_beyond_request(message: str, appraisal: Appraisal) -> list[str]:

@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from app.errors import CredenceError
-from app.loop.models import ReasonerCalls, TurnEvent
+from app.errors import CredenceError, TurnFailed
+from app.loop.models import ReasonerCalls, TurnEvent, TurnResult
 from app.reasoning.protocol import Judgement, Reasoner, RevisedBelief, RevisionRequest
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,19 @@ class ReasonerFailed(Exception):
         super().__init__(cause)
         self.phase = phase
         self.cause = cause
+
+
+async def turn_failed(emit: Emit, agent_id: str, failure: ReasonerFailed) -> TurnFailed:
+    """Streams a reasoner's failure and gives the error the caller gets (the turn wrote
+    nothing)."""
+    await emit(TurnEvent(type="error", data={"phase": failure.phase, "cause": failure.cause}))
+    return TurnFailed(agent_id, failure.phase, failure.cause)
+
+
+async def turn_done(emit: Emit, result: TurnResult) -> TurnResult:
+    """Streams the end of a committed turn; returns its result."""
+    await emit(TurnEvent(type="done", data={"turn_id": result.turn_id, "mode": result.mode}))
+    return result
 
 
 def usage_of(recorder: TurnRecorder) -> dict[str, Any]:

@@ -13,49 +13,27 @@ from __future__ import annotations
 import logging
 import re
 import uuid
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any
+from dataclasses import replace
 
-from app.beliefs.models import OutcomeIn
 from app.beliefs.revision import observe_turn
-from app.beliefs.updates import apply_outcome_in
-from app.errors import (
-    ApprovalAnswerInvalid,
-    ApprovalClosed,
-    CredenceError,
-    InvalidInput,
-    TurnFailed,
-)
-from app.graph.agent_scope import lock_agent
-from app.graph.client import Transaction
+from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, InvalidInput
 from app.guardian.censors import learn_censor
-from app.loop.acting import describe_execution, execute_and_verify, moral_valence, outcome_of
-from app.loop.approvals import StoredApproval, claim, get_approval, release, resolve_in
-from app.loop.episode_rows import finish_turn_episode_in, is_person, turn_episode_row
-from app.loop.models import (
-    ApprovalAnswer,
-    DissatisfactionView,
-    GuardianReport,
-    TurnEvent,
-    TurnMode,
-    TurnResult,
+from app.loop.acting import execute_and_verify
+from app.loop.approvals import StoredApproval, TurnState, claim, get_approval, release
+from app.loop.guarding import refuses
+from app.loop.models import ApprovalAnswer, TurnResult
+from app.loop.recording import (
+    Emit,
+    ReasonerFailed,
+    TurnRecorder,
+    silent,
+    turn_done,
+    turn_failed,
 )
-from app.loop.prompting import system_prompt_for
-from app.loop.recording import Emit, ReasonerFailed, TurnRecorder, silent
+from app.loop.resumption import Resumption
 from app.loop.services import LoopServices
-from app.memory.episodes import write_episodes_in
-from app.memory.people import meet_in
-from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
-from app.reasoning.protocol import (
-    BeliefBrief,
-    ExecutionResult,
-    Reply,
-    ResponseRequest,
-    Verification,
-    WorkRequest,
-    WorkUnit,
-)
+from app.loop.write_phase import record_resumption
+from app.reasoning.protocol import WorkRequest, WorkUnit
 
 log = logging.getLogger(__name__)
 
@@ -64,51 +42,37 @@ _ACTIONS_BY_KIND = {
     "proposal": ("approve", "modify", "answer", "reject"),
     "revision": ("reject",),
 }
-_STATUS_BY_ACTION = {
-    "approve": "approved",
-    "modify": "modified",
-    "answer": "answered",
-    "reject": "rejected",
-}
 _NEVER = re.compile(r"\b(never|don't ever|do not ever|must not|mustn't)\b", re.IGNORECASE)
 
 
-@dataclass(slots=True)
-class Resumption:
-    """A paused turn being finished: the approval, the person's answer, and what was done."""
-
-    stored: StoredApproval
-    answer: ApprovalAnswer
-    claim_id: str
-    unit: WorkUnit | None = None
-    mode: TurnMode = "autonomous"
-    guardian: GuardianReport = field(default_factory=lambda: GuardianReport(action="allow"))
-    execution: ExecutionResult | None = None
-    verification: Verification | None = None
-
-
 def _validate(stored: StoredApproval, answer: ApprovalAnswer) -> None:
+    """Refuses an answer that does not fit the approval, before the approval is claimed.
+
+    Raises:
+        ApprovalAnswerInvalid.
+    """
+    why = _why_invalid(stored, answer)
+    if why is not None:
+        raise ApprovalAnswerInvalid(stored.public.id, stored.public.kind, answer.action, why)
+
+
+def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> str | None:
+    """Why the answer does not fit the approval; None when it does."""
     approval = stored.public
     allowed = _ACTIONS_BY_KIND.get(approval.kind, ())
     if answer.action not in allowed:
-        why = (
+        return (
             "an immutable belief is never revised through the loop; reject keeps it"
             if approval.kind == "revision"
             else f"a {approval.kind} approval takes {', '.join(allowed)}"
         )
-        raise ApprovalAnswerInvalid(approval.id, approval.kind, answer.action, why)
     if answer.action == "answer" and not (answer.text and answer.text.strip()):
-        raise ApprovalAnswerInvalid(
-            approval.id, approval.kind, answer.action, "an answer needs its text"
-        )
+        return "an answer needs its text"
     if answer.action == "modify" and answer.work_unit is None:
-        raise ApprovalAnswerInvalid(
-            approval.id, approval.kind, answer.action, "modify needs the modified work_unit"
-        )
+        return "modify needs the modified work_unit"
     if approval.kind != "revision" and stored.state is None:
-        raise ApprovalAnswerInvalid(
-            approval.id, approval.kind, answer.action, "the approval holds no turn state"
-        )
+        return "the approval holds no turn state"
+    return None
 
 
 async def resume_approval(
@@ -139,80 +103,91 @@ async def resume_approval(
         services.settings.loop.approval_claim_lease_s,
     )
     try:
-        return await _resume_claimed(
-            services, agent_id, approval_id, claim_id, stored, answer, emit
-        )
+        run = Resumption(agent_id=agent_id, stored=stored, answer=answer, claim_id=claim_id)
+        return await _resume_claimed(services, run, emit)
     except BaseException:
         # Nothing of the resumption was written: the approval is pending again.
         await release(services.graph, agent_id, approval_id, claim_id)
         raise
 
 
-async def _resume_claimed(
-    services: LoopServices,
-    agent_id: str,
-    approval_id: str,
-    claim_id: str,
-    stored: StoredApproval,
-    answer: ApprovalAnswer,
-    emit: Emit,
-) -> TurnResult:
+async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -> TurnResult:
     recorder = TurnRecorder(emit=emit)
-    state = stored.state
-    run = Resumption(stored=stored, answer=answer, claim_id=claim_id)
     try:
-        if state is not None and answer.action != "reject":
-            if answer.action == "approve":
-                run.unit = stored.public.work_unit
-            elif answer.action == "modify":
-                run.unit = answer.work_unit
-            else:
-                run.unit = await recorder.judge(
-                    "propose_work_unit",
-                    services.reasoner.propose_work_unit(
-                        WorkRequest(
-                            message=state.request.message,
-                            frame=state.frame,
-                            appraisal=state.appraisal,
-                            guidance=answer.text,
-                        )
-                    ),
-                )
-            if run.unit is None:
-                raise ApprovalAnswerInvalid(
-                    approval_id, stored.public.kind, answer.action, "no work unit to run"
-                )
-            run.guardian = await services.guard.check(agent_id, run.unit.description)
-            if run.guardian.action in ("block", "absolute"):
-                run.mode = "blocked"
-            else:
-                run.execution, run.verification = await execute_and_verify(
-                    services, recorder, agent_id, run.unit
-                )
-                await recorder.phase("execute", status=run.execution.status)
+        run = await _act_on_answer(services, recorder, run)
         result = await services.graph.write_transaction(
-            lambda tx: _record_resumption(tx, services, recorder, agent_id, run),
+            lambda tx: record_resumption(tx, services, recorder, run),
             action="resuming a turn",
         )
     except ReasonerFailed as failure:
-        await emit(TurnEvent(type="error", data={"phase": failure.phase, "cause": failure.cause}))
-        raise TurnFailed(agent_id, failure.phase, failure.cause) from failure
-    await _after_resumption(services, agent_id, stored, answer, run.unit)
-    await emit(TurnEvent(type="done", data={"turn_id": result.turn_id, "mode": result.mode}))
-    return result
+        raise await turn_failed(emit, run.agent_id, failure) from failure
+    await _after_resumption(services, run)
+    return await turn_done(emit, result)
 
 
-async def _after_resumption(
-    services: LoopServices,
-    agent_id: str,
-    stored: StoredApproval,
-    answer: ApprovalAnswer,
-    unit: WorkUnit | None,
-) -> None:
+async def _act_on_answer(
+    services: LoopServices, recorder: TurnRecorder, run: Resumption
+) -> Resumption:
+    """Runs the work the answer allows (none for a rejection, or without a turn state): the
+    unit past the guardian, executed and verified. Writes nothing but what the executor does.
+
+    Raises:
+        ApprovalAnswerInvalid: no work unit to run; ReasonerFailed.
+    """
+    state = run.state
+    if state is None or run.rejected:
+        return run
+    unit = await _unit_to_run(services, recorder, run, state)
+    guardian = await services.guard.check(run.agent_id, unit.description)
+    if refuses(guardian):
+        return replace(run, unit=unit, guardian=guardian, mode="blocked")
+    execution, verification = await execute_and_verify(services, recorder, run.agent_id, unit)
+    await recorder.phase("execute", status=execution.status)
+    return replace(
+        run, unit=unit, guardian=guardian, execution=execution, verification=verification
+    )
+
+
+async def _unit_to_run(
+    services: LoopServices, recorder: TurnRecorder, run: Resumption, state: TurnState
+) -> WorkUnit:
+    """The proposed unit (approve), the person's (modify), or one shaped by their guidance
+    (answer).
+
+    Raises:
+        ApprovalAnswerInvalid: there is none.
+    """
+    answer = run.answer
+    unit: WorkUnit | None
+    if answer.action == "approve":
+        unit = run.stored.public.work_unit
+    elif answer.action == "modify":
+        unit = answer.work_unit
+    else:
+        unit = await recorder.judge(
+            "propose_work_unit",
+            services.reasoner.propose_work_unit(
+                WorkRequest(
+                    message=state.request.message,
+                    frame=state.frame,
+                    appraisal=state.appraisal,
+                    guidance=answer.text,
+                )
+            ),
+        )
+    if unit is None:
+        raise ApprovalAnswerInvalid(
+            run.stored.public.id, run.stored.public.kind, answer.action, "no work unit to run"
+        )
+    return unit
+
+
+async def _after_resumption(services: LoopServices, run: Resumption) -> None:
     """A rejection that says "never" teaches the guardian (≤ 3 learned per session); the
     runaway guard counts the turn."""
+    agent_id, stored, answer = run.agent_id, run.stored, run.answer
     try:
-        proposed = unit or stored.public.work_unit
+        proposed = run.unit or stored.public.work_unit
         if (
             answer.action == "reject"
             and answer.text
@@ -236,166 +211,3 @@ async def _after_resumption(
         await observe_turn(services.graph, services.settings.mechanics, services.reasoner, agent_id)
     except (CredenceError, InvalidInput):
         log.exception("after-resumption bookkeeping failed for approval %s", stored.public.id)
-
-
-async def _record_resumption(
-    tx: Transaction,
-    services: LoopServices,
-    recorder: TurnRecorder,
-    agent_id: str,
-    run: Resumption,
-) -> TurnResult:
-    settings = services.settings
-    stored, answer, mode, guardian = run.stored, run.answer, run.mode, run.guardian
-    unit, execution, verification = run.unit, run.execution, run.verification
-    now = datetime.now(UTC)
-    await lock_agent(tx, agent_id)
-    approval = (
-        await resolve_in(
-            tx,
-            agent_id,
-            stored.public.id,
-            run.claim_id,
-            _STATUS_BY_ACTION[answer.action],
-            {"action": answer.action, "text": answer.text, "speaker": answer.speaker},
-        )
-    ).public
-    state = stored.state
-    text = answer.text or f"({answer.action})"
-    speaker = answer.speaker or (state.request.speaker if state else None)
-    speaker_is_person = is_person(speaker)
-    if speaker_is_person and speaker is not None:
-        await meet_in(tx, agent_id, speaker, answer.text, settings.memory, now)
-    outcome = "failure" if answer.action == "reject" else outcome_of(execution, verification)
-    belief_id = state.belief_id if state else stored.public.belief_id
-    message = state.request.message if state else ""
-    if outcome != "neutral" and belief_id is not None and stored.public.kind != "revision":
-        await apply_outcome_in(
-            tx,
-            settings.mechanics,
-            agent_id,
-            belief_id,
-            OutcomeIn(
-                outcome=outcome,
-                moral_valence=moral_valence(message, outcome, settings.mechanics.moral_topics),
-                severity=settings.loop.rejection_severity if answer.action == "reject" else 0.5,
-                context=state.context_name if state else None,
-            ),
-        )
-        if state is not None:
-            await record_capability_outcome_in(
-                tx,
-                agent_id,
-                CapabilityOutcome(domain=state.frame, success=outcome == "success"),
-                settings.memory,
-                now,
-            )
-    if state is not None and state.decision_id is not None:
-        await tx.run(
-            "loop/update_decision_outcome",
-            agent_id=agent_id,
-            decision_id=state.decision_id,
-            outcome="rejected" if answer.action == "reject" else outcome,
-            execution_status=execution.status if execution else None,
-            executor=execution.executor if execution else None,
-        )
-    episode_id = str(uuid.uuid4())
-    vector = await services.embedder.embed_one(text)
-    frame = state.frame if state else "conversation"
-    await write_episodes_in(
-        tx,
-        settings.retrieval,
-        agent_id,
-        [
-            turn_episode_row(
-                agent_id=agent_id,
-                episode_id=episode_id,
-                speaker=speaker,
-                text=text,
-                session=state.request.session if state else None,
-                outcome=outcome,
-                frame=frame,
-                actions=1 + (1 if execution else 0) + (1 if verification else 0),
-                about=[belief_id] if belief_id else [],
-                vector=vector,
-                now=now,
-                memory=settings.memory,
-            )
-        ],
-    )
-    agent = (await tx.run("agents/get_agent", agent_id=agent_id))[0]["agent"]
-    reply = await _respond(services, recorder, agent, run)
-    await finish_turn_episode_in(
-        tx,
-        recorder,
-        agent_id,
-        episode_id,
-        response=reply.text,
-        mode=mode,
-        dissatisfaction=state.dissatisfaction if state else 0.0,
-        revision_triggered=False,
-        frame=frame,
-        decision_id=state.decision_id if state else None,
-    )
-    return TurnResult(
-        turn_id=episode_id,
-        agent_id=agent_id,
-        response=reply.text,
-        questions=reply.questions,
-        mode=mode,
-        frame=frame,
-        stakes=state.stakes if state else "low",
-        dissatisfaction=DissatisfactionView(
-            value=state.dissatisfaction if state else 0.0,
-            band=state.band if state else "low",
-        ),
-        guardian=guardian,
-        work_unit=unit,
-        execution=execution,
-        verification=verification,
-        decision_id=state.decision_id if state else None,
-        approval=approval,
-        reasoners=recorder.calls(),
-        timings_ms=dict(recorder.timings_ms),
-    )
-
-
-async def _respond(
-    services: LoopServices,
-    recorder: TurnRecorder,
-    agent: dict[str, Any],
-    run: Resumption,
-) -> Reply:
-    stored, answer, mode, guardian = run.stored, run.answer, run.mode, run.guardian
-    unit, execution, verification = run.unit, run.execution, run.verification
-    state = stored.state
-    beliefs = []
-    if state is not None and state.belief_id and state.belief_statement:
-        beliefs.append(
-            BeliefBrief(
-                id=state.belief_id,
-                statement=state.belief_statement,
-                strength=state.belief_strength or 0.5,
-            )
-        )
-    execution_text = (
-        "Rejected by the person: nothing was done, and the rejection is learned from."
-        if answer.action == "reject"
-        else describe_execution(execution, verification, unit)
-    )
-    return await recorder.judge(
-        "respond",
-        services.reasoner.respond(
-            ResponseRequest(
-                message=state.request.message if state else stored.public.question,
-                system_prompt=system_prompt_for(agent),
-                band=state.band if state else "low",
-                dissatisfaction=state.dissatisfaction if state else 0.0,
-                mode=mode,
-                frame=state.frame if state else "conversation",
-                beliefs=beliefs,
-                execution=execution_text,
-                refusal=guardian.reason if mode == "blocked" else None,
-            )
-        ),
-    )

@@ -22,38 +22,16 @@ from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.agent_scope import require_agent
 from app.graph.client import GraphClient
-from app.retrieval.budget import estimate_tokens, fit_to_budget, section_budgets
+from app.retrieval.budget import fit_to_budget, section_budgets
 from app.retrieval.models import (
-    ALL_SECTIONS,
-    MAX_QUERY_CHARS,
     Context,
     ContextRequest,
     FrameChoice,
-    Mode,
     Section,
-    SectionName,
 )
 from app.retrieval.searches import Rows, SectionSearch
 from app.retrieval.settings import RetrievalSettings
 from app.text.lucene import lucene_terms
-
-__all__ = [
-    "ALL_SECTIONS",
-    "MAX_QUERY_CHARS",
-    "Context",
-    "ContextRequest",
-    "ExtraSection",
-    "FrameChoice",
-    "FrameChooser",
-    "Mode",
-    "Section",
-    "SectionLoader",
-    "SectionName",
-    "build_context",
-    "estimate_tokens",
-    "fit_to_budget",
-    "section_budgets",
-]
 
 log = logging.getLogger(__name__)
 

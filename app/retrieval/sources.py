@@ -9,7 +9,8 @@ from typing import Any
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
 from app.memory import frames, working_memory
-from app.retrieval.context import Context, ContextRequest, FrameChoice, build_context
+from app.retrieval.context import build_context
+from app.retrieval.models import Context, ContextRequest, FrameChoice
 from app.retrieval.settings import RetrievalSettings
 
 

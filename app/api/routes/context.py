@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep
-from app.retrieval.context import (
+from app.retrieval.models import (
     ALL_SECTIONS,
     MAX_QUERY_CHARS,
     Context,

@@ -16,7 +16,8 @@ from app.config import Settings
 from app.embeddings.embedder import shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
-from app.retrieval.context import ContextRequest, build_context
+from app.retrieval.context import build_context
+from app.retrieval.models import ContextRequest
 from app.retrieval.settings import RetrievalSettings
 from tests.integration.knowledge.conftest import context, import_episodes
 

@@ -1,0 +1,92 @@
+"""The Decision a turn records when it proposes or runs a work unit (with its reasons and the
+beliefs it used), and the outcome a resumed turn writes on it later."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from app.graph.client import Transaction
+from app.loop.acting import outcome_of
+from app.loop.activation import Activation
+from app.loop.planning import Plan
+from app.reasoning.protocol import ExecutionResult, WorkUnit
+
+
+async def create_decision_in(
+    tx: Transaction, agent_id: str, activation: Activation, plan: Plan, unit: WorkUnit
+) -> str:
+    """Records the turn's decision about ``unit`` (its reasons and the beliefs used) inside the
+    turn's transaction.
+
+    Returns:
+        The decision's id.
+    """
+    decision_id = str(uuid.uuid4())
+    used = [activation.relevant.id] if activation.relevant else []
+    used += [b.id for b in activation.beliefs[:3] if b.id not in used]
+    await tx.run(
+        "loop/create_decision",
+        agent_id=agent_id,
+        decision={
+            "id": decision_id,
+            "description": unit.description,
+            "confidence": unit.confidence,
+            "stakes": activation.stakes,
+            "mode": plan.mode,
+            "work_unit": unit.model_dump_json(),
+            "verb": unit.verb,
+            "execution_status": plan.execution.status if plan.execution else None,
+            "outcome": _outcome(plan),
+            "executor": plan.execution.executor if plan.execution else None,
+        },
+        reasons=_reasons(activation, plan),
+        used=used,
+    )
+    return decision_id
+
+
+async def record_decision_outcome_in(
+    tx: Transaction,
+    agent_id: str,
+    decision_id: str,
+    outcome: str,
+    execution: ExecutionResult | None,
+) -> None:
+    """Writes how a decision that waited for a person turned out (inside the resumed turn's
+    transaction)."""
+    await tx.run(
+        "loop/update_decision_outcome",
+        agent_id=agent_id,
+        decision_id=decision_id,
+        outcome=outcome,
+        execution_status=execution.status if execution else None,
+        executor=execution.executor if execution else None,
+    )
+
+
+def _reasons(activation: Activation, plan: Plan) -> list[dict[str, Any]]:
+    """Routing's reasons, then the relevant belief (weighted by its relevance) and the
+    verification."""
+    reasons: list[dict[str, Any]] = [{"text": reason, "weight": 1.0} for reason in plan.reasons]
+    if activation.relevant is not None:
+        reasons.append(
+            {
+                "text": f"relevant belief: {activation.relevant.statement} "
+                f"(strength {activation.relevant.strength:.2f} in "
+                f"{activation.context_name or 'the default context'})",
+                "weight": activation.relevant.relevance,
+            }
+        )
+    if plan.verification is not None:
+        reasons.append({"text": f"verification: {plan.verification.action}", "weight": 1.0})
+    return reasons
+
+
+def _outcome(plan: Plan) -> str:
+    """Known when the turn acted; pending while a person decides; neutral otherwise."""
+    if plan.mode == "autonomous":
+        return outcome_of(plan.execution, plan.verification)
+    if plan.mode in ("guidance", "proposal"):
+        return "pending"
+    return "neutral"

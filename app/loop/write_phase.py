@@ -1,0 +1,500 @@
+"""The write phase of a turn, fresh or resumed: everything the turn writes, in the caller's one
+transaction, under the agent's lock (taken first, before anything is read or written), so a
+failure anywhere in it rolls the whole turn back.
+
+A turn: meet the people → write the episode → apply the evidence → learn from the outcome →
+revise beliefs at the threshold → record the decision → ask a person (guidance, proposal) →
+answer and finish the episode → sample D.
+
+A resumed turn: resolve the approval → meet the speaker → learn from the outcome → record the
+decision's outcome → write the episode → answer and finish the episode.
+
+The steps both take (meet the speaker, write the episode, learn from the outcome, answer and
+finish the episode) are written once, below; each keeps the order its writes always had.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
+from app.beliefs.revision import record_dissatisfaction_in, revise_tense_in
+from app.beliefs.updates import apply_evidence_in, apply_outcome_in
+from app.graph.agent_scope import lock_agent
+from app.graph.client import Transaction
+from app.loop.acting import moral_valence, outcome_of
+from app.loop.activation import Activation
+from app.loop.approvals import TurnState, create_approval_in, resolve_in
+from app.loop.decisions import create_decision_in, record_decision_outcome_in
+from app.loop.episode_rows import (
+    EpisodeDraft,
+    TurnConduct,
+    emotional_valence,
+    finish_turn_episode_in,
+    is_person,
+    surprise,
+    turn_actions,
+    turn_episode_row,
+)
+from app.loop.models import ApprovalPublic, TurnEvent, TurnResult
+from app.loop.planning import Plan, PlannedTurn
+from app.loop.recording import RecordedReviser, TurnRecorder
+from app.loop.responses import resumption_response, turn_response
+from app.loop.results import TurnWritten, resumption_result, turn_result
+from app.loop.resumption import Resumption
+from app.loop.services import LoopServices
+from app.loop.settings import LoopConfig, LoopSettings
+from app.memory.episodes import write_episodes_in
+from app.memory.people import MetPerson, meet_in
+from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
+from app.memory.settings import MemoryMechanics
+from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
+
+_STATUS_BY_ACTION = {
+    "approve": "approved",
+    "modify": "modified",
+    "answer": "answered",
+    "reject": "rejected",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _OutcomeLesson:
+    """What learning takes from a turn's outcome."""
+
+    # The belief that decided the turn's mode; None: no belief learns from this turn.
+    belief_id: str | None
+    outcome: str
+    # The words judged for a moral topic (a confirmation or a violation).
+    message: str
+    severity: float
+    context: str | None
+    # The frame whose capability record counts the outcome; None: none does.
+    capability_domain: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _PeopleMet:
+    """The speaker met in a turn (and the affect in their words), and who was micro-born."""
+
+    person_id: str | None = None
+    frustrated: bool = False
+    praised: bool = False
+    born: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _TensionApplied:
+    moves: list[TensionMove] = field(default_factory=list)
+    touched: list[str] = field(default_factory=list)
+
+
+# --- a turn ------------------------------------------------------------------------------------
+
+
+async def record_turn(
+    tx: Transaction, services: LoopServices, recorder: TurnRecorder, turn: PlannedTurn
+) -> tuple[TurnResult, tuple[float, int]]:
+    """Everything a turn writes, in the caller's transaction. Revision runs inside it, so the
+    turn that pushes a belief over the threshold halts and revises.
+
+    Returns:
+        The turn's result, and the dissatisfaction sample taken after its learning (D, the
+        runaway guard's streak).
+
+    Raises:
+        ReasonerFailed (revise, respond) and CredenceError (the graph): the caller's
+        transaction then rolls back.
+    """
+    settings, plan, agent_id = services.settings, turn.plan, turn.agent_id
+    now = datetime.now(UTC)
+    await lock_agent(tx, agent_id)
+    people = await _meet_people(tx, settings.memory, turn, now)
+    outcome = outcome_of(plan.execution, plan.verification)
+    evidence = _usable_evidence(settings.loop, plan)
+    draft = _turn_episode(turn, outcome, evidence, people)
+    episode_id = await _write_episode(tx, services, agent_id, draft, now)
+    await recorder.phase("episode", episode_id=episode_id)
+    items = _evidence_for_beliefs(evidence, people.person_id, episode_id)
+    tension = await _apply_evidence(tx, settings.mechanics, recorder, agent_id, items)
+    await _learn_from_outcome(tx, settings, agent_id, _turn_lesson(turn, outcome), now)
+    revision = await _revise(tx, services, recorder, turn, tension.touched)
+    await recorder.phase("learn", tension_changes=len(tension.moves))
+    decision_id = (
+        await create_decision_in(tx, agent_id, turn.activation, plan, plan.work_unit)
+        if plan.work_unit is not None
+        else None
+    )
+    approval, question = await _ask_a_person(
+        tx, settings.loop, recorder, turn, decision_id, episode_id
+    )
+    reply = await _respond(services, recorder, turn_response(turn, revision, question))
+    conduct = TurnConduct(
+        mode=plan.mode,
+        dissatisfaction=turn.activation.dissatisfaction.value,
+        revision_triggered=bool(revision.revisions),
+        frame=turn.activation.frame,
+        decision_id=decision_id,
+    )
+    await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
+    sample = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
+    written = TurnWritten(
+        episode_id, reply, decision_id, tension.moves, revision, approval, people.born
+    )
+    return turn_result(turn, recorder, written), sample
+
+
+async def _meet_people(
+    tx: Transaction, memory: MemoryMechanics, turn: PlannedTurn, now: datetime
+) -> _PeopleMet:
+    """The speaker (their words read for affect cues), then the people the message names."""
+    request = turn.request
+    met = await _meet_speaker(tx, memory, turn.agent_id, request.speaker, request.message, now)
+    born = [met.person.name] if met is not None and met.created else []
+    for name in turn.plan.mentioned:
+        named = await meet_in(tx, turn.agent_id, name, None, memory, now)
+        if named.created:
+            born.append(named.person.name)
+    if met is None:
+        return _PeopleMet(born=born)
+    return _PeopleMet(
+        person_id=met.person.id,
+        frustrated=bool(met.frustration_cues),
+        praised=bool(met.praise_cues),
+        born=born,
+    )
+
+
+def _usable_evidence(loop: LoopSettings, plan: Plan) -> list[EvidenceItem]:
+    """The evidence the turn applies: confident enough, and for or against a belief."""
+    return [
+        item
+        for item in (plan.evidence.items if plan.evidence else [])
+        if item.confidence >= loop.min_evidence_confidence
+        and item.stance in ("reinforcing", "contradicting")
+    ]
+
+
+def _turn_episode(
+    turn: PlannedTurn, outcome: str, evidence: list[EvidenceItem], people: _PeopleMet
+) -> EpisodeDraft:
+    activation, request = turn.activation, turn.request
+    about = list(
+        dict.fromkeys(
+            ([activation.relevant.id] if activation.relevant else [])
+            + [item.belief_id for item in evidence]
+        )
+    )
+    return EpisodeDraft(
+        speaker=request.speaker,
+        text=request.message,
+        session=request.session,
+        outcome=outcome,
+        frame=activation.frame,
+        actions=turn_actions(turn.plan),
+        about=about,
+        emotional_valence=emotional_valence(outcome, people.frustrated, people.praised),
+        surprise=surprise(turn.plan, activation),
+    )
+
+
+def _evidence_for_beliefs(
+    evidence: list[EvidenceItem], person_id: str | None, episode_id: str
+) -> list[EvidenceForBelief]:
+    return [
+        EvidenceForBelief(
+            belief_id=item.belief_id,
+            text=item.claim[:2000],
+            stance=item.stance,
+            kind=item.kind,
+            confidence=item.confidence,
+            source_person_id=person_id,
+            episode_id=episode_id,
+        )
+        for item in evidence
+    ]
+
+
+async def _apply_evidence(
+    tx: Transaction,
+    mechanics: Mechanics,
+    recorder: TurnRecorder,
+    agent_id: str,
+    items: list[EvidenceForBelief],
+) -> _TensionApplied:
+    """The evidence applied; each tension it moved (directly or by propagation) is streamed."""
+    if not items:
+        return _TensionApplied()
+    applied = await apply_evidence_in(tx, mechanics, agent_id, items)
+    moves = [
+        TensionMove(
+            id=result.belief_id,
+            old=result.old_tension,
+            new=result.new_tension,
+            added=result.new_tension - result.old_tension,
+        )
+        for result in applied.results
+        if result.new_tension != result.old_tension
+    ]
+    moves += applied.propagated
+    for move in moves:
+        await recorder.emit(TurnEvent(type="tension", data=move.model_dump()))
+    return _TensionApplied(moves=moves, touched=applied.touched_ids())
+
+
+def _turn_lesson(turn: PlannedTurn, outcome: str) -> _OutcomeLesson:
+    activation = turn.activation
+    return _OutcomeLesson(
+        belief_id=activation.relevant.id if activation.relevant else None,
+        outcome=outcome,
+        message=turn.request.message,
+        severity=0.5,
+        context=activation.context_name,
+        capability_domain=activation.frame,
+    )
+
+
+async def _revise(
+    tx: Transaction,
+    services: LoopServices,
+    recorder: TurnRecorder,
+    turn: PlannedTurn,
+    touched: list[str],
+) -> RevisionOutcome:
+    """Revises the beliefs the evidence touched and those already at the threshold (those
+    still below it are left); a turn that revised and ran nothing answers as a revision."""
+    plan = turn.plan
+    candidates = list(dict.fromkeys(touched + turn.activation.at_threshold))
+    if plan.mode == "blocked" or not candidates:
+        return RevisionOutcome()
+    revision = await revise_tense_in(
+        tx,
+        services.settings.mechanics,
+        RecordedReviser(services.reasoner, recorder),
+        turn.agent_id,
+        candidates,
+    )
+    for summary in revision.revisions:
+        await recorder.emit(TurnEvent(type="revision", data=summary.model_dump(mode="json")))
+    if (revision.revisions or revision.approvals) and plan.execution is None:
+        plan.mode = "revision"
+    return revision
+
+
+async def _ask_a_person(
+    tx: Transaction,
+    loop: LoopSettings,
+    recorder: TurnRecorder,
+    turn: PlannedTurn,
+    decision_id: str | None,
+    episode_id: str,
+) -> tuple[ApprovalPublic | None, str | None]:
+    """A guidance or proposal turn with a work unit leaves its question pending, with the
+    turn's state, for a person to answer; returns the approval and the question."""
+    plan = turn.plan
+    if plan.mode not in ("guidance", "proposal") or plan.work_unit is None:
+        return None, None
+    question = _question(plan, turn.activation)
+    approval = await create_approval_in(
+        tx,
+        turn.agent_id,
+        kind=plan.mode,
+        question=question,
+        work_unit=plan.work_unit,
+        state=_turn_state(turn, decision_id),
+        episode_id=episode_id,
+        ttl_hours=loop.approval_ttl_hours,
+    )
+    await recorder.emit(TurnEvent(type="approval", data=approval.model_dump(mode="json")))
+    return approval, question
+
+
+def _question(plan: Plan, activation: Activation) -> str:
+    unit = plan.work_unit
+    if plan.mode == "proposal" and unit is not None:
+        return f"May I go ahead? Proposed: {unit.description}"
+    asks = activation.questions_to_ask[:1]
+    topic = activation.relevant.statement if activation.relevant else None
+    base = (
+        f"I am not sure enough to act on this ({topic}). How should I proceed?"
+        if topic
+        else "I have no belief I trust to act on this. How should I proceed?"
+    )
+    return f"{base} {asks[0]}" if asks else base
+
+
+def _turn_state(turn: PlannedTurn, decision_id: str | None) -> TurnState:
+    """What the paused turn needs to resume, through any API process, after a restart."""
+    activation, plan, relevant = turn.activation, turn.plan, turn.activation.relevant
+    return TurnState(
+        request=turn.request,
+        mode=plan.mode,
+        frame=activation.frame,
+        stakes=activation.stakes,
+        band=activation.dissatisfaction.band,
+        dissatisfaction=activation.dissatisfaction.value,
+        context_name=activation.context_name,
+        belief_id=relevant.id if relevant else None,
+        belief_strength=relevant.strength if relevant else None,
+        belief_statement=relevant.statement if relevant else None,
+        decision_id=decision_id,
+        appraisal=plan.appraisal,
+        used_belief_ids=[b.id for b in activation.beliefs[:3]],
+    )
+
+
+# --- a resumed turn ----------------------------------------------------------------------------
+
+
+async def record_resumption(
+    tx: Transaction, services: LoopServices, recorder: TurnRecorder, run: Resumption
+) -> TurnResult:
+    """Everything a resumed turn writes, in the caller's transaction: the approval resolved
+    (only while this resumption still holds its claim), the outcome learned, the episode.
+
+    Raises:
+        ApprovalClosed (the claim was lost), ReasonerFailed (respond) and CredenceError (the
+        graph): the caller's transaction then rolls back.
+    """
+    settings, agent_id, state = services.settings, run.agent_id, run.state
+    now = datetime.now(UTC)
+    await lock_agent(tx, agent_id)
+    approval = await _resolve_approval(tx, run)
+    speaker = run.answer.speaker or (state.request.speaker if state else None)
+    await _meet_speaker(tx, settings.memory, agent_id, speaker, run.answer.text, now)
+    outcome = "failure" if run.rejected else outcome_of(run.execution, run.verification)
+    lesson = _resumption_lesson(run, outcome, settings.loop)
+    await _learn_from_outcome(tx, settings, agent_id, lesson, now)
+    if run.decision_id is not None:
+        decided = "rejected" if run.rejected else outcome
+        await record_decision_outcome_in(tx, agent_id, run.decision_id, decided, run.execution)
+    draft = _resumption_episode(run, speaker, outcome)
+    episode_id = await _write_episode(tx, services, agent_id, draft, now)
+    agent = (await tx.run("agents/get_agent", agent_id=agent_id))[0]["agent"]
+    reply = await _respond(services, recorder, resumption_response(agent, run))
+    conduct = TurnConduct(
+        mode=run.mode,
+        dissatisfaction=run.dissatisfaction,
+        revision_triggered=False,
+        frame=run.frame,
+        decision_id=run.decision_id,
+    )
+    await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
+    return resumption_result(run, recorder, approval, episode_id, reply)
+
+
+async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:
+    answer = run.answer
+    resolved = await resolve_in(
+        tx,
+        run.agent_id,
+        run.stored.public.id,
+        run.claim_id,
+        _STATUS_BY_ACTION[answer.action],
+        {"action": answer.action, "text": answer.text, "speaker": answer.speaker},
+    )
+    return resolved.public
+
+
+def _resumption_lesson(run: Resumption, outcome: str, loop: LoopSettings) -> _OutcomeLesson:
+    """A rejection is a failure of the belief that decided the mode (learned from); an
+    immutable belief's revision approval teaches nothing."""
+    state = run.state
+    return _OutcomeLesson(
+        belief_id=run.belief_id if run.stored.public.kind != "revision" else None,
+        outcome=outcome,
+        message=state.request.message if state else "",
+        severity=loop.rejection_severity if run.rejected else 0.5,
+        context=state.context_name if state else None,
+        capability_domain=state.frame if state else None,
+    )
+
+
+def _resumption_episode(run: Resumption, speaker: str | None, outcome: str) -> EpisodeDraft:
+    state, belief_id = run.state, run.belief_id
+    return EpisodeDraft(
+        speaker=speaker,
+        text=run.answer.text or f"({run.answer.action})",
+        session=state.request.session if state else None,
+        outcome=outcome,
+        frame=run.frame,
+        actions=1 + (1 if run.execution else 0) + (1 if run.verification else 0),
+        about=[belief_id] if belief_id else [],
+    )
+
+
+# --- steps both take ---------------------------------------------------------------------------
+
+
+async def _meet_speaker(
+    tx: Transaction,
+    memory: MemoryMechanics,
+    agent_id: str,
+    speaker: str | None,
+    words: str | None,
+    now: datetime,
+) -> MetPerson | None:
+    """The speaker met, when a person (not the agent itself): micro-born when new, one
+    interaction counted, the affect cues in ``words`` applied."""
+    if speaker is None or not is_person(speaker):
+        return None
+    return await meet_in(tx, agent_id, speaker, words, memory, now)
+
+
+async def _write_episode(
+    tx: Transaction, services: LoopServices, agent_id: str, draft: EpisodeDraft, now: datetime
+) -> str:
+    """Writes the turn's episode (with the vector of its words); returns its id."""
+    settings = services.settings
+    episode_id = str(uuid.uuid4())
+    vector = await services.embedder.embed_one(draft.text)
+    row = turn_episode_row(
+        draft,
+        agent_id=agent_id,
+        episode_id=episode_id,
+        vector=vector,
+        now=now,
+        memory=settings.memory,
+    )
+    await write_episodes_in(tx, settings.retrieval, agent_id, [row])
+    return episode_id
+
+
+async def _learn_from_outcome(
+    tx: Transaction, settings: LoopConfig, agent_id: str, lesson: _OutcomeLesson, now: datetime
+) -> None:
+    """A success or a failure moves the belief that decided (with its moral valence) and the
+    agent's record of its capability in the frame; a neutral outcome teaches nothing."""
+    belief_id, outcome = lesson.belief_id, lesson.outcome
+    if outcome == "neutral" or belief_id is None:
+        return
+    mechanics = settings.mechanics
+    await apply_outcome_in(
+        tx,
+        mechanics,
+        agent_id,
+        belief_id,
+        OutcomeIn(
+            outcome=outcome,
+            moral_valence=moral_valence(lesson.message, outcome, mechanics.moral_topics),
+            severity=lesson.severity,
+            context=lesson.context,
+        ),
+    )
+    if lesson.capability_domain is not None:
+        await record_capability_outcome_in(
+            tx,
+            agent_id,
+            CapabilityOutcome(domain=lesson.capability_domain, success=outcome == "success"),
+            settings.memory,
+            now,
+        )
+
+
+async def _respond(
+    services: LoopServices, recorder: TurnRecorder, request: ResponseRequest
+) -> Reply:
+    return await recorder.judge("respond", services.reasoner.respond(request))
