@@ -12,7 +12,7 @@ import pytest
 from app.embeddings.vector_cache import VectorCache
 from app.memory.episodes import _in_batch_interference
 from app.packs.loader import initial_strengths, pack_checksum
-from app.retrieval.context import fit_to_budget, section_budgets
+from app.retrieval.budget import fit_to_budget, section_budgets
 from app.retrieval.settings import RetrievalSettings
 from app.seeds.pack_schema import KnowledgePack
 from app.text.lucene import agent_clause, lucene_terms
