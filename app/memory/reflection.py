@@ -52,6 +52,8 @@ from typing import Annotated, Protocol
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.spatial.distance import squareform
 
 from app.common import utc_now
 from app.embeddings.embedder import Embedder
@@ -187,42 +189,31 @@ def _unit_rows(vectors: np.ndarray) -> np.ndarray:
 def cluster_by_similarity(
     vectors: Sequence[Sequence[float]] | np.ndarray, threshold: float
 ) -> list[list[int]]:
-    """Average-linkage agglomerative clustering by cosine similarity; pure and deterministic.
+    """Average-linkage agglomerative clustering by cosine similarity (scipy); pure and
+    deterministic.
 
-    The two clusters with the highest mean pairwise cosine merge while that mean is at least
-    ``threshold``; ties go to the lowest indices (callers pass oldest first).
+    Clusters merge while their mean pairwise cosine is at least ``threshold``: average linkage
+    has no inversions, so cutting scipy's full tree at cosine distance ``1 - threshold`` gives
+    exactly those clusters.
 
     Returns:
         Every input index in exactly one cluster; each cluster sorted, clusters ordered by
         their first index.
     """
     count = len(vectors)
-    if count == 0:
-        return []
+    if count <= 1:
+        return [[0]] if count else []
     unit = _unit_rows(np.asarray(vectors, dtype=np.float64))
-    similarity = unit @ unit.T
-    similarity = (similarity + similarity.T) / 2.0  # exactly symmetric: ties break the same way
-    np.fill_diagonal(similarity, -np.inf)
-    sizes = np.ones(count, dtype=np.float64)
-    members: list[list[int]] = [[i] for i in range(count)]
-    for _ in range(count - 1):
-        first, second = divmod(int(np.argmax(similarity)), count)
-        if similarity[first, second] < threshold:
-            break
-        keep, gone = min(first, second), max(first, second)
-        # Lance–Williams update for average linkage.
-        merged = (sizes[keep] * similarity[keep] + sizes[gone] * similarity[gone]) / (
-            sizes[keep] + sizes[gone]
-        )
-        similarity[keep, :] = merged
-        similarity[:, keep] = merged
-        similarity[keep, keep] = -np.inf
-        similarity[gone, :] = -np.inf
-        similarity[:, gone] = -np.inf
-        sizes[keep] += sizes[gone]
-        members[keep].extend(members[gone])
-        members[gone] = []
-    return sorted((sorted(group) for group in members if group), key=lambda group: group[0])
+    # A zero vector is at distance 1 from everything (similarity 0), as the reasoner expects.
+    distance = np.clip(1.0 - unit @ unit.T, 0.0, 2.0)
+    distance = (distance + distance.T) / 2.0
+    np.fill_diagonal(distance, 0.0)
+    tree = linkage(squareform(distance, checks=False), method="average")
+    labels = fcluster(tree, t=1.0 - threshold, criterion="distance")
+    groups: dict[int, list[int]] = {}
+    for index, label in enumerate(labels):
+        groups.setdefault(int(label), []).append(index)
+    return sorted(groups.values(), key=lambda group: group[0])
 
 
 def _cohesion(unit: np.ndarray) -> float:
