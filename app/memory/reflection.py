@@ -311,6 +311,37 @@ async def _abstract(
     await asyncio.gather(*(one(index, plan) for index, plan in enumerate(plans)))
 
 
+@dataclass(frozen=True)
+class _Candidates:
+    """The unconsolidated episodes a reflection looks at, oldest first, with their unit vectors
+    and the counts of those it skipped."""
+
+    episodes: list[_Episode]
+    unit: np.ndarray
+    skipped: dict[str, int]
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What the reflection's transaction wrote (or, in a dry run, would write)."""
+
+    rules: list[tuple[_Plan, str | None]]
+    raced: int
+    capabilities: list[CapabilityChange]
+    gaps: list[str]
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """One reflection's fixed inputs, shared by its steps."""
+
+    agent_id: str
+    request: ReflectRequest
+    settings: ReflectionSettings
+    mechanics: MemoryMechanics
+    at: datetime
+
+
 async def reflect(
     graph: GraphClient,
     embedder: Embedder | None,
@@ -342,25 +373,73 @@ async def reflect(
         AgentNotFound: no such agent.
         ReflectionFailed: the reasoner failed or answered an unusable rule (nothing written).
     """
-    request = request or ReflectRequest()
-    settings = settings or ReflectionSettings()
-    mechanics = mechanics or MemoryMechanics()
-    at = utc_now(now)
-    similarity = request.similarity if request.similarity is not None else settings.similarity
-    min_size = request.min_cluster_size or settings.min_cluster_size
-    limit = request.max_episodes or settings.max_episodes
+    scope = _Scope(
+        agent_id=agent_id,
+        request=request or ReflectRequest(),
+        settings=settings or ReflectionSettings(),
+        mechanics=mechanics or MemoryMechanics(),
+        at=utc_now(now),
+    )
+    similarity = scope.request.similarity
+    if similarity is None:
+        similarity = scope.settings.similarity
+    min_size = scope.request.min_cluster_size or scope.settings.min_cluster_size
+    candidates = await _read_candidates(graph, embedder, scope)
+    # Up to seconds of numpy for thousands of episodes: off the event loop.
+    partition = await asyncio.to_thread(cluster_by_similarity, candidates.unit, similarity)
+    plans = _plans(candidates, [g for g in partition if len(g) >= min_size], scope.settings)
+    await _abstract_rules(graph, reasoner, plans, scope)
+    rules_embedded = await _embed_rules(embedder, plans, scope.request)
+    written = await _write(graph, plans, scope)
+    clusters = [_reflected(plan, rule_id) for plan, rule_id in written.rules]
+    clustered = sum(len(p.members) for p in plans)
+    report = ReflectionReport(
+        agent_id=agent_id,
+        dry_run=scope.request.dry_run,
+        since=scope.request.since,
+        similarity=similarity,
+        min_cluster_size=min_size,
+        considered=len(candidates.episodes),
+        clusters=clusters,
+        skipped=SkippedEpisodes(
+            **candidates.skipped,
+            unclustered=len(candidates.episodes) - clustered,
+            raced=written.raced,
+        ),
+        capabilities=written.capabilities,
+        knowledge_gaps_added=written.gaps,
+        rules_embedded=rules_embedded and bool(clusters),
+    )
+    log.info(
+        "reflection of %s%s: %d episodes, %d clusters, %d rules",
+        agent_id,
+        " (dry run)" if scope.request.dry_run else "",
+        len(candidates.episodes),
+        len(clusters),
+        0 if scope.request.dry_run else len(clusters),
+    )
+    return report
 
+
+async def _read_candidates(
+    graph: GraphClient, embedder: Embedder | None, scope: _Scope
+) -> _Candidates:
+    """The agent's unconsolidated episodes with vectors, oldest first (ties in clustering and the
+    order of a cluster's episodes follow age).
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
     rows = await graph.read(
         "reflection/list_reflection_candidates",
-        agent_id=agent_id,
-        since=request.since or EARLIEST,
-        limit=limit,
+        agent_id=scope.agent_id,
+        since=scope.request.since or EARLIEST,
+        limit=scope.request.max_episodes or scope.settings.max_episodes,
         dimensions=embedder.dimensions if embedder is not None else EmbeddingSettings().dimensions,
     )
     if not rows:
-        raise AgentNotFound(agent_id)
+        raise AgentNotFound(scope.agent_id)
     found = rows[0]
-    # Oldest first: ties in clustering and the order of a cluster's episodes follow age.
     raw = sorted(found["episodes"], key=lambda e: (e["occurred_at"], e["id"]))
     episodes = [
         _Episode(
@@ -378,13 +457,22 @@ async def reflect(
         if raw
         else np.zeros((0, 0))
     )
-    # Up to seconds of numpy for thousands of episodes: off the event loop.
-    partition = await asyncio.to_thread(cluster_by_similarity, unit, similarity)
-    groups = [g for g in partition if len(g) >= min_size]
+    skipped = {
+        "trivial": found["trivial"],
+        "without_embedding": found["without_embedding"],
+        "beyond_limit": max(0, found["eligible"] - len(episodes)),
+    }
+    return _Candidates(episodes=episodes, unit=unit, skipped=skipped)
+
+
+def _plans(
+    candidates: _Candidates, groups: list[list[int]], settings: ReflectionSettings
+) -> list[_Plan]:
+    """One plan per cluster: its members, cohesion and the briefs of its most central episodes."""
     plans: list[_Plan] = []
     for group in groups:
-        vectors = unit[group]
-        members = [episodes[i] for i in group]
+        vectors = candidates.unit[group]
+        members = [candidates.episodes[i] for i in group]
         briefs = [
             EpisodeBrief(
                 id=members[i].id,
@@ -395,139 +483,132 @@ async def reflect(
             for i in _central(vectors, settings.max_briefs_per_cluster)
         ]
         plans.append(_Plan(members=members, cohesion=_cohesion(vectors), briefs=briefs))
+    return plans
 
+
+async def _abstract_rules(
+    graph: GraphClient, reasoner: RuleAbstractor, plans: list[_Plan], scope: _Scope
+) -> None:
+    """A rule per plan from the reasoner (shown the agent's existing rules), then its domain and
+    knowledge gap."""
+    settings = scope.settings
     if plans:
         existing = []
         if settings.existing_rules:
             page = await rule_store.list_rules(
-                graph, agent_id, limit=settings.existing_rules, mechanics=mechanics, now=at
+                graph,
+                scope.agent_id,
+                limit=settings.existing_rules,
+                mechanics=scope.mechanics,
+                now=scope.at,
             )
             existing = [f"{r.trigger_concept}: {r.content}" for r in page.data]
         await _abstract(reasoner, plans, existing, settings.reasoner_concurrency)
-
     for plan in plans:
         assert plan.rule is not None
         plan.domain = _domain(plan.members, plan.rule.trigger_concept, settings)
         plan.gap = _gap(_outcome_counts(plan.members), plan.rule.trigger_concept, settings)
 
-    rules_embedded = False
-    if plans and not request.dry_run and embedder is not None:
-        texts = [rule_store.embedding_text(p.rule) for p in plans if p.rule is not None]
-        vectors_found = await embedder.embed(texts)
-        if vectors_found is not None:
-            rules_embedded = True
-            for plan, vector in zip(plans, vectors_found, strict=True):
-                plan.embedding = vector
 
-    clustered = sum(len(p.members) for p in plans)
+async def _embed_rules(
+    embedder: Embedder | None, plans: list[_Plan], request: ReflectRequest
+) -> bool:
+    """Embeds the new rules in one batch; False when they stay embedding_pending."""
+    if not plans or request.dry_run or embedder is None:
+        return False
+    texts = [rule_store.embedding_text(p.rule) for p in plans if p.rule is not None]
+    vectors = await embedder.embed(texts)
+    if vectors is None:
+        return False
+    for plan, vector in zip(plans, vectors, strict=True):
+        plan.embedding = vector
+    return True
 
-    async def work(
-        tx: Transaction,
-    ) -> tuple[list[tuple[_Plan, str | None]], int, list[CapabilityChange], list[str]]:
-        if not request.dry_run:
-            await lock_agent(tx, agent_id)
-        still_open = {
-            row["id"]
-            for row in await tx.run(
-                "reflection/find_unconsolidated_episodes",
-                agent_id=agent_id,
-                episode_ids=[m.id for p in plans for m in p.members],
-            )
-        }
-        kept = [p for p in plans if all(m.id in still_open for m in p.members)]
-        raced = sum(len(p.members) for p in plans if p not in kept)
-        written: list[tuple[_Plan, str | None]] = []
-        for plan in kept:
-            assert plan.rule is not None
-            rule_id: str | None = None
-            if not request.dry_run:
-                rule_id = str(uuid.uuid4())
-                created = await tx.run(
-                    "rules/create_rule",
-                    agent_id=agent_id,
-                    rule={
-                        "id": rule_id,
-                        **plan.rule.model_dump(),
-                        "embedding": plan.embedding,
-                    },
-                    now=at,
-                )
-                if set(created[0]["linked"]) != set(plan.rule.derived_from):
-                    # Re-checked under the lock just above: raising rolls everything back.
-                    raise ReflectionFailed(
-                        "episodes of a cluster vanished while the reflection was written; "
-                        "nothing was written",
-                        episode_ids=plan.rule.derived_from,
-                    )
-            written.append((plan, rule_id))
-        if kept and not request.dry_run:
-            await tx.run(
-                "reflection/mark_episodes_consolidated",
-                agent_id=agent_id,
-                episode_ids=[m.id for p in kept for m in p.members],
-                now=at,
-            )
-        changes = await _update_capabilities(tx, agent_id, kept, settings, mechanics, at, request)
-        gaps = await _add_gaps(tx, agent_id, kept, mechanics, request)
-        return written, raced, changes, gaps
 
-    if request.dry_run:
-        written, raced, changes, gaps = await graph.read_transaction(
-            work, action="previewing a reflection"
+async def _write(graph: GraphClient, plans: list[_Plan], scope: _Scope) -> _Written:
+    """Writes the rules, consolidation marks, capabilities and gaps in one transaction (a dry run
+    reads the same under a read transaction; no plan, no transaction)."""
+
+    async def work(tx: Transaction) -> _Written:
+        return await _write_in(tx, plans, scope)
+
+    if scope.request.dry_run:
+        return await graph.read_transaction(work, action="previewing a reflection")
+    if plans:
+        return await graph.write_transaction(work, action="writing a reflection")
+    return _Written(rules=[], raced=0, capabilities=[], gaps=[])
+
+
+async def _write_in(tx: Transaction, plans: list[_Plan], scope: _Scope) -> _Written:
+    request, agent_id = scope.request, scope.agent_id
+    if not request.dry_run:
+        await lock_agent(tx, agent_id)
+    still_open = {
+        row["id"]
+        for row in await tx.run(
+            "reflection/find_unconsolidated_episodes",
+            agent_id=agent_id,
+            episode_ids=[m.id for p in plans for m in p.members],
         )
-    elif plans:
-        written, raced, changes, gaps = await graph.write_transaction(
-            work, action="writing a reflection"
+    }
+    # A cluster a concurrent reflection consolidated meanwhile is dropped (reported as raced).
+    kept = [p for p in plans if all(m.id in still_open for m in p.members)]
+    raced = sum(len(p.members) for p in plans if p not in kept)
+    written = [(plan, await _create_rule(tx, plan, scope)) for plan in kept]
+    if kept and not request.dry_run:
+        await tx.run(
+            "reflection/mark_episodes_consolidated",
+            agent_id=agent_id,
+            episode_ids=[m.id for p in kept for m in p.members],
+            now=scope.at,
         )
-    else:
-        written, raced, changes, gaps = [], 0, [], []  # nothing to write: no transaction
-
-    clusters = []
-    for plan, rule_id in written:
-        assert plan.rule is not None and plan.abstracted is not None
-        clusters.append(
-            ReflectedCluster(
-                episode_ids=[m.id for m in plan.members],
-                size=len(plan.members),
-                cohesion=round(plan.cohesion, 4),
-                outcomes=_outcome_counts(plan.members),
-                domain=plan.domain,
-                rule_id=rule_id,
-                trigger_concept=plan.rule.trigger_concept,
-                content=plan.rule.content,
-                confidence=plan.rule.confidence,
-                reasoner=plan.abstracted.reasoner,
-                knowledge_gap=plan.gap,
-            )
-        )
-    report = ReflectionReport(
-        agent_id=agent_id,
-        dry_run=request.dry_run,
-        since=request.since,
-        similarity=similarity,
-        min_cluster_size=min_size,
-        considered=len(episodes),
-        clusters=clusters,
-        skipped=SkippedEpisodes(
-            trivial=found["trivial"],
-            without_embedding=found["without_embedding"],
-            beyond_limit=max(0, found["eligible"] - len(episodes)),
-            unclustered=len(episodes) - clustered,
-            raced=raced,
-        ),
-        capabilities=changes,
-        knowledge_gaps_added=gaps,
-        rules_embedded=rules_embedded and bool(clusters),
+    changes = await _update_capabilities(
+        tx, agent_id, kept, scope.settings, scope.mechanics, scope.at, request
     )
-    log.info(
-        "reflection of %s%s: %d episodes, %d clusters, %d rules",
-        agent_id,
-        " (dry run)" if request.dry_run else "",
-        len(episodes),
-        len(clusters),
-        0 if request.dry_run else len(clusters),
+    gaps = await _add_gaps(tx, agent_id, kept, scope.mechanics, request)
+    return _Written(rules=written, raced=raced, capabilities=changes, gaps=gaps)
+
+
+async def _create_rule(tx: Transaction, plan: _Plan, scope: _Scope) -> str | None:
+    """The plan's rule linked to its episodes; None in a dry run.
+
+    Raises:
+        ReflectionFailed: an episode of the cluster vanished (everything rolls back).
+    """
+    assert plan.rule is not None
+    if scope.request.dry_run:
+        return None
+    rule_id = str(uuid.uuid4())
+    created = await tx.run(
+        "rules/create_rule",
+        agent_id=scope.agent_id,
+        rule={"id": rule_id, **plan.rule.model_dump(), "embedding": plan.embedding},
+        now=scope.at,
     )
-    return report
+    if set(created[0]["linked"]) != set(plan.rule.derived_from):
+        # Re-checked under the lock just before: raising rolls everything back.
+        raise ReflectionFailed(
+            "episodes of a cluster vanished while the reflection was written; nothing was written",
+            episode_ids=plan.rule.derived_from,
+        )
+    return rule_id
+
+
+def _reflected(plan: _Plan, rule_id: str | None) -> ReflectedCluster:
+    assert plan.rule is not None and plan.abstracted is not None
+    return ReflectedCluster(
+        episode_ids=[m.id for m in plan.members],
+        size=len(plan.members),
+        cohesion=round(plan.cohesion, 4),
+        outcomes=_outcome_counts(plan.members),
+        domain=plan.domain,
+        rule_id=rule_id,
+        trigger_concept=plan.rule.trigger_concept,
+        content=plan.rule.content,
+        confidence=plan.rule.confidence,
+        reasoner=plan.abstracted.reasoner,
+        knowledge_gap=plan.gap,
+    )
 
 
 async def _update_capabilities(
