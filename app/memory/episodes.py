@@ -143,43 +143,102 @@ async def import_episodes(
     """
     now = datetime.now(UTC)
     items = batch.episodes
-    belief_ids = sorted({bid for item in items for bid in item.about})
-    if belief_ids:
-        missing = {
-            row["belief_id"]
-            for row in await graph.read(
-                "episodes/find_missing_beliefs", agent_id=agent_id, belief_ids=belief_ids
-            )
-        }
-        if missing:
-            errors = [
-                {"path": f"episodes[{i}].about", "reason": f"no belief {bid!r} in this agent"}
-                for i, item in enumerate(items)
-                for bid in item.about
-                if bid in missing
-            ]
-            raise InvalidInput(
-                f"{errors[0]['path']}: {errors[0]['reason']}", errors=errors, agent_id=agent_id
-            )
-
+    await _check_beliefs(graph, agent_id, items)
     external_ids = [item.external_id for item in items if item.external_id is not None]
     known = await _existing(graph, agent_id, external_ids) if external_ids else {}
     fresh = [i for i, item in enumerate(items) if item.external_id not in known]
     vectors = await embedder.embed([_episode_text(items[i]) for i in fresh]) if fresh else []
     degraded = None if vectors is not None else embedder.status().reason
-    times = [items[i].occurred_at or now for i in fresh]
-    threshold = retrieval.interference_similarity
-    own = _in_batch_interference(vectors, times, threshold) if vectors else [0] * len(fresh)
+    rows = _episode_rows(
+        agent_id, items, fresh, vectors, retrieval, memory or MemoryMechanics(), now
+    )
 
+    async def work(tx: Transaction) -> dict[str, str]:
+        await lock_agent(tx, agent_id)
+        # Re-checked under the lock: a concurrent import may have written some of them.
+        again = {
+            row["external_id"]: row["id"]
+            for row in await tx.run(
+                "episodes/find_existing",
+                agent_id=agent_id,
+                external_ids=[r["external_id"] for r in rows if r["external_id"] is not None],
+            )
+        }
+        await write_episodes_in(
+            tx, retrieval, agent_id, [r for r in rows if r["external_id"] not in again]
+        )
+        return again
+
+    raced = await graph.write_transaction(work)
+    known.update(raced)
+    created_ids = {r["index"]: r["id"] for r in rows if r["external_id"] not in raced}
+    report = _imported(items, created_ids, known)
+    ended: list[SessionEnd] = []
+    keys = sorted({item.session for item in items if item.session is not None})
+    if batch.end_sessions and keys:
+        ended = await end_sessions(graph, retrieval, agent_id, keys)
+    created = sum(1 for r in report if r.status == "created")
+    return ImportReport(
+        created=created,
+        existing=len(report) - created,
+        episodes=report,
+        sessions_ended=ended,
+        embedded=vectors is not None and bool(fresh),
+        degraded=degraded,
+    )
+
+
+async def _check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeIn]) -> None:
+    """Refuses the batch when an item is about a belief the agent does not have.
+
+    Raises:
+        InvalidInput: every such item and belief, by index.
+    """
+    belief_ids = sorted({bid for item in items for bid in item.about})
+    if not belief_ids:
+        return
+    missing = {
+        row["belief_id"]
+        for row in await graph.read(
+            "episodes/find_missing_beliefs", agent_id=agent_id, belief_ids=belief_ids
+        )
+    }
+    if missing:
+        errors = [
+            {"path": f"episodes[{i}].about", "reason": f"no belief {bid!r} in this agent"}
+            for i, item in enumerate(items)
+            for bid in item.about
+            if bid in missing
+        ]
+        raise InvalidInput(
+            f"{errors[0]['path']}: {errors[0]['reason']}", errors=errors, agent_id=agent_id
+        )
+
+
+def _episode_rows(
+    agent_id: str,
+    items: list[EpisodeIn],
+    fresh: list[int],
+    vectors: list[list[float]] | None,
+    retrieval: EpisodeWriting,
+    memory: MemoryMechanics,
+    now: datetime,
+) -> list[dict[str, Any]]:
+    """The rows of the new episodes (``fresh`` indices), each speaker micro-born once, with the
+    interference among the batch's own episodes."""
+    times = [items[i].occurred_at or now for i in fresh]
+    own = (
+        _in_batch_interference(vectors, times, retrieval.interference_similarity)
+        if vectors
+        else [0] * len(fresh)
+    )
     people: dict[str, dict[str, Any]] = {}
     rows: list[dict[str, Any]] = []
     for position, index in enumerate(fresh):
         item = items[index]
         speaker_is_person = item.speaker.casefold() not in AGENT_SPEAKERS
         if speaker_is_person and item.speaker not in people:
-            person = micro_birth_properties(
-                agent_id, item.speaker, memory or MemoryMechanics(), now
-            )
+            person = micro_birth_properties(agent_id, item.speaker, memory, now)
             person["last_seen"] = None  # set from the episodes' own times
             people[item.speaker] = person
         rows.append(
@@ -194,60 +253,24 @@ async def import_episodes(
                 "index": index,
             }
         )
+    return rows
 
-    async def work(tx: Transaction) -> dict[str, str]:
-        await lock_agent(tx, agent_id)
-        # Re-checked under the lock: a concurrent import may have written some of them.
-        again = {
-            row["external_id"]: row["id"]
-            for row in await tx.run(
-                "episodes/find_existing",
-                agent_id=agent_id,
-                external_ids=[r["external_id"] for r in rows if r["external_id"] is not None],
-            )
-        }
-        to_create = [r for r in rows if r["external_id"] not in again]
-        await write_episodes_in(tx, retrieval, agent_id, to_create)
-        return again
 
-    raced = await graph.write_transaction(work)
-    known.update(raced)
+def _imported(
+    items: list[EpisodeIn], created_ids: dict[int, str], known: dict[str, str]
+) -> list[ImportedEpisode]:
+    """Each item's outcome in input order: created now, or already there (by external id)."""
     report: list[ImportedEpisode] = []
-    created_ids = {r["index"]: r["id"] for r in rows if r["external_id"] not in raced}
     for index, item in enumerate(items):
         if index in created_ids:
-            report.append(
-                ImportedEpisode(
-                    index=index,
-                    id=created_ids[index],
-                    external_id=item.external_id,
-                    status="created",
-                )
-            )
+            episode_id, status = created_ids[index], "created"
         else:
             assert item.external_id is not None
-            report.append(
-                ImportedEpisode(
-                    index=index,
-                    id=known[item.external_id],
-                    external_id=item.external_id,
-                    status="existing",
-                )
-            )
-    ended: list[SessionEnd] = []
-    if batch.end_sessions:
-        keys = sorted({item.session for item in items if item.session is not None})
-        if keys:
-            ended = await end_sessions(graph, retrieval, agent_id, keys)
-    created = sum(1 for r in report if r.status == "created")
-    return ImportReport(
-        created=created,
-        existing=len(report) - created,
-        episodes=report,
-        sessions_ended=ended,
-        embedded=vectors is not None and bool(fresh),
-        degraded=degraded,
-    )
+            episode_id, status = known[item.external_id], "existing"
+        report.append(
+            ImportedEpisode(index=index, id=episode_id, external_id=item.external_id, status=status)
+        )
+    return report
 
 
 async def write_episodes_in(
