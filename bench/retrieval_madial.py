@@ -223,8 +223,8 @@ class Bm25:
         n = len(docs)
         self.idf = {term: math.log(1.0 + (n - m + 0.5) / (m + 0.5)) for term, m in df.items()}
 
-    def rank(self, query: str) -> list[str]:
-        """All ids, best first (ties in corpus order); query terms count with repetition."""
+    def scores(self, query: str) -> list[float]:
+        """Each document's BM25 score, in corpus order; query terms count with repetition."""
         terms = [term for term in bm25_tokens(query) if term in self.idf]
         scores: list[float] = []
         for tf, length in zip(self.tf, self.lengths, strict=True):
@@ -234,6 +234,11 @@ class Bm25:
                     self.idf[t] * tf[t] * (self.k1 + 1.0) / (tf[t] + norm) for t in terms if t in tf
                 )
             )
+        return scores
+
+    def rank(self, query: str) -> list[str]:
+        """All ids, best first (ties in corpus order)."""
+        scores = self.scores(query)
         order = sorted(range(len(self.ids)), key=lambda i: -scores[i])
         return [self.ids[i] for i in order]
 
