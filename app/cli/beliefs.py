@@ -8,12 +8,13 @@ import typer
 from rich.panel import Panel
 from rich.table import Table
 
-from app.beliefs import history, store
+from app.beliefs import history, store, writes
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Belief, BeliefCreate, Dissatisfaction
 from app.cli.common import AgentOption, agent_id_of, bar, console, meter, run_with_graph
 from app.common import Category
 from app.config import get_settings
+from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
 
 beliefs_app = typer.Typer(help="An agent's beliefs.", no_args_is_help=True)
@@ -68,14 +69,15 @@ def beliefs_add(
     strength: Annotated[float, typer.Option(min=0, max=1)] = 0.5,
     importance: Annotated[float, typer.Option(min=0, max=1)] = 0.5,
 ) -> None:
-    """Add a belief."""
+    """Add a belief (embedded before the command returns, as over REST)."""
     agent_id = agent_id_of(agent)
     data = BeliefCreate(
         statement=statement, category=category, strength=strength, importance=importance
     )
     settings = get_settings()
+    embedder = shared_embedder(settings.embeddings)
     belief = run_with_graph(
-        lambda graph: store.create_belief(graph, settings.mechanics, agent_id, data)
+        lambda graph: writes.create_belief(graph, settings.mechanics, embedder, agent_id, data)
     )
     console.print(f"added belief {belief.id}: {belief.statement}")
 
