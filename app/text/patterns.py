@@ -13,6 +13,8 @@ from collections.abc import Iterable
 
 from app.text.words import normalise
 
+# Whole-word tests use every word character, Unicode letters and digits included (a frame or a
+# person may be named in any script); words.tokens is the ASCII tokeniser of claim comparison.
 _TOKEN = re.compile(r"\w+")
 
 
