@@ -135,11 +135,12 @@ async def main() -> None:
                 lambda s, w=weight, p=previous: fused(s, w, p),
             )
     for smoothing in (0.2, 0.4, 0.6):
-        report(
-            f"fused w=0.5, previous + speaker, neighbours λ={smoothing}",
-            all_scores,
-            lambda s, lam=smoothing: smoothed(fused(s, 0.5, True), s.conversation, lam),
-        )
+        for previous in (False, True):
+            report(
+                f"fused w=0.5, {'previous + ' if previous else ''}speaker, neighbours λ={smoothing}",
+                all_scores,
+                lambda s, lam=smoothing, p=previous: smoothed(fused(s, 0.5, p), s.conversation, lam),
+            )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Vectors on nodes: beliefs and rules are marked ``embedding_pending`` when they are written and
 get their vector right after (``embed_pending``); ``backfill`` fills every missing vector of
-beliefs, rules and episodes (``credence embed backfill``), in batches, reporting progress."""
+beliefs, rules and episodes, and replaces episode vectors of an older embedding scheme
+(``credence embed backfill``), in batches, reporting progress."""
 
 from __future__ import annotations
 
@@ -19,6 +20,16 @@ _SINGULAR = {"Belief": "belief", "Rule": "rule", "Episode": "episode"}
 
 Progress = Callable[[EmbeddedLabel, int], None]
 
+# What an episode's vector embeds (app/memory/session_order.py): 1, the turn text alone (before
+# migration V0018); 2, the previous turn of its session, then "<speaker>: <text>". Episodes of an
+# older scheme are re-embedded by ``backfill``.
+EPISODE_EMBEDDING_SCHEME = 2
+
+
+def _scheme(label: EmbeddedLabel) -> dict[str, int]:
+    """The scheme parameter of the episode queries (beliefs and rules have none)."""
+    return {"scheme": EPISODE_EMBEDDING_SCHEME} if label == "Episode" else {}
+
 
 @dataclass
 class EmbedReport:
@@ -32,7 +43,9 @@ async def store_vectors(
 ) -> int:
     if not rows:
         return 0
-    result = await graph.write(f"embeddings/set_{_SINGULAR[label]}_embeddings", rows=rows)
+    result = await graph.write(
+        f"embeddings/set_{_SINGULAR[label]}_embeddings", rows=rows, **_scheme(label)
+    )
     return int(result[0]["stored"]) if result else 0
 
 
@@ -93,7 +106,10 @@ async def backfill(
         stored = 0
         while True:
             found = await graph.read(
-                f"embeddings/missing_{_PLURAL[label]}", agent_id=agent_id, limit=batch_size
+                f"embeddings/missing_{_PLURAL[label]}",
+                agent_id=agent_id,
+                limit=batch_size,
+                **_scheme(label),
             )
             if not found:
                 break

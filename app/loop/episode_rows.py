@@ -9,13 +9,12 @@ from datetime import datetime
 from typing import Any
 
 from app.graph.client import Transaction
-from app.graph.vectors import vector_param
 from app.loop.activation import Activation
 from app.loop.models import TurnEvent
 from app.loop.planning import Plan
 from app.loop.recording import TurnRecorder, usage_of
-from app.memory.episodes import AGENT_SPEAKERS
 from app.memory.people import micro_birth_properties
+from app.memory.session_order import AGENT_SPEAKERS
 from app.memory.settings import MemoryMechanics
 
 
@@ -56,7 +55,6 @@ def turn_episode_row(
     *,
     agent_id: str,
     episode_id: str,
-    vector: list[float] | None,
     now: datetime,
     memory: MemoryMechanics,
 ) -> dict[str, Any]:
@@ -84,7 +82,6 @@ def turn_episode_row(
         "actions": draft.actions,
         "trivial": draft.actions < 2,
         "interference": 0,
-        "embedding": vector_param(vector) if vector is not None else None,
         "about": draft.about,
     }
 

@@ -447,19 +447,14 @@ async def _meet_speaker(
 async def _write_episode(
     tx: Transaction, services: LoopServices, agent_id: str, draft: EpisodeDraft, now: datetime
 ) -> str:
-    """Writes the turn's episode (with the vector of its words); returns its id."""
+    """Writes the turn's episode at the end of its session (embedded with the turn before it);
+    returns its id."""
     settings = services.settings
     episode_id = str(uuid.uuid4())
-    vector = await services.embedder.embed_one(draft.text)
     row = turn_episode_row(
-        draft,
-        agent_id=agent_id,
-        episode_id=episode_id,
-        vector=vector,
-        now=now,
-        memory=settings.memory,
+        draft, agent_id=agent_id, episode_id=episode_id, now=now, memory=settings.memory
     )
-    await write_episodes_in(tx, settings.retrieval, agent_id, [row])
+    await write_episodes_in(tx, settings.retrieval, services.embedder, agent_id, [row])
     return episode_id
 
 

@@ -9,6 +9,7 @@ id the agent already holds is reported as ``existing`` and changes nothing).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -16,17 +17,17 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.embeddings.embedder import Embedder
+from app.embeddings.store import EPISODE_EMBEDDING_SCHEME
 from app.errors import InvalidInput, NotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.people import micro_birth_properties
+from app.memory.session_order import AGENT_SPEAKERS, OrderPlan, Placed, plan_order, search_text
 from app.memory.settings import EpisodeWriting, MemoryMechanics
 
 Outcome = Literal["success", "failure", "partial", "neutral"]
 MAX_BATCH = 1000
-# Speakers that are the agent itself, not a Person.
-AGENT_SPEAKERS = frozenset({"assistant", "agent", "system", "ai", "bot"})
 
 
 class EpisodeIn(BaseModel):
@@ -105,10 +106,6 @@ class ImportReport(BaseModel):
     )
 
 
-def _episode_text(item: EpisodeIn) -> str:
-    return item.text
-
-
 def _in_batch_interference(
     vectors: list[list[float]], times: list[datetime], threshold: float
 ) -> list[int]:
@@ -147,11 +144,12 @@ async def import_episodes(
     external_ids = [item.external_id for item in items if item.external_id is not None]
     known = await _existing(graph, agent_id, external_ids) if external_ids else {}
     fresh = [i for i, item in enumerate(items) if item.external_id not in known]
-    vectors = await embedder.embed([_episode_text(items[i]) for i in fresh]) if fresh else []
-    degraded = None if vectors is not None else embedder.status().reason
-    rows = _episode_rows(
-        agent_id, items, fresh, vectors, retrieval, memory or MemoryMechanics(), now
-    )
+    rows = _episode_rows(agent_id, items, fresh, memory or MemoryMechanics(), now)
+    # Embedded before the write, outside the agent's lock, in one batch; the write re-plans the
+    # order under the lock and embeds again only what a concurrent write changed.
+    embedded = await embed_planned(embedder, await plan_rows(graph.read, agent_id, rows))
+    degraded = None if embedded is not None else embedder.status().reason
+    _add_batch_interference(rows, embedded or {}, retrieval.interference_similarity)
 
     async def work(tx: Transaction) -> dict[str, str]:
         await lock_agent(tx, agent_id)
@@ -165,7 +163,12 @@ async def import_episodes(
             )
         }
         await write_episodes_in(
-            tx, retrieval, agent_id, [r for r in rows if r["external_id"] not in again]
+            tx,
+            retrieval,
+            embedder,
+            agent_id,
+            [r for r in rows if r["external_id"] not in again],
+            embedded=embedded or {},
         )
         return again
 
@@ -183,7 +186,7 @@ async def import_episodes(
         existing=len(report) - created,
         episodes=report,
         sessions_ended=ended,
-        embedded=vectors is not None and bool(fresh),
+        embedded=embedded is not None and bool(fresh),
         degraded=degraded,
     )
 
@@ -219,22 +222,14 @@ def _episode_rows(
     agent_id: str,
     items: list[EpisodeIn],
     fresh: list[int],
-    vectors: list[list[float]] | None,
-    retrieval: EpisodeWriting,
     memory: MemoryMechanics,
     now: datetime,
 ) -> list[dict[str, Any]]:
-    """The rows of the new episodes (``fresh`` indices), each speaker micro-born once, with the
-    interference among the batch's own episodes."""
-    times = [items[i].occurred_at or now for i in fresh]
-    own = (
-        _in_batch_interference(vectors, times, retrieval.interference_similarity)
-        if vectors
-        else [0] * len(fresh)
-    )
+    """The rows of the new episodes (``fresh`` indices), each speaker micro-born once; their
+    vectors, order and interference are added later."""
     people: dict[str, dict[str, Any]] = {}
     rows: list[dict[str, Any]] = []
-    for position, index in enumerate(fresh):
+    for index in fresh:
         item = items[index]
         speaker_is_person = item.speaker.casefold() not in AGENT_SPEAKERS
         if speaker_is_person and item.speaker not in people:
@@ -245,15 +240,28 @@ def _episode_rows(
             {
                 **item.model_dump(exclude={"occurred_at"}),
                 "id": str(uuid.uuid4()),
-                "occurred_at": times[position],
+                "occurred_at": item.occurred_at or now,
                 "person": people[item.speaker] if speaker_is_person else None,
                 "trivial": item.actions < 2,
-                "interference": own[position],
-                "embedding": vector_param(vectors[position]) if vectors else None,
+                "interference": 0,
                 "index": index,
             }
         )
     return rows
+
+
+def _add_batch_interference(
+    rows: list[dict[str, Any]], embedded: dict[str, Embedded], threshold: float
+) -> None:
+    """Counts the interference among the batch's own episodes (those with vectors)."""
+    with_vectors = [row for row in rows if row["id"] in embedded]
+    counts = _in_batch_interference(
+        [embedded[row["id"]][1] for row in with_vectors],
+        [row["occurred_at"] for row in with_vectors],
+        threshold,
+    )
+    for row, count in zip(with_vectors, counts, strict=True):
+        row["interference"] += count
 
 
 def _imported(
@@ -273,30 +281,113 @@ def _imported(
     return report
 
 
+Embedded = tuple[str, list[float]]  # the text embedded and its vector
+Runner = Callable[..., Awaitable[list[dict[str, Any]]]]  # GraphClient.read or Transaction.run
+
+
+async def plan_rows(run: Runner, agent_id: str, rows: list[dict[str, Any]]) -> OrderPlan:
+    """Where new episode rows join their sessions (read with ``run``), each row given its
+    search text."""
+    for row in rows:
+        row["search_text"] = search_text(row["speaker"], row["text"])
+    sessions = sorted({row["session"] for row in rows if row["session"] is not None})
+    stored = (
+        [
+            Placed.from_row(found)
+            for found in await run("episodes/session_order", agent_id=agent_id, sessions=sessions)
+        ]
+        if sessions
+        else []
+    )
+    arriving = [
+        Placed(row["id"], row["session"], row["occurred_at"], position, row["search_text"])
+        for position, row in enumerate(rows)
+    ]
+    return plan_order(stored, arriving)
+
+
+async def embed_planned(
+    embedder: Embedder, plan: OrderPlan, embedded: dict[str, Embedded] | None = None
+) -> dict[str, Embedded] | None:
+    """The vector of every text the plan needs, reusing those already ``embedded`` for the same
+    text; None when embeddings do not work."""
+    done = dict(embedded or {})
+    missing = [(eid, text) for eid, text in plan.embed.items() if done.get(eid, ("",))[0] != text]
+    if missing:
+        vectors = await embedder.embed([text for _, text in missing])
+        if vectors is None:
+            return None
+        done.update(
+            {eid: (text, vector) for (eid, text), vector in zip(missing, vectors, strict=True)}
+        )
+    return {eid: done[eid] for eid in plan.embed}
+
+
 async def write_episodes_in(
-    tx: Transaction, retrieval: EpisodeWriting, agent_id: str, rows: list[dict[str, Any]]
+    tx: Transaction,
+    retrieval: EpisodeWriting,
+    embedder: Embedder,
+    agent_id: str,
+    rows: list[dict[str, Any]],
+    *,
+    embedded: dict[str, Embedded] | None = None,
 ) -> None:
     """Creates episode rows (``cypher/episodes/create_episodes.cypher``) inside the caller's
-    transaction, which holds the agent lock, after counting their interference with the
-    stored episodes (the older of each similar pair suffers)."""
+    transaction, which holds the agent lock: merges them into their sessions' order (``NEXT``
+    edges, ``session_order.py``), embeds what ``embedded`` does not already hold, counts their
+    interference with the stored episodes (the older of each similar pair suffers), and gives
+    the stored episodes whose previous turn changed their new vectors."""
+    if not rows:
+        return
+    plan = await plan_rows(tx.run, agent_id, rows)
+    vectors = await embed_planned(embedder, plan, embedded)
+    for row in rows:
+        row["seq"] = plan.seq[row["id"]]
+        row["embedding"] = vector_param(vectors[row["id"]][1]) if vectors else None
+    await _add_stored_interference(tx, retrieval, agent_id, rows)
+    await tx.run(
+        "episodes/create_episodes",
+        agent_id=agent_id,
+        episodes=rows,
+        scheme=EPISODE_EMBEDDING_SCHEME,
+    )
+    await tx.run(
+        "episodes/link_session_order",
+        agent_id=agent_id,
+        unlink=[list(pair) for pair in plan.unlink],
+        link=[list(pair) for pair in plan.link],
+    )
+    restitched = plan.restitched(row["id"] for row in rows)
+    if vectors and restitched:
+        await tx.run(
+            "embeddings/set_episode_embeddings",
+            rows=[{"id": eid, "embedding": vector_param(vectors[eid][1])} for eid in restitched],
+            scheme=EPISODE_EMBEDDING_SCHEME,
+        )
+
+
+async def _add_stored_interference(
+    tx: Transaction, retrieval: EpisodeWriting, agent_id: str, rows: list[dict[str, Any]]
+) -> None:
+    """Interference with the stored episodes: older similar ones get + 1 (in the database), each
+    row the count of stored newer ones."""
     with_vectors = [
         {"id": r["id"], "occurred_at": r["occurred_at"], "embedding": r["embedding"]}
         for r in rows
         if r["embedding"] is not None
     ]
-    if with_vectors:
-        newer = await tx.run(
-            "episodes/apply_interference",
-            agent_id=agent_id,
-            episodes=with_vectors,
-            k=retrieval.interference_neighbours,
-            score_floor=(1.0 + retrieval.interference_similarity) / 2.0,
-        )
-        extra = {row["id"]: int(row["newer_neighbours"]) for row in newer}
-        for r in rows:
-            r["interference"] += extra.get(r["id"], 0)
-    if rows:
-        await tx.run("episodes/create_episodes", agent_id=agent_id, episodes=rows)
+    if not with_vectors:
+        return
+    newer = await tx.run(
+        "episodes/apply_interference",
+        agent_id=agent_id,
+        episodes=with_vectors,
+        k=retrieval.interference_neighbours,
+        score_floor=(1.0 + retrieval.interference_similarity) / 2.0,
+    )
+    extra = {row["id"]: int(row["newer_neighbours"]) for row in newer}
+    for r in rows:
+        r["interference"] += extra.get(r["id"], 0)
 
 
 async def _existing(graph: GraphClient, agent_id: str, external_ids: list[str]) -> dict[str, str]:

@@ -37,12 +37,25 @@ class SectionSearch:
     embedding: list[float] | None
     terms: str | None
 
-    def weights(self) -> dict[str, float]:
-        """The fusion weights: a mode that leaves out one index weighs it zero."""
+    def weights(self) -> dict[str, Any]:
+        """How the indexes are fused: a mode that leaves out one index does not search it, and
+        neither does a fusion that gives it no weight."""
+        s = self.settings
+        vector_mode, fulltext_mode = self.mode != "fulltext", self.mode != "vector"
+        share = s.vector_share if vector_mode and fulltext_mode else float(vector_mode)
+        if s.fusion == "score":
+            vector_on, fulltext_on = vector_mode and share > 0, fulltext_mode and share < 1
+        else:
+            vector_on = vector_mode and s.vector_weight > 0
+            fulltext_on = fulltext_mode and s.fulltext_weight > 0
         return {
-            "rrf_k": self.settings.rrf_k,
-            "vector_weight": self.settings.vector_weight if self.mode != "fulltext" else 0.0,
-            "fulltext_weight": self.settings.fulltext_weight if self.mode != "vector" else 0.0,
+            "fusion": s.fusion,
+            "vector_on": vector_on,
+            "fulltext_on": fulltext_on,
+            "vector_share": share,
+            "rrf_k": s.rrf_k,
+            "vector_weight": s.vector_weight if vector_on else 0.0,
+            "fulltext_weight": s.fulltext_weight if fulltext_on else 0.0,
         }
 
     def common(self) -> dict[str, Any]:
@@ -70,6 +83,7 @@ class SectionSearch:
         """Episodes weighted by salience, interference, outcome and recency."""
         w = {
             **self.weights(),
+            "neighbour_weight": self.settings.neighbour_weight,
             "interference_penalty": self.settings.interference_penalty,
             "success_multiplier": self.settings.success_multiplier,
             "recency_bonus_7d": self.settings.recency_bonus_7d,

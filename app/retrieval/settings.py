@@ -3,7 +3,7 @@ to be tuned by measurement (``bench/retrieval_madial.py``), not guesswork."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -15,13 +15,19 @@ Positive = Annotated[float, Field(gt=0.0)]
 class RetrievalSettings(BaseModel):
     # Candidates taken from each index before fusion.
     candidates: Annotated[int, Field(ge=1, le=1000)] = 50
-    # Reciprocal-rank fusion: score = Σ weight_i / (rrf_k + rank_i). Measured on MADial-Bench
-    # (bench/retrieval_madial.py): rrf_k 10 with vector:fulltext 2:1 beats the textbook 60 / 1:1
-    # on every query variant (R@10 0.653 → 0.72 on full dialogues) and keeps the rank gaps large
-    # enough that the salience/interference/outcome factors adjust rather than swamp relevance.
+    # How the vector and the fulltext candidates are fused (README "Episodes and the context API"):
+    # "score": each index's scores min-max normalised over its candidates, mixed as
+    #   vector_share · vector + (1 − vector_share) · fulltext;
+    # "rrf": reciprocal-rank fusion Σ weight_i / (rrf_k + rank_i) (the default before issue 12,
+    #   kept to compare against: on LoCoMo it let the weaker vector ranking decide).
+    fusion: Literal["score", "rrf"] = "score"
+    vector_share: Unit = 0.5
     rrf_k: Positive = 10.0
     vector_weight: Annotated[float, Field(ge=0.0)] = 2.0
     fulltext_weight: Annotated[float, Field(ge=0.0)] = 1.0
+    # Episodes: a turn gains neighbour_weight × the fused score of the better of the two turns
+    # next to it in its session (NEXT edges), and such a neighbour of a hit becomes a candidate.
+    neighbour_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.4
     # Beliefs: fused · (strength_floor + (1 − strength_floor) · strength).
     belief_strength_floor: Unit = 0.5
     # One-hop expansion of the top beliefs along SUPPORTS / CONTRADICTS.

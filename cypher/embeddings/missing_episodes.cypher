@@ -1,7 +1,14 @@
-// Episodes without a vector (all agents, or one), for `credence embed backfill`.
-// Params: $agent_id (string or null), $limit (int).
+// Episodes without a vector, or with one of an older embedding scheme (all agents, or one), for
+// `credence embed backfill`. The text is what app/memory/session_order.py embeds: the previous
+// episode of the session (by NEXT), a newline, then the episode's search text.
+// Params: $agent_id (string or null), $limit (int), $scheme (int: the current scheme).
 // Returns: id (string), text (string).
 MATCH (n:Episode)
-WHERE n.embedding IS NULL AND ($agent_id IS NULL OR n.agent_id = $agent_id)
-RETURN n.id AS id, coalesce(n.text, n.user_message, '') AS text
-LIMIT $limit
+WHERE (n.embedding IS NULL OR coalesce(n.embedding_scheme, 1) < $scheme)
+  AND ($agent_id IS NULL OR n.agent_id = $agent_id)
+WITH n LIMIT $limit
+OPTIONAL MATCH (previous:Episode)-[:NEXT]->(n)
+WITH n, coalesce(n.search_text, n.text, n.user_message, '') AS own, previous
+RETURN n.id AS id,
+       CASE WHEN previous IS NULL THEN own
+            ELSE coalesce(previous.search_text, previous.text, '') + '\n' + own END AS text

@@ -1,18 +1,23 @@
 // Creates a batch of episodes (the caller has taken the agent lock and removed external ids the
 // agent already holds), each linked to its session, its speaker (a Person, micro-born when new)
-// and the beliefs it is about.
+// and the beliefs it is about. The session order (seq, NEXT edges) is planned by
+// app/memory/session_order.py and linked by episodes/link_session_order.
 // Params: $agent_id (string),
 //         $episodes (list of maps: id, external_id, speaker, person (the micro-birth property
 //         map of the speaker, app/memory/people.py micro_birth_properties, with name_key; null
 //         when the agent itself spoke), text, user_message, response, occurred_at (datetime), session,
 //         outcome, emotional_valence, surprise, frame, actions, trivial, interference,
-//         embedding (float32 VECTOR or null), about (list of belief ids)).
+//         search_text (string), seq (int or null: place of arrival in the session),
+//         embedding (float32 VECTOR or null), about (list of belief ids)),
+//         $scheme (int: the embedding scheme of the given vectors).
 // Returns: id (string), external_id (string), person_id (string or null).
 UNWIND $episodes AS row
 CREATE (e:Episode {id: row.id, agent_id: $agent_id})
 SET e.external_id = row.external_id,
     e.speaker = row.speaker,
     e.text = row.text,
+    e.search_text = row.search_text,
+    e.seq = row.seq,
     e.user_message = row.user_message,
     e.response = row.response,
     e.occurred_at = row.occurred_at,
@@ -34,6 +39,7 @@ WITH e, row
 CALL (e, row) {
   WITH e, row WHERE row.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(e, 'embedding', toFloatList(row.embedding))
+  SET e.embedding_scheme = $scheme
 }
 CALL (e, row) {
   WITH e, row WHERE row.session IS NOT NULL

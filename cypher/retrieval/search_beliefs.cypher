@@ -1,12 +1,12 @@
 // Belief section of the context (DESIGN §7): the agent's beliefs from the vector index and the
-// fulltext index (both scoped to the agent inside the index search), fused by reciprocal rank,
-// weighted by strength, the top ones expanded one hop along SUPPORTS / CONTRADICTS, each with
+// fulltext index (both scoped to the agent inside the index search), fused as the episode
+// section fuses (retrieval/search_episodes.cypher: 'score' or 'rrf'), weighted by strength, the top ones expanded one hop along SUPPORTS / CONTRADICTS, each with
 // its open contradictions.
 // Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
 //         $embedding (list of floats, or null: fulltext + graph only),
 //         $terms (Lucene terms string, or null), $candidates (int), $k (int),
-//         $w (map: rrf_k, vector_weight, fulltext_weight, strength_floor, expand_top,
-//             expansion_factor).
+//         $w (map: fusion, vector_on, fulltext_on, vector_share, rrf_k, vector_weight,
+//             fulltext_weight, strength_floor, expand_top, expansion_factor).
 // Returns: id, statement, category, domain, strength, tension, importance, is_core,
 //          score (float), vector_rank (int or null), fulltext_rank (int or null),
 //          via (string: search/expansion), expanded_from (list of maps: id of the belief it was
@@ -17,30 +17,37 @@
 CYPHER 25
 CALL () {
   CALL () {
-    WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_weight > 0
+    WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_on
     MATCH (b:Belief)
       SEARCH b IN (VECTOR INDEX belief_embedding FOR $embedding WHERE b.agent_id = $agent_id LIMIT $candidates)
       SCORE AS similarity
-    WITH b ORDER BY similarity DESC
-    WITH collect(b) AS hits
+    WITH b, similarity ORDER BY similarity DESC
+    WITH collect({b: b, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi
     UNWIND range(0, size(hits) - 1) AS i
-    RETURN hits[i] AS b, i + 1 AS vector_rank, null AS fulltext_rank
+    RETURN hits[i].b AS b, i + 1 AS vector_rank, null AS fulltext_rank,
+           CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS vector_score,
+           null AS fulltext_score
     UNION ALL
-    WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_weight > 0
+    WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_on
     CALL db.index.fulltext.queryNodes('belief_statement_fulltext',
            'statement:(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $candidates})
       YIELD node, score
       WHERE node.agent_id = $agent_id
-    WITH node ORDER BY score DESC
-    WITH collect(node) AS hits
+    WITH node, score ORDER BY score DESC
+    WITH collect({b: node, s: score}) AS hits, min(score) AS lo, max(score) AS hi
     UNWIND range(0, size(hits) - 1) AS i
-    RETURN hits[i] AS b, null AS vector_rank, i + 1 AS fulltext_rank
+    RETURN hits[i].b AS b, null AS vector_rank, i + 1 AS fulltext_rank, null AS vector_score,
+           CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS fulltext_score
   }
-  WITH b, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank
+  WITH b, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
+       max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score
   WHERE b.is_active
   WITH b, vector_rank, fulltext_rank,
-       coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)
-       + coalesce($w.fulltext_weight / ($w.rrf_k + fulltext_rank), 0.0) AS fused
+       CASE $w.fusion
+         WHEN 'rrf' THEN coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)
+                         + coalesce($w.fulltext_weight / ($w.rrf_k + fulltext_rank), 0.0)
+         ELSE $w.vector_share * coalesce(vector_score, 0.0)
+              + (1.0 - $w.vector_share) * coalesce(fulltext_score, 0.0) END AS fused
   RETURN b, vector_rank, fulltext_rank,
          fused * ($w.strength_floor + (1.0 - $w.strength_floor) * b.strength) AS score
   ORDER BY score DESC

@@ -1,43 +1,69 @@
-// Episode section of the context (DESIGN §7): the agent's episodes from the vector and fulltext
-// indexes (scoped inside the index search), fused by reciprocal rank, then weighted by peak-end
-// salience, interference, outcome and recency:
+// Episode section of the context (DESIGN §7, issue 12): the agent's episodes from the vector and
+// fulltext indexes (scoped inside the index search), fused, lifted by their session neighbours,
+// then weighted by peak-end salience, interference, outcome and recency:
+//   own   = vector_share · v + (1 − vector_share) · f   (fusion 'score': v, f = each index's
+//           score min-max normalised over its candidates, 0 when not a candidate)
+//         | Σ weight_i / (rrf_k + rank_i)                (fusion 'rrf')
+//   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
+//           (such a neighbour of a candidate becomes a candidate itself)
 //   score = fused · salience / (1 + interference_penalty · interference)
 //                 · (success_multiplier if outcome = success) · (1 + recency bonus)
-// Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
+// Params: $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
 //         $embedding (list of floats or null), $terms (Lucene terms or null),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
-//         $w (map: rrf_k, vector_weight, fulltext_weight, interference_penalty,
+//         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
+//             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
 //             success_multiplier, recency_bonus_7d, recency_bonus_30d).
 // Returns: id, external_id, speaker, text, occurred_at, session, outcome, salience, interference,
-//          score (float), vector_rank, fulltext_rank (int or null).
+//          score (float), vector_rank, fulltext_rank (int or null), vector_score,
+//          fulltext_score (normalised, float or null), neighbour_of (id of the neighbour that
+//          lifted it most, or null), neighbour_lift (float: the lift before the factors).
 CYPHER 25
 CALL () {
-  WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_weight > 0
+  WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_on
   MATCH (e:Episode)
     SEARCH e IN (VECTOR INDEX episode_embedding FOR $embedding WHERE e.agent_id = $agent_id LIMIT $candidates)
     SCORE AS similarity
-  WITH e ORDER BY similarity DESC
-  WITH collect(e) AS hits
+  WITH e, similarity ORDER BY similarity DESC
+  WITH collect({e: e, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi
   UNWIND range(0, size(hits) - 1) AS i
-  RETURN hits[i] AS e, i + 1 AS vector_rank, null AS fulltext_rank
+  RETURN hits[i].e AS e, i + 1 AS vector_rank, null AS fulltext_rank,
+         CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS vector_score,
+         null AS fulltext_score
   UNION ALL
-  WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_weight > 0
-  CALL db.index.fulltext.queryNodes('episode_text_fulltext',
-         '(text:(' + $terms + ') OR user_message:(' + $terms + ') OR response:(' + $terms
+  WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_on
+  CALL db.index.fulltext.queryNodes('episode_search_fulltext',
+         '(search_text:(' + $terms + ') OR user_message:(' + $terms + ') OR response:(' + $terms
          + ')) AND agent_id:' + $agent_clause, {limit: $candidates})
     YIELD node, score
     WHERE node.agent_id = $agent_id
-  WITH node ORDER BY score DESC
-  WITH collect(node) AS hits
+  WITH node, score ORDER BY score DESC
+  WITH collect({e: node, s: score}) AS hits, min(score) AS lo, max(score) AS hi
   UNWIND range(0, size(hits) - 1) AS i
-  RETURN hits[i] AS e, null AS vector_rank, i + 1 AS fulltext_rank
+  RETURN hits[i].e AS e, null AS vector_rank, i + 1 AS fulltext_rank, null AS vector_score,
+         CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS fulltext_score
 }
-WITH e, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank
-WITH e, vector_rank, fulltext_rank,
-     coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)
-     + coalesce($w.fulltext_weight / ($w.rrf_k + fulltext_rank), 0.0) AS fused
-WITH e, vector_rank, fulltext_rank,
-     fused * coalesce(e.salience, 1.0)
+WITH e, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
+     max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score
+WITH e, {vector_rank: vector_rank, fulltext_rank: fulltext_rank, vector_score: vector_score,
+         fulltext_score: fulltext_score,
+         own: CASE $w.fusion
+           WHEN 'rrf' THEN coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)
+                           + coalesce($w.fulltext_weight / ($w.rrf_k + fulltext_rank), 0.0)
+           ELSE $w.vector_share * coalesce(vector_score, 0.0)
+                + (1.0 - $w.vector_share) * coalesce(fulltext_score, 0.0) END} AS hit
+CALL (e, hit) {
+  RETURN e AS candidate, hit, null AS lifted_by, 0.0 AS lift
+  UNION ALL
+  WITH e, hit WHERE $w.neighbour_weight > 0
+  MATCH (e)-[:NEXT]-(neighbour:Episode)
+  RETURN neighbour AS candidate, null AS hit, e.id AS lifted_by, hit.own AS lift
+}
+WITH candidate AS e, hit, lifted_by, lift ORDER BY lift DESC
+WITH e, collect(hit)[0] AS hit, collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift
+WITH e, hit, neighbour_of, lift,
+     (coalesce(hit.own, 0.0) + $w.neighbour_weight * lift)
+       * coalesce(e.salience, 1.0)
        / (1.0 + $w.interference_penalty * coalesce(e.interference, 0))
        * CASE WHEN e.outcome = 'success' THEN $w.success_multiplier ELSE 1.0 END
        * (1.0 + CASE WHEN e.occurred_at >= $since_7d THEN $w.recency_bonus_7d
@@ -48,4 +74,7 @@ LIMIT $k
 RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS text,
        e.occurred_at AS occurred_at, e.session_key AS session, e.outcome AS outcome,
        coalesce(e.salience, 1.0) AS salience, coalesce(e.interference, 0) AS interference,
-       score, vector_rank, fulltext_rank
+       score, hit.vector_rank AS vector_rank, hit.fulltext_rank AS fulltext_rank,
+       hit.vector_score AS vector_score, hit.fulltext_score AS fulltext_score,
+       CASE WHEN lift > 0 THEN neighbour_of END AS neighbour_of,
+       $w.neighbour_weight * lift AS neighbour_lift

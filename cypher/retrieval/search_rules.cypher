@@ -1,36 +1,44 @@
-// Rule section of the context: the agent's rules from the vector and fulltext indexes, fused by
-// reciprocal rank and weighted by confidence decayed since the last validation (DESIGN §5:
+// Rule section of the context: the agent's rules from the vector and fulltext indexes, fused as
+// the episode section fuses (retrieval/search_episodes.cypher) and weighted by confidence decayed since the last validation (DESIGN §5:
 // confidence · 0.95^(months since validation) once 30 days have passed).
 // Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
 //         $embedding (list of floats or null), $terms (Lucene terms or null),
-//         $candidates (int), $k (int), $w (map: rrf_k, vector_weight, fulltext_weight).
+//         $candidates (int), $k (int), $w (map: fusion, vector_on, fulltext_on,
+//             vector_share, rrf_k, vector_weight, fulltext_weight).
 // Returns: id, trigger_concept, content, source, confidence, effective_confidence, score,
 //          vector_rank, fulltext_rank.
 CYPHER 25
 CALL () {
-  WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_weight > 0
+  WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_on
   MATCH (r:Rule)
     SEARCH r IN (VECTOR INDEX rule_embedding FOR $embedding WHERE r.agent_id = $agent_id LIMIT $candidates)
     SCORE AS similarity
-  WITH r ORDER BY similarity DESC
-  WITH collect(r) AS hits
+  WITH r, similarity ORDER BY similarity DESC
+  WITH collect({r: r, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi
   UNWIND range(0, size(hits) - 1) AS i
-  RETURN hits[i] AS r, i + 1 AS vector_rank, null AS fulltext_rank
+  RETURN hits[i].r AS r, i + 1 AS vector_rank, null AS fulltext_rank,
+         CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS vector_score,
+         null AS fulltext_score
   UNION ALL
-  WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_weight > 0
+  WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_on
   CALL db.index.fulltext.queryNodes('rule_content_fulltext',
          'content:(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $candidates})
     YIELD node, score
     WHERE node.agent_id = $agent_id
-  WITH node ORDER BY score DESC
-  WITH collect(node) AS hits
+  WITH node, score ORDER BY score DESC
+  WITH collect({r: node, s: score}) AS hits, min(score) AS lo, max(score) AS hi
   UNWIND range(0, size(hits) - 1) AS i
-  RETURN hits[i] AS r, null AS vector_rank, i + 1 AS fulltext_rank
+  RETURN hits[i].r AS r, null AS vector_rank, i + 1 AS fulltext_rank, null AS vector_score,
+         CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS fulltext_score
 }
-WITH r, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank
+WITH r, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
+     max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score
 WITH r, vector_rank, fulltext_rank,
-     coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)
-     + coalesce($w.fulltext_weight / ($w.rrf_k + fulltext_rank), 0.0) AS fused,
+     CASE $w.fusion
+       WHEN 'rrf' THEN coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)
+                       + coalesce($w.fulltext_weight / ($w.rrf_k + fulltext_rank), 0.0)
+       ELSE $w.vector_share * coalesce(vector_score, 0.0)
+            + (1.0 - $w.vector_share) * coalesce(fulltext_score, 0.0) END AS fused,
      duration.inDays(coalesce(r.last_validated, r.created_at, datetime()), datetime()).days
        AS idle_days
 WITH r, vector_rank, fulltext_rank, fused,

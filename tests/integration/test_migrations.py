@@ -232,10 +232,11 @@ async def test_the_project_schema_is_fully_applied_and_online(
         "episode_embedding",
         "rule_embedding",
         "belief_statement_fulltext",
-        "episode_text_fulltext",
+        "episode_search_fulltext",
         "belief_agent_id",
     ):
         assert by_name[name]["state"] == "ONLINE", name
+    assert "episode_text_fulltext" not in by_name  # replaced by episode_search_fulltext (V0018)
     assert by_name["belief_embedding"]["options"]["indexConfig"]["vector.dimensions"] == 384
     assert (
         by_name["belief_embedding"]["options"]["indexConfig"]["vector.similarity_function"].lower()
