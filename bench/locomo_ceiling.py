@@ -136,10 +136,13 @@ async def main() -> None:
             )
     for smoothing in (0.2, 0.4, 0.6):
         for previous in (False, True):
+            name = f"fused w=0.5, {'previous + ' if previous else ''}speaker"
             report(
-                f"fused w=0.5, {'previous + ' if previous else ''}speaker, neighbours λ={smoothing}",
+                f"{name}, neighbours λ={smoothing}",
                 all_scores,
-                lambda s, lam=smoothing, p=previous: smoothed(fused(s, 0.5, p), s.conversation, lam),
+                lambda s, lam=smoothing, p=previous: smoothed(
+                    fused(s, 0.5, p), s.conversation, lam
+                ),
             )
 
 

@@ -463,9 +463,15 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def settings_line(retrieval: RetrievalSettings) -> str:
+    fusion = (
+        f"fusion=score vector_share={retrieval.vector_share:g}"
+        if retrieval.fusion == "score"
+        else f"fusion=rrf rrf_k={retrieval.rrf_k:g} vector_weight={retrieval.vector_weight:g} "
+        f"fulltext_weight={retrieval.fulltext_weight:g}"
+    )
     return (
-        f"rrf_k={retrieval.rrf_k:g} vector_weight={retrieval.vector_weight:g} "
-        f"fulltext_weight={retrieval.fulltext_weight:g} candidates={retrieval.candidates} "
+        f"{fusion} neighbour_weight={retrieval.neighbour_weight:g} "
+        f"candidates={retrieval.candidates} "
         f"interference_penalty={retrieval.interference_penalty:g}"
     )
 

@@ -53,14 +53,14 @@ WITH e, {vector_rank: vector_rank, fulltext_rank: fulltext_rank, vector_score: v
            ELSE $w.vector_share * coalesce(vector_score, 0.0)
                 + (1.0 - $w.vector_share) * coalesce(fulltext_score, 0.0) END} AS hit
 CALL (e, hit) {
-  RETURN e AS candidate, hit, null AS lifted_by, 0.0 AS lift
+  RETURN e AS candidate, hit AS found, null AS lifted_by, 0.0 AS lift
   UNION ALL
   WITH e, hit WHERE $w.neighbour_weight > 0
   MATCH (e)-[:NEXT]-(neighbour:Episode)
-  RETURN neighbour AS candidate, null AS hit, e.id AS lifted_by, hit.own AS lift
+  RETURN neighbour AS candidate, null AS found, e.id AS lifted_by, hit.own AS lift
 }
-WITH candidate AS e, hit, lifted_by, lift ORDER BY lift DESC
-WITH e, collect(hit)[0] AS hit, collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift
+WITH candidate, found, lifted_by, lift ORDER BY lift DESC
+WITH candidate AS e, collect(found)[0] AS hit, collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift
 WITH e, hit, neighbour_of, lift,
      (coalesce(hit.own, 0.0) + $w.neighbour_weight * lift)
        * coalesce(e.salience, 1.0)

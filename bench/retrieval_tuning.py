@@ -1,0 +1,245 @@
+"""How the retrieval defaults were chosen: one grid of settings, scored on LoCoMo and MADial at
+once, with leave-one-out so that the reported figures are not the ones the choice was made on.
+
+Both data sets are imported through the real import (agents found again by name, so a second run
+only scores): the 3 LoCoMo development conversations (``retrieval_locomo.py``: one agent each)
+and MADial-Bench's 160 memories (``retrieval_madial.py``: one agent, queries = the whole dialogue
+before the test turn). Every setting of the grid ranks every question through ``build_context``
+(episodes section, k = 10). Then:
+
+- **leave one conversation out**: for each LoCoMo conversation, the setting that is best on the
+  other two conversations and MADial (objective: the mean of LoCoMo R@10 and MADial R@10) is
+  scored on the held-out conversation; the held-out figures are what this reports;
+- **leave MADial out**: the setting best on LoCoMo alone, scored on MADial;
+- **the default**: the setting best on everything, with its figures, and the rank the current
+  default holds in the grid.
+
+    .venv/bin/python bench/retrieval_tuning.py
+    .venv/bin/python bench/retrieval_tuning.py \\
+        --grid vector_share=0.4,0.5,0.6 --grid neighbour_weight=0,0.4
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import statistics
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from retrieval_locomo import DEFAULT_DATA as LOCOMO_DATA
+from retrieval_locomo import Conversation, agent_for, find_agent, import_turns, load_conversations
+from retrieval_madial import DEFAULT_DATA as MADIAL_DATA
+from retrieval_madial import (
+    DIALOGUE_FILE,
+    MEMORY_FILE,
+    Dialogue,
+    import_memories,
+    load_dialogues,
+    load_memories,
+    query_text,
+    recall_at,
+    speakers_of,
+)
+
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
+from app.config import Settings, get_settings
+from app.embeddings.embedder import Embedder, shared_embedder
+from app.graph.client import GraphClient
+from app.retrieval.context import build_context
+from app.retrieval.models import ContextRequest
+from app.retrieval.settings import RetrievalSettings
+
+MADIAL_AGENT = "madial-tuning"
+DEFAULT_GRID = {
+    "vector_share": [0.3, 0.4, 0.5, 0.6, 0.7],
+    "neighbour_weight": [0.0, 0.2, 0.4, 0.6],
+    "interference_penalty": [0.0, 0.5],
+}
+
+
+@dataclass(frozen=True)
+class Query:
+    """One question of either data set: where it is asked, what it asks, what is relevant."""
+
+    dataset: str  # "locomo" or "madial"
+    group: str  # the LoCoMo conversation, or "madial"
+    agent_id: str
+    text: str
+    relevant: frozenset[str]
+
+
+@dataclass
+class Scores:
+    """R@5 and R@10 of each query under one setting."""
+
+    at5: list[float]
+    at10: list[float]
+
+    def mean(self, keep: Sequence[int], k: int) -> float:
+        values = self.at5 if k == 5 else self.at10
+        return statistics.fmean(values[i] for i in keep) if keep else 0.0
+
+
+async def locomo_queries(
+    graph: GraphClient, settings: Settings, embedder: Embedder, retrieval: RetrievalSettings
+) -> list[Query]:
+    queries: list[Query] = []
+    for conversation in load_conversations(LOCOMO_DATA):
+        agent_id, _ = await agent_for(graph, settings, conversation, fresh=False)
+        await import_turns(graph, embedder, retrieval, agent_id, conversation)
+        queries += _conversation_queries(conversation, agent_id)
+    return queries
+
+
+def _conversation_queries(conversation: Conversation, agent_id: str) -> list[Query]:
+    return [
+        Query("locomo", conversation.sample_id, agent_id, q.text, q.relevant)
+        for q in conversation.questions
+    ]
+
+
+async def madial_queries(
+    graph: GraphClient, settings: Settings, embedder: Embedder, retrieval: RetrievalSettings
+) -> list[Query]:
+    memories = load_memories(MADIAL_DATA / MEMORY_FILE)
+    dialogues: list[Dialogue] = load_dialogues(MADIAL_DATA / DIALOGUE_FILE)
+    agent_id = await find_agent(settings, MADIAL_AGENT)
+    if agent_id is None:
+        agent_id = (await create_agent(graph, AgentCreate(name=MADIAL_AGENT))).id
+        speakers = speakers_of(memories, dialogues)
+        await import_memories(graph, embedder, retrieval, agent_id, memories, speakers)
+    return [
+        Query("madial", "madial", agent_id, query_text(d, "all"), d.relevant) for d in dialogues
+    ]
+
+
+async def score_setting(
+    graph: GraphClient, embedder: Embedder, retrieval: RetrievalSettings, queries: list[Query]
+) -> Scores:
+    at5: list[float] = []
+    at10: list[float] = []
+    for query in queries:
+        request = ContextRequest(q=query.text, k=10, sections=["episodes"])
+        context = await build_context(graph, embedder, retrieval, query.agent_id, request)
+        section = context.sections["episodes"]
+        if section.error:
+            raise SystemExit(f"episode section failed: {section.error}")
+        ranked = [str(item["external_id"]) for item in section.items]
+        at5.append(recall_at(query.relevant, ranked, 5))
+        at10.append(recall_at(query.relevant, ranked, 10))
+    return Scores(at5, at10)
+
+
+def objective(scores: Scores, locomo: Sequence[int], madial: Sequence[int]) -> float:
+    """What a setting is chosen by: LoCoMo R@10 and MADial R@10, weighed alike."""
+    parts = [scores.mean(keep, 10) for keep in (locomo, madial) if keep]
+    return statistics.fmean(parts)
+
+
+def parse_grid(items: Sequence[str] | None) -> dict[str, list[Any]]:
+    if not items:
+        return DEFAULT_GRID
+    grid: dict[str, list[Any]] = {}
+    fields = RetrievalSettings.model_fields
+    for item in items:
+        name, _, values = item.partition("=")
+        if name not in fields:
+            raise SystemExit(f"--grid {item}: RetrievalSettings has no field {name!r}")
+        grid[name] = [json.loads(v) for v in values.split(",")]
+    return grid
+
+
+def label(setting: dict[str, Any]) -> str:
+    return " ".join(
+        f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in setting.items()
+    )
+
+
+def figures(scores: Scores, locomo: Sequence[int], madial: Sequence[int]) -> str:
+    return (
+        f"LoCoMo R@5 {scores.mean(locomo, 5):.3f} R@10 {scores.mean(locomo, 10):.3f}   "
+        f"MADial R@5 {scores.mean(madial, 5):.3f} R@10 {scores.mean(madial, 10):.3f}"
+    )
+
+
+async def main(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    base = settings.retrieval
+    embedder = shared_embedder(settings.embeddings)
+    grid = parse_grid(args.grid)
+    graph = GraphClient.from_settings(settings.neo4j)
+    try:
+        queries = await locomo_queries(graph, settings, embedder, base)
+        queries += await madial_queries(graph, settings, embedder, base)
+        groups: dict[str, list[int]] = {}
+        for i, query in enumerate(queries):
+            groups.setdefault(query.group, []).append(i)
+        conversations = sorted(g for g in groups if g != "madial")
+        locomo_all = [i for g in conversations for i in groups[g]]
+        settings_grid = [
+            dict(zip(grid, values, strict=True)) for values in itertools.product(*grid.values())
+        ]
+        print(
+            f"{len(settings_grid)} settings x {len(queries)} queries "
+            f"(LoCoMo {len(locomo_all)}, MADial {len(groups['madial'])})"
+        )
+        results: list[tuple[dict[str, Any], Scores]] = []
+        for setting in settings_grid:
+            retrieval = base.model_copy(update=setting)
+            scores = await score_setting(graph, embedder, retrieval, queries)
+            results.append((setting, scores))
+            print(f"  {label(setting):60s} {figures(scores, locomo_all, groups['madial'])}")
+        print("\nleave one conversation out (chosen on the other two + MADial, scored held out):")
+        held5: list[float] = []
+        held10: list[float] = []
+        for held in conversations:
+            train = [i for g in conversations if g != held for i in groups[g]]
+            chosen, scores = max(results, key=lambda r: objective(r[1], train, groups["madial"]))
+            r5, r10 = scores.mean(groups[held], 5), scores.mean(groups[held], 10)
+            held5 += [scores.at5[i] for i in groups[held]]
+            held10 += [scores.at10[i] for i in groups[held]]
+            print(f"  {held}: chose {label(chosen)} -> held-out R@5 {r5:.3f} R@10 {r10:.3f}")
+        print(
+            f"  all held-out questions: R@5 {statistics.fmean(held5):.3f} "
+            f"R@10 {statistics.fmean(held10):.3f}"
+        )
+        chosen, scores = max(results, key=lambda r: objective(r[1], locomo_all, []))
+        print(
+            f"leave MADial out: chose {label(chosen)} on LoCoMo -> MADial R@5 "
+            f"{scores.mean(groups['madial'], 5):.3f} R@10 {scores.mean(groups['madial'], 10):.3f}"
+        )
+        ranked = sorted(results, key=lambda r: -objective(r[1], locomo_all, groups["madial"]))
+        best, scores = ranked[0]
+        print(f"best on everything: {label(best)}: {figures(scores, locomo_all, groups['madial'])}")
+        current = {name: getattr(base, name) for name in grid}
+        position = next((i for i, (s, _) in enumerate(ranked) if s == current), None)
+        if position is not None:
+            print(f"the current default ({label(current)}) ranks {position + 1} of {len(ranked)}")
+    finally:
+        await graph.close()
+    return 0
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--grid",
+        action="append",
+        metavar="FIELD=V1,V2,...",
+        help="a RetrievalSettings field and its values (JSON each); repeatable; replaces the "
+        "default grid",
+    )
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main(parse_args())))
