@@ -337,10 +337,17 @@ SET e.external_id = null, e.speaker = row.speaker, e.text = row.text, e.user_mes
     e.outcome = row.outcome, e.emotional_valence = null, e.surprise = null, e.frame = null,
     e.actions = row.actions, e.trivial = row.actions < 2, e.interference = 0, e.salience = 1.0,
     e.is_peak = false, e.is_end = false, e.consolidated = false, e.revision_triggered = false,
-    e.session_key = row.session
+    e.session_key = row.session, e.seq = row.seq, e.embedding_scheme = 2,
+    e.search_text = CASE WHEN row.person IS NULL THEN row.text
+                         ELSE row.speaker + ': ' + row.text END
 WITH e, row
 CALL (e, row) {
   CALL db.create.setNodeVectorProperty(e, 'embedding', toFloatList(row.embedding))
+}
+CALL (e, row) {
+  WITH e, row WHERE row.previous IS NOT NULL
+  MATCH (before:Episode {id: row.previous})
+  CREATE (before)-[:NEXT]->(e)
 }
 CALL (e, row) {
   MERGE (s:Session {agent_id: $agent_id, key: row.session})
@@ -622,13 +629,20 @@ async def generate_agent(
 
     started = time.perf_counter()
     now = datetime.now(UTC)
+    previous: str | None = None
     for at in range(0, shape.episodes, WRITE_BATCH):
         rows = []
         for i in range(at, min(at + WRITE_BATCH, shape.episodes)):
             person = rng.choice(PEOPLE)[0] if rng.random() < 0.6 else None
+            episode_id = str(uuid.uuid4())
+            seq = i % EPISODES_PER_SESSION
+            # Sessions of EPISODES_PER_SESSION turns chained by NEXT, as the import links them.
+            previous = previous if seq else None
             rows.append(
                 {
-                    "id": str(uuid.uuid4()),
+                    "id": episode_id,
+                    "seq": seq,
+                    "previous": previous,
                     "text": texts.episode_text(),
                     "speaker": person or "assistant",
                     "person": person,
@@ -638,6 +652,7 @@ async def generate_agent(
                     "session": f"s{i // EPISODES_PER_SESSION:06d}",
                 }
             )
+            previous = episode_id
         add_vectors(rows, vectors)
         await run_write(driver, database, CREATE_EPISODES, agent_id=agent_id, rows=rows)
         progress(f"{label}: episodes {at + len(rows):,}/{shape.episodes:,}")
@@ -734,9 +749,10 @@ async def prepare(settings: Settings, args: argparse.Namespace) -> Prepared:
     started = time.perf_counter()
     main_shape = Shape(args.beliefs, args.episodes)
     other_shape = Shape(args.other_beliefs, args.other_episodes)
-    main = f"{PREFIX}main-b{main_shape.beliefs}-e{main_shape.episodes}"
+    # v2: episodes carry search_text, seq and NEXT edges (migration V0018).
+    main = f"{PREFIX}main-v2-b{main_shape.beliefs}-e{main_shape.episodes}"
     others = [
-        f"{PREFIX}other-{k:02d}-b{other_shape.beliefs}-e{other_shape.episodes}"
+        f"{PREFIX}other-v2-{k:02d}-b{other_shape.beliefs}-e{other_shape.episodes}"
         for k in range(args.other_agents)
     ]
     created: list[str] = []
@@ -1431,6 +1447,44 @@ async def check_database(settings: Settings) -> str:
         await graph.close()
 
 
+# The retrieval settings before issue 12: reciprocal-rank fusion (rrf_k 10, vector 2 : fulltext
+# 1), no neighbour step, interference penalty 0.5.
+BEFORE_ISSUE_12 = {
+    "CREDENCE_RETRIEVAL__FUSION": "rrf",
+    "CREDENCE_RETRIEVAL__NEIGHBOUR_WEIGHT": "0",
+    "CREDENCE_RETRIEVAL__INTERFERENCE_PENALTY": "0.5",
+}
+
+
+def compare_with_before(
+    args: argparse.Namespace,
+    agent_id: str,
+    warmup: Sequence[str],
+    queries: Sequence[str],
+    current: ContextFigures,
+) -> None:
+    """The same queries through a second API process with the ranking of before issue 12 (its
+    Cypher path in the same query files), then the current ranking once more, so that the ratio
+    is measured in one run on one graph."""
+    with api_server({**dict(args.server_env), **BEFORE_ISSUE_12}) as server:
+        before = measure_context(server, agent_id, warmup, queries, args.k)
+    print(f"[context] before issue 12 (rrf, no neighbours): {before.latency.line()}", flush=True)
+    with api_server(dict(args.server_env)) as server:
+        again = measure_context(server, agent_id, warmup, queries, args.k)
+    print(f"[context] current ranking, measured again: {again.latency.line()}", flush=True)
+    for name, figures in (("first", current), ("again", again)):
+        print(
+            f"[context] current / before ({name}): p50 "
+            f"{figures.latency.p50 / before.latency.p50:.2f}x, p95 "
+            f"{figures.latency.p95 / before.latency.p95:.2f}x; episodes section p50 "
+            f"{figures.server_medians.get('episodes', 0):.1f} vs "
+            f"{before.server_medians.get('episodes', 0):.1f} ms, beliefs "
+            f"{figures.server_medians.get('beliefs', 0):.1f} vs "
+            f"{before.server_medians.get('beliefs', 0):.1f} ms",
+            flush=True,
+        )
+
+
 def main(args: argparse.Namespace) -> None:
     settings = get_settings()
     if args.clean:
@@ -1493,6 +1547,11 @@ def main(args: argparse.Namespace) -> None:
                         args.k,
                     )
                     print(f"[context] {context.latency.line()}", flush=True)
+                    if args.compare_before:
+                        compare_with_before(
+                            args, prepared.main, queries[: args.warmup], queries[args.warmup :],
+                            context,
+                        )  # fmt: skip
                     if args.profile:
                         asyncio.run(profile_retrieval(settings, prepared.main, queries[-20:]))
                 if "import" in parts:
@@ -1587,6 +1646,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="environment of the API process (repeatable), e.g. OMP_WAIT_POLICY=PASSIVE",
     )
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--compare-before",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also time /context with the ranking of before issue 12 (same queries, same graph)",
+    )
     parser.add_argument(
         "--index-timeout", type=float, default=1800.0, help="seconds to wait for vector indexes"
     )

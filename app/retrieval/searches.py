@@ -37,12 +37,14 @@ class SectionSearch:
     embedding: list[float] | None
     terms: str | None
 
-    def weights(self) -> dict[str, Any]:
-        """How the indexes are fused: a mode that leaves out one index does not search it, and
-        neither does a fusion that gives it no weight."""
+    def weights(self, vector_share: float | None = None) -> dict[str, Any]:
+        """How the indexes are fused (``vector_share``: the section's own, else the common one):
+        a mode that leaves out one index does not search it, and neither does a fusion that gives
+        it no weight."""
         s = self.settings
         vector_mode, fulltext_mode = self.mode != "fulltext", self.mode != "vector"
-        share = s.vector_share if vector_mode and fulltext_mode else float(vector_mode)
+        wanted = s.vector_share if vector_share is None else vector_share
+        share = wanted if vector_mode and fulltext_mode else float(vector_mode)
         if s.fusion == "score":
             vector_on, fulltext_on = vector_mode and share > 0, fulltext_mode and share < 1
         else:
@@ -72,7 +74,7 @@ class SectionSearch:
     async def beliefs(self) -> Rows:
         """Beliefs weighted by strength, the top ones expanded one hop along their edges."""
         w = {
-            **self.weights(),
+            **self.weights(self.settings.belief_vector_share),
             "strength_floor": self.settings.belief_strength_floor,
             "expand_top": self.settings.expand_top,
             "expansion_factor": self.settings.expansion_factor,

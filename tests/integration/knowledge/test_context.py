@@ -104,7 +104,20 @@ def test_a_peak_episode_outranks_a_plain_one_of_equal_similarity(
     assert items["peak"]["score"] > items["plain"]["score"]
 
 
-def test_interference_lowers_a_repeated_memory(client: TestClient, agent: str) -> None:
+@pytest.fixture(scope="module")
+def interference_client(settings: Settings) -> Iterator[TestClient]:
+    """The interference penalty switched on (it is off by default: it lowered recall on the
+    benchmarks, bench/retrieval_tuning.py)."""
+    penalised = settings.model_copy(
+        update={"retrieval": RetrievalSettings(interference_penalty=0.5)}
+    )
+    with TestClient(create_app(penalised)) as test_client:
+        yield test_client
+
+
+def test_interference_lowers_a_repeated_memory(interference_client: TestClient) -> None:
+    client = interference_client
+    agent = client.post("/v1/agents", json={"name": "Interfered"}).json()["id"]
     import_episodes(
         client,
         agent,

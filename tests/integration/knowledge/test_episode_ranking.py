@@ -127,7 +127,8 @@ def test_the_turn_after_a_hit_is_lifted_by_its_neighbour(
     by_id = {i["external_id"]: i for i in lifted}
     assert "answer" in by_id and by_id["answer"]["fulltext_rank"] is None
     assert by_id["answer"]["neighbour_of"] == by_id["ask"]["id"]
-    assert by_id["answer"]["neighbour_lift"] == pytest.approx(0.4 * 1.0)
+    weight = RetrievalSettings().neighbour_weight
+    assert by_id["answer"]["neighbour_lift"] == pytest.approx(weight * 1.0)
     assert by_id["ask"]["score"] > by_id["answer"]["score"]
     assert "other" not in by_id
     assert [i["external_id"] for i in plain] == ["ask"]
@@ -150,8 +151,12 @@ def test_score_fusion_mixes_normalised_scores_with_one_weight(
     for item in fused:
         for key in ("vector_score", "fulltext_score"):
             assert item[key] is None or 0.0 <= item[key] <= 1.0
-        expected = 0.5 * (item["vector_score"] or 0.0) + 0.5 * (item["fulltext_score"] or 0.0)
-        assert item["score"] == pytest.approx(expected, rel=1e-6)
+        share = RetrievalSettings().vector_share
+        expected = share * (item["vector_score"] or 0.0) + (1 - share) * (
+            item["fulltext_score"] or 0.0
+        )
+        lift = item["neighbour_lift"]
+        assert item["score"] == pytest.approx(expected + lift, rel=1e-6)
     assert max(i["vector_score"] for i in fused if i["vector_score"] is not None) == 1.0
     # All weight on the vector index ranks as vector mode does.
     with _client(settings, vector_share=1.0) as vector_only:
