@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     neo4j_database: str = "neo4j"
     neo4j_connection_timeout_s: Annotated[float, Field(gt=0)] = 10.0
     neo4j_max_pool_size: Annotated[int, Field(ge=1)] = 50
+    # Managed transactions are retried on transient errors (deadlocks under contention) for at
+    # most this long; after that the request gets 503 graph_busy with Retry-After.
+    neo4j_transaction_retry_s: Annotated[float, Field(gt=0, le=300)] = 30.0
 
     api_host: str = "127.0.0.1"
     api_port: Annotated[int, Field(ge=1, le=65535)] = 8000
@@ -79,6 +82,7 @@ class Settings(BaseSettings):
             database=self.neo4j_database,
             connection_timeout_s=self.neo4j_connection_timeout_s,
             max_pool_size=self.neo4j_max_pool_size,
+            transaction_retry_s=self.neo4j_transaction_retry_s,
         )
 
     @property

@@ -95,6 +95,12 @@ class GraphUnavailable(GraphError):
     code = "graph_unavailable"
 
 
+class GraphBusy(GraphUnavailable):
+    """Neo4j kept answering with a transient error (deadlock, lock timeout) after retries."""
+
+    code = "graph_busy"
+
+
 class UnknownQuery(GraphError):
     """A query name has no ``cypher/<name>.cypher`` file."""
 

@@ -20,6 +20,7 @@ from app.errors import (
     AuthenticationRequired,
     Conflict,
     CredenceError,
+    GraphBusy,
     GraphUnavailable,
     InvalidInput,
     NotFound,
@@ -37,6 +38,13 @@ _STATUS_BY_ERROR: tuple[tuple[type[CredenceError], int], ...] = (
     (AgentForbidden, 403),
     (GraphUnavailable, 503),
     (NotReady, 503),
+)
+# When a client may try a 503 again (seconds): a busy graph clears quickly, an unreachable one
+# (restarting) takes longer.
+_RETRY_AFTER: tuple[tuple[type[CredenceError], int], ...] = (
+    (GraphBusy, 1),
+    (GraphUnavailable, 5),
+    (NotReady, 5),
 )
 
 
@@ -62,7 +70,12 @@ async def _credence_error(_: Request, error: Exception) -> JSONResponse:
     status = status_for(error)
     if status >= 500:
         log.error("%s: %s", error.code, error.message)
-    return JSONResponse(error_body(error.code, error.message, error.details), status_code=status)
+    retry_after = next((s for t, s in _RETRY_AFTER if isinstance(error, t)), None)
+    return JSONResponse(
+        error_body(error.code, error.message, error.details),
+        status_code=status,
+        headers={"Retry-After": str(retry_after)} if retry_after is not None else None,
+    )
 
 
 async def _validation_error(_: Request, error: Exception) -> JSONResponse:

@@ -6,7 +6,10 @@ Every driver exception is translated here into the project's exception root, so 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import random
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -17,7 +20,7 @@ import neo4j.time
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
 from neo4j import exceptions as neo4j_errors
 
-from app.errors import ConstraintViolation, GraphError, GraphUnavailable, InvalidInput
+from app.errors import ConstraintViolation, GraphBusy, GraphError, GraphUnavailable, InvalidInput
 from app.graph.catalog import QueryCatalog, default_catalog
 from app.graph.settings import Neo4jSettings
 
@@ -60,6 +63,11 @@ async def translated_driver_errors(action: str) -> AsyncIterator[None]:
         ) from error
     except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError) as error:
         raise GraphUnavailable(f"Neo4j is not reachable while {action}: {error}") from error
+    except neo4j_errors.TransientError as error:
+        # Reached only when the driver's retries of a managed transaction ran out.
+        raise GraphBusy(
+            f"Neo4j stayed busy while {action} (retried): {error.message}", neo4j_code=error.code
+        ) from error
     except neo4j_errors.ConstraintError as error:
         raise ConstraintViolation(
             f"a uniqueness constraint refused the write while {action}", cause=error.message
@@ -92,10 +100,17 @@ class Transaction:
 class GraphClient:
     """Owns the process's async driver; opens a session per call."""
 
-    def __init__(self, driver: AsyncDriver, database: str, catalog: QueryCatalog) -> None:
+    def __init__(
+        self,
+        driver: AsyncDriver,
+        database: str,
+        catalog: QueryCatalog,
+        transaction_retry_s: float = 30.0,
+    ) -> None:
         self._driver = driver
         self._database = database
         self._catalog = catalog
+        self._transaction_retry_s = transaction_retry_s
 
     @classmethod
     def from_settings(
@@ -107,7 +122,8 @@ class GraphClient:
             auth=(settings.user, settings.password.get_secret_value()),
             connection_timeout=settings.connection_timeout_s,
             max_connection_pool_size=settings.max_pool_size,
-            # Retries of managed transactions are bounded so a dead server fails a request quickly.
+            # The driver's own retries are bounded so a dead server fails a request quickly;
+            # transient errors (deadlocks) are retried longer by the client (_retrying).
             max_transaction_retry_time=settings.connection_timeout_s,
             # Server notes ("index already exists") are noise; warnings stay. "Unknown property
             # or label" warnings are expected before data of a kind exists.
@@ -116,7 +132,9 @@ class GraphClient:
                 neo4j.NotificationDisabledClassification.UNRECOGNIZED
             ],
         )
-        return cls(driver, settings.database, catalog or default_catalog())
+        return cls(
+            driver, settings.database, catalog or default_catalog(), settings.transaction_retry_s
+        )
 
     @property
     def catalog(self) -> QueryCatalog:
@@ -151,16 +169,17 @@ class GraphClient:
     async def read_transaction(
         self, work: Callable[[Transaction], Awaitable[T]], action: str = "reading"
     ) -> T:
-        """Runs ``work`` in one read transaction (retried by the driver on transient errors)."""
-        async with translated_driver_errors(action), self._session() as session:
-            return await session.execute_read(self._unit_of_work(work))
+        """Runs ``work`` in one read transaction (retried on transient errors)."""
+        async with translated_driver_errors(action):
+            return await self._retrying(lambda session: session.execute_read(self._unit(work)))
 
     async def write_transaction(
         self, work: Callable[[Transaction], Awaitable[T]], action: str = "writing"
     ) -> T:
-        """Runs ``work`` in one write transaction: all of it commits, or none of it."""
-        async with translated_driver_errors(action), self._session() as session:
-            return await session.execute_write(self._unit_of_work(work))
+        """Runs ``work`` in one write transaction: all of it commits, or none of it (retried as
+        a whole on transient errors)."""
+        async with translated_driver_errors(action):
+            return await self._retrying(lambda session: session.execute_write(self._unit(work)))
 
     async def run_autocommit(self, query: LiteralString, action: str, **params: Any) -> None:
         """Runs a statement outside an explicit transaction (schema commands need this)."""
@@ -168,7 +187,27 @@ class GraphClient:
             result = await session.run(query, params)
             await result.consume()
 
-    def _unit_of_work(
+    async def _retrying(self, run: Callable[[neo4j.AsyncSession], Awaitable[T]]) -> T:
+        """Runs a managed transaction in a new session until it does not fail with a transient
+        error (a deadlock between writers of one dense node, a lock timeout), backing off with
+        jitter, for at most ``transaction_retry_s``; the driver's own retries are short (they
+        also cover an unreachable server, which must fail fast)."""
+        deadline = time.monotonic() + self._transaction_retry_s
+        delay = 0.05
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                async with self._session() as session:
+                    return await run(session)
+            except neo4j_errors.TransientError as error:
+                if time.monotonic() + delay > deadline:
+                    raise
+                log.info("transient error (attempt %d), retrying: %s", attempt, error.code)
+                await asyncio.sleep(delay * random.uniform(0.5, 1.5))  # noqa: S311 (jitter)
+                delay = min(delay * 2, 1.0)
+
+    def _unit(
         self, work: Callable[[Transaction], Awaitable[T]]
     ) -> Callable[[AsyncManagedTransaction], Awaitable[T]]:
         async def unit(tx: AsyncManagedTransaction) -> T:

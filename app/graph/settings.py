@@ -22,6 +22,9 @@ class Neo4jSettings:
     database: str
     connection_timeout_s: float
     max_pool_size: int
+    # How long a managed transaction is retried on Neo4j's transient errors (deadlocks, lock
+    # timeouts, leader switches) before the error reaches the caller.
+    transaction_retry_s: float
 
 
 @dataclass(frozen=True, slots=True)

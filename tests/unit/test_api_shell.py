@@ -8,11 +8,13 @@ from typing import Annotated
 import pytest
 from fastapi import APIRouter, Body
 from fastapi.testclient import TestClient
+from neo4j import exceptions as neo4j_errors
 
 from app.api.app import create_app
 from app.api.deps import AgentIdDep
 from app.config import Settings
 from app.errors import AgentNotFound, Conflict
+from app.graph.client import translated_driver_errors
 
 
 class CycleRefusedForTest(Conflict):
@@ -44,6 +46,15 @@ def _probe_router() -> APIRouter:
     @router.get("/v1/agents/{agent_id}/conflict")
     async def conflict(agent_id: AgentIdDep) -> dict[str, str]:
         raise CycleRefusedForTest("would close a cycle", cycle=["a", "b", "a"])
+
+    @router.get("/v1/agents/{agent_id}/deadlock")
+    async def deadlock(agent_id: AgentIdDep) -> dict[str, str]:
+        async with translated_driver_errors("writing evidence"):
+            raise neo4j_errors.Neo4jError._hydrate_neo4j(
+                code="Neo.TransientError.Transaction.DeadlockDetected",
+                message="deadlock detected",
+            )
+        return {}
 
     @router.post("/v1/agents/{agent_id}/echo")
     async def echo(
@@ -105,6 +116,17 @@ def test_domain_errors_map_to_their_status(client: TestClient) -> None:
     }
     assert conflict.status_code == 409
     assert conflict.json()["error"]["details"] == {"cycle": ["a", "b", "a"]}
+
+
+def test_a_transient_error_after_retries_is_503_busy_with_retry_after(client: TestClient) -> None:
+    response = client.get("/v1/agents/a1/deadlock")
+
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "1"
+    error = response.json()["error"]
+    assert error["code"] == "graph_busy"
+    assert error["details"]["neo4j_code"] == "Neo.TransientError.Transaction.DeadlockDetected"
+    assert "while writing evidence" in error["message"]
 
 
 def test_invalid_input_lists_every_problem_with_its_location(client: TestClient) -> None:

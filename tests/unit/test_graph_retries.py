@@ -1,0 +1,79 @@
+"""The graph client retries a transaction that fails with a transient error (a deadlock) and
+gives up after its retry time, as GraphBusy (503 graph_busy); other errors are not retried."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from neo4j import exceptions as neo4j_errors
+
+from app.errors import GraphBusy, GraphError
+from app.graph.catalog import default_catalog
+from app.graph.client import GraphClient
+
+
+def _deadlock() -> neo4j_errors.Neo4jError:
+    return neo4j_errors.Neo4jError._hydrate_neo4j(
+        code="Neo.TransientError.Transaction.DeadlockDetected", message="deadlock"
+    )
+
+
+class _Session:
+    def __init__(self, outcomes: list[Any]) -> None:
+        self._outcomes = outcomes
+
+    async def __aenter__(self) -> _Session:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        return None
+
+    async def execute_write(self, work: Any) -> Any:
+        outcome = self._outcomes.pop(0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+
+class _Driver:
+    def __init__(self, outcomes: list[Any]) -> None:
+        self.outcomes = outcomes
+        self.sessions = 0
+
+    def session(self, database: str) -> _Session:
+        self.sessions += 1
+        return _Session(self.outcomes)
+
+
+def _client(outcomes: list[Any], retry_s: float) -> tuple[GraphClient, _Driver]:
+    driver = _Driver(outcomes)
+    return GraphClient(driver, "neo4j", default_catalog(), retry_s), driver  # type: ignore[arg-type]
+
+
+async def test_a_deadlock_is_retried_until_the_transaction_commits() -> None:
+    client, driver = _client([_deadlock(), _deadlock(), "committed"], retry_s=10.0)
+
+    assert await client.write_transaction(lambda tx: tx.run("x")) == "committed"
+    assert driver.sessions == 3
+
+
+async def test_retries_end_after_the_retry_time_as_graph_busy() -> None:
+    client, driver = _client([_deadlock() for _ in range(100)], retry_s=0.3)
+
+    with pytest.raises(GraphBusy) as raised:
+        await client.write_transaction(lambda tx: tx.run("x"), action="writing evidence")
+
+    assert raised.value.code == "graph_busy"
+    assert 2 <= driver.sessions < 100
+
+
+async def test_other_errors_are_not_retried() -> None:
+    failure = neo4j_errors.Neo4jError._hydrate_neo4j(
+        code="Neo.ClientError.Statement.SyntaxError", message="bad"
+    )
+    client, driver = _client([failure, "committed"], retry_s=10.0)
+
+    with pytest.raises(GraphError):
+        await client.write_transaction(lambda tx: tx.run("x"))
+    assert driver.sessions == 1
