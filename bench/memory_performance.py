@@ -1457,32 +1457,46 @@ BEFORE_ISSUE_12 = {
 
 
 def compare_with_before(
-    args: argparse.Namespace,
-    agent_id: str,
-    warmup: Sequence[str],
-    queries: Sequence[str],
-    current: ContextFigures,
+    args: argparse.Namespace, agent_id: str, warmup: Sequence[str], queries: Sequence[str]
 ) -> None:
-    """The same queries through a second API process with the ranking of before issue 12 (its
-    Cypher path in the same query files), then the current ranking once more, so that the ratio
-    is measured in one run on one graph."""
-    with api_server({**dict(args.server_env), **BEFORE_ISSUE_12}) as server:
-        before = measure_context(server, agent_id, warmup, queries, args.k)
-    print(f"[context] before issue 12 (rrf, no neighbours): {before.latency.line()}", flush=True)
-    with api_server(dict(args.server_env)) as server:
-        again = measure_context(server, agent_id, warmup, queries, args.k)
-    print(f"[context] current ranking, measured again: {again.latency.line()}", flush=True)
-    for name, figures in (("first", current), ("again", again)):
-        print(
-            f"[context] current / before ({name}): p50 "
-            f"{figures.latency.p50 / before.latency.p50:.2f}x, p95 "
-            f"{figures.latency.p95 / before.latency.p95:.2f}x; episodes section p50 "
-            f"{figures.server_medians.get('episodes', 0):.1f} vs "
-            f"{before.server_medians.get('episodes', 0):.1f} ms, beliefs "
-            f"{figures.server_medians.get('beliefs', 0):.1f} vs "
-            f"{before.server_medians.get('beliefs', 0):.1f} ms",
-            flush=True,
-        )
+    """The same queries through two API processes side by side, one with the current ranking and
+    one with the ranking of before issue 12 (the same query files, its RRF path): each query is
+    sent to both, in alternating order, so both see the same load and the ratio is measured in
+    one run on one graph."""
+    with (
+        api_server(dict(args.server_env)) as current,
+        api_server({**dict(args.server_env), **BEFORE_ISSUE_12}) as before,
+    ):
+        servers = {"current": current, "before": before}
+        ms: dict[str, list[float]] = {name: [] for name in servers}
+        sections: dict[str, dict[str, list[float]]] = {name: {} for name in servers}
+        with httpx.Client(timeout=60.0) as client:
+            for q in warmup:
+                for server in servers.values():
+                    url = f"{server.base_url}/v1/agents/{agent_id}/context"
+                    client.get(url, params={"q": q, "k": args.k}).raise_for_status()
+            for i, q in enumerate(queries):
+                order = list(servers) if i % 2 == 0 else list(reversed(servers))
+                for name in order:
+                    url = f"{servers[name].base_url}/v1/agents/{agent_id}/context"
+                    started = time.perf_counter()
+                    response = client.get(url, params={"q": q, "k": args.k})
+                    ms[name].append((time.perf_counter() - started) * 1000.0)
+                    response.raise_for_status()
+                    for section, value in response.json()["timings_ms"].items():
+                        sections[name].setdefault(section, []).append(float(value))
+    now, old = Latency.of(ms["current"]), Latency.of(ms["before"])
+    print(f"[context] paired, current ranking:            {now.line()}", flush=True)
+    print(f"[context] paired, before issue 12 (rrf, no neighbours): {old.line()}", flush=True)
+    print(
+        f"[context] current / before: p50 {now.p50 / old.p50:.2f}x, p95 {now.p95 / old.p95:.2f}x; "
+        + ", ".join(
+            f"{name} p50 {statistics.median(sections['current'].get(name, [0])):.1f} vs "
+            f"{statistics.median(sections['before'].get(name, [0])):.1f} ms"
+            for name in ("episodes", "beliefs", "total")
+        ),
+        flush=True,
+    )
 
 
 def main(args: argparse.Namespace) -> None:
@@ -1549,9 +1563,8 @@ def main(args: argparse.Namespace) -> None:
                     print(f"[context] {context.latency.line()}", flush=True)
                     if args.compare_before:
                         compare_with_before(
-                            args, prepared.main, queries[: args.warmup], queries[args.warmup :],
-                            context,
-                        )  # fmt: skip
+                            args, prepared.main, queries[: args.warmup], queries[args.warmup :]
+                        )
                     if args.profile:
                         asyncio.run(profile_retrieval(settings, prepared.main, queries[-20:]))
                 if "import" in parts:
