@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.common import not_blank
-from app.memory.people import Person
+from app.memory.people import Email, Person
 from app.packs.loader import PackLoadReport
 
 
@@ -18,7 +18,8 @@ class BirthProfile(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     name: Annotated[str, Field(min_length=1, max_length=200, description="The principal's name")]
-    email: Annotated[str | None, Field(max_length=320)] = None
+    # The principal's Person is created from these: the same rules, refused at the request.
+    email: Email | None = None
     role: Annotated[str, Field(min_length=1, max_length=120)] = "unknown"
     seniority: Annotated[
         str,

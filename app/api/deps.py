@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Path
+from fastapi import Depends, Header, Path, Query
 from starlette.requests import HTTPConnection
 
 from app.api.security import authenticate, authorize_agent
@@ -43,6 +43,10 @@ def get_embedder(request: HTTPConnection) -> Embedder:
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+# A paging offset: bounded so that a huge number is a 422 naming the parameter, not a database
+# error (Neo4j's SKIP takes a 64-bit integer; no agent holds ten million items of one kind).
+MAX_SKIP = 10_000_000
+SkipQuery = Annotated[int, Query(ge=0, le=MAX_SKIP, description="Items to skip (paging).")]
 GraphDep = Annotated[GraphClient, Depends(get_graph)]
 MechanicsDep = Annotated[Mechanics, Depends(get_mechanics)]
 ReasonerDep = Annotated[Reasoner, Depends(get_reasoner)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.beliefs.formulas import band
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import Contributor, Dissatisfaction
+from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 
 
@@ -20,15 +21,19 @@ async def compute_dissatisfaction(
 
     D itself takes constant time (running sums on the Agent); ``count_beliefs`` adds the number
     of active beliefs, which reads each of them (a turn does without it).
+
+    Raises:
+        AgentNotFound: no such agent.
     """
-    row = (
-        await graph.read(
-            "dissatisfaction/compute_dissatisfaction",
-            agent_id=agent_id,
-            top=top,
-            count_beliefs=count_beliefs,
-        )
-    )[0]
+    rows = await graph.read(
+        "dissatisfaction/compute_dissatisfaction",
+        agent_id=agent_id,
+        top=top,
+        count_beliefs=count_beliefs,
+    )
+    if not rows:  # the query starts from the Agent node: no row means no such agent
+        raise AgentNotFound(agent_id)
+    row = rows[0]
     value = float(row["value"])
     return Dissatisfaction(
         value=value,

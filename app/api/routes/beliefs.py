@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, status
 
-from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, MechanicsDep, ReasonerDep
+from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, MechanicsDep, ReasonerDep, SkipQuery
 from app.beliefs import edges, history, store, updates, writes
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import (
@@ -42,7 +42,7 @@ async def list_beliefs(
     min_tension: Annotated[float | None, Query(ge=0, le=1)] = None,
     text: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     sort: Literal["newest", "tension"] = "newest",
-    skip: Annotated[int, Query(ge=0)] = 0,
+    skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> BeliefPage:
     """List beliefs (filters: category, active, min tension, text in the statement)."""
@@ -162,7 +162,7 @@ async def events(
     graph: GraphDep,
     agent_id: AgentIdDep,
     belief_id: str | None = None,
-    after_seq: Annotated[int, Query(ge=0)] = 0,
+    after_seq: Annotated[int, Query(ge=0, le=2**62)] = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 200,
 ) -> history.EventPage:
     """Belief events in sequence order (strength and tension changes, revisions, edits)."""

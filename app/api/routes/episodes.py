@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, status
 
-from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep
+from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep, SkipQuery
 from app.memory import episodes
 from app.memory.episodes import EpisodeBatch, ImportReport, SessionEnd
 
@@ -33,7 +33,7 @@ async def list_episodes(
     agent_id: AgentIdDep,
     session: Annotated[str | None, Query(max_length=200)] = None,
     speaker: Annotated[str | None, Query(max_length=200)] = None,
-    skip: Annotated[int, Query(ge=0)] = 0,
+    skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[dict[str, Any]]:
     """The agent's episodes, newest first."""

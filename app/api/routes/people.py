@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, status
 
-from app.api.deps import AgentIdDep, GraphDep, SettingsDep
+from app.api.deps import AgentIdDep, GraphDep, SettingsDep, SkipQuery
 from app.memory import people
 from app.memory.people import Person, PersonCreate, PersonPage, PersonSort, PersonUpdate
 
@@ -21,7 +21,7 @@ async def list_people(
     agent_id: AgentIdDep,
     text: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     sort: PersonSort = "relationship",
-    skip: Annotated[int, Query(ge=0)] = 0,
+    skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> PersonPage:
     """List people (by relationship value, most recently seen, or name; text in name or email)."""

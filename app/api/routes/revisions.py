@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import AgentIdDep, GraphDep
+from app.api.deps import AgentIdDep, GraphDep, SkipQuery
 from app.beliefs import history
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["revisions"])
@@ -16,7 +16,7 @@ router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["revisions"])
 async def list_revisions(
     graph: GraphDep,
     agent_id: AgentIdDep,
-    skip: Annotated[int, Query(ge=0)] = 0,
+    skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> history.RevisionPage:
     """Revisions, newest first."""

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, status
 
-from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep
+from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep, SkipQuery
 from app.memory import rules
 from app.memory.rules import Rule, RuleCreate, RulePage
 
@@ -22,7 +22,7 @@ async def list_rules(
     agent_id: AgentIdDep,
     trigger_concept: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     min_effective_confidence: Annotated[float | None, Query(ge=0, le=1)] = None,
-    skip: Annotated[int, Query(ge=0)] = 0,
+    skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> RulePage:
     """List rules by effective (decayed) confidence, highest first."""

@@ -1,0 +1,60 @@
+"""The server errors schemathesis found (reliability issue) are client errors now: an
+unbounded paging offset, dissatisfaction of an unknown agent, a birth profile whose email the
+principal's Person would refuse. Each is refused before anything is written, naming what was wrong."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.api.app import create_app
+from app.config import Settings
+
+PAGED = ["beliefs", "episodes", "people", "revisions", "rules"]
+
+
+@pytest.fixture(scope="module")
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def agent(client: TestClient) -> str:
+    response = client.post("/v1/agents", json={"name": "Fuzzed"})
+    assert response.status_code == 201, response.text
+    agent_id: str = response.json()["id"]
+    return agent_id
+
+
+@pytest.mark.parametrize("collection", PAGED)
+def test_a_huge_paging_offset_is_422_naming_skip(
+    client: TestClient, agent: str, collection: str
+) -> None:
+    response = client.get(f"/v1/agents/{agent}/{collection}", params={"skip": 2**70})
+
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["details"]["errors"][0]["location"] == ["query", "skip"]
+    assert client.get(f"/v1/agents/{agent}/{collection}", params={"skip": 10}).status_code == 200
+
+
+def test_dissatisfaction_of_an_unknown_agent_is_404(client: TestClient) -> None:
+    response = client.get(f"/v1/agents/{uuid.uuid4()}/dissatisfaction", params={"top": 99})
+
+    assert response.status_code == 404, response.text
+    assert response.json()["error"]["code"] == "agent_not_found"
+
+
+def test_a_birth_profile_with_a_bad_email_is_422_naming_the_field(client: TestClient) -> None:
+    name = f"odd-{uuid.uuid4()}"
+    response = client.post(
+        "/v1/agents",
+        json={"name": name, "profile": {"name": "Ann", "email": "not-an-email"}, "enrich": True},
+    )
+
+    assert response.status_code == 422, response.text
+    location = response.json()["error"]["details"]["errors"][0]["location"]
+    assert location == ["body", "profile", "email"]
