@@ -1,6 +1,6 @@
 """The server errors schemathesis found (reliability issue) are client errors now: an
 unbounded paging offset, dissatisfaction of an unknown agent, a birth profile whose email the
-principal's Person would refuse. Each is refused before anything is written, naming what was wrong."""
+principal's Person would refuse. Each is refused before anything is written, naming the field."""
 
 from __future__ import annotations
 
