@@ -13,6 +13,8 @@ from fastapi import APIRouter, FastAPI
 from app import __version__
 from app.agents.birth import ensure_default_agent
 from app.api.errors import install_error_handlers
+from app.api.metrics import RequestMetrics
+from app.api.metrics import router as metrics_router
 from app.api.routes import (
     agents,
     analytics,
@@ -80,6 +82,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     for router in _ROUTERS:
         app.include_router(router)
+    if settings.metrics_enabled:
+        app.include_router(metrics_router)
+        app.add_middleware(RequestMetrics)
     return app
 
 
