@@ -8,8 +8,16 @@ from fastapi import APIRouter, Query, status
 
 from app.agents.birth import birth
 from app.agents.models import Agent, AgentCreate, AgentDeletion, AgentPage, BornAgent
+from app.agents.overview import AgentOverview, agent_overview
 from app.agents.store import delete_agent, get_agent, list_agents
-from app.api.deps import AgentIdDep, AllowedAgentsDep, EmbedderDep, GraphDep, SettingsDep
+from app.api.deps import (
+    AgentIdDep,
+    AllowedAgentsDep,
+    EmbedderDep,
+    GraphDep,
+    MechanicsDep,
+    SettingsDep,
+)
 from app.api.security import ALL_AGENTS
 from app.errors import AgentForbidden
 
@@ -54,6 +62,18 @@ async def create(
 async def read(graph: GraphDep, agent_id: AgentIdDep) -> Agent:
     """One agent with its counts."""
     return await get_agent(graph, agent_id)
+
+
+@router.get("/{agent_id}/overview", responses={**_AGENT, 422: {"description": "top out of range"}})
+async def overview(
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    agent_id: AgentIdDep,
+    top: Annotated[int, Query(ge=1, le=50)] = 5,
+) -> AgentOverview:
+    """The agent at a glance: dissatisfaction and its largest contributors, the most tense
+    beliefs, the latest revisions."""
+    return await agent_overview(graph, mechanics, agent_id, top)
 
 
 @router.delete(
