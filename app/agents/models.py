@@ -67,7 +67,7 @@ class AgentSummary(BaseModel):
     name: str
     birth_source: str | None = None
     industry: str | None = None
-    created_at: datetime
+    created_at: datetime | None = None  # None only for an Agent node written by hand
     beliefs: int = Field(description="active beliefs")
     episodes: int
 
