@@ -7,7 +7,7 @@ from typing import Any
 
 from app.agents.models import Agent, AgentCreate, AgentDeletion, AgentPage, AgentSummary
 from app.errors import AgentNotFound, DefaultAgentProtected
-from app.graph.client import GraphClient
+from app.graph.client import GraphClient, Transaction
 
 # Nodes deleted per transaction when an agent is deleted: small enough that one batch never
 # holds a large transaction state (a born agent has ~1,000 nodes; a benchmark one 100,000s).
@@ -63,8 +63,9 @@ async def delete_agent(
     force: bool = False,
     batch_size: int = DELETE_BATCH_SIZE,
 ) -> AgentDeletion:
-    """Deletes an agent and every node of its mind, ``batch_size`` nodes per transaction, the
-    Agent node last (an interrupted deletion can be run again to finish).
+    """Deletes an agent and every node of its mind, ``batch_size`` nodes per transaction, each
+    under the agent's write lock, the Agent node last (an interrupted deletion can be run again
+    to finish).
 
     Args:
         default_agent_name: the default agent's name (CREDENCE_DEFAULT_AGENT; empty: none).
@@ -80,19 +81,27 @@ async def delete_agent(
         # The default agent is the oldest of that name (ensure_default_agent's rule).
         if named and named[0]["id"] == agent_id:
             raise DefaultAgentProtected(agent_id, agent.name)
-    deleted, batches = 0, 0
-    while True:
-        rows = await graph.write(
-            "agents/delete_agent_nodes", agent_id=agent_id, batch_size=batch_size
-        )
+
+    async def one_batch(tx: Transaction) -> tuple[int, bool]:
+        # Under the agent's write lock, which every agent-scoped write takes first; the first
+        # batch also marks the agent as being deleted, after which lock_agent refuses writes
+        # (AgentNotFound), so the batches never race new nodes and an agent under constant
+        # writes is still deleted. The last sweep and the Agent node go in one transaction.
+        if not await tx.run("agents/lock_agent_for_deletion", agent_id=agent_id):
+            raise AgentNotFound(agent_id)
+        rows = await tx.run("agents/delete_agent_nodes", agent_id=agent_id, batch_size=batch_size)
+        count: int = rows[0]["deleted"]
+        if count < batch_size:
+            await tx.run("agents/delete_agent", agent_id=agent_id)
+            return count + 1, True
+        return count, False
+
+    deleted, batches, done = 0, 0, False
+    while not done:
+        count, done = await graph.write_transaction(one_batch, action=f"deleting agent {agent_id}")
+        deleted += count
         batches += 1
-        deleted += rows[0]["deleted"]
-        if rows[0]["deleted"] < batch_size:
-            break
-    rows = await graph.write("agents/delete_agent", agent_id=agent_id)
-    return AgentDeletion(
-        agent_id=agent_id, nodes_deleted=deleted + rows[0]["deleted"], batches=batches
-    )
+    return AgentDeletion(agent_id=agent_id, nodes_deleted=deleted, batches=batches)
 
 
 def agent_params(

@@ -3,6 +3,7 @@ batches that leaves nothing of the agent and nothing of any other agent touched.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
 from collections.abc import Iterator
@@ -12,10 +13,14 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from app.agents.store import delete_agent
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent, delete_agent
 from app.api.app import create_app
+from app.beliefs import store
+from app.beliefs.models import BeliefCreate
 from app.cli.main import app as cli_app
 from app.config import Settings
+from app.errors import NotFound
 from app.graph import models
 from app.graph.client import GraphClient
 from app.resources import resource_dir
@@ -154,6 +159,38 @@ async def test_deleting_an_agent_removes_every_node_of_it_and_nothing_else(
     assert again.json()["error"]["code"] == "agent_not_found"
     assert client.get(f"/v1/agents/{survivor}/beliefs").json()["count"] == 2
     assert doomed not in {agent["id"] for agent in _page(client)["data"]}
+
+
+async def test_writes_racing_a_deletion_leave_nothing_behind(
+    graph: GraphClient, test_graph: GraphClient, settings: Settings
+) -> None:
+    agent = await create_agent(graph, AgentCreate(name="Raced"))
+    written: list[str] = []
+    started = asyncio.Event()
+    stopped_by: list[NotFound] = []
+
+    async def keep_writing() -> None:
+        for number in range(500):  # bounded; the deletion stops it long before
+            data = BeliefCreate(statement=f"Belief number {number}", category="contextual")
+            try:
+                belief = await store.create_belief(graph, settings.mechanics, agent.id, data)
+            except NotFound as error:  # the agent is gone (or the belief, between write and read)
+                stopped_by.append(error)
+                return
+            written.append(belief.id)
+            if len(written) == 5:
+                started.set()
+
+    async def delete_while_writing() -> None:
+        await started.wait()
+        await delete_agent(graph, agent.id, default_agent_name="", batch_size=3)
+
+    await asyncio.gather(keep_writing(), delete_while_writing())
+
+    rows = await test_graph.read("probe/count_agent_nodes", agent_id=agent.id)
+    assert rows[0]["nodes"] == 0
+    assert stopped_by, "the writer should have been stopped by the deletion"
+    assert len(written) < 100
 
 
 def test_the_default_agent_is_deleted_only_when_forced(settings: Settings) -> None:
