@@ -18,12 +18,12 @@ def error_text(error: CredenceError) -> str:
     return json.dumps(to_jsonable_python(body, fallback=str))
 
 
-def invalid_input(error: ValidationError, argument: str | None = None) -> InvalidInput:
+def invalid_input(error: ValidationError) -> InvalidInput:
     """A model built from a tool's arguments refused them: the same ``invalid_input`` REST
-    answers, each problem at its field (under ``argument`` when the model is one argument)."""
+    answers, each problem at its field (the tool's arguments share the model's field names)."""
     problems: list[dict[str, Any]] = [
         {
-            "location": [*([argument] if argument else []), *item["loc"]],
+            "location": list(item["loc"]),
             "message": item["msg"],
             "type": item["type"],
         }

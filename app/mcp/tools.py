@@ -48,11 +48,11 @@ from app.loop.turn import run_turn
 from app.mcp.access import access_of, resolve_agent
 from app.mcp.errors import error_text, invalid_input
 from app.mcp.services import McpServices, ServicesProvider
-from app.memory import episodes
-from app.memory.episodes import EpisodeIn, ImportReport
+from app.memory import episodes as episode_store
+from app.memory.episodes import EpisodeBatch, EpisodeIn, ImportReport
 from app.reasoning.protocol import WorkUnit
+from app.retrieval.models import MAX_QUERY_CHARS, ContextRequest, SectionName
 from app.retrieval.models import Context as RetrievedContext
-from app.retrieval.models import ContextRequest, SectionName
 from app.retrieval.sources import assemble_context
 
 T = TypeVar("T")
@@ -94,12 +94,12 @@ def register_tools(server: MCPServer, services: ServicesProvider) -> None:
         except CredenceError as error:
             raise ToolError(error_text(error)) from error
 
-    def build(model: Callable[..., T], argument: str | None = None, **fields: Any) -> T:
+    def build(model: Callable[..., T], **fields: Any) -> T:
         """A service's input model from tool arguments (its validators run as over REST)."""
         try:
             return model(**fields)
         except ValidationError as error:
-            raise ToolError(error_text(invalid_input(error, argument))) from error
+            raise ToolError(error_text(invalid_input(error))) from error
 
     @server.tool(annotations=READ)
     async def list_agents(
@@ -118,7 +118,9 @@ def register_tools(server: MCPServer, services: ServicesProvider) -> None:
     @server.tool(annotations=READ)
     async def get_context(
         ctx: Context,
-        query: Annotated[str, Field(min_length=1, max_length=2000, description="What to recall")],
+        query: Annotated[
+            str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to recall")
+        ],
         k: Annotated[int, Field(ge=1, le=100, description="Items per section")] = 10,
         sections: list[SectionName] | None = None,
         agent_id: AgentArg = None,
@@ -139,7 +141,7 @@ def register_tools(server: MCPServer, services: ServicesProvider) -> None:
     @server.tool(annotations=READ)
     async def search_beliefs(
         ctx: Context,
-        query: Annotated[str, Field(min_length=1, max_length=2000)],
+        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)],
         k: Annotated[int, Field(ge=1, le=100)] = 10,
         agent_id: AgentArg = None,
     ) -> RetrievedContext:
@@ -271,17 +273,17 @@ def register_tools(server: MCPServer, services: ServicesProvider) -> None:
     @server.tool(annotations=WRITE)
     async def import_episodes(
         ctx: Context,
-        items: Annotated[list[EpisodeIn], Field(min_length=1, max_length=1000)],
+        episodes: Annotated[list[EpisodeIn], Field(min_length=1, max_length=1000)],
         end_sessions: bool = False,
         agent_id: AgentArg = None,
     ) -> ImportReport:
         """Import conversation turns as episodes (all or nothing; idempotent on external_id);
         speakers new to the agent are born as people."""
-        batch = build(episodes.EpisodeBatch, episodes=items, end_sessions=end_sessions)
+        batch = build(EpisodeBatch, episodes=episodes, end_sessions=end_sessions)
         return await run(
             ctx,
             agent_id,
-            lambda s, agent: episodes.import_episodes(
+            lambda s, agent: episode_store.import_episodes(
                 s.graph, s.embedder, s.settings.retrieval, agent, batch, memory=s.settings.memory
             ),
         )

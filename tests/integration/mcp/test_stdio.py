@@ -119,7 +119,7 @@ async def test_every_tool_resource_and_prompt_over_stdio(
         ]
         imported = answer(
             await session.call_tool(
-                "import_episodes", {"items": episodes, "end_sessions": True, **on}
+                "import_episodes", {"episodes": episodes, "end_sessions": True, **on}
             )
         )
         assert imported["created"] == 1, imported
@@ -190,6 +190,10 @@ async def test_bad_arguments_and_missing_agents_are_tool_errors_not_crashes(
             "record_evidence", {"belief_id": "b", "text": "x", "stance": "maybe"}
         )
         assert bad_stance.is_error and "stance" in bad_stance.content[0].text  # type: ignore[union-attr]
+        twice = {"external_id": "x", "speaker": "Dana", "text": "Hello"}
+        repeated = error(await session.call_tool("import_episodes", {"episodes": [twice, twice]}))
+        assert repeated["code"] == "invalid_input"
+        assert "episodes[1].external_id" in repeated["message"]
         blank = error(await session.call_tool("chat", {"message": "   "}))
         assert blank["code"] == "invalid_input" and "message" in blank["message"]
 
