@@ -49,6 +49,17 @@ REVISIONS = Counter(
     "Belief revisions committed, by mode (threshold, cascade, meditation, ...)",
     ["mode"],
 )
+MCP_TOOL_CALLS = Counter(
+    "credence_mcp_tool_calls",
+    "MCP tool calls, by tool and outcome (ok, tool_error: answered with isError, or failed)",
+    ["tool", "outcome"],
+)
+MCP_TOOL_LATENCY = Histogram(
+    "credence_mcp_tool_call_duration_seconds",
+    "Time to answer an MCP tool call, by tool",
+    ["tool"],
+    buckets=_LATENCY_BUCKETS,
+)
 NEO4J_ERRORS = Counter(
     "credence_neo4j_errors",
     "Neo4j calls that failed, by the Credence error they became",
@@ -80,6 +91,11 @@ def count_reasoner_call(judgement: str, outcome: str, tokens: Mapping[str, int])
     for kind, count in tokens.items():
         if count:
             REASONER_TOKENS.labels(judgement, kind).inc(count)
+
+
+def observe_tool_call(tool: str, outcome: str, seconds: float) -> None:
+    MCP_TOOL_CALLS.labels(tool, outcome).inc()
+    MCP_TOOL_LATENCY.labels(tool).observe(seconds)
 
 
 def count_neo4j_error(code: str) -> None:

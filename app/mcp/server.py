@@ -5,6 +5,7 @@ from __future__ import annotations
 from mcp.server.mcpserver import MCPServer
 
 from app import __version__
+from app.mcp.metering import ToolCallMetrics
 from app.mcp.prompts import register_prompts
 from app.mcp.resources import register_resources
 from app.mcp.services import ServicesProvider
@@ -27,4 +28,5 @@ def build_server(services: ServicesProvider) -> MCPServer:
     register_tools(server, services)
     register_resources(server, services)
     register_prompts(server)
+    server.middleware.append(ToolCallMetrics(server))
     return server

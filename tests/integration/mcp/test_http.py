@@ -139,3 +139,11 @@ async def test_a_key_reaches_its_agents_and_no_other(
 
     metrics = httpx2.get(f"{api}/metrics", timeout=10).text
     assert 'credence_http_requests_total{method="POST",route="/mcp",status="200"}' in metrics
+    calls = {
+        line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+        for line in metrics.splitlines()
+        if line.startswith("credence_mcp_tool_calls_total{")
+    }
+    assert calls['credence_mcp_tool_calls_total{outcome="ok",tool="explain_belief"}'] == 1
+    assert calls['credence_mcp_tool_calls_total{outcome="tool_error",tool="explain_belief"}'] == 1
+    assert calls['credence_mcp_tool_calls_total{outcome="tool_error",tool="record_evidence"}'] == 1
