@@ -60,6 +60,19 @@ class Conflict(CredenceError):
     code = "conflict"
 
 
+class DefaultAgentProtected(Conflict):
+    """The default agent (CREDENCE_DEFAULT_AGENT) is only deleted when the caller forces it."""
+
+    code = "default_agent_protected"
+
+    def __init__(self, agent_id: str, name: str) -> None:
+        super().__init__(
+            f"agent {agent_id!r} is the default agent {name!r}: delete it with force=true",
+            agent_id=agent_id,
+            name=name,
+        )
+
+
 class ConstraintViolation(Conflict):
     """The graph refused a write because it would break a uniqueness constraint."""
 

@@ -61,6 +61,31 @@ class Agent(BaseModel):
     revisions: int = 0
 
 
+class AgentSummary(BaseModel):
+    """One agent in a list: who it is and how much it holds."""
+
+    id: str
+    name: str
+    birth_source: str | None = None
+    industry: str | None = None
+    created_at: datetime | None = None  # None only for an Agent node written by hand
+    beliefs: int = Field(description="active beliefs")
+    episodes: int
+
+
+class AgentPage(BaseModel):
+    data: list[AgentSummary]
+    count: int = Field(description="every agent the caller may see, all pages")
+
+
+class AgentDeletion(BaseModel):
+    """What deleting an agent removed."""
+
+    agent_id: str
+    nodes_deleted: int = Field(description="every node of the agent, the Agent node included")
+    batches: int
+
+
 class BirthDetails(BaseModel):
     """What a full birth did."""
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from app.agents.models import Agent, AgentCreate
-from app.errors import AgentNotFound
-from app.graph.client import GraphClient
+from app.agents.models import Agent, AgentCreate, AgentDeletion, AgentPage, AgentSummary
+from app.errors import AgentNotFound, DefaultAgentProtected
+from app.graph.client import GraphClient, Transaction
+
+# Nodes deleted per transaction when an agent is deleted: small enough that one batch never
+# holds a large transaction state (a born agent has ~1,000 nodes; a benchmark one 100,000s).
+DELETE_BATCH_SIZE = 2_000
 
 
 async def create_agent(graph: GraphClient, data: AgentCreate) -> Agent:
@@ -29,6 +33,75 @@ async def get_agent(graph: GraphClient, agent_id: str) -> Agent:
     return Agent.model_validate(
         {**rows[0]["agent"], "beliefs": rows[0]["beliefs"], "revisions": rows[0]["revisions"]}
     )
+
+
+async def list_agents(
+    graph: GraphClient, agent_ids: frozenset[str] | None, skip: int = 0, limit: int = 50
+) -> AgentPage:
+    """A page of agents, newest first, with their active beliefs and episodes counted.
+
+    Args:
+        agent_ids: only these agents (the ones an API key reaches); ``None`` for every agent.
+    """
+    rows = await graph.read(
+        "agents/list_agents",
+        agent_ids=None if agent_ids is None else sorted(agent_ids),
+        skip=skip,
+        limit=limit,
+    )
+    return AgentPage(
+        data=[AgentSummary.model_validate(agent) for agent in rows[0]["agents"]],
+        count=rows[0]["count"],
+    )
+
+
+async def delete_agent(
+    graph: GraphClient,
+    agent_id: str,
+    *,
+    default_agent_name: str,
+    force: bool = False,
+    batch_size: int = DELETE_BATCH_SIZE,
+) -> AgentDeletion:
+    """Deletes an agent and every node of its mind, ``batch_size`` nodes per transaction, each
+    under the agent's write lock, the Agent node last (an interrupted deletion can be run again
+    to finish).
+
+    Args:
+        default_agent_name: the default agent's name (CREDENCE_DEFAULT_AGENT; empty: none).
+        force: delete the default agent too.
+
+    Raises:
+        AgentNotFound: no such agent.
+        DefaultAgentProtected: the agent is the default agent and ``force`` is not set.
+    """
+    agent = await get_agent(graph, agent_id)
+    if default_agent_name and not force:
+        named = await graph.read("agents/find_agents_by_name", agent_name=default_agent_name)
+        # The default agent is the oldest of that name (ensure_default_agent's rule).
+        if named and named[0]["id"] == agent_id:
+            raise DefaultAgentProtected(agent_id, agent.name)
+
+    async def one_batch(tx: Transaction) -> tuple[int, bool]:
+        # Under the agent's write lock, which every agent-scoped write takes first; the first
+        # batch also marks the agent as being deleted, after which lock_agent refuses writes
+        # (AgentNotFound), so the batches never race new nodes and an agent under constant
+        # writes is still deleted. The last sweep and the Agent node go in one transaction.
+        if not await tx.run("agents/lock_agent_for_deletion", agent_id=agent_id):
+            raise AgentNotFound(agent_id)
+        rows = await tx.run("agents/delete_agent_nodes", agent_id=agent_id, batch_size=batch_size)
+        count: int = rows[0]["deleted"]
+        if count < batch_size:
+            await tx.run("agents/delete_agent", agent_id=agent_id)
+            return count + 1, True
+        return count, False
+
+    deleted, batches, done = 0, 0, False
+    while not done:
+        count, done = await graph.write_transaction(one_batch, action=f"deleting agent {agent_id}")
+        deleted += count
+        batches += 1
+    return AgentDeletion(agent_id=agent_id, nodes_deleted=deleted, batches=batches)
 
 
 def agent_params(

@@ -13,6 +13,9 @@ from fastapi import APIRouter, FastAPI
 from app import __version__
 from app.agents.birth import ensure_default_agent
 from app.api.errors import install_error_handlers
+from app.api.mcp_endpoint import mount_mcp
+from app.api.metrics import RequestMetrics
+from app.api.metrics import router as metrics_router
 from app.api.routes import (
     agents,
     analytics,
@@ -80,6 +83,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     for router in _ROUTERS:
         app.include_router(router)
+    # MCP over streamable HTTP at /mcp (app/mcp), behind the same API keys.
+    app.state.mcp_server = mount_mcp(app, settings)
+    if settings.metrics_enabled:
+        app.include_router(metrics_router)
+        app.add_middleware(RequestMetrics)
     return app
 
 
@@ -96,7 +104,8 @@ async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
     if settings.embeddings.preload:
         await _preload_embeddings(app)
     try:
-        yield
+        async with app.state.mcp_server.session_manager.run():
+            yield
     finally:
         await graph.close()
         # Read at shutdown: the reasoner on app.state may have been replaced since start-up.

@@ -22,6 +22,7 @@ from app.beliefs.models import ApprovalRequest, RevisionOutcome, RevisionSummary
 from app.errors import BeliefNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
+from app.metrics import count_revisions
 from app.reasoning.protocol import EvidenceNote, Neighbour, Reasoner, RevisedBelief, RevisionRequest
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,10 @@ async def revise_belief(
         await lock_agent(tx, agent_id)
         return await _apply_plan(tx, mechanics, agent_id, planned)
 
-    return await graph.write_transaction(work, action=f"revising belief {belief_id}")
+    outcome = await graph.write_transaction(work, action=f"revising belief {belief_id}")
+    # Counted once committed; a turn's own revisions are counted with the turn (observe_turn).
+    count_revisions(revision.mode for revision in outcome.revisions)
+    return outcome
 
 
 async def revise_tense_in(

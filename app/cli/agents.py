@@ -5,11 +5,19 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.table import Table
 
 from app.agents.birth import ensure_default_agent
 from app.agents.models import AgentCreate
-from app.agents.store import create_agent, get_agent
-from app.cli.common import AgentOption, agent_id_of, console, err_console, run_with_graph
+from app.agents.store import create_agent, delete_agent, get_agent, list_agents
+from app.cli.common import (
+    AgentOption,
+    agent_id_of,
+    console,
+    err_console,
+    run_with_graph,
+    when,
+)
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
@@ -23,6 +31,48 @@ def agents_create(name: str) -> None:
     agent = run_with_graph(lambda graph: create_agent(graph, AgentCreate(name=name)))
     console.print(f"created agent [bold]{agent.name}[/]: {agent.id}")
     console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")
+
+
+@agents_app.command("list")
+def agents_list(
+    limit: Annotated[int, typer.Option(min=1, max=500, help="Agents per page")] = 50,
+    skip: Annotated[int, typer.Option(min=0, help="Agents to skip (newest first)")] = 0,
+) -> None:
+    """List agents, newest first, with their active beliefs and episodes."""
+    page = run_with_graph(lambda graph: list_agents(graph, None, skip, limit))
+    table = Table(title=f"{page.count} agents" + (f" (from {skip + 1})" if skip else ""))
+    for column in ("id", "name", "born", "source", "beliefs", "episodes"):
+        table.add_column(column, justify="right" if column in ("beliefs", "episodes") else "left")
+    for agent in page.data:
+        table.add_row(
+            agent.id,
+            agent.name,
+            when(agent.created_at),
+            agent.birth_source or "",
+            str(agent.beliefs),
+            str(agent.episodes),
+        )
+    console.print(table)
+
+
+@agents_app.command("delete")
+def agents_delete(
+    agent_id: str,
+    force: Annotated[
+        bool, typer.Option("--force", help="Also delete the default agent (CREDENCE_DEFAULT_AGENT)")
+    ] = False,
+) -> None:
+    """Delete an agent and every node of its mind."""
+    settings = get_settings()
+    deletion = run_with_graph(
+        lambda graph: delete_agent(
+            graph, agent_id, default_agent_name=settings.default_agent, force=force
+        )
+    )
+    console.print(
+        f"deleted agent {deletion.agent_id}: {deletion.nodes_deleted} nodes "
+        f"in {deletion.batches} batches"
+    )
 
 
 @agents_app.command("show")

@@ -1,4 +1,5 @@
-"""``credence serve | neo4j``: the API server and the local Neo4j launcher."""
+"""``credence serve | mcp | neo4j``: the API server, the MCP server over stdio, and the local
+Neo4j launcher."""
 
 from __future__ import annotations
 
@@ -38,6 +39,34 @@ def serve(
     uvicorn.run(
         create_app(settings), host=bind_host, port=bind_port, log_level=settings.log_level.lower()
     )
+
+
+def mcp(
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            "-a",
+            envvar="CREDENCE_AGENT_ID",
+            help="The agent of calls that name none (default: $CREDENCE_AGENT_ID, else the "
+            "default agent)",
+        ),
+    ] = None,
+) -> None:
+    """Serve Credence to an MCP client over stdio (Claude Desktop, Claude Code): tools,
+    resources and prompts. Stdout carries the protocol; logs go to stderr."""
+    import asyncio
+    import sys
+
+    from app.mcp.stdio import serve_stdio
+
+    settings = get_settings()
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    asyncio.run(serve_stdio(settings, agent))
 
 
 neo4j_app = typer.Typer(

@@ -20,9 +20,17 @@ import neo4j.time
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
 from neo4j import exceptions as neo4j_errors
 
-from app.errors import ConstraintViolation, GraphBusy, GraphError, GraphUnavailable, InvalidInput
+from app.errors import (
+    ConstraintViolation,
+    CredenceError,
+    GraphBusy,
+    GraphError,
+    GraphUnavailable,
+    InvalidInput,
+)
 from app.graph.catalog import QueryCatalog, default_catalog
 from app.graph.settings import Neo4jSettings
+from app.metrics import count_neo4j_error
 
 log = logging.getLogger(__name__)
 
@@ -54,34 +62,42 @@ def native(value: Any) -> Any:
 
 @asynccontextmanager
 async def translated_driver_errors(action: str) -> AsyncIterator[None]:
-    """Re-raises driver errors as Credence errors, naming what was being done."""
+    """Re-raises driver errors as Credence errors, naming what was being done (and counts them
+    in ``credence_neo4j_errors``)."""
     try:
         yield
-    except neo4j_errors.AuthError as error:
-        raise GraphUnavailable(
-            f"Neo4j refused the credentials while {action}", cause=error.message
-        ) from error
-    except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError) as error:
+    except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as error:
+        translated = _translated(error, action)
+        count_neo4j_error(translated.code)
+        raise translated from error
+    except OSError as error:
+        count_neo4j_error(GraphUnavailable.code)
         raise GraphUnavailable(f"Neo4j is not reachable while {action}: {error}") from error
-    except neo4j_errors.TransientError as error:
-        # Reached only when the driver's retries of a managed transaction ran out.
-        raise GraphBusy(
+
+
+def _translated(
+    error: neo4j_errors.Neo4jError | neo4j_errors.DriverError, action: str
+) -> CredenceError:
+    if isinstance(error, neo4j_errors.AuthError):
+        return GraphUnavailable(
+            f"Neo4j refused the credentials while {action}", cause=error.message
+        )
+    if isinstance(error, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired):
+        return GraphUnavailable(f"Neo4j is not reachable while {action}: {error}")
+    if isinstance(error, neo4j_errors.TransientError):
+        # Reached only when the retries of a managed transaction ran out (GraphClient._retrying).
+        return GraphBusy(
             f"Neo4j stayed busy while {action} (retried): {error.message}", neo4j_code=error.code
-        ) from error
-    except neo4j_errors.ConstraintError as error:
-        raise ConstraintViolation(
+        )
+    if isinstance(error, neo4j_errors.ConstraintError):
+        return ConstraintViolation(
             f"a uniqueness constraint refused the write while {action}", cause=error.message
-        ) from error
-    except neo4j_errors.CypherTypeError as error:
-        raise InvalidInput(
-            f"a value had the wrong type while {action}", cause=error.message
-        ) from error
-    except neo4j_errors.Neo4jError as error:
-        raise GraphError(
-            f"Neo4j failed while {action}: {error.message}", neo4j_code=error.code
-        ) from error
-    except neo4j_errors.DriverError as error:
-        raise GraphError(f"the Neo4j driver failed while {action}: {error}") from error
+        )
+    if isinstance(error, neo4j_errors.CypherTypeError):
+        return InvalidInput(f"a value had the wrong type while {action}", cause=error.message)
+    if isinstance(error, neo4j_errors.Neo4jError):
+        return GraphError(f"Neo4j failed while {action}: {error.message}", neo4j_code=error.code)
+    return GraphError(f"the Neo4j driver failed while {action}: {error}")
 
 
 class Transaction:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from app.errors import CredenceError, TurnFailed
 from app.loop.models import ReasonerCalls, TurnEvent, TurnResult
+from app.metrics import observe_turn
 from app.reasoning.protocol import Judgement, Reasoner, RevisedBelief, RevisionRequest
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,8 @@ async def turn_failed(emit: Emit, agent_id: str, failure: ReasonerFailed) -> Tur
 
 
 async def turn_done(emit: Emit, result: TurnResult) -> TurnResult:
-    """Streams the end of a committed turn; returns its result."""
+    """Counts a committed turn in the metrics and streams its end; returns its result."""
+    observe_turn(result.mode, result.timings_ms, (r.mode for r in result.revisions))
     await emit(TurnEvent(type="done", data={"turn_id": result.turn_id, "mode": result.mode}))
     return result
 

@@ -30,6 +30,7 @@ from app.embeddings.embedder import Embedder
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
+from app.metrics import count_revisions
 from app.seeds.pack_schema import KnowledgePack, PackBelief
 
 Vector = list[float]
@@ -174,7 +175,10 @@ async def load_pack(
         immutable_keys=immutable_keys,
         source=source,
     )
-    return await graph.write_transaction(partial(_write_pack, load))
+    report = await graph.write_transaction(partial(_write_pack, load))
+    # Counted once committed: each superseded belief is a pack_upgrade revision.
+    count_revisions(["pack_upgrade"] * report.superseded)
+    return report
 
 
 def _diff(state: list[dict[str, Any]], pack: KnowledgePack) -> _Diff:

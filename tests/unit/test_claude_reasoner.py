@@ -18,6 +18,7 @@ from typing import Any
 import httpx2
 import pytest
 from anthropic import AsyncAnthropic
+from prometheus_client import REGISTRY
 from pydantic import BaseModel
 
 from app.reasoning.claude import prompts
@@ -634,3 +635,38 @@ async def test_an_unexpected_sdk_error_falls_back(monkeypatch: pytest.MonkeyPatc
     case = next(case for case in CASES if case.method == "verify")
     answer = await call(claude, case)
     assert answer.reasoner == "offline (fallback: RuntimeError: the SDK broke)"
+
+
+# --- metrics: every call to Claude is counted with its tokens ------------------------------------
+
+
+def _metric(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def test_calls_and_tokens_are_counted_by_judgement_and_outcome() -> None:
+    case = next(case for case in CASES if case.method == "classify_stance")
+    calls = {"judgement": "classify_stance"}
+    ok_before = _metric("credence_reasoner_calls_total", **calls, outcome="ok")
+    fallback_before = _metric("credence_reasoner_calls_total", **calls, outcome="fallback")
+    input_before = _metric("credence_reasoner_tokens_total", **calls, kind="input")
+    bad = {"stance": "maybe", "confidence": 1.7, "cues": []}
+    api = ScriptedApi(
+        [
+            tool_answer("record_stance", case.tool_input, FAST),
+            tool_answer("record_stance", bad, FAST),
+        ]
+    )
+
+    await call(reasoner(api), case)
+    await call(reasoner(api), case)
+
+    assert _metric("credence_reasoner_calls_total", **calls, outcome="ok") == ok_before + 1
+    assert (
+        _metric("credence_reasoner_calls_total", **calls, outcome="fallback") == fallback_before + 1
+    )
+    # Both calls cost tokens, the failed one too.
+    assert (
+        _metric("credence_reasoner_tokens_total", **calls, kind="input")
+        == input_before + 2 * (USAGE["input_tokens"])
+    )

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, status
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, MechanicsDep, ReasonerDep, SkipQuery
 from app.beliefs import edges, history, store, updates, writes
 from app.beliefs.dissatisfaction import compute_dissatisfaction
+from app.beliefs.explain import MAX_DEPTH, BeliefExplanation, explain_belief
 from app.beliefs.models import (
     Belief,
     BeliefCreate,
@@ -83,6 +84,31 @@ async def read_belief(
 ) -> BeliefDetail:
     """One belief with evidence, events, lineage, edges and its strength in a context."""
     return await store.get_belief(graph, mechanics, agent_id, belief_id, context, history_limit)
+
+
+@router.get(
+    "/beliefs/{belief_id}/explanation",
+    responses={
+        401: {"description": "API keys are configured and the X-API-Key is missing or unknown"},
+        403: {"description": "the API key does not reach this agent"},
+        404: {"description": "no such belief for this agent"},
+        422: {"description": "a query parameter is out of range (named in the message)"},
+    },
+)
+async def explain(
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    agent_id: AgentIdDep,
+    belief_id: BeliefId,
+    context: ContextName | None = None,
+    depth: Annotated[int, Query(ge=1, le=MAX_DEPTH, description="SUPPORTS hops")] = 3,
+    limit: Annotated[int, Query(ge=1, le=200)] = 20,
+) -> BeliefExplanation:
+    """Why the agent holds a belief: its SUPPORTS chain with weights, evidence for and against
+    (with sources), open contradictions, revision lineage and recent events."""
+    return await explain_belief(
+        graph, mechanics, agent_id, belief_id, context=context, depth=depth, limit=limit
+    )
 
 
 @router.patch("/beliefs/{belief_id}")

@@ -23,6 +23,7 @@ from anthropic.types import Message
 from pydantic import BaseModel, ValidationError
 
 from app.errors import InvalidInput
+from app.metrics import count_reasoner_call
 from app.reasoning.claude import prompts
 from app.reasoning.claude.prompts import JudgementPrompt
 from app.reasoning.protocol import (
@@ -130,6 +131,17 @@ def _usage(message: Message) -> TokenUsage:
         cache_read_input_tokens=usage.cache_read_input_tokens or 0,
         cache_creation_input_tokens=usage.cache_creation_input_tokens or 0,
     )
+
+
+def _token_counts(usage: TokenUsage | None) -> dict[str, int]:
+    if usage is None:
+        return {}
+    return {
+        "input": usage.input_tokens,
+        "output": usage.output_tokens,
+        "cache_read": usage.cache_read_input_tokens,
+        "cache_creation": usage.cache_creation_input_tokens,
+    }
 
 
 def _validation_why(error: ValidationError) -> str:
@@ -352,8 +364,10 @@ class ClaudeReasoner:
             why = check(answer) if check is not None else None
             if why is not None:
                 raise _Unusable(why, usage)
+            count_reasoner_call(judgement, "ok", _token_counts(usage))
             return answer
         except _Unusable as failure:
+            count_reasoner_call(judgement, "fallback", _token_counts(failure.usage))
             log.warning(
                 "claude %s failed (%s); the fallback reasoner answers this call",
                 judgement,

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
@@ -129,6 +130,7 @@ async def test_a_new_version_keeps_learned_strengths_and_supersedes_changed_stat
         )
     )
     v2.beliefs = [b for b in v2.beliefs if b.key != dropped.key]
+    counted = REGISTRY.get_sample_value("credence_revisions_total", {"mode": "pack_upgrade"}) or 0
     report = await load_pack(graph, None, mechanics, agent.id, v2)
 
     after = (await graph.read("packs/get_pack_state", agent_id=agent.id, pack_name=pack.name))[0][
@@ -142,4 +144,8 @@ async def test_a_new_version_keeps_learned_strengths_and_supersedes_changed_stat
     assert by_key[changed.key]["id"] != held[changed.key]["id"]
     revisions = await graph.read("revisions/list_revisions", agent_id=agent.id, skip=0, limit=10)
     assert [r["mode"] for r in revisions[0]["revisions"]] == ["pack_upgrade"]
+    assert (
+        REGISTRY.get_sample_value("credence_revisions_total", {"mode": "pack_upgrade"})
+        == counted + 1
+    )
     assert await compare_with_stored(graph, mechanics, agent.id) == []

@@ -1,0 +1,50 @@
+"""Request metrics: a plain ASGI middleware (it never buffers a response, so streamed answers,
+the WebSocket and the MCP transport pass through untouched) and the ``/metrics`` route."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi import APIRouter, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.metrics import exposition, observe_request
+
+
+class RequestMetrics:
+    """Counts every HTTP request by method, route template and status, and times it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500  # what the client gets when the app raises before answering
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            # The router puts the matched route in the scope; its template keeps ids out of the
+            # labels. A request no route matched is counted as "unmatched".
+            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            observe_request(scope["method"], route, status, time.perf_counter() - started)
+
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/metrics", response_class=Response)
+async def metrics() -> Response:
+    """Prometheus metrics: requests and latencies per route, turn phases, reasoner calls and
+    tokens, revisions, Neo4j errors."""
+    body, content_type = exposition()
+    return Response(body, media_type=content_type)

@@ -1,0 +1,190 @@
+"""Why an agent holds a belief: the answer Credence exists to give, in one read.
+
+What supports it (the SUPPORTS chain with its weights), the evidence for and against it and
+the beliefs it superseded (with the person or episode each piece came from), its open
+contradictions, its revision lineage and its most recent events, with a plain-text summary a
+model (or a person) can read first.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import Belief, Contradiction, LinkedBelief
+from app.beliefs.store import get_belief
+from app.errors import BeliefNotFound
+from app.graph.client import GraphClient
+
+MAX_DEPTH = 5  # the SUPPORTS hops explain_belief.cypher can follow
+
+
+class Supporter(BaseModel):
+    """A belief that holds this one up, directly (depth 1) or through others."""
+
+    id: str
+    statement: str
+    strength: float
+    tension: float
+    is_active: bool
+    depth: int = Field(description="SUPPORTS hops from the supporter to the explained belief")
+    weight: float = Field(description="the weight of the supporter's own SUPPORTS edge")
+    path_weight: float = Field(description="product of the weights down to the explained belief")
+    supports_id: str = Field(description="the belief the supporter's edge holds up")
+    supports_statement: str
+
+
+class EvidenceItem(BaseModel):
+    """One piece of evidence, on the belief or on a belief it superseded."""
+
+    id: str
+    belief_id: str = Field(description="the belief it was given on (a predecessor, maybe)")
+    text: str
+    kind: str | None = None
+    stance: str
+    weight: float
+    tension_delta: float | None = None
+    at: datetime | None = None
+    source_person_id: str | None = None
+    source_person: str | None = Field(default=None, description="the person's name")
+    episode_id: str | None = None
+    episode_text: str | None = None
+
+
+class LineageRevision(BaseModel):
+    """A revision that revised or produced a belief of the lineage."""
+
+    id: str
+    mode: str | None = None
+    depth: int | None = None
+    trigger_tension: float | None = None
+    old_belief_id: str | None = None
+    old_statement: str | None = None
+    new_belief_id: str | None = None
+    new_statement: str | None = None
+    evidence_summary: str | None = None
+    reasoning: str | None = None
+    behavioral_changes: list[str] = Field(default_factory=list)
+    reasoner: str | None = None
+    at: datetime | None = None
+
+
+class BeliefExplanation(BaseModel):
+    belief: Belief
+    summary: str = Field(description="the explanation in a few plain sentences")
+    strength_in_context: float
+    context: str | None
+    support_chain: list[Supporter]
+    supports: list[LinkedBelief] = Field(description="the beliefs this one holds up")
+    evidence_for: list[EvidenceItem]
+    evidence_against: list[EvidenceItem]
+    other_evidence: list[EvidenceItem] = Field(description="neutral or novel evidence")
+    open_contradictions: list[Contradiction]
+    predecessors: list[LinkedBelief] = Field(description="the beliefs it replaced, oldest first")
+    successors: list[LinkedBelief] = Field(description="what replaced it, when it is inactive")
+    revisions: list[LineageRevision] = Field(description="the lineage's revisions, oldest first")
+    recent_events: list[dict[str, Any]] = Field(description="newest first")
+
+
+async def explain_belief(
+    graph: GraphClient,
+    mechanics: Mechanics,
+    agent_id: str,
+    belief_id: str,
+    *,
+    context: str | None = None,
+    depth: int = 3,
+    limit: int = 20,
+) -> BeliefExplanation:
+    """Why the agent holds ``belief_id``.
+
+    Args:
+        context: the context to give its strength in (with back-off), as ``get_belief``.
+        depth: SUPPORTS hops to follow (1 to 5).
+        limit: the most supporters, evidence items and recent events returned.
+
+    Raises:
+        BeliefNotFound: no such belief for this agent.
+    """
+    detail = await get_belief(graph, mechanics, agent_id, belief_id, context, history_limit=limit)
+    rows = await graph.read(
+        "beliefs/explain_belief",
+        agent_id=agent_id,
+        belief_id=belief_id,
+        depth=max(1, min(depth, MAX_DEPTH)),
+        limit=limit,
+    )
+    if not rows:  # deleted between the two reads
+        raise BeliefNotFound(belief_id, agent_id)
+    row = rows[0]
+    evidence = [EvidenceItem.model_validate(item) for item in row["evidence"]]
+    explanation = BeliefExplanation(
+        belief=detail.belief,
+        summary="",
+        strength_in_context=detail.strength_in_context,
+        context=context,
+        support_chain=[Supporter.model_validate(item) for item in row["support_chain"]],
+        supports=detail.supports,
+        evidence_for=[e for e in evidence if e.stance == "reinforcing"],
+        evidence_against=[e for e in evidence if e.stance == "contradicting"],
+        other_evidence=[e for e in evidence if e.stance not in ("reinforcing", "contradicting")],
+        open_contradictions=[c for c in detail.contradictions if c.status != "resolved"],
+        predecessors=detail.predecessors,
+        successors=detail.successors,
+        revisions=[LineageRevision.model_validate(item) for item in row["revisions"]],
+        recent_events=detail.events,
+    )
+    explanation.summary = summarize(explanation)
+    return explanation
+
+
+def summarize(explanation: BeliefExplanation) -> str:
+    """The explanation as a few sentences: state, support, evidence, tension, history."""
+    belief = explanation.belief
+    state = "held" if belief.is_active else "no longer held"
+    in_context = (
+        f" ({explanation.strength_in_context:.2f} in context {explanation.context!r})"
+        if explanation.context
+        else ""
+    )
+    lines = [
+        f"{belief.statement!r} is {state}: strength {belief.strength:.2f}{in_context}, "
+        f"tension {belief.tension:.2f}, source {belief.source or 'unknown'}."
+    ]
+    direct = [s for s in explanation.support_chain if s.depth == 1]
+    if direct:
+        named = "; ".join(f"{s.statement!r} (weight {s.weight:.2f})" for s in direct[:3])
+        deeper = len(explanation.support_chain) - len(direct)
+        more = f", and {deeper} more further down the chain" if deeper else ""
+        lines.append(f"Supported by {named}{more}.")
+    else:
+        lines.append("No other belief supports it.")
+    lines.append(
+        f"Evidence: {len(explanation.evidence_for)} for, {len(explanation.evidence_against)} "
+        f"against, {len(explanation.other_evidence)} other."
+    )
+    if explanation.evidence_against:
+        latest = explanation.evidence_against[0]
+        source = f" (from {latest.source_person})" if latest.source_person else ""
+        lines.append(f"Latest against: {latest.text!r}{source}.")
+    if explanation.open_contradictions:
+        lines.append(
+            "Open contradictions: "
+            + "; ".join(repr(c.statement) for c in explanation.open_contradictions[:3])
+            + "."
+        )
+    if explanation.predecessors:
+        produced = next((r for r in explanation.revisions if r.new_belief_id == belief.id), None)
+        why = ""
+        if produced is not None and produced.trigger_tension is not None:
+            why = f" ({produced.mode}, at tension {produced.trigger_tension:.2f})"
+        reasoning = f": {produced.reasoning}" if produced and produced.reasoning else "."
+        lines.append(
+            f"It replaced {explanation.predecessors[-1].statement!r} in a revision{why}{reasoning}"
+        )
+    if explanation.successors:
+        lines.append(f"It was revised into {explanation.successors[-1].statement!r}.")
+    return " ".join(lines)

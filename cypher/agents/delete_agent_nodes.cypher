@@ -1,0 +1,31 @@
+// Deletes up to $batch_size of an agent's nodes (every agent-scoped label but Agent itself)
+// with their relationships: one bounded batch, run again until it deletes fewer than asked.
+// Each label is matched through its agent_id index; the list is every AgentScoped class of
+// app/graph/models.py (tests/integration/test_agents.py checks that nothing is left behind).
+// Params: $agent_id (string), $batch_size (int).
+// Returns: deleted (int: nodes deleted by this batch).
+CALL () {
+  MATCH (n:BeliefEvent {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Evidence {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Belief {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Context {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Revision {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Episode {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Session {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Person {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Frame {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Task {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Note {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Entity {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Rule {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Capability {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Censor {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Decision {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Reason {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Approval {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:KnowledgePack {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:DissatisfactionSample {agent_id: $agent_id}) RETURN n
+}
+WITH DISTINCT n LIMIT $batch_size
+DETACH DELETE n
+RETURN count(*) AS deleted

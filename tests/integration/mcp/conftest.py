@@ -1,0 +1,67 @@
+"""Fixtures for the MCP tests: the REST API to write a known history, the environment a
+`credence mcp` or `credence serve` subprocess needs, and helpers to read tool answers."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from mcp.types import CallToolResult
+
+from app.api.app import create_app
+from app.config import Settings
+
+
+@pytest.fixture(scope="module")
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def server_env(settings: Settings) -> dict[str, str]:
+    """The test Neo4j, the offline reasoner, no default agent (so no birth at start-up)."""
+    return {
+        **os.environ,
+        "CREDENCE_NEO4J_URI": settings.neo4j_uri,
+        "CREDENCE_NEO4J_USER": settings.neo4j_user,
+        "CREDENCE_NEO4J_PASSWORD": settings.neo4j_password.get_secret_value(),
+        "CREDENCE_DEFAULT_AGENT": "",
+        "CREDENCE_REASONER__PROVIDER": "offline",
+        "CREDENCE_API_KEYS": "{}",
+    }
+
+
+def credence_command() -> str:
+    """The installed `credence` script next to this interpreter (what a client launches)."""
+    script = Path(sys.executable).parent / "credence"
+    assert script.is_file(), f"no credence script at {script}: install the project first"
+    return str(script)
+
+
+def new_agent(client: TestClient, name: str) -> str:
+    response = client.post("/v1/agents", json={"name": name})
+    assert response.status_code == 201, response.text
+    agent_id: str = response.json()["id"]
+    return agent_id
+
+
+def answer(result: CallToolResult) -> dict[str, Any]:
+    """A successful tool call's structured answer."""
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+def error(result: CallToolResult) -> dict[str, Any]:
+    """A failed tool call's error body (REST's ``{"code", "message", "details"}``)."""
+    assert result.is_error
+    text = result.content[0].text  # type: ignore[union-attr]
+    body: dict[str, Any] = json.loads(text[text.index("{") :])["error"]
+    return body

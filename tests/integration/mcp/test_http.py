@@ -1,0 +1,149 @@
+"""The MCP server over streamable HTTP at the API's /mcp (`credence serve` as a subprocess),
+with the SDK client: refused without a valid key, and a key for agent A never reaches agent B."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+
+import httpx2
+import pytest
+from fastapi.testclient import TestClient
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.integration.beliefs.scripted_history import script_history
+from tests.integration.mcp.conftest import answer, credence_command, error, new_agent
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def agents(client: TestClient) -> tuple[str, str]:
+    return new_agent(client, "Alice's agent"), new_agent(client, "Bob's agent")
+
+
+@pytest.fixture(scope="module")
+def api(server_env: dict[str, str], agents: tuple[str, str]) -> Iterator[str]:
+    """`credence serve` on a free port, with an admin key and a key for Alice's agent only."""
+    alice, _ = agents
+    port = _free_port()
+    keys = {"admin-key": ["*"], "alice-key": [alice]}
+    env = {
+        **server_env,
+        "CREDENCE_API_KEYS": json.dumps(keys),
+        "CREDENCE_MIGRATE_ON_START": "false",
+    }
+    process = subprocess.Popen(
+        [credence_command(), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if httpx2.get(f"{base}/health", timeout=2).status_code == 200:
+                    break
+            except httpx2.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                _, stderr = process.communicate()
+                raise AssertionError(f"the API did not start: {stderr.decode()[-2000:]}")
+            time.sleep(0.3)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@asynccontextmanager
+async def mcp_over_http(base: str, key: str) -> AsyncIterator[ClientSession]:
+    async with (
+        httpx2.AsyncClient(headers={"X-API-Key": key}, timeout=60) as http,
+        streamable_http_client(f"{base}/mcp", http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session
+
+
+def test_mcp_without_a_valid_key_is_401(api: str) -> None:
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    headers = {"accept": "application/json, text/event-stream"}
+    for key in (None, "wrong-key"):
+        sent = {**headers, **({"X-API-Key": key} if key else {})}
+        response = httpx2.post(f"{api}/mcp", json=request, headers=sent, timeout=10)
+        assert response.status_code == 401
+        assert response.json()["error"]["code"] == "authentication_required"
+
+
+async def test_a_key_reaches_its_agents_and_no_other(
+    api: str, client: TestClient, agents: tuple[str, str]
+) -> None:
+    alice, bob = agents
+    history = script_history(client, alice)
+    bob_history = script_history(client, bob)
+
+    async with mcp_over_http(api, "alice-key") as session:
+        assert "explain_belief" in {tool.name for tool in (await session.list_tools()).tools}
+        listed = answer(await session.call_tool("list_agents", {}))
+        assert [a["id"] for a in listed["data"]] == [alice] and listed["count"] == 1
+        # No agent_id: the key's only agent.
+        why = answer(await session.call_tool("explain_belief", {"belief_id": history.new_root}))
+        assert why["belief"]["id"] == history.new_root
+        assert [r["id"] for r in why["revisions"]] == [history.revision]
+
+        refused = error(
+            await session.call_tool(
+                "explain_belief", {"belief_id": bob_history.new_root, "agent_id": bob}
+            )
+        )
+        assert refused["code"] == "agent_forbidden" and refused["details"]["agent_id"] == bob
+        written = error(
+            await session.call_tool(
+                "record_evidence",
+                {
+                    "belief_id": bob_history.middle,
+                    "text": "x",
+                    "stance": "contradicting",
+                    "agent_id": bob,
+                },
+            )
+        )
+        assert written["code"] == "agent_forbidden"
+        try:
+            await session.read_resource(f"credence://agents/{bob}/self")
+        except Exception as failure:  # the SDK raises the resource error as an MCPError
+            assert "agent_forbidden" in str(failure)
+        else:
+            raise AssertionError("Alice's key read Bob's self-model")
+
+    # Bob's belief is untouched; the admin key reaches it.
+    assert client.get(f"/v1/agents/{bob}/beliefs/{bob_history.middle}").json()["evidence"] == []
+    async with mcp_over_http(api, "admin-key") as session:
+        overview = answer(await session.call_tool("agent_overview", {"agent_id": bob}))
+        assert overview["agent"]["id"] == bob
+
+    metrics = httpx2.get(f"{api}/metrics", timeout=10).text
+    assert 'credence_http_requests_total{method="POST",route="/mcp",status="200"}' in metrics
+    calls = {
+        line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+        for line in metrics.splitlines()
+        if line.startswith("credence_mcp_tool_calls_total{")
+    }
+    assert calls['credence_mcp_tool_calls_total{outcome="ok",tool="explain_belief"}'] == 1
+    assert calls['credence_mcp_tool_calls_total{outcome="tool_error",tool="explain_belief"}'] == 1
+    assert calls['credence_mcp_tool_calls_total{outcome="tool_error",tool="record_evidence"}'] == 1
