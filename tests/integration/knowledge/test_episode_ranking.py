@@ -246,3 +246,31 @@ async def test_migration_and_backfill_give_old_episodes_the_new_structure(
     # Nothing is left to do: a second backfill stores nothing.
     again = await embedding_store.backfill(graph, embedder, agent_id=agent, labels=("Episode",))
     assert again.stored == {"Episode": 0}
+
+
+def test_a_success_and_a_recent_memory_weigh_more_than_an_equal_plain_one(
+    client: TestClient, agent: str
+) -> None:
+    now = datetime.now(UTC)
+    text = "We closed the books for the quarter on time."
+    import_episodes(
+        client,
+        agent,
+        {"external_id": "plain", "speaker": "Ann", "text": text, "session": "p",
+         "occurred_at": (now - timedelta(days=400)).isoformat()},
+        {"external_id": "success", "speaker": "Ann", "text": text, "session": "s",
+         "outcome": "success", "occurred_at": (now - timedelta(days=400)).isoformat()},
+        {"external_id": "week", "speaker": "Ann", "text": text, "session": "w",
+         "occurred_at": (now - timedelta(days=2)).isoformat()},
+        {"external_id": "month", "speaker": "Ann", "text": text, "session": "m",
+         "occurred_at": (now - timedelta(days=20)).isoformat()},
+    )  # fmt: skip
+
+    items = {i["external_id"]: i for i in _items(context(client, agent, "closed the books"))}
+
+    base = items["plain"]["score"]
+    defaults = RetrievalSettings()
+    # Identical texts, so identical fused scores: only the factors tell them apart.
+    assert items["success"]["score"] == pytest.approx(base * defaults.success_multiplier)
+    assert items["week"]["score"] == pytest.approx(base * (1 + defaults.recency_bonus_7d))
+    assert items["month"]["score"] == pytest.approx(base * (1 + defaults.recency_bonus_30d))
