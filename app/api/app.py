@@ -16,6 +16,7 @@ from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import mount_mcp
 from app.api.metrics import RequestMetrics
 from app.api.metrics import router as metrics_router
+from app.api.openapi import install_openapi
 from app.api.routes import (
     agents,
     analytics,
@@ -81,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Claude when an API key is set (the offline reasoner answers any call it fails), else offline.
     app.state.reasoner = make_reasoner(settings.reasoner, app.state.embedder)
     install_error_handlers(app)
+    install_openapi(app)
     for router in _ROUTERS:
         app.include_router(router)
     # MCP over streamable HTTP at /mcp (app/mcp), behind the same API keys.

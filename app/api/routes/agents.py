@@ -17,6 +17,7 @@ from app.api.deps import (
     GraphDep,
     MechanicsDep,
     SettingsDep,
+    SkipQuery,
 )
 from app.api.security import ALL_AGENTS
 from app.errors import AgentForbidden
@@ -35,7 +36,7 @@ _AGENT: dict[int | str, dict[str, Any]] = {**_AUTH, 404: {"description": "no suc
 async def list_all(
     graph: GraphDep,
     allowed: AllowedAgentsDep,
-    skip: Annotated[int, Query(ge=0)] = 0,
+    skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> AgentPage:
     """The agents this API key reaches, newest first, with active beliefs and episodes."""

@@ -45,7 +45,11 @@ async def list_censors(
     )
 
 
-@router.post("/censors", status_code=status.HTTP_201_CREATED)
+@router.post(
+    "/censors",
+    status_code=status.HTTP_201_CREATED,
+    responses={200: {"model": CensorAdded, "description": "The same censor already exists."}},
+)
 async def add_censor(
     graph: GraphDep, agent_id: AgentIdDep, body: CensorCreate, response: Response
 ) -> CensorAdded:

@@ -1,0 +1,119 @@
+"""The OpenAPI document declares every status a route can return, so that a generated client is
+truthful: the error statuses follow from the operation's inputs, and every one has the error
+body's schema (``app/api/errors.py``: ``{"error": {"code", "message", "details"}}``).
+
+- an operation that reads the API key (the ``x-api-key`` header): 401 (a key is required or
+  unknown) and 403 (the key may not touch this agent);
+- a path with ids (``{agent_id}``, ``{belief_id}`` ...): 404 (no such agent or item);
+- a request body: 400 (the body is not JSON) and 422;
+- any input: 422 (validation);
+- writes (POST, PUT, PATCH, DELETE): 409 (a conflict: a constraint, an immutable or inactive
+  belief, a cycle, an approval already answered ...);
+- every ``/v1`` operation: 503 (Neo4j unreachable or busy, with ``Retry-After``).
+
+What an operation declares itself (``responses=``) is kept, except that 422 always gets the error
+body (FastAPI's own 422 schema is not what the API sends).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, Field
+
+ERROR_SCHEMA = "ErrorResponse"
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+METHODS = WRITES | {"GET", "HEAD", "OPTIONS"}
+_DESCRIPTIONS = {
+    "400": "The request body is not valid JSON.",
+    "401": "An API key is required (keys are configured) or the key is unknown.",
+    "403": "The API key may not access this agent.",
+    "404": "No such agent, or no such item in it.",
+    "409": "The request conflicts with the graph's state.",
+    "422": "The input is invalid; every problem is listed with its location.",
+    "503": "Neo4j is unreachable or busy; try again after Retry-After seconds.",
+}
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="Stable error code, e.g. agent_not_found, invalid_input.")
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorResponse(BaseModel):
+    """The body of every error answer."""
+
+    error: ErrorDetail
+
+
+def install_openapi(app: FastAPI) -> None:
+    """Makes ``app.openapi()`` declare the error statuses of every operation (built once)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            declare_errors(schema)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def declare_errors(schema: dict[str, Any]) -> None:
+    """Adds the error statuses each operation can return to ``schema`` (in place)."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components.update(_model_schemas())
+    for path, operations in schema.get("paths", {}).items():
+        for method, operation in operations.items():
+            if method.upper() not in METHODS:
+                continue
+            responses = operation.setdefault("responses", {})
+            for status in _statuses(path, method.upper(), operation):
+                if status == "422" or status not in responses:
+                    responses[status] = _error_response(status)
+
+
+def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
+    parameters = operation.get("parameters", [])
+    statuses: set[str] = set()
+    if any(p.get("in") == "header" and p.get("name") == "x-api-key" for p in parameters):
+        statuses |= {"401", "403"}
+    if "{" in path:
+        statuses.add("404")
+    if "requestBody" in operation:
+        statuses |= {"400", "422"}
+    if parameters or "requestBody" in operation:
+        statuses.add("422")
+    if method in WRITES:
+        statuses.add("409")
+    if path.startswith("/v1/"):
+        statuses.add("503")
+    return sorted(statuses)
+
+
+def _error_response(status: str) -> dict[str, Any]:
+    response: dict[str, Any] = {
+        "description": _DESCRIPTIONS[status],
+        "content": {
+            "application/json": {"schema": {"$ref": f"#/components/schemas/{ERROR_SCHEMA}"}}
+        },
+    }
+    if status == "503":
+        response["headers"] = {
+            "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
+        }
+    return response
+
+
+def _model_schemas() -> dict[str, Any]:
+    schema = ErrorResponse.model_json_schema(ref_template="#/components/schemas/{model}")
+    definitions = schema.pop("$defs", {})
+    return {ERROR_SCHEMA: schema, **definitions}
