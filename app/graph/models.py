@@ -148,7 +148,9 @@ class Revision(AgentScoped):
 class Episode(AgentScoped):
     user_message = _fulltext()
     response = _fulltext()
-    text = _fulltext()
+    text = StringProperty()
+    # "<speaker>: <text>" (the speaker left out when a role): what the fulltext index holds.
+    search_text = _fulltext()
     speaker = StringProperty()
     external_id = StringProperty()
     occurred_at = DateTimeNeo4jFormatProperty(index=True)
@@ -169,6 +171,10 @@ class Episode(AgentScoped):
     salience = FloatProperty(default=1.0)
     actions = IntegerProperty(default=0)
     session_key = StringProperty()
+    # Order of arrival in the session (ties of occurred_at); the session's chain is NEXT edges.
+    seq = IntegerProperty()
+    # What the vector embeds: 2 = previous turn + search text (app/embeddings/store.py).
+    embedding_scheme = IntegerProperty()
     created_at = DateTimeNeo4jFormatProperty()
 
 
