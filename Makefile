@@ -17,7 +17,7 @@ BOLT_URI := bolt://127.0.0.1:$(or $(CREDENCE_NEO4J_BOLT_PORT),7687)
 HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
-.PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration clean
+.PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean
 
 install: $(STAMP)
 
@@ -49,6 +49,14 @@ unit: install
 
 integration: install neo4j-up
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} $(BIN)/pytest tests/integration
+
+# A longer schemathesis campaign than CI's (tests/integration/test_openapi_fuzzing.py): more
+# examples per operation and the coverage phase; FUZZ_SEED=... FUZZ_EXAMPLES=... to change.
+fuzz: install neo4j-up
+	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
+		CREDENCE_FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-100} CREDENCE_FUZZ_SEED=$${FUZZ_SEED:-$$RANDOM} \
+		CREDENCE_FUZZ_PHASES=examples,coverage,fuzzing \
+		$(BIN)/pytest tests/integration/test_openapi_fuzzing.py -q
 
 lint: install
 	$(BIN)/ruff check .

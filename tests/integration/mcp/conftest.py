@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,13 +34,6 @@ def server_env(settings: Settings) -> dict[str, str]:
         "CREDENCE_REASONER__PROVIDER": "offline",
         "CREDENCE_API_KEYS": "{}",
     }
-
-
-def credence_command() -> str:
-    """The installed `credence` script next to this interpreter (what a client launches)."""
-    script = Path(sys.executable).parent / "credence"
-    assert script.is_file(), f"no credence script at {script}: install the project first"
-    return str(script)
 
 
 def new_agent(client: TestClient, name: str) -> str:

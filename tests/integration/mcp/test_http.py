@@ -4,9 +4,6 @@ with the SDK client: refused without a valid key, and a key for agent A never re
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 
@@ -17,14 +14,8 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.integration.beliefs.scripted_history import script_history
-from tests.integration.mcp.conftest import answer, credence_command, error, new_agent
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+from tests.integration.mcp.conftest import answer, error, new_agent
+from tests.support.api_server import running_api
 
 
 @pytest.fixture(scope="module")
@@ -36,37 +27,14 @@ def agents(client: TestClient) -> tuple[str, str]:
 def api(server_env: dict[str, str], agents: tuple[str, str]) -> Iterator[str]:
     """`credence serve` on a free port, with an admin key and a key for Alice's agent only."""
     alice, _ = agents
-    port = _free_port()
     keys = {"admin-key": ["*"], "alice-key": [alice]}
     env = {
         **server_env,
         "CREDENCE_API_KEYS": json.dumps(keys),
         "CREDENCE_MIGRATE_ON_START": "false",
     }
-    process = subprocess.Popen(
-        [credence_command(), "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if httpx2.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx2.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                _, stderr = process.communicate()
-                raise AssertionError(f"the API did not start: {stderr.decode()[-2000:]}")
-            time.sleep(0.3)
+    with running_api(env) as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 @asynccontextmanager

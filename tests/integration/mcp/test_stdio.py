@@ -14,7 +14,8 @@ from mcp.shared.exceptions import MCPError
 
 from tests.integration.beliefs.scripted_history import MIDDLE, ROOT, script_history
 from tests.integration.loop.test_approvals import RECONCILE, REQUEST
-from tests.integration.mcp.conftest import answer, credence_command, error, new_agent
+from tests.integration.mcp.conftest import answer, error, new_agent
+from tests.support.api_server import credence_command
 
 TOOLS = {
     "list_agents",

@@ -1,0 +1,58 @@
+"""`credence serve` as a subprocess on a free loopback port, for tests that need a real server
+(MCP over HTTP, fuzzing the OpenAPI document)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+
+def credence_command() -> str:
+    """The installed `credence` script next to this interpreter (what a client launches)."""
+    script = Path(sys.executable).parent / "credence"
+    assert script.is_file(), f"no credence script at {script}: install the project first"
+    return str(script)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_api(env: dict[str, str], start_timeout_s: float = 90.0) -> Iterator[str]:
+    """Starts the API with ``env`` and yields its base URL once /health answers; stops it after."""
+    port = free_port()
+    process = subprocess.Popen(
+        [credence_command(), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + start_timeout_s
+        while True:
+            try:
+                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                _, stderr = process.communicate()
+                raise AssertionError(f"the API did not start: {stderr.decode()[-2000:]}")
+            time.sleep(0.3)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
