@@ -98,6 +98,17 @@ def observe_tool_call(tool: str, outcome: str, seconds: float) -> None:
     MCP_TOOL_LATENCY.labels(tool).observe(seconds)
 
 
+NEO4J_RETRIES = Counter(
+    "credence_neo4j_transaction_retries",
+    "Transactions run again after a transient Neo4j error (deadlock, lock timeout), by code",
+    ["code"],
+)
+
+
+def count_neo4j_retry(code: str) -> None:
+    NEO4J_RETRIES.labels(code).inc()
+
+
 def count_neo4j_error(code: str) -> None:
     NEO4J_ERRORS.labels(code).inc()
 

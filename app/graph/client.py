@@ -30,7 +30,7 @@ from app.errors import (
 )
 from app.graph.catalog import QueryCatalog, default_catalog
 from app.graph.settings import Neo4jSettings
-from app.metrics import count_neo4j_error
+from app.metrics import count_neo4j_error, count_neo4j_retry
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +220,7 @@ class GraphClient:
                 if time.monotonic() + delay > deadline:
                     raise
                 log.info("transient error (attempt %d), retrying: %s", attempt, error.code)
+                count_neo4j_retry(error.code or "unknown")
                 await asyncio.sleep(delay * random.uniform(0.5, 1.5))  # noqa: S311 (jitter)
                 delay = min(delay * 2, 1.0)
 
