@@ -5,7 +5,8 @@ body's schema (``app/api/errors.py``: ``{"error": {"code", "message", "details"}
 - an operation that reads the API key (the ``x-api-key`` header): 401 (a key is required or
   unknown) and 403 (the key may not touch this agent);
 - a path with ids (``{agent_id}``, ``{belief_id}`` ...): 404 (no such agent or item);
-- a request body: 400 (the body is not JSON) and 422;
+- a request body: 400 (the body is not JSON), 404 (a name or id in it names nothing, e.g. a
+  knowledge pack) and 422;
 - any input: 422 (validation);
 - writes (POST, PUT, PATCH, DELETE): 409 (a conflict: a constraint, an immutable or inactive
   belief, a cycle, an approval already answered ...);
@@ -30,7 +31,7 @@ _DESCRIPTIONS = {
     "400": "The request body is not valid JSON.",
     "401": "An API key is required (keys are configured) or the key is unknown.",
     "403": "The API key may not access this agent.",
-    "404": "No such agent, or no such item in it.",
+    "404": "No such agent, or no such item (in the path or named in the body).",
     "409": "The request conflicts with the graph's state.",
     "422": "The input is invalid; every problem is listed with its location.",
     "503": "Neo4j is unreachable or busy; try again after Retry-After seconds.",
@@ -89,7 +90,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     if "{" in path:
         statuses.add("404")
     if "requestBody" in operation:
-        statuses |= {"400", "422"}
+        statuses |= {"400", "404", "422"}
     if parameters or "requestBody" in operation:
         statuses.add("422")
     if method in WRITES:
