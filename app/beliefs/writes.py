@@ -6,6 +6,8 @@ vector; embedding them before the caller is answered keeps them findable by mean
 
 from __future__ import annotations
 
+import logging
+
 from app.beliefs import store, updates
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import (
@@ -17,8 +19,22 @@ from app.beliefs.models import (
 )
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import embed_pending
+from app.errors import GraphError
 from app.graph.client import GraphClient
 from app.reasoning.protocol import Reasoner
+
+log = logging.getLogger(__name__)
+
+
+async def _embed_written(graph: GraphClient, embedder: Embedder, agent_id: str) -> None:
+    """Embeds the statements just written. The write itself has committed, so a database that
+    fails now (it went away) must not turn the answer into an error a client would retry,
+    writing twice: the statements stay ``embedding_pending`` and the next write of the agent (or
+    ``credence embed backfill``) embeds them."""
+    try:
+        await embed_pending(graph, embedder, agent_id)
+    except GraphError as error:
+        log.warning("statements of agent %s left to embed later: %s", agent_id, error.message)
 
 
 async def record_evidence(
@@ -48,7 +64,7 @@ async def record_evidence(
     outcome = await updates.record_evidence(graph, mechanics, reasoner, agent_id, items)
     # Evidence alone changes no statement; only a revision writes new ones.
     if outcome.revision.revisions:
-        await embed_pending(graph, embedder, agent_id)
+        await _embed_written(graph, embedder, agent_id)
     return outcome
 
 
@@ -61,7 +77,7 @@ async def create_belief(
         AgentNotFound: no such agent.
     """
     belief = await store.create_belief(graph, mechanics, agent_id, data)
-    await embed_pending(graph, embedder, agent_id)
+    await _embed_written(graph, embedder, agent_id)
     return belief
 
 
@@ -80,5 +96,5 @@ async def update_belief(
         BeliefImmutable: the statement of a creed belief cannot change, nor can it be deactivated.
     """
     belief = await store.update_belief(graph, mechanics, agent_id, belief_id, changes)
-    await embed_pending(graph, embedder, agent_id)
+    await _embed_written(graph, embedder, agent_id)
     return belief

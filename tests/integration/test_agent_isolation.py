@@ -71,10 +71,10 @@ def _url(path: str, values: dict[str, str]) -> str:
 def _count(world: dict[str, Any], agent: str) -> dict[str, Any]:
     client: TestClient = world["client"]
     headers = {"X-API-Key": ADMIN}
-    return {
-        "beliefs": len(client.get(f"/v1/agents/{agent}/beliefs", headers=headers).json()),
-        "episodes": len(client.get(f"/v1/agents/{agent}/episodes", headers=headers).json()),
-    }
+    beliefs = client.get(f"/v1/agents/{agent}/beliefs", headers=headers)
+    episodes = client.get(f"/v1/agents/{agent}/episodes", headers=headers)
+    assert beliefs.status_code == 200 and episodes.status_code == 200
+    return {"beliefs": beliefs.json()["data"], "episodes": episodes.json()}
 
 
 def test_every_agent_scoped_operation_refuses_other_keys(world: dict[str, Any]) -> None:

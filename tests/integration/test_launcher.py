@@ -6,47 +6,16 @@ Needs what the launcher needs (a JDK 21+, Maven or the jar cache).
 
 from __future__ import annotations
 
-import os
 import socket
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.neo4j_server import LAUNCHER, pinned_version
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Launcher:
-    def __init__(self, home: Path, bolt_port: int, http_port: int) -> None:
-        self.env = {
-            **os.environ,
-            "CREDENCE_NEO4J_HOME": str(home),
-            "CREDENCE_NEO4J_BOLT_PORT": str(bolt_port),
-            "CREDENCE_NEO4J_HTTP_PORT": str(http_port),
-            "CREDENCE_NEO4J_HEAP": "512m",
-            "CREDENCE_NEO4J_PAGECACHE": "128m",
-        }
-        self.bolt_port = bolt_port
-        self.http_port = http_port
-
-    def __call__(self, command: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            ["bash", str(LAUNCHER), command],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=900,
-            check=False,
-        )
+from tests.support.api_server import free_port as _free_port
+from tests.support.launcher import Launcher
+from tests.support.neo4j_server import pinned_version
 
 
 @pytest.fixture
