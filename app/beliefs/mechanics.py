@@ -44,9 +44,11 @@ class Mechanics(BaseModel):
     # Dissatisfaction bands.
     dissatisfaction_medium_from: Unit = 0.3
     dissatisfaction_high_from: Unit = 0.6
+    # Matched as substrings of the lower-cased text, as the seed does: "confidential" is in
+    # "confidentiality", "audit" in "auditor", "fraud" in "fraudulent".
     moral_topics: list[str] = Field(
         default_factory=lambda: [
-            "confidentiality",
+            "confidential",
             "privacy",
             "security",
             "compliance",
