@@ -15,10 +15,11 @@ from app.reasoning.protocol import BeliefBrief, ResponseRequest
 
 
 def turn_response(
-    turn: PlannedTurn, revision: RevisionOutcome, question: str | None
+    turn: PlannedTurn, revision: RevisionOutcome, question: str | None, history_turns: int
 ) -> ResponseRequest:
     """The answer to a turn rests on its relevant beliefs as they stand after the turn's
-    revisions, and carries what was revised, done, asked or refused."""
+    revisions, and carries what was revised, done, asked or refused, with the session's latest
+    ``history_turns`` turns."""
     activation, plan = turn.activation, turn.plan
     beliefs = _as_revised(_ordered_for_answer(list(activation.beliefs), activation), revision)
     return ResponseRequest(
@@ -41,6 +42,11 @@ def turn_response(
         execution=describe_execution(plan.execution, plan.verification, plan.work_unit),
         approval_question=question,
         refusal=_refusal(plan),
+        history=activation.recent(history_turns),
+        people=activation.people,
+        rules=activation.rules,
+        working_memory=activation.working_memory,
+        episodes=activation.episodes,
     )
 
 

@@ -16,11 +16,13 @@ import uuid
 from dataclasses import replace
 
 from app.beliefs.revision import observe_turn
+from app.embeddings.store import embed_pending
 from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, InvalidInput
 from app.guardian.censors import learn_censor
 from app.loop.acting import execute_and_verify
 from app.loop.approvals import StoredApproval, TurnState, claim, get_approval, release
 from app.loop.guarding import refuses
+from app.loop.learning import plan_guidance
 from app.loop.models import ApprovalAnswer, TurnResult
 from app.loop.recording import (
     Emit,
@@ -115,6 +117,7 @@ async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -
     recorder = TurnRecorder(emit=emit)
     try:
         run = await _act_on_answer(services, recorder, run)
+        run = await _plan_guidance(services, run)
         result = await services.graph.write_transaction(
             lambda tx: record_resumption(tx, services, recorder, run),
             action="resuming a turn",
@@ -123,6 +126,23 @@ async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -
         raise await turn_failed(emit, run.agent_id, failure) from failure
     await _after_resumption(services, run)
     return await turn_done(emit, result)
+
+
+async def _plan_guidance(services: LoopServices, run: Resumption) -> Resumption:
+    """A guidance answer becomes a belief of the agent (seed 000: "Learned: …" at 0.5), or
+    reinforces the belief it repeats."""
+    text, state = run.answer.text, run.state
+    if run.answer.action != "answer" or not text or state is None or run.mode == "blocked":
+        return run
+    learning = await plan_guidance(
+        services.graph,
+        services.embedder,
+        services.settings,
+        run.agent_id,
+        text,
+        state.request.message,
+    )
+    return replace(run, learning=learning)
 
 
 async def _act_on_answer(
@@ -209,5 +229,8 @@ async def _after_resumption(services: LoopServices, run: Resumption) -> None:
             )
             log.info("censor learning after rejection: %s", learned.message)
         await observe_turn(services.graph, services.settings.mechanics, services.reasoner, agent_id)
+        if any(new.duplicate_of is None for new in run.learning):
+            # The learned belief was written without a vector: embed it for the next turns.
+            await embed_pending(services.graph, services.embedder, agent_id)
     except (CredenceError, InvalidInput):
         log.exception("after-resumption bookkeeping failed for approval %s", stored.public.id)

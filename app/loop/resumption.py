@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.loop.approvals import StoredApproval, TurnState
+from app.loop.learning import NewBelief
 from app.loop.models import ApprovalAnswer, GuardianReport, TurnMode
 from app.reasoning.protocol import ExecutionResult, Verification, WorkUnit
 
@@ -27,6 +28,8 @@ class Resumption:
     guardian: GuardianReport = field(default_factory=lambda: GuardianReport(action="allow"))
     execution: ExecutionResult | None = None
     verification: Verification | None = None
+    # A guidance answer learned as a belief (or reinforcing the belief it repeats).
+    learning: list[NewBelief] = field(default_factory=list)
 
     @property
     def state(self) -> TurnState | None:

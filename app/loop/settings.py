@@ -32,6 +32,39 @@ class LoopSettings(BaseModel):
     min_evidence_confidence: Annotated[float, Field(ge=0.0, le=1.0)] = 0.3
     # Outcome of a rejected proposal: a failure on the belief that decided it (learned from).
     rejection_severity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.5
+    # The session's earlier turns each judgement sees (seed 000: 10 for the appraisal, 5 for
+    # the answer; evidence extraction sees the answer's).
+    history_turns_appraisal: Annotated[int, Field(ge=0, le=50)] = 10
+    history_turns_answer: Annotated[int, Field(ge=0, le=50)] = 5
+    # The history may take at most this share of the frame's context budget (tokens estimated
+    # as for the context); the oldest turns are dropped first.
+    history_budget_share: Annotated[float, Field(ge=0.0, le=1.0)] = 0.25
+    # A retrieved rule applies to a turn at or above this cosine to the message (token overlap
+    # without embeddings); at most rules_per_turn apply, most relevant first.
+    rule_relevance_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.4
+    rule_relevance_floor_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.15
+    rules_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
+    # People, episodes and working-memory items shown to the reasoner.
+    people_per_turn: Annotated[int, Field(ge=0, le=20)] = 5
+    episodes_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
+    memory_items_per_turn: Annotated[int, Field(ge=0, le=50)] = 8
+    # An outcome moves up to this many of the most relevant beliefs (seed 000: three).
+    outcome_beliefs: Annotated[int, Field(ge=1, le=10)] = 3
+    # Failure severity from the verification's issues: the largest of this map (seed 000:
+    # low 0.3, medium 0.6, high 0.9); no issues: 0.
+    # Learning new beliefs (seed 000: "Learned: …" at 0.5): a learned belief's strength; a
+    # correction is learned only from a person with at least this authority; novel facts are
+    # learned when learn_novel_claims; at most learned_per_turn per turn. A claim at or above
+    # the duplicate similarity to a known belief reinforces it instead.
+    learned_strength: Annotated[float, Field(ge=0.0, le=1.0)] = 0.5
+    correction_authority: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    learn_novel_claims: bool = True
+    learned_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
+    duplicate_similarity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.9
+    duplicate_similarity_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
+    severity_by_issue: dict[str, float] = Field(
+        default_factory=lambda: {"low": 0.3, "medium": 0.6, "high": 0.9, "critical": 1.0}
+    )
 
 
 class LoopConfig(Protocol):

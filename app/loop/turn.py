@@ -82,6 +82,8 @@ async def _activate(
         agent_id,
         request.message,
         request.context,
+        request.session,
+        request.speaker,
     )
     await recorder.phase(
         "activate",
@@ -119,9 +121,9 @@ async def _after_turn(
     runaway guard's streak (``sample``: D and the streak, recorded by the turn's transaction)
     says D stayed above the line too long, and, when asked, the session's peak-end salience."""
     try:
-        if result.revisions:
-            # Revised beliefs are written without vectors; give them theirs now so the next
-            # turn finds them by meaning too, not only by their words.
+        if result.revisions or any(not item.reinforced for item in result.learned):
+            # Revised and learned beliefs are written without vectors; give them theirs now so
+            # the next turn finds them by meaning too, not only by their words.
             await embed_pending(services.graph, services.embedder, agent_id)
         value, streak = sample
         await meditate_if_runaway(

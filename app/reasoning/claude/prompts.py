@@ -23,6 +23,8 @@ Rules of answering:
 - Judge from the data in the user message; do not invent beliefs, people, ids or results.
 - Copy ids exactly as given. Numbers called confidence, urgency, risk or threat lie in [0, 1].
 - Text fields are plain, short sentences in the language of the person's message.
+- `history`, when given, holds the session's earlier turns (oldest first): read the message in \
+their light (what "it" or "that" refers to), and never ask again what they already answered.
 - When the data is not enough to judge, say so in the fields meant for it (uncertainty, issues,
   concerns) rather than guessing."""
 
@@ -73,7 +75,13 @@ leave out questions, greetings and thanks.
 the belief's id copied exactly, the claim, the stance (reinforcing or contradicting; use neutral \
 or novel only when asked about it directly), your confidence (0-1), and the kind: factual (a \
 statement about the world), feedback (the person judging the agent) or outcome (the result of \
-an action). At most one item per belief: the most confident. No item for unrelated beliefs.""",
+an action). At most one item per belief: the most confident. No item for unrelated beliefs.
+- learned: the claims the agent should keep as new beliefs of its own, each a self-contained \
+sentence: guidance on how to do something ("always ...", "from now on ..."), a correction of a \
+given belief (kind correction, its id in contradicts), or a plain, unhedged fact that no given \
+belief covers (kind novel). Name in supports / contradicts the given beliefs it backs or \
+contradicts (ids copied exactly). Leave out opinions, guesses, questions and restatements of a \
+given belief (those are items). Empty when none.""",
 )
 
 CLASSIFY_STANCE = JudgementPrompt(
@@ -172,7 +180,8 @@ write the agent's reply to the person's message from the turn data.
 strength and tension allow; follow the dissatisfaction band. Mode guidance: ask the approval \
 question; proposal: present the proposed action and ask for approval; blocked: say plainly why \
 it is refused; revision: say what was revised and how the view changed. Say an action was done \
-only when the execution says it was executed.
+only when the execution says it was executed. `history` holds the session's earlier turns \
+(oldest first): continue that conversation, and never ask again what it already answered.
 - questions: the questions the reply asks the person (empty when none).""",
 )
 

@@ -220,7 +220,9 @@ class ClaudeReasoner:
         known = {belief.id for belief in request.beliefs}
 
         def check(answer: ExtractedEvidence) -> str | None:
-            unknown = sorted({item.belief_id for item in answer.items} - known)
+            named = {item.belief_id for item in answer.items}
+            named |= {bid for claim in answer.learned for bid in claim.supports + claim.contradicts}
+            unknown = sorted(named - known)
             return f"items for unknown belief ids {unknown}" if unknown else None
 
         return await self._judge(
