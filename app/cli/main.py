@@ -16,6 +16,7 @@ from app.cli import (
     embed,
     episodes,
     frames,
+    identity,
     memory,
     packs,
     people,
@@ -42,6 +43,7 @@ app.add_typer(embed.embed_app, name="embed")
 app.command("serve")(servers.serve)
 app.command("birth")(packs.birth_command)
 app.command("context")(context.context_command)
+app.command("identity")(identity.identity_command)
 app.command("tension")(beliefs.tension)
 app.command("revisions")(beliefs.revisions)
 app.command("chat")(chat.chat_command)

@@ -70,6 +70,8 @@ class Activation:
     episodes: list[RecalledEpisode] = field(default_factory=list)
     working_memory: list[MemoryItem] = field(default_factory=list)
     urgency_multiplier: float = 1.0
+    # The agent's identity document (markdown) when a model reasons (its system prompt).
+    identity: str | None = None
 
     def recent(self, turns: int) -> list[HistoryTurn]:
         """The latest ``turns`` turns of the history, oldest first."""

@@ -132,6 +132,7 @@ async def _appraise(planning: _Planning) -> Appraisal:
                 dissatisfaction=activation.dissatisfaction.value,
                 band=activation.dissatisfaction.band,
                 history=activation.recent(planning.services.settings.loop.history_turns_appraisal),
+                identity=activation.identity,
                 people=activation.people,
                 rules=activation.rules,
                 working_memory=activation.working_memory,
@@ -201,6 +202,7 @@ async def _extract_evidence(planning: _Planning, appraisal: Appraisal) -> Extrac
                 history=planning.activation.recent(
                     planning.services.settings.loop.history_turns_answer
                 ),
+                identity=planning.activation.identity,
             )
         ),
     )
@@ -263,6 +265,7 @@ async def _work_unit(planning: _Planning, appraisal: Appraisal) -> WorkUnit:
                 history=planning.activation.recent(
                     planning.services.settings.loop.history_turns_answer
                 ),
+                identity=planning.activation.identity,
             )
         ),
     )

@@ -24,7 +24,7 @@ def turn_response(
     beliefs = _as_revised(_ordered_for_answer(list(activation.beliefs), activation), revision)
     return ResponseRequest(
         message=turn.request.message,
-        system_prompt=system_prompt_for(activation.agent),
+        system_prompt=system_prompt_for(activation.agent, activation.identity),
         band=activation.dissatisfaction.band,
         dissatisfaction=activation.dissatisfaction.value,
         # Supervision concerns acting: a turn that asks for nothing is simply answered.

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.settings import EmbeddingSettings
 from app.guardian.settings import GuardianSettings
-from app.memory.settings import MemoryMechanics
+from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.settings import ReasonerSettings
 from app.retrieval.settings import RetrievalSettings
 
@@ -62,6 +62,19 @@ class LoopSettings(BaseModel):
     learned_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
     duplicate_similarity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.9
     duplicate_similarity_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
+    # Sessions close explicitly, at the end of a turn that asks for it, or after this long
+    # without a turn (seed 003: an idle timeout of 30 minutes); a turn closes at most
+    # idle_sessions_per_sweep idle sessions of its agent afterwards.
+    session_idle_timeout_minutes: Annotated[float, Field(gt=0)] = 30.0
+    idle_sessions_per_sweep: Annotated[int, Field(ge=0, le=100)] = 3
+    # Reflection after a session closes (seed 003: reflection_trigger on_session_end) once at
+    # least reflect_min_episodes unconsolidated episodes wait (consolidation_min_episodes 5),
+    # and after any turn once reflect_every_episodes wait (seed 003: every 100 episodes);
+    # clusters need reflect_min_cluster_size episodes (seed 003: 3+).
+    reflect_on_session_close: bool = True
+    reflect_min_episodes: Annotated[int, Field(ge=1)] = 5
+    reflect_every_episodes: Annotated[int, Field(ge=1)] = 100
+    reflect_min_cluster_size: Annotated[int, Field(ge=2, le=1000)] = 3
     severity_by_issue: dict[str, float] = Field(
         default_factory=lambda: {"low": 0.3, "medium": 0.6, "high": 0.9, "critical": 1.0}
     )
@@ -85,3 +98,5 @@ class LoopConfig(Protocol):
     def guardian(self) -> GuardianSettings: ...
     @property
     def loop(self) -> LoopSettings: ...
+    @property
+    def reflection(self) -> ReflectionSettings: ...

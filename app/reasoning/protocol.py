@@ -171,6 +171,10 @@ class AppraisalRequest(BaseModel):
     dissatisfaction: float = Field(default=0.0, ge=0.0, le=1.0)
     band: Band = "low"
     history: list[HistoryTurn] = _history()
+    identity: str | None = Field(
+        default=None,
+        description="the agent's identity document: the system prompt of a model's call",
+    )
     people: list[PersonBrief] = Field(default_factory=list, description="the people present")
     rules: list[RuleBrief] = Field(default_factory=list, description="learned rules that apply")
     working_memory: list[MemoryItem] = Field(
@@ -229,6 +233,10 @@ class EvidenceRequest(BaseModel):
     speaker: str | None = None
     beliefs: list[BeliefBrief] = Field(default_factory=list)
     history: list[HistoryTurn] = _history()
+    identity: str | None = Field(
+        default=None,
+        description="the agent's identity document: the system prompt of a model's call",
+    )
 
 
 class EvidenceItem(BaseModel):
@@ -274,6 +282,10 @@ class WorkRequest(BaseModel):
     appraisal: Appraisal | None = None
     guidance: str | None = Field(default=None, description="a person's answer to a question")
     history: list[HistoryTurn] = _history()
+    identity: str | None = Field(
+        default=None,
+        description="the agent's identity document: the system prompt of a model's call",
+    )
 
 
 class WorkUnit(Judgement, WorkSpec):

@@ -8,9 +8,20 @@ import json
 
 import pytest
 
+from app.agents.identity import (
+    IdentityBelief,
+    IdentityCapability,
+    IdentityConflict,
+    IdentityDocument,
+    IdentityDomain,
+    IdentityRule,
+    identity_markdown,
+)
 from app.beliefs.mechanics import Mechanics
 from app.loop.learning import accepted, against_known, reinforcements
+from app.loop.prompting import identity_system_prompt
 from app.loop.routing import route
+from app.loop.sessions import session_lessons, session_summary
 from app.loop.settings import LoopSettings
 from app.loop.write_phase import failure_severity
 from app.reasoning.offline.reasoner import OfflineReasoner
@@ -327,3 +338,88 @@ class _TokenOnly:
 
     async def embed(self, texts: list[str]) -> None:
         return None
+
+
+# --- sessions ----------------------------------------------------------------------------------
+
+
+def test_a_session_summary_names_who_what_and_how_it_went() -> None:
+    episodes = [
+        {"speaker": "Dana Fox", "text": "Please reconcile the petty cash", "outcome": "success"},
+        {"speaker": "user", "text": "The bank feed broke again", "outcome": "failure"},
+        {
+            "speaker": "Dana Fox",
+            "text": "Thanks!",
+            "outcome": "neutral",
+            "revision_triggered": True,
+        },
+    ]
+    summary = session_summary("s1", episodes)
+    assert summary == (
+        "Session s1: 3 turn(s) with Dana Fox. Topics: petty cash; bank feed broke. "
+        "Outcomes: 1 success, 1 failure. 1 turn(s) revised a belief."
+    )
+    assert session_lessons(episodes) == [
+        "What failed: The bank feed broke again",
+        "A belief was revised after: Thanks!",
+        "What worked: Please reconcile the petty cash",
+    ]
+    assert session_summary("empty", []) == "Session empty: no turns."
+
+
+# --- identity ----------------------------------------------------------------------------------
+
+IDENTITY = "# Ava: identity\n\n## Purpose\n\nKeep the books honest."
+
+
+@pytest.mark.parametrize("method", ["appraise", "extract_evidence", "propose_work_unit"])
+async def test_claude_system_prompt_is_the_identity_document(method: str) -> None:
+    case = next(case for case in CASES if case.method == method)
+    api = ScriptedApi([tool_answer(case.prompt.tool_name, case.tool_input, FAST)])
+    request = case.request.model_copy(update={"identity": IDENTITY})
+    await getattr(reasoner(api), method)(request)
+    [system] = api.body()["system"]
+    assert system["text"].startswith(IDENTITY) and case.prompt.instructions in system["text"]
+    assert system["cache_control"] == {"type": "ephemeral"}
+    assert "Keep the books honest" not in api.body()["messages"][0]["content"]
+
+
+async def test_claude_respond_uses_the_identity_prompt() -> None:
+    case = next(case for case in CASES if case.method == "respond")
+    api = ScriptedApi([tool_answer(case.prompt.tool_name, case.tool_input, FAST)])
+    prompt = identity_system_prompt(IDENTITY)
+    await reasoner(api).respond(case.request.model_copy(update={"system_prompt": prompt}))
+    [system] = api.body()["system"]
+    assert system["text"].startswith(IDENTITY)
+    assert "Rules of answering:" in system["text"]
+
+
+def test_the_identity_markdown_follows_the_seed_template() -> None:
+    document = IdentityDocument(
+        agent_id="a",
+        name="Ava",
+        identity_goal="Keep the books honest.",
+        terminal_creed=["Never fake a result."],
+        capabilities=[IdentityCapability(domain="task", proficiency=0.62, experience_count=4)],
+        knowledge_gaps=["lease accounting"],
+        strongest_beliefs=[
+            IdentityDomain(
+                domain="general",
+                beliefs=[IdentityBelief(id="b", statement="Cash is king.", strength=0.9)],
+            )
+        ],
+        open_conflicts=[IdentityConflict(a="A.", b="Not A.")],
+        recent_rules=[IdentityRule(id="r", trigger_concept="audit", content="Note dates.")],
+    )
+    text = identity_markdown(document)
+    for expected in (
+        "# Ava: identity",
+        "Keep the books honest.",
+        "1. Never fake a result.",
+        "| task | 62% | 4 tasks | — |",
+        "- lease accounting",
+        "- Cash is king. (strength 0.90)",
+        "- “A.” contradicts “Not A.”",
+        "- audit: Note dates.",
+    ):
+        assert expected in text, expected

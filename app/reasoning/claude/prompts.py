@@ -192,3 +192,11 @@ def respond_system_text(agent_system_prompt: str) -> str:
         f"{agent_system_prompt.strip()}\n\nAnswer only by calling the tool "
         f"{RESPOND.tool_name}, once. This call: {RESPOND.instructions}"
     )
+
+
+def with_identity(identity: str | None, prompt: JudgementPrompt) -> str | None:
+    """The judgement's system text after the agent's identity document (both stable, so the
+    block stays cacheable); None without an identity (the judgement's own text is used)."""
+    if not identity:
+        return None
+    return f"{identity.strip()}\n\n{prompt.system_text()}"

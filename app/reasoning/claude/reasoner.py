@@ -210,8 +210,9 @@ class ClaudeReasoner:
             "appraise",
             prompts.APPRAISE,
             Appraisal,
-            request.model_dump_json(indent=1),
+            request.model_dump_json(indent=1, exclude={"identity"}),
             lambda: self.fallback.appraise(request),
+            system_text=prompts.with_identity(request.identity, prompts.APPRAISE),
         )
 
     async def extract_evidence(self, request: EvidenceRequest) -> ExtractedEvidence:
@@ -229,9 +230,10 @@ class ClaudeReasoner:
             "extract_evidence",
             prompts.EXTRACT_EVIDENCE,
             ExtractedEvidence,
-            request.model_dump_json(indent=1),
+            request.model_dump_json(indent=1, exclude={"identity"}),
             lambda: self.fallback.extract_evidence(request),
             check,
+            system_text=prompts.with_identity(request.identity, prompts.EXTRACT_EVIDENCE),
         )
 
     async def classify_stance(self, request: StanceRequest) -> StanceJudgement:
@@ -256,13 +258,16 @@ class ClaudeReasoner:
 
     async def propose_work_unit(self, request: WorkRequest) -> WorkUnit:
         """The work unit a request asks for (fast model)."""
-        data = request.model_dump_json(indent=1, exclude={"appraisal": set(JUDGEMENT_FIELDS)})
+        data = request.model_dump_json(
+            indent=1, exclude={"appraisal": set(JUDGEMENT_FIELDS), "identity": True}
+        )
         return await self._judge(
             "propose_work_unit",
             prompts.PROPOSE_WORK_UNIT,
             WorkUnit,
             data,
             lambda: self.fallback.propose_work_unit(request),
+            system_text=prompts.with_identity(request.identity, prompts.PROPOSE_WORK_UNIT),
         )
 
     async def verify(self, request: VerifyRequest) -> Verification:
