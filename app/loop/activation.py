@@ -21,7 +21,7 @@ from app.loop.models import RelevantBelief
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory import frames
 from app.memory.frames import FrameInfo
-from app.memory.people import name_key
+from app.memory.people import Mention, mentioned_people, name_key
 from app.reasoning.protocol import (
     BeliefBrief,
     HistoryTurn,
@@ -33,7 +33,7 @@ from app.reasoning.protocol import (
 from app.retrieval.context import build_context
 from app.retrieval.models import Context, ContextRequest, FrameChoice
 from app.retrieval.sources import working_memory_items
-from app.text.references import resolve_references
+from app.text.references import has_reference, resolve_references
 from app.text.words import tokens
 
 
@@ -70,6 +70,8 @@ class Activation:
     episodes: list[RecalledEpisode] = field(default_factory=list)
     working_memory: list[MemoryItem] = field(default_factory=list)
     urgency_multiplier: float = 1.0
+    # The people the message names (known ones with their id; new names are micro-born).
+    mentions: list[Mention] = field(default_factory=list)
     # The agent's identity document (markdown) when a model reasons (its system prompt).
     identity: str | None = None
 
@@ -198,14 +200,20 @@ async def activate(
         context_name: the context asked for; None takes the temporal context of working memory.
         session: the conversation; its earlier turns are the history, and retrieval reads the
             message with its references to them resolved.
-        speaker: who speaks; present in the turn with the people the context recalls.
+        speaker: who speaks; present in the turn with the known people the message names.
 
     Raises:
         AgentNotFound.
     """
-    history = await read_history(graph, settings.loop, agent_id, session)
-    query = resolve_references(message, [turn.message for turn in history])
-    start = await _read_start(graph, embedder, settings, agent_id, query)
+    mentions_task = asyncio.ensure_future(mentioned_people(graph, agent_id, message))
+    try:
+        history, query, start = await _read_history_and_start(
+            graph, embedder, settings, agent_id, message, session
+        )
+    except BaseException:
+        mentions_task.cancel()
+        raise
+    mentions = await mentions_task
     context, frame = start.context, start.frame
     items = context.sections["beliefs"].items if "beliefs" in context.sections else []
     beliefs = [_brief(item) for item in items]
@@ -215,7 +223,13 @@ async def activate(
     relevant, rules, people = await asyncio.gather(
         _relevant_in_context(graph, settings, agent_id, beliefs, scored, name),
         applying_rules(embedder, settings.loop, query, _section(context, "rules")),
-        people_present(graph, settings.loop, agent_id, speaker, _section(context, "people")),
+        people_present(
+            graph,
+            settings.loop,
+            agent_id,
+            speaker,
+            [m.person_id for m in mentions if m.known and m.person_id],
+        ),
     )
     threshold = settings.mechanics.revision_threshold
     return Activation(
@@ -246,7 +260,34 @@ async def activate(
         episodes=_recalled(settings.loop, _section(context, "episodes"), session),
         working_memory=_working_memory(settings.loop, _section(context, "working_memory")),
         urgency_multiplier=_urgency(_section(context, "working_memory")),
+        mentions=mentions,
     )
+
+
+async def _read_history_and_start(
+    graph: GraphClient,
+    embedder: Embedder,
+    settings: LoopConfig,
+    agent_id: str,
+    message: str,
+    session: str | None,
+) -> tuple[list[HistoryTurn], str, _Start]:
+    """The session's history, the query retrieval reads (the message with its references
+    resolved) and the turn's start; the history first only when the message points back.
+
+    Raises:
+        AgentNotFound.
+    """
+    if has_reference(message):
+        # Retrieval must read what "it" / "that" points to: the history comes first.
+        history = await read_history(graph, settings.loop, agent_id, session)
+        query = resolve_references(message, [turn.message for turn in history])
+        return history, query, await _read_start(graph, embedder, settings, agent_id, query)
+    history, start = await asyncio.gather(
+        read_history(graph, settings.loop, agent_id, session),
+        _read_start(graph, embedder, settings, agent_id, message),
+    )
+    return history, message, start
 
 
 async def _read_start(
@@ -271,14 +312,19 @@ async def _read_start(
         frame_task,
         compute_dissatisfaction(graph, settings.mechanics, agent_id, top=0, count_beliefs=False),
         # The context of GET /context: beliefs (to judge, route and answer) with their open
-        # contradictions, episodes, rules, people and working memory (whose temporal context
-        # decides context-conditional strengths), within the frame's budget.
+        # contradictions, episodes, rules and working memory (whose temporal context decides
+        # context-conditional strengths), within the frame's budget.
         build_context(
             graph,
             embedder,
             settings.retrieval,
             agent_id,
-            ContextRequest(q=message[:8000], k=settings.loop.beliefs_per_turn),
+            ContextRequest(
+                q=message[:8000],
+                k=settings.loop.beliefs_per_turn,
+                # People present are the speaker and those the message names (read after).
+                sections=["beliefs", "episodes", "rules", "working_memory"],
+            ),
             choose_frame=frame_budget,
             extra_sections={"working_memory": working_memory_items},
         ),
@@ -380,12 +426,11 @@ async def people_present(
     loop: LoopSettings,
     agent_id: str,
     speaker: str | None,
-    recalled: list[dict[str, Any]],
+    ids: list[str],
 ) -> list[PersonBrief]:
-    """The speaker (when known) and the people the context recalled, with their authority,
-    relationship value and affect; the speaker first."""
+    """The speaker (when known) and the known people the message names (``ids``), with their
+    authority, relationship value and affect; the speaker first."""
     keys = [name_key(speaker)] if speaker else []
-    ids = [str(item["id"]) for item in recalled if item.get("id")]
     if (not keys and not ids) or loop.people_per_turn == 0:
         return []
     rows = await graph.read(

@@ -13,6 +13,7 @@ halts and revises.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 
@@ -33,7 +34,6 @@ from app.loop.recording import (
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
 from app.loop.write_phase import record_turn
-from app.memory.people import mentioned_people
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +110,7 @@ async def _plan(
     """The turn's plan, with the people the message names who are not known yet (the write
     phase micro-births them)."""
     plan = await plan_turn(services, recorder, agent_id, request, activation)
-    mentions = await mentioned_people(services.graph, agent_id, request.message)
-    plan.mentioned = [m.name for m in mentions if not m.known] if mentions else []
+    plan.mentioned = [m.name for m in activation.mentions if not m.known]
     return PlannedTurn(agent_id=agent_id, request=request, activation=activation, plan=plan)
 
 
@@ -142,9 +141,12 @@ async def _after_turn(
         )
         if request.end_session and request.session:
             await close_session(services, agent_id, request.session, "end_of_turn")
+            await close_idle_sessions(services, agent_id)
         else:
             loop = services.settings.loop
-            await reflect_if_due(services, agent_id, loop.reflect_every_episodes, "after this turn")
-        await close_idle_sessions(services, agent_id)
+            await asyncio.gather(
+                reflect_if_due(services, agent_id, loop.reflect_every_episodes, "after this turn"),
+                close_idle_sessions(services, agent_id),
+            )
     except CredenceError:
         log.exception("after-turn bookkeeping failed for turn %s", result.turn_id)

@@ -13,6 +13,7 @@ from anthropic import AsyncAnthropic
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from app.agents.identity import IdentityCache
 from app.cli.main import app as cli_app
 from app.config import Settings
 from app.graph.client import GraphClient
@@ -119,3 +120,15 @@ async def test_claude_calls_of_a_turn_carry_identity_history_and_memory(
     assert "identity" not in appraisal
     reply = json.loads(sent[-1]["messages"][0]["content"].split("\n", 1)[1])
     assert reply["history"] and reply["beliefs"][0]["statement"] == RECOGNITION
+
+
+async def test_the_identity_cache_regenerates_only_when_what_it_shows_changed(
+    agent: Agent, graph: GraphClient
+) -> None:
+    agent.belief(RECOGNITION, 0.8)
+    cache = IdentityCache()
+    first = await cache.markdown(graph, agent.id)
+    assert await cache.markdown(graph, agent.id) is first  # unchanged: the cached text
+    agent.belief("Expenses are matched to the period that earned the revenue", 0.9)
+    second = await cache.markdown(graph, agent.id)
+    assert second != first and "Expenses are matched" in second
