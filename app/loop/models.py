@@ -43,7 +43,11 @@ class ChatRequest(BaseModel):
         description="Context for context-conditional strengths (e.g. month_end); default: "
         "the temporal context of working memory.",
     )
-    end_session: bool = Field(default=False, description="End the session after this turn.")
+    end_session: bool = Field(
+        default=False,
+        description="Close the session after this turn: peak-end salience, its summary, lessons "
+        "and learned items, and reflection when enough episodes wait.",
+    )
 
 
 class ApprovalAnswer(BaseModel):

@@ -33,6 +33,15 @@ _VERB_AFTER = word_set(
     require means mean applies apply works work happens happen has had have does did do right
     wrong correct true false ok okay fine"""
 )
+# "it" as a dummy subject points at nothing: "it's month end", "it is important to ...",
+# "it was clear that ...".
+_DUMMY_IT = re.compile(
+    r"^(?:'s|\s+is|\s+was|\s+will be)\s+(?:(?:\w+\s+){0,2}(?:to|that)\b|"
+    r"(?:almost\s+|nearly\s+|too\s+|so\s+|very\s+)?"
+    r"(?:month|quarter|year|week|day|time|today|tomorrow|tonight|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|late|early|raining|snowing|cold|hot|noon|midnight)\b)",
+    re.IGNORECASE,
+)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d[\d,]*(?:\.\d+)?")
 _POINTER = re.compile(r"\b(it|they|them|that|this)\b(?=(\s*)([A-Za-z'-]*))", re.IGNORECASE)
 
@@ -67,6 +76,8 @@ def _pointer_positions(text: str) -> list[tuple[int, int]]:
         word, after = match.group(1).lower(), match.group(3).lower()
         if word in ("that", "this") and after and after not in _VERB_AFTER:
             continue
+        if word == "it" and _DUMMY_IT.match(text[match.end(1) :]):
+            continue
         # "that" introducing a clause ("I think that ...") follows a verb of saying: skip it.
         before = text[: match.start()].split()
         if word == "that" and before and before[-1].lower() in ("think", "say", "said", "know"):
@@ -98,5 +109,7 @@ def _replaced(text: str, subject: str | None) -> str:
     out = text
     for start, end in reversed(_pointer_positions(text)):
         words = subject[:1].upper() + subject[1:] if start == 0 else subject
+        if out[end : end + 2].lower() == "'s":  # "it's" -> "<subject> is"
+            words, end = words + " is", end + 2
         out = out[:start] + words + out[end:]
     return out

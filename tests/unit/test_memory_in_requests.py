@@ -423,3 +423,15 @@ def test_the_identity_markdown_follows_the_seed_template() -> None:
         "- audit: Note dates.",
     ):
         assert expected in text, expected
+
+
+@pytest.mark.parametrize(
+    ("message", "resolved"),
+    [
+        ("It's month end, please track the close", "It's month end, please track the close"),
+        ("It is important to file on time", "It is important to file on time"),
+        ("It's approved by the controller", "Wire transfers is approved by the controller"),
+    ],
+)
+def test_a_dummy_it_points_at_nothing(message: str, resolved: str) -> None:
+    assert resolve_references(message, ["What is our policy on wire transfers?"]) == resolved
