@@ -8,7 +8,8 @@ belief already held (cosine ≥ ``duplicate_similarity`` to one of the beliefs t
 retrieved; token overlap without embeddings) reinforces that belief instead. Planning happens
 before the turn's transaction (it reads and embeds); :func:`learn_in` writes inside it: the
 belief with its creation event, ``LEARNED_FROM`` the episode and the person, ``ABOUT`` from the
-episode, and a ``CONTRADICTS`` edge (open) to each belief it contradicts.
+episode, a ``CONTRADICTS`` edge (open) to each belief it contradicts, and a ``SUPPORTS`` edge
+to each belief it backs that is already derived from supporters (the cascade re-derives it).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
+from app.beliefs.cascade import cascade_from
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
 from app.beliefs.store import belief_params
@@ -37,6 +39,7 @@ class NewBelief:
     statement: str
     kind: str
     contradicts: list[str] = field(default_factory=list)
+    supports: list[str] = field(default_factory=list)
     # The belief it repeats (reinforced instead of creating a new one), and how close it is.
     duplicate_of: str | None = None
     similarity: float = 0.0
@@ -86,6 +89,7 @@ async def against_known(
                 statement=claim.statement,
                 kind=claim.kind,
                 contradicts=[bid for bid in claim.contradicts if bid != duplicate],
+                supports=[bid for bid in claim.supports if bid != duplicate],
                 duplicate_of=duplicate,
                 similarity=round(best, 4),
             )
@@ -202,6 +206,7 @@ async def learn_in(
             person_id=person_id,
             person_name=person_name,
         )
+        supported = await _support(tx, mechanics, loop, agent_id, belief_id, new.supports)
         for target in new.contradicts:
             await tx.run(
                 "edges/upsert_contradicts",
@@ -222,9 +227,41 @@ async def learn_in(
                 reinforced=False,
                 similarity=new.similarity,
                 contradicts=new.contradicts,
+                supports=supported,
             )
         )
     return learned
+
+
+async def _support(
+    tx: Transaction,
+    mechanics: Mechanics,
+    loop: LoopSettings,
+    agent_id: str,
+    belief_id: str,
+    targets: list[str],
+) -> list[str]:
+    """``SUPPORTS`` edges from the new belief to the beliefs it backs that are already derived
+    from supporters: it joins them (weight ``learned_support_weight``) and the cascade
+    re-derives them. A belief without supporters keeps its own strength (one supporter at 0.5
+    would replace it); the claim already reinforced it as evidence."""
+    if not targets:
+        return []
+    rows = await tx.run("loop/find_derived_beliefs", agent_id=agent_id, ids=targets)
+    derived = [row["id"] for row in rows]
+    for target in derived:
+        await tx.run(
+            "edges/create_supports",
+            agent_id=agent_id,
+            edge={
+                "source_id": belief_id,
+                "target_id": target,
+                "weight": loop.learned_support_weight,
+            },
+        )
+    if derived:
+        await cascade_from(tx, mechanics, agent_id, [belief_id], f"learned {belief_id}")
+    return derived
 
 
 def _sentence(text: str) -> str:

@@ -127,6 +127,9 @@ class LearnedBelief(BaseModel):
     reinforced: bool = Field(description="True: it repeated a known belief, reinforced instead.")
     similarity: float = Field(default=0.0, description="To the closest known belief.")
     contradicts: list[str] = Field(default_factory=list)
+    supports: list[str] = Field(
+        default_factory=list, description="Derived beliefs it now SUPPORTS (joining the mean)."
+    )
 
 
 class TurnMemory(BaseModel):

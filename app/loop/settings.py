@@ -62,6 +62,8 @@ class LoopSettings(BaseModel):
     learned_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
     duplicate_similarity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.9
     duplicate_similarity_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
+    # The weight of a learned belief's SUPPORTS edge to a derived belief it backs.
+    learned_support_weight: Annotated[float, Field(gt=0.0, le=1.0)] = 0.5
     # Sessions close explicitly, at the end of a turn that asks for it, or after this long
     # without a turn (seed 003: an idle timeout of 30 minutes); a turn closes at most
     # idle_sessions_per_sweep idle sessions of its agent afterwards.

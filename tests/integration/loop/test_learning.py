@@ -87,3 +87,26 @@ def test_a_novel_fact_is_learned_and_a_paraphrase_reinforces_it(agent: Agent) ->
     assert agent.strength(learned["id"]) > 0.5
     answer = agent.chat("When does our fiscal year end?", speaker="Dana Fox")
     assert answer["relevant_belief"]["id"] == learned["id"]
+
+
+def test_a_learned_belief_joins_the_supporters_of_a_derived_belief(agent: Agent) -> None:
+    core = agent.belief("Every bank account is reconciled every month", 0.8)
+    leaf = agent.belief("The Chase account is reconciled on the last day of the month", 0.8)
+    edge = agent.client.post(
+        f"/v1/agents/{agent.id}/edges",
+        json={"type": "SUPPORTS", "source_id": leaf, "target_id": core, "weight": 1.0},
+    )
+    assert edge.status_code in (200, 201), edge.text
+    turn = agent.chat(
+        "From now on, always reconcile every bank account within five days of month end.",
+        speaker="Dana Fox",
+    )
+    [learned] = turn["learned"]
+    assert learned["kind"] == "guidance" and learned["reinforced"] is False
+    assert learned["supports"] == [core]
+    # The core is derived again, the learned belief (0.5, weight 0.5) among its supporters (the
+    # leaf was also reinforced a little by the claim).
+    expected = (agent.strength(leaf) * 1.0 + 0.5 * 0.5) / 1.5
+    assert abs(agent.strength(core) - expected) < 1e-6 and expected < 0.8
+    # A belief with no supporters keeps its own strength: no edge to the leaf.
+    assert leaf not in learned["supports"]
