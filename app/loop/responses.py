@@ -50,9 +50,11 @@ def turn_response(
     )
 
 
-def resumption_response(agent: dict[str, Any], run: Resumption) -> ResponseRequest:
+def resumption_response(
+    agent: dict[str, Any], run: Resumption, history_turns: int = 5
+) -> ResponseRequest:
     """The answer to a resumed turn: the paused turn's message, the belief that decided its
-    mode, and what was done (nothing, for a rejection)."""
+    mode, what was done (nothing, for a rejection), and the session's latest turns."""
     state = run.state
     beliefs = []
     if state is not None and state.belief_id and state.belief_statement:
@@ -70,7 +72,7 @@ def resumption_response(agent: dict[str, Any], run: Resumption) -> ResponseReque
     )
     return ResponseRequest(
         message=state.request.message if state else run.stored.public.question,
-        system_prompt=system_prompt_for(agent),
+        system_prompt=system_prompt_for(agent, run.identity),
         band=run.band,
         dissatisfaction=run.dissatisfaction,
         mode=run.mode,
@@ -78,6 +80,7 @@ def resumption_response(agent: dict[str, Any], run: Resumption) -> ResponseReque
         beliefs=beliefs,
         execution=execution,
         refusal=run.guardian.reason if run.mode == "blocked" else None,
+        history=run.history[-history_turns:] if history_turns else [],
     )
 
 

@@ -20,6 +20,7 @@ from app.embeddings.store import embed_pending
 from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, InvalidInput
 from app.guardian.censors import learn_censor
 from app.loop.acting import execute_and_verify
+from app.loop.activation import read_history
 from app.loop.approvals import StoredApproval, TurnState, claim, get_approval, release
 from app.loop.guarding import refuses
 from app.loop.learning import plan_guidance
@@ -116,6 +117,7 @@ async def resume_approval(
 async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -> TurnResult:
     recorder = TurnRecorder(emit=emit)
     try:
+        run = await _remember(services, run)
         run = await _act_on_answer(services, recorder, run)
         run = await _plan_guidance(services, run)
         result = await services.graph.write_transaction(
@@ -126,6 +128,18 @@ async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -
         raise await turn_failed(emit, run.agent_id, failure) from failure
     await _after_resumption(services, run)
     return await turn_done(emit, result)
+
+
+async def _remember(services: LoopServices, run: Resumption) -> Resumption:
+    """The paused turn's session so far and, when a model reasons, the identity document."""
+    session = run.state.request.session if run.state else None
+    history = await read_history(services.graph, services.settings.loop, run.agent_id, session)
+    identity = (
+        await services.identity.markdown(services.graph, run.agent_id)
+        if services.reasoner.name != "offline"
+        else None
+    )
+    return replace(run, history=history, identity=identity)
 
 
 async def _plan_guidance(services: LoopServices, run: Resumption) -> Resumption:
@@ -192,6 +206,8 @@ async def _unit_to_run(
                     frame=state.frame,
                     appraisal=state.appraisal,
                     guidance=answer.text,
+                    history=run.history[-services.settings.loop.history_turns_answer :],
+                    identity=run.identity,
                 )
             ),
         )

@@ -459,7 +459,9 @@ async def record_resumption(
         (episode_id, person_id, speaker if is_person(speaker) else None),
     )
     agent = (await tx.run("agents/get_agent", agent_id=agent_id))[0]["agent"]
-    reply = await _respond(services, recorder, resumption_response(agent, run))
+    reply = await _respond(
+        services, recorder, resumption_response(agent, run, settings.loop.history_turns_answer)
+    )
     conduct = TurnConduct(
         mode=run.mode,
         dissatisfaction=run.dissatisfaction,

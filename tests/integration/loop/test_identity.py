@@ -17,7 +17,8 @@ from app.agents.identity import IdentityCache
 from app.cli.main import app as cli_app
 from app.config import Settings
 from app.graph.client import GraphClient
-from app.loop.models import ChatRequest
+from app.loop.models import ApprovalAnswer, ChatRequest
+from app.loop.resume import resume_approval
 from app.loop.services import build_loop_services
 from app.loop.turn import run_turn
 from app.reasoning.claude.reasoner import ClaudeReasoner
@@ -132,3 +133,40 @@ async def test_the_identity_cache_regenerates_only_when_what_it_shows_changed(
     agent.belief("Expenses are matched to the period that earned the revenue", 0.9)
     second = await cache.markdown(graph, agent.id)
     assert second != first and "Expenses are matched" in second
+
+
+async def test_a_resumed_turn_answers_with_the_history_and_the_identity(
+    client: TestClient, settings: Settings, graph: GraphClient
+) -> None:
+    agent = Agent(client, client.post("/v1/agents", json={"name": "Resumed"}).json()["id"])
+    agent.belief("Bank accounts are reconciled at month end before the books are closed", 0.55)
+    paused = agent.chat(
+        "Please reconcile the Chase bank account before the books are closed", session="r1"
+    )
+    assert paused["mode"] == "proposal"
+    sent: list[dict[str, Any]] = []
+
+    async def api(request: httpx2.Request) -> httpx2.Response:
+        sent.append(json.loads(request.content))
+        body = {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}
+        return httpx2.Response(529, json=body)
+
+    claude = ClaudeReasoner(
+        ReasonerSettings(max_retries=0),
+        fallback=OfflineReasoner(),
+        client=AsyncAnthropic(
+            api_key="test",
+            base_url="https://api.anthropic.test",
+            max_retries=0,
+            http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(api)),
+        ),
+    )
+    services = build_loop_services(graph, settings, reasoner=claude)
+    resumed = await resume_approval(
+        services, agent.id, paused["approval"]["id"], ApprovalAnswer(action="approve")
+    )
+    assert resumed.approval is not None and resumed.approval.status == "approved"
+    reply = next(body for body in sent if body["tools"][0]["name"] == "record_reply")
+    data = json.loads(reply["messages"][0]["content"].split("\n", 1)[1])
+    assert data["history"][-1]["message"].startswith("Please reconcile the Chase bank account")
+    assert reply["system"][0]["text"].startswith("# Resumed: identity")
