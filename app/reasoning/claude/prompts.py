@@ -55,6 +55,12 @@ when they report a mistake, are frustrated, or stakes are high.
 topics the turn needs that no given belief covers.
 - recommended_approach: one or two sentences. Follow the dissatisfaction band: low -> answer or \
 act directly; medium -> hedge, name the tensions and ask; high -> resolve tensions first.
+- expectancy_violation: how unexpected the turn is given the beliefs, history and episodes (0-1).
+- decided_by: the name of the person present (`people`) with the decision-making power here \
+(authority 0.7 or more), or null.
+- Read `people` (authority, relationship value, affect: a stressed or senior speaker raises the \
+face threat), `rules` (name the ones that apply in the approach), `working_memory` (tasks, \
+notes; urgency_multiplier scales urgency at month, quarter and year end) and `episodes`.
 - is_request: true when the person asks for something to be done (not only a question or remark).
 - high_risk: which of exactly these kinds the request touches: delete, payment, credentials, \
 external_communication (empty when none).
@@ -181,7 +187,8 @@ strength and tension allow; follow the dissatisfaction band. Mode guidance: ask 
 question; proposal: present the proposed action and ask for approval; blocked: say plainly why \
 it is refused; revision: say what was revised and how the view changed. Say an action was done \
 only when the execution says it was executed. `history` holds the session's earlier turns \
-(oldest first): continue that conversation, and never ask again what it already answered.
+(oldest first): continue that conversation, and never ask again what it already answered. Name \
+the `rules` you follow, and mention the `working_memory` tasks or notes the message concerns.
 - questions: the questions the reply asks the person (empty when none).""",
 )
 
