@@ -8,7 +8,10 @@ makes and measures every request the SDK sends: system, tools and user message i
 tokens are **estimated** as characters / 4 (the real tokenizer is not available offline) and
 the answers' output tokens as their JSON characters / 4.
 
-    .venv/bin/python bench/claude_turn_cost.py
+    .venv/bin/python bench/claude_turn_cost.py [--session]
+
+``--session`` sends every turn in one conversation session, so each request also carries the
+session's earlier turns (the history) as a real conversation would.
 
 Neo4j is the one the settings name (the local launcher's by default), migrated. The agent it
 creates is named "bench claude cost" and is left in place (small).
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 from collections import defaultdict
 from typing import Any
 
@@ -116,6 +120,7 @@ class MockedClaude:
 
 
 def main() -> None:
+    session = "bench-session" if "--session" in sys.argv[1:] else None
     settings = Settings(default_agent="", reasoner=ReasonerSettings(provider="offline"))
     app = create_app(settings)
     offline = OfflineReasoner(app.state.embedder, settings.reasoner)
@@ -138,7 +143,12 @@ def main() -> None:
             assert created.status_code == 201, created.text
         for kind, message in TURNS * 2:
             mocked.requests.clear()
-            response = http.post(f"/v1/agents/{agent}/chat", json={"message": message})
+            body = (
+                {"message": message}
+                if session is None
+                else {"message": message, "session": session}
+            )
+            response = http.post(f"/v1/agents/{agent}/chat", json=body)
             assert response.status_code == 200, response.text
             turn = response.json()
             fallbacks = [c for c in turn["reasoners"]["calls"] if "fallback" in c]

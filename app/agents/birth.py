@@ -367,6 +367,8 @@ async def _load_packs(
                 vectors=vectors.of(pack),
                 immutable_keys=plan.immutable if pack is plan.creed_pack else frozenset(),
                 source="birth" if pack in plan.own_packs else "pack",
+                # The birth strength policy: an industry pack's knowledge starts uncertain.
+                strength_cap=None if pack in plan.own_packs else mechanics.birth_strength_cap,
             )
         )
     return reports

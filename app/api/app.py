@@ -31,9 +31,11 @@ from app.api.routes import (
     revisions,
 )
 from app.api.routes import frames as frame_routes
+from app.api.routes import identity as identity_routes
 from app.api.routes import people as people_routes
 from app.api.routes import rules as rule_routes
 from app.api.routes import self_model as self_routes
+from app.api.routes import sessions as session_routes
 from app.api.routes import working_memory as working_memory_routes
 from app.config import Settings, get_settings
 from app.embeddings.embedder import shared_embedder
@@ -64,6 +66,8 @@ _ROUTERS: tuple[APIRouter, ...] = (
     chat.router,
     censors.router,
     reflection.router,
+    session_routes.router,
+    identity_routes.router,
 )
 
 

@@ -44,9 +44,18 @@ class Mechanics(BaseModel):
     # Dissatisfaction bands.
     dissatisfaction_medium_from: Unit = 0.3
     dissatisfaction_high_from: Unit = 0.6
+    # Birth strength policy (seed 000: pack knowledge is born "appropriately uncertain", so a
+    # new agent proposes before it acts and earns autonomy as outcomes confirm it): a belief
+    # that an industry pack gives a newborn agent starts at most at this strength (its
+    # supported beliefs derive from the capped ones); the pack's own figure is kept on the
+    # belief as ``prior_strength``. None keeps the pack's figures. The birth's own beliefs
+    # (creed, ethical core, self, role) are not capped.
+    birth_strength_cap: Annotated[float | None, Field(ge=0.0, le=1.0)] = 0.5
+    # Matched as substrings of the lower-cased text, as the seed does: "confidential" is in
+    # "confidentiality", "audit" in "auditor", "fraud" in "fraudulent".
     moral_topics: list[str] = Field(
         default_factory=lambda: [
-            "confidentiality",
+            "confidential",
             "privacy",
             "security",
             "compliance",

@@ -70,6 +70,13 @@ class Belief(BaseModel):
     is_distrusted: bool
     reinforcement_count: int
     source: str | None = None
+    prior_strength: float | None = Field(
+        default=None,
+        description="A pack belief's own figure when the birth strength policy started it lower.",
+    )
+    learned_kind: str | None = Field(
+        default=None, description="How a learned belief was learned: guidance/correction/novel."
+    )
     supervision_mode: SupervisionMode | None = None
     created_at: datetime | None = None
     last_reinforced: datetime | None = None

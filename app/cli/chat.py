@@ -40,8 +40,9 @@ from app.loop.approvals import list_approvals
 from app.loop.models import ApprovalAnswer, ApprovalPublic, ChatRequest, TurnEvent, TurnResult
 from app.loop.resume import resume_approval
 from app.loop.services import LoopServices, build_loop_services
+from app.loop.sessions import close_session
 from app.loop.turn import run_turn
-from app.memory.episodes import end_sessions, list_episodes
+from app.memory.episodes import list_episodes
 
 PROMPT = "you› "
 AnswerAction = Literal["approve", "reject", "answer"]
@@ -332,16 +333,21 @@ class ChatSession:
         await self.answer_approval("answer", None, argument)
 
     async def close(self) -> None:
-        """Ends the session (peak-end salience of its episodes) when it had turns."""
+        """Closes the session when it had turns: peak-end salience, its summary, lessons and
+        learned items, and reflection when enough episodes wait."""
         if self.turns:
             try:
-                ended = await end_sessions(
-                    self.graph, self.services.settings.retrieval, self.agent_id, [self.session]
-                )
+                closed = await close_session(self.services, self.agent_id, self.session)
                 console.print(
-                    f"[dim]session {escape(self.session)} ended: "
-                    f"{ended[0].episodes if ended else 0} episode(s)[/]"
+                    f"[dim]session {escape(self.session)} ended: {closed.episodes} episode(s)[/]"
                 )
+                console.print(f"[dim]{escape(closed.summary)}[/]")
+                for item in closed.learned:
+                    console.print(f"[dim]{escape(item)}[/]")
+                if closed.reflection.ran:
+                    console.print(
+                        f"[dim]reflection: {len(closed.reflection.rules)} rule(s) learned[/]"
+                    )
             except CredenceError as error:
                 err_console.print(f"[yellow]could not end the session[/]: {error.message}")
         await self.graph.close()

@@ -16,6 +16,7 @@ from app.cli import (
     embed,
     episodes,
     frames,
+    identity,
     memory,
     packs,
     people,
@@ -43,6 +44,7 @@ app.command("serve")(servers.serve)
 app.command("mcp")(servers.mcp)
 app.command("birth")(packs.birth_command)
 app.command("context")(context.context_command)
+app.command("identity")(identity.identity_command)
 app.command("tension")(beliefs.tension)
 app.command("revisions")(beliefs.revisions)
 app.command("chat")(chat.chat_command)

@@ -13,9 +13,38 @@ class GuardianSettings(BaseModel):
     # Request kinds that get the tier-3 audit against the creed, with the words that mark them.
     high_risk_kinds: dict[str, list[str]] = Field(
         default_factory=lambda: {
-            "delete": ["delete", "remove", "erase", "purge", "wipe", "drop", "destroy"],
-            "payment": ["pay", "payment", "wire", "transfer funds", "refund", "disburse"],
+            # With the seed's (003) risk keywords: truncate, format, send money, purchase,
+            # withdraw, broadcast.
+            "delete": [
+                "delete",
+                "remove",
+                "erase",
+                "purge",
+                "wipe",
+                "drop",
+                "destroy",
+                "truncate",
+                "format",
+            ],
+            "payment": [
+                "pay",
+                "payment",
+                "wire",
+                "transfer funds",
+                "refund",
+                "disburse",
+                "send money",
+                "purchase",
+                "withdraw",
+            ],
             "credentials": ["password", "credential", "api key", "secret", "token", "ssh key"],
-            "external_communication": ["email", "send to", "post to", "publish", "tweet"],
+            "external_communication": [
+                "email",
+                "send to",
+                "post to",
+                "publish",
+                "tweet",
+                "broadcast",
+            ],
         }
     )

@@ -12,12 +12,18 @@ from app.reasoning.protocol import (
     VerifyRequest,
     WorkUnit,
 )
-from app.text.patterns import matched_patterns
+
+
+def moral_topics_in(text: str, topics: list[str]) -> list[str]:
+    """The moral topics ``text`` touches: each topic as a substring of the lower-cased text
+    (seed 000), so "confidential" fires in "confidentiality", "audit" in "auditor"."""
+    lowered = text.lower()
+    return [topic for topic in topics if topic.strip() and topic.lower().strip() in lowered]
 
 
 def moral_valence(text: str, outcome: str, topics: list[str]) -> str:
     """Confirmation or violation when the turn touches a moral topic, else neutral."""
-    if outcome == "neutral" or not matched_patterns(topics, text):
+    if outcome == "neutral" or not moral_topics_in(text, topics):
         return "neutral"
     return "confirmation" if outcome == "success" else "violation"
 

@@ -5,13 +5,14 @@ the revision threshold. Reads only."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from app.beliefs.contexts import context_chain
 from app.beliefs.dissatisfaction import compute_dissatisfaction
+from app.beliefs.formulas import is_invalidated
 from app.beliefs.models import Dissatisfaction
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
@@ -20,10 +21,19 @@ from app.loop.models import RelevantBelief
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory import frames
 from app.memory.frames import FrameInfo
-from app.reasoning.protocol import BeliefBrief
+from app.memory.people import Mention, mentioned_people, name_key
+from app.reasoning.protocol import (
+    BeliefBrief,
+    HistoryTurn,
+    MemoryItem,
+    PersonBrief,
+    RecalledEpisode,
+    RuleBrief,
+)
 from app.retrieval.context import build_context
-from app.retrieval.models import Context, ContextRequest
+from app.retrieval.models import Context, ContextRequest, FrameChoice
 from app.retrieval.sources import working_memory_items
+from app.text.references import has_reference, resolve_references
 from app.text.words import tokens
 
 
@@ -46,6 +56,62 @@ class Activation:
     relevant: RelevantBelief | None
     at_threshold: list[str]
     timings_ms: dict[str, float]
+    # The session's earlier turns, oldest first, within the history's share of the budget.
+    history: list[HistoryTurn] = field(default_factory=list)
+    # What retrieval and relevance read: the message with its references to earlier turns
+    # resolved ("approve it" after a turn about wire transfers: "approve wire transfers").
+    query: str = ""
+    message: str = ""
+    # The turn's memory beyond beliefs (the same retrieval as GET /context): the rules that
+    # apply (at or above the rule floor, most relevant first), the people present, related
+    # earlier episodes, working memory's tasks and notes, and its temporal urgency.
+    rules: list[RuleBrief] = field(default_factory=list)
+    people: list[PersonBrief] = field(default_factory=list)
+    episodes: list[RecalledEpisode] = field(default_factory=list)
+    working_memory: list[MemoryItem] = field(default_factory=list)
+    urgency_multiplier: float = 1.0
+    # The people the message names (known ones with their id; new names are micro-born).
+    mentions: list[Mention] = field(default_factory=list)
+    # The agent's identity document (markdown) when a model reasons (its system prompt).
+    identity: str | None = None
+
+    def recent(self, turns: int) -> list[HistoryTurn]:
+        """The latest ``turns`` turns of the history, oldest first."""
+        return self.history[-turns:] if turns else []
+
+
+async def read_history(
+    graph: GraphClient, loop: LoopSettings, agent_id: str, session: str | None
+) -> list[HistoryTurn]:
+    """The session's latest turns, oldest first (as many as the larger of the appraisal's and
+    the answer's share); none without a session."""
+    limit = max(loop.history_turns_appraisal, loop.history_turns_answer)
+    if session is None or limit == 0:
+        return []
+    rows = await graph.read(
+        "loop/get_session_history", agent_id=agent_id, session=session, limit=limit
+    )
+    return [
+        HistoryTurn(speaker=row["speaker"], message=row["message"], response=row["response"])
+        for row in reversed(rows)
+        if row["message"]
+    ]
+
+
+def bound_history(
+    history: list[HistoryTurn], budget_tokens: int, share: float, chars_per_token: float
+) -> list[HistoryTurn]:
+    """The latest turns that fit in ``share`` of the frame's budget (the oldest go first)."""
+    allowed = budget_tokens * share
+    kept: list[HistoryTurn] = []
+    used = 0.0
+    for turn in reversed(history):
+        cost = (len(turn.message) + len(turn.response or "")) / chars_per_token
+        if used + cost > allowed:
+            break
+        kept.append(turn)
+        used += cost
+    return list(reversed(kept))
 
 
 async def relevance_scores(
@@ -125,23 +191,46 @@ async def activate(
     agent_id: str,
     message: str,
     context_name: str | None,
+    session: str | None = None,
+    speaker: str | None = None,
 ) -> Activation:
     """Everything a turn knows before it judges anything.
 
     Args:
         context_name: the context asked for; None takes the temporal context of working memory.
+        session: the conversation; its earlier turns are the history, and retrieval reads the
+            message with its references to them resolved.
+        speaker: who speaks; present in the turn with the known people the message names.
 
     Raises:
         AgentNotFound.
     """
-    start = await _read_start(graph, embedder, settings, agent_id, message)
+    mentions_task = asyncio.ensure_future(mentioned_people(graph, agent_id, message))
+    try:
+        history, query, start = await _read_history_and_start(
+            graph, embedder, settings, agent_id, message, session
+        )
+    except BaseException:
+        mentions_task.cancel()
+        raise
+    mentions = await mentions_task
     context, frame = start.context, start.frame
     items = context.sections["beliefs"].items if "beliefs" in context.sections else []
     beliefs = [_brief(item) for item in items]
     await _remember_stored_vectors(graph, embedder, agent_id, [b.id for b in beliefs])
-    scored = await _score(embedder, settings.loop, message, items)
+    scored = await _score(embedder, settings.loop, query, items)
     name = context_name or _temporal_context(context)
-    relevant = await _relevant_in_context(graph, agent_id, beliefs, scored, name)
+    relevant, rules, people = await asyncio.gather(
+        _relevant_in_context(graph, settings, agent_id, beliefs, scored, name),
+        applying_rules(embedder, settings.loop, query, _section(context, "rules")),
+        people_present(
+            graph,
+            settings.loop,
+            agent_id,
+            speaker,
+            [m.person_id for m in mentions if m.known and m.person_id],
+        ),
+    )
     threshold = settings.mechanics.revision_threshold
     return Activation(
         agent=start.agent,
@@ -158,7 +247,47 @@ async def activate(
         relevant=relevant,
         at_threshold=[b.id for b in beliefs if b.tension >= threshold],
         timings_ms=dict(context.timings_ms),
+        history=bound_history(
+            history,
+            frame.context_budget if frame else settings.retrieval.default_budget_tokens,
+            settings.loop.history_budget_share,
+            settings.retrieval.chars_per_token,
+        ),
+        query=query,
+        message=message,
+        rules=rules,
+        people=people,
+        episodes=_recalled(settings.loop, _section(context, "episodes"), session),
+        working_memory=_working_memory(settings.loop, _section(context, "working_memory")),
+        urgency_multiplier=_urgency(_section(context, "working_memory")),
+        mentions=mentions,
     )
+
+
+async def _read_history_and_start(
+    graph: GraphClient,
+    embedder: Embedder,
+    settings: LoopConfig,
+    agent_id: str,
+    message: str,
+    session: str | None,
+) -> tuple[list[HistoryTurn], str, _Start]:
+    """The session's history, the query retrieval reads (the message with its references
+    resolved) and the turn's start; the history first only when the message points back.
+
+    Raises:
+        AgentNotFound.
+    """
+    if has_reference(message):
+        # Retrieval must read what "it" / "that" points to: the history comes first.
+        history = await read_history(graph, settings.loop, agent_id, session)
+        query = resolve_references(message, [turn.message for turn in history])
+        return history, query, await _read_start(graph, embedder, settings, agent_id, query)
+    history, start = await asyncio.gather(
+        read_history(graph, settings.loop, agent_id, session),
+        _read_start(graph, embedder, settings, agent_id, message),
+    )
+    return history, message, start
 
 
 async def _read_start(
@@ -169,12 +298,22 @@ async def _read_start(
     Raises:
         AgentNotFound.
     """
+    frame_task = asyncio.ensure_future(frames.choose_frame(graph, agent_id, message))
+
+    async def frame_budget(_graph: GraphClient, _agent: str, _text: str) -> FrameChoice | None:
+        # The frame chosen once for the turn also sets the context's token budget.
+        chosen = (await frame_task).frame
+        if chosen is None:
+            return None
+        return FrameChoice(key=chosen.key, name=chosen.name, budget_tokens=chosen.context_budget)
+
     agent_rows, frame_choice, dissatisfaction, context = await asyncio.gather(
         graph.read("agents/get_agent_identity", agent_id=agent_id),
-        frames.choose_frame(graph, agent_id, message),
+        frame_task,
         compute_dissatisfaction(graph, settings.mechanics, agent_id, top=0, count_beliefs=False),
-        # The sections a turn reads: beliefs (to judge, route and answer) and working memory
-        # (its temporal context decides context-conditional strengths).
+        # The context of GET /context: beliefs (to judge, route and answer) with their open
+        # contradictions, episodes, rules and working memory (whose temporal context decides
+        # context-conditional strengths), within the frame's budget.
         build_context(
             graph,
             embedder,
@@ -183,8 +322,10 @@ async def _read_start(
             ContextRequest(
                 q=message[:8000],
                 k=settings.loop.beliefs_per_turn,
-                sections=["beliefs", "working_memory"],
+                # People present are the speaker and those the message names (read after).
+                sections=["beliefs", "episodes", "rules", "working_memory"],
             ),
+            choose_frame=frame_budget,
             extra_sections={"working_memory": working_memory_items},
         ),
     )
@@ -218,6 +359,7 @@ async def _score(
 
 async def _relevant_in_context(
     graph: GraphClient,
+    settings: LoopConfig,
     agent_id: str,
     beliefs: list[BeliefBrief],
     scored: _Scored,
@@ -235,11 +377,108 @@ async def _relevant_in_context(
             chain=context_chain(context_name),
         )
     )[0]
+    brief = next(b for b in beliefs if b.id == chosen)
     return RelevantBelief(
         id=chosen,
-        statement=next(b.statement for b in beliefs if b.id == chosen),
+        statement=brief.statement,
         strength=float(row["strength"]),
         default_strength=float(row["default_strength"]),
         tension=float(row["tension"] or 0.0),
         relevance=scored.relevance[chosen],
+        invalidated=is_invalidated(float(row["strength"]), brief.category, settings.mechanics),
     )
+
+
+def _section(context: Context, name: str) -> list[dict[str, Any]]:
+    section = context.sections.get(name)
+    return section.items if section else []
+
+
+async def applying_rules(
+    embedder: Embedder, loop: LoopSettings, query: str, items: list[dict[str, Any]]
+) -> list[RuleBrief]:
+    """The retrieved rules that apply to the turn: at or above the rule floor (cosine of the
+    message to the rule's trigger and content, or token overlap without embeddings), most
+    relevant first, at most ``rules_per_turn``."""
+    if not items or loop.rules_per_turn == 0:
+        return []
+    texts = [{"statement": f"{item['trigger_concept']}: {item['content']}"} for item in items]
+    scores, cosine = await relevance_scores(embedder, query, texts)
+    floor = loop.rule_relevance_floor if cosine else loop.rule_relevance_floor_tokens
+    ranked = sorted(
+        (pair for pair in zip(scores, items, strict=True) if pair[0] >= floor),
+        key=lambda pair: pair[0],
+        reverse=True,
+    )
+    return [
+        RuleBrief(
+            id=item["id"],
+            trigger_concept=item["trigger_concept"],
+            content=item["content"],
+            confidence=min(1.0, max(0.0, float(item.get("effective_confidence") or 0.5))),
+        )
+        for _, item in ranked[: loop.rules_per_turn]
+    ]
+
+
+async def people_present(
+    graph: GraphClient,
+    loop: LoopSettings,
+    agent_id: str,
+    speaker: str | None,
+    ids: list[str],
+) -> list[PersonBrief]:
+    """The speaker (when known) and the known people the message names (``ids``), with their
+    authority, relationship value and affect; the speaker first."""
+    keys = [name_key(speaker)] if speaker else []
+    if (not keys and not ids) or loop.people_per_turn == 0:
+        return []
+    rows = await graph.read(
+        "loop/get_people_present",
+        agent_id=agent_id,
+        name_keys=keys,
+        ids=ids,
+        limit=loop.people_per_turn,
+    )
+    people = [
+        PersonBrief(
+            name=row["name"],
+            role=row["role"],
+            authority=_unit(row["authority"], 0.5),
+            relationship_value=_unit(row["relationship_value"], 0.5),
+            affect_valence=max(-1.0, min(1.0, float(row["affect_valence"] or 0.0))),
+            affect_stress=_unit(row["affect_stress"], 0.0),
+            speaker=row["name_key"] in keys,
+        )
+        for row in rows
+    ]
+    return sorted(people, key=lambda person: not person.speaker)
+
+
+def _unit(value: Any, default: float) -> float:
+    return max(0.0, min(1.0, float(value if value is not None else default)))
+
+
+def _recalled(
+    loop: LoopSettings, items: list[dict[str, Any]], session: str | None
+) -> list[RecalledEpisode]:
+    """Related earlier episodes, those of this session left out (they are the history)."""
+    return [
+        RecalledEpisode(text=item["text"], outcome=item.get("outcome"))
+        for item in items
+        if item.get("text") and (session is None or item.get("session") != session)
+    ][: loop.episodes_per_turn]
+
+
+def _working_memory(loop: LoopSettings, items: list[dict[str, Any]]) -> list[MemoryItem]:
+    """Working memory's tasks, notes and temporal context, as the reasoner sees them."""
+    return [
+        MemoryItem(kind=item["kind"], content=str(item["content"]))
+        for item in items
+        if item.get("kind") in ("task", "note", "temporal") and item.get("content")
+    ][: loop.memory_items_per_turn]
+
+
+def _urgency(items: list[dict[str, Any]]) -> float:
+    temporal = next((item for item in items if item.get("kind") == "temporal"), None)
+    return float(temporal["score"]) if temporal else 1.0

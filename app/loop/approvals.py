@@ -34,6 +34,10 @@ class TurnState(BaseModel):
     decision_id: str | None = None
     appraisal: Appraisal | None = None
     used_belief_ids: list[str] = Field(default_factory=list)
+    # The beliefs an outcome of the resumed turn moves (the most relevant, at most three) and
+    # the rules the paused turn applied (validated when the resumed turn succeeds).
+    outcome_belief_ids: list[str] = Field(default_factory=list)
+    rule_ids: list[str] = Field(default_factory=list)
 
 
 class StoredApproval(BaseModel):

@@ -78,6 +78,9 @@ def _reasons(activation: Activation, plan: Plan) -> list[dict[str, Any]]:
                 "weight": activation.relevant.relevance,
             }
         )
+    reasons += [
+        {"text": f"rule: {rule.content}", "weight": rule.confidence} for rule in activation.rules
+    ]
     if plan.verification is not None:
         reasons.append({"text": f"verification: {plan.verification.action}", "weight": 1.0})
     return reasons

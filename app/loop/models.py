@@ -9,7 +9,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.beliefs.models import ContextName, RevisionSummary, TensionMove
-from app.reasoning.protocol import Appraisal, ExecutionResult, Verification, WorkUnit
+from app.reasoning.protocol import (
+    Appraisal,
+    ExecutionResult,
+    PersonBrief,
+    RuleBrief,
+    Verification,
+    WorkUnit,
+)
 
 TurnMode = Literal["guidance", "proposal", "autonomous", "blocked", "revision"]
 Band = Literal["low", "medium", "high"]
@@ -36,7 +43,11 @@ class ChatRequest(BaseModel):
         description="Context for context-conditional strengths (e.g. month_end); default: "
         "the temporal context of working memory.",
     )
-    end_session: bool = Field(default=False, description="End the session after this turn.")
+    end_session: bool = Field(
+        default=False,
+        description="Close the session after this turn: peak-end salience, its summary, lessons "
+        "and learned items, and reflection when enough episodes wait.",
+    )
 
 
 class ApprovalAnswer(BaseModel):
@@ -82,6 +93,11 @@ class RelevantBelief(BaseModel):
     default_strength: float
     tension: float
     relevance: float
+    invalidated: bool = Field(
+        default=False,
+        description="Its strength is below its category's invalidation threshold (A.C.R.E.): "
+        "it never makes a turn autonomous.",
+    )
 
 
 class GuardianReport(BaseModel):
@@ -99,6 +115,39 @@ class ReasonerCalls(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
     cache_read_input_tokens: int = 0
+
+
+class LearnedBelief(BaseModel):
+    """A claim the turn learned: a new belief (source ``learned``), or the known belief it
+    repeated and reinforced instead."""
+
+    id: str = Field(description="The new belief, or the belief it reinforced.")
+    statement: str
+    kind: Literal["guidance", "correction", "novel"] | str
+    reinforced: bool = Field(description="True: it repeated a known belief, reinforced instead.")
+    similarity: float = Field(default=0.0, description="To the closest known belief.")
+    contradicts: list[str] = Field(default_factory=list)
+    supports: list[str] = Field(
+        default_factory=list, description="Derived beliefs it now SUPPORTS (joining the mean)."
+    )
+
+
+class TurnMemory(BaseModel):
+    """What the turn remembered: the conversation so far and how it read the message."""
+
+    history_turns: int = Field(default=0, description="Earlier turns of the session it read.")
+    understood_as: str | None = Field(
+        default=None,
+        description="The message with its references to earlier turns resolved, when that "
+        "changed it (what retrieval searched for).",
+    )
+    rules_used: list[RuleBrief] = Field(
+        default_factory=list,
+        description="Learned rules that applied (recorded as USED; validated on a success).",
+    )
+    people_present: list[PersonBrief] = Field(default_factory=list)
+    working_memory_items: int = Field(default=0, description="Tasks and notes it could see.")
+    episodes_recalled: int = 0
 
 
 class TurnResult(BaseModel):
@@ -123,6 +172,8 @@ class TurnResult(BaseModel):
     people_born: list[str] = Field(default_factory=list)
     degraded: str | None = None
     reasoners: ReasonerCalls
+    memory: TurnMemory = Field(default_factory=TurnMemory)
+    learned: list[LearnedBelief] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
 

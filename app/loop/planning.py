@@ -9,6 +9,7 @@ from app.guardian.check import Censors
 from app.loop.acting import execute_and_verify
 from app.loop.activation import Activation
 from app.loop.guarding import refuses
+from app.loop.learning import NewBelief, accepted, against_known
 from app.loop.models import ChatRequest, GuardianReport, TurnEvent, TurnMode
 from app.loop.recording import TurnRecorder
 from app.loop.routing import route
@@ -41,6 +42,8 @@ class Plan:
     execution: ExecutionResult | None = None
     verification: Verification | None = None
     mentioned: list[str] = field(default_factory=list)
+    # Claims the turn learns as beliefs (or that reinforce the belief they repeat).
+    learning: list[NewBelief] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,8 @@ async def plan_turn(
     guarded = await _guard_request(planning, appraisal, censors)
     evidence = await _extract_evidence(planning, appraisal)
     plan = await _route(planning, appraisal, guarded, evidence)
+    if plan.mode != "blocked":
+        plan.learning = await _learning(planning, evidence)
     if plan.mode in ("blocked", "revision") or not appraisal.is_request:
         return plan
     unit = await _work_unit(planning, appraisal)
@@ -126,6 +131,13 @@ async def _appraise(planning: _Planning) -> Appraisal:
                 beliefs=activation.beliefs,
                 dissatisfaction=activation.dissatisfaction.value,
                 band=activation.dissatisfaction.band,
+                history=activation.recent(planning.services.settings.loop.history_turns_appraisal),
+                identity=activation.identity,
+                people=activation.people,
+                rules=activation.rules,
+                working_memory=activation.working_memory,
+                episodes=activation.episodes,
+                urgency_multiplier=activation.urgency_multiplier,
             )
         ),
     )
@@ -177,13 +189,35 @@ async def _audit(planning: _Planning, report: GuardianReport, risk_kinds: list[s
 async def _extract_evidence(planning: _Planning, appraisal: Appraisal) -> ExtractedEvidence:
     request, beliefs = planning.request, planning.activation.beliefs
     # A turn with no claims (a question, a greeting) carries no evidence: no call spent on it.
-    if not (_claims_beyond_request(request.message, appraisal) and beliefs):
+    # Without beliefs its claims may still teach the agent something new.
+    if not _claims_beyond_request(request.message, appraisal):
         return ExtractedEvidence(reasoner="loop")
     return await planning.recorder.judge(
         "extract_evidence",
         planning.services.reasoner.extract_evidence(
-            EvidenceRequest(message=request.message, speaker=request.speaker, beliefs=beliefs)
+            EvidenceRequest(
+                message=request.message,
+                speaker=request.speaker,
+                beliefs=beliefs,
+                history=planning.activation.recent(
+                    planning.services.settings.loop.history_turns_answer
+                ),
+                identity=planning.activation.identity,
+            )
         ),
+    )
+
+
+async def _learning(planning: _Planning, evidence: ExtractedEvidence) -> list[NewBelief]:
+    """The claims the reasoner accepted that this turn learns: guidance, a correction from a
+    person with enough authority, a novel fact; each checked against the known beliefs."""
+    loop = planning.services.settings.loop
+    speaker = next((person for person in planning.activation.people if person.speaker), None)
+    claims = accepted(evidence.learned, speaker, loop)
+    if not claims:
+        return []
+    return await against_known(
+        planning.services.embedder, loop, claims, planning.activation.beliefs
     )
 
 
@@ -200,6 +234,7 @@ async def _route(
         censor_action=guarded.report.action,
         audit_failed=guarded.audit_failed,
         mechanics=planning.services.settings.mechanics,
+        invalidated=relevant.invalidated if relevant else False,
     )
     plan = Plan(
         mode=routed.mode,
@@ -227,6 +262,10 @@ async def _work_unit(planning: _Planning, appraisal: Appraisal) -> WorkUnit:
                 frame=planning.activation.frame,
                 beliefs=planning.activation.beliefs,
                 appraisal=appraisal,
+                history=planning.activation.recent(
+                    planning.services.settings.loop.history_turns_answer
+                ),
+                identity=planning.activation.identity,
             )
         ),
     )

@@ -40,8 +40,25 @@ def system_prompt(name: str, identity_goal: str | None, creed: Sequence[str]) ->
     return "\n".join(lines)
 
 
-def system_prompt_for(agent: Mapping[str, Any]) -> str:
-    """``system_prompt`` from an Agent node's properties (agents/get_agent_identity)."""
+def identity_system_prompt(identity: str) -> str:
+    """The agent's identity document (generated from the graph), then the rules of answering."""
+    lines = [
+        identity.strip(),
+        "",
+        "Rules of answering:",
+        "- Answer from the beliefs given, with the confidence their strength and tension allow.",
+        "- Say when a belief was revised and what changed.",
+        "- Never claim an action was done unless an executor reported it executed.",
+        *(f"- {text}" for text in BAND_GUIDANCE.values()),
+    ]
+    return "\n".join(lines)
+
+
+def system_prompt_for(agent: Mapping[str, Any], identity: str | None = None) -> str:
+    """The identity document's prompt when there is one; else ``system_prompt`` from an Agent
+    node's properties (agents/get_agent_identity)."""
+    if identity:
+        return identity_system_prompt(identity)
     return system_prompt(
         str(agent.get("name") or "Credence"),
         agent.get("identity_goal"),

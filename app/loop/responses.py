@@ -15,15 +15,16 @@ from app.reasoning.protocol import BeliefBrief, ResponseRequest
 
 
 def turn_response(
-    turn: PlannedTurn, revision: RevisionOutcome, question: str | None
+    turn: PlannedTurn, revision: RevisionOutcome, question: str | None, history_turns: int
 ) -> ResponseRequest:
     """The answer to a turn rests on its relevant beliefs as they stand after the turn's
-    revisions, and carries what was revised, done, asked or refused."""
+    revisions, and carries what was revised, done, asked or refused, with the session's latest
+    ``history_turns`` turns."""
     activation, plan = turn.activation, turn.plan
     beliefs = _as_revised(_ordered_for_answer(list(activation.beliefs), activation), revision)
     return ResponseRequest(
         message=turn.request.message,
-        system_prompt=system_prompt_for(activation.agent),
+        system_prompt=system_prompt_for(activation.agent, activation.identity),
         band=activation.dissatisfaction.band,
         dissatisfaction=activation.dissatisfaction.value,
         # Supervision concerns acting: a turn that asks for nothing is simply answered.
@@ -41,12 +42,19 @@ def turn_response(
         execution=describe_execution(plan.execution, plan.verification, plan.work_unit),
         approval_question=question,
         refusal=_refusal(plan),
+        history=activation.recent(history_turns),
+        people=activation.people,
+        rules=activation.rules,
+        working_memory=activation.working_memory,
+        episodes=activation.episodes,
     )
 
 
-def resumption_response(agent: dict[str, Any], run: Resumption) -> ResponseRequest:
+def resumption_response(
+    agent: dict[str, Any], run: Resumption, history_turns: int = 5
+) -> ResponseRequest:
     """The answer to a resumed turn: the paused turn's message, the belief that decided its
-    mode, and what was done (nothing, for a rejection)."""
+    mode, what was done (nothing, for a rejection), and the session's latest turns."""
     state = run.state
     beliefs = []
     if state is not None and state.belief_id and state.belief_statement:
@@ -64,7 +72,7 @@ def resumption_response(agent: dict[str, Any], run: Resumption) -> ResponseReque
     )
     return ResponseRequest(
         message=state.request.message if state else run.stored.public.question,
-        system_prompt=system_prompt_for(agent),
+        system_prompt=system_prompt_for(agent, run.identity),
         band=run.band,
         dissatisfaction=run.dissatisfaction,
         mode=run.mode,
@@ -72,6 +80,7 @@ def resumption_response(agent: dict[str, Any], run: Resumption) -> ResponseReque
         beliefs=beliefs,
         execution=execution,
         refusal=run.guardian.reason if run.mode == "blocked" else None,
+        history=run.history[-history_turns:] if history_turns else [],
     )
 
 

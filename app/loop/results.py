@@ -3,10 +3,17 @@ recorded it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.beliefs.models import RevisionOutcome, TensionMove
-from app.loop.models import ApprovalPublic, DissatisfactionView, TurnResult
+from app.loop.activation import Activation
+from app.loop.models import (
+    ApprovalPublic,
+    DissatisfactionView,
+    LearnedBelief,
+    TurnMemory,
+    TurnResult,
+)
 from app.loop.planning import PlannedTurn
 from app.loop.recording import TurnRecorder
 from app.loop.resumption import Resumption
@@ -24,6 +31,7 @@ class TurnWritten:
     revision: RevisionOutcome
     approval: ApprovalPublic | None
     people_born: list[str]
+    learned: list[LearnedBelief] = field(default_factory=list)
 
 
 def turn_result(turn: PlannedTurn, recorder: TurnRecorder, written: TurnWritten) -> TurnResult:
@@ -51,12 +59,26 @@ def turn_result(turn: PlannedTurn, recorder: TurnRecorder, written: TurnWritten)
         revisions=written.revision.revisions,
         approval=written.approval,
         people_born=written.people_born,
+        learned=written.learned,
         degraded=activation.context.degraded_reason,
         reasoners=recorder.calls(),
+        memory=turn_memory(activation),
         timings_ms={
             **recorder.timings_ms,
             **{f"context.{name}": ms for name, ms in activation.timings_ms.items()},
         },
+    )
+
+
+def turn_memory(activation: Activation) -> TurnMemory:
+    """What the turn remembered, for its result."""
+    return TurnMemory(
+        history_turns=len(activation.history),
+        understood_as=activation.query if activation.query != activation.message else None,
+        rules_used=activation.rules,
+        people_present=activation.people,
+        working_memory_items=sum(item.kind != "temporal" for item in activation.working_memory),
+        episodes_recalled=len(activation.episodes),
     )
 
 
@@ -66,6 +88,7 @@ def resumption_result(
     approval: ApprovalPublic,
     episode_id: str,
     reply: Reply,
+    learned: list[LearnedBelief] | None = None,
 ) -> TurnResult:
     """The result of a resumed turn, once its write phase recorded it."""
     return TurnResult(
@@ -83,6 +106,7 @@ def resumption_result(
         verification=run.verification,
         decision_id=run.decision_id,
         approval=approval,
+        learned=learned or [],
         reasoners=recorder.calls(),
         timings_ms=dict(recorder.timings_ms),
     )

@@ -16,11 +16,14 @@ import uuid
 from dataclasses import replace
 
 from app.beliefs.revision import observe_turn
+from app.embeddings.store import embed_pending
 from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, InvalidInput
 from app.guardian.censors import learn_censor
 from app.loop.acting import execute_and_verify
+from app.loop.activation import read_history
 from app.loop.approvals import StoredApproval, TurnState, claim, get_approval, release
 from app.loop.guarding import refuses
+from app.loop.learning import plan_guidance
 from app.loop.models import ApprovalAnswer, TurnResult
 from app.loop.recording import (
     Emit,
@@ -114,7 +117,9 @@ async def resume_approval(
 async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -> TurnResult:
     recorder = TurnRecorder(emit=emit)
     try:
+        run = await _remember(services, run)
         run = await _act_on_answer(services, recorder, run)
+        run = await _plan_guidance(services, run)
         result = await services.graph.write_transaction(
             lambda tx: record_resumption(tx, services, recorder, run),
             action="resuming a turn",
@@ -123,6 +128,35 @@ async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -
         raise await turn_failed(emit, run.agent_id, failure) from failure
     await _after_resumption(services, run)
     return await turn_done(emit, result)
+
+
+async def _remember(services: LoopServices, run: Resumption) -> Resumption:
+    """The paused turn's session so far and, when a model reasons, the identity document."""
+    session = run.state.request.session if run.state else None
+    history = await read_history(services.graph, services.settings.loop, run.agent_id, session)
+    identity = (
+        await services.identity.markdown(services.graph, run.agent_id)
+        if services.reasoner.name != "offline"
+        else None
+    )
+    return replace(run, history=history, identity=identity)
+
+
+async def _plan_guidance(services: LoopServices, run: Resumption) -> Resumption:
+    """A guidance answer becomes a belief of the agent (seed 000: "Learned: …" at 0.5), or
+    reinforces the belief it repeats."""
+    text, state = run.answer.text, run.state
+    if run.answer.action != "answer" or not text or state is None or run.mode == "blocked":
+        return run
+    learning = await plan_guidance(
+        services.graph,
+        services.embedder,
+        services.settings,
+        run.agent_id,
+        text,
+        state.request.message,
+    )
+    return replace(run, learning=learning)
 
 
 async def _act_on_answer(
@@ -172,6 +206,8 @@ async def _unit_to_run(
                     frame=state.frame,
                     appraisal=state.appraisal,
                     guidance=answer.text,
+                    history=run.history[-services.settings.loop.history_turns_answer :],
+                    identity=run.identity,
                 )
             ),
         )
@@ -209,5 +245,8 @@ async def _after_resumption(services: LoopServices, run: Resumption) -> None:
             )
             log.info("censor learning after rejection: %s", learned.message)
         await observe_turn(services.graph, services.settings.mechanics, services.reasoner, agent_id)
+        if any(new.duplicate_of is None for new in run.learning):
+            # The learned belief was written without a vector: embed it for the next turns.
+            await embed_pending(services.graph, services.embedder, agent_id)
     except (CredenceError, InvalidInput):
         log.exception("after-resumption bookkeeping failed for approval %s", stored.public.id)

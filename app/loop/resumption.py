@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.loop.approvals import StoredApproval, TurnState
+from app.loop.learning import NewBelief
 from app.loop.models import ApprovalAnswer, GuardianReport, TurnMode
-from app.reasoning.protocol import ExecutionResult, Verification, WorkUnit
+from app.reasoning.protocol import ExecutionResult, HistoryTurn, Verification, WorkUnit
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,12 @@ class Resumption:
     guardian: GuardianReport = field(default_factory=lambda: GuardianReport(action="allow"))
     execution: ExecutionResult | None = None
     verification: Verification | None = None
+    # A guidance answer learned as a belief (or reinforcing the belief it repeats).
+    learning: list[NewBelief] = field(default_factory=list)
+    # The paused turn's session so far (oldest first), and the identity document when a model
+    # reasons: what the resumed turn's judgements see, as a fresh turn's do.
+    history: list[HistoryTurn] = field(default_factory=list)
+    identity: str | None = None
 
     @property
     def state(self) -> TurnState | None:

@@ -1,7 +1,8 @@
 """Routing a turn (DESIGN §5 "Supervision"): which supervision mode it runs in, and why.
 
 Pure functions: the relevant belief's context-conditional strength decides (< 0.4 guidance,
-< 0.7 proposal, else autonomous; none relevant → guidance); a high-stakes frame caps at
+< 0.7 proposal, else autonomous; none relevant → guidance); an invalidated belief (A.C.R.E.)
+never decides autonomy; a high-stakes frame caps at
 proposal; high dissatisfaction lowers the mode one step; a block (or absolute) censor refuses.
 """
 
@@ -32,6 +33,7 @@ def route(
     censor_action: str,
     audit_failed: bool,
     mechanics: Mechanics,
+    invalidated: bool = False,
 ) -> Route:
     """The turn's mode and the reasons for it, in the order they applied."""
     if censor_action in ("block", "absolute"):
@@ -44,6 +46,9 @@ def route(
         if strength is None
         else f"relevant belief strength {strength:.2f} → {mode}"
     ]
+    if invalidated and mode == "autonomous":
+        mode = "proposal"
+        reasons.append("the relevant belief is invalidated (below its category's threshold)")
     if stakes == "high" and mode == "autonomous":
         mode = "proposal"
         reasons.append("high-stakes frame: capped at proposal")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from app.agents.identity import IdentityCache, shared_identity_cache
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
 from app.loop.builtin_executors import WorkingMemoryExecutor
@@ -24,6 +25,8 @@ class LoopServices:
     embedder: Embedder
     executors: ExecutorRegistry
     guard: Guard
+    # The agent's identity document, the system prompt of every Claude call of a turn.
+    identity: IdentityCache = field(default_factory=shared_identity_cache)
 
 
 def default_executors(graph: GraphClient, settings: LoopConfig) -> ExecutorRegistry:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.settings import EmbeddingSettings
 from app.guardian.settings import GuardianSettings
-from app.memory.settings import MemoryMechanics
+from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.settings import ReasonerSettings
 from app.retrieval.settings import RetrievalSettings
 
@@ -32,6 +32,54 @@ class LoopSettings(BaseModel):
     min_evidence_confidence: Annotated[float, Field(ge=0.0, le=1.0)] = 0.3
     # Outcome of a rejected proposal: a failure on the belief that decided it (learned from).
     rejection_severity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.5
+    # The session's earlier turns each judgement sees (seed 000: 10 for the appraisal, 5 for
+    # the answer; evidence extraction sees the answer's).
+    history_turns_appraisal: Annotated[int, Field(ge=0, le=50)] = 10
+    history_turns_answer: Annotated[int, Field(ge=0, le=50)] = 5
+    # The history may take at most this share of the frame's context budget (tokens estimated
+    # as for the context); the oldest turns are dropped first.
+    history_budget_share: Annotated[float, Field(ge=0.0, le=1.0)] = 0.25
+    # A retrieved rule applies to a turn at or above this cosine to the message (token overlap
+    # without embeddings); at most rules_per_turn apply, most relevant first.
+    rule_relevance_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.4
+    rule_relevance_floor_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.15
+    rules_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
+    # People, episodes and working-memory items shown to the reasoner.
+    people_per_turn: Annotated[int, Field(ge=0, le=20)] = 5
+    episodes_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
+    memory_items_per_turn: Annotated[int, Field(ge=0, le=50)] = 8
+    # An outcome moves up to this many of the most relevant beliefs (seed 000: three).
+    outcome_beliefs: Annotated[int, Field(ge=1, le=10)] = 3
+    # Failure severity from the verification's issues: the largest of this map (seed 000:
+    # low 0.3, medium 0.6, high 0.9); no issues: 0.
+    # Learning new beliefs (seed 000: "Learned: …" at 0.5): a learned belief's strength; a
+    # correction is learned only from a person with at least this authority; novel facts are
+    # learned when learn_novel_claims; at most learned_per_turn per turn. A claim at or above
+    # the duplicate similarity to a known belief reinforces it instead.
+    learned_strength: Annotated[float, Field(ge=0.0, le=1.0)] = 0.5
+    correction_authority: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    learn_novel_claims: bool = True
+    learned_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
+    duplicate_similarity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.9
+    duplicate_similarity_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
+    # The weight of a learned belief's SUPPORTS edge to a derived belief it backs.
+    learned_support_weight: Annotated[float, Field(gt=0.0, le=1.0)] = 0.5
+    # Sessions close explicitly, at the end of a turn that asks for it, or after this long
+    # without a turn (seed 003: an idle timeout of 30 minutes); a turn closes at most
+    # idle_sessions_per_sweep idle sessions of its agent afterwards.
+    session_idle_timeout_minutes: Annotated[float, Field(gt=0)] = 30.0
+    idle_sessions_per_sweep: Annotated[int, Field(ge=0, le=100)] = 3
+    # Reflection after a session closes (seed 003: reflection_trigger on_session_end) once at
+    # least reflect_min_episodes unconsolidated episodes wait (consolidation_min_episodes 5),
+    # and after any turn once reflect_every_episodes wait (seed 003: every 100 episodes);
+    # clusters need reflect_min_cluster_size episodes (seed 003: 3+).
+    reflect_on_session_close: bool = True
+    reflect_min_episodes: Annotated[int, Field(ge=1)] = 5
+    reflect_every_episodes: Annotated[int, Field(ge=1)] = 100
+    reflect_min_cluster_size: Annotated[int, Field(ge=2, le=1000)] = 3
+    severity_by_issue: dict[str, float] = Field(
+        default_factory=lambda: {"low": 0.3, "medium": 0.6, "high": 0.9, "critical": 1.0}
+    )
 
 
 class LoopConfig(Protocol):
@@ -52,3 +100,5 @@ class LoopConfig(Protocol):
     def guardian(self) -> GuardianSettings: ...
     @property
     def loop(self) -> LoopSettings: ...
+    @property
+    def reflection(self) -> ReflectionSettings: ...

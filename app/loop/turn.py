@@ -13,7 +13,9 @@ halts and revises.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import replace
 
 from app.beliefs.revision import meditate_if_runaway
 from app.embeddings.store import embed_pending
@@ -30,9 +32,8 @@ from app.loop.recording import (
     turn_failed,
 )
 from app.loop.services import LoopServices
+from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
 from app.loop.write_phase import record_turn
-from app.memory.episodes import end_sessions
-from app.memory.people import mentioned_people
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,13 @@ async def _activate(
         agent_id,
         request.message,
         request.context,
+        request.session,
+        request.speaker,
     )
+    if services.reasoner.name != "offline":
+        # Claude's system prompt: the identity document, regenerated when what it shows changed.
+        identity = await services.identity.markdown(services.graph, agent_id)
+        activation = replace(activation, identity=identity)
     await recorder.phase(
         "activate",
         frame=activation.frame,
@@ -103,8 +110,7 @@ async def _plan(
     """The turn's plan, with the people the message names who are not known yet (the write
     phase micro-births them)."""
     plan = await plan_turn(services, recorder, agent_id, request, activation)
-    mentions = await mentioned_people(services.graph, agent_id, request.message)
-    plan.mentioned = [m.name for m in mentions if not m.known] if mentions else []
+    plan.mentioned = [m.name for m in activation.mentions if not m.known]
     return PlannedTurn(agent_id=agent_id, request=request, activation=activation, plan=plan)
 
 
@@ -115,13 +121,14 @@ async def _after_turn(
     result: TurnResult,
     sample: tuple[float, int],
 ) -> None:
-    """Bookkeeping after the turn committed: vectors for revised beliefs, a meditation when the
-    runaway guard's streak (``sample``: D and the streak, recorded by the turn's transaction)
-    says D stayed above the line too long, and, when asked, the session's peak-end salience."""
+    """Bookkeeping after the turn committed: vectors for revised and learned beliefs, a
+    meditation when the runaway guard's streak (``sample``: D and the streak, recorded by the
+    turn's transaction) says D stayed above the line too long, the session closed when asked
+    (else reflection when enough episodes wait), and the agent's idle sessions closed."""
     try:
-        if result.revisions:
-            # Revised beliefs are written without vectors; give them theirs now so the next
-            # turn finds them by meaning too, not only by their words.
+        if result.revisions or any(not item.reinforced for item in result.learned):
+            # Revised and learned beliefs are written without vectors; give them theirs now so
+            # the next turn finds them by meaning too, not only by their words.
             await embed_pending(services.graph, services.embedder, agent_id)
         value, streak = sample
         await meditate_if_runaway(
@@ -133,8 +140,13 @@ async def _after_turn(
             streak,
         )
         if request.end_session and request.session:
-            await end_sessions(
-                services.graph, services.settings.retrieval, agent_id, [request.session]
+            await close_session(services, agent_id, request.session, "end_of_turn")
+            await close_idle_sessions(services, agent_id)
+        else:
+            loop = services.settings.loop
+            await asyncio.gather(
+                reflect_if_due(services, agent_id, loop.reflect_every_episodes, "after this turn"),
+                close_idle_sessions(services, agent_id),
             )
     except CredenceError:
         log.exception("after-turn bookkeeping failed for turn %s", result.turn_id)

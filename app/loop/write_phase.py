@@ -39,6 +39,7 @@ from app.loop.episode_rows import (
     turn_actions,
     turn_episode_row,
 )
+from app.loop.learning import learn_in, reinforcements
 from app.loop.models import ApprovalPublic, TurnEvent, TurnResult
 from app.loop.planning import Plan, PlannedTurn
 from app.loop.recording import RecordedReviser, TurnRecorder
@@ -51,7 +52,7 @@ from app.memory.episodes import write_episodes_in
 from app.memory.people import MetPerson, meet_in
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.memory.settings import MemoryMechanics
-from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
+from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest, Verification
 
 _STATUS_BY_ACTION = {
     "approve": "approved",
@@ -65,8 +66,9 @@ _STATUS_BY_ACTION = {
 class _OutcomeLesson:
     """What learning takes from a turn's outcome."""
 
-    # The belief that decided the turn's mode; None: no belief learns from this turn.
-    belief_id: str | None
+    # The beliefs the outcome moves: the one that decided the turn's mode first, then the next
+    # most relevant (at most ``outcome_beliefs``); empty: no belief learns from this turn.
+    belief_ids: list[str]
     outcome: str
     # The words judged for a moral topic (a confirmation or a violation).
     message: str
@@ -114,13 +116,25 @@ async def record_turn(
     await lock_agent(tx, agent_id)
     people = await _meet_people(tx, settings.memory, turn, now)
     outcome = outcome_of(plan.execution, plan.verification)
-    evidence = _usable_evidence(settings.loop, plan)
+    usable = _usable_evidence(settings.loop, plan)
+    evidence = usable + reinforcements(plan.learning, usable)
     draft = _turn_episode(turn, outcome, evidence, people)
     episode_id = await _write_episode(tx, services, agent_id, draft, now)
     await recorder.phase("episode", episode_id=episode_id)
     items = _evidence_for_beliefs(evidence, people.person_id, episode_id)
     tension = await _apply_evidence(tx, settings.mechanics, recorder, agent_id, items)
-    await _learn_from_outcome(tx, settings, agent_id, _turn_lesson(turn, outcome), now)
+    speaker = turn.request.speaker if is_person(turn.request.speaker) else None
+    learned = await learn_in(
+        tx,
+        settings.mechanics,
+        settings.loop,
+        agent_id,
+        plan.learning,
+        (episode_id, people.person_id, speaker),
+    )
+    await _learn_from_outcome(
+        tx, settings, agent_id, _turn_lesson(turn, outcome, settings.loop), now
+    )
     revision = await _revise(tx, services, recorder, turn, tension.touched)
     await recorder.phase("learn", tension_changes=len(tension.moves))
     decision_id = (
@@ -128,10 +142,16 @@ async def record_turn(
         if plan.work_unit is not None
         else None
     )
+    rule_ids = [rule.id for rule in turn.activation.rules]
+    await _record_rules_used(tx, agent_id, episode_id, decision_id, rule_ids, outcome, now)
     approval, question = await _ask_a_person(
         tx, settings.loop, recorder, turn, decision_id, episode_id
     )
-    reply = await _respond(services, recorder, turn_response(turn, revision, question))
+    reply = await _respond(
+        services,
+        recorder,
+        turn_response(turn, revision, question, settings.loop.history_turns_answer),
+    )
     conduct = TurnConduct(
         mode=plan.mode,
         dissatisfaction=turn.activation.dissatisfaction.value,
@@ -142,7 +162,7 @@ async def record_turn(
     await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
     sample = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
     written = TurnWritten(
-        episode_id, reply, decision_id, tension.moves, revision, approval, people.born
+        episode_id, reply, decision_id, tension.moves, revision, approval, people.born, learned
     )
     return turn_result(turn, recorder, written), sample
 
@@ -245,15 +265,65 @@ async def _apply_evidence(
     return _TensionApplied(moves=moves, touched=applied.touched_ids())
 
 
-def _turn_lesson(turn: PlannedTurn, outcome: str) -> _OutcomeLesson:
-    activation = turn.activation
+def _turn_lesson(turn: PlannedTurn, outcome: str, loop: LoopSettings) -> _OutcomeLesson:
+    activation, plan = turn.activation, turn.plan
     return _OutcomeLesson(
-        belief_id=activation.relevant.id if activation.relevant else None,
+        belief_ids=outcome_beliefs(activation, loop.outcome_beliefs),
         outcome=outcome,
         message=turn.request.message,
-        severity=0.5,
+        severity=failure_severity(plan.verification, loop),
         context=activation.context_name,
         capability_domain=activation.frame,
+    )
+
+
+def outcome_beliefs(activation: Activation, limit: int) -> list[str]:
+    """The beliefs an outcome moves (seed 000: the three most relevant): the relevant belief
+    that decided the mode, then the others at or above the relevance floor, most relevant
+    first; none when no belief decided."""
+    if activation.relevant is None:
+        return []
+    others = sorted(
+        (
+            belief.id
+            for belief in activation.beliefs
+            if belief.id != activation.relevant.id
+            and activation.relevance.get(belief.id, 0.0) >= activation.floor
+        ),
+        key=lambda belief_id: activation.relevance.get(belief_id, 0.0),
+        reverse=True,
+    )
+    return [activation.relevant.id, *others][:limit]
+
+
+def failure_severity(verification: Verification | None, loop: LoopSettings) -> float:
+    """How bad a failure was (seed 000): the largest of the verification issues' severities
+    through ``severity_by_issue`` (low 0.3, medium 0.6, high 0.9); 0 without issues."""
+    issues = verification.issues if verification is not None else []
+    return max((loop.severity_by_issue.get(issue.severity, 0.3) for issue in issues), default=0.0)
+
+
+async def _record_rules_used(
+    tx: Transaction,
+    agent_id: str,
+    episode_id: str,
+    decision_id: str | None,
+    rule_ids: list[str],
+    outcome: str,
+    now: datetime,
+) -> None:
+    """The rules the turn applied, recorded as used by its episode (and its decision); a
+    success validates them, which restarts their decay."""
+    if not rule_ids:
+        return
+    await tx.run(
+        "loop/record_rules_used",
+        agent_id=agent_id,
+        episode_id=episode_id,
+        decision_id=decision_id,
+        rule_ids=rule_ids,
+        validate=outcome == "success",
+        now=now,
     )
 
 
@@ -304,7 +374,7 @@ async def _ask_a_person(
         kind=plan.mode,
         question=question,
         work_unit=plan.work_unit,
-        state=_turn_state(turn, decision_id),
+        state=_turn_state(turn, decision_id, loop),
         episode_id=episode_id,
         ttl_hours=loop.approval_ttl_hours,
     )
@@ -326,7 +396,7 @@ def _question(plan: Plan, activation: Activation) -> str:
     return f"{base} {asks[0]}" if asks else base
 
 
-def _turn_state(turn: PlannedTurn, decision_id: str | None) -> TurnState:
+def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) -> TurnState:
     """What the paused turn needs to resume, through any API process, after a restart."""
     activation, plan, relevant = turn.activation, turn.plan, turn.activation.relevant
     return TurnState(
@@ -343,6 +413,8 @@ def _turn_state(turn: PlannedTurn, decision_id: str | None) -> TurnState:
         decision_id=decision_id,
         appraisal=plan.appraisal,
         used_belief_ids=[b.id for b in activation.beliefs[:3]],
+        outcome_belief_ids=outcome_beliefs(activation, loop.outcome_beliefs),
+        rule_ids=[rule.id for rule in activation.rules],
     )
 
 
@@ -364,7 +436,7 @@ async def record_resumption(
     await lock_agent(tx, agent_id)
     approval = await _resolve_approval(tx, run)
     speaker = run.answer.speaker or (state.request.speaker if state else None)
-    await _meet_speaker(tx, settings.memory, agent_id, speaker, run.answer.text, now)
+    met = await _meet_speaker(tx, settings.memory, agent_id, speaker, run.answer.text, now)
     outcome = "failure" if run.rejected else outcome_of(run.execution, run.verification)
     lesson = _resumption_lesson(run, outcome, settings.loop)
     await _learn_from_outcome(tx, settings, agent_id, lesson, now)
@@ -373,8 +445,23 @@ async def record_resumption(
         await record_decision_outcome_in(tx, agent_id, run.decision_id, decided, run.execution)
     draft = _resumption_episode(run, speaker, outcome)
     episode_id = await _write_episode(tx, services, agent_id, draft, now)
+    rule_ids = state.rule_ids if state else []
+    await _record_rules_used(tx, agent_id, episode_id, run.decision_id, rule_ids, outcome, now)
+    person_id = met.person.id if met is not None else None
+    repeats = _evidence_for_beliefs(reinforcements(run.learning, []), person_id, episode_id)
+    await _apply_evidence(tx, settings.mechanics, recorder, agent_id, repeats)
+    learned = await learn_in(
+        tx,
+        settings.mechanics,
+        settings.loop,
+        agent_id,
+        run.learning,
+        (episode_id, person_id, speaker if is_person(speaker) else None),
+    )
     agent = (await tx.run("agents/get_agent", agent_id=agent_id))[0]["agent"]
-    reply = await _respond(services, recorder, resumption_response(agent, run))
+    reply = await _respond(
+        services, recorder, resumption_response(agent, run, settings.loop.history_turns_answer)
+    )
     conduct = TurnConduct(
         mode=run.mode,
         dissatisfaction=run.dissatisfaction,
@@ -383,7 +470,7 @@ async def record_resumption(
         decision_id=run.decision_id,
     )
     await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
-    return resumption_result(run, recorder, approval, episode_id, reply)
+    return resumption_result(run, recorder, approval, episode_id, reply, learned)
 
 
 async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:
@@ -401,13 +488,20 @@ async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:
 
 def _resumption_lesson(run: Resumption, outcome: str, loop: LoopSettings) -> _OutcomeLesson:
     """A rejection is a failure of the belief that decided the mode (learned from); an
-    immutable belief's revision approval teaches nothing."""
+    outcome of the work moves the paused turn's most relevant beliefs; an immutable belief's
+    revision approval teaches nothing."""
     state = run.state
+    deciding = [run.belief_id] if run.belief_id else []
+    moved = state.outcome_belief_ids if state and state.outcome_belief_ids else deciding
     return _OutcomeLesson(
-        belief_id=run.belief_id if run.stored.public.kind != "revision" else None,
+        belief_ids=[]
+        if run.stored.public.kind == "revision"
+        else (deciding if run.rejected else moved),
         outcome=outcome,
         message=state.request.message if state else "",
-        severity=loop.rejection_severity if run.rejected else 0.5,
+        severity=(
+            loop.rejection_severity if run.rejected else failure_severity(run.verification, loop)
+        ),
         context=state.context_name if state else None,
         capability_domain=state.frame if state else None,
     )
@@ -461,24 +555,20 @@ async def _write_episode(
 async def _learn_from_outcome(
     tx: Transaction, settings: LoopConfig, agent_id: str, lesson: _OutcomeLesson, now: datetime
 ) -> None:
-    """A success or a failure moves the belief that decided (with its moral valence) and the
+    """A success or a failure moves the beliefs it concerns (with its moral valence) and the
     agent's record of its capability in the frame; a neutral outcome teaches nothing."""
-    belief_id, outcome = lesson.belief_id, lesson.outcome
-    if outcome == "neutral" or belief_id is None:
+    outcome = lesson.outcome
+    if outcome == "neutral" or not lesson.belief_ids:
         return
     mechanics = settings.mechanics
-    await apply_outcome_in(
-        tx,
-        mechanics,
-        agent_id,
-        belief_id,
-        OutcomeIn(
-            outcome=outcome,
-            moral_valence=moral_valence(lesson.message, outcome, mechanics.moral_topics),
-            severity=lesson.severity,
-            context=lesson.context,
-        ),
+    update = OutcomeIn(
+        outcome=outcome,
+        moral_valence=moral_valence(lesson.message, outcome, mechanics.moral_topics),
+        severity=lesson.severity,
+        context=lesson.context,
     )
+    for belief_id in lesson.belief_ids:
+        await apply_outcome_in(tx, mechanics, agent_id, belief_id, update)
     if lesson.capability_domain is not None:
         await record_capability_outcome_in(
             tx,

@@ -74,10 +74,16 @@ def pack_checksum(pack: KnowledgePack) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def initial_strengths(pack: KnowledgePack, fixed: dict[str, float]) -> dict[str, float]:
+def initial_strengths(
+    pack: KnowledgePack, fixed: dict[str, float], cap: float | None = None
+) -> dict[str, float]:
     """Pack strengths with every supported belief derived from its supporters (dependency
-    order); ``fixed`` holds the learned strengths of beliefs the agent already has."""
-    strengths = {b.key: fixed.get(b.key, b.strength) for b in pack.beliefs}
+    order); ``fixed`` holds the learned strengths of beliefs the agent already has; ``cap``
+    (the birth strength policy) bounds the others before the derivation."""
+    strengths = {
+        b.key: fixed.get(b.key, b.strength if cap is None else min(b.strength, cap))
+        for b in pack.beliefs
+    }
     edges = [Edge(b.key, link.key, link.weight) for b in pack.beliefs for link in b.supports]
     cascade([b.key for b in pack.beliefs], strengths, edges)
     return strengths
@@ -120,6 +126,7 @@ class _Load:
     install_frames: FrameInstaller | None
     immutable_keys: frozenset[str]
     source: str
+    strength_cap: float | None = None
 
     @property
     def total(self) -> int:
@@ -139,13 +146,16 @@ async def load_pack(
     install_frames: FrameInstaller | None = None,
     immutable_keys: frozenset[str] = frozenset(),
     source: str = "pack",
+    strength_cap: float | None = None,
 ) -> PackLoadReport:
     """Loads (or upgrades) ``pack`` into the agent; all or nothing.
 
     ``vectors`` maps belief key (and ``rule:<key>``) to precomputed embeddings; missing ones are
     computed with ``embedder`` (batched) when it works, else the nodes are marked pending.
     ``immutable_keys`` names beliefs created immutable (the terminal creed at birth); ``source``
-    is the beliefs' source (``pack``, or ``birth`` for the birth packs).
+    is the beliefs' source (``pack``, or ``birth`` for the birth packs). ``strength_cap`` (the
+    birth strength policy) bounds the strength new beliefs start at; each keeps the pack's
+    figure as ``prior_strength``.
 
     Raises:
         AgentNotFound: no such agent.
@@ -165,7 +175,7 @@ async def load_pack(
         checksum=pack_checksum(pack),
         diff=diff,
         vectors=vectors,
-        strengths=initial_strengths(pack, learned),
+        strengths=initial_strengths(pack, learned, strength_cap),
         ids=ids,
         embedded=embedded,
         degraded=degraded,
@@ -174,6 +184,7 @@ async def load_pack(
         install_frames=install_frames,
         immutable_keys=immutable_keys,
         source=source,
+        strength_cap=strength_cap,
     )
     report = await graph.write_transaction(partial(_write_pack, load))
     # Counted once committed: each superseded belief is a pack_upgrade revision.
@@ -236,7 +247,12 @@ async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
     rows = [
         {
             **_belief_row(
-                b, load.ids[b.key], load.strengths[b.key], first_seq + i, load.vectors.get(b.key)
+                b,
+                load.ids[b.key],
+                load.strengths[b.key],
+                first_seq + i,
+                load.vectors.get(b.key),
+                load.strength_cap,
             ),
             "is_immutable": b.key in load.immutable_keys,
             "source": load.source,
@@ -367,9 +383,17 @@ def _pack_params(pack: KnowledgePack, checksum: str) -> dict[str, Any]:
 
 
 def _belief_row(
-    belief: PackBelief, belief_id: str, strength: float, seq: int, vector: Vector | None
+    belief: PackBelief,
+    belief_id: str,
+    strength: float,
+    seq: int,
+    vector: Vector | None,
+    cap: float | None = None,
 ) -> dict[str, Any]:
-    contexts = [{"name": name, "strength": value} for name, value in belief.contexts.items()]
+    contexts = [
+        {"name": name, "strength": value if cap is None else min(value, cap)}
+        for name, value in belief.contexts.items()
+    ]
     return {
         "id": belief_id,
         "key": belief.key,
@@ -377,6 +401,7 @@ def _belief_row(
         "category": belief.category,
         "domain": belief.domain,
         "strength": strength,
+        "prior_strength": belief.strength,
         "importance": belief.importance,
         "is_core": belief.is_core,
         "seq": seq,

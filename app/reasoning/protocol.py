@@ -91,6 +91,64 @@ class BeliefBrief(BaseModel):
     category: str = "contextual"
 
 
+# --- the conversation so far -------------------------------------------------------------------
+
+
+class HistoryTurn(BaseModel):
+    """One earlier turn of the session: what the person said and what the agent answered."""
+
+    speaker: str | None = None
+    message: str
+    response: str | None = None
+
+
+def _history() -> Any:
+    return Field(
+        default_factory=list,
+        description="the session's earlier turns, oldest first (resolve 'it' / 'that' with "
+        "them; do not ask again what they already answered)",
+    )
+
+
+# --- memory a judgement sees --------------------------------------------------------------------
+
+
+class PersonBrief(BaseModel):
+    """A person present in the turn (the speaker, or someone it names or recalls)."""
+
+    name: str
+    role: str | None = None
+    authority: float = Field(default=0.5, ge=0.0, le=1.0)
+    relationship_value: float = Field(default=0.5, ge=0.0, le=1.0)
+    affect_valence: float = Field(default=0.0, ge=-1.0, le=1.0)
+    affect_stress: float = Field(default=0.0, ge=0.0, le=1.0)
+    speaker: bool = Field(default=False, description="this person speaks in the turn")
+
+
+class RuleBrief(BaseModel):
+    """A learned rule (heuristic) that applies to the turn."""
+
+    id: str
+    trigger_concept: str
+    content: str
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+
+
+class MemoryItem(BaseModel):
+    """One item of working memory: an active task, a note, or the temporal context."""
+
+    kind: Literal["task", "note", "temporal"]
+    content: str
+
+
+class RecalledEpisode(BaseModel):
+    """An earlier episode retrieved for the turn (not necessarily of this session)."""
+
+    text: str
+    response: str | None = None
+    outcome: str | None = None
+
+
 # --- appraise ----------------------------------------------------------------------------------
 
 
@@ -112,6 +170,22 @@ class AppraisalRequest(BaseModel):
     beliefs: list[BeliefBrief] = Field(default_factory=list)
     dissatisfaction: float = Field(default=0.0, ge=0.0, le=1.0)
     band: Band = "low"
+    history: list[HistoryTurn] = _history()
+    identity: str | None = Field(
+        default=None,
+        description="the agent's identity document: the system prompt of a model's call",
+    )
+    people: list[PersonBrief] = Field(default_factory=list, description="the people present")
+    rules: list[RuleBrief] = Field(default_factory=list, description="learned rules that apply")
+    working_memory: list[MemoryItem] = Field(
+        default_factory=list, description="active tasks, notes and the temporal context"
+    )
+    episodes: list[RecalledEpisode] = Field(
+        default_factory=list, description="related earlier episodes"
+    )
+    urgency_multiplier: float = Field(
+        default=1.0, ge=0.0, description="working memory's temporal urgency (month end 1.5 ...)"
+    )
 
 
 class Appraisal(Judgement):
@@ -121,6 +195,13 @@ class Appraisal(Judgement):
     urgency: float = Field(ge=0.0, le=1.0)
     uncertainty_areas: list[str] = Field(default_factory=list)
     recommended_approach: str
+    expectancy_violation: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="how unexpected the turn is given what is known"
+    )
+    decided_by: str | None = Field(
+        default=None,
+        description="the person present with decision-making power here (most authority), if any",
+    )
     is_request: bool = Field(description="the person asks for something to be done")
     high_risk: list[str] = Field(
         default_factory=list,
@@ -151,6 +232,11 @@ class EvidenceRequest(BaseModel):
     message: str
     speaker: str | None = None
     beliefs: list[BeliefBrief] = Field(default_factory=list)
+    history: list[HistoryTurn] = _history()
+    identity: str | None = Field(
+        default=None,
+        description="the agent's identity document: the system prompt of a model's call",
+    )
 
 
 class EvidenceItem(BaseModel):
@@ -163,9 +249,27 @@ class EvidenceItem(BaseModel):
     kind: Literal["factual", "feedback", "outcome"] = "factual"
 
 
+class LearnedClaim(BaseModel):
+    """A claim of the turn the agent accepts as a new belief of its own."""
+
+    statement: str = Field(min_length=1, max_length=2000)
+    kind: Literal["guidance", "correction", "novel"] = Field(
+        description="guidance: how to do something; correction: it corrects a given belief; "
+        "novel: a fact no given belief covers"
+    )
+    supports: list[str] = Field(default_factory=list, description="ids of given beliefs it backs")
+    contradicts: list[str] = Field(
+        default_factory=list, description="ids of given beliefs it contradicts"
+    )
+
+
 class ExtractedEvidence(Judgement):
     claims: list[str] = Field(default_factory=list)
     items: list[EvidenceItem] = Field(default_factory=list)
+    learned: list[LearnedClaim] = Field(
+        default_factory=list,
+        description="claims to accept as new beliefs (guidance, a correction, a novel fact)",
+    )
 
 
 # --- work units, execution, verification -------------------------------------------------------
@@ -177,6 +281,11 @@ class WorkRequest(BaseModel):
     beliefs: list[BeliefBrief] = Field(default_factory=list)
     appraisal: Appraisal | None = None
     guidance: str | None = Field(default=None, description="a person's answer to a question")
+    history: list[HistoryTurn] = _history()
+    identity: str | None = Field(
+        default=None,
+        description="the agent's identity document: the system prompt of a model's call",
+    )
 
 
 class WorkUnit(Judgement, WorkSpec):
@@ -264,6 +373,15 @@ class ResponseRequest(BaseModel):
     execution: str | None = Field(default=None, description="what was done this turn")
     approval_question: str | None = None
     refusal: str | None = None
+    history: list[HistoryTurn] = _history()
+    people: list[PersonBrief] = Field(default_factory=list, description="the people present")
+    rules: list[RuleBrief] = Field(default_factory=list, description="learned rules that apply")
+    working_memory: list[MemoryItem] = Field(
+        default_factory=list, description="active tasks, notes and the temporal context"
+    )
+    episodes: list[RecalledEpisode] = Field(
+        default_factory=list, description="related earlier episodes"
+    )
 
 
 class Reply(Judgement):

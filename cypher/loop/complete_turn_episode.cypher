@@ -1,5 +1,6 @@
 // Completes a chat turn's episode (created by episodes/create_episodes in the same transaction):
-// the response, how the turn ran, and the frame it ran in.
+// the response, how the turn ran, and the frame it ran in; the turn's session (if any) records
+// when it was last active (an idle session is closed after a timeout).
 // Params: $agent_id (string), $episode_id (string), $turn (map: response (string),
 //         supervision_mode (string), dissatisfaction (float), revision_triggered (boolean),
 //         frame (string), decision_id (string or null), model_calls (int), input_tokens (int),
@@ -23,5 +24,9 @@ CALL (e) {
 CALL (e) {
   MATCH (d:Decision {agent_id: $agent_id, id: $turn.decision_id})
   MERGE (d)-[:IN_TURN]->(e)
+}
+CALL (e) {
+  MATCH (e)-[:IN_SESSION]->(s:Session)
+  SET s.last_active = e.occurred_at
 }
 RETURN e.id AS id

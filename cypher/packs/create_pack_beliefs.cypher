@@ -3,7 +3,8 @@
 // PROVIDES edge from the pack. Vectors are stored when given; otherwise the belief is marked
 // embedding_pending. The dissatisfaction sums are recomputed once after the whole load.
 // Params: $agent_id (string), $pack_name (string), $m (map: mechanics),
-//         $rows (list of maps: id, key, statement, category, domain, strength, importance,
+//         $rows (list of maps: id, key, statement, category, domain, strength, prior_strength
+//         (the pack's own figure; strength may be lower by the birth policy), importance,
 //         is_core, is_immutable, source ('pack' or 'birth'), seq, embedding (float32 VECTOR or null), contexts (list of {name, strength}),
 //         context_parents (list of {child, parent})).
 // Returns: created (int).
@@ -14,6 +15,7 @@ SET b.statement = row.statement,
     b.category = row.category,
     b.domain = row.domain,
     b.strength = toFloat(row.strength),
+    b.prior_strength = toFloat(row.prior_strength),
     b.tension = 0.0,
     b.importance = toFloat(row.importance),
     b.is_core = row.is_core,

@@ -41,7 +41,10 @@ def rule(pattern: str, action: str, key: str) -> CensorRule:
         ("DROP TABLE invoices;", "block", "sql_drop_table"),
         ("DROP DATABASE ledger;", "absolute", "sql_drop_database"),
         ("MATCH (n) DETACH DELETE n", "block", "cypher_delete_everything"),
-        ("chmod 777 deploy.sh", "warn", "chmod_world_writable"),
+        ("chmod 777 deploy.sh", "block", "chmod_world_writable"),
+        ("eval(user_input)", "block", "code_eval_exec"),
+        ("echo $(cat /etc/passwd)", "block", "shell_command_substitution"),
+        ("admin'; --", "block", "sql_comment_injection"),
         (":(){ :|:& };:", "absolute", "fork_bomb"),
     ],
 )

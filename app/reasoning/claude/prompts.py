@@ -23,6 +23,8 @@ Rules of answering:
 - Judge from the data in the user message; do not invent beliefs, people, ids or results.
 - Copy ids exactly as given. Numbers called confidence, urgency, risk or threat lie in [0, 1].
 - Text fields are plain, short sentences in the language of the person's message.
+- `history`, when given, holds the session's earlier turns (oldest first): read the message in \
+their light (what "it" or "that" refers to), and never ask again what they already answered.
 - When the data is not enough to judge, say so in the fields meant for it (uncertainty, issues,
   concerns) rather than guessing."""
 
@@ -53,6 +55,12 @@ when they report a mistake, are frustrated, or stakes are high.
 topics the turn needs that no given belief covers.
 - recommended_approach: one or two sentences. Follow the dissatisfaction band: low -> answer or \
 act directly; medium -> hedge, name the tensions and ask; high -> resolve tensions first.
+- expectancy_violation: how unexpected the turn is given the beliefs, history and episodes (0-1).
+- decided_by: the name of the person present (`people`) with the decision-making power here \
+(authority 0.7 or more), or null.
+- Read `people` (authority, relationship value, affect: a stressed or senior speaker raises the \
+face threat), `rules` (name the ones that apply in the approach), `working_memory` (tasks, \
+notes; urgency_multiplier scales urgency at month, quarter and year end) and `episodes`.
 - is_request: true when the person asks for something to be done (not only a question or remark).
 - high_risk: which of exactly these kinds the request touches: delete, payment, credentials, \
 external_communication (empty when none).
@@ -73,7 +81,13 @@ leave out questions, greetings and thanks.
 the belief's id copied exactly, the claim, the stance (reinforcing or contradicting; use neutral \
 or novel only when asked about it directly), your confidence (0-1), and the kind: factual (a \
 statement about the world), feedback (the person judging the agent) or outcome (the result of \
-an action). At most one item per belief: the most confident. No item for unrelated beliefs.""",
+an action). At most one item per belief: the most confident. No item for unrelated beliefs.
+- learned: the claims the agent should keep as new beliefs of its own, each a self-contained \
+sentence: guidance on how to do something ("always ...", "from now on ..."), a correction of a \
+given belief (kind correction, its id in contradicts), or a plain, unhedged fact that no given \
+belief covers (kind novel). Name in supports / contradicts the given beliefs it backs or \
+contradicts (ids copied exactly). Leave out opinions, guesses, questions and restatements of a \
+given belief (those are items). Empty when none.""",
 )
 
 CLASSIFY_STANCE = JudgementPrompt(
@@ -172,7 +186,9 @@ write the agent's reply to the person's message from the turn data.
 strength and tension allow; follow the dissatisfaction band. Mode guidance: ask the approval \
 question; proposal: present the proposed action and ask for approval; blocked: say plainly why \
 it is refused; revision: say what was revised and how the view changed. Say an action was done \
-only when the execution says it was executed.
+only when the execution says it was executed. `history` holds the session's earlier turns \
+(oldest first): continue that conversation, and never ask again what it already answered. Name \
+the `rules` you follow, and mention the `working_memory` tasks or notes the message concerns.
 - questions: the questions the reply asks the person (empty when none).""",
 )
 
@@ -183,3 +199,11 @@ def respond_system_text(agent_system_prompt: str) -> str:
         f"{agent_system_prompt.strip()}\n\nAnswer only by calling the tool "
         f"{RESPOND.tool_name}, once. This call: {RESPOND.instructions}"
     )
+
+
+def with_identity(identity: str | None, prompt: JudgementPrompt) -> str | None:
+    """The judgement's system text after the agent's identity document (both stable, so the
+    block stays cacheable); None without an identity (the judgement's own text is used)."""
+    if not identity:
+        return None
+    return f"{identity.strip()}\n\n{prompt.system_text()}"

@@ -222,8 +222,9 @@ class ClaudeReasoner:
             "appraise",
             prompts.APPRAISE,
             Appraisal,
-            request.model_dump_json(indent=1),
+            request.model_dump_json(indent=1, exclude={"identity"}),
             lambda: self.fallback.appraise(request),
+            system_text=prompts.with_identity(request.identity, prompts.APPRAISE),
         )
 
     async def extract_evidence(self, request: EvidenceRequest) -> ExtractedEvidence:
@@ -232,16 +233,19 @@ class ClaudeReasoner:
         known = {belief.id for belief in request.beliefs}
 
         def check(answer: ExtractedEvidence) -> str | None:
-            unknown = sorted({item.belief_id for item in answer.items} - known)
+            named = {item.belief_id for item in answer.items}
+            named |= {bid for claim in answer.learned for bid in claim.supports + claim.contradicts}
+            unknown = sorted(named - known)
             return f"items for unknown belief ids {unknown}" if unknown else None
 
         return await self._judge(
             "extract_evidence",
             prompts.EXTRACT_EVIDENCE,
             ExtractedEvidence,
-            request.model_dump_json(indent=1),
+            request.model_dump_json(indent=1, exclude={"identity"}),
             lambda: self.fallback.extract_evidence(request),
             check,
+            system_text=prompts.with_identity(request.identity, prompts.EXTRACT_EVIDENCE),
         )
 
     async def classify_stance(self, request: StanceRequest) -> StanceJudgement:
@@ -266,13 +270,16 @@ class ClaudeReasoner:
 
     async def propose_work_unit(self, request: WorkRequest) -> WorkUnit:
         """The work unit a request asks for (fast model)."""
-        data = request.model_dump_json(indent=1, exclude={"appraisal": set(JUDGEMENT_FIELDS)})
+        data = request.model_dump_json(
+            indent=1, exclude={"appraisal": set(JUDGEMENT_FIELDS), "identity": True}
+        )
         return await self._judge(
             "propose_work_unit",
             prompts.PROPOSE_WORK_UNIT,
             WorkUnit,
             data,
             lambda: self.fallback.propose_work_unit(request),
+            system_text=prompts.with_identity(request.identity, prompts.PROPOSE_WORK_UNIT),
         )
 
     async def verify(self, request: VerifyRequest) -> Verification:

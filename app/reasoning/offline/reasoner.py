@@ -27,10 +27,14 @@ from app.reasoning.protocol import (
     AppraisalRequest,
     Audit,
     AuditRequest,
+    BeliefBrief,
     EvidenceItem,
     EvidenceRequest,
     ExtractedEvidence,
+    HistoryTurn,
+    LearnedClaim,
     Level,
+    PersonBrief,
     Reply,
     ResponseRequest,
     RevisedBelief,
@@ -47,7 +51,8 @@ from app.reasoning.protocol import (
 )
 from app.reasoning.settings import ReasonerSettings
 from app.text.claims import is_courtesy, split_claims
-from app.text.words import token_similarity, tokens
+from app.text.references import resolve_references
+from app.text.words import content_words, token_similarity, tokens
 
 OFFLINE = "offline"
 EvidenceKind = Literal["factual", "feedback", "outcome"]
@@ -55,6 +60,14 @@ EvidenceKind = Literal["factual", "feedback", "outcome"]
 UNCERTAIN_TENSION = 0.3
 # verify: attempts up to this many are retried, later ones escalated (the loop's retry budget).
 RETRY_BUDGET = 2
+# A person present decides when their authority is at least this (manager and above).
+DECIDING_AUTHORITY = 0.7
+# A speaker this stressed is answered briefly and calmly.
+STRESSED = 0.5
+_SURPRISE_CUES = (
+    "unexpected", "unexpectedly", "surprise", "surprised", "surprising", "didn't expect",
+    "did not expect", "suddenly", "strange", "weird", "odd", "out of nowhere", "for some reason",
+)  # fmt: skip
 _FEEDBACK_MARKERS = frozenset(
     {"wrong", "right", "correct", "incorrect", "mistake", "exactly", "agree", "disagree"}
 )
@@ -81,6 +94,11 @@ def _without_denial(claim: str) -> str:
 def _sentence(text: str) -> str:
     text = " ".join(text.split()).rstrip(" .")
     return text[:1].upper() + text[1:] + "." if text else text
+
+
+def _resolved(message: str, history: list[HistoryTurn]) -> str:
+    """The message with "it" / "that" read as the subject of the person's earlier turns."""
+    return resolve_references(message, [turn.message for turn in history]) if history else message
 
 
 def _cosine(first: Sequence[float], second: Sequence[float]) -> float:
@@ -139,20 +157,26 @@ class OfflineReasoner:
     async def extract_evidence(self, request: EvidenceRequest) -> ExtractedEvidence:
         """The turn's claims (questions and courtesy dropped), each judged against each belief;
         one item per belief that a claim reinforces or contradicts: the most confident."""
-        claims = split_claims(request.message)
+        claims = split_claims(_resolved(request.message, request.history))
         if not claims or not request.beliefs:
-            return ExtractedEvidence(claims=claims, items=[], reasoner=OFFLINE)
+            learned = learned_claims(claims, [], {})
+            return ExtractedEvidence(claims=claims, items=[], learned=learned, reasoner=OFFLINE)
         statements = [belief.statement for belief in request.beliefs]
         matrix, measure, threshold = await self._similarities(claims, statements)
         items: list[EvidenceItem] = []
+        # Per claim: the stance it takes towards each belief it is about (for learning).
+        stances: dict[str, list[tuple[str, str]]] = {claim: [] for claim in claims}
         for column, belief in enumerate(request.beliefs):
             best: tuple[StanceDecision, str] | None = None
             for row, claim in enumerate(claims):
                 decision = decide_stance(
                     claim, belief.statement, matrix[row][column], threshold, measure
                 )
+                if decision.stance == "neutral":
+                    stances[claim].append((belief.id, "neutral"))
                 if decision.stance not in ("reinforcing", "contradicting"):
                     continue
+                stances[claim].append((belief.id, decision.stance))
                 if best is None or decision.confidence > best[0].confidence:
                     best = (decision, claim)
             if best is not None:
@@ -166,16 +190,26 @@ class OfflineReasoner:
                         kind=_evidence_kind(claim),
                     )
                 )
-        return ExtractedEvidence(claims=claims, items=items, reasoner=OFFLINE)
+        learned = learned_claims(claims, request.beliefs, stances)
+        return ExtractedEvidence(claims=claims, items=items, learned=learned, reasoner=OFFLINE)
 
     # --- appraisal, work units, verification, audit ----------------------------------------
 
     async def appraise(self, request: AppraisalRequest) -> Appraisal:
-        """Request or not, urgency and face threat from cue lists, tense beliefs as the areas of
-        uncertainty, high-risk kinds from keywords, and an approach that follows the band."""
+        """Request or not, urgency (raised by working memory's temporal urgency) and face threat
+        (raised by a stressed or senior speaker) from cue lists, expectancy from surprise cues
+        and tense beliefs, who decides (the person present with most authority), tense beliefs
+        as the areas of uncertainty, high-risk kinds from keywords, and an approach that
+        follows the band and names the rules that apply."""
         requested = is_request(request.message)
         urgency_score, urgency_cues = urgency(request.message)
+        if urgency_cues:
+            urgency_score = min(1.0, urgency_score * request.urgency_multiplier)
         threat, threat_cues = face_threat(request.message, request.stakes)
+        speaker = next((person for person in request.people if person.speaker), None)
+        if speaker is not None:
+            threat = min(1.0, threat + 0.3 * speaker.affect_stress)
+            threat = min(1.0, threat + max(0.0, speaker.authority - 0.6) * 0.5)
         uncertain = [
             belief.statement for belief in request.beliefs if belief.tension >= UNCERTAIN_TENSION
         ]
@@ -195,11 +229,20 @@ class OfflineReasoner:
             approach += f" Urgent ({', '.join(urgency_cues)}): answer promptly."
         if threat_cues:
             approach += " Acknowledge the concern plainly before anything else."
+        decider = _decider(request)
+        if decider is not None:
+            approach += f" {decider.name} (authority {decider.authority:.2f}) decides here."
+        if speaker is not None and speaker.affect_stress >= STRESSED:
+            approach += f" {speaker.name} is under stress: be brief and calm."
+        for rule in request.rules:
+            approach += f" Rule: {rule.content}"
         work = (
             WorkSpec.model_validate(
                 (
                     await self.propose_work_unit(
-                        WorkRequest(message=request.message, frame=request.frame)
+                        WorkRequest(
+                            message=request.message, frame=request.frame, history=request.history
+                        )
                     )
                 ).model_dump(exclude={"reasoner", "usage"})
             )
@@ -211,6 +254,8 @@ class OfflineReasoner:
             urgency=round(urgency_score, 3),
             uncertainty_areas=uncertain,
             recommended_approach=approach,
+            expectancy_violation=_expectancy_violation(request),
+            decided_by=decider.name if decider is not None else None,
             is_request=requested,
             high_risk=risky,
             work_unit=work,
@@ -221,7 +266,7 @@ class OfflineReasoner:
         """The main imperative verb, the things it acts on (its object, capitalised names,
         numbers, quoted strings) and the constraints (without / before / by / only / unless /
         except ..., the person's guidance included); a question becomes ``answer``."""
-        parsed = parse_work(request.message, request.guidance)
+        parsed = parse_work(_resolved(request.message, request.history), request.guidance)
         confidence = 0.7 if parsed.known_verb else 0.45
         if request.guidance:
             confidence = round(min(0.9, confidence + 0.1), 3)
@@ -353,6 +398,66 @@ class OfflineReasoner:
             connected_actions=actions,
             reasoner=OFFLINE,
         )
+
+
+_GUIDANCE = re.compile(
+    r"^(?:from now on,?\s+|in future,?\s+|going forward,?\s+)?(?:always|never|make sure|"
+    r"be sure to|remember to|you should|you must|we always|we never|do it|do this|"
+    r"the right way|the way to|only ever)\b|\b(?:from now on|should always|must always|"
+    r"should never|must never)\b",
+    re.IGNORECASE,
+)
+_HEDGES = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|i think|i guess|i believe|not sure|might|could be)\b",
+    re.IGNORECASE,
+)
+# A novel fact needs at least this many content words to be worth a belief.
+NOVEL_MIN_WORDS = 4
+
+
+def learned_claims(
+    claims: list[str], beliefs: Sequence[BeliefBrief], stances: dict[str, list[tuple[str, str]]]
+) -> list[LearnedClaim]:
+    """The claims worth a belief of their own: guidance ("always …", "from now on …"), a
+    correction (a claim that contradicts a belief), or a novel fact (a plain, unhedged
+    statement that no belief is about); each names the beliefs it backs or contradicts."""
+    learned: list[LearnedClaim] = []
+    for claim in claims:
+        found = stances.get(claim, [])
+        supports = [bid for bid, stance in found if stance == "reinforcing"]
+        contradicts = [bid for bid, stance in found if stance == "contradicting"]
+        statement = _sentence(_without_denial(claim))
+        if _GUIDANCE.search(claim):
+            kind: Literal["guidance", "correction", "novel"] = "guidance"
+        elif contradicts:
+            kind = "correction"
+        elif (
+            not found
+            and not _HEDGES.search(claim)
+            and _evidence_kind(claim) == "factual"
+            and len(content_words(claim)) >= NOVEL_MIN_WORDS
+        ):
+            kind = "novel"
+        else:
+            continue
+        learned.append(
+            LearnedClaim(statement=statement, kind=kind, supports=supports, contradicts=contradicts)
+        )
+    return learned
+
+
+def _decider(request: AppraisalRequest) -> PersonBrief | None:
+    """The person present with the most authority, when that is enough to decide."""
+    people = [person for person in request.people if person.authority >= DECIDING_AUTHORITY]
+    return max(people, key=lambda person: person.authority) if people else None
+
+
+def _expectancy_violation(request: AppraisalRequest) -> float:
+    """Surprise cues in the words (0.6), beliefs under tension (up to 0.4)."""
+    text = " ".join(tokens(request.message))
+    cued = any(cue in text for cue in _SURPRISE_CUES)
+    tense = max((belief.tension for belief in request.beliefs), default=0.0)
+    return round(min(1.0, (0.6 if cued else 0.0) + 0.4 * tense), 3)
 
 
 def _evidence_kind(claim: str) -> EvidenceKind:

@@ -5,6 +5,10 @@ what the agent now believes (a revised belief included)."""
 from __future__ import annotations
 
 from app.reasoning.protocol import BeliefBrief, ResponseRequest
+from app.text.words import content_words
+
+# Working-memory items the answer mentions, at most.
+MEMORY_MENTIONS = 2
 
 
 def _quoted(statement: str) -> str:
@@ -43,6 +47,11 @@ def compose(request: ResponseRequest) -> tuple[str, list[str]]:
         return " ".join(parts + _refusal(request, top)), []
     said, questions = _stance(request, top)
     parts += said
+    parts += _remembered(request)
+    # A question the agent asked earlier in the session has had the person's reply since:
+    # it is not asked again.
+    asked = " ".join(turn.response or "" for turn in request.history)
+    questions = [question for question in questions if question not in asked]
     acting, first_question = _next_step(request)
     parts += acting
     if first_question is not None:
@@ -52,6 +61,21 @@ def compose(request: ResponseRequest) -> tuple[str, list[str]]:
         if question not in " ".join(parts):
             parts.append(question)
     return " ".join(parts), questions
+
+
+def _remembered(request: ResponseRequest) -> list[str]:
+    """The rules that apply (named, so the answer shows what it followed) and the tasks and
+    notes of working memory that share a word of substance with the message."""
+    said = [f"A rule I follow here: {_quoted(rule.content)}" for rule in request.rules[:2]]
+    words = set(content_words(request.message))
+    lead = {"task": "On my task list", "note": "From my notes"}
+    related = [
+        item
+        for item in request.working_memory
+        if item.kind in lead and words & set(content_words(item.content))
+    ]
+    said += [f"{lead[item.kind]}: {_quoted(item.content)}" for item in related[:MEMORY_MENTIONS]]
+    return said
 
 
 def _refusal(request: ResponseRequest, top: BeliefBrief | None) -> list[str]:

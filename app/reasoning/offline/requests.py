@@ -57,14 +57,16 @@ FACE_THREAT_CUES: dict[str, float] = {
 # High-risk kinds (DESIGN §5 tier 3) and the words that reveal them.
 RISK_CUES: dict[str, tuple[str, ...]] = {
     "delete": ("delete", "deleting", "remove", "erase", "wipe", "purge", "drop table",
-               "destroy", "shred", "rm -rf", "truncate", "void", "write off"),
+               "destroy", "shred", "rm -rf", "truncate", "void", "write off", "format"),
     "payment": ("pay", "payment", "payments", "wire", "transfer", "refund", "remit",
-                "disburse", "payroll", "invoice payment", "bank transfer", "ach", "swift"),
+                "disburse", "payroll", "invoice payment", "bank transfer", "ach", "swift",
+               "send money", "purchase", "withdraw", "withdrawal"),
     "credentials": ("password", "passwords", "credential", "credentials", "api key",
                     "secret", "token", "private key", "ssh key", "login details", "2fa",
                     "mfa", "access key"),
     "external_communication": ("send", "email", "e-mail", "mail", "post", "publish",
                                "tweet", "announce", "forward", "share with", "notify",
+                               "broadcast",
                                "press release", "external", "client", "customer",
                                "vendor", "auditor", "regulator"),
 }  # fmt: skip
@@ -137,7 +139,8 @@ def risk_kinds(message: str) -> list[str]:
         hits = [cue for cue in cues if _phrase_matches(text, cue)]
         if kind == "external_communication":
             outward = {"send", "email", "e-mail", "mail", "post", "publish", "tweet",
-                       "announce", "forward", "share with", "notify", "press release"}  # fmt: skip
+                       "announce", "forward", "share with", "notify", "press release",
+                       "broadcast"}  # fmt: skip
             hits = [cue for cue in hits if cue in outward]
         if hits:
             kinds.append(kind)
