@@ -21,14 +21,12 @@ from app.errors import CredenceError, NotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import Transaction
 from app.loop.services import LoopServices
-from app.memory.episodes import AGENT_SPEAKERS, end_sessions
+from app.memory.episodes import end_sessions
 from app.memory.reflection import ReflectionFailed, ReflectRequest, reflect
+from app.memory.session_order import ROLE_SPEAKERS
 from app.text.references import subject_of
 
 log = logging.getLogger(__name__)
-
-# Speakers named by their role only (the agent itself, an anonymous user): not named in a summary.
-_ROLE_SPEAKERS = AGENT_SPEAKERS | {"user", "human"}
 
 CloseTrigger = Literal["explicit", "end_of_turn", "idle_timeout"]
 # Items of each kind a session's lessons name at most, and the characters quoted of a turn.
@@ -189,7 +187,8 @@ def session_summary(key: str, episodes: list[dict[str, Any]]) -> str:
         dict.fromkeys(
             str(e["speaker"])
             for e in episodes
-            if e.get("speaker") and str(e["speaker"]).casefold() not in _ROLE_SPEAKERS
+            # speakers named by their role only (the agent itself, a user) are not named
+            if e.get("speaker") and str(e["speaker"]).casefold() not in ROLE_SPEAKERS
         )
     )
     topics = list(
