@@ -1,7 +1,9 @@
 """16 clients write evidence over HTTP at once to one belief and to other beliefs of the same
-agent (reliability issue): no request gets a 5xx (deadlocks are retried), and every acknowledged
-write is in the graph exactly once, with exactly one BeliefEvent naming it; a refused write (409:
-the belief was revised away meanwhile) left nothing."""
+agent, through two API processes on the one Neo4j (reliability issue: scale-out on one machine):
+no request gets a 5xx (deadlocks are retried), every acknowledged write is in the graph exactly
+once with exactly one BeliefEvent naming it, the agent's event sequence numbers stay unique
+across the processes, and a refused write (409: the belief was revised away meanwhile) left
+nothing."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ PER_CLIENT = 10
 
 
 @pytest.fixture(scope="module")
-def api(settings: Settings) -> Iterator[str]:
+def apis(settings: Settings) -> Iterator[tuple[str, str]]:
     env = {
         **os.environ,
         "CREDENCE_NEO4J_URI": settings.neo4j_uri,
@@ -36,8 +38,8 @@ def api(settings: Settings) -> Iterator[str]:
         "CREDENCE_MIGRATE_ON_START": "false",
         "CREDENCE_LOG_LEVEL": "WARNING",
     }
-    with running_api(env) as base:
-        yield base
+    with running_api(env) as first, running_api(env) as second:
+        yield first, second
 
 
 def _post(client: httpx.Client, url: str, **body: object) -> httpx.Response:
@@ -57,8 +59,9 @@ def _retries(api: str) -> float:
 
 
 async def test_concurrent_writers_get_no_5xx_and_lose_nothing(
-    api: str, test_graph: GraphClient
+    apis: tuple[str, str], test_graph: GraphClient
 ) -> None:
+    api = apis[0]
     with httpx.Client(base_url=api) as client:
         agent = _post(client, "/v1/agents", name="Contended").json()["id"]
         beliefs = [
@@ -74,7 +77,8 @@ async def test_concurrent_writers_get_no_5xx_and_lose_nothing(
     lock = threading.Lock()
 
     def writer(number: int) -> None:
-        with httpx.Client(base_url=api) as client:
+        # Clients alternate between the two API processes.
+        with httpx.Client(base_url=apis[number % 4 // 2]) as client:
             for i in range(PER_CLIENT):
                 # Half the clients on one belief, half spread over the agent's other beliefs.
                 target = hot if number % 2 == 0 else others[(number + i) % len(others)]
@@ -96,7 +100,7 @@ async def test_concurrent_writers_get_no_5xx_and_lose_nothing(
     for thread in threads:
         thread.join()
 
-    retries = _retries(api)
+    retries = _retries(apis[0]) + _retries(apis[1])
     log.info("statuses %s; transactions retried after a transient error: %s", statuses, retries)
     assert sum(statuses.values()) == CLIENTS * PER_CLIENT
     assert not [s for s in statuses if s >= 500], statuses
@@ -106,3 +110,5 @@ async def test_concurrent_writers_get_no_5xx_and_lose_nothing(
         stored, evented = rows[0]["evidence"], rows[0]["evented"]
         assert sorted(stored) == sorted(acknowledged[belief]), belief
         assert Counter(evented) == Counter(stored), belief
+    sequence = await test_graph.read("probe/event_sequence", agent_id=agent)
+    assert sequence[0]["events"] == sequence[0]["distinct_seq"] > 0
