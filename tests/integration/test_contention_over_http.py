@@ -8,7 +8,6 @@ nothing."""
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ import pytest
 
 from app.config import Settings
 from app.graph.client import GraphClient
-from tests.support.api_server import running_api
+from tests.support.api_server import running_api, server_env
 
 log = logging.getLogger(__name__)
 CLIENTS = 16
@@ -27,17 +26,7 @@ PER_CLIENT = 10
 
 @pytest.fixture(scope="module")
 def apis(settings: Settings) -> Iterator[tuple[str, str]]:
-    env = {
-        **os.environ,
-        "CREDENCE_NEO4J_URI": settings.neo4j_uri,
-        "CREDENCE_NEO4J_USER": settings.neo4j_user,
-        "CREDENCE_NEO4J_PASSWORD": settings.neo4j_password.get_secret_value(),
-        "CREDENCE_DEFAULT_AGENT": "",
-        "CREDENCE_REASONER__PROVIDER": "offline",
-        "CREDENCE_API_KEYS": "{}",
-        "CREDENCE_MIGRATE_ON_START": "false",
-        "CREDENCE_LOG_LEVEL": "WARNING",
-    }
+    env = server_env(settings, CREDENCE_MIGRATE_ON_START="false", CREDENCE_LOG_LEVEL="WARNING")
     with running_api(env) as first, running_api(env) as second:
         yield first, second
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.config import Settings
-from tests.support.api_server import running_api
+from tests.support.api_server import running_api, server_env
 
 CHECKS = (
     "not_a_server_error,status_code_conformance,response_schema_conformance,"
@@ -27,17 +27,7 @@ PHASES = os.environ.get("CREDENCE_FUZZ_PHASES", "examples,fuzzing")
 
 @pytest.fixture(scope="module")
 def api(settings: Settings) -> Iterator[str]:
-    env = {
-        **os.environ,
-        "CREDENCE_NEO4J_URI": settings.neo4j_uri,
-        "CREDENCE_NEO4J_USER": settings.neo4j_user,
-        "CREDENCE_NEO4J_PASSWORD": settings.neo4j_password.get_secret_value(),
-        "CREDENCE_DEFAULT_AGENT": "",
-        "CREDENCE_REASONER__PROVIDER": "offline",
-        "CREDENCE_API_KEYS": "{}",
-        "CREDENCE_MIGRATE_ON_START": "false",
-        "CREDENCE_LOG_LEVEL": "WARNING",
-    }
+    env = server_env(settings, CREDENCE_MIGRATE_ON_START="false", CREDENCE_LOG_LEVEL="WARNING")
     with running_api(env) as base:
         yield base
 

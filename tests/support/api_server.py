@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -13,12 +14,29 @@ from pathlib import Path
 
 import httpx
 
+from app.config import Settings
+
 
 def credence_command() -> str:
     """The installed `credence` script next to this interpreter (what a client launches)."""
     script = Path(sys.executable).parent / "credence"
     assert script.is_file(), f"no credence script at {script}: install the project first"
     return str(script)
+
+
+def server_env(settings: Settings, **extra: str) -> dict[str, str]:
+    """The environment of a test server: the test Neo4j, the offline reasoner, no default agent
+    (so no birth at start-up), no API keys, and ``extra`` (CREDENCE_... = value)."""
+    return {
+        **os.environ,
+        "CREDENCE_NEO4J_URI": settings.neo4j_uri,
+        "CREDENCE_NEO4J_USER": settings.neo4j_user,
+        "CREDENCE_NEO4J_PASSWORD": settings.neo4j_password.get_secret_value(),
+        "CREDENCE_DEFAULT_AGENT": "",
+        "CREDENCE_REASONER__PROVIDER": "offline",
+        "CREDENCE_API_KEYS": "{}",
+        **extra,
+    }
 
 
 def free_port() -> int:

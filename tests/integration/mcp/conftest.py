@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ from mcp.types import CallToolResult
 
 from app.api.app import create_app
 from app.config import Settings
+from tests.support.api_server import server_env as test_server_env
 
 
 @pytest.fixture(scope="module")
@@ -25,15 +25,7 @@ def client(settings: Settings) -> Iterator[TestClient]:
 @pytest.fixture(scope="module")
 def server_env(settings: Settings) -> dict[str, str]:
     """The test Neo4j, the offline reasoner, no default agent (so no birth at start-up)."""
-    return {
-        **os.environ,
-        "CREDENCE_NEO4J_URI": settings.neo4j_uri,
-        "CREDENCE_NEO4J_USER": settings.neo4j_user,
-        "CREDENCE_NEO4J_PASSWORD": settings.neo4j_password.get_secret_value(),
-        "CREDENCE_DEFAULT_AGENT": "",
-        "CREDENCE_REASONER__PROVIDER": "offline",
-        "CREDENCE_API_KEYS": "{}",
-    }
+    return test_server_env(settings)
 
 
 def new_agent(client: TestClient, name: str) -> str:
