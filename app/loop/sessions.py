@@ -38,7 +38,9 @@ class SessionReflection(BaseModel):
     """Whether closing the session ran reflection, and what it made."""
 
     ran: bool
-    open_episodes: int = Field(description="Unconsolidated, non-trivial episodes before it ran.")
+    open_episodes: int = Field(
+        description="Episodes written since the last reflection, before it ran."
+    )
     rules: list[str] = Field(default_factory=list, description="Ids of the rules it wrote.")
     why: str
 
@@ -141,8 +143,10 @@ async def close_idle_sessions(
 async def reflect_if_due(
     services: LoopServices, agent_id: str, minimum: int, when: str
 ) -> SessionReflection:
-    """Runs reflection when at least ``minimum`` unconsolidated, non-trivial episodes wait
-    (clusters of at least ``reflect_min_cluster_size``, as the seed's consolidation says)."""
+    """Runs reflection when the agent wrote at least ``minimum`` episodes since its last
+    reflection (clusters of at least ``reflect_min_cluster_size``, as the seed's consolidation
+    says). Counted on the Agent node, so the check costs the same at 100k episodes; and episodes
+    that reflection left unclustered do not make it run again after every turn."""
     loop = services.settings.loop
     rows = await services.graph.read("sessions/count_open_episodes", agent_id=agent_id)
     waiting = int(rows[0]["open"]) if rows else 0
@@ -170,6 +174,7 @@ async def reflect_if_due(
         return SessionReflection(
             ran=False, open_episodes=waiting, why=f"reflection failed: {failure.message}"
         )
+    await services.graph.write("sessions/mark_reflected", agent_id=agent_id)
     rules = [cluster.rule_id for cluster in report.clusters if cluster.rule_id]
     return SessionReflection(
         ran=True,

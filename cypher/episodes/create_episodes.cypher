@@ -10,7 +10,13 @@
 //         search_text (string), seq (int or null: place of arrival in the session),
 //         embedding (float32 VECTOR or null), about (list of belief ids)),
 //         $scheme (int: the embedding scheme of the given vectors).
+// The agent counts the episodes written since its last reflection (episodes_since_reflection:
+// the loop reflects every N of them, app/loop/sessions.py reflect_if_due).
 // Returns: id (string), external_id (string), person_id (string or null).
+OPTIONAL MATCH (agent:Agent {id: $agent_id})
+FOREACH (a IN CASE WHEN agent IS NULL THEN [] ELSE [agent] END |
+  SET a.episodes_since_reflection = coalesce(a.episodes_since_reflection, 0) + size($episodes))
+WITH 1 AS go
 UNWIND $episodes AS row
 CREATE (e:Episode {id: row.id, agent_id: $agent_id})
 SET e.external_id = row.external_id,

@@ -1,9 +1,7 @@
-// How many of the agent's episodes reflection could still consolidate (unconsolidated and
-// non-trivial); seeks the index episode_agent_reflection (schema/V0017).
+// How many episodes the agent wrote since its last reflection ran (a counter on the Agent node,
+// kept by episodes/create_episodes and reset by sessions/mark_reflected): constant time, however
+// many unconsolidated episodes the agent holds.
 // Params: $agent_id (string).
 // Returns: open (int).
-MATCH (e:Episode)
-  USING INDEX e:Episode(agent_id, consolidated, trivial, occurred_at)
-WHERE e.agent_id = $agent_id AND e.consolidated = false AND e.trivial = false
-  AND e.occurred_at IS NOT NULL
-RETURN count(e) AS open
+MATCH (agent:Agent {id: $agent_id})
+RETURN coalesce(agent.episodes_since_reflection, 0) AS open

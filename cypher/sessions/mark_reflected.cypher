@@ -1,0 +1,6 @@
+// Reflection ran for the agent: the count of episodes since then starts again.
+// Params: $agent_id (string).
+// Returns: reflected_at (datetime).
+MATCH (agent:Agent {id: $agent_id})
+SET agent.episodes_since_reflection = 0, agent.reflected_at = datetime()
+RETURN agent.reflected_at AS reflected_at
