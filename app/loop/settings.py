@@ -70,8 +70,9 @@ class LoopSettings(BaseModel):
     session_idle_timeout_minutes: Annotated[float, Field(gt=0)] = 30.0
     idle_sessions_per_sweep: Annotated[int, Field(ge=0, le=100)] = 3
     # Reflection after a session closes (seed 003: reflection_trigger on_session_end) once at
-    # least reflect_min_episodes unconsolidated episodes wait (consolidation_min_episodes 5),
-    # and after any turn once reflect_every_episodes wait (seed 003: every 100 episodes);
+    # least reflect_min_episodes episodes were written since the last reflection
+    # (consolidation_min_episodes 5), and after any turn once reflect_every_episodes were (seed
+    # 003: every 100 episodes);
     # clusters need reflect_min_cluster_size episodes (seed 003: 3+).
     reflect_on_session_close: bool = True
     reflect_min_episodes: Annotated[int, Field(ge=1)] = 5
