@@ -66,8 +66,10 @@ async def close_session(
     trigger: CloseTrigger = "explicit",
     *,
     now: datetime | None = None,
+    reflect: bool = True,
 ) -> SessionClosed:
-    """Closes one session: peak-end salience, summary, lessons, learned items, reflection.
+    """Closes one session: peak-end salience, summary, lessons, learned items, and reflection
+    when due (``reflect=False``: the caller runs it later, the answer says so).
 
     Raises:
         AgentNotFound: no such agent.
@@ -102,8 +104,10 @@ async def close_session(
 
     await graph.write_transaction(work, action="closing a session")
     loop = services.settings.loop
-    reflection = await reflect_if_due(
-        services, agent_id, loop.reflect_min_episodes, "after the session"
+    reflection = (
+        await reflect_if_due(services, agent_id, loop.reflect_min_episodes, "after the session")
+        if reflect
+        else SessionReflection(ran=False, open_episodes=0, why="runs after the turn's answer")
     )
     return SessionClosed(
         session=key,
@@ -119,7 +123,7 @@ async def close_session(
 
 
 async def close_idle_sessions(
-    services: LoopServices, agent_id: str, *, now: datetime | None = None
+    services: LoopServices, agent_id: str, *, now: datetime | None = None, reflect: bool = True
 ) -> list[SessionClosed]:
     """Closes the agent's chat sessions idle longer than ``session_idle_timeout_minutes`` (a
     few per call, the longest idle first); a session that fails to close is logged and left."""
@@ -134,7 +138,9 @@ async def close_idle_sessions(
     closed: list[SessionClosed] = []
     for row in rows:
         try:
-            closed.append(await close_session(services, agent_id, row["key"], "idle_timeout"))
+            closed.append(
+                await close_session(services, agent_id, row["key"], "idle_timeout", reflect=reflect)
+            )
         except CredenceError:
             log.exception("closing idle session %s of agent %s failed", row["key"], agent_id)
     return closed

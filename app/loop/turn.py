@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
 from dataclasses import replace
 
 from app.beliefs.revision import meditate_if_runaway
@@ -36,6 +37,23 @@ from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
 from app.loop.write_phase import record_turn
 
 log = logging.getLogger(__name__)
+# Work a turn starts after its answer; kept referenced until done (asyncio holds tasks weakly).
+_BACKGROUND: set[asyncio.Task[object]] = set()
+
+
+def in_background(work: Coroutine[object, object, object], what: str) -> None:
+    """Runs ``work`` after the caller returns; a failure is logged, never raised."""
+
+    async def run() -> object:
+        try:
+            return await work
+        except Exception:
+            log.exception("%s failed in the background", what)
+            return None
+
+    task = asyncio.get_running_loop().create_task(run())
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
 
 
 async def run_turn(
@@ -139,14 +157,21 @@ async def _after_turn(
             value,
             streak,
         )
+        # Reflection runs after the answer, not before it (it reads and clusters many episodes:
+        # ~1 s at 100k); the episodes it waits for are counted in the graph, so a reflection
+        # lost with the process runs at the next trigger.
+        loop = services.settings.loop
         if request.end_session and request.session:
-            await close_session(services, agent_id, request.session, "end_of_turn")
-            await close_idle_sessions(services, agent_id)
+            await close_session(services, agent_id, request.session, "end_of_turn", reflect=False)
+            closed = [request.session]
         else:
-            loop = services.settings.loop
-            await asyncio.gather(
-                reflect_if_due(services, agent_id, loop.reflect_every_episodes, "after this turn"),
-                close_idle_sessions(services, agent_id),
-            )
+            closed = []
+        closed += [s.session for s in await close_idle_sessions(services, agent_id, reflect=False)]
+        minimum, when = (
+            (loop.reflect_min_episodes, "after the session")
+            if closed
+            else (loop.reflect_every_episodes, "after this turn")
+        )
+        in_background(reflect_if_due(services, agent_id, minimum, when), f"reflection {when}")
     except CredenceError:
         log.exception("after-turn bookkeeping failed for turn %s", result.turn_id)
