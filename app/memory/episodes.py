@@ -290,13 +290,21 @@ async def plan_rows(run: Runner, agent_id: str, rows: list[dict[str, Any]]) -> O
     search text."""
     for row in rows:
         row["search_text"] = search_text(row["speaker"], row["text"])
-    sessions = sorted({row["session"] for row in rows if row["session"] is not None})
+    since: dict[str, datetime] = {}
+    for row in rows:
+        if row["session"] is not None:
+            key = row["session"]
+            since[key] = min(since.get(key, row["occurred_at"]), row["occurred_at"])
     stored = (
         [
             Placed.from_row(found)
-            for found in await run("episodes/session_order", agent_id=agent_id, sessions=sessions)
+            for found in await run(
+                "episodes/session_order",
+                agent_id=agent_id,
+                sessions=[{"key": key, "since": at} for key, at in sorted(since.items())],
+            )
         ]
-        if sessions
+        if since
         else []
     )
     arriving = [

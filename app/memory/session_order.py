@@ -54,9 +54,7 @@ class Placed:
         return Placed(
             id=row["id"],
             session=row["session"],
-            occurred_at=row["occurred_at"].to_native()
-            if hasattr(row["occurred_at"], "to_native")
-            else row["occurred_at"],
+            occurred_at=row["occurred_at"],
             seq=int(row["seq"]),
             search_text=row["search_text"],
         )
@@ -84,7 +82,9 @@ class OrderPlan:
 
 def plan_order(stored: Sequence[Placed], new: Sequence[Placed]) -> OrderPlan:
     """Merges ``new`` episodes (their ``seq`` is their batch position; no session: a chain of
-    one) into the ``stored`` order of their sessions."""
+    one) into the ``stored`` order of their sessions. ``stored`` may be a session's tail only: the
+    episodes from the earliest new one's time on and the one just before (what
+    ``cypher/episodes/session_order`` reads); episodes before that cannot change."""
     plan = OrderPlan()
     by_session: dict[str | None, list[Placed]] = defaultdict(list)
     for episode in stored:
