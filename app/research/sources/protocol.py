@@ -1,0 +1,44 @@
+"""The contract between an investigation and the places it searches.
+
+An investigation asks every registered source for passages about a hypothesis or a question;
+each source answers in the same shape, so the supervisor, the judge and the ``Source`` nodes an
+investigation records never depend on where a passage came from.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+PassageKind = Literal["corpus", "belief", "episode", "rule"]
+
+
+class Passage(BaseModel):
+    """One piece of text a source found, with enough identity to record and cite it.
+
+    ``ref`` is stable for the same text across searches (a corpus chunk id, a belief id, an
+    episode id), so an investigation that resumes after a crash recognises a passage it already
+    holds and records nothing twice.
+    """
+
+    kind: PassageKind
+    ref: str = Field(min_length=1)
+    title: str
+    origin: str = Field(description="Where it came from: a file name, a URL, or 'graph'.")
+    text: str = Field(min_length=1)
+    published: date | None = Field(default=None, description="When the text was written, if known.")
+    score: float = Field(description="The source's own relevance score; comparable within one search only.")
+
+
+class ResearchSource(Protocol):
+    """A place an investigation can search.
+
+    ``name`` is unique among the registered sources (``graph``, ``corpus``, ...). ``search`` reads
+    only ``agent_id``'s data and returns at most ``limit`` passages, best first; it never writes.
+    """
+
+    name: str
+
+    async def search(self, agent_id: str, query: str, *, limit: int) -> list[Passage]: ...
