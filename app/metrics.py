@@ -100,7 +100,8 @@ def observe_tool_call(tool: str, outcome: str, seconds: float) -> None:
 
 NEO4J_RETRIES = Counter(
     "credence_neo4j_transaction_retries",
-    "Transactions run again after a transient Neo4j error (deadlock, lock timeout), by code",
+    "Transaction attempts that failed with a transient Neo4j error (deadlock, lock timeout)"
+    " and were run again, by code",
     ["code"],
 )
 

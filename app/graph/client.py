@@ -100,6 +100,10 @@ def _translated(
     return GraphError(f"the Neo4j driver failed while {action}: {error}")
 
 
+# Marks a transient error already counted by the unit of work that raised it.
+_COUNTED = "_credence_retry_counted"
+
+
 class Transaction:
     """A managed transaction that runs catalog queries by name."""
 
@@ -220,7 +224,8 @@ class GraphClient:
                 if time.monotonic() + delay > deadline:
                     raise
                 log.info("transient error (attempt %d), retrying: %s", attempt, error.code)
-                count_neo4j_retry(error.code or "unknown")
+                if not getattr(error, _COUNTED, False):
+                    count_neo4j_retry(error.code or "unknown")
                 await asyncio.sleep(delay * random.uniform(0.5, 1.5))  # noqa: S311 (jitter)
                 delay = min(delay * 2, 1.0)
 
@@ -228,7 +233,16 @@ class GraphClient:
         self, work: Callable[[Transaction], Awaitable[T]]
     ) -> Callable[[AsyncManagedTransaction], Awaitable[T]]:
         async def unit(tx: AsyncManagedTransaction) -> T:
-            return await work(Transaction(tx, self._catalog))
+            try:
+                return await work(Transaction(tx, self._catalog))
+            except neo4j_errors.TransientError as error:
+                # The driver runs the unit again on a transient error (a deadlock, a lock
+                # timeout) before _retrying sees anything: count every such attempt here, so
+                # the metric says how often writers really collided.
+                log.info("transient error in a transaction: %s %s", error.code, error.message)
+                count_neo4j_retry(error.code or "unknown")
+                setattr(error, _COUNTED, True)
+                raise
 
         return unit
 

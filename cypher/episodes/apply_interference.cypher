@@ -7,8 +7,23 @@
 //         $episodes (list of maps: id string, occurred_at datetime, embedding float32 VECTOR (app/graph/vectors.py)).
 // Returns: id (string), newer_neighbours (int) per new episode that has similar stored ones.
 CYPHER 25
+CALL () {
+  MATCH (x:Episode {agent_id: $agent_id}) WHERE x.embedding IS NOT NULL
+  RETURN x LIMIT $k
+}
+WITH collect(x) AS few
 UNWIND $episodes AS row
-CALL (row) {
+// Neo4j 2026.08 fails a filtered vector search whose LIMIT exceeds the matching entries once the
+// index holds deleted ones ("Index ... out of bounds"): an agent with fewer embedded episodes than
+// $k is compared exactly instead (the same cosine score, read from its nodes).
+CALL (row, few) {
+  WITH row, few WHERE size(few) < $k
+  UNWIND few AS old
+  WITH old, vector.similarity.cosine(old.embedding, toFloatList(row.embedding)) AS score
+  WHERE score >= $score_floor
+  RETURN old
+  UNION ALL
+  WITH row, few WHERE size(few) >= $k
   MATCH (old:Episode)
     SEARCH old IN (VECTOR INDEX episode_embedding FOR toFloatList(row.embedding) WHERE old.agent_id = $agent_id LIMIT $k)
     SCORE AS score

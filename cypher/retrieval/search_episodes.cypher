@@ -21,9 +21,25 @@
 CYPHER 25
 CALL () {
   WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_on
-  MATCH (e:Episode)
-    SEARCH e IN (VECTOR INDEX episode_embedding FOR $embedding WHERE e.agent_id = $agent_id LIMIT $candidates)
-    SCORE AS similarity
+  CALL () {
+    MATCH (x:Episode {agent_id: $agent_id}) WHERE x.embedding IS NOT NULL
+    RETURN x LIMIT $candidates
+  }
+  WITH collect(x) AS few
+  // Neo4j 2026.08 fails a filtered vector search whose LIMIT exceeds the matching entries once the
+  // index holds deleted ones ("Index ... out of bounds"): an agent with fewer embedded episodes than
+  // the candidates is ranked exactly instead (the same cosine score, read from its nodes).
+  CALL (few) {
+    WITH few WHERE size(few) < $candidates
+    UNWIND few AS e
+    RETURN e, vector.similarity.cosine(e.embedding, $embedding) AS similarity
+    UNION ALL
+    WITH few WHERE size(few) >= $candidates
+    MATCH (e:Episode)
+      SEARCH e IN (VECTOR INDEX episode_embedding FOR $embedding WHERE e.agent_id = $agent_id LIMIT $candidates)
+      SCORE AS similarity
+    RETURN e, similarity
+  }
   WITH e, similarity ORDER BY similarity DESC
   WITH collect({e: e, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi
   UNWIND range(0, size(hits) - 1) AS i

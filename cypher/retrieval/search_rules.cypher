@@ -10,9 +10,25 @@
 CYPHER 25
 CALL () {
   WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_on
-  MATCH (r:Rule)
-    SEARCH r IN (VECTOR INDEX rule_embedding FOR $embedding WHERE r.agent_id = $agent_id LIMIT $candidates)
-    SCORE AS similarity
+  CALL () {
+    MATCH (x:Rule {agent_id: $agent_id}) WHERE x.embedding IS NOT NULL
+    RETURN x LIMIT $candidates
+  }
+  WITH collect(x) AS few
+  // Neo4j 2026.08 fails a filtered vector search whose LIMIT exceeds the matching entries once the
+  // index holds deleted ones ("Index ... out of bounds"): an agent with fewer embedded rules than
+  // the candidates is ranked exactly instead (the same cosine score, read from its nodes).
+  CALL (few) {
+    WITH few WHERE size(few) < $candidates
+    UNWIND few AS r
+    RETURN r, vector.similarity.cosine(r.embedding, $embedding) AS similarity
+    UNION ALL
+    WITH few WHERE size(few) >= $candidates
+    MATCH (r:Rule)
+      SEARCH r IN (VECTOR INDEX rule_embedding FOR $embedding WHERE r.agent_id = $agent_id LIMIT $candidates)
+      SCORE AS similarity
+    RETURN r, similarity
+  }
   WITH r, similarity ORDER BY similarity DESC
   WITH collect({r: r, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi
   UNWIND range(0, size(hits) - 1) AS i
