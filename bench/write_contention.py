@@ -97,6 +97,7 @@ def main() -> None:
     parser.add_argument("--per-client", type=int, default=20)
     parser.add_argument("--beliefs", type=int, default=5)
     parser.add_argument("--chat", action="store_true", help="two of the clients send chat turns")
+    parser.add_argument("--keep", action="store_true", help="leave the agent (to look at it)")
     args = parser.parse_args()
 
     settings = Settings()
@@ -177,7 +178,10 @@ def main() -> None:
                 thread.join()
             wall = time.perf_counter() - started
             retries = retries_by_code(first) + retries_by_code(second)
-            httpx.delete(f"{first}/v1/agents/{agent}", timeout=300)
+            if args.keep:
+                print(f"agent {agent} kept")
+            else:
+                httpx.delete(f"{first}/v1/agents/{agent}", timeout=300)
         shapes = deadlock_shapes(logs)
 
     total = sum(statuses.values())

@@ -92,8 +92,8 @@ async def delete_agent(
         rows = await tx.run("agents/delete_agent_nodes", agent_id=agent_id, batch_size=batch_size)
         count: int = rows[0]["deleted"]
         if count < batch_size:
-            await tx.run("agents/delete_agent", agent_id=agent_id)
-            return count + 1, True
+            last = await tx.run("agents/delete_agent", agent_id=agent_id)
+            return count + int(last[0]["deleted"] if last else 0), True
         return count, False
 
     deleted, batches, done = 0, 0, False

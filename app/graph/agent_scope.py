@@ -1,7 +1,7 @@
 """An agent's scope in the graph: check that it exists, or take its write lock.
 
-Every agent-scoped write starts by locking the agent node, so concurrent writes to one agent
-are serialised in one place, whatever package they come from.
+Every agent-scoped write starts by taking the agent's lock (its :AgentLock node), so concurrent
+writes to one agent are serialised in one place, whatever package they come from.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ async def lock_agent(tx: Transaction, agent_id: str) -> None:
         AgentNotFound: no such agent.
     """
     if not await tx.run("agents/lock_agent", agent_id=agent_id):
+        raise AgentNotFound(agent_id)
+    # Read once the lock is held: a deletion that committed meanwhile is seen.
+    if not await tx.run("agents/check_agent_writable", agent_id=agent_id):
         raise AgentNotFound(agent_id)
 
 

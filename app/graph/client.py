@@ -239,7 +239,11 @@ class GraphClient:
                 # The driver runs the unit again on a transient error (a deadlock, a lock
                 # timeout) before _retrying sees anything: count every such attempt here, so
                 # the metric says how often writers really collided.
-                log.info("transient error in a transaction: %s %s", error.code, error.message)
+                log.info(
+                    "transient error in a transaction: %s %s",
+                    error.code,
+                    (error.message or "").replace("\n", " "),
+                )
                 count_neo4j_retry(error.code or "unknown")
                 setattr(error, _COUNTED, True)
                 raise

@@ -45,7 +45,6 @@ class AgentScoped(StructuredNode):
 class Agent(AgentScoped):
     name = StringProperty(required=True)
     event_seq = IntegerProperty(default=0)
-    write_count = IntegerProperty(default=0)
     high_dissatisfaction_streak = IntegerProperty(default=0)
     # Running sums over active beliefs for dissatisfaction in constant time:
     # Σ importance, Σ importance·degree, Σ tension·importance, Σ tension·importance·degree.
@@ -340,7 +339,18 @@ class DissatisfactionSample(AgentScoped):
     at = DateTimeNeo4jFormatProperty()
 
 
-NODE_MODELS: tuple[type[AgentScoped], ...] = (
+class AgentLock(StructuredNode):
+    """An agent's write lock: written only by ``agents/lock_agent`` (and the deletion's lock), so
+    concurrent writers serialise on it without deadlocking on the Agent node they also update.
+    Created on first use; deleted with the agent."""
+
+    # Not agent_id: the lock is bookkeeping, not part of the agent's mind (nor counted with it).
+    of_agent = StringProperty(unique_index=True, required=True)
+    write_count = IntegerProperty(default=0)
+
+
+NODE_MODELS: tuple[type[StructuredNode], ...] = (
+    AgentLock,
     Agent,
     Belief,
     Context,

@@ -1,9 +1,11 @@
-// Takes the agent's write lock for the rest of the transaction (every belief write does this
-// first, so concurrent writers to one mind serialise and no update is lost). An agent being
-// deleted (see lock_agent_for_deletion) takes no more writes.
+// Takes the agent's write lock for the rest of the transaction (every agent-scoped write does this
+// first, so concurrent writers to one mind serialise and no update is lost). The lock is the
+// agent's :AgentLock node, created on first use, never the Agent node: writers also update the
+// Agent node later in the transaction, and locking it first let them deadlock (V0022). Run
+// agents/check_agent_writable next: it reads the Agent once the lock is held.
 // Params: $agent_id (string).
-// Returns: agent_id (string). No row if the agent does not exist or is being deleted.
+// Returns: agent_id (string). No row if the agent does not exist.
 MATCH (a:Agent {id: $agent_id})
-WHERE a.deleting IS NULL
-SET a.write_count = coalesce(a.write_count, 0) + 1
+MERGE (l:AgentLock {of_agent: $agent_id})
+SET l.write_count = coalesce(l.write_count, 0) + 1
 RETURN a.id AS agent_id

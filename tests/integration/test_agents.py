@@ -149,7 +149,8 @@ async def test_deleting_an_agent_removes_every_node_of_it_and_nothing_else(
     deletion = await delete_agent(graph, doomed, default_agent_name="", batch_size=40)
 
     assert deletion.nodes_deleted == before
-    # The Agent node goes last, on its own; the batch loop stops at the first short batch.
+    # The Agent node goes last (with its lock node, not counted: bookkeeping); the batch loop
+    # stops at the first short batch.
     assert deletion.batches == (before - 1) // 40 + 1
     assert await nodes(doomed) == 0
     assert await nodes(survivor) == survivor_before
