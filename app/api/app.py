@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI
 
 from app import __version__
 from app.agents.birth import ensure_default_agent
+from app.api.causality import CausalConsistency
 from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import mount_mcp
 from app.api.metrics import RequestMetrics
@@ -91,6 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     # MCP over streamable HTTP at /mcp (app/mcp), behind the same API keys.
     app.state.mcp_server = mount_mcp(app, settings)
+    # Bookmarks in and out (X-Credence-Bookmark): read-your-writes across API processes.
+    app.add_middleware(CausalConsistency)
     if settings.metrics_enabled:
         app.include_router(metrics_router)
         app.add_middleware(RequestMetrics)

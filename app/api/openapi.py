@@ -10,7 +10,8 @@ body's schema (``app/api/errors.py``: ``{"error": {"code", "message", "details"}
 - any input: 422 (validation);
 - writes (POST, PUT, PATCH, DELETE): 409 (a conflict: a constraint, an immutable or inactive
   belief, a cycle, an approval already answered ...);
-- every ``/v1`` operation: 503 (Neo4j unreachable or busy, with ``Retry-After``).
+- every ``/v1`` operation: 503 (Neo4j unreachable or busy, with ``Retry-After``), and the
+  ``X-Credence-Bookmark`` header (in on every one, out on the writes' 2xx answers).
 
 What an operation declares itself (``responses=``) is kept, except that 422 always gets the error
 body (FastAPI's own 422 schema is not what the API sends).
@@ -23,6 +24,8 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
+
+from app.graph.causality import HEADER, HEADER_PATTERN
 
 ERROR_SCHEMA = "ErrorResponse"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -76,10 +79,38 @@ def declare_errors(schema: dict[str, Any]) -> None:
         for method, operation in operations.items():
             if method.upper() not in METHODS:
                 continue
+            if path.startswith("/v1/"):
+                _declare_bookmarks(operation, write=method.upper() in WRITES)
             responses = operation.setdefault("responses", {})
             for status in _statuses(path, method.upper(), operation):
                 if status == "422" or status not in responses:
                     responses[status] = _error_response(status)
+
+
+def _declare_bookmarks(operation: dict[str, Any], write: bool) -> None:
+    """The X-Credence-Bookmark header (app/graph/causality.py): accepted by every /v1 operation,
+    answered by the writes."""
+    parameters = operation.setdefault("parameters", [])
+    if not any(p.get("in") == "header" and p.get("name") == HEADER for p in parameters):
+        parameters.append(
+            {
+                "name": HEADER,
+                "in": "header",
+                "required": False,
+                "description": "Bookmarks of earlier writes (from their X-Credence-Bookmark"
+                " answers, comma-separated): this request reads after them, on any process.",
+                "schema": {"type": "string", "pattern": HEADER_PATTERN},
+            }
+        )
+    if not write:
+        return
+    for status, response in operation.get("responses", {}).items():
+        if status.startswith("2"):
+            response.setdefault("headers", {})[HEADER] = {
+                "description": "The bookmarks of this request's writes (send them back to read"
+                " them through another API process).",
+                "schema": {"type": "string"},
+            }
 
 
 def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:

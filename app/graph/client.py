@@ -17,7 +17,7 @@ from typing import Any, LiteralString, TypeVar
 
 import neo4j
 import neo4j.time
-from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, Bookmarks
 from neo4j import exceptions as neo4j_errors
 
 from app.errors import (
@@ -29,6 +29,7 @@ from app.errors import (
     InvalidInput,
 )
 from app.graph.catalog import QueryCatalog, default_catalog
+from app.graph.causality import InvalidBookmark, bookmarks_to_wait_for, record_written
 from app.graph.settings import Neo4jSettings
 from app.metrics import count_neo4j_error, count_neo4j_retry
 
@@ -75,6 +76,10 @@ async def translated_driver_errors(action: str) -> AsyncIterator[None]:
         raise GraphUnavailable(f"Neo4j is not reachable while {action}: {error}") from error
 
 
+def error_code(error: neo4j_errors.Neo4jError | neo4j_errors.DriverError) -> str | None:
+    return error.code if isinstance(error, neo4j_errors.Neo4jError) else None
+
+
 def _translated(
     error: neo4j_errors.Neo4jError | neo4j_errors.DriverError, action: str
 ) -> CredenceError:
@@ -93,6 +98,8 @@ def _translated(
         return ConstraintViolation(
             f"a uniqueness constraint refused the write while {action}", cause=error.message
         )
+    if error_code(error) == "Neo.ClientError.Transaction.InvalidBookmark":
+        return InvalidBookmark("Neo4j cannot read it as a bookmark of this database")
     if isinstance(error, neo4j_errors.CypherTypeError):
         return InvalidInput(f"a value had the wrong type while {action}", cause=error.message)
     if isinstance(error, neo4j_errors.Neo4jError):
@@ -100,6 +107,7 @@ def _translated(
     return GraphError(f"the Neo4j driver failed while {action}: {error}")
 
 
+_BOOKMARK_TIMEOUT = "Neo.TransientError.Transaction.BookmarkTimeout"
 # Marks a transient error already counted by the unit of work that raised it.
 _COUNTED = "_credence_retry_counted"
 
@@ -198,8 +206,15 @@ class GraphClient:
     ) -> T:
         """Runs ``work`` in one write transaction: all of it commits, or none of it (retried as
         a whole on transient errors)."""
+
+        async def committed(session: neo4j.AsyncSession) -> T:
+            result = await session.execute_write(self._unit(work))
+            # The client gets this write's bookmark (X-Credence-Bookmark) to read it elsewhere.
+            record_written((await session.last_bookmarks()).raw_values)
+            return result
+
         async with translated_driver_errors(action):
-            return await self._retrying(lambda session: session.execute_write(self._unit(work)))
+            return await self._retrying(committed)
 
     async def run_autocommit(self, query: LiteralString, action: str, **params: Any) -> None:
         """Runs a statement outside an explicit transaction (schema commands need this)."""
@@ -221,7 +236,9 @@ class GraphClient:
                 async with self._session() as session:
                     return await run(session)
             except neo4j_errors.TransientError as error:
-                if time.monotonic() + delay > deadline:
+                # A bookmark the server did not reach in its own wait is not a collision that
+                # running again resolves (GraphBusy tells the client to come back).
+                if time.monotonic() + delay > deadline or error.code == _BOOKMARK_TIMEOUT:
                     raise
                 log.info("transient error (attempt %d), retrying: %s", attempt, error.code)
                 if not getattr(error, _COUNTED, False):
@@ -251,4 +268,10 @@ class GraphClient:
         return unit
 
     def _session(self) -> neo4j.AsyncSession:
-        return self._driver.session(database=self._database)
+        after = bookmarks_to_wait_for()
+        return self._driver.session(
+            database=self._database,
+            # A request's transactions wait for the writes the client has seen (its
+            # X-Credence-Bookmark) and for the request's own earlier ones.
+            bookmarks=Bookmarks.from_raw_values(after) if after else None,
+        )

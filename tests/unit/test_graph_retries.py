@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from neo4j import Bookmarks
 from neo4j import exceptions as neo4j_errors
 
 from app.errors import GraphBusy, GraphError
@@ -35,13 +36,16 @@ class _Session:
             raise outcome
         return outcome
 
+    async def last_bookmarks(self) -> Bookmarks:
+        return Bookmarks.from_raw_values(["FB:test"])
+
 
 class _Driver:
     def __init__(self, outcomes: list[Any]) -> None:
         self.outcomes = outcomes
         self.sessions = 0
 
-    def session(self, database: str) -> _Session:
+    def session(self, database: str, bookmarks: Bookmarks | None = None) -> _Session:
         self.sessions += 1
         return _Session(self.outcomes)
 
