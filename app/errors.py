@@ -46,10 +46,14 @@ class InvalidIdentifier(InvalidInput):
 
 
 class NotFound(CredenceError):
+    """Something named in the request does not exist."""
+
     code = "not_found"
 
 
 class AgentNotFound(NotFound):
+    """No such agent (or it is being deleted)."""
+
     code = "agent_not_found"
 
     def __init__(self, agent_id: str) -> None:
@@ -57,6 +61,8 @@ class AgentNotFound(NotFound):
 
 
 class Conflict(CredenceError):
+    """The request conflicts with the graph's state."""
+
     code = "conflict"
 
 
@@ -83,10 +89,14 @@ class ConstraintViolation(Conflict):
 
 
 class AuthenticationRequired(CredenceError):
+    """An API key is required (keys are configured), or the key sent is unknown."""
+
     code = "authentication_required"
 
 
 class AgentForbidden(CredenceError):
+    """The API key may not access this agent."""
+
     code = "agent_forbidden"
 
     def __init__(self, agent_id: str) -> None:
@@ -130,10 +140,14 @@ class UnknownQuery(GraphError):
 
 
 class MigrationError(CredenceError):
+    """Applying the schema migrations failed (start-up and `credence db migrate`)."""
+
     code = "migration_error"
 
 
 class MigrationFileInvalid(MigrationError):
+    """A file in schema/ is misnamed or cannot be split into statements."""
+
     code = "migration_file_invalid"
 
 
@@ -154,14 +168,20 @@ class MigrationChecksumMismatch(MigrationError):
 
 
 class MigrationMissing(MigrationError):
+    """The graph records a migration that schema/ no longer has."""
+
     code = "migration_missing"
 
 
 class MigrationLockHeld(MigrationError):
+    """Another process held the migration lock for longer than the wait."""
+
     code = "migration_lock_held"
 
 
 class MigrationFailed(MigrationError):
+    """A migration statement failed; the migrations before it stay applied."""
+
     code = "migration_failed"
 
 
@@ -175,6 +195,8 @@ class NotReady(CredenceError):
 
 
 class BeliefNotFound(NotFound):
+    """No such belief in this agent."""
+
     code = "belief_not_found"
 
     def __init__(self, belief_id: str, agent_id: str) -> None:
@@ -186,6 +208,8 @@ class BeliefNotFound(NotFound):
 
 
 class RevisionNotFound(NotFound):
+    """No such revision in this agent."""
+
     code = "revision_not_found"
 
     def __init__(self, revision_id: str) -> None:
@@ -221,6 +245,8 @@ class BeliefImmutable(Conflict):
 
 
 class BeliefInactive(Conflict):
+    """The belief was revised away (inactive): it takes no more evidence or edits."""
+
     code = "belief_inactive"
 
     def __init__(self, belief_id: str) -> None:
@@ -230,6 +256,8 @@ class BeliefInactive(Conflict):
 
 
 class UnknownAnalytics(NotFound):
+    """No analytics query of that name."""
+
     code = "unknown_analytics"
 
     def __init__(self, name: str, known: list[str]) -> None:
@@ -256,6 +284,8 @@ class SeedFileInvalid(InvalidInput):
 
 
 class PackNotFound(NotFound):
+    """No knowledge pack of that name is installed."""
+
     code = "pack_not_found"
 
     def __init__(self, name: str, available: list[str]) -> None:
@@ -270,6 +300,8 @@ class PackNotFound(NotFound):
 
 
 class PersonNotFound(NotFound):
+    """No such person in this agent."""
+
     code = "person_not_found"
 
     def __init__(self, person_id: str, agent_id: str) -> None:
@@ -281,6 +313,8 @@ class PersonNotFound(NotFound):
 
 
 class TaskNotFound(NotFound):
+    """No such task in this agent's working memory."""
+
     code = "task_not_found"
 
     def __init__(self, task_id: str, agent_id: str) -> None:
@@ -292,6 +326,8 @@ class TaskNotFound(NotFound):
 
 
 class RuleNotFound(NotFound):
+    """No such rule in this agent."""
+
     code = "rule_not_found"
 
     def __init__(self, rule_id: str, agent_id: str) -> None:
@@ -319,6 +355,8 @@ class CreedImmutable(Conflict):
 
 
 class ApprovalNotFound(NotFound):
+    """No such approval in this agent."""
+
     code = "approval_not_found"
 
     def __init__(self, approval_id: str, agent_id: str) -> None:
@@ -347,6 +385,8 @@ class ApprovalClosed(Conflict):
 
 
 class ApprovalAnswerInvalid(InvalidInput):
+    """An approval answer was malformed (e.g. a decision it does not offer)."""
+
     code = "approval_answer_invalid"
 
     def __init__(self, approval_id: str, kind: str, action: str, why: str) -> None:
