@@ -15,6 +15,7 @@ from app.graph.client import GraphClient
 from app.loop.guarding import Guard
 from app.loop.services import LoopServices
 from app.reasoning.protocol import Reasoner
+from app.research.sources.registry import SourceRegistry
 
 
 def get_settings_dep(request: HTTPConnection) -> Settings:
@@ -42,6 +43,12 @@ def get_embedder(request: HTTPConnection) -> Embedder:
     return embedder
 
 
+def get_research_sources(request: HTTPConnection) -> SourceRegistry:
+    """The process's research sources (built in the lifespan; deployments register more)."""
+    sources: SourceRegistry = request.app.state.research_sources
+    return sources
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 # A paging offset: bounded so that a huge number is a 422 naming the parameter, not a database
 # error (Neo4j's SKIP takes a 64-bit integer; no agent holds ten million items of one kind).
@@ -51,6 +58,7 @@ GraphDep = Annotated[GraphClient, Depends(get_graph)]
 MechanicsDep = Annotated[Mechanics, Depends(get_mechanics)]
 ReasonerDep = Annotated[Reasoner, Depends(get_reasoner)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
+ResearchSourcesDep = Annotated[SourceRegistry, Depends(get_research_sources)]
 
 
 def get_allowed_agents(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from neomodel import (
     ArrayProperty,
     BooleanProperty,
+    DateProperty,
     DateTimeNeo4jFormatProperty,
     FloatProperty,
     FulltextIndex,
@@ -339,6 +340,30 @@ class DissatisfactionSample(AgentScoped):
     at = DateTimeNeo4jFormatProperty()
 
 
+class CorpusDocument(AgentScoped):
+    """A document of the research corpus a user loaded (issue 16); ``id`` is derived from
+    (agent_id, document_id), which is unique per agent."""
+
+    document_id = StringProperty(required=True)
+    name = StringProperty()
+    title = StringProperty()
+    origin = StringProperty()
+    published = DateProperty()
+    loaded_at = DateTimeNeo4jFormatProperty()
+    checksum = StringProperty()
+    passages = IntegerProperty(default=0)
+
+
+class CorpusPassage(AgentScoped):
+    """A passage of a corpus document, searched by vector and fulltext like an episode."""
+
+    document_id = StringProperty(required=True)
+    ordinal = IntegerProperty()
+    title = _fulltext()
+    text = _fulltext(required=True)
+    embedding = _embedding()
+
+
 class AgentLock(StructuredNode):
     """An agent's write lock: written only by ``agents/lock_agent`` (and the deletion's lock), so
     concurrent writers serialise on it without deadlocking on the Agent node they also update.
@@ -372,4 +397,6 @@ NODE_MODELS: tuple[type[StructuredNode], ...] = (
     Approval,
     KnowledgePack,
     DissatisfactionSample,
+    CorpusDocument,
+    CorpusPassage,
 )
