@@ -14,9 +14,25 @@
 CYPHER 25
 CALL () {
   WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_on
-  MATCH (p:CorpusPassage)
-    SEARCH p IN (VECTOR INDEX corpus_passage_embedding FOR $embedding WHERE p.agent_id = $agent_id LIMIT $candidates)
-    SCORE AS similarity
+  CALL () {
+    MATCH (x:CorpusPassage {agent_id: $agent_id}) WHERE x.embedding IS NOT NULL
+    RETURN x LIMIT $candidates
+  }
+  WITH collect(x) AS few
+  // Neo4j 2026.08 fails a filtered vector search whose LIMIT exceeds the matching entries once the
+  // index holds deleted ones ("Index ... out of bounds"): a corpus with fewer embedded passages
+  // than the candidates is ranked exactly instead (the same cosine score, read from its nodes).
+  CALL (few) {
+    WITH few WHERE size(few) < $candidates
+    UNWIND few AS p
+    RETURN p, vector.similarity.cosine(p.embedding, $embedding) AS similarity
+    UNION ALL
+    WITH few WHERE size(few) >= $candidates
+    MATCH (p:CorpusPassage)
+      SEARCH p IN (VECTOR INDEX corpus_passage_embedding FOR $embedding WHERE p.agent_id = $agent_id LIMIT $candidates)
+      SCORE AS similarity
+    RETURN p, similarity
+  }
   WITH p, similarity ORDER BY similarity DESC
   WITH collect({p: p, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi
   UNWIND range(0, size(hits) - 1) AS i
