@@ -6,6 +6,7 @@ and its creation event)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -20,6 +21,8 @@ from tests.support.api_server import free_port, running_api
 from tests.support.launcher import Launcher
 
 READY_BOUND_S = 45.0
+
+log = logging.getLogger(__name__)
 
 
 @pytest.fixture
@@ -99,6 +102,10 @@ def test_writes_survive_a_neo4j_restart(neo4j: Launcher) -> None:
             stop.set()
             thread.join()
 
+        log.info(
+            "restart: ready %.1f s after Neo4j started; statuses %s; %d writes acknowledged",
+            ready_after_s, dict(statuses), len(acknowledged),
+        )  # fmt: skip
         assert before > 0 and len(acknowledged) > before
         assert statuses[503] > 0, statuses  # the outage was seen, as a 503
         assert set(statuses) <= {201, 503}, statuses

@@ -5,6 +5,7 @@ declares, the content types. Zero failures allowed."""
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 from app.config import Settings
 from tests.support.api_server import running_api, server_env
 
+log = logging.getLogger(__name__)
 CHECKS = (
     "not_a_server_error,status_code_conformance,response_schema_conformance,"
     "content_type_conformance"
@@ -47,5 +49,7 @@ def test_generated_requests_find_no_server_error_and_no_undeclared_status(api: s
 
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
 
+    summary = [line for line in run.stdout.splitlines() if "generated" in line or "passed" in line]
+    log.info("schemathesis (seed %s, %s examples): %s", SEED, EXAMPLES, " | ".join(summary))
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     assert "generated" in run.stdout and " passed" in run.stdout
