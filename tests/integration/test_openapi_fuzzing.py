@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from app.config import Settings
@@ -34,6 +35,13 @@ def api(settings: Settings) -> Iterator[str]:
         yield base
 
 
+def _bookmark(api: str) -> str:
+    """A bookmark of a real write (an agent created for the purpose)."""
+    created = httpx.post(f"{api}/v1/agents", json={"name": "Fuzzing bookmark"}, timeout=60)
+    assert created.status_code == 201, created.text
+    return created.headers["x-credence-bookmark"]
+
+
 def test_generated_requests_find_no_server_error_and_no_undeclared_status(api: str) -> None:
     schemathesis = Path(sys.executable).parent / "schemathesis"
     command = [
@@ -45,6 +53,10 @@ def test_generated_requests_find_no_server_error_and_no_undeclared_status(api: s
         "--generation-database", "none",
         "--no-shrink",
         "--workers", "1",
+        # A real bookmark in every request: generated ones are almost never bookmarks Neo4j can
+        # read, so each operation would mostly test the header's 422 (tested on its own in
+        # test_causal_consistency.py).
+        "--header", f"x-credence-bookmark: {_bookmark(api)}",
     ]  # fmt: skip
 
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
