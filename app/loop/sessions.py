@@ -180,7 +180,6 @@ async def reflect_if_due(
         return SessionReflection(
             ran=False, open_episodes=waiting, why=f"reflection failed: {failure.message}"
         )
-    await services.graph.write("sessions/mark_reflected", agent_id=agent_id)
     rules = [cluster.rule_id for cluster in report.clusters if cluster.rule_id]
     return SessionReflection(
         ran=True,

@@ -534,15 +534,16 @@ async def _write(graph: GraphClient, plans: list[_Plan], scope: _Scope) -> _Writ
 
     if scope.request.dry_run:
         return await graph.read_transaction(work, action="previewing a reflection")
-    if plans:
-        return await graph.write_transaction(work, action="writing a reflection")
-    return _Written(rules=[], raced=0, capabilities=[], gaps=[])
+    # Even without a cluster: the reflection ran, so the agent's count of episodes since the
+    # last one starts again (whether the loop or a user asked for it).
+    return await graph.write_transaction(work, action="writing a reflection")
 
 
 async def _write_in(tx: Transaction, plans: list[_Plan], scope: _Scope) -> _Written:
     request, agent_id = scope.request, scope.agent_id
     if not request.dry_run:
         await lock_agent(tx, agent_id)
+        await tx.run("sessions/mark_reflected", agent_id=agent_id)
     still_open = {
         row["id"]
         for row in await tx.run(

@@ -1,4 +1,5 @@
-// Reflection ran for the agent: the count of episodes since then starts again.
+// Reflection ran for the agent (inside its writing transaction, app/memory/reflection.py, under the
+// agent lock): the count of episodes since then starts again, whoever asked for it.
 // Params: $agent_id (string).
 // Returns: reflected_at (datetime).
 MATCH (agent:Agent {id: $agent_id})

@@ -293,6 +293,32 @@ async def test_a_second_reflection_finds_nothing_new(graph: GraphClient, agent: 
     assert (await rules.list_rules(graph, agent)).count == 3
 
 
+async def _since_reflection(graph: GraphClient, agent: str) -> int:
+    rows = await graph.read("sessions/count_open_episodes", agent_id=agent)
+    return int(rows[0]["open"])
+
+
+async def test_any_reflection_restarts_the_count_of_episodes_since_the_last(
+    graph: GraphClient, agent: str
+) -> None:
+    # The loop reflects every N episodes by this count; a reflection a user asked for, or one
+    # that found no cluster, counts as well (a dry run does not).
+    await _import(graph, agent, _standard_items())
+    waiting = await _since_reflection(graph, agent)
+    assert waiting == len(_standard_items())
+    dry = ReflectRequest(dry_run=True)
+    await reflect(graph, shared_embedder_for_tests(), FakeReasoner(), agent, dry, now=NOW)
+    assert await _since_reflection(graph, agent) == waiting
+    await reflect(graph, shared_embedder_for_tests(), FakeReasoner(), agent, now=NOW)
+    assert await _since_reflection(graph, agent) == 0
+
+    await _import(graph, agent, [_item(BACKUP[0], 50, outcome="failure", key="lone")])
+    assert await _since_reflection(graph, agent) == 1
+    nothing = await reflect(graph, shared_embedder_for_tests(), FakeReasoner(), agent, now=NOW)
+    assert nothing.clusters == []
+    assert await _since_reflection(graph, agent) == 0
+
+
 async def test_a_dry_run_previews_and_writes_nothing(graph: GraphClient, agent: str) -> None:
     ids = await _import(graph, agent, _standard_items())
     before = await self_model.get_self(graph, agent)
