@@ -370,3 +370,45 @@ class TurnFailed(CredenceError):
             phase=phase,
             cause=cause,
         )
+
+
+# --- research mode (issue 16) ------------------------------------------------------------------
+
+
+class InvestigationNotFound(NotFound):
+    code = "investigation_not_found"
+
+    def __init__(self, investigation_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"investigation {investigation_id!r} does not exist for agent {agent_id!r}",
+            investigation_id=investigation_id,
+            agent_id=agent_id,
+        )
+
+
+class InvestigationStateConflict(Conflict):
+    """A pause, resume or cancel that the investigation's status does not allow."""
+
+    code = "investigation_state_conflict"
+
+    def __init__(self, investigation_id: str, action: str, status: str) -> None:
+        super().__init__(
+            f"investigation {investigation_id!r} cannot {action}: it is {status}",
+            investigation_id=investigation_id,
+            action=action,
+            status=status,
+        )
+
+
+class UnknownResearchSource(InvalidInput):
+    """An investigation named a source that is not registered."""
+
+    code = "unknown_research_source"
+
+    def __init__(self, names: list[str], known: list[str]) -> None:
+        super().__init__(
+            f"unknown research source(s) {names}: registered are {known}",
+            field="sources",
+            unknown=names,
+            known=known,
+        )

@@ -29,7 +29,9 @@ class Passage(BaseModel):
     origin: str = Field(description="Where it came from: a file name, a URL, or 'graph'.")
     text: str = Field(min_length=1)
     published: date | None = Field(default=None, description="When the text was written, if known.")
-    score: float = Field(description="The source's own relevance score; comparable within one search only.")
+    score: float = Field(
+        description="The source's own relevance score; comparable within one search only."
+    )
 
 
 class ResearchSource(Protocol):
