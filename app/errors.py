@@ -372,7 +372,69 @@ class TurnFailed(CredenceError):
         )
 
 
-# --- research mode (issue 16) ------------------------------------------------------------------
+# --- research ------------------------------------------------------------------------------------
+
+
+class CorpusFileInvalid(InvalidInput):
+    """A corpus file failed validation; nothing of it was written. Every problem is listed with
+    its file and line (``details["errors"]`` = [{file, line, field, reason}]; line 0: the file
+    as a whole)."""
+
+    code = "corpus_file_invalid"
+
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        first = errors[0] if errors else {"file": "", "line": 0, "field": "", "reason": "invalid"}
+        where = f"{first['file']}" + (f" line {first['line']}" if first["line"] else "")
+        field = f" {first['field']}:" if first["field"] else ""
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        super().__init__(f"{where}:{field} {first['reason']}{more}", errors=errors)
+
+
+class PayloadTooLarge(CredenceError):
+    """The request carries more than the server takes in one call."""
+
+    code = "payload_too_large"
+
+    def __init__(self, what: str, size: int, limit: int) -> None:
+        super().__init__(
+            f"{what} is too large: {size} characters, at most {limit} in one request",
+            what=what,
+            size=size,
+            limit=limit,
+        )
+
+
+class CorpusDocumentNotFound(NotFound):
+    code = "corpus_document_not_found"
+
+    def __init__(self, document_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"corpus document {document_id!r} does not exist for agent {agent_id!r}",
+            document_id=document_id,
+            agent_id=agent_id,
+        )
+
+
+class UnknownResearchSource(InvalidInput):
+    """A research source was asked for by a name no registered source has."""
+
+    code = "unknown_research_source"
+
+    def __init__(self, names: list[str], known: list[str]) -> None:
+        super().__init__(
+            f"no research source named {', '.join(repr(n) for n in names)}; known: "
+            f"{', '.join(known) or 'none'}",
+            names=names,
+            known=known,
+        )
+
+
+class ResearchSourceNameTaken(Conflict):
+    code = "research_source_name_taken"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"a research source named {name!r} is already registered", name=name)
+
 
 
 class InvestigationNotFound(NotFound):

@@ -25,6 +25,7 @@ from app.errors import (
     InvalidInput,
     NotFound,
     NotReady,
+    PayloadTooLarge,
 )
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 # Most specific first; the first class an error is an instance of decides its status.
 _STATUS_BY_ERROR: tuple[tuple[type[CredenceError], int], ...] = (
     (InvalidInput, 422),
+    (PayloadTooLarge, 413),
     (NotFound, 404),
     (Conflict, 409),
     (AuthenticationRequired, 401),

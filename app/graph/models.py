@@ -12,6 +12,7 @@ from __future__ import annotations
 from neomodel import (
     ArrayProperty,
     BooleanProperty,
+    DateProperty,
     DateTimeNeo4jFormatProperty,
     FloatProperty,
     FulltextIndex,
@@ -340,6 +341,30 @@ class DissatisfactionSample(AgentScoped):
     at = DateTimeNeo4jFormatProperty()
 
 
+class CorpusDocument(AgentScoped):
+    """A document of the research corpus a user loaded (issue 16); ``id`` is derived from
+    (agent_id, document_id), which is unique per agent."""
+
+    document_id = StringProperty(required=True)
+    name = StringProperty()
+    title = StringProperty()
+    origin = StringProperty()
+    published = DateProperty()
+    loaded_at = DateTimeNeo4jFormatProperty()
+    checksum = StringProperty()
+    passages = IntegerProperty(default=0)
+
+
+class CorpusPassage(AgentScoped):
+    """A passage of a corpus document, searched by vector and fulltext like an episode."""
+
+    document_id = StringProperty(required=True)
+    ordinal = IntegerProperty()
+    title = _fulltext()
+    text = _fulltext(required=True)
+    embedding = _embedding()
+
+
 NODE_MODELS: tuple[type[AgentScoped], ...] = (
     Agent,
     Belief,
@@ -362,4 +387,6 @@ NODE_MODELS: tuple[type[AgentScoped], ...] = (
     Approval,
     KnowledgePack,
     DissatisfactionSample,
+    CorpusDocument,
+    CorpusPassage,
 )

@@ -1,1 +1,2 @@
-"""Research mode: investigations that test hypotheses against sources, kept in the graph (issue 16)."""
+"""Research mode: investigations that test hypotheses against sources, kept in the graph
+(issue 16)."""

@@ -1,0 +1,131 @@
+"""A research corpus built from the VitaminC development slice (``../shared/eval-data/
+vitaminc-dev/``, see its SOURCE.md), for the research tests and the research bench.
+
+Each row of ``vitaminc_dev.jsonl`` is ``{page, evidence, claim, label}``. In the corpus every
+evidence sentence is one document (JSONL, the format ``credence research sources add`` takes):
+``{"id": "vitaminc-<row>", "title": <page>, "origin": "vitaminc:<page>#<row>", "text":
+<evidence>}``, no date; ``<row>`` is the 0-based line number in the data file. A claim with both
+a SUPPORTS and a REFUTES row is a real source conflict: ``contested_claims`` picks those.
+
+The data sits beside the repository (``<repo>/../shared/eval-data``), as for the benches; a clone
+without it (CI) gets ``None`` from ``find_vitaminc`` and the tests that need it skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+LABELS = ("SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO")
+DEFAULT_DATA = (
+    Path(__file__).resolve().parents[2].parent
+    / "shared"
+    / "eval-data"
+    / "vitaminc-dev"
+    / "vitaminc_dev.jsonl"
+)
+
+
+@dataclass(frozen=True)
+class VitaminCRow:
+    row: int
+    page: str
+    claim: str
+    evidence: str
+    label: str
+
+    @property
+    def document_id(self) -> str:
+        return f"vitaminc-{self.row}"
+
+    @property
+    def origin(self) -> str:
+        return f"vitaminc:{self.page}#{self.row}"
+
+
+@dataclass(frozen=True)
+class ContestedClaim:
+    """A claim with evidence on both sides (rows in file order)."""
+
+    claim: str
+    page: str
+    supporting: list[VitaminCRow] = field(default_factory=list)
+    refuting: list[VitaminCRow] = field(default_factory=list)
+
+    @property
+    def rows(self) -> list[VitaminCRow]:
+        return sorted([*self.supporting, *self.refuting], key=lambda row: row.row)
+
+
+def find_vitaminc(path: Path | None = None) -> Path | None:
+    """The data file (``path``, else $VITAMINC_DEV_FILE, else the shared eval data), or None
+    when it is not there."""
+    candidate = path or Path(os.environ.get("VITAMINC_DEV_FILE", str(DEFAULT_DATA)))
+    return candidate if candidate.is_file() else None
+
+
+def read_rows(path: Path, limit: int | None = None) -> list[VitaminCRow]:
+    """The rows of the data file, in order (at most ``limit``)."""
+    rows: list[VitaminCRow] = []
+    with path.open(encoding="utf-8") as handle:
+        for index, line in enumerate(handle):
+            if limit is not None and index >= limit:
+                break
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            if record["label"] not in LABELS:
+                raise ValueError(f"{path}:{index + 1}: unknown label {record['label']!r}")
+            rows.append(
+                VitaminCRow(
+                    index, record["page"], record["claim"], record["evidence"], record["label"]
+                )
+            )
+    return rows
+
+
+def contested_claims(rows: Iterable[VitaminCRow]) -> list[ContestedClaim]:
+    """The claims that have both a SUPPORTS and a REFUTES row, in order of first appearance."""
+    by_claim: dict[str, ContestedClaim] = {}
+    for row in rows:
+        claim = by_claim.setdefault(row.claim, ContestedClaim(row.claim, row.page))
+        if row.label == "SUPPORTS":
+            claim.supporting.append(row)
+        elif row.label == "REFUTES":
+            claim.refuting.append(row)
+    return [c for c in by_claim.values() if c.supporting and c.refuting]
+
+
+def corpus_documents(rows: Iterable[VitaminCRow]) -> list[dict[str, Any]]:
+    """One corpus document (a JSONL object) per evidence sentence."""
+    return [
+        {"id": row.document_id, "title": row.page, "origin": row.origin, "text": row.evidence}
+        for row in rows
+    ]
+
+
+def corpus_jsonl(rows: Iterable[VitaminCRow]) -> str:
+    """The corpus of ``rows`` as JSONL text."""
+    return "".join(json.dumps(doc, ensure_ascii=False) + "\n" for doc in corpus_documents(rows))
+
+
+def write_corpus(rows: Sequence[VitaminCRow], target: Path) -> Path:
+    """Writes the corpus of ``rows`` to ``target`` (a ``.jsonl`` file) and returns it."""
+    target.write_text(corpus_jsonl(rows), encoding="utf-8")
+    return target
+
+
+def build_corpus(
+    target: Path, *, source: Path | None = None, limit: int | None = None
+) -> tuple[Path, list[ContestedClaim]] | None:
+    """Writes the corpus of the whole data file (or its first ``limit`` rows) to ``target``;
+    returns it with the contested claims, or None when the data is not there."""
+    path = find_vitaminc(source)
+    if path is None:
+        return None
+    rows = read_rows(path, limit)
+    return write_corpus(rows, target), contested_claims(rows)
