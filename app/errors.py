@@ -460,17 +460,3 @@ class InvestigationStateConflict(Conflict):
             action=action,
             status=status,
         )
-
-
-class UnknownResearchSource(InvalidInput):
-    """An investigation named a source that is not registered."""
-
-    code = "unknown_research_source"
-
-    def __init__(self, names: list[str], known: list[str]) -> None:
-        super().__init__(
-            f"unknown research source(s) {names}: registered are {known}",
-            field="sources",
-            unknown=names,
-            known=known,
-        )
