@@ -436,7 +436,6 @@ class ResearchSourceNameTaken(Conflict):
         super().__init__(f"a research source named {name!r} is already registered", name=name)
 
 
-
 class InvestigationNotFound(NotFound):
     code = "investigation_not_found"
 
@@ -458,5 +457,18 @@ class InvestigationStateConflict(Conflict):
             f"investigation {investigation_id!r} cannot {action}: it is {status}",
             investigation_id=investigation_id,
             action=action,
+            status=status,
+        )
+
+
+class ReportNotReady(NotFound):
+    """The investigation has not synthesized its report (yet, or ever: it was cancelled)."""
+
+    code = "report_not_ready"
+
+    def __init__(self, investigation_id: str, status: str) -> None:
+        super().__init__(
+            f"investigation {investigation_id!r} has no report: it is {status}",
+            investigation_id=investigation_id,
             status=status,
         )

@@ -26,6 +26,7 @@ from app.api.routes import (
     context,
     episodes,
     health,
+    investigations,
     packs,
     reflection,
     revisions,
@@ -44,6 +45,7 @@ from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.loop.services import default_executors
 from app.reasoning.factory import make_reasoner
+from app.research.tasks import InvestigationTasks
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +70,7 @@ _ROUTERS: tuple[APIRouter, ...] = (
     reflection.router,
     session_routes.router,
     identity_routes.router,
+    investigations.router,
 )
 
 
@@ -81,6 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="A graph-database-native knowledge system for a Claude-driven agent.",
     )
     app.state.settings = settings
+    # Investigations running in this process (research mode), stopped at shutdown.
+    app.state.research_tasks = InvestigationTasks()
     # One model per process, loaded at start-up when preload is set (else on first use).
     app.state.embedder = shared_embedder(settings.embeddings)
     # Claude when an API key is set (the offline reasoner answers any call it fails), else offline.
@@ -113,6 +118,8 @@ async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
         async with app.state.mcp_server.session_manager.run():
             yield
     finally:
+        # Each stays "running" in the graph and continues from its last step on resume.
+        await app.state.research_tasks.stop_all()
         await graph.close()
         # Read at shutdown: the reasoner on app.state may have been replaced since start-up.
         close = getattr(app.state.reasoner, "aclose", None)

@@ -15,6 +15,9 @@ from app.graph.client import GraphClient
 from app.loop.guarding import Guard
 from app.loop.services import LoopServices
 from app.reasoning.protocol import Reasoner
+from app.research.services import ResearchServices
+from app.research.sources.corpus import CorpusSource
+from app.research.tasks import InvestigationTasks
 
 
 def get_settings_dep(request: HTTPConnection) -> Settings:
@@ -92,3 +95,29 @@ def get_loop(request: HTTPConnection) -> LoopServices:
 
 
 LoopDep = Annotated[LoopServices, Depends(get_loop)]
+
+
+def get_research(request: HTTPConnection) -> ResearchServices:
+    """Research mode's services (one graph, reasoner and embedder per process) with the sources
+    an investigation may search."""
+    state = request.app.state
+    settings: Settings = state.settings
+    return ResearchServices(
+        graph=state.graph,
+        reasoner=state.reasoner,
+        embedder=state.embedder,
+        mechanics=settings.mechanics,
+        loop=settings.loop,
+        retrieval=settings.retrieval,
+        research=settings.research,
+        sources=[CorpusSource(state.graph, state.embedder, settings.retrieval)],
+    )
+
+
+def get_research_tasks(request: HTTPConnection) -> InvestigationTasks:
+    tasks: InvestigationTasks = request.app.state.research_tasks
+    return tasks
+
+
+ResearchDep = Annotated[ResearchServices, Depends(get_research)]
+ResearchTasksDep = Annotated[InvestigationTasks, Depends(get_research_tasks)]

@@ -47,6 +47,9 @@ def section_budgets(
         "people": settings.budget_people,
         "working_memory": settings.budget_working_memory,
     }
-    chosen = {name: shares[name] for name in names}
+    chosen = {name: shares[name] for name in names if name in shares}
     total_share = sum(chosen.values()) or 1.0
-    return {name: int(total * share / total_share) for name, share in chosen.items()}
+    budgets = {name: int(total * share / total_share) for name, share in chosen.items()}
+    if "conflicts" in names:
+        budgets["conflicts"] = settings.budget_conflicts_tokens
+    return budgets

@@ -4,6 +4,6 @@
 MATCH (i:Investigation {agent_id: $agent_id})
 WHERE $status IS NULL OR i.status = $status
 WITH i ORDER BY i.started_at DESC, i.id
-WITH collect(i) AS all
-UNWIND all[$skip..$skip + $limit] AS i
-RETURN i {.*, report: null} AS investigation, size(all) AS total
+WITH collect(i) AS matching
+UNWIND matching[$skip..$skip + $limit] AS i
+RETURN i {.*, report: null} AS investigation, size(matching) AS total

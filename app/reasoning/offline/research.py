@@ -82,9 +82,13 @@ def resolve_conflict(request: ConflictRequest) -> ConflictResolution:
             f"{(second if stronger is first else first).kind} source.",
             reasoner="offline",
         )
+    # Another source tips the balance only when it is at least as decisive as the weaker of the
+    # two in conflict: a looser match (a sentence from another page sharing a number) must not
+    # outvote the two sentences that are plainly about the claim.
+    bar = max(AGREEMENT_CONFIDENCE, min(first.confidence, second.confidence))
     agreeing = {"first": 0, "second": 0}
     for other in request.others:
-        if other.confidence < AGREEMENT_CONFIDENCE or other.stance == "neutral":
+        if other.confidence < bar or other.stance == "neutral":
             continue
         agreeing["first" if other.stance == first.stance else "second"] += 1
     if agreeing["first"] != agreeing["second"]:
