@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -57,18 +56,18 @@ async def test_a_killed_run_resumes_to_the_same_end_without_duplicates(
         "PYTHONPATH": str(ROOT),
     }
     # Each search takes 4 s: the process is killed in the middle of the first one.
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.run_investigation", research_agent, started.id,
-         ",".join(map(str, ROWS)), "4"],
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.support.run_investigation", research_agent, started.id,
+        ",".join(map(str, ROWS)), "4",
         cwd=ROOT, env=env,
     )  # fmt: skip
     try:
         await _wait_for_steps(graph, research_agent, started.id, 1)
         await asyncio.sleep(1.5)
-        assert process.poll() is None, "the run ended before it could be killed"
+        assert process.returncode is None, "the run ended before it could be killed"
     finally:
         process.send_signal(signal.SIGKILL)
-        process.wait()
+        await process.wait()
     killed = await store.load_detail(graph, research_agent, started.id)
     assert killed.investigation.status == "running"  # left running by a dead process
     assert [s.kind for s in killed.steps] == ["supervisor"]  # the search in flight is lost
