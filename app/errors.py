@@ -422,8 +422,9 @@ class UnknownResearchSource(InvalidInput):
 
     def __init__(self, names: list[str], known: list[str]) -> None:
         super().__init__(
-            f"no research source named {', '.join(repr(n) for n in names)}; known: "
+            f"sources: no research source named {', '.join(repr(n) for n in names)}; known: "
             f"{', '.join(known) or 'none'}",
+            field="sources",
             names=names,
             known=known,
         )

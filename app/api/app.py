@@ -29,6 +29,7 @@ from app.api.routes import (
     investigations,
     packs,
     reflection,
+    research_sources,
     revisions,
 )
 from app.api.routes import frames as frame_routes
@@ -45,6 +46,7 @@ from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.loop.services import default_executors
 from app.reasoning.factory import make_reasoner
+from app.research.sources.registry import build_source_registry
 from app.research.tasks import InvestigationTasks
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,7 @@ _ROUTERS: tuple[APIRouter, ...] = (
     session_routes.router,
     identity_routes.router,
     investigations.router,
+    research_sources.router,
 )
 
 
@@ -108,6 +111,9 @@ async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
     graph = GraphClient.from_settings(settings.neo4j)
     app.state.graph = graph
     app.state.executors = default_executors(graph, settings)
+    app.state.research_sources = build_source_registry(
+        graph, app.state.embedder, settings.retrieval
+    )
     if settings.migrate_on_start:
         await _migrate(graph, settings)
     if settings.default_agent:

@@ -16,7 +16,7 @@ from app.loop.guarding import Guard
 from app.loop.services import LoopServices
 from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices
-from app.research.sources.corpus import CorpusSource
+from app.research.sources.registry import SourceRegistry
 from app.research.tasks import InvestigationTasks
 
 
@@ -45,6 +45,12 @@ def get_embedder(request: HTTPConnection) -> Embedder:
     return embedder
 
 
+def get_research_sources(request: HTTPConnection) -> SourceRegistry:
+    """The process's research sources (built in the lifespan; deployments register more)."""
+    sources: SourceRegistry = request.app.state.research_sources
+    return sources
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 # A paging offset: bounded so that a huge number is a 422 naming the parameter, not a database
 # error (Neo4j's SKIP takes a 64-bit integer; no agent holds ten million items of one kind).
@@ -54,6 +60,7 @@ GraphDep = Annotated[GraphClient, Depends(get_graph)]
 MechanicsDep = Annotated[Mechanics, Depends(get_mechanics)]
 ReasonerDep = Annotated[Reasoner, Depends(get_reasoner)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
+ResearchSourcesDep = Annotated[SourceRegistry, Depends(get_research_sources)]
 
 
 def get_allowed_agents(
@@ -110,7 +117,7 @@ def get_research(request: HTTPConnection) -> ResearchServices:
         loop=settings.loop,
         retrieval=settings.retrieval,
         research=settings.research,
-        sources=[CorpusSource(state.graph, state.embedder, settings.retrieval)],
+        sources=state.research_sources,
     )
 
 

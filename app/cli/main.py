@@ -20,6 +20,7 @@ from app.cli import (
     memory,
     packs,
     people,
+    research,
     servers,
 )
 from app.cli.common import err_console
@@ -40,6 +41,7 @@ app.add_typer(memory.memory_app, name="memory")
 app.add_typer(packs.packs_app, name="packs")
 app.add_typer(episodes.episodes_app, name="episodes")
 app.add_typer(embed.embed_app, name="embed")
+app.add_typer(research.research_app, name="research")
 app.command("serve")(servers.serve)
 app.command("mcp")(servers.mcp)
 app.command("birth")(packs.birth_command)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 
-from app.errors import InvestigationStateConflict, UnknownResearchSource
+from app.errors import InvestigationStateConflict
 from app.graph.agent_scope import require_agent
 from app.research import store
 from app.research.models import Investigation, InvestigationDetail, InvestigationPage
@@ -34,10 +34,7 @@ async def start_investigation(
         AgentNotFound: no such agent.
         UnknownResearchSource: a named source is not registered.
     """
-    known = [source.name for source in services.sources]
-    unknown = [name for name in sources or [] if name not in known]
-    if unknown:
-        raise UnknownResearchSource(unknown, known)
+    services.sources.select(sources)  # every name must be registered
     investigation = await store.create_investigation(
         services.graph,
         agent_id,

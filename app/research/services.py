@@ -3,7 +3,7 @@ settings of the packages it writes into, and the sources it may search."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +14,7 @@ from app.loop.settings import LoopSettings
 from app.reasoning.protocol import Judgement, Reasoner
 from app.research.models import StepKind
 from app.research.settings import ResearchSettings
-from app.research.sources.protocol import ResearchSource
+from app.research.sources.registry import SourceRegistry
 from app.retrieval.settings import RetrievalSettings
 
 
@@ -27,8 +27,8 @@ class ResearchServices:
     loop: LoopSettings
     retrieval: RetrievalSettings
     research: ResearchSettings
-    # The registered sources by name; an investigation searches those it names.
-    sources: Sequence[ResearchSource]
+    # The registered sources; an investigation searches those it names (all by default).
+    sources: SourceRegistry
 
 
 @dataclass(slots=True)

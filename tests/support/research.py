@@ -17,6 +17,7 @@ from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices
 from app.research.settings import ResearchSettings
 from app.research.sources.protocol import Passage, ResearchSource
+from app.research.sources.registry import SourceRegistry
 from app.text.words import token_similarity
 
 VITAMINC_DEV = Path("/work/shared/eval-data/vitaminc-dev/vitaminc_dev.jsonl")
@@ -71,5 +72,5 @@ def services_for(
         loop=settings.loop,
         retrieval=settings.retrieval,
         research=research or ResearchSettings(),
-        sources=list(sources),
+        sources=SourceRegistry(sources),
     )
