@@ -13,11 +13,13 @@ def estimate_tokens(item: dict[str, Any], chars_per_token: float) -> int:
     """The tokens an item costs in the context, estimated from the length of its texts."""
     text = " ".join(
         str(item[key])
-        for key in ("statement", "text", "content", "name", "role")
+        for key in ("statement", "text", "content", "name", "role", "hypothesis", "resolution")
         if item.get(key) is not None
     )
     contradictions = item.get("contradictions") or []
     text += " ".join(str(c.get("statement", "")) for c in contradictions)
+    # A research conflict shows both sources' passages.
+    text += " ".join(str(s.get("text", "")) for s in item.get("sources") or [])
     return max(1, round(len(text) / chars_per_token))
 
 

@@ -146,7 +146,7 @@ def report(request: SynthesisRequest) -> str:
     lines += ["", "## Sources"]
     for source in request.sources:
         excerpt = source.text if len(source.text) <= 300 else source.text[:299] + "…"
-        lines.append(f"[{source.number}] {source.title} ({source.origin}): {excerpt}")
+        lines.append(f"- [{source.number}] {source.title} ({source.origin}): {excerpt}")
     if not request.sources:
         lines.append("No source was found.")
     lines += ["", "_Written by the offline reasoner from the investigation's graph._"]
