@@ -132,11 +132,12 @@ async def _load_file(
             document_ids=[d.document_id for d in documents],
         )
     }
-    changed = [d for d in documents if stored.get(d.document_id) != d.checksum()]
+    with_vectors = embedder.available
+    changed = [d for d in documents if stored.get(d.document_id) != d.checksum(with_vectors)]
     texts = [embedding_text(d.title, text) for d in changed for text in d.passages]
     vectors = await embedder.embed(texts) if texts else []
     embedded = vectors is not None
-    document_rows = [_document_row(agent_id, d) for d in changed]
+    document_rows = [_document_row(agent_id, d, embedded) for d in changed]
     passage_rows = _passage_rows(agent_id, changed, vectors)
 
     async def write(tx: Transaction) -> list[dict[str, Any]]:
@@ -178,7 +179,7 @@ async def _load_file(
     return report, embedded
 
 
-def _document_row(agent_id: str, document: CorpusDocumentIn) -> dict[str, Any]:
+def _document_row(agent_id: str, document: CorpusDocumentIn, embedded: bool) -> dict[str, Any]:
     return {
         "id": document_node_id(agent_id, document.document_id),
         "document_id": document.document_id,
@@ -186,7 +187,7 @@ def _document_row(agent_id: str, document: CorpusDocumentIn) -> dict[str, Any]:
         "title": document.title,
         "origin": document.origin,
         "published": document.published,
-        "checksum": document.checksum(),
+        "checksum": document.checksum(embedded),
         "passages": len(document.passages),
     }
 

@@ -74,11 +74,13 @@ class CorpusDocumentIn(BaseModel):
     passages: list[str]
     line: int = Field(default=0, description="Its line in a JSONL file (0: the whole file).")
 
-    def checksum(self) -> str:
-        """SHA-256 of what is stored of the document: loading it again with the same checksum
-        changes nothing."""
+    def checksum(self, embedded: bool = True) -> str:
+        """SHA-256 of what is stored of the document (``embedded``: with vectors): loading it
+        again with the same checksum changes nothing, and a document stored without vectors is
+        stored again once embeddings work."""
         payload = json.dumps(
-            [self.name, self.title, self.origin, str(self.published or ""), self.passages],
+            [self.name, self.title, self.origin, str(self.published or ""), self.passages]
+            + ([] if embedded else ["without embeddings"]),
             ensure_ascii=False,
         )
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()

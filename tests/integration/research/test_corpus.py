@@ -172,8 +172,8 @@ async def test_an_unknown_agent_is_refused(graph: GraphClient, embedder: Embedde
         await list_corpus_documents(graph, "no-such-agent")
 
 
-async def test_without_embeddings_passages_are_found_by_fulltext(
-    graph: GraphClient, agent: str
+async def test_without_embeddings_passages_are_found_by_fulltext_until_loaded_again(
+    graph: GraphClient, embedder: Embedder, agent: str
 ) -> None:
     report = await load_corpus_files(
         graph,
@@ -185,6 +185,10 @@ async def test_without_embeddings_passages_are_found_by_fulltext(
     assert not report.embedded
     found = await CorpusSource(graph, UnavailableEmbedder()).search(agent, "peat", limit=5)
     assert found and "Peat" in found[0].text
+    again = await load_corpus_files(
+        graph, embedder, agent, [CorpusFile(name="guide.md", format="md", content=GUIDE)]
+    )
+    assert again.embedded and again.files[0].replaced == 1
 
 
 async def test_the_corpus_finds_both_sides_of_a_vitaminc_claim(
