@@ -16,6 +16,12 @@ verdict is compared with what the labels say:
   miss, and the share of these claims where the conflict was recorded is printed;
 - only NOT_ENOUGH_INFO rows → ``undecided``.
 
+Nearly every SUPPORTS/REFUTES claim of the dev slice comes with both (VitaminC is contrastive), so
+the sample holds almost no one-sided claim. ``--drop-side`` builds the other case: for each
+sampled claim one side's sentences (SUPPORTS or REFUTES, chosen by the seeded generator) are left
+out of the corpus, and the expected verdict follows from the labels of the claim's sentences
+that are still in it (a sentence another claim kept stays in, with its label for this claim).
+
 Printed: the confusion matrix (expected × verdict), accuracy per expected class and overall,
 conflicts recorded / resolved / unresolvable on contested claims, steps per investigation, and the
 wall time of one investigation p50 / p95 (start to finish, the runner's steps, as ``credence
@@ -85,11 +91,14 @@ async def main(args: argparse.Namespace) -> None:
     by_claim: dict[str, list[VitaminCRow]] = defaultdict(list)
     for row in rows:
         by_claim[row.claim].append(row)
-    claims = random.Random(args.seed).sample(sorted(by_claim), args.claims)
+    generator = random.Random(args.seed)
+    claims = generator.sample(sorted(by_claim), args.claims)
     sentences: dict[tuple[str, str], VitaminCRow] = {}
     for claim in claims:
+        dropped = generator.choice(("SUPPORTS", "REFUTES")) if args.drop_side else None
         for row in by_claim[claim]:
-            sentences.setdefault((row.page, row.evidence), row)
+            if row.label != dropped:
+                sentences.setdefault((row.page, row.evidence), row)
 
     settings = Settings()
     graph = GraphClient.from_settings(settings.neo4j)
@@ -115,16 +124,19 @@ async def main(args: argparse.Namespace) -> None:
                                                    content=content)]
         )  # fmt: skip
         load_s = time.perf_counter() - begun
+        mode = ", one side dropped" if args.drop_side else ""
         print(
-            f"{len(claims)} claims (seed {args.seed}), corpus of {len(sentences)} sentences "
-            f"loaded in {load_s:.1f} s"
+            f"{len(claims)} claims (seed {args.seed}{mode}), corpus of {len(sentences)} "
+            f"sentences loaded in {load_s:.1f} s"
         )
         confusion: Counter[tuple[str, str]] = Counter()
         times: list[float] = []
         steps: list[int] = []
         conflicts: Counter[str] = Counter()
         for number, claim in enumerate(claims, 1):
-            expected = expected_of({row.label for row in by_claim[claim]})
+            expected = expected_of(
+                {row.label for row in by_claim[claim] if (row.page, row.evidence) in sentences}
+            )
             begun = time.perf_counter()
             started = await investigations.start_investigation(
                 services, None, agent.id, claim, sources=["corpus"], started_by="bench"
@@ -195,5 +207,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--claims", type=int, default=300)
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument(
+        "--drop-side", action="store_true", help="leave one side of each claim out of the corpus"
+    )
     parser.add_argument("--keep", action="store_true", help="leave the bench agent in the graph")
     asyncio.run(main(parser.parse_args()))

@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI
 
 from app import __version__
 from app.agents.birth import ensure_default_agent
+from app.api.deps import research_services
 from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import mount_mcp
 from app.api.metrics import RequestMetrics
@@ -47,6 +48,7 @@ from app.graph.migrations import MigrationRunner
 from app.loop.services import default_executors
 from app.reasoning.factory import make_reasoner
 from app.research.sources.registry import build_source_registry
+from app.research.store import running_investigations
 from app.research.tasks import InvestigationTasks
 
 log = logging.getLogger(__name__)
@@ -120,6 +122,8 @@ async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
         await _ensure_default_agent(app, graph, settings)
     if settings.embeddings.preload:
         await _preload_embeddings(app)
+    if settings.research.resume_on_start:
+        await _resume_investigations(app, graph)
     try:
         async with app.state.mcp_server.session_manager.run():
             yield
@@ -131,6 +135,20 @@ async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
         close = getattr(app.state.reasoner, "aclose", None)
         if close is not None:
             await close()
+
+
+async def _resume_investigations(app: FastAPI, graph: GraphClient) -> None:
+    """Runs again, in this process, every investigation left running by one that stopped."""
+    try:
+        left = await running_investigations(graph)
+    except CredenceError as error:
+        log.error("investigations left running not resumed: %s", error.message)
+        return
+    services = research_services(app.state)
+    for agent_id, investigation_id in left:
+        app.state.research_tasks.ensure_running(services, agent_id, investigation_id)
+    if left:
+        log.info("resumed %d investigation(s) left running", len(left))
 
 
 async def _migrate(graph: GraphClient, settings: Settings) -> None:

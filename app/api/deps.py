@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Path, Query
 from starlette.requests import HTTPConnection
@@ -104,10 +104,9 @@ def get_loop(request: HTTPConnection) -> LoopServices:
 LoopDep = Annotated[LoopServices, Depends(get_loop)]
 
 
-def get_research(request: HTTPConnection) -> ResearchServices:
-    """Research mode's services (one graph, reasoner and embedder per process) with the sources
-    an investigation may search."""
-    state = request.app.state
+def research_services(state: Any) -> ResearchServices:
+    """Research mode's services from the app state (one graph, reasoner and embedder per
+    process) with the sources an investigation may search."""
     settings: Settings = state.settings
     return ResearchServices(
         graph=state.graph,
@@ -119,6 +118,11 @@ def get_research(request: HTTPConnection) -> ResearchServices:
         research=settings.research,
         sources=state.research_sources,
     )
+
+
+def get_research(request: HTTPConnection) -> ResearchServices:
+    """Research mode's services for a request."""
+    return research_services(request.app.state)
 
 
 def get_research_tasks(request: HTTPConnection) -> InvestigationTasks:

@@ -18,6 +18,7 @@ from app.beliefs.revision import revise_tense
 from app.beliefs.store import belief_params
 from app.beliefs.updates import apply_evidence_in
 from app.embeddings.store import embed_pending
+from app.errors import GraphError
 from app.graph.agent_scope import lock_agent
 from app.graph.client import Transaction
 from app.loop.learning import against_known
@@ -46,14 +47,25 @@ class BeliefChange:
 async def _known_beliefs(
     services: ResearchServices, agent_id: str, statement: str
 ) -> list[BeliefBrief]:
-    context = await build_context(
-        services.graph,
-        services.embedder,
-        services.retrieval,
-        agent_id,
-        ContextRequest(q=statement[:8000], k=services.loop.beliefs_per_turn, sections=["beliefs"]),
+    """The beliefs the context retrieves for the statement (the duplicate candidates).
+
+    Raises:
+        GraphError: the belief search failed twice: deciding "no such belief" on a failed
+            search would write a duplicate, so the step fails instead (and can be resumed).
+    """
+    request = ContextRequest(
+        q=statement[:8000], k=services.loop.beliefs_per_turn, sections=["beliefs"]
     )
-    section = context.sections.get("beliefs")
+    section = None
+    for _ in range(2):  # one retry: a failing index search has been seen to pass on a second try
+        context = await build_context(
+            services.graph, services.embedder, services.retrieval, agent_id, request
+        )
+        section = context.sections.get("beliefs")
+        if section is None or section.error is None:
+            break
+    if section is not None and section.error is not None:
+        raise GraphError(f"the belief search for a decided hypothesis failed: {section.error}")
     return [
         BeliefBrief(
             id=item["id"],

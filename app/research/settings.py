@@ -27,3 +27,7 @@ class ResearchSettings(BaseModel):
     evidence_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
     # A hypothesis is confirmed / refuted when its winning evidence is at least this confident.
     decision_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    # At API start, continue the investigations left "running" by a process that stopped (off:
+    # an operator resumes them explicitly, POST .../resume or `credence research resume`, so a
+    # crash loop does not restart them unattended).
+    resume_on_start: bool = False

@@ -15,6 +15,7 @@ from app.api.app import create_app
 from app.config import Settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
+from app.reasoning.offline.reasoner import OfflineReasoner
 from app.research import investigations
 from app.research.sources.corpus import CorpusSource, load_corpus_files
 from app.research.sources.documents import CorpusFile
@@ -170,3 +171,28 @@ def test_the_socket_streams_the_steps_then_the_end(client: TestClient, researche
     steps = [e["data"] for e in events[:-1]]
     assert [s["ordinal"] for s in steps] == list(range(len(steps)))
     assert steps[0]["kind"] == "supervisor" and steps[-1]["kind"] == "synthesize"
+
+
+def test_an_api_started_with_resume_on_start_continues_what_a_dead_process_left(
+    researcher: str, settings: Settings
+) -> None:
+    async def create() -> str:
+        graph = GraphClient.from_settings(settings.neo4j)
+        try:
+            embedder = shared_embedder(settings.embeddings)
+            services = services_for(
+                graph, settings, OfflineReasoner(embedder), embedder,
+                [CorpusSource(graph, embedder)],
+            )  # fmt: skip
+            started = await investigations.start_investigation(services, None, researcher, _claim())
+            return started.id
+        finally:
+            await graph.close()
+
+    investigation_id = asyncio.run(create())  # running, and no process runs it
+    resuming = settings.model_copy(
+        update={"research": settings.research.model_copy(update={"resume_on_start": True})}
+    )
+    with TestClient(create_app(resuming)) as client:
+        detail = _until_stopped(client, researcher, investigation_id)
+    assert detail["investigation"]["status"] == "finished"
