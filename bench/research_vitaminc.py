@@ -189,6 +189,9 @@ def report(
             f"{expected:>18} " + " ".join(f"{c:>10}" for c in counts) + f"   {good / n:.3f} ({n})"
         )
     print(f"{'overall':>18} {'':>32}   {hits / total:.3f} ({total})")
+    failed = sum(n for (_, verdict), n in confusion.items() if verdict not in VERDICTS)
+    if failed:
+        print(f"not finished (failed or cut): {failed}, left out of the table above")
     if conflicts["contested"]:
         n = conflicts["contested"]
         print(
