@@ -39,11 +39,24 @@ async def prepare(services: ResearchServices, state: ResearchState, hypothesis_i
         services.research.passages_per_source,
         sources=investigation.sources or None,
     )
+    # A belief an investigation created restates sources already judged: not evidence again.
+    belief_refs = [p.ref for p in found.passages if p.kind == "belief"]
+    derived = (
+        {
+            row["id"]
+            for row in await services.graph.read(
+                "research/list_research_beliefs", agent_id=investigation.agent_id, ids=belief_refs
+            )
+        }
+        if belief_refs
+        else set()
+    )
+    kept = [p for p in found.passages if not (p.kind == "belief" and p.ref in derived)]
     known = {(s.kind, s.ref): s for s in state.sources}
     number = max((s.number for s in state.sources), default=0)
     passages: list[dict[str, object]] = []
     new = 0
-    for passage in found.passages:
+    for passage in kept:
         key = (passage.kind, passage.ref)
         if key not in known:
             number += 1
@@ -80,5 +93,6 @@ async def prepare(services: ResearchServices, state: ResearchState, hypothesis_i
             "found": len(passages),
             "new": new,
             "failed_sources": found.failures,
+            "skipped_research_beliefs": len(found.passages) - len(kept),
         },
     )

@@ -15,6 +15,7 @@ from app.reasoning.offline.reasoner import OfflineReasoner
 from app.research import investigations, store
 from app.research.runner import run_investigation
 from app.research.settings import ResearchSettings
+from app.research.sources.graph_source import GraphSource
 from tests.support.research import ListSource, passage_of, services_for, vitaminc_rows
 
 # Rows 4 and 5 of the dev slice: one claim, a refuting and a supporting sentence.
@@ -147,3 +148,30 @@ async def test_the_iteration_cap_is_honoured(
     assert [s.kind for s in detail.steps] == ["supervisor", "search", "synthesize"]
     assert end.status == "finished" and end.verdict == "undecided"
     assert "iteration cap 2 reached" in detail.steps[-1].details["why"]
+
+
+async def test_a_belief_research_created_is_not_evidence_for_the_next_investigation(
+    graph: GraphClient,
+    settings: Settings,
+    offline: OfflineReasoner,
+    embedder: Embedder,
+    research_agent: str,
+) -> None:
+    claim = vitaminc_rows()[MOROCCO]["claim"]
+    dates = {MOROCCO: date(2020, 3, 15), MOROCCO + 1: date(2020, 3, 20)}
+    corpus = _corpus([MOROCCO, MOROCCO + 1], dates)
+    first = services_for(graph, settings, offline, embedder, [corpus])
+    started = await investigations.start_investigation(first, None, research_agent, claim)
+    assert (await run_investigation(first, research_agent, started.id)).verdict == "confirmed"
+
+    own_graph = services_for(
+        graph, settings, offline, embedder, [GraphSource(graph, embedder, settings.retrieval)]
+    )
+    again = await investigations.start_investigation(own_graph, None, research_agent, claim)
+    end = await run_investigation(own_graph, research_agent, again.id)
+
+    detail = await store.load_detail(graph, research_agent, again.id)
+    searches = [s for s in detail.steps if s.kind == "search"]
+    assert sum(s.details["skipped_research_beliefs"] for s in searches) >= 1
+    assert not [s for s in detail.sources if s.kind == "belief"]
+    assert end.verdict == "undecided"
