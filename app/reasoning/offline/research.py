@@ -54,7 +54,8 @@ def passage_stance(decision: StanceDecision) -> tuple[ResearchStance, float, str
 
 
 def _side_name(side: ConflictSide) -> str:
-    return side.title or side.origin or side.source_id
+    # The origin tells two passages of one document (or two revisions of one page) apart.
+    return side.origin or side.title or side.source_id
 
 
 def resolve_conflict(request: ConflictRequest) -> ConflictResolution:
