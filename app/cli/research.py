@@ -5,7 +5,7 @@ The investigation commands (start, status, resume, report) join this group."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 from rich.table import Table
@@ -49,7 +49,7 @@ def _read(path: Path, format_option: str | None) -> CorpusFile:
                 f"[bold red]error[/]: --format must be txt, md or jsonl, not {format_option!r}"
             )
             raise typer.Exit(code=2)
-        fmt = format_option  # type: ignore[assignment]  # checked just above
+        fmt = cast(CorpusFormat, format_option)
     if fmt is None:
         err_console.print(
             f"[bold red]error[/]: {path}: unknown format (name it .txt, .md or .jsonl, or "
