@@ -25,8 +25,8 @@ CALL () {
   UNION ALL MATCH (n:Approval {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:KnowledgePack {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:DissatisfactionSample {agent_id: $agent_id}) RETURN n
-  UNION ALL MATCH (n:CorpusDocument {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:CorpusPassage {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:CorpusDocument {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Investigation {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Hypothesis {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Source {agent_id: $agent_id}) RETURN n

@@ -287,9 +287,11 @@ class CorpusSource:
 
     async def search(self, agent_id: str, query: str, *, limit: int) -> list[Passage]:
         """At most ``limit`` of the agent's passages about ``query``, best first."""
+        if limit < 1 or not query.strip():
+            return []
         terms = lucene_terms(query)
         embedding = await self._embedder.embed_one(query)
-        if limit < 1 or (terms is None and embedding is None):
+        if terms is None and embedding is None:
             return []
         search = SectionSearch(
             graph=self._graph,

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from app.agents.store import delete_agent
 from app.embeddings.embedder import Embedder, UnavailableEmbedder
 from app.errors import AgentNotFound, CorpusDocumentNotFound, CorpusFileInvalid
 from app.graph.client import GraphClient
@@ -212,3 +213,19 @@ async def test_the_corpus_finds_both_sides_of_a_vitaminc_claim(
         refs = {p.origin for p in found}
         assert {r.origin for r in claim.supporting} & refs, claim.claim
         assert {r.origin for r in claim.refuting} & refs, claim.claim
+
+
+async def test_deleting_the_agent_deletes_its_corpus(
+    graph: GraphClient, embedder: Embedder, agent: str
+) -> None:
+    await load_corpus_files(
+        graph, embedder, agent, [CorpusFile(name="guide.md", format="md", content=GUIDE)]
+    )
+
+    deletion = await delete_agent(graph, agent, default_agent_name="")
+
+    assert deletion.nodes_deleted == 1 + 1 + 2  # the agent, the document, its two passages
+    assert (
+        await graph.read("research/get_corpus_checksums", agent_id=agent, document_ids=["guide.md"])
+        == []
+    )
