@@ -15,6 +15,7 @@ from app.guardian.settings import GuardianSettings
 from app.loop.settings import LoopSettings
 from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.settings import ReasonerSettings
+from app.research.settings import ResearchSettings
 from app.retrieval.settings import RetrievalSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -74,6 +75,8 @@ class Settings(BaseSettings):
     guardian: GuardianSettings = Field(default_factory=GuardianSettings)
     # Reflection and consolidation (CREDENCE_REFLECTION__SIMILARITY=0.6).
     reflection: ReflectionSettings = Field(default_factory=ReflectionSettings)
+    # Research mode: investigations (CREDENCE_RESEARCH__DEFAULT_ITERATION_CAP=12).
+    research: ResearchSettings = Field(default_factory=ResearchSettings)
 
     @property
     def neo4j(self) -> Neo4jSettings:

@@ -475,3 +475,41 @@ class ResearchSourceNameTaken(Conflict):
 
     def __init__(self, name: str) -> None:
         super().__init__(f"a research source named {name!r} is already registered", name=name)
+
+
+class InvestigationNotFound(NotFound):
+    code = "investigation_not_found"
+
+    def __init__(self, investigation_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"investigation {investigation_id!r} does not exist for agent {agent_id!r}",
+            investigation_id=investigation_id,
+            agent_id=agent_id,
+        )
+
+
+class InvestigationStateConflict(Conflict):
+    """A pause, resume or cancel that the investigation's status does not allow."""
+
+    code = "investigation_state_conflict"
+
+    def __init__(self, investigation_id: str, action: str, status: str) -> None:
+        super().__init__(
+            f"investigation {investigation_id!r} cannot {action}: it is {status}",
+            investigation_id=investigation_id,
+            action=action,
+            status=status,
+        )
+
+
+class ReportNotReady(NotFound):
+    """The investigation has not synthesized its report (yet, or ever: it was cancelled)."""
+
+    code = "report_not_ready"
+
+    def __init__(self, investigation_id: str, status: str) -> None:
+        super().__init__(
+            f"investigation {investigation_id!r} has no report: it is {status}",
+            investigation_id=investigation_id,
+            status=status,
+        )

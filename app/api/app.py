@@ -13,6 +13,7 @@ from fastapi import APIRouter, FastAPI
 from app import __version__
 from app.agents.birth import ensure_default_agent
 from app.api.causality import CausalConsistency
+from app.api.deps import research_services
 from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import mount_mcp
 from app.api.metrics import RequestMetrics
@@ -27,6 +28,7 @@ from app.api.routes import (
     context,
     episodes,
     health,
+    investigations,
     packs,
     reflection,
     research_sources,
@@ -47,6 +49,8 @@ from app.graph.migrations import MigrationRunner
 from app.loop.services import default_executors
 from app.reasoning.factory import make_reasoner
 from app.research.sources.registry import build_source_registry
+from app.research.store import running_investigations
+from app.research.tasks import InvestigationTasks
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +75,7 @@ _ROUTERS: tuple[APIRouter, ...] = (
     reflection.router,
     session_routes.router,
     identity_routes.router,
+    investigations.router,
     research_sources.router,
 )
 
@@ -85,6 +90,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="A graph-database-native knowledge system for a Claude-driven agent.",
     )
     app.state.settings = settings
+    # Investigations running in this process (research mode), stopped at shutdown.
+    app.state.research_tasks = InvestigationTasks()
     # One model per process, loaded at start-up when preload is set (else on first use).
     app.state.embedder = shared_embedder(settings.embeddings)
     # Claude when an API key is set (the offline reasoner answers any call it fails), else offline.
@@ -118,15 +125,33 @@ async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
         await _ensure_default_agent(app, graph, settings)
     if settings.embeddings.preload:
         await _preload_embeddings(app)
+    if settings.research.resume_on_start:
+        await _resume_investigations(app, graph)
     try:
         async with app.state.mcp_server.session_manager.run():
             yield
     finally:
+        # Each stays "running" in the graph and continues from its last step on resume.
+        await app.state.research_tasks.stop_all()
         await graph.close()
         # Read at shutdown: the reasoner on app.state may have been replaced since start-up.
         close = getattr(app.state.reasoner, "aclose", None)
         if close is not None:
             await close()
+
+
+async def _resume_investigations(app: FastAPI, graph: GraphClient) -> None:
+    """Runs again, in this process, every investigation left running by one that stopped."""
+    try:
+        left = await running_investigations(graph)
+    except CredenceError as error:
+        log.error("investigations left running not resumed: %s", error.message)
+        return
+    services = research_services(app.state)
+    for agent_id, investigation_id in left:
+        app.state.research_tasks.ensure_running(services, agent_id, investigation_id)
+    if left:
+        log.info("resumed %d investigation(s) left running", len(left))
 
 
 async def _migrate(graph: GraphClient, settings: Settings) -> None:

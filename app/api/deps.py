@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Path, Query
 from starlette.requests import HTTPConnection
@@ -15,7 +15,9 @@ from app.graph.client import GraphClient
 from app.loop.guarding import Guard
 from app.loop.services import LoopServices
 from app.reasoning.protocol import Reasoner
+from app.research.services import ResearchServices
 from app.research.sources.registry import SourceRegistry
+from app.research.tasks import InvestigationTasks
 
 
 def get_settings_dep(request: HTTPConnection) -> Settings:
@@ -100,3 +102,33 @@ def get_loop(request: HTTPConnection) -> LoopServices:
 
 
 LoopDep = Annotated[LoopServices, Depends(get_loop)]
+
+
+def research_services(state: Any) -> ResearchServices:
+    """Research mode's services from the app state (one graph, reasoner and embedder per
+    process) with the sources an investigation may search."""
+    settings: Settings = state.settings
+    return ResearchServices(
+        graph=state.graph,
+        reasoner=state.reasoner,
+        embedder=state.embedder,
+        mechanics=settings.mechanics,
+        loop=settings.loop,
+        retrieval=settings.retrieval,
+        research=settings.research,
+        sources=state.research_sources,
+    )
+
+
+def get_research(request: HTTPConnection) -> ResearchServices:
+    """Research mode's services for a request."""
+    return research_services(request.app.state)
+
+
+def get_research_tasks(request: HTTPConnection) -> InvestigationTasks:
+    tasks: InvestigationTasks = request.app.state.research_tasks
+    return tasks
+
+
+ResearchDep = Annotated[ResearchServices, Depends(get_research)]
+ResearchTasksDep = Annotated[InvestigationTasks, Depends(get_research_tasks)]

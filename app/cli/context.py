@@ -68,7 +68,8 @@ def _print_context(found: Context) -> None:
         table.add_column("item", overflow="fold")
         table.add_column("detail", overflow="fold")
         for item in section.items:
-            table.add_row(f"{item.get('score', 0):.4f}", *_describe(name, item))
+            score = item.get("score")
+            table.add_row(f"{score:.4f}" if score is not None else "-", *_describe(name, item))
         console.print(table)
 
 
@@ -88,4 +89,7 @@ def _describe(section: str, item: dict[str, Any]) -> tuple[str, str]:
         return item["content"], f"confidence {item['effective_confidence']:.2f}"
     if section == "people":
         return item["name"], f"{item.get('role')} value {item.get('relationship_value') or 0:.2f}"
+    if section == "conflicts":
+        sides = "; ".join(f"{s.get('stance')}: {s.get('title')}" for s in item["sources"])
+        return item["hypothesis"], f"{item['status']} ({sides}) {item.get('resolution') or ''}"
     return json.dumps(item, default=str)[:200], ""

@@ -17,6 +17,7 @@ from app.cli import (
     episodes,
     frames,
     identity,
+    investigations,
     memory,
     packs,
     people,
@@ -41,6 +42,7 @@ app.add_typer(memory.memory_app, name="memory")
 app.add_typer(packs.packs_app, name="packs")
 app.add_typer(episodes.episodes_app, name="episodes")
 app.add_typer(embed.embed_app, name="embed")
+investigations.register(research.research_app)
 app.add_typer(research.research_app, name="research")
 app.command("serve")(servers.serve)
 app.command("mcp")(servers.mcp)

@@ -364,6 +364,91 @@ class CorpusPassage(AgentScoped):
     embedding = _embedding()
 
 
+class Investigation(AgentScoped):
+    """A research investigation (issue 16): a question tested step by step."""
+
+    question = StringProperty(required=True)
+    status = StringProperty(required=True)
+    iteration = IntegerProperty(default=0)
+    iteration_cap = IntegerProperty()
+    started_by = StringProperty()
+    sources = ArrayProperty(StringProperty())
+    started_at = DateTimeNeo4jFormatProperty()
+    finished_at = DateTimeNeo4jFormatProperty()
+    verdict = StringProperty()
+    report = StringProperty()
+    error = StringProperty()
+
+
+class Hypothesis(AgentScoped):
+    """A statement an investigation tests."""
+
+    investigation_id = StringProperty(required=True)
+    ordinal = IntegerProperty()
+    statement = StringProperty(required=True)
+    status = StringProperty()
+    confidence = FloatProperty()
+    searches = IntegerProperty(default=0)
+    embedding = ArrayProperty(FloatProperty())
+
+
+class Source(AgentScoped):
+    """A passage an investigation found (unique per investigation, kind and ref)."""
+
+    investigation_id = StringProperty(required=True)
+    number = IntegerProperty()
+    source_name = StringProperty()
+    kind = StringProperty()
+    ref = StringProperty()
+    title = StringProperty()
+    origin = StringProperty()
+    text = StringProperty()
+    published = DateProperty()
+    score = FloatProperty()
+
+
+class ResearchEvidence(AgentScoped):
+    """The stance of a source on a hypothesis (unique per hypothesis and source)."""
+
+    investigation_id = StringProperty(required=True)
+    hypothesis_id = StringProperty(required=True)
+    source_id = StringProperty(required=True)
+    stance = StringProperty()
+    confidence = FloatProperty()
+    reason = StringProperty()
+    reasoner = StringProperty()
+
+
+class Conflict(AgentScoped):
+    """Two sources that disagree about a hypothesis, and how that was settled."""
+
+    investigation_id = StringProperty(required=True)
+    hypothesis_id = StringProperty(required=True)
+    pair = StringProperty()
+    status = StringProperty()
+    first_source_id = StringProperty()
+    second_source_id = StringProperty()
+    resolution = StringProperty()
+    basis = StringProperty()
+    winner_source_id = StringProperty()
+
+
+class ResearchStep(AgentScoped):
+    """One step an investigation took (unique per investigation and ordinal)."""
+
+    investigation_id = StringProperty(required=True)
+    ordinal = IntegerProperty()
+    kind = StringProperty()
+    started_at = DateTimeNeo4jFormatProperty()
+    duration_ms = FloatProperty()
+    model_calls = IntegerProperty()
+    input_tokens = IntegerProperty()
+    output_tokens = IntegerProperty()
+    reasoners = ArrayProperty(StringProperty())
+    summary = StringProperty()
+    details = StringProperty()
+
+
 class AgentLock(StructuredNode):
     """An agent's write lock: written only by ``agents/lock_agent`` (and the deletion's lock), so
     concurrent writers serialise on it without deadlocking on the Agent node they also update.
@@ -399,4 +484,10 @@ NODE_MODELS: tuple[type[StructuredNode], ...] = (
     DissatisfactionSample,
     CorpusDocument,
     CorpusPassage,
+    Investigation,
+    Hypothesis,
+    Source,
+    ResearchEvidence,
+    Conflict,
+    ResearchStep,
 )

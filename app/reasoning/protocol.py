@@ -7,6 +7,7 @@ can report its model calls and tokens without the reasoner keeping state.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
@@ -389,6 +390,121 @@ class Reply(Judgement):
     questions: list[str] = Field(default_factory=list)
 
 
+# --- research (issue 16): hypotheses, passages, source conflicts, the report ---------------------
+
+ResearchStance = Literal["supports", "contradicts", "neutral"]
+
+
+class HypothesesRequest(BaseModel):
+    """The question an investigation starts from."""
+
+    question: str = Field(min_length=1)
+    max_hypotheses: int = Field(default=3, ge=1, le=5)
+
+
+class ProposedHypotheses(Judgement):
+    """Testable statements whose truth answers the question."""
+
+    hypotheses: list[str] = Field(
+        min_length=1,
+        max_length=5,
+        description="declarative statements, each one that a passage can support or contradict",
+    )
+
+
+class PassageRequest(BaseModel):
+    """A passage a source found, to be judged against one hypothesis."""
+
+    hypothesis: str = Field(min_length=1)
+    passage: str = Field(min_length=1)
+    title: str = ""
+    published: date | None = None
+
+
+class PassageJudgement(Judgement):
+    """The stance of a passage towards a hypothesis."""
+
+    stance: ResearchStance
+    confidence: float = Field(ge=0.0, le=1.0)
+    reason: str = Field(description="why, in one short sentence")
+
+
+class ConflictSide(BaseModel):
+    """One source of a conflict (or another source on the same hypothesis) and its stance."""
+
+    source_id: str
+    stance: ResearchStance
+    confidence: float = Field(ge=0.0, le=1.0)
+    text: str
+    title: str = ""
+    origin: str = ""
+    kind: str = "corpus"
+    published: date | None = None
+
+
+class ConflictRequest(BaseModel):
+    """Two sources that disagree about a hypothesis, and what the other sources say."""
+
+    hypothesis: str
+    first: ConflictSide
+    second: ConflictSide
+    others: list[ConflictSide] = Field(default_factory=list)
+
+
+class ConflictResolution(Judgement):
+    """Which source to trust, on what basis, or why neither can be preferred."""
+
+    outcome: Literal["first", "second", "unresolvable"]
+    basis: Literal["date", "authority", "agreement", "content", "none"] = Field(
+        description="date: the newer source; authority: the more authoritative source; "
+        "agreement: the side the other sources agree with; content: one passage is plainly "
+        "more specific or reliable; none: unresolvable"
+    )
+    reason: str = Field(min_length=1, description="why, in one or two sentences")
+
+
+class SynthesisSource(BaseModel):
+    number: int = Field(ge=1, description="cite it as [number]")
+    title: str
+    origin: str
+    text: str
+
+
+class SynthesisHypothesis(BaseModel):
+    statement: str
+    status: str
+    confidence: float
+    supporting: list[int] = Field(default_factory=list, description="source numbers")
+    contradicting: list[int] = Field(default_factory=list, description="source numbers")
+
+
+class SynthesisConflict(BaseModel):
+    hypothesis: str
+    status: str
+    resolution: str | None = None
+    sources: list[int] = Field(default_factory=list)
+
+
+class SynthesisRequest(BaseModel):
+    """Everything an investigation established, for its report."""
+
+    question: str
+    verdict: str
+    hypotheses: list[SynthesisHypothesis]
+    sources: list[SynthesisSource]
+    conflicts: list[SynthesisConflict] = Field(default_factory=list)
+
+
+class Synthesis(Judgement):
+    """The investigation's report."""
+
+    report: str = Field(
+        min_length=1,
+        description="markdown: the answer, the evidence for and against, the conflicts and how "
+        "they were resolved, citing sources as [n]",
+    )
+
+
 class Reasoner(Protocol):
     name: str
 
@@ -426,4 +542,20 @@ class Reasoner(Protocol):
 
     async def respond(self, request: ResponseRequest) -> Reply:
         """The turn's answer to the person."""
+        ...
+
+    async def propose_hypotheses(self, request: HypothesesRequest) -> ProposedHypotheses:
+        """Testable hypotheses for a research question."""
+        ...
+
+    async def judge_passage(self, request: PassageRequest) -> PassageJudgement:
+        """Whether a passage supports, contradicts or is neutral to a hypothesis."""
+        ...
+
+    async def resolve_conflict(self, request: ConflictRequest) -> ConflictResolution:
+        """Which of two disagreeing sources to trust, or why neither can be preferred."""
+        ...
+
+    async def synthesize(self, request: SynthesisRequest) -> Synthesis:
+        """The markdown report of an investigation, citing its sources."""
         ...

@@ -13,11 +13,13 @@ def estimate_tokens(item: dict[str, Any], chars_per_token: float) -> int:
     """The tokens an item costs in the context, estimated from the length of its texts."""
     text = " ".join(
         str(item[key])
-        for key in ("statement", "text", "content", "name", "role")
+        for key in ("statement", "text", "content", "name", "role", "hypothesis", "resolution")
         if item.get(key) is not None
     )
     contradictions = item.get("contradictions") or []
     text += " ".join(str(c.get("statement", "")) for c in contradictions)
+    # A research conflict shows both sources' passages.
+    text += " ".join(str(s.get("text", "")) for s in item.get("sources") or [])
     return max(1, round(len(text) / chars_per_token))
 
 
@@ -47,6 +49,9 @@ def section_budgets(
         "people": settings.budget_people,
         "working_memory": settings.budget_working_memory,
     }
-    chosen = {name: shares[name] for name in names}
+    chosen = {name: shares[name] for name in names if name in shares}
     total_share = sum(chosen.values()) or 1.0
-    return {name: int(total * share / total_share) for name, share in chosen.items()}
+    budgets = {name: int(total * share / total_share) for name, share in chosen.items()}
+    if "conflicts" in names:
+        budgets["conflicts"] = settings.budget_conflicts_tokens
+    return budgets

@@ -161,6 +161,7 @@ def _loaders(
         "episodes": search.episodes,
         "rules": search.rules,
         "people": partial(search.people, episodes),
+        "conflicts": search.conflicts,
     }
     for name, loader in extra_sections.items():
         loaders[name] = partial(loader, search.graph, search.agent_id, search.now)

@@ -7,13 +7,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-SectionName = Literal["beliefs", "episodes", "rules", "people", "working_memory"]
+SectionName = Literal["beliefs", "episodes", "rules", "people", "working_memory", "conflicts"]
 ALL_SECTIONS: tuple[SectionName, ...] = (
     "beliefs",
     "episodes",
     "rules",
     "people",
     "working_memory",
+    "conflicts",
 )
 Mode = Literal["fused", "vector", "fulltext"]
 MAX_QUERY_CHARS = 8000

@@ -103,6 +103,16 @@ class SectionSearch:
         """Rules weighted by their confidence, decayed since the last validation."""
         return await self.graph.read("retrieval/search_rules", w=self.weights(), **self.common())
 
+    async def conflicts(self) -> Rows:
+        """Open (and unresolvable) conflicts between the sources of the agent's investigations,
+        closest to the query first (by the hypothesis' embedding), then newest."""
+        return await self.graph.read(
+            "retrieval/open_research_conflicts",
+            agent_id=self.agent_id,
+            embedding=self.embedding,
+            k=self.k,
+        )
+
     async def people(self, episodes: asyncio.Task[Rows] | None) -> Rows:
         """People named in the query and the people of the episodes found (``episodes``: the
         running episode search, when that section is wanted), by relationship value."""

@@ -64,4 +64,7 @@ class RetrievalSettings(BaseModel):
     budget_rules: Unit = 0.1
     budget_people: Unit = 0.1
     budget_working_memory: Unit = 0.1
+    # Tokens for the open conflicts between research sources, on top of the shared budget (so
+    # adding the section changed no other section's share).
+    budget_conflicts_tokens: Annotated[int, Field(ge=0, le=10_000)] = 300
     default_budget_tokens: Annotated[int, Field(ge=100)] = 2000

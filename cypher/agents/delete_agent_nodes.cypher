@@ -27,6 +27,12 @@ CALL () {
   UNION ALL MATCH (n:DissatisfactionSample {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:CorpusPassage {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:CorpusDocument {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Investigation {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Hypothesis {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Source {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:ResearchEvidence {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Conflict {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:ResearchStep {agent_id: $agent_id}) RETURN n
 }
 WITH DISTINCT n LIMIT $batch_size
 DETACH DELETE n

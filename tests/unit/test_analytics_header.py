@@ -25,8 +25,10 @@ SHIPPED: dict[str, dict[str, Any]] = {
     "cascade_depths": {"agent_id": "<agent id>"},
     "dissatisfaction_history": {"agent_id": "<agent id>", "limit": 100},
     "longest_lineages": {"agent_id": "<agent id>", "limit": 10},
+    "hypothesis_evidence_tree": {"agent_id": "<agent id>", "hypothesis_id": None},
     "most_contested_beliefs": {"agent_id": "<agent id>", "limit": 20, "include_inactive": False},
     "pack_beliefs_not_surviving": {"agent_id": "<agent id>", "include_invalidated": False},
+    "resolved_research_conflicts": {"agent_id": "<agent id>", "investigation_id": None},
     "revision_triggers_by_person": {"agent_id": "<agent id>"},
     "revisions_over_time": {"agent_id": "<agent id>", "bucket": "day"},
 }

@@ -31,13 +31,20 @@ from app.reasoning.protocol import (
     Audit,
     AuditRequest,
     BeliefBrief,
+    ConflictRequest,
+    ConflictResolution,
+    ConflictSide,
     EpisodeBrief,
     EvidenceNote,
     EvidenceRequest,
     ExecutionResult,
     ExtractedEvidence,
+    HypothesesRequest,
     Judgement,
     Neighbour,
+    PassageJudgement,
+    PassageRequest,
+    ProposedHypotheses,
     Reasoner,
     Reply,
     ResponseRequest,
@@ -46,6 +53,10 @@ from app.reasoning.protocol import (
     RuleRequest,
     StanceJudgement,
     StanceRequest,
+    Synthesis,
+    SynthesisHypothesis,
+    SynthesisRequest,
+    SynthesisSource,
     Verification,
     VerifyRequest,
     WorkRequest,
@@ -304,6 +315,80 @@ CASES = [
         {"text": "I believe it is 100 requests per minute.", "questions": []},
     ),
 ]
+# Research mode (issue 16): a VitaminC-style claim, two sources that disagree about it.
+CLAIM = "147 cases of coronavirus in Morocco, less than 50 % of them, came from abroad."
+SUPPORTING = ConflictSide(
+    source_id="s-1",
+    stance="supports",
+    confidence=0.84,
+    text="the confirmed cases reached 359, 41 % (147 cases) of which are coming from abroad",
+    title="2020 coronavirus pandemic in Morocco",
+    origin="vitaminc:Morocco#5",
+)
+REFUTING = SUPPORTING.model_copy(
+    update={
+        "source_id": "s-2",
+        "stance": "contradicts",
+        "confidence": 0.9,
+        "text": "the confirmed cases reached 359, the majority (59 %) of which are from abroad",
+        "origin": "vitaminc:Morocco#4",
+    }
+)
+SYNTHESIS = SynthesisRequest(
+    question=CLAIM,
+    verdict="undecided",
+    hypotheses=[
+        SynthesisHypothesis(
+            statement=CLAIM, status="undecided", confidence=0.5, supporting=[1], contradicting=[2]
+        )
+    ],
+    sources=[
+        SynthesisSource(number=1, title=SUPPORTING.title, origin=SUPPORTING.origin,
+                        text=SUPPORTING.text),
+        SynthesisSource(number=2, title=REFUTING.title, origin=REFUTING.origin,
+                        text=REFUTING.text),
+    ],
+)  # fmt: skip
+RESEARCH_CASES = [
+    Case(
+        "propose_hypotheses",
+        HypothesesRequest(question=f"Is it true that {CLAIM}", max_hypotheses=2),
+        ProposedHypotheses,
+        prompts.PROPOSE_HYPOTHESES,
+        FAST,
+        {"hypotheses": [CLAIM, "Most of Morocco's confirmed cases came from abroad."]},
+    ),
+    Case(
+        "judge_passage",
+        PassageRequest(hypothesis=CLAIM, passage=REFUTING.text, title=REFUTING.title),
+        PassageJudgement,
+        prompts.JUDGE_PASSAGE,
+        FAST,
+        {"stance": "contradicts", "confidence": 0.9, "reason": "59 %, not under 50 %"},
+    ),
+    Case(
+        "resolve_conflict",
+        ConflictRequest(hypothesis=CLAIM, first=SUPPORTING, second=REFUTING),
+        ConflictResolution,
+        prompts.RESOLVE_CONFLICT,
+        STRONG,
+        {
+            "outcome": "unresolvable",
+            "basis": "none",
+            "reason": "Both are versions of one sentence with no dates; nothing says which is "
+            "current.",
+        },
+    ),
+    Case(
+        "synthesize",
+        SYNTHESIS,
+        Synthesis,
+        prompts.SYNTHESIZE,
+        STRONG,
+        {"report": f"# {CLAIM}\n\nUndecided: [1] supports it, [2] contradicts it.\n"},
+    ),
+]
+CASES += RESEARCH_CASES
 PROTOCOL_METHODS = {
     name for name in vars(Reasoner) if not name.startswith("_") and callable(vars(Reasoner)[name])
 }

@@ -193,6 +193,60 @@ the `rules` you follow, and mention the `working_memory` tasks or notes the mess
 )
 
 
+# --- research (issue 16) -----------------------------------------------------------------------
+
+PROPOSE_HYPOTHESES = JudgementPrompt(
+    tool_name="record_hypotheses",
+    tool_description="Record the hypotheses an investigation of the question will test.",
+    tier="fast",
+    instructions="""\
+propose the hypotheses a research investigation will test to answer the question.
+- hypotheses: at most max_hypotheses declarative statements, the first the direct answer the \
+question asks about (for a claim: the claim itself, restated as written). Each must be testable \
+by a passage of text that supports or contradicts it; no questions, no duplicates.""",
+)
+
+JUDGE_PASSAGE = JudgementPrompt(
+    tool_name="record_passage_stance",
+    tool_description="Record whether the passage supports or contradicts the hypothesis.",
+    tier="fast",
+    instructions="""\
+judge a passage (with the title of the document it comes from) against a hypothesis.
+- stance: supports (the passage, read literally, makes the hypothesis true), contradicts (it \
+makes it false: a different number, date, name or a negation count), or neutral (it does not \
+say). Judge from the passage only, not from what you know.
+- confidence (0-1): how clearly the passage decides it.
+- reason: one short sentence naming the words that decide it.""",
+)
+
+RESOLVE_CONFLICT = JudgementPrompt(
+    tool_name="record_conflict_resolution",
+    tool_description="Record which of two disagreeing sources to trust, or why neither.",
+    tier="strong",
+    instructions="""\
+two sources disagree about a hypothesis: `first` supports it and `second` contradicts it; \
+`others` are the other sources' stances on it.
+- outcome: first or second (the source to trust) or unresolvable.
+- basis: date (the newer source, when both dates are known and differ), authority (one source \
+is clearly more authoritative, e.g. an official record over a chat message), agreement (the \
+other sources side with one), content (one passage is plainly more specific or reliable), or \
+none when unresolvable.
+- reason: one or two sentences; for unresolvable, say exactly what is missing to decide.""",
+)
+
+SYNTHESIZE = JudgementPrompt(
+    tool_name="record_report",
+    tool_description="Record the investigation's markdown report.",
+    tier="strong",
+    instructions="""\
+write the markdown report of a research investigation from its data.
+- report: a title, the verdict (as given), each hypothesis with its status and the evidence for \
+and against, the conflicts between sources and how they were resolved (or why not), and a \
+numbered source list. Cite sources only as [n] with the numbers given; cite no other number; \
+state nothing the sources do not say.""",
+)
+
+
 def respond_system_text(agent_system_prompt: str) -> str:
     """The agent's own stable prompt (identity, creed, rules of answering), then how to reply."""
     return (

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -32,9 +33,15 @@ from app.reasoning.protocol import (
     AppraisalRequest,
     Audit,
     AuditRequest,
+    ConflictRequest,
+    ConflictResolution,
     EvidenceRequest,
     ExtractedEvidence,
+    HypothesesRequest,
     Judgement,
+    PassageJudgement,
+    PassageRequest,
+    ProposedHypotheses,
     Reasoner,
     Reply,
     ResponseRequest,
@@ -43,6 +50,8 @@ from app.reasoning.protocol import (
     RuleRequest,
     StanceJudgement,
     StanceRequest,
+    Synthesis,
+    SynthesisRequest,
     TokenUsage,
     Verification,
     VerifyRequest,
@@ -315,6 +324,72 @@ class ClaudeReasoner:
             request.model_dump_json(indent=1, exclude={"system_prompt"}),
             lambda: self.fallback.respond(request),
             system_text=prompts.respond_system_text(request.system_prompt),
+        )
+
+    # --- research (issue 16) -----------------------------------------------------------------
+
+    async def propose_hypotheses(self, request: HypothesesRequest) -> ProposedHypotheses:
+        """Hypotheses for a research question (fast model); more than asked for is unusable."""
+
+        def check(answer: ProposedHypotheses) -> str | None:
+            if len(answer.hypotheses) > request.max_hypotheses:
+                return f"{len(answer.hypotheses)} hypotheses, at most {request.max_hypotheses}"
+            return None
+
+        return await self._judge(
+            "propose_hypotheses",
+            prompts.PROPOSE_HYPOTHESES,
+            ProposedHypotheses,
+            request.model_dump_json(indent=1),
+            lambda: self.fallback.propose_hypotheses(request),
+            check,
+        )
+
+    async def judge_passage(self, request: PassageRequest) -> PassageJudgement:
+        """A passage's stance towards a hypothesis (fast model)."""
+        return await self._judge(
+            "judge_passage",
+            prompts.JUDGE_PASSAGE,
+            PassageJudgement,
+            request.model_dump_json(indent=1),
+            lambda: self.fallback.judge_passage(request),
+        )
+
+    async def resolve_conflict(self, request: ConflictRequest) -> ConflictResolution:
+        """Which of two disagreeing sources to trust (strong model); an outcome that does not
+        match its basis (unresolvable with a basis, or a side with none) is unusable."""
+
+        def check(answer: ConflictResolution) -> str | None:
+            if (answer.outcome == "unresolvable") != (answer.basis == "none"):
+                return f"outcome {answer.outcome} with basis {answer.basis}"
+            return None
+
+        return await self._judge(
+            "resolve_conflict",
+            prompts.RESOLVE_CONFLICT,
+            ConflictResolution,
+            request.model_dump_json(indent=1),
+            lambda: self.fallback.resolve_conflict(request),
+            check,
+        )
+
+    async def synthesize(self, request: SynthesisRequest) -> Synthesis:
+        """The investigation's report (strong model); citing a source number that was not
+        given makes it unusable."""
+        given = {source.number for source in request.sources}
+
+        def check(answer: Synthesis) -> str | None:
+            cited = {int(n) for n in re.findall(r"\[(\d+)\]", answer.report)}
+            unknown = sorted(cited - given)
+            return f"report cites unknown sources {unknown}" if unknown else None
+
+        return await self._judge(
+            "synthesize",
+            prompts.SYNTHESIZE,
+            Synthesis,
+            request.model_dump_json(indent=1),
+            lambda: self.fallback.synthesize(request),
+            check,
         )
 
     # --- one call -------------------------------------------------------------------------------

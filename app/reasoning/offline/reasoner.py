@@ -16,6 +16,7 @@ from typing import Literal
 import numpy as np
 
 from app.embeddings.embedder import Embedder
+from app.reasoning.offline import research
 from app.reasoning.offline.audit import creed_conflicts, violations
 from app.reasoning.offline.replies import compose
 from app.reasoning.offline.requests import face_threat, is_request, parse_work, risk_kinds, urgency
@@ -28,13 +29,19 @@ from app.reasoning.protocol import (
     Audit,
     AuditRequest,
     BeliefBrief,
+    ConflictRequest,
+    ConflictResolution,
     EvidenceItem,
     EvidenceRequest,
     ExtractedEvidence,
     HistoryTurn,
+    HypothesesRequest,
     LearnedClaim,
     Level,
+    PassageJudgement,
+    PassageRequest,
     PersonBrief,
+    ProposedHypotheses,
     Reply,
     ResponseRequest,
     RevisedBelief,
@@ -42,6 +49,8 @@ from app.reasoning.protocol import (
     RuleRequest,
     StanceJudgement,
     StanceRequest,
+    Synthesis,
+    SynthesisRequest,
     Verification,
     VerificationIssue,
     VerifyRequest,
@@ -398,6 +407,38 @@ class OfflineReasoner:
             connected_actions=actions,
             reasoner=OFFLINE,
         )
+
+    # --- research (issue 16) -----------------------------------------------------------------
+
+    async def propose_hypotheses(self, request: HypothesesRequest) -> ProposedHypotheses:
+        """The question itself, as one statement (a claim is its own hypothesis)."""
+        return ProposedHypotheses(
+            hypotheses=[research.hypothesis_from(request.question)], reasoner=OFFLINE
+        )
+
+    async def judge_passage(self, request: PassageRequest) -> PassageJudgement:
+        """The stance machinery of ``classify_stance``, with the passage as the claim; a
+        passage is read with its title when the title adds words (a Wikipedia sentence says
+        "the film" and means its page)."""
+        passage = request.passage
+        title = request.title.strip()
+        if title and title.lower() not in passage.lower():
+            passage = f"{title}: {passage}"
+        matrix, measure, threshold = await self._similarities([passage], [request.hypothesis])
+        decision = decide_stance(passage, request.hypothesis, matrix[0][0], threshold, measure)
+        stance, confidence, reason = research.passage_stance(decision)
+        return PassageJudgement(
+            stance=stance, confidence=confidence, reason=reason, reasoner=OFFLINE
+        )
+
+    async def resolve_conflict(self, request: ConflictRequest) -> ConflictResolution:
+        """Newer source, else the clearly more authoritative kind, else the side the other
+        sources agree with; otherwise unresolvable, saying why."""
+        return research.resolve_conflict(request)
+
+    async def synthesize(self, request: SynthesisRequest) -> Synthesis:
+        """A templated markdown report citing the sources by number."""
+        return Synthesis(report=research.report(request), reasoner=OFFLINE)
 
 
 _GUIDANCE = re.compile(

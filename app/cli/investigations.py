@@ -1,0 +1,187 @@
+"""``credence research start|status|resume|pause|cancel|report``: investigations from the command
+line. ``start`` and ``resume`` run the investigation in this process, printing each step as it
+commits (Ctrl-C or a kill loses at most the step in flight; ``resume`` continues from the graph);
+``pause`` and ``cancel`` change the status that any runner reads between steps."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
+
+import typer
+from rich.markdown import Markdown
+from rich.table import Table
+
+from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, when
+from app.config import get_settings
+from app.embeddings.embedder import shared_embedder
+from app.graph.client import GraphClient
+from app.reasoning.factory import make_reasoner
+from app.research import investigations
+from app.research.models import Investigation, InvestigationDetail, ResearchStep
+from app.research.runner import run_investigation
+from app.research.services import ResearchServices
+from app.research.sources.registry import build_source_registry
+
+T = TypeVar("T")
+
+InvestigationArgument = Annotated[str, typer.Argument(help="The investigation's id")]
+
+
+def _with_services(work: Callable[[ResearchServices], Awaitable[T]]) -> T:
+    settings = get_settings()
+    embedder = shared_embedder(settings.embeddings)
+
+    async def run(graph: GraphClient) -> T:
+        services = ResearchServices(
+            graph=graph,
+            reasoner=make_reasoner(settings.reasoner, embedder),
+            embedder=embedder,
+            mechanics=settings.mechanics,
+            loop=settings.loop,
+            retrieval=settings.retrieval,
+            research=settings.research,
+            sources=build_source_registry(graph, embedder, settings.retrieval),
+        )
+        return await work(services)
+
+    return run_with_graph(run)
+
+
+async def _print_step(step: ResearchStep) -> None:
+    cost = f"{step.model_calls} call(s)"
+    if step.input_tokens or step.output_tokens:
+        cost += f", {step.input_tokens}+{step.output_tokens} tokens"
+    console.print(
+        f"[bold]{step.ordinal:>3} {step.kind:<10}[/] {step.summary} "
+        f"[dim]({step.duration_ms:.0f} ms, {cost})[/]"
+    )
+
+
+def _print_end(investigation: Investigation) -> None:
+    colour = {"finished": "green", "paused": "yellow"}.get(investigation.status, "red")
+    verdict = f", verdict [bold]{investigation.verdict}[/]" if investigation.verdict else ""
+    error = f": {investigation.error}" if investigation.error else ""
+    console.print(
+        f"investigation {investigation.id} [{colour}]{investigation.status}[/]{verdict}{error}"
+    )
+
+
+def start(
+    question: Annotated[str, typer.Argument(help="A question or a claim to investigate")],
+    agent: AgentOption = None,
+    cap: Annotated[
+        int | None, typer.Option("--cap", min=1, max=100, help="Iteration cap (steps)")
+    ] = None,
+    source: Annotated[
+        list[str] | None, typer.Option("--source", help="Only this source (repeat)")
+    ] = None,
+    detach: Annotated[
+        bool, typer.Option("--detach", help="Only create it (run it later with resume)")
+    ] = False,
+) -> None:
+    """Start an investigation and run it here, printing each step."""
+    agent_id = agent_id_of(agent)
+
+    async def work(services: ResearchServices) -> Investigation:
+        started = await investigations.start_investigation(
+            services, None, agent_id, question, iteration_cap=cap, sources=source,
+            started_by="cli",
+        )  # fmt: skip
+        console.print(f"investigation [bold]{started.id}[/] of “{started.question}”")
+        if detach:
+            return started
+        return await run_investigation(services, agent_id, started.id, _print_step)
+
+    _print_end(_with_services(work))
+
+
+def resume(investigation_id: InvestigationArgument, agent: AgentOption = None) -> None:
+    """Resume a paused or failed investigation (or one whose process died) and run it here."""
+    agent_id = agent_id_of(agent)
+
+    async def work(services: ResearchServices) -> Investigation:
+        await investigations.resume_investigation(services, None, agent_id, investigation_id)
+        return await run_investigation(services, agent_id, investigation_id, _print_step)
+
+    _print_end(_with_services(work))
+
+
+def pause(investigation_id: InvestigationArgument, agent: AgentOption = None) -> None:
+    """Pause a running investigation (its runner stops after the step in flight)."""
+    agent_id = agent_id_of(agent)
+    _print_end(
+        _with_services(
+            lambda services: investigations.pause_investigation(
+                services, agent_id, investigation_id
+            )
+        )
+    )
+
+
+def cancel(investigation_id: InvestigationArgument, agent: AgentOption = None) -> None:
+    """Cancel an investigation for good."""
+    agent_id = agent_id_of(agent)
+    _print_end(
+        _with_services(
+            lambda services: investigations.cancel_investigation(
+                services, agent_id, investigation_id
+            )
+        )
+    )
+
+
+def status(investigation_id: InvestigationArgument, agent: AgentOption = None) -> None:
+    """An investigation's state: hypotheses, conflicts and the steps taken."""
+    agent_id = agent_id_of(agent)
+    detail: InvestigationDetail = _with_services(
+        lambda services: investigations.get_investigation(services, agent_id, investigation_id)
+    )
+    investigation = detail.investigation
+    console.print(f"[bold]{investigation.question}[/]")
+    verdict = f", verdict {investigation.verdict}" if investigation.verdict else ""
+    console.print(
+        f"status {investigation.status}, iteration {investigation.iteration}/"
+        f"{investigation.iteration_cap}, started {when(investigation.started_at)} by "
+        f"{investigation.started_by}{verdict}"
+    )
+    hypotheses = Table(title="hypotheses", title_justify="left")
+    for column in ("#", "statement", "status", "confidence", "searches"):
+        hypotheses.add_column(column)
+    for h in detail.hypotheses:
+        hypotheses.add_row(
+            str(h.ordinal + 1), h.statement, h.status, f"{h.confidence:.2f}", str(h.searches)
+        )
+    console.print(hypotheses)
+    numbers = {s.id: s.number for s in detail.sources}
+    if detail.conflicts:
+        conflicts = Table(title="conflicts between sources", title_justify="left")
+        for column in ("sources", "status", "resolution"):
+            conflicts.add_column(column, overflow="fold")
+        for c in detail.conflicts:
+            conflicts.add_row(
+                f"[{numbers[c.first_source_id]}] vs [{numbers[c.second_source_id]}]",
+                c.status,
+                c.resolution or "",
+            )
+        console.print(conflicts)
+    for step in detail.steps:
+        console.print(f"{step.ordinal:>3} {step.kind:<10} {step.summary}")
+
+
+def report(investigation_id: InvestigationArgument, agent: AgentOption = None) -> None:
+    """Print the investigation's markdown report."""
+    agent_id = agent_id_of(agent)
+    text = _with_services(
+        lambda services: investigations.get_report(services, agent_id, investigation_id)
+    )
+    if text is None:
+        console.print("[yellow]no report yet: the investigation has not synthesized[/]")
+        raise typer.Exit(code=1)
+    console.print(Markdown(text))
+
+
+def register(group: typer.Typer) -> None:
+    """Adds the investigation commands to the ``credence research`` group."""
+    for command in (start, status, resume, pause, cancel, report):
+        group.command(command.__name__)(command)

@@ -1,0 +1,118 @@
+"""What an investigation's evidence says about each hypothesis, and which sources disagree.
+
+Pure functions over a :class:`ResearchState`, so the rules are tested without a database and the
+steps write what they return. Evidence counts when its stance is confident enough
+(``evidence_floor``); a source that lost a resolved conflict no longer counts for that
+hypothesis. A hypothesis with an open conflict is still being validated; one with a conflict that
+cannot be resolved is undecided; otherwise the surviving evidence decides it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.research.models import HypothesisStatus, ResearchEvidence, ResearchState
+from app.research.settings import ResearchSettings
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    hypothesis_id: str
+    status: HypothesisStatus
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewConflict:
+    hypothesis_id: str
+    supporting: ResearchEvidence
+    contradicting: ResearchEvidence
+
+    @property
+    def pair(self) -> str:
+        return "|".join(sorted((self.supporting.source_id, self.contradicting.source_id)))
+
+
+def _losers(state: ResearchState, hypothesis_id: str) -> set[str]:
+    """Sources that lost a resolved conflict about the hypothesis."""
+    losers: set[str] = set()
+    for conflict in state.conflicts:
+        if conflict.hypothesis_id != hypothesis_id or conflict.status != "resolved":
+            continue
+        sides = {conflict.first_source_id, conflict.second_source_id}
+        losers |= sides - {conflict.winner_source_id}
+    return losers
+
+
+def counted_evidence(
+    state: ResearchState, hypothesis_id: str, settings: ResearchSettings
+) -> list[ResearchEvidence]:
+    """The evidence that bears on the hypothesis now: confident, not neutral, not from a source
+    that lost a conflict about it; most confident first."""
+    losers = _losers(state, hypothesis_id)
+    counted = [
+        item
+        for item in state.evidence_on(hypothesis_id)
+        if item.stance != "neutral"
+        and item.confidence >= settings.evidence_floor
+        and item.source_id not in losers
+    ]
+    return sorted(counted, key=lambda item: (-item.confidence, item.source_id))
+
+
+def assess(state: ResearchState, settings: ResearchSettings) -> list[Assessment]:
+    """Each hypothesis' status and confidence (how likely it is true) from its evidence."""
+    assessments: list[Assessment] = []
+    for hypothesis in state.hypotheses:
+        conflicts = [c for c in state.conflicts if c.hypothesis_id == hypothesis.id]
+        counted = counted_evidence(state, hypothesis.id, settings)
+        support = max((e.confidence for e in counted if e.stance == "supports"), default=0.0)
+        against = max((e.confidence for e in counted if e.stance == "contradicts"), default=0.0)
+        status: HypothesisStatus
+        confidence = 0.5
+        if any(c.status == "open" for c in conflicts):
+            status = "validating"
+        elif any(c.status == "unresolvable" for c in conflicts):
+            status = "undecided"
+        elif support >= settings.decision_floor and against == 0.0:
+            status, confidence = "confirmed", 0.5 + 0.5 * support
+        elif against >= settings.decision_floor and support == 0.0:
+            status, confidence = "refuted", 0.5 - 0.5 * against
+        elif hypothesis.searches >= settings.searches_per_hypothesis:
+            status = "undecided"
+        else:
+            status = "validating" if hypothesis.searches else "proposed"
+        assessments.append(Assessment(hypothesis.id, status, round(confidence, 4)))
+    return assessments
+
+
+def new_conflicts(state: ResearchState, settings: ResearchSettings) -> list[NewConflict]:
+    """Per hypothesis, the most confident supporting and contradicting sources still counted,
+    when no conflict holds that pair yet (and none about the hypothesis is open or
+    unresolvable: one disagreement is settled before the next is raised)."""
+    found: list[NewConflict] = []
+    for hypothesis in state.hypotheses:
+        conflicts = [c for c in state.conflicts if c.hypothesis_id == hypothesis.id]
+        if any(c.status in ("open", "unresolvable") for c in conflicts):
+            continue
+        counted = counted_evidence(state, hypothesis.id, settings)
+        supporting = next((e for e in counted if e.stance == "supports"), None)
+        contradicting = next((e for e in counted if e.stance == "contradicts"), None)
+        if supporting is None or contradicting is None:
+            continue
+        conflict = NewConflict(hypothesis.id, supporting, contradicting)
+        pairs = {"|".join(sorted((c.first_source_id, c.second_source_id))) for c in conflicts}
+        if conflict.pair not in pairs:
+            found.append(conflict)
+    return found
+
+
+def unjudged(state: ResearchState) -> list[tuple[str, str]]:
+    """(hypothesis id, source id) pairs no judge step has decided yet, in citation order."""
+    judged = {(item.hypothesis_id, item.source_id) for item in state.evidence}
+    return [
+        (hypothesis.id, source.id)
+        for source in state.sources
+        for hypothesis in state.hypotheses
+        if (hypothesis.id, source.id) not in judged
+    ]

@@ -1,0 +1,142 @@
+"""Research mode's service functions: start, list, read, pause, resume and cancel
+investigations, and read their reports. Routes and the CLI call these."""
+
+from __future__ import annotations
+
+import uuid
+
+from app.errors import InvestigationStateConflict
+from app.graph.agent_scope import require_agent
+from app.research import store
+from app.research.models import Investigation, InvestigationDetail, InvestigationPage
+from app.research.services import ResearchServices
+from app.research.tasks import InvestigationTasks
+
+
+async def start_investigation(
+    services: ResearchServices,
+    tasks: InvestigationTasks | None,
+    agent_id: str,
+    question: str,
+    *,
+    iteration_cap: int | None = None,
+    sources: list[str] | None = None,
+    started_by: str = "api",
+) -> Investigation:
+    """Creates a running investigation and, given a task registry, starts it in the background.
+
+    Args:
+        tasks: where to run it; None leaves it to the caller (the CLI runs it in the foreground).
+        iteration_cap: steps before it must synthesize (the settings' default when None).
+        sources: names of registered sources to search (all when None or empty).
+
+    Raises:
+        AgentNotFound: no such agent.
+        UnknownResearchSource: a named source is not registered.
+    """
+    services.sources.select(sources)  # every name must be registered
+    investigation = await store.create_investigation(
+        services.graph,
+        agent_id,
+        {
+            "id": str(uuid.uuid4()),
+            "question": question,
+            "iteration_cap": iteration_cap or services.research.default_iteration_cap,
+            "started_by": started_by,
+            "sources": list(dict.fromkeys(sources or [])),
+        },
+    )
+    if tasks is not None:
+        tasks.ensure_running(services, agent_id, investigation.id)
+    return investigation
+
+
+async def pause_investigation(
+    services: ResearchServices, agent_id: str, investigation_id: str
+) -> Investigation:
+    """Pauses a running investigation (it stops after the step in flight).
+
+    Raises:
+        InvestigationNotFound, InvestigationStateConflict (it is not running).
+    """
+    change = await store.change_status(
+        services.graph, agent_id, investigation_id, ["running"], "paused"
+    )
+    if not change.changed:
+        raise InvestigationStateConflict(investigation_id, "pause", change.old_status)
+    return await store.get_investigation(services.graph, agent_id, investigation_id)
+
+
+async def resume_investigation(
+    services: ResearchServices,
+    tasks: InvestigationTasks | None,
+    agent_id: str,
+    investigation_id: str,
+) -> Investigation:
+    """Resumes a paused or failed investigation, or one left running by a process that stopped,
+    from its last committed step.
+
+    Raises:
+        InvestigationNotFound, InvestigationStateConflict (it finished or was cancelled).
+    """
+    change = await store.change_status(
+        services.graph, agent_id, investigation_id, ["running", "paused", "failed"], "running"
+    )
+    if not change.changed:
+        raise InvestigationStateConflict(investigation_id, "resume", change.old_status)
+    if tasks is not None:
+        tasks.ensure_running(services, agent_id, investigation_id)
+    return await store.get_investigation(services.graph, agent_id, investigation_id)
+
+
+async def cancel_investigation(
+    services: ResearchServices, agent_id: str, investigation_id: str
+) -> Investigation:
+    """Cancels a running, paused or failed investigation for good.
+
+    Raises:
+        InvestigationNotFound, InvestigationStateConflict (it already finished or was cancelled).
+    """
+    change = await store.change_status(
+        services.graph, agent_id, investigation_id, ["running", "paused", "failed"], "cancelled"
+    )
+    if not change.changed:
+        raise InvestigationStateConflict(investigation_id, "cancel", change.old_status)
+    return await store.get_investigation(services.graph, agent_id, investigation_id)
+
+
+async def get_investigation(
+    services: ResearchServices, agent_id: str, investigation_id: str
+) -> InvestigationDetail:
+    """The investigation with its hypotheses, sources, evidence, conflicts and steps.
+
+    Raises:
+        InvestigationNotFound.
+    """
+    return await store.load_detail(services.graph, agent_id, investigation_id)
+
+
+async def list_investigations(
+    services: ResearchServices, agent_id: str, status: str | None, skip: int, limit: int
+) -> InvestigationPage:
+    """A page of the agent's investigations, newest first.
+
+    Raises:
+        AgentNotFound: no such agent (when it has no investigations).
+    """
+    page = await store.list_investigations(services.graph, agent_id, status, skip, limit)
+    if page.count == 0:
+        await require_agent(services.graph, agent_id)
+    return page
+
+
+async def get_report(
+    services: ResearchServices, agent_id: str, investigation_id: str
+) -> str | None:
+    """The investigation's markdown report (None until it has synthesized).
+
+    Raises:
+        InvestigationNotFound.
+    """
+    investigation = await store.get_investigation(services.graph, agent_id, investigation_id)
+    return investigation.report

@@ -1,0 +1,33 @@
+"""Research mode's tunables (``CREDENCE_RESEARCH__...``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+
+class ResearchSettings(BaseModel):
+    # Steps an investigation takes unless its start asks otherwise; at the cap it synthesizes.
+    default_iteration_cap: Annotated[int, Field(ge=1, le=100)] = 12
+    max_iteration_cap: Annotated[int, Field(ge=1, le=1000)] = 100
+    # Hypotheses the reasoner may propose for one question.
+    max_hypotheses: Annotated[int, Field(ge=1, le=5)] = 3
+    # Passages each source returns per search.
+    passages_per_source: Annotated[int, Field(ge=1, le=50)] = 5
+    # Searches per hypothesis (each with a different query) before it is left undecided.
+    searches_per_hypothesis: Annotated[int, Field(ge=1, le=10)] = 2
+    # (hypothesis, source) pairs one judge step judges.
+    judgements_per_step: Annotated[int, Field(ge=1, le=100)] = 12
+    # A stance counts as evidence (and can make a conflict) from this confidence on. The offline
+    # judge calls any passage about the topic without a contradiction cue "supports", with a
+    # confidence that grows with similarity; 0.7 (cosine >= ~0.72) keeps sentences that merely
+    # share a page with the claim from counting (0.5 let three such sentences outvote a real
+    # conflict in tests/integration/research).
+    evidence_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    # A hypothesis is confirmed / refuted when its winning evidence is at least this confident.
+    decision_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    # At API start, continue the investigations left "running" by a process that stopped (off:
+    # an operator resumes them explicitly, POST .../resume or `credence research resume`, so a
+    # crash loop does not restart them unattended).
+    resume_on_start: bool = False

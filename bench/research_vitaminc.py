@@ -1,0 +1,217 @@
+"""Research mode on the VitaminC development slice: how often an investigation's verdict matches
+the label, and how long an investigation takes offline.
+
+A fixed, seeded sample of claims (``--claims``, seed ``--seed``) is drawn from the dev slice
+(``../shared/eval-data/vitaminc-dev``). The corpus of one bench agent holds every evidence
+sentence of the sampled claims (one document per distinct sentence; the sentences of the other
+sampled claims are the distractors, many from the same Wikipedia page). Each claim is then
+investigated with the offline reasoner and the real embedder, searching that corpus only
+(``sources=["corpus"]``, so beliefs written by earlier investigations are not searched), and its
+verdict is compared with what the labels say:
+
+- only SUPPORTS rows → ``confirmed``; only REFUTES rows → ``refuted``;
+- SUPPORTS and REFUTES rows (VitaminC's contrastive revisions: a real source conflict) →
+  ``contested``: the honest end is ``undecided`` after recording the conflict (the sentences
+  carry no dates, so neither revision can be preferred); a confirmed/refuted verdict counts as a
+  miss, and the share of these claims where the conflict was recorded is printed;
+- only NOT_ENOUGH_INFO rows → ``undecided``.
+
+Nearly every SUPPORTS/REFUTES claim of the dev slice comes with both (VitaminC is contrastive), so
+the sample holds almost no one-sided claim. ``--drop-side`` builds the other case: for each
+sampled claim one side's sentences (SUPPORTS or REFUTES, chosen by the seeded generator) are left
+out of the corpus, and the expected verdict follows from the labels of the claim's sentences
+that are still in it (a sentence another claim kept stays in, with its label for this claim).
+
+Printed: the confusion matrix (expected × verdict), accuracy per expected class and overall,
+conflicts recorded / resolved / unresolvable on contested claims, steps per investigation, and the
+wall time of one investigation p50 / p95 (start to finish, the runner's steps, as ``credence
+research start`` runs it), plus the corpus load time.
+
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py            # 300 claims, seed 16
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --claims 50 --keep
+
+Neo4j from ``CREDENCE_NEO4J_*`` (migrated); the bench agent is deleted at the end unless ``--keep``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import time
+import uuid
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
+from app.config import Settings
+from app.embeddings.embedder import shared_embedder
+from app.graph.catalog import QueryCatalog
+from app.graph.client import GraphClient
+from app.graph.migrations import MigrationRunner
+from app.reasoning.offline.reasoner import OfflineReasoner
+from app.research import investigations, store
+from app.research.runner import run_investigation
+from app.research.services import ResearchServices
+from app.research.sources.corpus import load_corpus_files
+from app.research.sources.documents import CorpusFile
+from app.research.sources.registry import build_source_registry
+from bench.vitaminc_corpus import VitaminCRow, corpus_jsonl, find_vitaminc, read_rows
+
+BENCH_CYPHER = Path(__file__).parent / "cypher"
+VERDICTS = ("confirmed", "refuted", "undecided")
+
+
+def expected_of(labels: set[str]) -> str:
+    if "SUPPORTS" in labels and "REFUTES" in labels:
+        return "contested"
+    if "SUPPORTS" in labels:
+        return "confirmed"
+    if "REFUTES" in labels:
+        return "refuted"
+    return "undecided"
+
+
+def right(expected: str, verdict: str) -> bool:
+    return verdict == ("undecided" if expected == "contested" else expected)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+async def main(args: argparse.Namespace) -> None:
+    path = find_vitaminc()
+    if path is None:
+        raise SystemExit("the VitaminC dev slice is not there (../shared/eval-data/vitaminc-dev)")
+    rows = read_rows(path)
+    by_claim: dict[str, list[VitaminCRow]] = defaultdict(list)
+    for row in rows:
+        by_claim[row.claim].append(row)
+    generator = random.Random(args.seed)
+    claims = generator.sample(sorted(by_claim), args.claims)
+    sentences: dict[tuple[str, str], VitaminCRow] = {}
+    for claim in claims:
+        dropped = generator.choice(("SUPPORTS", "REFUTES")) if args.drop_side else None
+        for row in by_claim[claim]:
+            if row.label != dropped:
+                sentences.setdefault((row.page, row.evidence), row)
+
+    settings = Settings()
+    graph = GraphClient.from_settings(settings.neo4j)
+    bench = GraphClient.from_settings(settings.neo4j, QueryCatalog(BENCH_CYPHER))
+    await MigrationRunner(graph).migrate()
+    embedder = shared_embedder(settings.embeddings)
+    agent = await create_agent(graph, AgentCreate(name=f"bench-research-{uuid.uuid4().hex[:8]}"))
+    services = ResearchServices(
+        graph=graph,
+        reasoner=OfflineReasoner(embedder, settings.reasoner),
+        embedder=embedder,
+        mechanics=settings.mechanics,
+        loop=settings.loop,
+        retrieval=settings.retrieval,
+        research=settings.research,
+        sources=build_source_registry(graph, embedder, settings.retrieval),
+    )
+    try:
+        begun = time.perf_counter()
+        content = corpus_jsonl(sentences.values())
+        await load_corpus_files(
+            graph, embedder, agent.id, [CorpusFile(name="vitaminc.jsonl", format="jsonl",
+                                                   content=content)]
+        )  # fmt: skip
+        load_s = time.perf_counter() - begun
+        mode = ", one side dropped" if args.drop_side else ""
+        print(
+            f"{len(claims)} claims (seed {args.seed}{mode}), corpus of {len(sentences)} "
+            f"sentences loaded in {load_s:.1f} s"
+        )
+        confusion: Counter[tuple[str, str]] = Counter()
+        times: list[float] = []
+        steps: list[int] = []
+        conflicts: Counter[str] = Counter()
+        for number, claim in enumerate(claims, 1):
+            expected = expected_of(
+                {row.label for row in by_claim[claim] if (row.page, row.evidence) in sentences}
+            )
+            begun = time.perf_counter()
+            started = await investigations.start_investigation(
+                services, None, agent.id, claim, sources=["corpus"], started_by="bench"
+            )
+            end = await run_investigation(services, agent.id, started.id)
+            times.append((time.perf_counter() - begun) * 1000)
+            detail = await store.load_detail(graph, agent.id, started.id)
+            steps.append(len(detail.steps))
+            verdict = end.verdict or end.status
+            confusion[(expected, verdict)] += 1
+            if expected == "contested":
+                statuses = {c.status for c in detail.conflicts}
+                conflicts["contested"] += 1
+                conflicts["recorded"] += bool(detail.conflicts)
+                conflicts["resolved"] += "resolved" in statuses
+                conflicts["unresolvable"] += "unresolvable" in statuses
+            else:
+                conflicts["other_with_conflict"] += bool(detail.conflicts)
+            if number % 50 == 0:
+                print(f"  {number} investigations, p50 {statistics.median(times):.0f} ms")
+        report(confusion, conflicts, times, steps)
+    finally:
+        if not args.keep:
+            await bench.run_autocommit(
+                bench.catalog.get("cleanup/delete_research_agent").text,
+                "deleting the bench agent",
+                agent_id=agent.id,
+            )
+        await bench.close()
+        await graph.close()
+
+
+def report(
+    confusion: Counter[tuple[str, str]],
+    conflicts: Counter[str],
+    times: list[float],
+    steps: list[int],
+) -> None:
+    expected_classes = ("confirmed", "refuted", "contested", "undecided")
+    print("\nexpected \\ verdict " + " ".join(f"{v:>10}" for v in VERDICTS) + "   accuracy")
+    total = hits = 0
+    for expected in expected_classes:
+        counts = [confusion[(expected, verdict)] for verdict in VERDICTS]
+        n = sum(counts)
+        if not n:
+            continue
+        good = sum(c for v, c in zip(VERDICTS, counts, strict=True) if right(expected, v))
+        total, hits = total + n, hits + good
+        print(
+            f"{expected:>18} " + " ".join(f"{c:>10}" for c in counts) + f"   {good / n:.3f} ({n})"
+        )
+    print(f"{'overall':>18} {'':>32}   {hits / total:.3f} ({total})")
+    failed = sum(n for (_, verdict), n in confusion.items() if verdict not in VERDICTS)
+    if failed:
+        print(f"not finished (failed or cut): {failed}, left out of the table above")
+    if conflicts["contested"]:
+        n = conflicts["contested"]
+        print(
+            f"contested claims: conflict recorded {conflicts['recorded']}/{n}, resolved "
+            f"{conflicts['resolved']}, unresolvable {conflicts['unresolvable']}; other claims "
+            f"with a conflict: {conflicts['other_with_conflict']}"
+        )
+    print(
+        f"investigation wall time: p50 {percentile(times, 0.5):.0f} ms, p95 "
+        f"{percentile(times, 0.95):.0f} ms, max {max(times):.0f} ms; steps p50 "
+        f"{statistics.median(steps):.0f}, max {max(steps)}"
+    )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--claims", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument(
+        "--drop-side", action="store_true", help="leave one side of each claim out of the corpus"
+    )
+    parser.add_argument("--keep", action="store_true", help="leave the bench agent in the graph")
+    asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,10 @@
+// The synthesize step's end of an investigation: its verdict and markdown report, finished.
+// Params: $agent_id (string), $investigation_id (string), $verdict (confirmed/refuted/undecided),
+//         $report (string: markdown).
+// Returns: status (string).
+MATCH (i:Investigation {agent_id: $agent_id, id: $investigation_id})
+SET i.status = 'finished',
+    i.verdict = $verdict,
+    i.report = $report,
+    i.finished_at = datetime()
+RETURN i.status AS status

@@ -1,0 +1,22 @@
+// The agent's conflicts between research sources that are not settled (open, or unresolvable:
+// the sources still disagree), for the context: the hypothesis, both sources and the
+// investigation; closest to the query first when an embedding is given, then newest.
+// Params: $agent_id (string), $embedding (list of floats or null), $k (int).
+// Returns: id, status, hypothesis, resolution (string or null), investigation_id, question,
+//          sources (list of maps: title, origin, text, stance), score (float or null), detected_at.
+MATCH (c:Conflict {agent_id: $agent_id})
+WHERE c.status IN ['open', 'unresolvable']
+MATCH (c)-[:ABOUT]->(h:Hypothesis)
+MATCH (i:Investigation {id: c.investigation_id})
+WITH c, h, i,
+     CASE WHEN $embedding IS NULL OR h.embedding IS NULL THEN null
+          ELSE vector.similarity.cosine(h.embedding, $embedding) END AS score
+ORDER BY coalesce(score, -2.0) DESC, c.detected_at DESC
+LIMIT $k
+CALL (c) {
+  MATCH (c)-[:BETWEEN]->(s:Source)
+  OPTIONAL MATCH (e:ResearchEvidence {hypothesis_id: c.hypothesis_id, source_id: s.id})
+  RETURN collect({title: s.title, origin: s.origin, text: s.text, stance: e.stance}) AS sources
+}
+RETURN c.id AS id, c.status AS status, h.statement AS hypothesis, c.resolution AS resolution,
+       i.id AS investigation_id, i.question AS question, sources, score, c.detected_at AS detected_at
