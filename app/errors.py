@@ -478,6 +478,8 @@ class ResearchSourceNameTaken(Conflict):
 
 
 class InvestigationNotFound(NotFound):
+    """No such investigation in this agent."""
+
     code = "investigation_not_found"
 
     def __init__(self, investigation_id: str, agent_id: str) -> None:
