@@ -398,11 +398,18 @@ async def applying_rules(
     embedder: Embedder, loop: LoopSettings, query: str, items: list[dict[str, Any]]
 ) -> list[RuleBrief]:
     """The retrieved rules that apply to the turn: at or above the rule floor (cosine of the
-    message to the rule's trigger and content, or token overlap without embeddings), most
-    relevant first, at most ``rules_per_turn``."""
+    message to the rule's stored vector, which is its content's, computed by the retrieval
+    query; the model embeds the trigger and content only of a rule still without a vector; or
+    token overlap without embeddings), most relevant first, at most ``rules_per_turn``."""
     if not items or loop.rules_per_turn == 0:
         return []
-    texts = [{"statement": f"{item['trigger_concept']}: {item['content']}"} for item in items]
+    texts = [
+        {
+            "statement": f"{item['trigger_concept']}: {item['content']}",
+            "similarity": item.get("similarity"),
+        }
+        for item in items
+    ]
     scores, cosine = await relevance_scores(embedder, query, texts)
     floor = loop.rule_relevance_floor if cosine else loop.rule_relevance_floor_tokens
     ranked = sorted(

@@ -69,6 +69,10 @@ class LoopSettings(BaseModel):
     # idle_sessions_per_sweep idle sessions of its agent afterwards.
     session_idle_timeout_minutes: Annotated[float, Field(gt=0)] = 30.0
     idle_sessions_per_sweep: Annotated[int, Field(ge=0, le=100)] = 3
+    # The sweep reads every session of the agent (~9 ms at 5k sessions), so a process sweeps
+    # an agent's sessions at most once in this many seconds (0: after every turn); an idle
+    # session then closes at most this much later than its timeout.
+    idle_sweep_interval_seconds: Annotated[float, Field(ge=0)] = 60.0
     # Reflection after a session closes (seed 003: reflection_trigger on_session_end) once at
     # least reflect_min_episodes episodes were written since the last reflection
     # (consolidation_min_episodes 5), and after any turn once reflect_every_episodes were (seed
