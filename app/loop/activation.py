@@ -317,7 +317,9 @@ async def _read_start(
         build_context(
             graph,
             embedder,
-            settings.retrieval,
+            settings.retrieval.model_copy(
+                update={"episode_vector_share": settings.loop.episode_vector_share}
+            ),
             agent_id,
             ContextRequest(
                 q=message[:8000],

@@ -7,6 +7,7 @@ from typing import Annotated, Protocol
 from pydantic import BaseModel, Field
 
 from app.beliefs.mechanics import Mechanics
+from app.common import Unit
 from app.embeddings.settings import EmbeddingSettings
 from app.guardian.settings import GuardianSettings
 from app.memory.settings import MemoryMechanics, ReflectionSettings
@@ -44,6 +45,12 @@ class LoopSettings(BaseModel):
     rule_relevance_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.4
     rule_relevance_floor_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.15
     rules_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
+    # The vector share of the turn's episode search (retrieval's episode_vector_share): a
+    # turn's query is one message, where the vector index alone ranks episodes as well as the
+    # fusion with fulltext (MADial-Bench last-1: R@3 0.473 vector vs 0.448 fused, bench/README)
+    # and the fulltext search of the episodes is two thirds of that section's cost at 100k
+    # episodes (28 -> 11 ms). Without embeddings the fulltext index is searched as before.
+    episode_vector_share: Unit | None = 1.0
     # People, episodes and working-memory items shown to the reasoner.
     people_per_turn: Annotated[int, Field(ge=0, le=20)] = 5
     episodes_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
