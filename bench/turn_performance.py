@@ -25,6 +25,13 @@ after turn until a turn revises it (``--bursts``), timed apart from the mix.
     .venv/bin/python bench/turn_performance.py --keep       # leave the agents; reused next run
     .venv/bin/python bench/turn_performance.py --profile    # also: where activate's time goes
     .venv/bin/python bench/turn_performance.py --clean      # delete the bench-memory-turns- agents
+    .venv/bin/python bench/turn_performance.py --baseline ../wt-b10b712   # paired, see below
+
+``--baseline PATH`` runs a second API from another checkout (e.g. ``git worktree add
+../wt-b10b712 b10b712``, with this checkout's newer ``schema/`` files copied into it so its
+migration check accepts the database) beside this code's, and sends each turn and its twin (the
+same kind, speaker and place in a session, a distinct text) to both, alternating which goes
+first: on a shared machine both see the same load, and the ratio of their p95 is one run's.
 
 Agents this run generates are deleted at the end unless ``--keep``; the turns agent is always
 this benchmark's own (deleted unless ``--keep``), other agents it found already there are left.
