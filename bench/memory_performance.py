@@ -882,10 +882,13 @@ def memory_of(pid: int) -> dict[str, int]:
 @dataclass
 class ApiServer:
     """``uvicorn app.api.app:create_app --factory`` on a free port, with its own empty vector
-    cache (so no query or episode text is answered from an earlier run's cache)."""
+    cache (so no query or episode text is answered from an earlier run's cache); ``repo`` is
+    the code base it runs (another checkout's, e.g. an older commit's worktree, for a paired
+    comparison: it is the working directory and the head of PYTHONPATH)."""
 
     workdir: Path
     env_extra: dict[str, str] = field(default_factory=dict)
+    repo: Path = REPO
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
     start_s: float = 0.0
@@ -910,6 +913,10 @@ class ApiServer:
             "CREDENCE_DEFAULT_AGENT": "",
             **self.env_extra,
         }
+        if self.repo != REPO:
+            env["PYTHONPATH"] = os.pathsep.join(
+                [str(self.repo), *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]]
+            )
         command = [
             sys.executable, "-m", "uvicorn", "app.api.app:create_app", "--factory",
             "--host", "127.0.0.1", "--port", str(self.port),
@@ -918,7 +925,7 @@ class ApiServer:
         started = time.perf_counter()
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
+                command, cwd=self.repo, env=env, stdout=log, stderr=subprocess.STDOUT
             )
         deadline = started + timeout_s
         while time.perf_counter() < deadline:
@@ -952,9 +959,9 @@ class ApiServer:
 
 
 @contextlib.contextmanager
-def api_server(env_extra: dict[str, str] | None = None) -> Iterator[ApiServer]:
+def api_server(env_extra: dict[str, str] | None = None, repo: Path = REPO) -> Iterator[ApiServer]:
     with tempfile.TemporaryDirectory(prefix="bench-memory-api-") as workdir:
-        server = ApiServer(Path(workdir), env_extra or {})
+        server = ApiServer(Path(workdir), env_extra or {}, repo)
         try:
             server.start()
             yield server

@@ -25,6 +25,13 @@ after turn until a turn revises it (``--bursts``), timed apart from the mix.
     .venv/bin/python bench/turn_performance.py --keep       # leave the agents; reused next run
     .venv/bin/python bench/turn_performance.py --profile    # also: where activate's time goes
     .venv/bin/python bench/turn_performance.py --clean      # delete the bench-memory-turns- agents
+    .venv/bin/python bench/turn_performance.py --baseline ../wt-b10b712   # paired, see below
+
+``--baseline PATH`` runs a second API from another checkout (e.g. ``git worktree add
+../wt-b10b712 b10b712``, with this checkout's newer ``schema/`` files copied into it so its
+migration check accepts the database) beside this code's, and sends each turn and its twin (the
+same kind, speaker and place in a session, a distinct text) to both, alternating which goes
+first: on a shared machine both see the same load, and the ratio of their p95 is one run's.
 
 Agents this run generates are deleted at the end unless ``--keep``; the turns agent is always
 this benchmark's own (deleted unless ``--keep``), other agents it found already there are left.
@@ -599,6 +606,135 @@ def measure_turns(
 
 
 # ---------------------------------------------------------------------------------------------
+# --baseline: the same turns through this code and an older one, alternating, in one run
+
+
+@dataclass
+class PairedFigures:
+    current: list[Outcome]
+    baseline: list[Outcome]
+    load_before: str
+    load_after: str
+    seconds: float
+
+
+# The baseline's own session-order read (before V0019's (agent_id, session_key, occurred_at)
+# index, which a read without a time cannot use) ran on an index on (agent_id, session_key)
+# when "before issue 13" was first measured (V0019 as first written); the paired run gives it
+# that index back, so the baseline is not slowed by a scan the current schema no longer serves.
+CREATE_BASELINE_INDEX: LiteralString = """
+CREATE INDEX bench_baseline_episode_session IF NOT EXISTS
+FOR (n:Episode) ON (n.agent_id, n.session_key)
+"""
+AWAIT_BASELINE_INDEX: LiteralString = "CALL db.awaitIndex('bench_baseline_episode_session', 600)"
+DROP_BASELINE_INDEX: LiteralString = "DROP INDEX bench_baseline_episode_session IF EXISTS"
+
+
+async def baseline_index(settings: Settings, create: bool) -> None:
+    driver = mp.driver_for(settings)
+    try:
+        for query in (
+            (CREATE_BASELINE_INDEX, AWAIT_BASELINE_INDEX) if create else (DROP_BASELINE_INDEX,)
+        ):
+            await mp.run_autocommit(driver, settings.neo4j_database, query)
+    finally:
+        await driver.close()
+
+
+def paired_turns(maker: TurnMaker, turns: Sequence[Turn]) -> list[tuple[Turn, Turn]]:
+    """For each turn, a twin for the baseline: the same kind, speaker and place in a session
+    (sessions of their own, "-new" and "-old"), a distinct text of that kind (no API answers
+    a text from the other's vector cache; both send new texts)."""
+    return [
+        (
+            Turn(t.kind, t.message, t.speaker, f"{t.session}-new", t.end_session),
+            Turn(t.kind, maker.distinct(t.kind), t.speaker, f"{t.session}-old", t.end_session),
+        )
+        for t in turns
+    ]
+
+
+def measure_paired(
+    current: mp.ApiServer,
+    baseline: mp.ApiServer,
+    agent_id: str,
+    warmup: Sequence[tuple[Turn, Turn]],
+    turns: Sequence[tuple[Turn, Turn]],
+) -> PairedFigures:
+    """Each pair's turns one after the other, to the current API and to the baseline's, the
+    order alternating from pair to pair: on a shared machine both see the same load, and the
+    ratio is one run's."""
+    urls = (
+        f"{current.base_url}/v1/agents/{agent_id}/chat",
+        f"{baseline.base_url}/v1/agents/{agent_id}/chat",
+    )
+    with httpx.Client(timeout=120.0) as client:
+        for new, old in warmup:
+            for url, turn in zip(urls, (new, old), strict=True):
+                outcome = chat(client, url, turn)
+                if outcome.error:
+                    raise SystemExit(f"warm-up turn failed ({outcome.status}): {outcome.error}")
+        load_before = mp.load_average()
+        now: list[Outcome] = []
+        old_outcomes: list[Outcome] = []
+        started = time.perf_counter()
+        for n, (new, old) in enumerate(turns, 1):
+            order = [(0, new), (1, old)] if n % 2 else [(1, old), (0, new)]
+            for side, turn in order:
+                (now if side == 0 else old_outcomes).append(chat(client, urls[side], turn))
+            mp.progress(f"turn pairs {n}/{len(turns)}")
+        seconds = time.perf_counter() - started
+    return PairedFigures(now, old_outcomes, load_before, mp.load_average(), seconds)
+
+
+def report_paired(args: argparse.Namespace, agents: Agents, figures: PairedFigures) -> None:
+    print()
+    print(
+        f"== Paired offline chat turns, this code vs {args.baseline}: {args.beliefs:,} beliefs "
+        f"+ {args.episodes:,} episodes in the agent ({agents.earlier_turns} turn episodes from "
+        f"earlier runs), {args.other_agents} other agents x {args.other_beliefs:,} + "
+        f"{args.other_episodes:,} =="
+    )
+    print(
+        f"   {len(figures.current)} pairs in {figures.seconds:.1f} s, alternating order, "
+        f"{args.warmup} warm-up pairs before; load average {figures.load_before} before, "
+        f"{figures.load_after} after"
+    )
+    latencies: dict[str, mp.Latency] = {}
+    for name, outcomes in (("current", figures.current), ("baseline", figures.baseline)):
+        ok = [o for o in outcomes if o.error is None]
+        failed = [o for o in outcomes if o.error is not None]
+        if failed:
+            first = failed[0]
+            print(f"   {name}: FAILED turns {len(failed)}; first: {first.status} {first.error}")
+        if not ok:
+            continue
+        latencies[name] = mp.Latency.of([o.ms for o in ok])
+        print(f"   {name:<9} POST /chat     {latencies[name].line()}")
+        seen = {k for o in ok for k in o.timings}
+        phases = dict.fromkeys(p for p in (*PHASES, *sorted(seen)) if p in seen)
+        medians = ", ".join(
+            f"{p} {statistics.median([o.timings[p] for o in ok if p in o.timings]):.1f}"
+            for p in phases
+        )
+        outside = statistics.median([o.outside_phases for o in ok])
+        print(f"     phase p50 ms: {medians}, outside phases {outside:.1f}")
+        calls = [o.model_calls for o in ok]
+        modes = ", ".join(f"{m} {c}" for m, c in Counter(o.mode for o in ok).most_common())
+        print(
+            f"     reasoner calls per turn (what Claude would get): mean "
+            f"{statistics.mean(calls):.2f}, max {max(calls)}; modes {modes}"
+        )
+    if len(latencies) == 2:
+        now, old = latencies["current"], latencies["baseline"]
+        print(
+            f"== current / baseline: p50 {now.p50 / old.p50:.2f}x, p95 {now.p95 / old.p95:.2f}x, "
+            f"p99 {now.p99 / old.p99:.2f}x; target p95 <= {args.max_ratio:.2f}x -> "
+            f"{mp.verdict(now.p95 <= args.max_ratio * old.p95)}"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
 # --profile: where activate's time goes. The turn's result gives activate as one phase; the
 # context's own timings_ms (embed and each section) stay inside the server, so each piece of
 # activate is run here, alone, through the app's own code, on fresh texts of the same mix.
@@ -984,6 +1120,9 @@ def main(args: argparse.Namespace) -> None:
             "CREDENCE_DEFAULT_AGENT": "",
             **dict(args.server_env),
         }
+        if args.baseline is not None:
+            run_paired(args, agents, maker, turns, env)
+            return
         with mp.api_server(env) as server:
             extra = " ".join(f"{name}={value}" for name, value in args.server_env)
             print(
@@ -1015,6 +1154,38 @@ def main(args: argparse.Namespace) -> None:
             elif doomed:
                 seconds = asyncio.run(delete_agents(settings, doomed))
                 print(f"\ndeleted {len(doomed)} bench agents in {seconds:.1f} s: {doomed}")
+
+
+def run_paired(
+    args: argparse.Namespace,
+    agents: Agents,
+    maker: TurnMaker,
+    turns: Sequence[Turn],
+    env: dict[str, str],
+) -> None:
+    """--baseline: an API from this code and one from the baseline's, turns alternating."""
+    pairs = paired_turns(maker, turns)
+    baseline = Path(args.baseline).resolve()
+    settings = get_settings()
+    asyncio.run(baseline_index(settings, create=True))
+    try:
+        with mp.api_server(env) as current, mp.api_server(env, repo=baseline) as before:
+            print(
+                f"[api] ready: current on :{current.port} ({current.start_s:.1f} s), baseline "
+                f"{baseline} on :{before.port} ({before.start_s:.1f} s); offline reasoner",
+                flush=True,
+            )
+            print(
+                f"[turns] {args.warmup} warm-up + {args.turns} measured pairs; load average "
+                f"{mp.load_average()} ...",
+                flush=True,
+            )
+            figures = measure_paired(
+                current, before, agents.main, pairs[: args.warmup], pairs[args.warmup :]
+            )
+    finally:
+        asyncio.run(baseline_index(settings, create=False))
+    report_paired(args, agents, figures)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -1055,6 +1226,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="keep the generator's random belief vectors (a new turns agent only: once set, "
         "compositional vectors stay)",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="PATH",
+        help="a checkout of older code (e.g. a worktree of b10b712): its API runs beside this "
+        "code's, the turns alternate between them on the same agent, and the report gives "
+        "both and their ratio (no bursts, no --profile in this mode)",
+    )
+    parser.add_argument(
+        "--max-ratio", type=float, default=1.2, help="--baseline: the p95 ratio allowed"
     )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(

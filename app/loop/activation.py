@@ -21,7 +21,7 @@ from app.loop.models import RelevantBelief
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory import frames
 from app.memory.frames import FrameInfo
-from app.memory.people import Mention, mentioned_people, name_key
+from app.memory.people import Mention, find_mentions, name_key
 from app.reasoning.protocol import (
     BeliefBrief,
     HistoryTurn,
@@ -91,6 +91,29 @@ async def read_history(
     rows = await graph.read(
         "loop/get_session_history", agent_id=agent_id, session=session, limit=limit
     )
+    return _history(rows)
+
+
+async def read_people_and_history(
+    graph: GraphClient, loop: LoopSettings, agent_id: str, session: str | None
+) -> tuple[list[dict[str, Any]], list[HistoryTurn]]:
+    """The agent's people (for mentions and the people present) and the session's history as
+    :func:`read_history` gives it, in one read.
+
+    Raises:
+        AgentNotFound.
+    """
+    limit = max(loop.history_turns_appraisal, loop.history_turns_answer) if session else 0
+    rows = await graph.read(
+        "loop/get_turn_people_and_history", agent_id=agent_id, session=session, limit=limit
+    )
+    if not rows:
+        raise AgentNotFound(agent_id)
+    return list(rows[0]["people"]), _history(rows[0]["history"])
+
+
+def _history(rows: list[dict[str, Any]]) -> list[HistoryTurn]:
+    """History rows (newest first) as turns, oldest first."""
     return [
         HistoryTurn(speaker=row["speaker"], message=row["message"], response=row["response"])
         for row in reversed(rows)
@@ -205,31 +228,25 @@ async def activate(
     Raises:
         AgentNotFound.
     """
-    mentions_task = asyncio.ensure_future(mentioned_people(graph, agent_id, message))
-    try:
-        history, query, start = await _read_history_and_start(
-            graph, embedder, settings, agent_id, message, session
-        )
-    except BaseException:
-        mentions_task.cancel()
-        raise
-    mentions = await mentions_task
+    people_rows, history, query, start = await _read_first(
+        graph, embedder, settings, agent_id, message, session
+    )
+    mentions = find_mentions(message, [(row["id"], row["name"]) for row in people_rows])
     context, frame = start.context, start.frame
     items = context.sections["beliefs"].items if "beliefs" in context.sections else []
     beliefs = [_brief(item) for item in items]
     await _remember_stored_vectors(graph, embedder, agent_id, [b.id for b in beliefs])
     scored = await _score(embedder, settings.loop, query, items)
     name = context_name or _temporal_context(context)
-    relevant, rules, people = await asyncio.gather(
+    relevant, rules = await asyncio.gather(
         _relevant_in_context(graph, settings, agent_id, beliefs, scored, name),
         applying_rules(embedder, settings.loop, query, _section(context, "rules")),
-        people_present(
-            graph,
-            settings.loop,
-            agent_id,
-            speaker,
-            [m.person_id for m in mentions if m.known and m.person_id],
-        ),
+    )
+    people = people_present(
+        settings.loop,
+        people_rows,
+        speaker,
+        [m.person_id for m in mentions if m.known and m.person_id],
     )
     threshold = settings.mechanics.revision_threshold
     return Activation(
@@ -264,30 +281,32 @@ async def activate(
     )
 
 
-async def _read_history_and_start(
+async def _read_first(
     graph: GraphClient,
     embedder: Embedder,
     settings: LoopConfig,
     agent_id: str,
     message: str,
     session: str | None,
-) -> tuple[list[HistoryTurn], str, _Start]:
-    """The session's history, the query retrieval reads (the message with its references
-    resolved) and the turn's start; the history first only when the message points back.
+) -> tuple[list[dict[str, Any]], list[HistoryTurn], str, _Start]:
+    """The agent's people and the session's history (one read), the query retrieval reads (the
+    message with its references resolved) and the turn's start; people and history first only
+    when the message points back, else all at once.
 
     Raises:
         AgentNotFound.
     """
     if has_reference(message):
         # Retrieval must read what "it" / "that" points to: the history comes first.
-        history = await read_history(graph, settings.loop, agent_id, session)
+        people, history = await read_people_and_history(graph, settings.loop, agent_id, session)
         query = resolve_references(message, [turn.message for turn in history])
-        return history, query, await _read_start(graph, embedder, settings, agent_id, query)
-    history, start = await asyncio.gather(
-        read_history(graph, settings.loop, agent_id, session),
+        start = await _read_start(graph, embedder, settings, agent_id, query)
+        return people, history, query, start
+    (people, history), start = await asyncio.gather(
+        read_people_and_history(graph, settings.loop, agent_id, session),
         _read_start(graph, embedder, settings, agent_id, message),
     )
-    return history, message, start
+    return people, history, message, start
 
 
 async def _read_start(
@@ -317,7 +336,9 @@ async def _read_start(
         build_context(
             graph,
             embedder,
-            settings.retrieval,
+            settings.retrieval.model_copy(
+                update={"episode_vector_share": settings.loop.episode_vector_share}
+            ),
             agent_id,
             ContextRequest(
                 q=message[:8000],
@@ -398,11 +419,18 @@ async def applying_rules(
     embedder: Embedder, loop: LoopSettings, query: str, items: list[dict[str, Any]]
 ) -> list[RuleBrief]:
     """The retrieved rules that apply to the turn: at or above the rule floor (cosine of the
-    message to the rule's trigger and content, or token overlap without embeddings), most
-    relevant first, at most ``rules_per_turn``."""
+    message to the rule's stored vector, which is its content's, computed by the retrieval
+    query; the model embeds the trigger and content only of a rule still without a vector; or
+    token overlap without embeddings), most relevant first, at most ``rules_per_turn``."""
     if not items or loop.rules_per_turn == 0:
         return []
-    texts = [{"statement": f"{item['trigger_concept']}: {item['content']}"} for item in items]
+    texts = [
+        {
+            "statement": f"{item['trigger_concept']}: {item['content']}",
+            "similarity": item.get("similarity"),
+        }
+        for item in items
+    ]
     scores, cosine = await relevance_scores(embedder, query, texts)
     floor = loop.rule_relevance_floor if cosine else loop.rule_relevance_floor_tokens
     ranked = sorted(
@@ -421,26 +449,24 @@ async def applying_rules(
     ]
 
 
-async def people_present(
-    graph: GraphClient,
+def people_present(
     loop: LoopSettings,
-    agent_id: str,
+    people: list[dict[str, Any]],
     speaker: str | None,
     ids: list[str],
 ) -> list[PersonBrief]:
-    """The speaker (when known) and the known people the message names (``ids``), with their
-    authority, relationship value and affect; the speaker first."""
+    """The speaker (when known) and the known people the message names (``ids``), from the
+    agent's ``people``, with their authority, relationship value and affect: the
+    ``people_per_turn`` of highest relationship value (then by name), the speaker first."""
     keys = [name_key(speaker)] if speaker else []
     if (not keys and not ids) or loop.people_per_turn == 0:
         return []
-    rows = await graph.read(
-        "loop/get_people_present",
-        agent_id=agent_id,
-        name_keys=keys,
-        ids=ids,
-        limit=loop.people_per_turn,
-    )
-    people = [
+    wanted = set(ids)
+    rows = sorted(
+        (row for row in people if row["name_key"] in keys or row["id"] in wanted),
+        key=lambda row: (-float(row["relationship_value"] or 0.0), row["name"]),
+    )[: loop.people_per_turn]
+    present = [
         PersonBrief(
             name=row["name"],
             role=row["role"],
@@ -452,7 +478,7 @@ async def people_present(
         )
         for row in rows
     ]
-    return sorted(people, key=lambda person: not person.speaker)
+    return sorted(present, key=lambda person: not person.speaker)
 
 
 def _unit(value: Any, default: float) -> float:

@@ -27,6 +27,8 @@ class LoopServices:
     guard: Guard
     # The agent's identity document, the system prompt of every Claude call of a turn.
     identity: IdentityCache = field(default_factory=shared_identity_cache)
+    # When this process last swept each agent's idle sessions (time.monotonic()).
+    idle_sweeps: dict[str, float] = field(default_factory=dict)
 
 
 def default_executors(graph: GraphClient, settings: LoopConfig) -> ExecutorRegistry:

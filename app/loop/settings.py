@@ -7,6 +7,7 @@ from typing import Annotated, Protocol
 from pydantic import BaseModel, Field
 
 from app.beliefs.mechanics import Mechanics
+from app.common import Unit
 from app.embeddings.settings import EmbeddingSettings
 from app.guardian.settings import GuardianSettings
 from app.memory.settings import MemoryMechanics, ReflectionSettings
@@ -44,6 +45,12 @@ class LoopSettings(BaseModel):
     rule_relevance_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.4
     rule_relevance_floor_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.15
     rules_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
+    # The vector share of the turn's episode search (retrieval's episode_vector_share): a
+    # turn's query is one message, where the vector index alone ranks episodes as well as the
+    # fusion with fulltext (MADial-Bench last-1: R@3 0.473 vector vs 0.448 fused, bench/README)
+    # and the fulltext search of the episodes is two thirds of that section's cost at 100k
+    # episodes (28 -> 11 ms). Without embeddings the fulltext index is searched as before.
+    episode_vector_share: Unit | None = 1.0
     # People, episodes and working-memory items shown to the reasoner.
     people_per_turn: Annotated[int, Field(ge=0, le=20)] = 5
     episodes_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
@@ -69,6 +76,10 @@ class LoopSettings(BaseModel):
     # idle_sessions_per_sweep idle sessions of its agent afterwards.
     session_idle_timeout_minutes: Annotated[float, Field(gt=0)] = 30.0
     idle_sessions_per_sweep: Annotated[int, Field(ge=0, le=100)] = 3
+    # The sweep reads every session of the agent (~9 ms at 5k sessions), so a process sweeps
+    # an agent's sessions at most once in this many seconds (0: after every turn); an idle
+    # session then closes at most this much later than its timeout.
+    idle_sweep_interval_seconds: Annotated[float, Field(ge=0)] = 60.0
     # Reflection after a session closes (seed 003: reflection_trigger on_session_end) once at
     # least reflect_min_episodes episodes were written since the last reflection
     # (consolidation_min_episodes 5), and after any turn once reflect_every_episodes were (seed

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Coroutine
 from dataclasses import replace
 
@@ -142,7 +143,8 @@ async def _after_turn(
     """Bookkeeping after the turn committed: vectors for revised and learned beliefs, a
     meditation when the runaway guard's streak (``sample``: D and the streak, recorded by the
     turn's transaction) says D stayed above the line too long, the session closed when asked
-    (else reflection when enough episodes wait), and the agent's idle sessions closed."""
+    (else reflection when enough episodes wait), and the agent's idle sessions closed (swept at
+    most once per ``idle_sweep_interval_seconds``)."""
     try:
         if result.revisions or any(not item.reinforced for item in result.learned):
             # Revised and learned beliefs are written without vectors; give them theirs now so
@@ -166,7 +168,9 @@ async def _after_turn(
             closed = [request.session]
         else:
             closed = []
-        closed += [s.session for s in await close_idle_sessions(services, agent_id, reflect=False)]
+        if _sweep_due(services, agent_id):
+            idle = await close_idle_sessions(services, agent_id, reflect=False)
+            closed += [s.session for s in idle]
         minimum, when = (
             (loop.reflect_min_episodes, "after the session")
             if closed
@@ -175,3 +179,13 @@ async def _after_turn(
         in_background(reflect_if_due(services, agent_id, minimum, when), f"reflection {when}")
     except CredenceError:
         log.exception("after-turn bookkeeping failed for turn %s", result.turn_id)
+
+
+def _sweep_due(services: LoopServices, agent_id: str) -> bool:
+    """Whether this turn sweeps the agent's idle sessions (at most once per interval)."""
+    now = time.monotonic()
+    last = services.idle_sweeps.get(agent_id)
+    if last is not None and now - last < services.settings.loop.idle_sweep_interval_seconds:
+        return False
+    services.idle_sweeps[agent_id] = now
+    return True

@@ -82,9 +82,12 @@ class SectionSearch:
         return await self.graph.read("retrieval/search_beliefs", w=w, **self.common())
 
     async def episodes(self) -> Rows:
-        """Episodes weighted by salience, interference, outcome and recency."""
+        """Episodes weighted by salience, interference, outcome and recency (with their own
+        vector share when one is set and the query has a vector; without a vector, the common
+        share keeps the fulltext index in)."""
+        own = self.settings.episode_vector_share if self.embedding is not None else None
         w = {
-            **self.weights(),
+            **self.weights(own),
             "neighbour_weight": self.settings.neighbour_weight,
             "interference_penalty": self.settings.interference_penalty,
             "success_multiplier": self.settings.success_multiplier,

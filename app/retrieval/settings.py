@@ -32,6 +32,10 @@ class RetrievalSettings(BaseModel):
     # Episodes: a turn gains neighbour_weight × the fused score of the better of the two turns
     # next to it in its session (NEXT edges), and such a neighbour of a hit becomes a candidate.
     neighbour_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.6
+    # Episodes' own vector share (None: vector_share). A chat turn searches with its loop's
+    # episode_vector_share (LoopSettings): one message is a short query, where vector-only
+    # ranks as well as fused (MADial last-1, bench/README) at a third of the cost.
+    episode_vector_share: Unit | None = None
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8

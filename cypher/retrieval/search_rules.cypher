@@ -6,7 +6,8 @@
 //         $candidates (int), $k (int), $w (map: fusion, vector_on, fulltext_on,
 //             vector_share, rrf_k, vector_weight, fulltext_weight).
 // Returns: id, trigger_concept, content, source, confidence, effective_confidence, score,
-//          vector_rank, fulltext_rank.
+//          vector_rank, fulltext_rank, similarity (float: cosine of the rule's stored vector
+//          with $embedding, in [-1, 1]; null without either).
 CYPHER 25
 CALL () {
   WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_on
@@ -63,6 +64,9 @@ WITH r, vector_rank, fulltext_rank, fused,
        AS effective_confidence
 RETURN r.id AS id, r.trigger_concept AS trigger_concept, r.content AS content,
        r.source AS source, r.confidence AS confidence, effective_confidence,
-       fused * effective_confidence AS score, vector_rank, fulltext_rank
+       fused * effective_confidence AS score, vector_rank, fulltext_rank,
+       CASE WHEN $embedding IS NULL OR r.embedding IS NULL THEN null
+            ELSE 2.0 * vector.similarity.cosine(toFloatList(r.embedding), $embedding) - 1.0
+       END AS similarity
 ORDER BY score DESC
 LIMIT $k
