@@ -76,7 +76,7 @@ def main() -> None:
             "LOAD_AGENT": args.agent,
             "LOAD_BELIEFS": ",".join(b["id"] for b in beliefs if b["is_active"]),
         }
-        print(f"agent {args.agent}: {agent.json().get('beliefs', '?')} beliefs; warm-up")
+        print(f"agent {args.agent}: {len(beliefs)} beliefs sampled for evidence; warm-up")
         run_step(api, load_env, 2, args.warmup_s, Path(tmp))
         results = []
         for users in (int(u) for u in args.users.split(",")):
