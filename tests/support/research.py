@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from app.config import Settings
@@ -19,8 +18,7 @@ from app.research.settings import ResearchSettings
 from app.research.sources.protocol import Passage, ResearchSource
 from app.research.sources.registry import SourceRegistry
 from app.text.words import token_similarity
-
-VITAMINC_DEV = Path("/work/shared/eval-data/vitaminc-dev/vitaminc_dev.jsonl")
+from tests.support.vitaminc_corpus import find_vitaminc
 
 
 class ListSource:
@@ -41,7 +39,10 @@ class ListSource:
 
 
 def vitaminc_rows() -> list[dict[str, Any]]:
-    with VITAMINC_DEV.open() as lines:
+    """The rows of the VitaminC dev slice (the shared data, else the repository's first 400)."""
+    path = find_vitaminc()
+    assert path is not None, "no VitaminC data: tests/fixtures/vitaminc/ is missing"
+    with path.open() as lines:
         return [json.loads(line) for line in lines]
 
 

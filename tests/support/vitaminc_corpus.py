@@ -61,11 +61,23 @@ class ContestedClaim:
         return sorted([*self.supporting, *self.refuting], key=lambda row: row.row)
 
 
+# The first 400 rows, in the repository (tests/fixtures/vitaminc/SOURCE.md): what the tests use
+# when the shared data is not beside the clone.
+FIXTURE_DATA = (
+    Path(__file__).resolve().parents[1] / "fixtures" / "vitaminc" / "vitaminc_dev_head.jsonl"
+)
+
+
 def find_vitaminc(path: Path | None = None) -> Path | None:
-    """The data file (``path``, else $VITAMINC_DEV_FILE, else the shared eval data), or None
-    when it is not there."""
-    candidate = path or Path(os.environ.get("VITAMINC_DEV_FILE", str(DEFAULT_DATA)))
-    return candidate if candidate.is_file() else None
+    """The data file (``path``, else $VITAMINC_DEV_FILE, else the shared eval data, else the
+    repository's first 400 rows), or None when none is there."""
+    if path is not None or "VITAMINC_DEV_FILE" in os.environ:
+        candidate = path or Path(os.environ["VITAMINC_DEV_FILE"])
+        return candidate if candidate.is_file() else None
+    for candidate in (DEFAULT_DATA, FIXTURE_DATA):
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def read_rows(path: Path, limit: int | None = None) -> list[VitaminCRow]:
