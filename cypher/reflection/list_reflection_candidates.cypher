@@ -29,12 +29,19 @@ CALL () {
     AND e.occurred_at >= $since
   RETURN count(e) AS trivial
 }
-CALL () {
+// The newest ($limit + without_embedding) by time hold the newest $limit embedded ones: ordering
+// first and reading the vector property only of those is 3x faster at 60k candidates than
+// filtering every candidate on its vector before ordering (~950 -> ~300 ms).
+CALL (without_embedding) {
   MATCH (e:Episode)
     USING INDEX e:Episode(agent_id, consolidated, trivial, occurred_at)
   WHERE e.agent_id = $agent_id AND e.consolidated = false AND e.trivial = false
-    AND e.occurred_at >= $since AND e.embedding IS NOT NULL
-  WITH e ORDER BY e.occurred_at DESC, e.id DESC LIMIT $limit
+    AND e.occurred_at >= $since
+  WITH e ORDER BY e.occurred_at DESC, e.id DESC
+  WITH collect(e) AS ordered
+  UNWIND ordered[..$limit + without_embedding] AS e
+  WITH e WHERE e.embedding IS NOT NULL
+  WITH e LIMIT $limit
   RETURN collect(e {.id, .outcome, .frame, .occurred_at, .kind,
                     text: coalesce(e.text, e.user_message, e.response, ''),
                     embedding: vector(e.embedding, $dimensions, FLOAT32)}) AS episodes
