@@ -57,6 +57,19 @@ def status_for(error: CredenceError) -> int:
     return 500
 
 
+def socket_error_frame(error: CredenceError) -> dict[str, Any]:
+    """The frame a WebSocket sends for a domain error (chat, investigation steps)."""
+    return {
+        "type": "error",
+        "error": {
+            "code": error.code,
+            "status": status_for(error),
+            "message": error.message,
+            "details": jsonable_encoder(error.details),
+        },
+    }
+
+
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     return {
         "error": {

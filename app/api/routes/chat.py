@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from app.api.deps import AgentIdDep, GraphDep, LoopDep
-from app.api.errors import status_for
+from app.api.errors import socket_error_frame
 from app.errors import CredenceError
 from app.loop import approvals
 from app.loop.models import (
@@ -98,17 +98,7 @@ async def chat_socket(websocket: WebSocket, loop: LoopDep, agent_id: AgentIdDep)
                 )
                 continue
             except CredenceError as error:
-                await websocket.send_json(
-                    {
-                        "type": "error",
-                        "error": {
-                            "code": error.code,
-                            "status": status_for(error),
-                            "message": error.message,
-                            "details": error.details,
-                        },
-                    }
-                )
+                await websocket.send_json(socket_error_frame(error))
                 continue
             await websocket.send_json({"type": "result", "data": result.model_dump(mode="json")})
     except WebSocketDisconnect:

@@ -10,7 +10,7 @@ from fastapi.responses import PlainTextResponse, Response
 from pydantic import Field
 
 from app.api.deps import AgentIdDep, ResearchDep, ResearchTasksDep, SkipQuery
-from app.api.errors import status_for
+from app.api.errors import socket_error_frame
 from app.common import StrictModel
 from app.errors import CredenceError, ReportNotReady
 from app.research import investigations, store
@@ -143,17 +143,7 @@ async def investigation_socket(
                     research.graph, agent_id, investigation_id
                 )
             except CredenceError as error:
-                await websocket.send_json(
-                    {
-                        "type": "error",
-                        "error": {
-                            "code": error.code,
-                            "status": status_for(error),
-                            "message": error.message,
-                            "details": error.details,
-                        },
-                    }
-                )
+                await websocket.send_json(socket_error_frame(error))
                 await websocket.close()
                 return
             for step in steps:
