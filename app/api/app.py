@@ -33,6 +33,7 @@ from app.api.routes import (
     reflection,
     research_sources,
     revisions,
+    tools,
 )
 from app.api.routes import frames as frame_routes
 from app.api.routes import identity as identity_routes
@@ -51,6 +52,8 @@ from app.reasoning.factory import make_reasoner
 from app.research.sources.registry import build_source_registry
 from app.research.store import running_investigations
 from app.research.tasks import InvestigationTasks
+from app.tools.clients import McpClients
+from app.tools.settings_file import apply_connections_file
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +80,7 @@ _ROUTERS: tuple[APIRouter, ...] = (
     identity_routes.router,
     investigations.router,
     research_sources.router,
+    tools.router,
 )
 
 
@@ -115,7 +119,9 @@ async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
     """Opens the process's graph client, readies the graph, and closes clients at shutdown."""
     graph = GraphClient.from_settings(settings.neo4j)
     app.state.graph = graph
-    app.state.executors = default_executors(graph, settings)
+    # The MCP servers connected to agents: one session each in this process, closed at shutdown.
+    app.state.mcp_clients = McpClients(settings.tools)
+    app.state.executors = default_executors(graph, settings, app.state.mcp_clients)
     app.state.research_sources = build_source_registry(
         graph, app.state.embedder, settings.retrieval
     )
@@ -127,12 +133,15 @@ async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
         await _preload_embeddings(app)
     if settings.research.resume_on_start:
         await _resume_investigations(app, graph)
+    if settings.tools.connections_file is not None:
+        await _apply_connections_file(app, graph, settings)
     try:
         async with app.state.mcp_server.session_manager.run():
             yield
     finally:
         # Each stays "running" in the graph and continues from its last step on resume.
         await app.state.research_tasks.stop_all()
+        await app.state.mcp_clients.aclose()
         await graph.close()
         # Read at shutdown: the reasoner on app.state may have been replaced since start-up.
         close = getattr(app.state.reasoner, "aclose", None)
@@ -152,6 +161,20 @@ async def _resume_investigations(app: FastAPI, graph: GraphClient) -> None:
         app.state.research_tasks.ensure_running(services, agent_id, investigation_id)
     if left:
         log.info("resumed %d investigation(s) left running", len(left))
+
+
+async def _apply_connections_file(app: FastAPI, graph: GraphClient, settings: Settings) -> None:
+    """The deployment's connections (CREDENCE_TOOLS__CONNECTIONS_FILE): secrets into this
+    process, missing connections into the graph; a server that fails is logged, not fatal."""
+    try:
+        report = await apply_connections_file(
+            graph, app.state.mcp_clients, app.state.embedder, settings.mechanics, settings.tools
+        )
+    except CredenceError as error:
+        log.error("connections file not applied: %s", error.message)
+        return
+    for line in report:
+        log.info("connections file: %s", line)
 
 
 async def _migrate(graph: GraphClient, settings: Settings) -> None:

@@ -35,6 +35,7 @@ from app.retrieval.models import Context, ContextRequest, FrameChoice
 from app.retrieval.sources import working_memory_items
 from app.text.references import has_reference, resolve_references
 from app.text.words import tokens
+from app.tools.focus import ToolFocus
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,8 @@ class Activation:
     mentions: list[Mention] = field(default_factory=list)
     # The agent's identity document (markdown) when a model reasons (its system prompt).
     identity: str | None = None
+    # A turn that calls a tool (app/loop/tool_turns.py): the tool, and the belief about it.
+    tool: ToolFocus | None = None
 
     def recent(self, turns: int) -> list[HistoryTurn]:
         """The latest ``turns`` turns of the history, oldest first."""

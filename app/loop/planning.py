@@ -14,6 +14,7 @@ from app.loop.models import ChatRequest, GuardianReport, TurnEvent, TurnMode
 from app.loop.recording import TurnRecorder
 from app.loop.routing import route
 from app.loop.services import LoopServices
+from app.loop.tool_turns import action_text, destructive_cap, tool_unit
 from app.reasoning.offline.requests import request_sentence
 from app.reasoning.protocol import (
     Appraisal,
@@ -94,15 +95,25 @@ async def plan_turn(
     """
     planning = _Planning(services, recorder, agent_id, request, activation)
     appraisal = await _appraise(planning)
+    called = tool_unit(activation)
+    if called is not None:
+        # A tool call is the request; its JSON teaches no claim and proposes no other work.
+        appraisal = appraisal.model_copy(update={"is_request": True, "work_unit": None})
     censors = await services.guard.censors(agent_id)
     guarded = await _guard_request(planning, appraisal, censors)
-    evidence = await _extract_evidence(planning, appraisal)
+    evidence = (
+        ExtractedEvidence(reasoner="loop")
+        if called is not None
+        else await _extract_evidence(planning, appraisal)
+    )
     plan = await _route(planning, appraisal, guarded, evidence)
-    if plan.mode != "blocked":
+    if plan.mode != "blocked" and called is None:
         plan.learning = await _learning(planning, evidence)
+    # A refused tool call is still recorded (decision and action), so its unit is kept.
+    plan.work_unit = called
     if plan.mode in ("blocked", "revision") or not appraisal.is_request:
         return plan
-    unit = await _work_unit(planning, appraisal)
+    unit = called or _no_call(await _work_unit(planning, appraisal))
     plan.work_unit = unit
     if await _blocks_action(planning, plan, unit, censors):
         return plan
@@ -246,6 +257,10 @@ async def _route(
     if plan.mode != "blocked" and activation.at_threshold:
         plan.mode = "revision"
         plan.reasons.append("a belief is at the revision threshold: revise first")
+    capped = destructive_cap(activation, planning.services.settings.tools.destructive_min_successes)
+    if plan.mode == "autonomous" and capped is not None:
+        plan.mode = "proposal"
+        plan.reasons.append(capped)
     await planning.recorder.phase("route", mode=plan.mode, reasons=plan.reasons)
     return plan
 
@@ -274,13 +289,18 @@ async def _work_unit(planning: _Planning, appraisal: Appraisal) -> WorkUnit:
 async def _blocks_action(planning: _Planning, plan: Plan, unit: WorkUnit, censors: Censors) -> bool:
     """Whether a censor matches the proposed action (then the plan is blocked)."""
     # The guardian also reads the proposed action, not only the words of the request.
-    check = await planning.services.guard.check(planning.agent_id, unit.description, censors)
+    check = await planning.services.guard.check(planning.agent_id, action_text(unit), censors)
     if not refuses(check):
         return False
     plan.mode, plan.guardian = "blocked", check
     plan.reasons.append("a censor matched the proposed action")
     await planning.recorder.emit(TurnEvent(type="guardian", data=check.model_dump()))
     return True
+
+
+def _no_call(unit: WorkUnit) -> WorkUnit:
+    """Only a tool-call turn carries a call: a reasoner's unit never does."""
+    return unit.model_copy(update={"call": None}) if unit.call is not None else unit
 
 
 def _claims_beyond_request(message: str, appraisal: Appraisal) -> list[str]:

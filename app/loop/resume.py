@@ -35,6 +35,7 @@ from app.loop.recording import (
 )
 from app.loop.resumption import Resumption
 from app.loop.services import LoopServices
+from app.loop.tool_turns import action_text
 from app.loop.write_phase import record_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 
@@ -172,7 +173,7 @@ async def _act_on_answer(
     if state is None or run.rejected:
         return run
     unit = await _unit_to_run(services, recorder, run, state)
-    guardian = await services.guard.check(run.agent_id, unit.description)
+    guardian = await services.guard.check(run.agent_id, action_text(unit))
     if refuses(guardian):
         return replace(run, unit=unit, guardian=guardian, mode="blocked")
     execution, verification = await execute_and_verify(services, recorder, run.agent_id, unit)

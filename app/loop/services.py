@@ -13,6 +13,8 @@ from app.loop.guarding import Guard
 from app.loop.settings import LoopConfig
 from app.reasoning.factory import make_reasoner
 from app.reasoning.protocol import Reasoner
+from app.tools.clients import McpClients
+from app.tools.executor import McpToolExecutor
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +33,15 @@ class LoopServices:
     idle_sweeps: dict[str, float] = field(default_factory=dict)
 
 
-def default_executors(graph: GraphClient, settings: LoopConfig) -> ExecutorRegistry:
-    """The executors that ship with Credence (working memory); deployments register more."""
+def default_executors(
+    graph: GraphClient, settings: LoopConfig, mcp_clients: McpClients | None = None
+) -> ExecutorRegistry:
+    """The executors that ship with Credence: working memory, and, given the process's MCP
+    clients, the tools of the agent's connected MCP servers (``call_tool``); deployments
+    register more."""
     shipped: list[Executor] = [WorkingMemoryExecutor(graph, settings.memory)]
+    if mcp_clients is not None:
+        shipped.append(McpToolExecutor(graph, mcp_clients))
     return ExecutorRegistry(shipped)
 
 

@@ -35,6 +35,7 @@ from app.loop.recording import (
 )
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
+from app.loop.tool_turns import focus_on_tool
 from app.loop.write_phase import record_turn
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,8 @@ async def _activate(
         request.session,
         request.speaker,
     )
+    # A message that calls a tool routes on the agent's belief about that tool.
+    activation = await focus_on_tool(services, agent_id, request.message, activation)
     if services.reasoner.name != "offline":
         # Claude's system prompt: the identity document, regenerated when what it shows changed.
         identity = await services.identity.markdown(services.graph, agent_id)
