@@ -3,9 +3,9 @@
 Adding a connection starts its server and lists its tools first (nothing is written when that
 fails), then writes, in one transaction: the Connection (secret names only), a Tool per tool
 (its description, input schema, MCP annotations and an embedding of the description) and, for
-a tool the agent did not know, the agent's belief about it ("Calling ledger.write_query does
-what is asked of it", at ``tools.initial_strength``): supervision routes a call of the tool on
-that belief, and each outcome of a call moves it.
+a tool the agent did not know, the agent's belief about it ("The tool ledger.write_query does
+what is asked of it when called", at ``tools.initial_strength``): supervision routes a call of
+the tool on that belief, and each outcome of a call moves it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from app.beliefs.models import BeliefCreate
 from app.beliefs.store import belief_params
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import embed_pending
-from app.errors import ConnectionNameTaken, ConnectionNotFound
+from app.errors import ConnectionNameTaken, ConnectionNotFound, InvalidInput
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.tools.clients import McpClients, ServerSpec
@@ -103,6 +103,13 @@ async def add_connection(
         AgentNotFound, ConnectionNameTaken (before the server starts),
         ToolServerFailed (nothing written).
     """
+    allowed = settings.stdio_commands
+    if data.command is not None and allowed is not None and data.command not in allowed:
+        raise InvalidInput(
+            f"command {data.command!r} is not one of the allowed stdio commands "
+            "(CREDENCE_TOOLS__STDIO_COMMANDS)",
+            errors=[{"loc": ["body", "command"], "msg": "not an allowed stdio command"}],
+        )
     await require_agent(graph, agent_id)
     if await graph.read("tools/find_connection", agent_id=agent_id, connection=data.name):
         raise ConnectionNameTaken(data.name, agent_id)

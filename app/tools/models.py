@@ -87,7 +87,9 @@ class ToolPublic(BaseModel):
     belief_id: str | None = Field(
         default=None, description="The agent's belief about the tool: supervision reads it."
     )
-    belief_strength: float | None = None
+    belief_strength: float | None = Field(
+        default=None, description="Its default strength (a turn reads it in its context)."
+    )
     successes: int = 0
     failures: int = 0
 

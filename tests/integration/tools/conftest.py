@@ -59,8 +59,15 @@ def http_server() -> Iterator[str]:
     """The streamable-HTTP test server (tests/support/mcp_http_server.py), with a bearer token."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.mcp_http_server", "--port", str(port), "--token",
-         HTTP_TOKEN],
+        [
+            sys.executable,
+            "-m",
+            "tests.support.mcp_http_server",
+            "--port",
+            str(port),
+            "--token",
+            HTTP_TOKEN,
+        ],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL,
@@ -75,7 +82,8 @@ def http_server() -> Iterator[str]:
         except httpx.HTTPError:
             time.sleep(0.2)
     yield url
-    process.terminate()
+    # Calls of `sleep` may still hold it: graceful shutdown would wait for them.
+    process.kill()
     process.wait(10)
 
 

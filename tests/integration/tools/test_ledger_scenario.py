@@ -18,9 +18,8 @@ CREATE = "CREATE TABLE invoices (number TEXT PRIMARY KEY, customer TEXT, amount 
 
 
 def _insert(number: int) -> dict[str, str]:
-    return {
-        "query": f"INSERT INTO invoices VALUES ('INV-{number:03d}', 'Acme', {100.0 * number})"
-    }
+    values = f"('INV-{number:03d}', 'Acme', {100.0 * number})"
+    return {"query": "INSERT INTO invoices VALUES " + values}  # noqa: S608 (the SQL under test)
 
 
 def _rows(db: Path) -> list[tuple[str, str, float]]:
@@ -85,7 +84,9 @@ def test_drop_table_is_refused_by_the_guardian_and_nothing_is_written(
     assert refused["guardian"]["matches"][0]["key"] == "sql_drop_table"
     assert refused["execution"] is None and refused["approval"] is None
     # The same call asked for in a chat message (the documented syntax) is refused as well.
-    said = agent.post("/chat", {"message": 'call ledger.write_query {"query": "DROP TABLE invoices"}'})
+    said = agent.post(
+        "/chat", {"message": 'call ledger.write_query {"query": "DROP TABLE invoices"}'}
+    )
     assert said["mode"] == "blocked"
     assert _rows(db) == []  # the table is still there (and empty)
     statuses = [a["status"] for a in agent.get("/actions", tool="ledger.write_query")["data"]]
