@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -96,8 +97,14 @@ async def add_connection(
     settings: ToolSettings,
     agent_id: str,
     data: ConnectionCreate,
+    *,
+    extra_env_names: Sequence[str] = (),
+    extra_header_names: Sequence[str] = (),
 ) -> tuple[ConnectionPublic, list[ToolPublic]]:
     """Starts the server, lists its tools, then writes the connection and its tools.
+
+    ``extra_env_names`` / ``extra_header_names``: secrets named without a value here (the CLI's
+    bare ``--env NAME``): each process takes it from its environment variable of that name.
 
     Raises:
         AgentNotFound, ConnectionNameTaken (before the server starts),
@@ -122,8 +129,8 @@ async def add_connection(
         "args": list(data.args),
         "cwd": data.cwd,
         "url": data.url,
-        "env_names": sorted(data.env),
-        "header_names": sorted(data.headers),
+        "env_names": sorted({*data.env, *extra_env_names}),
+        "header_names": sorted({*data.headers, *extra_header_names}),
     }
     spec = spec_for(clients, agent_id, row)
     try:
