@@ -23,9 +23,9 @@ from app.reasoning.protocol import ExecutionResult, ToolCall, WorkUnit
 
 CALL_VERB = "call_tool"
 _CALL = re.compile(
-    r"^\s*call\s+(?P<connection>[a-z][a-z0-9_-]{0,39})\.(?P<tool>[A-Za-z0-9_.-]{1,128})"
-    r"(?:\s+(?P<arguments>\{.*\}))?\s*$",
-    re.DOTALL | re.IGNORECASE,
+    r"^\s*(?i:call)\s+(?P<connection>[a-z][a-z0-9_-]{0,39})\.(?P<tool>[A-Za-z0-9_.-]{1,128})"
+    r"(?:\s+(?P<arguments>\{.*))?\s*$",
+    re.DOTALL,
 )
 # A result that says it failed in its words, though the server did not set isError (e.g.
 # mcp-server-sqlite answers "Database error: ..." as an ordinary result).

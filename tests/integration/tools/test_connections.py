@@ -112,3 +112,29 @@ def test_a_hanging_server_times_out_and_the_turn_answers(
         # The server is started again on the next use.
         echoed = agent.approve(agent.call("testtools", "echo", {"text": "back"})["approval"]["id"])
         assert echoed["execution"]["output"]["content"] == "back"
+
+
+async def test_the_connections_file_connects_at_start_with_its_secrets(
+    settings: Settings, agent: ToolAgent, http_server: str, tmp_path: Path, graph: GraphClient
+) -> None:
+    path = tmp_path / "connections.yaml"
+    path.write_text(
+        "connections:\n"
+        f"  - agent: {agent.id}\n"
+        "    name: filetools\n"
+        "    transport: http\n"
+        f"    url: {http_server}\n"
+        f"    headers: {{Authorization: 'Bearer {HTTP_TOKEN}'}}\n",
+        encoding="utf-8",
+    )
+    app_settings = tool_settings(settings, connections_file=path)
+    for _ in range(2):  # the second start finds it connected, and loads its secret again
+        with TestClient(create_app(app_settings)) as client:
+            started = ToolAgent(client, agent.id)
+            listed = started.get("/connections")["data"]
+            assert [c["name"] for c in listed] == ["filetools"]
+            proposed = started.call("filetools", "add", {"a": 2, "b": 3})
+            done = started.approve(proposed["approval"]["id"])
+            assert done["execution"]["output"]["content"] == "5", done["execution"]
+    stored = await graph.read("tools/list_connections", agent_id=agent.id)
+    assert stored and HTTP_TOKEN not in str(stored)
