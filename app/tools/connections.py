@@ -3,8 +3,8 @@
 Adding a connection starts its server and lists its tools first (nothing is written when that
 fails), then writes, in one transaction: the Connection (secret names only), a Tool per tool
 (its description, input schema, MCP annotations and an embedding of the description) and, for
-a tool the agent did not know, the agent's belief about it ("The tool ledger.write_query does
-what is asked of it when called", at ``tools.initial_strength``): supervision routes a call of
+a tool the agent did not know, the agent's belief about it ("ledger.write_query does what is
+asked of it when called", at ``tools.initial_strength``): supervision routes a call of
 the tool on that belief, and each outcome of a call moves it.
 """
 
@@ -86,7 +86,7 @@ def is_destructive(annotations: types.ToolAnnotations | None) -> bool:
 
 
 def tool_statement(qualified_name: str) -> str:
-    return f"The tool {qualified_name} does what is asked of it when called"
+    return f"{qualified_name} does what is asked of it when called"
 
 
 async def add_connection(

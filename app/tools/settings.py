@@ -20,8 +20,8 @@ class ToolSettings(BaseModel):
     call_timeout_s: Seconds = 30.0
     # The result kept on an Action node and shown to the verifier (characters).
     result_summary_chars: Annotated[int, Field(ge=100, le=100_000)] = 2000
-    # The belief the agent forms about each tool it discovers ("The tool ledger.write_query
-    # does what is asked of it when called"): its strength decides supervision (proposal below
+    # The belief the agent forms about each tool it discovers ("ledger.write_query does what
+    # is asked of it when called"): its strength decides supervision (proposal below
     # 0.7), and each outcome of a call moves it.
     initial_strength: Unit = 0.5
     # A destructive tool (MCP destructiveHint, which the protocol presumes for a tool that does

@@ -45,7 +45,7 @@ def test_recording_invoices_earns_autonomy_after_confirmed_successes(
         modes.append(turn["mode"])
         strengths.append(turn["relevant_belief"]["strength"])
         assert turn["relevant_belief"]["statement"] == (
-            "The tool ledger.write_query does what is asked of it when called"
+            "ledger.write_query does what is asked of it when called"
         )
         if turn["mode"] == "autonomous":
             assert turn["execution"]["status"] == "executed", turn["execution"]
