@@ -12,6 +12,7 @@ from app.loop.services import default_executors
 from app.mcp.server import build_server
 from app.mcp.services import McpServices
 from app.reasoning.factory import make_reasoner
+from app.tools.clients import McpClients
 
 
 async def serve_stdio(settings: Settings, agent_id: str | None = None) -> None:
@@ -23,17 +24,20 @@ async def serve_stdio(settings: Settings, agent_id: str | None = None) -> None:
     graph = GraphClient.from_settings(settings.neo4j)
     embedder = shared_embedder(settings.embeddings)
     reasoner = make_reasoner(settings.reasoner, embedder)
+    # The agents' connected MCP servers, for the tool calls a chat asks for; closed on exit.
+    mcp_clients = McpClients(settings.tools)
     services = McpServices(
         graph=graph,
         settings=settings,
         embedder=embedder,
         reasoner=reasoner,
-        executors=default_executors(graph, settings),
+        executors=default_executors(graph, settings, mcp_clients),
         default_agent_id=agent_id,
     )
     try:
         await build_server(lambda: services).run_stdio_async()
     finally:
+        await mcp_clients.aclose()
         await graph.close()
         close = getattr(reasoner, "aclose", None)
         if close is not None:

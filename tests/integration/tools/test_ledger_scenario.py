@@ -72,6 +72,15 @@ def test_recording_invoices_earns_autonomy_after_confirmed_successes(
     assert tools["write_query"]["successes"] == 4
     assert tools["write_query"]["belief_id"] == turn["relevant_belief"]["id"]
 
+    # The analytics query "tool outcomes and autonomy over time" (catalog, CLI, REST, Browser).
+    rows = agent.get("/analytics/tool_outcomes_over_time")["rows"]
+    assert {row["tool"] for row in rows} == {"ledger.create_table", "ledger.write_query"}
+    write = [row for row in rows if row["tool"] == "ledger.write_query"]
+    totals = [
+        sum(row[k] for row in write) for k in ("calls", "succeeded", "autonomous", "approved")
+    ]
+    assert totals == [4, 4, 1, 3]  # summed over periods: a run may cross midnight
+
 
 def test_drop_table_is_refused_by_the_guardian_and_nothing_is_written(
     agent: ToolAgent, tmp_path: Path
@@ -108,6 +117,11 @@ def test_bad_sql_is_a_failure_that_lowers_the_belief(agent: ToolAgent, tmp_path:
     assert abs(after - (before - 0.1425)) < 1e-6
     action = agent.get("/actions", tool="ledger.write_query")["data"][1]
     assert action["status"] == "failed" and "no such table" in action["result"]
+    # Why the agent trusts the tool as it does (REST, and MCP's explain_belief): its calls.
+    why = agent.get(f"/beliefs/{proposed['relevant_belief']['id']}/explanation")
+    assert [o["status"] for o in why["tool_outcomes"]] == ["failed"]
+    assert why["tool_calls_failed"] == 1 and why["tool_calls_succeeded"] == 0
+    assert "Calls of ledger.write_query moved it: 0 succeeded, 1 failed" in why["summary"]
 
 
 def test_an_approval_after_an_api_restart_executes_the_call_exactly_once(
