@@ -155,12 +155,7 @@ async def explain_belief(
         successors=detail.successors,
         revisions=[LineageRevision.model_validate(item) for item in row["revisions"]],
         recent_events=detail.events,
-        tool_outcomes=[
-            ToolOutcome.model_validate(
-                {**outcome, "at": outcome["at"].to_native() if outcome["at"] else None}
-            )
-            for outcome in outcomes
-        ],
+        tool_outcomes=[ToolOutcome.model_validate(outcome) for outcome in outcomes],
         tool_calls_succeeded=outcomes[0]["succeeded"] if outcomes else 0,
         tool_calls_failed=outcomes[0]["failed"] if outcomes else 0,
     )

@@ -18,7 +18,7 @@
 //   pending :: INTEGER  calls waiting for a person
 //   autonomous :: INTEGER  calls that ran without asking
 //   approved :: INTEGER  calls that ran after a person approved them
-//   autonomy_share :: FLOAT  autonomous / (autonomous + approved); null when none ran
+//   autonomy_share :: FLOAT  autonomous / (autonomous + approved), null when none ran
 MATCH (a:Action {agent_id: $agent_id})
 WITH a, CASE $bucket WHEN 'week' THEN date.truncate('week', a.created_at)
                      WHEN 'month' THEN date.truncate('month', a.created_at)
