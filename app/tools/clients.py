@@ -28,6 +28,7 @@ from app.errors import ToolServerFailed
 from app.tools.settings import ToolSettings
 
 log = logging.getLogger(__name__)
+CONNECTION_TTL_S = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +179,11 @@ class McpClients:
     def __init__(self, settings: ToolSettings) -> None:
         self.settings = settings
         self.secrets = SecretStore()
+        # Stored connections read by the executor, by key, with when they were read: a call
+        # reads its connection at most every ``CONNECTION_TTL_S`` (a removal in this process
+        # forgets it at once; a turn never calls a removed connection's tool, whose CAN_USE
+        # it reads first).
+        self.connection_rows: dict[str, tuple[float, dict[str, Any]]] = {}
         self._servers: dict[str, _Server] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -249,6 +255,7 @@ class McpClients:
         return sorted(key for key, server in self._servers.items() if server.alive)
 
     async def close(self, key: str) -> None:
+        self.connection_rows.pop(key, None)
         server = self._servers.pop(key, None)
         if server is not None:
             await server.close()

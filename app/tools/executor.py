@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from app.errors import ConnectionNotFound, ToolServerFailed
 from app.graph.client import GraphClient
-from app.reasoning.protocol import ExecutionResult, WorkUnit
+from app.reasoning.protocol import ExecutionResult, ToolCall, WorkUnit
 from app.tools.calls import CALL_VERB, execution_of
-from app.tools.clients import McpClients
+from app.tools.clients import CONNECTION_TTL_S, McpClients
 from app.tools.connections import connection_row, spec_for
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,7 @@ class McpToolExecutor:
             )
         started = time.perf_counter()
         try:
-            row = await connection_row(self._graph, agent_id, call.connection)
-            spec = spec_for(self._clients, agent_id, row["connection"])
+            spec = spec_for(self._clients, agent_id, await self._connection(agent_id, call))
             result = await self._clients.call(spec, call.tool, call.arguments)
         except (ConnectionNotFound, ToolServerFailed) as error:
             # The arguments are not logged: they may hold what the person would not log.
@@ -52,3 +52,20 @@ class McpToolExecutor:
             )
         duration_ms = (time.perf_counter() - started) * 1000
         return execution_of(call, result, duration_ms, self._clients.settings.result_summary_chars)
+
+    async def _connection(self, agent_id: str, call: ToolCall) -> dict[str, Any]:
+        """The stored connection, read at most every ``CONNECTION_TTL_S`` per process.
+
+        Raises:
+            AgentNotFound, ConnectionNotFound.
+        """
+        key = f"{agent_id}/{call.connection}"
+        cached = self._clients.connection_rows.get(key)
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < CONNECTION_TTL_S:
+            return cached[1]
+        row: dict[str, Any] = (await connection_row(self._graph, agent_id, call.connection))[
+            "connection"
+        ]
+        self._clients.connection_rows[key] = (now, row)
+        return row
