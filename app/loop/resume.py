@@ -233,7 +233,10 @@ async def _after_resumption(services: LoopServices, run: Resumption) -> None:
         ):
             session = (stored.state.request.session if stored.state else None) or "approvals"
             pattern = rf"(?i)\b{re.escape(proposed.verb.replace('_', ' '))}\b"
-            if proposed.entities:
+            if proposed.call is not None:
+                # A tool call's action text names the tool: "call ledger.write_query with ...".
+                pattern = rf"(?i)\bcall\s+{re.escape(proposed.call.qualified_name)}\b"
+            elif proposed.entities:
                 pattern += rf".*\b{re.escape(proposed.entities[0])}\b"
             learned = await learn_censor(
                 services.graph,

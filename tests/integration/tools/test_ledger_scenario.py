@@ -145,3 +145,23 @@ def test_an_approval_after_an_api_restart_executes_the_call_exactly_once(
         assert again.status_code == 409, again.text
         assert again.json()["error"]["code"] == "approval_closed"
     assert [row[0] for row in _rows(db)] == ["INV-007"]
+
+
+def test_a_rejected_call_is_learned_from_and_never_runs(agent: ToolAgent, tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    _ledger_with_table(agent, db)
+    proposed = agent.call("ledger", "write_query", _insert(9))
+    before = proposed["relevant_belief"]["strength"]
+    rejected = agent.post(
+        f"/approvals/{proposed['approval']['id']}",
+        {"action": "reject", "text": "Never write to the ledger without the invoice scan"},
+    )
+    assert rejected["execution"] is None and _rows(db) == []
+    action = agent.get("/actions", tool="ledger.write_query")["data"][0]
+    assert action["status"] == "rejected" and action["id"] == proposed["action_id"]
+    # The rejection is a failure of the belief that decided, and "never" teaches a censor that
+    # warns on the next call of that tool.
+    again = agent.call("ledger", "write_query", _insert(10))
+    assert again["relevant_belief"]["strength"] < before
+    assert again["guardian"]["action"] == "warn"
+    assert again["guardian"]["matches"][0]["pattern"] == r"(?i)\bcall\s+ledger\.write_query\b"
