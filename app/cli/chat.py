@@ -39,10 +39,11 @@ from app.graph.client import GraphClient
 from app.loop.approvals import list_approvals
 from app.loop.models import ApprovalAnswer, ApprovalPublic, ChatRequest, TurnEvent, TurnResult
 from app.loop.resume import resume_approval
-from app.loop.services import LoopServices, build_loop_services
+from app.loop.services import LoopServices, build_loop_services, default_executors
 from app.loop.sessions import close_session
 from app.loop.turn import run_turn
 from app.memory.episodes import list_episodes
+from app.tools.clients import McpClients
 
 PROMPT = "you› "
 AnswerAction = Literal["approve", "reject", "answer"]
@@ -143,6 +144,8 @@ class ChatSession:
     context: str | None
     turns: int = 0
     statements: dict[str, str] = field(default_factory=dict)
+    # The agent's connected MCP servers (tool calls in the chat); closed with the session.
+    mcp_clients: McpClients | None = None
 
     @property
     def graph(self) -> GraphClient:
@@ -350,6 +353,8 @@ class ChatSession:
                     )
             except CredenceError as error:
                 err_console.print(f"[yellow]could not end the session[/]: {error.message}")
+        if self.mcp_clients is not None:
+            await self.mcp_clients.aclose()
         await self.graph.close()
 
 
@@ -403,7 +408,10 @@ async def open_session(
     graph = GraphClient.from_settings(settings.neo4j)
     try:
         agent = await get_agent(graph, agent_id)
-        services = build_loop_services(graph, settings)
+        mcp_clients = McpClients(settings.tools)
+        services = build_loop_services(
+            graph, settings, executors=default_executors(graph, settings, mcp_clients)
+        )
         status = await asyncio.to_thread(services.embedder.status)
         if status.available:
             await embed_pending(graph, services.embedder, agent_id)
@@ -432,6 +440,7 @@ async def open_session(
         session=session,
         speaker=speaker,
         context=context,
+        mcp_clients=mcp_clients,
     )
 
 
