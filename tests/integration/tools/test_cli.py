@@ -7,6 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from app.cli.main import app
+from app.graph.client import GraphClient
 from tests.integration.tools.conftest import ToolAgent, sqlite_server
 
 
@@ -40,3 +41,14 @@ def test_cli_connects_lists_and_removes_a_server(
     assert removed.exit_code == 0, removed.output
     missing = cli.invoke(app, ["connections", "tools", "ledger", "--agent", agent.id])
     assert missing.exit_code == 1 and "connection_not_found" in missing.output
+
+
+async def test_deleting_an_agent_deletes_its_connections_tools_and_actions(
+    agent: ToolAgent, tmp_path: Path, test_graph: GraphClient
+) -> None:
+    agent.connect_ledger(tmp_path / "ledger.db")
+    agent.call("ledger", "list_tables", {})
+    deleted = agent.client.delete(f"/v1/agents/{agent.id}")
+    assert deleted.status_code == 200, deleted.text
+    rows = await test_graph.read("probe/count_agent_nodes", agent_id=agent.id)
+    assert rows[0]["nodes"] == 0, rows
