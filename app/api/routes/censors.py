@@ -51,10 +51,15 @@ async def list_censors(
     responses={200: {"model": CensorAdded, "description": "The same censor already exists."}},
 )
 async def add_censor(
-    graph: GraphDep, agent_id: AgentIdDep, body: CensorCreate, response: Response
+    graph: GraphDep,
+    settings: SettingsDep,
+    agent_id: AgentIdDep,
+    body: CensorCreate,
+    response: Response,
 ) -> CensorAdded:
-    """Add a censor (201); the same pattern already present answers 200 with that censor."""
-    added = await censors.add_censor(graph, agent_id, body)
+    """Add a censor (201); the same pattern already present answers 200 with that censor; a
+    pattern that backtracks on adversarial probes answers 422."""
+    added = await censors.add_censor(graph, agent_id, body, settings=settings.guardian)
     if added.status != "created":
         response.status_code = status.HTTP_200_OK
     return added
