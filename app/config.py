@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import lru_cache
 from typing import Annotated
 
@@ -60,6 +61,11 @@ class Settings(BaseSettings):
     # shipped pack) when the API starts and no agent has this name. Empty: none.
     default_agent: str = "Credence"
     default_agent_industry: str = "accounting"
+
+    # Run the process's clock from this instant (ISO 8601, e.g. 2026-11-30T09:00:00Z) instead of
+    # the system's: the loop, working memory's period-end contexts and the session sweep follow
+    # it. For tests, demos and replays; empty in production.
+    clock_start: datetime | None = None
 
     # The cognitive mechanics of DESIGN §5: CREDENCE_MECHANICS__REVISION_THRESHOLD=0.7, ...
     mechanics: Mechanics = Field(default_factory=Mechanics)

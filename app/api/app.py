@@ -41,6 +41,7 @@ from app.api.routes import rules as rule_routes
 from app.api.routes import self_model as self_routes
 from app.api.routes import sessions as session_routes
 from app.api.routes import working_memory as working_memory_routes
+from app.clock import clock_starting_at
 from app.config import Settings, get_settings
 from app.embeddings.embedder import shared_embedder
 from app.errors import CredenceError
@@ -90,6 +91,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="A graph-database-native knowledge system for a Claude-driven agent.",
     )
     app.state.settings = settings
+    # "Now" for the loop, working memory and sessions (CREDENCE_CLOCK_START, else the system's).
+    app.state.clock = clock_starting_at(settings.clock_start)
     # Investigations running in this process (research mode), stopped at shutdown.
     app.state.research_tasks = InvestigationTasks()
     # One model per process, loaded at start-up when preload is set (else on first use).
@@ -115,7 +118,7 @@ async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
     """Opens the process's graph client, readies the graph, and closes clients at shutdown."""
     graph = GraphClient.from_settings(settings.neo4j)
     app.state.graph = graph
-    app.state.executors = default_executors(graph, settings)
+    app.state.executors = default_executors(graph, settings, app.state.clock)
     app.state.research_sources = build_source_registry(
         graph, app.state.embedder, settings.retrieval
     )

@@ -9,6 +9,7 @@ from starlette.requests import HTTPConnection
 
 from app.api.security import authenticate, authorize_agent
 from app.beliefs.mechanics import Mechanics
+from app.clock import Clock
 from app.config import Settings
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
@@ -45,6 +46,12 @@ def get_embedder(request: HTTPConnection) -> Embedder:
     return embedder
 
 
+def get_clock(request: HTTPConnection) -> Clock:
+    """The process's clock (``CREDENCE_CLOCK_START``, else the system's)."""
+    clock: Clock = request.app.state.clock
+    return clock
+
+
 def get_research_sources(request: HTTPConnection) -> SourceRegistry:
     """The process's research sources (built in the lifespan; deployments register more)."""
     sources: SourceRegistry = request.app.state.research_sources
@@ -60,6 +67,7 @@ GraphDep = Annotated[GraphClient, Depends(get_graph)]
 MechanicsDep = Annotated[Mechanics, Depends(get_mechanics)]
 ReasonerDep = Annotated[Reasoner, Depends(get_reasoner)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
+ClockDep = Annotated[Clock, Depends(get_clock)]
 ResearchSourcesDep = Annotated[SourceRegistry, Depends(get_research_sources)]
 
 
@@ -98,6 +106,7 @@ def get_loop(request: HTTPConnection) -> LoopServices:
         embedder=state.embedder,
         executors=state.executors,
         guard=Guard(state.graph, settings.guardian),
+        clock=state.clock,
     )
 
 

@@ -85,6 +85,7 @@ def mount_mcp(app: FastAPI, settings: Settings) -> MCPServer:
             embedder=state.embedder,
             reasoner=state.reasoner,
             executors=state.executors,
+            clock=state.clock,
         )
 
     server = build_server(services)

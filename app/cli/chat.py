@@ -32,6 +32,7 @@ from app.beliefs import history, store
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Dissatisfaction
 from app.cli.common import agent_id_of, bar, console, err_console, meter
+from app.clock import clock_starting_at
 from app.config import Settings, get_settings
 from app.embeddings.store import embed_pending
 from app.errors import CredenceError
@@ -403,7 +404,9 @@ async def open_session(
     graph = GraphClient.from_settings(settings.neo4j)
     try:
         agent = await get_agent(graph, agent_id)
-        services = build_loop_services(graph, settings)
+        services = build_loop_services(
+            graph, settings, clock=clock_starting_at(settings.clock_start)
+        )
         status = await asyncio.to_thread(services.embedder.status)
         if status.available:
             await embed_pending(graph, services.embedder, agent_id)

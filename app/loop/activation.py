@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -216,10 +217,13 @@ async def activate(
     context_name: str | None,
     session: str | None = None,
     speaker: str | None = None,
+    now: datetime | None = None,
 ) -> Activation:
     """Everything a turn knows before it judges anything.
 
     Args:
+        now: the turn's time (the loop's clock): working memory's period-end contexts and the
+            recency of episodes are read at it; None is the system clock.
         context_name: the context asked for; None takes the temporal context of working memory.
         session: the conversation; its earlier turns are the history, and retrieval reads the
             message with its references to them resolved.
@@ -229,7 +233,7 @@ async def activate(
         AgentNotFound.
     """
     people_rows, history, query, start = await _read_first(
-        graph, embedder, settings, agent_id, message, session
+        graph, embedder, settings, agent_id, message, session, now
     )
     mentions = find_mentions(message, [(row["id"], row["name"]) for row in people_rows])
     context, frame = start.context, start.frame
@@ -288,6 +292,7 @@ async def _read_first(
     agent_id: str,
     message: str,
     session: str | None,
+    now: datetime | None,
 ) -> tuple[list[dict[str, Any]], list[HistoryTurn], str, _Start]:
     """The agent's people and the session's history (one read), the query retrieval reads (the
     message with its references resolved) and the turn's start; people and history first only
@@ -300,17 +305,22 @@ async def _read_first(
         # Retrieval must read what "it" / "that" points to: the history comes first.
         people, history = await read_people_and_history(graph, settings.loop, agent_id, session)
         query = resolve_references(message, [turn.message for turn in history])
-        start = await _read_start(graph, embedder, settings, agent_id, query)
+        start = await _read_start(graph, embedder, settings, agent_id, query, now)
         return people, history, query, start
     (people, history), start = await asyncio.gather(
         read_people_and_history(graph, settings.loop, agent_id, session),
-        _read_start(graph, embedder, settings, agent_id, message),
+        _read_start(graph, embedder, settings, agent_id, message, now),
     )
     return people, history, message, start
 
 
 async def _read_start(
-    graph: GraphClient, embedder: Embedder, settings: LoopConfig, agent_id: str, message: str
+    graph: GraphClient,
+    embedder: Embedder,
+    settings: LoopConfig,
+    agent_id: str,
+    message: str,
+    now: datetime | None,
 ) -> _Start:
     """The agent, the frame, D and the context, read concurrently.
 
@@ -348,6 +358,7 @@ async def _read_start(
             ),
             choose_frame=frame_budget,
             extra_sections={"working_memory": working_memory_items},
+            now=now,
         ),
     )
     if not agent_rows:

@@ -104,6 +104,7 @@ async def _activate(
         request.context,
         request.session,
         request.speaker,
+        now=services.clock.now(),
     )
     if services.reasoner.name != "offline":
         # Claude's system prompt: the identity document, regenerated when what it shows changed.

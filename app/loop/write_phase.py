@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
@@ -112,7 +112,7 @@ async def record_turn(
         transaction then rolls back.
     """
     settings, plan, agent_id = services.settings, turn.plan, turn.agent_id
-    now = datetime.now(UTC)
+    now = services.clock.now()
     await lock_agent(tx, agent_id)
     people = await _meet_people(tx, settings.memory, turn, now)
     outcome = outcome_of(plan.execution, plan.verification)
@@ -432,7 +432,7 @@ async def record_resumption(
         graph): the caller's transaction then rolls back.
     """
     settings, agent_id, state = services.settings, run.agent_id, run.state
-    now = datetime.now(UTC)
+    now = services.clock.now()
     await lock_agent(tx, agent_id)
     approval = await _resolve_approval(tx, run)
     speaker = run.answer.speaker or (state.request.speaker if state else None)

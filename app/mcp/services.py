@@ -4,8 +4,9 @@ executors (the API's, over HTTP; opened by ``credence mcp`` over stdio)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
@@ -25,6 +26,7 @@ class McpServices:
     # The agent a call without ``agent_id`` talks to (``credence mcp --agent``); when unset,
     # the default agent (CREDENCE_DEFAULT_AGENT).
     default_agent_id: str | None = None
+    clock: Clock = field(default_factory=SystemClock)
 
     def loop(self) -> LoopServices:
         return LoopServices(
@@ -34,6 +36,7 @@ class McpServices:
             embedder=self.embedder,
             executors=self.executors,
             guard=Guard(self.graph, self.settings.guardian),
+            clock=self.clock,
         )
 
 

@@ -5,6 +5,7 @@ Stdout carries the protocol only; logs go to stderr.
 
 from __future__ import annotations
 
+from app.clock import clock_starting_at
 from app.config import Settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
@@ -21,6 +22,7 @@ async def serve_stdio(settings: Settings, agent_id: str | None = None) -> None:
         agent_id: the agent of calls that name none (else the default agent).
     """
     graph = GraphClient.from_settings(settings.neo4j)
+    clock = clock_starting_at(settings.clock_start)
     embedder = shared_embedder(settings.embeddings)
     reasoner = make_reasoner(settings.reasoner, embedder)
     services = McpServices(
@@ -28,8 +30,9 @@ async def serve_stdio(settings: Settings, agent_id: str | None = None) -> None:
         settings=settings,
         embedder=embedder,
         reasoner=reasoner,
-        executors=default_executors(graph, settings),
+        executors=default_executors(graph, settings, clock),
         default_agent_id=agent_id,
+        clock=clock,
     )
     try:
         await build_server(lambda: services).run_stdio_async()
