@@ -14,7 +14,7 @@ from functools import lru_cache
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.guardian.settings import GuardianSettings
-from app.reasoning.protocol import Audit, AuditRequest, Reasoner, WorkUnit
+from app.reasoning.protocol import Audit, AuditRequest, Reasoner, WorkSpec, WorkUnit
 
 _VOWELS = frozenset("aeiou")
 
@@ -53,6 +53,14 @@ def _kind_patterns(
             alternation = "|".join(parts)
             patterns.append((kind, re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)))
     return tuple(patterns)
+
+
+def work_unit_text(unit: WorkSpec) -> str:
+    """What the guardian reads of a work unit: its description, verb and the entities it acts
+    on, one line each (an entity such as "DROP TABLE ledger" is checked like the same words in
+    a message; line-anchored censors read each part on its own)."""
+    parts = [unit.description, unit.verb.replace("_", " "), *unit.entities]
+    return "\n".join(part.strip() for part in parts if part.strip())
 
 
 def high_risk_kinds(text: str, settings: GuardianSettings) -> list[str]:
@@ -111,7 +119,7 @@ async def audit_if_high_risk(
     """
     text = message
     if work_unit is not None:
-        text = f"{message}\n{work_unit.verb.replace('_', ' ')}: {work_unit.description}"
+        text = f"{message}\n{work_unit_text(work_unit)}"
     kinds = high_risk_kinds(text, settings)
     if not kinds:
         return None

@@ -27,11 +27,12 @@ from pydantic import ValidationError
 
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
-from app.guardian.audit import high_risk_kinds
+from app.guardian.audit import high_risk_kinds, work_unit_text
 from app.guardian.models import GRAVITY, CensorMatch, CensorRule, Verdict, VerdictAction
 from app.guardian.patterns import compiled, shipped_censors, shipped_keys
 from app.guardian.settings import GuardianSettings
 from app.metrics import GUARDIAN_TIMEOUTS
+from app.reasoning.protocol import WorkSpec
 
 log = logging.getLogger(__name__)
 
@@ -177,12 +178,19 @@ def rules_from_rows(rows: Iterable[dict[str, Any]]) -> tuple[list[CensorRule], l
 
 
 async def check(
-    graph: GraphClient, agent_id: str, text: str, *, settings: GuardianSettings | None = None
+    graph: GraphClient,
+    agent_id: str,
+    text: str,
+    *,
+    settings: GuardianSettings | None = None,
+    work_unit: WorkSpec | None = None,
 ) -> Verdict:
     """Tier 1: the shipped defaults and every active censor of the agent against ``text``.
 
     Args:
         text: the user's input or a proposed action's description.
+        work_unit: the action proposed for ``text``: its description, verb and entities are
+            checked with it, and read for the tier-3 kinds.
         settings: when given, the verdict also names the tier-3 high-risk kinds ``text`` touches.
 
     Returns:
@@ -191,6 +199,8 @@ async def check(
     Raises:
         AgentNotFound: no such agent.
     """
+    if work_unit is not None:
+        text = f"{text}\n{work_unit_text(work_unit)}"
     censors = await load_censors(graph, agent_id)
     limit = settings.check_timeout_seconds if settings else DEFAULT_CHECK_TIMEOUT_SECONDS
     verdict = await evaluate_off_loop(text, censors.rules, limit)

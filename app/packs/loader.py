@@ -146,7 +146,7 @@ async def load_pack(
     install_frames: FrameInstaller | None = None,
     immutable_keys: frozenset[str] = frozenset(),
     source: str = "pack",
-    strength_cap: float | None | Literal["policy"] = "policy",
+    strength_cap: float | Literal["policy"] | None = "policy",
 ) -> PackLoadReport:
     """Loads (or upgrades) ``pack`` into the agent; all or nothing.
 

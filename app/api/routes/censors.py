@@ -19,6 +19,7 @@ from app.guardian.models import (
     CensorSource,
     Verdict,
 )
+from app.reasoning.protocol import WorkSpec
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["guardian"])
 
@@ -29,6 +30,11 @@ class GuardianCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: Annotated[str, Field(min_length=1, max_length=100_000)]
+    work_unit: WorkSpec | None = Field(
+        default=None,
+        description="the action proposed for the text: its description, verb and entities are "
+        "checked too, and read for the high-risk kinds of the tier-3 audit",
+    )
 
 
 @router.get("/censors")
@@ -82,4 +88,6 @@ async def check_text(
     graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, body: GuardianCheck
 ) -> Verdict:
     """Check a text against the agent's censors: allow / warn / block / absolute, and why."""
-    return await check(graph, agent_id, body.text, settings=settings.guardian)
+    return await check(
+        graph, agent_id, body.text, settings=settings.guardian, work_unit=body.work_unit
+    )
