@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Coroutine
 from dataclasses import replace
 
@@ -183,7 +182,7 @@ async def _after_turn(
 
 def _sweep_due(services: LoopServices, agent_id: str) -> bool:
     """Whether this turn sweeps the agent's idle sessions (at most once per interval)."""
-    now = time.monotonic()
+    now = services.monotonic()
     last = services.idle_sweeps.get(agent_id)
     if last is not None and now - last < services.settings.loop.idle_sweep_interval_seconds:
         return False
