@@ -8,7 +8,8 @@ the threshold, the decision and its reasons, the approval, the response) go into
 transaction under the agent's lock (:mod:`app.loop.write_phase`): a reasoner or Neo4j failure
 anywhere rolls the whole turn back, and the caller gets a ``TurnFailed`` naming the phase.
 Revision runs inside that transaction, so the turn that pushes a belief over the threshold
-halts and revises.
+halts and revises; the reasoner is asked outside it (app/loop/answers.py), so a transient
+retry runs only graph work again.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from app.loop.recording import (
 )
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
-from app.loop.write_phase import record_turn
+from app.loop.write_phase import write_turn
 
 log = logging.getLogger(__name__)
 # Work a turn starts after its answer; kept referenced until done (asyncio holds tasks weakly).
@@ -78,10 +79,7 @@ async def run_turn(
         phase = "plan"
         turn = await _plan(services, recorder, agent_id, request, activation)
         phase = "learn"
-        result, sample = await services.graph.write_transaction(
-            lambda tx: record_turn(tx, services, recorder, turn),
-            action="recording a turn",
-        )
+        result, sample = await write_turn(services, recorder, turn)
     except ReasonerFailed as failure:
         raise await turn_failed(emit, agent_id, failure) from failure
     except CredenceError as error:
