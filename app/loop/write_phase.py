@@ -19,6 +19,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
+from app.beliefs.formulas import tension_delta
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
 from app.beliefs.revision import record_dissatisfaction_in, revise_tense_in
@@ -116,7 +117,7 @@ async def write_turn(
         ReasonerFailed (revise, respond) and CredenceError (the graph): nothing is written.
     """
     answers = TurnAnswers()
-    if not turn.activation.at_threshold:
+    if not _may_revise(turn, services.settings):
         await answers.respond(services.reasoner, recorder, _unrevised_response(services, turn))
     for round_ in range(1, ROUNDS + 1):
         answers.settle = round_ == ROUNDS
@@ -132,6 +133,25 @@ async def write_turn(
         except AnswersNeeded as needed:
             await answers.answer(services.reasoner, recorder, needed)
     raise AssertionError("the last round settles")  # pragma: no cover
+
+
+def _may_revise(turn: PlannedTurn, settings: LoopConfig) -> bool:
+    """Whether the turn will likely revise (then its response is asked once the revision is
+    known, not before): a belief at the threshold already, or contradicting evidence that may
+    take the belief it contradicts there (its tension plus the most one piece can add). A
+    wrong guess costs one more round of the transaction, or one more response."""
+    activation, mechanics = turn.activation, settings.mechanics
+    if turn.plan.mode == "blocked":
+        return False
+    if activation.at_threshold:
+        return True
+    tension = {belief.id: belief.tension for belief in activation.beliefs}
+    return any(
+        item.stance == "contradicting"
+        and tension.get(item.belief_id, 0.0) + tension_delta(item.confidence, mechanics)
+        >= mechanics.revision_threshold
+        for item in _usable_evidence(settings.loop, turn.plan)
+    )
 
 
 def _unrevised_response(services: LoopServices, turn: PlannedTurn) -> ResponseRequest:

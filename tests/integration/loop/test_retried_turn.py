@@ -122,6 +122,8 @@ async def test_a_retried_turn_asks_streams_and_counts_once(
             # Each question asked once, and the turn counts what was asked, once each.
             asked = reasoner.requests
             assert len(set(asked)) == len(asked), Counter(name for name, _ in asked)
+            # One response, also in the turn that revises (it is asked once the revision is).
+            assert [name for name, _ in asked].count("respond") == 1
             assert len(result.reasoners.calls) == len(asked)
             assert result.reasoners.model_calls == len(asked)
             assert result.reasoners.input_tokens == 100 * len(asked)
