@@ -32,7 +32,6 @@ from app.beliefs import history, store
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Dissatisfaction
 from app.cli.common import agent_id_of, bar, console, err_console, meter
-from app.clock import clock_starting_at
 from app.config import Settings, get_settings
 from app.embeddings.store import embed_pending
 from app.errors import CredenceError
@@ -40,10 +39,11 @@ from app.graph.client import GraphClient
 from app.loop.approvals import list_approvals
 from app.loop.models import ApprovalAnswer, ApprovalPublic, ChatRequest, TurnEvent, TurnResult
 from app.loop.resume import resume_approval
-from app.loop.services import LoopServices, build_loop_services
+from app.loop.services import LoopServices
 from app.loop.sessions import close_session
 from app.loop.turn import run_turn
 from app.memory.episodes import list_episodes
+from app.runtime import Runtime
 
 PROMPT = "you› "
 AnswerAction = Literal["approve", "reject", "answer"]
@@ -136,7 +136,7 @@ class ChatSession:
     """One REPL run: the loop's services, who speaks, the session key, and the statements of
     beliefs seen so far (tension events carry ids only)."""
 
-    services: LoopServices
+    runtime: Runtime
     agent_id: str
     agent_name: str
     session: str
@@ -146,8 +146,12 @@ class ChatSession:
     statements: dict[str, str] = field(default_factory=dict)
 
     @property
+    def services(self) -> LoopServices:
+        return self.runtime.loop
+
+    @property
     def graph(self) -> GraphClient:
-        return self.services.graph
+        return self.runtime.graph
 
     @property
     def threshold(self) -> float:
@@ -351,7 +355,7 @@ class ChatSession:
                     )
             except CredenceError as error:
                 err_console.print(f"[yellow]could not end the session[/]: {error.message}")
-        await self.graph.close()
+        await self.runtime.aclose()
 
 
 def print_dissatisfaction(current: Dissatisfaction) -> None:
@@ -400,19 +404,17 @@ async def open_session(
     speaker: str | None,
     context: str | None,
 ) -> ChatSession:
-    """Connects, checks the agent, builds the loop's services and loads the embedder."""
-    graph = GraphClient.from_settings(settings.neo4j)
+    """Connects (the process's runtime), checks the agent and loads the embedder."""
+    runtime = Runtime.open(settings)
+    graph, services = runtime.graph, runtime.loop
     try:
         agent = await get_agent(graph, agent_id)
-        services = build_loop_services(
-            graph, settings, clock=clock_starting_at(settings.clock_start)
-        )
         status = await asyncio.to_thread(services.embedder.status)
         if status.available:
             await embed_pending(graph, services.embedder, agent_id)
         current = await compute_dissatisfaction(graph, settings.mechanics, agent_id)
     except BaseException:
-        await graph.close()
+        await runtime.aclose()
         raise
     embeddings = (
         status.model if status.available else f"unavailable ({status.reason}): degraded retrieval"
@@ -429,7 +431,7 @@ async def open_session(
     )
     console.print(f"[dim]──[/] {meter(current)}")
     return ChatSession(
-        services=services,
+        runtime=runtime,
         agent_id=agent_id,
         agent_name=agent.name,
         session=session,

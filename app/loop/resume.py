@@ -35,7 +35,7 @@ from app.loop.recording import (
 )
 from app.loop.resumption import Resumption
 from app.loop.services import LoopServices
-from app.loop.write_phase import record_resumption
+from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 
 log = logging.getLogger(__name__)
@@ -120,10 +120,7 @@ async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -
         run = await _remember(services, run)
         run = await _act_on_answer(services, recorder, run)
         run = await _plan_guidance(services, run)
-        result = await services.graph.write_transaction(
-            lambda tx: record_resumption(tx, services, recorder, run),
-            action="resuming a turn",
-        )
+        result = await write_resumption(services, recorder, run)
     except ReasonerFailed as failure:
         raise await turn_failed(emit, run.agent_id, failure) from failure
     await _after_resumption(services, run)

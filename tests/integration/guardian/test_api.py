@@ -13,9 +13,8 @@ from app.api.errors import install_error_handlers
 from app.api.routes import agents as agent_routes
 from app.api.routes import censors as censor_routes
 from app.config import Settings
-from app.embeddings.embedder import shared_embedder
-from app.graph.client import GraphClient
 from app.guardian.patterns import shipped_censors
+from app.runtime import Runtime
 
 
 def guardian_app(settings: Settings) -> FastAPI:
@@ -24,15 +23,14 @@ def guardian_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.graph = GraphClient.from_settings(settings.neo4j)
+        app.state.runtime = Runtime.open(settings)
         try:
             yield
         finally:
-            await app.state.graph.close()
+            await app.state.runtime.aclose()
 
     app = FastAPI(lifespan=lifespan)
     app.state.settings = settings
-    app.state.embedder = shared_embedder(settings.embeddings)
     install_error_handlers(app)
     app.include_router(agent_routes.router)
     app.include_router(censor_routes.router)
