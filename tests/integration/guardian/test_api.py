@@ -13,6 +13,7 @@ from app.api.errors import install_error_handlers
 from app.api.routes import agents as agent_routes
 from app.api.routes import censors as censor_routes
 from app.config import Settings
+from app.graph.client import GraphClient
 from app.guardian.patterns import shipped_censors
 from app.runtime import Runtime
 
