@@ -67,7 +67,7 @@ class Settings(BaseSettings):
     # it. For tests, demos and replays; empty in production.
     clock_start: datetime | None = None
 
-    # The cognitive mechanics of DESIGN §5: CREDENCE_MECHANICS__REVISION_THRESHOLD=0.7, ...
+    # The cognitive mechanics (docs/beliefs.md §10): CREDENCE_MECHANICS__REVISION_THRESHOLD=0.7, ...
     mechanics: Mechanics = Field(default_factory=Mechanics)
     # Embeddings (CREDENCE_EMBEDDINGS__MODEL=...), retrieval weights (CREDENCE_RETRIEVAL__RRF_K=60).
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)

@@ -1,4 +1,4 @@
-"""Memory performance (memory issue; DESIGN §10): context latency, episode import, pack loading.
+"""Memory performance (docs/performance.md §2): context latency, episode import, pack loading.
 
 1. Context latency. One agent holds N beliefs (a SUPPORTS hierarchy shaped like the one of
    ``bench/belief_updates.py``: 6 levels, fan-in 1-10, plus open CONTRADICTS between ~2 % of
@@ -1406,7 +1406,7 @@ def report(
                 f"beliefs/s  [{prep}]; load {p.load}"
             )
     print()
-    print("== Targets (DESIGN §10 / the memory issue) ==")
+    print("== Targets (docs/performance.md §2 / the memory issue) ==")
     if context is not None:
         lat = context.latency
         print(

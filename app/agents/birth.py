@@ -1,4 +1,4 @@
-"""Agent birth (DESIGN §8).
+"""Agent birth (docs/packs.md §4).
 
 ``POST /v1/agents`` with just a name creates an empty agent (birth source ``api``). With a
 ``profile`` it is a **full birth**: the agent with its terminal creed (``seeds/creed.yaml``) and

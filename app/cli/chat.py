@@ -1,4 +1,4 @@
-"""``credence chat``: an interactive REPL over the cognitive loop (DESIGN §6).
+"""``credence chat``: an interactive REPL over the cognitive loop (docs/loop.md).
 
 Each message is one turn of :func:`app.loop.turn.run_turn`, run in this process (no API server).
 The turn's events are printed as they happen (phases, tension moving, revisions, the guardian,

@@ -1,4 +1,4 @@
-"""neomodel descriptions of the node types of DESIGN §4.
+"""neomodel descriptions of the node types of docs/graph-model.md §2.
 
 They document the persisted shape of each label and are kept in agreement with ``schema/`` by an
 integration test (every ``unique_index``/``index``/fulltext/vector property here has its

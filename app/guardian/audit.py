@@ -1,4 +1,4 @@
-"""Tier 3 of the guardian (DESIGN §5): high-risk requests are audited against the creed.
+"""Tier 3 of the guardian (docs/loop.md §5): high-risk requests are audited against the creed.
 
 A request is high-risk when it touches one of the kinds of ``GuardianSettings.high_risk_kinds``
 (delete, payment, credentials, external communication by default). The words of each kind match

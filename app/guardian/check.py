@@ -1,4 +1,4 @@
-"""Tier 1 of the guardian (DESIGN §5): every censor of the agent against one text.
+"""Tier 1 of the guardian (docs/loop.md §5): every censor of the agent against one text.
 
 The loop calls :func:`check` on the user's input and on each proposed action's description. It
 costs one graph read (the agent's active censors) plus regular-expression searches with patterns

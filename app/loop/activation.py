@@ -1,4 +1,4 @@
-"""Activate, the first phase of a turn (DESIGN §6): frame, dissatisfaction, working memory and
+"""Activate, the first phase of a turn (docs/loop.md §2): frame, dissatisfaction, working memory and
 context, the relevant belief with its strength in the turn's context, and the beliefs already at
 the revision threshold. Reads only."""
 

@@ -1,4 +1,4 @@
-"""One turn of the cognitive loop (DESIGN §6): activate → appraise → route → guidance / proposal
+"""One turn of the loop (docs/loop.md §1): activate → appraise → route → guidance / proposal
 / autonomous → execute → verify → learn → respond.
 
 Everything that only reads or judges happens first (activation, the reasoner's appraisal,

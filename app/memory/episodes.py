@@ -1,4 +1,4 @@
-"""Episodic memory (DESIGN §5): one Episode per turn or imported utterance, sessions with peak-end
+"""Episodes (docs/memory.md §1): one Episode per turn or imported utterance, sessions with peak-end
 salience, interference counting on insert, links to the people who spoke and the beliefs touched.
 
 Import is a first-class use: a batch is validated whole, embedded in one batched call, written in

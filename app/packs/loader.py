@@ -1,4 +1,4 @@
-"""Loading a knowledge pack into an agent (DESIGN §8).
+"""Loading a knowledge pack into an agent (docs/packs.md §2).
 
 The pack was validated whole before this runs (``app/seeds/files.py``). Loading is one
 transaction under the agent's lock, written in batches (UNWIND), and idempotent: beliefs are
@@ -6,7 +6,7 @@ matched on (pack, key). A newer version keeps the learned strength and tension o
 whose statement did not change and supersedes each changed one through the revision engine
 (mode ``pack_upgrade``, with lineage); a key the new version dropped is deactivated (never
 deleted), as a manual deactivation is. Beliefs new to the agent start at the pack's strength,
-except that a belief with supporters in the pack gets the strength derived from them (DESIGN §5
+except that a belief with supporters in the pack gets its strength from them (docs/beliefs.md §6
 cascade), so the stored graph keeps the engine's invariant.
 """
 

@@ -1,4 +1,4 @@
-"""Relevance retrieval and the context of a query (DESIGN §7).
+"""Relevance retrieval and the context of a query (docs/retrieval.md).
 
 The query is embedded once (when embeddings work); each section is one Cypher query over the
 agent-scoped vector and fulltext indexes (``cypher/retrieval/``, see ``searches.py``) with

@@ -1,4 +1,4 @@
-"""Settings of relevance retrieval (``CREDENCE_RETRIEVAL__*``): every weight of DESIGN §7 is here,
+"""Settings of relevance retrieval (``CREDENCE_RETRIEVAL__*``): every weight of docs/retrieval.md,
 to be tuned by measurement (``bench/retrieval_madial.py``), not guesswork."""
 
 from __future__ import annotations

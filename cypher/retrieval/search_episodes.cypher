@@ -1,4 +1,4 @@
-// Episode section of the context (DESIGN §7, issue 12): the agent's episodes from the vector and
+// Episode section of the context (docs/retrieval.md §4, issue 12): the agent's episodes from the vector and
 // fulltext indexes (scoped inside the index search), fused, lifted by their session neighbours,
 // then weighted by peak-end salience, interference, outcome and recency:
 //   own   = vector_share · v + (1 − vector_share) · f   (fusion 'score': v, f = each index's

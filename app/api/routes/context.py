@@ -1,5 +1,5 @@
 """The context of a query: relevance retrieval over beliefs, episodes, rules, people and
-working memory (DESIGN §7)."""
+working memory (docs/retrieval.md)."""
 
 from __future__ import annotations
 
