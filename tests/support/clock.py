@@ -23,6 +23,13 @@ def suite_clock_start(system_now: datetime | None = None) -> datetime:
     if pinned:
         start = datetime.fromisoformat(pinned.replace("Z", "+00:00"))
         return start if start.tzinfo else start.replace(tzinfo=UTC)
+    return ordinary_day_start(system_now)
+
+
+def ordinary_day_start(system_now: datetime | None = None) -> datetime:
+    """The machine's time moved back by whole days out of any period end, whatever
+    ``CREDENCE_TEST_NOW`` says: for tests whose outcome assumes an ordinary day (a turn's
+    outcome moving a belief's default strength, not its month-end one)."""
     start = system_now or datetime.now(UTC)
     while temporal_context(start.date()).contexts:
         start -= timedelta(days=1)

@@ -108,7 +108,9 @@ def test_modify_runs_the_persons_unit(agent: Agent) -> None:
     assert response.json()["approval"]["status"] == "modified"
 
 
-def test_rejection_is_learned_from(agent: Agent) -> None:
+def test_rejection_is_learned_from(ordinary_day_agent: Agent) -> None:
+    # An ordinary day: the rejection moves the default strength (at a month end, the month's).
+    agent = ordinary_day_agent
     belief, turn = _proposal(agent)
     before = agent.strength(belief)
     response = agent.client.post(
