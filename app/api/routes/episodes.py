@@ -6,7 +6,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, status
 
-from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep, SkipQuery
+from app.api.deps import (
+    AgentIdDep,
+    EmbedderDep,
+    GraphDep,
+    ItemId,
+    SessionKey,
+    SettingsDep,
+    SkipQuery,
+)
 from app.memory import episodes
 from app.memory.episodes import EpisodeBatch, ImportReport, SessionEnd
 
@@ -43,14 +51,14 @@ async def list_episodes(
 
 
 @router.get("/episodes/{episode_id}")
-async def read_episode(graph: GraphDep, agent_id: AgentIdDep, episode_id: str) -> dict[str, Any]:
+async def read_episode(graph: GraphDep, agent_id: AgentIdDep, episode_id: ItemId) -> dict[str, Any]:
     """One episode with its people and the beliefs it is about."""
     return await episodes.get_episode(graph, agent_id, episode_id)
 
 
 @router.post("/sessions/{session}/end")
 async def end_session(
-    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, session: str
+    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, session: SessionKey
 ) -> SessionEnd:
     """End a session: its peak and end episodes get their salience."""
     ended = await episodes.end_sessions(graph, settings.retrieval, agent_id, [session])
