@@ -4,6 +4,7 @@ principal's Person would refuse. Each is refused before anything is written, nam
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Iterator
 
@@ -107,3 +108,19 @@ def test_a_65_character_belief_id_for_evidence_is_422_not_500(
 
     assert response.status_code == 422, response.text
     assert response.json()["error"]["details"]["errors"][0]["location"] == ["path", "belief_id"]
+
+
+def test_an_unreadable_bookmark_on_the_context_is_one_422_and_no_logged_error(
+    client: TestClient, agent: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        response = client.get(
+            f"/v1/agents/{agent}/context",
+            params={"q": "what do we know"},
+            headers={"x-credence-bookmark": "FB:AAAA"},
+        )
+
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "invalid_bookmark"
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [], [r.getMessage() for r in errors]
