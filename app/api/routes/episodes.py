@@ -1,4 +1,5 @@
-"""Episodes (import of conversation logs, one per turn) and sessions."""
+"""Episodes: the import of conversation logs (one per turn), and reading them back (sessions
+are closed in ``sessions.py``)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,11 @@ from app.api.deps import (
     EmbedderDep,
     GraphDep,
     ItemId,
-    SessionKey,
     SettingsDep,
     SkipQuery,
 )
 from app.memory import episodes
-from app.memory.episodes import EpisodeBatch, ImportReport, SessionEnd
+from app.memory.episodes import EpisodeBatch, ImportReport
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["episodes"])
 
@@ -54,12 +54,3 @@ async def list_episodes(
 async def read_episode(graph: GraphDep, agent_id: AgentIdDep, episode_id: ItemId) -> dict[str, Any]:
     """One episode with its people and the beliefs it is about."""
     return await episodes.get_episode(graph, agent_id, episode_id)
-
-
-@router.post("/sessions/{session}/end")
-async def end_session(
-    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, session: SessionKey
-) -> SessionEnd:
-    """End a session: its peak and end episodes get their salience."""
-    ended = await episodes.end_sessions(graph, settings.retrieval, agent_id, [session])
-    return ended[0]
