@@ -28,10 +28,10 @@ def seed_agent(api: str) -> dict[str, Any]:
         agent = _ok(client.post("/v1/agents", json={"name": "Fuzzing target"}))["id"]
         base = f"/v1/agents/{agent}"
 
-        def belief(statement: str) -> str:
+        def belief(statement: str, strength: float = 0.8) -> str:
             created = client.post(
                 f"{base}/beliefs",
-                json={"statement": statement, "strength": 0.8, "category": "contextual"},
+                json={"statement": statement, "strength": strength, "category": "contextual"},
             )
             belief_id: str = _ok(created)["id"]
             return belief_id
@@ -83,6 +83,16 @@ def seed_agent(api: str) -> dict[str, Any]:
             )
         )["id"]
         censors = _ok(client.get(f"{base}/censors"))
+        # A task the agent may only propose at this strength: the turn leaves an approval.
+        belief("Bank accounts are reconciled at month end before the books are closed", 0.55)
+        turn = _ok(
+            client.post(
+                f"{base}/chat",
+                json={
+                    "message": "Please reconcile the Chase bank account before the books are closed"
+                },
+            )
+        )
         doomed = _ok(client.post("/v1/agents", json={"name": "Fuzzing deletion"}))["id"]
     values = {
         "agent_id": agent,
@@ -104,6 +114,8 @@ def seed_agent(api: str) -> dict[str, Any]:
     document_rows = _rows(documents)
     if document_rows:
         values["document_id"] = str(document_rows[0]["document_id"])
+    if turn.get("approval"):
+        values["approval_id"] = str(turn["approval"]["id"])
     censor_rows = _rows(censors)
     if censor_rows:
         values["censor_id"] = str(censor_rows[0]["id"])
