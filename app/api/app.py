@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI
 
 from app import __version__
 from app.agents.birth import ensure_default_agent
+from app.api.body_limit import BodyLimit
 from app.api.causality import CausalConsistency
 from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import mount_mcp
@@ -107,6 +108,9 @@ def create_app(
     app.state.mcp_server = mount_mcp(app, settings)
     # Bookmarks in and out (X-Credence-Bookmark): read-your-writes across API processes.
     app.add_middleware(CausalConsistency)
+    # Bodies over CREDENCE_API__MAX_BODY_BYTES are refused (413) before anything reads them:
+    # outside authentication, routing and parsing (only the metrics count them).
+    app.add_middleware(BodyLimit, limits=settings.api)
     if settings.metrics_enabled:
         app.include_router(metrics_router)
         app.add_middleware(RequestMetrics)

@@ -64,6 +64,11 @@ SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 # error (Neo4j's SKIP takes a 64-bit integer; no agent holds ten million items of one kind).
 MAX_SKIP = 10_000_000
 SkipQuery = Annotated[int, Query(ge=0, le=MAX_SKIP, description="Items to skip (paging).")]
+# Ids and names in a path: bounded at the edge, so that a malformed one is a 422 naming the
+# parameter, never an error deep inside (a model or a query refusing it: a 500).
+ItemId = Annotated[str, Path(min_length=1, max_length=64, description="An item's id.")]
+NamePath = Annotated[str, Path(min_length=1, max_length=120, description="A name.")]
+SessionKey = Annotated[str, Path(min_length=1, max_length=200, description="A session key.")]
 GraphDep = Annotated[GraphClient, Depends(get_graph)]
 MechanicsDep = Annotated[Mechanics, Depends(get_mechanics)]
 ReasonerDep = Annotated[Reasoner, Depends(get_reasoner)]

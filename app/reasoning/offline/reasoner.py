@@ -59,7 +59,7 @@ from app.reasoning.protocol import (
     WorkUnit,
 )
 from app.reasoning.settings import ReasonerSettings
-from app.text.claims import is_courtesy, split_claims
+from app.text.claims import clip_statement, is_courtesy, split_claims
 from app.text.references import resolve_references
 from app.text.words import content_words, token_similarity, tokens
 
@@ -467,7 +467,7 @@ def learned_claims(
         found = stances.get(claim, [])
         supports = [bid for bid, stance in found if stance == "reinforcing"]
         contradicts = [bid for bid, stance in found if stance == "contradicting"]
-        statement = _sentence(_without_denial(claim))
+        statement = clip_statement(_sentence(_without_denial(claim)))
         if _GUIDANCE.search(claim):
             kind: Literal["guidance", "correction", "novel"] = "guidance"
         elif contradicts:
