@@ -178,6 +178,22 @@ class Episode(AgentScoped):
     created_at = DateTimeNeo4jFormatProperty()
 
 
+class LexicalCorpus(AgentScoped):
+    """An agent's episodes as a lexical corpus (``id`` = the agent id): how many are counted and
+    their total length in tokens (app/text/lexical.py), for the per-agent BM25 of the episode
+    search."""
+
+    docs = IntegerProperty(default=0)
+    length = IntegerProperty(default=0)
+
+
+class LexicalTerm(AgentScoped):
+    """How many of the agent's episodes hold ``term`` (``id`` = "<agent id>|<term>")."""
+
+    term = StringProperty()
+    df = IntegerProperty(default=0)
+
+
 class Session(AgentScoped):
     key = StringProperty(required=True)
     started_at = DateTimeNeo4jFormatProperty()
@@ -468,6 +484,8 @@ NODE_MODELS: tuple[type[StructuredNode], ...] = (
     Evidence,
     Revision,
     Episode,
+    LexicalCorpus,
+    LexicalTerm,
     Session,
     Person,
     Frame,
