@@ -171,6 +171,9 @@ class Episode(AgentScoped):
     salience = FloatProperty(default=1.0)
     actions = IntegerProperty(default=0)
     session_key = StringProperty()
+    # The dates the text mentions, resolved against occurred_at (app/text/dates.py): ISO
+    # strings, "2023-05-07" (a day), "2023-05" (a month), "2023" (a year).
+    mentioned_dates = ArrayProperty(StringProperty())
     # Order of arrival in the session (ties of occurred_at); the session's chain is NEXT edges.
     seq = IntegerProperty()
     # What the vector embeds: 2 = previous turn + search text (app/embeddings/store.py).

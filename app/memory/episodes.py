@@ -26,6 +26,7 @@ from app.memory.lexical_stats import add_episode_statistics
 from app.memory.people import micro_birth_properties
 from app.memory.session_order import AGENT_SPEAKERS, OrderPlan, Placed, plan_order, search_text
 from app.memory.settings import EpisodeWriting, MemoryMechanics
+from app.text.dates import mentioned_dates
 
 Outcome = Literal["success", "failure", "partial", "neutral"]
 MAX_BATCH = 1000
@@ -344,7 +345,8 @@ async def write_episodes_in(
     """Creates episode rows (``cypher/episodes/create_episodes.cypher``) inside the caller's
     transaction, which holds the agent lock: merges them into their sessions' order (``NEXT``
     edges, ``session_order.py``), counts their words into the agent's lexical statistics
-    (``lexical_stats.py``), embeds what ``embedded`` does not already hold, counts their
+    (``lexical_stats.py``), resolves the dates their text mentions against the day they were
+    said (``app/text/dates.py``), embeds what ``embedded`` does not already hold, counts their
     interference with the stored episodes (the older of each similar pair suffers), and gives
     the stored episodes whose previous turn changed their new vectors."""
     if not rows:
@@ -353,6 +355,7 @@ async def write_episodes_in(
     vectors = await embed_planned(embedder, plan, embedded)
     for row in rows:
         row["seq"] = plan.seq[row["id"]]
+        row["mentioned_dates"] = mentioned_dates(row["text"], row["occurred_at"].date())
         row["embedding"] = vector_param(vectors[row["id"]][1]) if vectors else None
     await _add_stored_interference(tx, retrieval, agent_id, rows)
     # Before the create: statistics an older agent lacks are built from the episodes stored so far.

@@ -16,6 +16,7 @@ from app.retrieval.diversity import diversified
 from app.retrieval.lexical import episode_hits
 from app.retrieval.models import Mode
 from app.retrieval.settings import RetrievalSettings
+from app.text.dates import asks_when, mentioned_dates
 from app.text.lucene import agent_clause, lucene_terms
 
 Rows = list[dict[str, Any]]
@@ -96,6 +97,12 @@ class SectionSearch:
             "success_multiplier": self.settings.success_multiplier,
             "recency_bonus_7d": self.settings.recency_bonus_7d,
             "recency_bonus_30d": self.settings.recency_bonus_30d,
+            "asks_when": asks_when(self.text),
+            "dated_bonus": self.settings.dated_bonus,
+            "query_dates": mentioned_dates(self.text, self.now.date())
+            if self.settings.date_match_bonus > 0
+            else [],
+            "date_match_bonus": self.settings.date_match_bonus,
         }
         lexical = (
             await episode_hits(

@@ -63,6 +63,11 @@ class RetrievalSettings(BaseModel):
     success_multiplier: Annotated[float, Field(ge=0.0)] = 1.2
     recency_bonus_7d: Annotated[float, Field(ge=0.0)] = 0.1
     recency_bonus_30d: Annotated[float, Field(ge=0.0)] = 0.05
+    # Episodes and time: a question that asks "when" lifts the turns that mention a date
+    # (× (1 + dated_bonus)); a date the question names ("in May 2023", "last year") lifts the
+    # turns said on it or mentioning it (× (1 + date_match_bonus); app/text/dates.py).
+    dated_bonus: Annotated[float, Field(ge=0.0)] = 0.0
+    date_match_bonus: Annotated[float, Field(ge=0.0)] = 0.0
     # Peak-end salience (set when a session ends).
     salience_peak: Positive = 2.0
     salience_end: Positive = 1.5

@@ -9,6 +9,9 @@
 //           (such a neighbour of a candidate becomes a candidate itself)
 //   score = fused · salience / (1 + interference_penalty · interference)
 //                 · (success_multiplier if outcome = success) · (1 + recency bonus)
+//                 · (1 + dated_bonus if the query asks "when" and the turn mentions a date)
+//                 · (1 + date_match_bonus if a date the query names is the turn's day or one
+//                   it mentions, at the precision of the coarser of the two)
 // Params: $agent_id (string),
 //         $embedding (list of floats or null),
 //         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
@@ -16,8 +19,10 @@
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
 //             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
-//             success_multiplier, recency_bonus_7d, recency_bonus_30d).
-// Returns: id, external_id, speaker, text, occurred_at, session, seq (int or null), outcome,
+//             success_multiplier, recency_bonus_7d, recency_bonus_30d, asks_when (boolean),
+//             dated_bonus, query_dates (list of ISO date strings), date_match_bonus).
+// Returns: id, external_id, speaker, text, occurred_at, session, seq (int or null),
+//          mentioned_dates (list of ISO date strings), outcome,
 //          salience, interference,
 //          score (float), vector_rank, fulltext_rank (int or null), vector_score,
 //          fulltext_score (normalised, float or null), neighbour_of (id of the neighbour that
@@ -83,11 +88,18 @@ WITH e, hit, neighbour_of, lift,
        * CASE WHEN e.outcome = 'success' THEN $w.success_multiplier ELSE 1.0 END
        * (1.0 + CASE WHEN e.occurred_at >= $since_7d THEN $w.recency_bonus_7d
                      WHEN e.occurred_at >= $since_30d THEN $w.recency_bonus_30d
-                     ELSE 0.0 END) AS score
+                     ELSE 0.0 END)
+       * (1.0 + CASE WHEN $w.asks_when AND size(coalesce(e.mentioned_dates, [])) > 0
+                     THEN $w.dated_bonus ELSE 0.0 END)
+       * (1.0 + CASE WHEN any(asked IN $w.query_dates WHERE any(
+                       said IN coalesce(e.mentioned_dates, []) + [toString(date(e.occurred_at))]
+                       WHERE said STARTS WITH asked OR asked STARTS WITH said))
+                     THEN $w.date_match_bonus ELSE 0.0 END) AS score
 ORDER BY score DESC
 LIMIT $k
 RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS text,
-       e.occurred_at AS occurred_at, e.session_key AS session, e.seq AS seq, e.outcome AS outcome,
+       e.occurred_at AS occurred_at, e.session_key AS session, e.seq AS seq,
+       coalesce(e.mentioned_dates, []) AS mentioned_dates, e.outcome AS outcome,
        coalesce(e.salience, 1.0) AS salience, coalesce(e.interference, 0) AS interference,
        score, hit.vector_rank AS vector_rank, hit.fulltext_rank AS fulltext_rank,
        hit.vector_score AS vector_score, hit.fulltext_score AS fulltext_score,
