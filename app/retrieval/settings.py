@@ -18,8 +18,9 @@ class RetrievalSettings(BaseModel):
     # Episodes: how many of the agent's episodes the fulltext index may return, to be scored
     # again by BM25 on the agent's own statistics (app/retrieval/lexical.py) before the best
     # `candidates` are fused. An agent with no more matching episodes than this is ranked
-    # exactly as if it were alone in the database.
-    lexical_pool: Annotated[int, Field(ge=1, le=5000)] = 500
+    # exactly as if it were alone in the database; a larger pool costs time (scored in Python:
+    # 500 took the episode section from 109 to 284 ms at 10k episodes, bench/README.md).
+    lexical_pool: Annotated[int, Field(ge=1, le=5000)] = 100
     # How the vector and the fulltext candidates are fused (README "Episodes and the context API"):
     # "score": each index's scores min-max normalised over its candidates, mixed as
     #   vector_share · vector + (1 − vector_share) · fulltext;

@@ -27,7 +27,10 @@ B = 0.75
 def tokens(text: str) -> list[str]:
     """Every word token of ``text``, lower-cased, apostrophes dropped (as ``lucene_terms``
     makes query terms): the length of a document is the number of these."""
-    return [raw.replace("'", "") for raw in WORD_TOKEN.findall(text.lower())]
+    found = WORD_TOKEN.findall(text.lower())
+    if "'" not in text:
+        return found
+    return [raw.replace("'", "") for raw in found]
 
 
 def counted(term: str) -> bool:
@@ -80,18 +83,19 @@ def bm25(
 
     A document or term the statistics do not count yet (written after they were read) counts
     as if it were in them, so a score is never undefined."""
-    terms = list(dict.fromkeys(query_terms))
     average = length / docs if docs > 0 and length > 0 else 1.0
+    total_docs = max(docs, 1)
+    weights = {
+        term: idf(total_docs, min(max(df.get(term, 0), 1), total_docs)) for term in query_terms
+    }
     scores: dict[str, float] = {}
     for doc_id, text in texts.items():
         words = tokens(text)
-        frequencies = Counter(word for word in words if word in terms)
-        if not frequencies:
+        frequencies = [(weight, words.count(term)) for term, weight in weights.items()]
+        if not any(tf for _, tf in frequencies):
             continue
         norm = K1 * (1.0 - B + B * len(words) / average)
-        total = 0.0
-        for term, tf in frequencies.items():
-            weight = idf(max(docs, 1), min(max(df.get(term, 0), 1), max(docs, 1)))
-            total += weight * tf * (K1 + 1.0) / (tf + norm)
-        scores[doc_id] = total
+        scores[doc_id] = sum(
+            weight * tf * (K1 + 1.0) / (tf + norm) for weight, tf in frequencies if tf
+        )
     return scores
