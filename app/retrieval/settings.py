@@ -67,7 +67,9 @@ class RetrievalSettings(BaseModel):
     # Episodes and time: a question that asks "when" lifts the turns that mention a date
     # (× (1 + dated_bonus)); a date the question names ("in May 2023", "last year") lifts the
     # turns said on it or mentioning it (× (1 + date_match_bonus); app/text/dates.py).
-    dated_bonus: Annotated[float, Field(ge=0.0)] = 0.0
+    # dated_bonus 0.5 brought LoCoMo's temporal R@10 from 0.878 to 0.900 (MADial asks no "when"
+    # question: unmoved); date_match_bonus is off: too few questions name a date to choose it.
+    dated_bonus: Annotated[float, Field(ge=0.0)] = 0.5
     date_match_bonus: Annotated[float, Field(ge=0.0)] = 0.0
     # Peak-end salience (set when a session ends).
     salience_peak: Positive = 2.0

@@ -68,7 +68,7 @@ async def test_a_when_question_finds_the_turn_with_the_resolved_date(
         ("else", "2023-09-01T10:00:00", "s3", "Nice weather."),
     )
     q = "When did Caroline go to the support group?"
-    plain = await _items(graph, agent, q, RetrievalSettings(neighbour_weight=0.0))
+    plain = await _items(graph, agent, q, RetrievalSettings(neighbour_weight=0.0, dated_bonus=0))
     timed = await _items(graph, agent, q, RetrievalSettings(neighbour_weight=0.0, dated_bonus=2.0))
 
     assert [item["external_id"] for item in plain][:2] == ["loud", "said"]
