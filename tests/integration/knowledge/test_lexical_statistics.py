@@ -5,6 +5,7 @@ episodes predate the statistics gets them built from its stored episodes."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta
 
 from app.agents.models import AgentCreate
@@ -18,15 +19,19 @@ from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest, Mode
 from app.text.lucene import agent_clause, lucene_terms
 
-QUERY = "Who went out in the kayak with the lantern?"
+# Words of this test run alone, so that what earlier runs left in the index (deleted episodes
+# count in Lucene's statistics until their segments merge) cannot change Lucene's order here.
+RUN = uuid.uuid4().hex[:8]
+KAYAK, LANTERN = f"kayak{RUN}", f"lantern{RUN}"
+QUERY = f"Who went out in the {KAYAK} with the {LANTERN}?"
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
-# Within the agent "kayak" is rarer than "lantern", so the kayak turn ranks first; the other
-# agent makes "kayak" common in the index as a whole.
+# Within the agent the kayak word is rarer than the lantern word, so the kayak turn ranks first;
+# the other agent makes the kayak word common in the index as a whole.
 OWN = [
-    ("k1", "Bart", "I took the kayak down to the lake on Sunday."),
-    ("l1", "Lisa", "The lantern on the porch broke again."),
-    ("l2", "Bart", "We hung a paper lantern in the garden."),
-    ("l3", "Lisa", "Grandma's lantern is in the attic with the lantern oil."),
+    ("k1", "Bart", f"I took the {KAYAK} down to the lake on Sunday."),
+    ("l1", "Lisa", f"The {LANTERN} on the porch broke again."),
+    ("l2", "Bart", f"We hung a paper {LANTERN} in the garden."),
+    ("l3", "Lisa", f"Grandma's {LANTERN} is in the attic with the {LANTERN} oil."),
     *(
         (f"f{i}", "Lisa" if i % 2 else "Bart", f"Filler turn number {i} about the weather.")
         for i in range(12)
@@ -85,7 +90,7 @@ async def test_another_agents_episodes_do_not_move_an_agents_ranking(
 
     other = (await create_agent(graph, AgentCreate(name="Kayaker"))).id
     offline = shared_embedder(EmbeddingSettings(enabled=False))
-    crowd = [(f"o{i}", "Kim", f"The kayak trip number {i} went well.") for i in range(OTHERS)]
+    crowd = [(f"o{i}", "Kim", f"The {KAYAK} trip number {i} went well.") for i in range(OTHERS)]
     for start in range(0, OTHERS, 200):
         batch = _batch(crowd[start : start + 200], f"crowd-{start}")
         await import_episodes(graph, offline, settings.retrieval, other, batch)
@@ -95,7 +100,7 @@ async def test_another_agents_episodes_do_not_move_an_agents_ranking(
     after = await _rankings(graph, settings, agent)
 
     # The index-wide scores did move: the other agent's kayaks push the own kayak turn down.
-    assert lucene_before[0] == "k1" and lucene_during[0] != "k1", (lucene_before, lucene_during)
+    assert lucene_during.index("k1") > lucene_before.index("k1"), (lucene_before, lucene_during)
     # The agent's own ranking did not, in either mode, while the other agent was there or after.
     assert before["fulltext"][0] == "k1"
     assert set(before["fulltext"][:4]) == {"k1", "l1", "l2", "l3"}
@@ -114,7 +119,7 @@ async def test_statistics_missing_for_stored_episodes_are_built_from_them(
     ranked = await _rankings(graph, settings, agent)
 
     assert kept["docs"] == len(OWN)
-    assert dict(map(tuple, kept["pairs"]))["lantern"] == 3  # l3 says it twice: one document
+    assert dict(map(tuple, kept["pairs"]))[LANTERN] == 3  # l3 says it twice: one document
     assert (await test_graph.write("probe/drop_lexical_statistics", agent_id=agent))[0]["deleted"]
 
     assert await _rankings(graph, settings, agent) == ranked
