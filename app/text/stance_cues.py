@@ -345,6 +345,11 @@ def _names(text: str) -> set[str]:
     return names
 
 
+def capitalised_names(text: str) -> set[str]:
+    """The names of a text: capitalised words not opening a sentence, lower-cased."""
+    return _names(text)
+
+
 def name_mismatches(claim: str, statement: str) -> list[tuple[str, str]]:
     """A name of the shorter text missing from the longer one, while the longer one names
     something the shorter does not ("Alice approves invoices" / "Bob approves invoices"):

@@ -1,0 +1,224 @@
+"""The features of a (claim, statement) pair that the learned stance judge reads.
+
+Two parts, both computed offline:
+
+- **aligned-token features** (:func:`text_features`): word overlap both ways, lengths, the
+  numbers, years, months, names, negations, antonyms and superlatives that one text has and the
+  other lacks or contradicts, and the cue judge's own decision (its stance, confidence, cues);
+- **embedding features** (:func:`pair_vector`): the cosine of the two sentence embeddings and
+  their element-wise ``|u - v|`` and ``u * v`` (384 each with all-MiniLM-L6-v2).
+
+The claim is the new text (the evidence), the statement what it is judged against (the belief,
+or a research hypothesis). Pure functions; the same code computes the features for training
+(``tools/stance/train.py``) and at run time, so the two never drift apart.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from app.reasoning.offline.stance import StanceDecision
+from app.text.stance_cues import (
+    Quantity,
+    antonyms,
+    capitalised_names,
+    is_denial,
+    negation_count,
+    negation_mismatch,
+    number_mismatches,
+    quantities,
+)
+from app.text.words import content_words, stem, tokens
+
+FloatArray = npt.NDArray[np.float64]
+
+_MONTHS = frozenset(
+    {"january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"}
+)  # fmt: skip
+# Words that make a statement exclusive or extreme: "the first", "the only", "the largest".
+_SUPERLATIVES = frozenset(
+    {"first", "last", "only", "sole", "largest", "smallest", "biggest", "highest", "lowest",
+     "most", "least", "best", "worst", "oldest", "youngest", "longest", "shortest", "earliest",
+     "latest", "all", "every", "never", "always", "entire", "exclusively", "top"}
+)  # fmt: skip
+_STANCE_ORDER = ("reinforcing", "contradicting", "neutral", "novel")
+
+TEXT_FEATURES: tuple[str, ...] = (
+    "cosine",
+    "token_jaccard",
+    "statement_covered",
+    "claim_covered",
+    "statement_unmatched_words",
+    "claim_unmatched_words",
+    "statement_bigrams_covered",
+    "claim_tokens_log",
+    "statement_tokens_log",
+    "length_ratio",
+    "statement_numbers",
+    "claim_numbers",
+    "statement_numbers_found",
+    "statement_numbers_missing",
+    "claim_numbers_missing",
+    "number_mismatch_cues",
+    "statement_numbers_near_miss",
+    "statement_bounds_agree",
+    "statement_bounds_disagree",
+    "statement_years_missing",
+    "statement_bounded_numbers",
+    "statement_months_missing",
+    "statement_names_missing",
+    "claim_names_missing",
+    "statement_names",
+    "negation_parity_differs",
+    "negation_mismatch",
+    "statement_negations",
+    "claim_negations",
+    "antonym_pairs",
+    "claim_denies",
+    "statement_superlatives_missing",
+    "claim_superlatives_missing",
+    "cue_judge_reinforcing",
+    "cue_judge_contradicting",
+    "cue_judge_neutral",
+    "cue_judge_novel",
+    "cue_judge_confidence",
+    "cue_judge_cues",
+)
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole if whole else 1.0
+
+
+def _bigrams(words: list[str]) -> set[tuple[str, str]]:
+    return set(itertools.pairwise(words))
+
+
+# A number of the other text this close (relative difference) but not equal reads as an edit of
+# it ("288 reviews" / "289 reviews", "1998" / "1999").
+NEAR_MISS = 0.25
+
+
+def _nearest(quantity: Quantity, others: list[Quantity]) -> Quantity | None:
+    same_kind = [other for other in others if other.kind == quantity.kind]
+    if not same_kind:
+        return None
+    return min(same_kind, key=lambda other: abs(other.value - quantity.value))
+
+
+def _number_relations(statement: list[Quantity], claim: list[Quantity]) -> tuple[int, int, int]:
+    """(near misses, bounds the claim bears out, bounds it breaks) among the statement's
+    numbers, each against the claim's nearest number of the same kind."""
+    near = agree = disagree = 0
+    for quantity in statement:
+        nearest = _nearest(quantity, claim)
+        if nearest is None:
+            continue
+        if quantity.comparator in (">", "<"):
+            holds = (
+                nearest.value > quantity.value
+                if quantity.comparator == ">"
+                else nearest.value < quantity.value
+            )
+            if nearest.comparator == quantity.comparator and nearest.value == quantity.value:
+                holds = True
+            agree += holds
+            disagree += not holds
+            continue
+        gap = abs(nearest.value - quantity.value) / max(abs(quantity.value), 1.0)
+        if 0 < gap <= NEAR_MISS and not any(c.value == quantity.value for c in claim):
+            near += 1
+    return near, agree, disagree
+
+
+def text_features(claim: str, statement: str, cosine: float, cue: StanceDecision) -> list[float]:
+    """The aligned-token features of the pair, in the order of :data:`TEXT_FEATURES`.
+
+    Args:
+        claim: the new text.
+        statement: the text it is judged against.
+        cosine: the cosine of their sentence embeddings.
+        cue: the cue judge's decision on the same pair (its stance is one feature among many).
+    """
+    claim_tokens, statement_tokens = tokens(claim), tokens(statement)
+    claim_words, statement_words = content_words(claim), content_words(statement)
+    claim_set, statement_set = set(claim_words), set(statement_words)
+    union = claim_set | statement_set
+    claim_stems = {stem(token) for token in claim_tokens}
+    statement_stems = {stem(token) for token in statement_tokens}
+    statement_bigrams = _bigrams(statement_words)
+
+    statement_quantities = quantities(statement)
+    claim_quantities = quantities(claim)
+    claim_values = {q.value for q in claim_quantities}
+    claim_years = {q.value for q in claim_quantities if q.kind == "year"}
+    near_miss, bounds_agree, bounds_disagree = _number_relations(
+        statement_quantities, claim_quantities
+    )
+    statement_values = {q.value for q in statement_quantities}
+    statement_years = {q.value for q in statement_quantities if q.kind == "year"}
+    found = sum(1 for value in statement_values if value in claim_values)
+
+    claim_names, statement_names = capitalised_names(claim), capitalised_names(statement)
+    statement_names_missing = sum(1 for name in statement_names if stem(name) not in claim_stems)
+    claim_names_missing = sum(1 for name in claim_names if stem(name) not in statement_stems)
+    claim_months = _MONTHS & set(claim_tokens)
+    statement_months = _MONTHS & set(statement_tokens)
+    claim_negations, statement_negations = negation_count(claim), negation_count(statement)
+    claim_superlatives = _SUPERLATIVES & set(claim_tokens)
+    statement_superlatives = _SUPERLATIVES & set(statement_tokens)
+
+    return [
+        cosine,
+        len(claim_set & statement_set) / len(union) if union else 0.0,
+        _share(len(statement_set & claim_set), len(statement_set)),
+        _share(len(claim_set & statement_set), len(claim_set)),
+        math.log1p(len(statement_set - claim_set)),
+        math.log1p(len(claim_set - statement_set)),
+        _share(len(statement_bigrams & _bigrams(claim_words)), len(statement_bigrams)),
+        math.log1p(len(claim_tokens)),
+        math.log1p(len(statement_tokens)),
+        min(len(claim_tokens), len(statement_tokens))
+        / max(len(claim_tokens), len(statement_tokens), 1),
+        float(len(statement_values)),
+        float(len(claim_values)),
+        float(found),
+        float(len(statement_values) - found),
+        float(sum(1 for value in claim_values if value not in statement_values)),
+        float(len(number_mismatches(claim, statement))),
+        float(near_miss),
+        float(bounds_agree),
+        float(bounds_disagree),
+        float(len(statement_years - claim_years)),
+        float(sum(1 for q in statement_quantities if q.comparator in (">", "<"))),
+        float(len(statement_months - claim_months)),
+        float(statement_names_missing),
+        float(claim_names_missing),
+        float(len(statement_names)),
+        float(claim_negations % 2 != statement_negations % 2),
+        float(negation_mismatch(claim, statement)),
+        float(statement_negations),
+        float(claim_negations),
+        float(len(antonyms(claim, statement))),
+        float(is_denial(claim) and not is_denial(statement)),
+        float(len(statement_superlatives - claim_superlatives)),
+        float(len(claim_superlatives - statement_superlatives)),
+        *(float(cue.stance == stance) for stance in _STANCE_ORDER),
+        cue.confidence,
+        float(len(cue.cues) - 1),
+    ]
+
+
+def pair_vector(
+    text: Sequence[float], claim_vector: Sequence[float], statement_vector: Sequence[float]
+) -> FloatArray:
+    """The full feature vector: the text features, then ``|u - v|`` and ``u * v``."""
+    u = np.asarray(claim_vector, dtype=np.float64)
+    v = np.asarray(statement_vector, dtype=np.float64)
+    return np.concatenate([np.asarray(text, dtype=np.float64), np.abs(u - v), u * v])
