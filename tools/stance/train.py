@@ -43,7 +43,14 @@ import numpy.typing as npt
 from app.embeddings.embedder import shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.offline.stance import NEUTRAL_MARGIN, decide_stance
-from app.reasoning.offline.stance_features import TEXT_FEATURES, pair_vector, text_features
+from app.reasoning.offline.stance_features import (
+    TEXT_FEATURES,
+    cue_decides,
+    cue_stance,
+    model_applies,
+    pair_vector,
+    text_features,
+)
 from app.reasoning.offline.stance_model import (
     CLASSES,
     MANIFEST_PATH,
@@ -152,12 +159,19 @@ def figures(truth: npt.NDArray[np.int64], predicted: npt.NDArray[np.int64]) -> F
     )
 
 
-def decide(model: StanceModel, x: Matrix, cosines: Matrix) -> npt.NDArray[np.int64]:
-    """The package's decision on each row (argmax; below the topic floor → NEI)."""
+def decide(model: StanceModel, x: Matrix) -> npt.NDArray[np.int64]:
+    """The package's decision on each row, as ``app.reasoning.offline.stance_judge`` takes it:
+    the model's most probable class where it applies and no strong cue decides, else the cue
+    judge's stance (novel counts as NEI)."""
     proba = model.probabilities(x)
     predicted = np.argmax(proba, axis=1)
-    floor = ReasonerSettings().offline_topic_similarity - NEUTRAL_MARGIN
-    predicted[cosines < floor] = LABEL_CLASS["NOT_ENOUGH_INFO"]
+    threshold = ReasonerSettings().offline_topic_similarity
+    columns = len(TEXT_FEATURES)
+    cue_class = {"reinforcing": 0, "contradicting": 1, "neutral": 2, "novel": 2}
+    for row in range(x.shape[0]):
+        features = x[row, :columns]
+        if not model_applies(features, threshold, NEUTRAL_MARGIN) or cue_decides(features):
+            predicted[row] = cue_class[cue_stance(features)]
     return predicted.astype(np.int64)
 
 
@@ -197,7 +211,6 @@ def explore(
     val_pairs, val_labels = training_pairs(validation, titled=False)
     yv = np.asarray(val_labels)
     xv = matrix(val_pairs, True)
-    cosv = xv[:, 0]
     columns = len(TEXT_FEATURES)
     for titled in (False, True):
         pairs, labels = training_pairs(train, titled)
@@ -206,13 +219,13 @@ def explore(
             model = fit(x[:, :columns], y, c)
             print(
                 f"logistic, text features, C={c}, titled={titled}: "
-                f"{figures(yv, decide(model, xv[:, :columns], cosv)).line()}"
+                f"{figures(yv, decide(model, xv[:, :columns])).line()}"
             )
         for c in (0.01, 0.1):
             model = fit(x, y, c)
             print(
                 f"logistic, text + |u-v| + u*v, C={c}, titled={titled}: "
-                f"{figures(yv, decide(model, xv, cosv)).line()}"
+                f"{figures(yv, decide(model, xv)).line()}"
             )
         for width, name in ((columns, "text features"), (x.shape[1], "text + |u-v| + u*v")):
             trees = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.05,
@@ -265,13 +278,13 @@ def main() -> None:
     chosen = fit(matrix(pairs), np.asarray(labels), C)
     val_pairs, val_labels = training_pairs(validation, titled=False)
     xv = matrix(val_pairs)
-    val = figures(np.asarray(val_labels), decide(chosen, xv, xv[:, 0]))
+    val = figures(np.asarray(val_labels), decide(chosen, xv))
     print(f"validation (fit on train pages only) {val.line()}")
     pairs, labels = training_pairs(tuning, titled=True)
     model = fit(matrix(pairs), np.asarray(labels), C)
     test_pairs, test_labels = training_pairs(held_out, titled=False)
     xt = matrix(test_pairs)
-    test = figures(np.asarray(test_labels), decide(model, xt, xt[:, 0]))
+    test = figures(np.asarray(test_labels), decide(model, xt))
     print(f"held-out half {test.line()}")
     payload = model.to_bytes()
     digest = hashlib.sha256(payload).hexdigest()

@@ -222,3 +222,39 @@ def pair_vector(
     u = np.asarray(claim_vector, dtype=np.float64)
     v = np.asarray(statement_vector, dtype=np.float64)
     return np.concatenate([np.asarray(text, dtype=np.float64), np.abs(u - v), u * v])
+
+
+_COLUMN = {name: index for index, name in enumerate(TEXT_FEATURES)}
+
+
+def model_applies(features: Sequence[float], threshold: float, margin: float) -> bool:
+    """Whether the model judges the pair at all: about the topic (cosine at least ``threshold
+    - margin``) and, under the topic threshold itself, sharing a content word. In VitaminC a
+    sentence with no word of the claim is mostly a revision about the page's subject ("He
+    rejected offers ..."), so the model learned that no shared word leans to "contradicting";
+    in a chat turn such a pair is another topic (the cue judge calls it neutral or novel)."""
+    cosine = features[_COLUMN["cosine"]]
+    if cosine < threshold - margin:
+        return False
+    return cosine >= threshold or features[_COLUMN["token_jaccard"]] > 0
+
+
+def cue_stance(features: Sequence[float]) -> str:
+    """The cue judge's stance, read back from the features."""
+    names = ("cue_judge_reinforcing", "cue_judge_contradicting", "cue_judge_neutral")
+    for name in names:
+        if features[_COLUMN[name]] == 1.0:
+            return name.removeprefix("cue_judge_")
+    return "novel"
+
+
+def cue_decides(features: Sequence[float]) -> bool:
+    """Whether the cue judge's "contradicting" stands whatever the model says: when it rests on
+    a denial, a negation mismatch or an antonym. The training data hardly holds these (5 of the
+    643 validation rows; see bench/README.md), so the model cannot have learned them, while a
+    person saying "That's wrong: ..." or "... is not ..." is exactly what a chat turn brings."""
+    return features[_COLUMN["cue_judge_contradicting"]] == 1.0 and (
+        features[_COLUMN["claim_denies"]] > 0
+        or features[_COLUMN["negation_mismatch"]] > 0
+        or features[_COLUMN["antonym_pairs"]] > 0
+    )

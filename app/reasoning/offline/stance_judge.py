@@ -6,7 +6,9 @@ from the pair's features (:mod:`app.reasoning.offline.stance_features`, the cue 
 among them): reinforcing, contradicting or neutral, with the model's probability of that stance
 as the confidence. The embeddings enter the model through their cosine (their element-wise
 difference and product were tried and overfit: see bench/README.md). A pair further apart
-stays ``novel`` (the model never saw unrelated pairs).
+stays ``novel`` (the model never saw unrelated pairs), a pair under the topic threshold that
+shares no content word keeps the cue judge's stance, and a contradiction the cue judge finds
+by a denial, a negation or an antonym stands (the training data holds almost none).
 Without embeddings (token overlap) or without the model, the cue judge decides alone, exactly as
 before the model existed.
 """
@@ -18,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.reasoning.offline.stance import NEUTRAL_MARGIN, StanceDecision, decide_stance
-from app.reasoning.offline.stance_features import text_features
+from app.reasoning.offline.stance_features import cue_decides, model_applies, text_features
 from app.reasoning.offline.stance_model import CLASSES, LoadedJudge
 
 
@@ -49,9 +51,9 @@ def judge_stance(
     model = judge.model
     if model is None or vectors is None or measure != "cosine" or cue.stance == "novel":
         return cue
-    if similarity < threshold - NEUTRAL_MARGIN:  # pragma: no cover - novel above
-        return cue
     features = np.asarray(text_features(claim, statement, similarity, cue), dtype=np.float64)
+    if not model_applies(features, threshold, NEUTRAL_MARGIN) or cue_decides(features):
+        return cue
     if features.shape[0] != model.features:
         return cue  # weights for another feature set: the cue judge rather than a wrong answer
     probabilities = model.probabilities(features)[0]
