@@ -94,7 +94,7 @@ async def test_without_weights_the_reasoner_judges_as_the_cue_judge(tmp_path: Pa
     embedder = _embedder()
     missing = OfflineReasoner(embedder, judge=load_judge(tmp_path / "none.npz", MANIFEST_PATH))
     cues = OfflineReasoner(embedder, judge=_cue_judge())
-    for claim, statement in PAIRS:
+    for claim, statement, _ in PAIRS:
         request = StanceRequest(claim=claim, statement=statement)
         fallback, before = (
             await missing.classify_stance(request),
@@ -191,7 +191,53 @@ async def test_classify_stance_and_the_research_judge_use_the_model() -> None:
 # (new text, belief, the right stance): number, date, name and antonym edits of the kind a
 # knowledge base meets; each one the cue judge gets wrong (asserted below, so the set stays
 # honest) and the shipped model gets right.
-PAIRS: list[tuple[str, str, str]] = []
+PAIRS: list[tuple[str, str, str]] = [
+    # numbers: a bound the other text breaks
+    (
+        "The film grossed $93.4 million worldwide against a $10 million budget.",
+        "The film earned less than $91 million globally",
+        "contradicting",
+    ),
+    (
+        "The population of the town was 24,500 at the 2011 census.",
+        "The town has a population of over 30,000",
+        "contradicting",
+    ),
+    # dates
+    (
+        "The festival has been held every summer since 1998.",
+        "The festival was first held in 2003",
+        "contradicting",
+    ),
+    # names
+    (
+        "The audit committee is chaired by Maria Lopez since the last board election.",
+        "The audit committee is chaired by John Smith",
+        "contradicting",
+    ),
+    (
+        "The novel was written by Margaret Atwood and published in 1985.",
+        "The novel was written by Alice Munro",
+        "contradicting",
+    ),
+    # antonyms: up against down
+    (
+        "Sales in the northern region fell by 8 percent last quarter.",
+        "Sales in the northern region grew last quarter",
+        "contradicting",
+    ),
+    (
+        "Customer complaints declined sharply after the new returns policy.",
+        "Customer complaints increased after the new returns policy",
+        "contradicting",
+    ),
+    ("Warehouse costs increased in 2023.", "Warehouse costs fell in 2023", "contradicting"),
+    (
+        "Staff turnover dropped to 9 percent this year.",
+        "Staff turnover rose this year",
+        "contradicting",
+    ),
+]
 
 
 @pytest.mark.parametrize(("claim", "statement", "expected"), PAIRS)

@@ -45,10 +45,10 @@ from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.offline.stance import NEUTRAL_MARGIN, decide_stance
 from app.reasoning.offline.stance_features import (
     TEXT_FEATURES,
-    cue_decides,
     cue_stance,
     model_applies,
     pair_vector,
+    rule_contradicts,
     text_features,
 )
 from app.reasoning.offline.stance_model import (
@@ -161,8 +161,8 @@ def figures(truth: npt.NDArray[np.int64], predicted: npt.NDArray[np.int64]) -> F
 
 def decide(model: StanceModel, x: Matrix) -> npt.NDArray[np.int64]:
     """The package's decision on each row, as ``app.reasoning.offline.stance_judge`` takes it:
-    the model's most probable class where it applies and no strong cue decides, else the cue
-    judge's stance (novel counts as NEI)."""
+    the model's most probable class where it applies and no rule says "contradicting", else
+    the cue judge's stance (novel counts as NEI)."""
     proba = model.probabilities(x)
     predicted = np.argmax(proba, axis=1)
     threshold = ReasonerSettings().offline_topic_similarity
@@ -170,8 +170,10 @@ def decide(model: StanceModel, x: Matrix) -> npt.NDArray[np.int64]:
     cue_class = {"reinforcing": 0, "contradicting": 1, "neutral": 2, "novel": 2}
     for row in range(x.shape[0]):
         features = x[row, :columns]
-        if not model_applies(features, threshold, NEUTRAL_MARGIN) or cue_decides(features):
+        if not model_applies(features, threshold, NEUTRAL_MARGIN):
             predicted[row] = cue_class[cue_stance(features)]
+        elif rule_contradicts(features):
+            predicted[row] = LABEL_CLASS["REFUTES"]
     return predicted.astype(np.int64)
 
 

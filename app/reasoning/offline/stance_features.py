@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -46,6 +47,29 @@ _SUPERLATIVES = frozenset(
     {"first", "last", "only", "sole", "largest", "smallest", "biggest", "highest", "lowest",
      "most", "least", "best", "worst", "oldest", "youngest", "longest", "shortest", "earliest",
      "latest", "all", "every", "never", "always", "entire", "exclusively", "top"}
+)  # fmt: skip
+# Words that say a quantity went up / down ("sales grew" / "sales fell"): one text going one way
+# and the other the other way is a contradiction the cue judge's antonym pairs do not list.
+_RISE = frozenset(
+    {"grow", "grows", "grew", "grown", "growing", "rise", "rises", "rose", "risen", "rising",
+     "increase", "increases", "increased", "increasing", "climb", "climbs", "climbed", "gain",
+     "gains", "gained", "expand", "expands", "expanded", "jump", "jumped", "surge", "surged",
+     "soar", "soared", "improve", "improved", "up"}
+)  # fmt: skip
+_FALL = frozenset(
+    {"fall", "falls", "fell", "fallen", "falling", "decline", "declines", "declined",
+     "declining", "drop", "drops", "dropped", "decrease", "decreases", "decreased",
+     "decreasing", "shrink", "shrinks", "shrank", "shrunk", "slump", "slumped", "plunge",
+     "plunged", "sink", "sank", "dip", "dipped", "slide", "slid", "tumble", "tumbled",
+     "contract", "contracted", "worsen", "worsened", "down"}
+)  # fmt: skip
+_MONTH_NAME = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\b"
+)
+# Words that make a date a bound or a point of reference rather than the date of the fact.
+_DATE_BOUNDS = frozenset(
+    {"as", "by", "before", "after", "since", "until", "till", "between", "from"}
 )  # fmt: skip
 _STANCE_ORDER = ("reinforcing", "contradicting", "neutral", "novel")
 
@@ -80,6 +104,8 @@ TEXT_FEATURES: tuple[str, ...] = (
     "statement_negations",
     "claim_negations",
     "antonym_pairs",
+    "direction_conflict",
+    "month_conflict",
     "claim_denies",
     "statement_superlatives_missing",
     "claim_superlatives_missing",
@@ -135,6 +161,28 @@ def _number_relations(statement: list[Quantity], claim: list[Quantity]) -> tuple
         if 0 < gap <= NEAR_MISS and not any(c.value == quantity.value for c in claim):
             near += 1
     return near, agree, disagree
+
+
+def direction_conflict(claim: str, statement: str) -> tuple[str, str] | None:
+    """(claim word, statement word) when one text says up and the other down, neither both."""
+    claim_words, statement_words = set(tokens(claim)), set(tokens(statement))
+    for ours, theirs in ((_RISE, _FALL), (_FALL, _RISE)):
+        mine, other = claim_words & ours, statement_words & theirs
+        if mine and other and not claim_words & theirs and not statement_words & ours:
+            return min(mine), min(other)
+    return None
+
+
+def month_conflict(claim: str, statement: str) -> tuple[str, str] | None:
+    """(claim month, statement month) when each text names one month, a different one, and
+    neither dates by a bound ("as of", "before", "since" ...): "on 1 July" / "in January"."""
+    claim_months = set(_MONTH_NAME.findall(claim))
+    statement_months = set(_MONTH_NAME.findall(statement))
+    if len(claim_months) != 1 or len(statement_months) != 1 or claim_months == statement_months:
+        return None
+    if _DATE_BOUNDS & (set(tokens(claim)) | set(tokens(statement))):
+        return None
+    return next(iter(claim_months)), next(iter(statement_months))
 
 
 def text_features(claim: str, statement: str, cosine: float, cue: StanceDecision) -> list[float]:
@@ -206,6 +254,8 @@ def text_features(claim: str, statement: str, cosine: float, cue: StanceDecision
         float(statement_negations),
         float(claim_negations),
         float(len(antonyms(claim, statement))),
+        float(direction_conflict(claim, statement) is not None),
+        float(month_conflict(claim, statement) is not None),
         float(is_denial(claim) and not is_denial(statement)),
         float(len(statement_superlatives - claim_superlatives)),
         float(len(claim_superlatives - statement_superlatives)),
@@ -248,11 +298,15 @@ def cue_stance(features: Sequence[float]) -> str:
     return "novel"
 
 
-def cue_decides(features: Sequence[float]) -> bool:
-    """Whether the cue judge's "contradicting" stands whatever the model says: when it rests on
-    a denial, a negation mismatch or an antonym. The training data hardly holds these (5 of the
-    643 validation rows; see bench/README.md), so the model cannot have learned them, while a
-    person saying "That's wrong: ..." or "... is not ..." is exactly what a chat turn brings."""
+def rule_contradicts(features: Sequence[float]) -> bool:
+    """Whether the pair contradicts whatever the model says: a contradiction the cue judge
+    rests on a denial, a negation mismatch or an antonym, one text going up where the other
+    goes down, or another month named for the same fact. The training data hardly holds these
+    (see bench/README.md), so the model cannot have learned them, while a person saying
+    "That's wrong: ...", "... is not ..." or "sales fell" against "sales grew" is exactly what
+    a chat turn brings."""
+    if features[_COLUMN["direction_conflict"]] > 0 or features[_COLUMN["month_conflict"]] > 0:
+        return True
     return features[_COLUMN["cue_judge_contradicting"]] == 1.0 and (
         features[_COLUMN["claim_denies"]] > 0
         or features[_COLUMN["negation_mismatch"]] > 0

@@ -8,7 +8,9 @@ as the confidence. The embeddings enter the model through their cosine (their el
 difference and product were tried and overfit: see bench/README.md). A pair further apart
 stays ``novel`` (the model never saw unrelated pairs), a pair under the topic threshold that
 shares no content word keeps the cue judge's stance, and a contradiction the cue judge finds
-by a denial, a negation or an antonym stands (the training data holds almost none).
+by a denial, a negation or an antonym stands, as does one text going up where the other goes
+down ("grew" / "fell") or names another month for the fact: the training data holds almost
+none of these.
 Without embeddings (token overlap) or without the model, the cue judge decides alone, exactly as
 before the model existed.
 """
@@ -20,7 +22,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.reasoning.offline.stance import NEUTRAL_MARGIN, StanceDecision, decide_stance
-from app.reasoning.offline.stance_features import cue_decides, model_applies, text_features
+from app.reasoning.offline.stance_features import (
+    direction_conflict,
+    model_applies,
+    month_conflict,
+    rule_contradicts,
+    text_features,
+)
 from app.reasoning.offline.stance_model import CLASSES, LoadedJudge
 
 
@@ -52,8 +60,27 @@ def judge_stance(
     if model is None or vectors is None or measure != "cosine" or cue.stance == "novel":
         return cue
     features = np.asarray(text_features(claim, statement, similarity, cue), dtype=np.float64)
-    if not model_applies(features, threshold, NEUTRAL_MARGIN) or cue_decides(features):
+    if not model_applies(features, threshold, NEUTRAL_MARGIN):
         return cue
+    if rule_contradicts(features):
+        if cue.stance == "contradicting":
+            return cue
+        direction = direction_conflict(claim, statement)
+        month = month_conflict(claim, statement)
+        reason = (
+            f"direction: {direction[0]} / {direction[1]}"
+            if direction
+            else f"date: {month[0]} / {month[1]}"
+            if month
+            else "contradiction rule"
+        )
+        closeness = max(0.0, (similarity - threshold) / max(1.0 - threshold, 1e-9))
+        return StanceDecision(
+            "contradicting",
+            round(min(1.0, 0.63 + 0.25 * closeness), 3),  # the cue judge's antonym confidence
+            [f"related: cosine {similarity:.2f}", reason],
+            similarity,
+        )
     if features.shape[0] != model.features:
         return cue  # weights for another feature set: the cue judge rather than a wrong answer
     probabilities = model.probabilities(features)[0]
