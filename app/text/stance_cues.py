@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.text.stopwords import CLAIM_STOP_WORDS
 from app.text.words import content_words, normalise, stem, tokens
@@ -195,6 +196,11 @@ def _comparator(before: str) -> str | None:
 def quantities(text: str) -> list[Quantity]:
     """The numbers of ``text``: digits (with thousands separators, decimals, %, "million")
     and number words from two to a hundred."""
+    return list(_quantities(text))
+
+
+@lru_cache(maxsize=4096)
+def _quantities(text: str) -> tuple[Quantity, ...]:
     text = normalise(text)
     found: list[Quantity] = []
     for match in _NUMBER.finditer(text):
@@ -239,7 +245,7 @@ def quantities(text: str) -> list[Quantity]:
                 text=match.group(),
             )
         )
-    return found
+    return tuple(found)
 
 
 def _is_day_of_month(text: str, match: re.Match[str]) -> bool:

@@ -59,10 +59,10 @@ def judge_stance(
     model = judge.model
     if model is None or vectors is None or measure != "cosine" or cue.stance == "novel":
         return cue
-    features = np.asarray(text_features(claim, statement, similarity, cue), dtype=np.float64)
-    if not model_applies(features, threshold, NEUTRAL_MARGIN):
+    values = text_features(claim, statement, similarity, cue)
+    if not model_applies(values, threshold, NEUTRAL_MARGIN):
         return cue
-    if rule_contradicts(features):
+    if rule_contradicts(values):
         if cue.stance == "contradicting":
             return cue
         direction = direction_conflict(claim, statement)
@@ -81,6 +81,7 @@ def judge_stance(
             [f"related: cosine {similarity:.2f}", reason],
             similarity,
         )
+    features = np.asarray(values, dtype=np.float64)
     if features.shape[0] != model.features:
         return cue  # weights for another feature set: the cue judge rather than a wrong answer
     probabilities = model.probabilities(features)[0]

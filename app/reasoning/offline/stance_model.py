@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from app.reasoning.protocol import Stance
+
 log = logging.getLogger(__name__)
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -30,7 +32,7 @@ WEIGHTS_PATH = WEIGHTS_DIR / "stance_judge.npz"
 MANIFEST_PATH = WEIGHTS_DIR / "stance_judge.json"
 MODEL_VERSION = "stance-judge-1"
 # The order of the model's outputs.
-CLASSES = ("reinforcing", "contradicting", "neutral")
+CLASSES: tuple[Stance, ...] = ("reinforcing", "contradicting", "neutral")
 
 FloatArray = npt.NDArray[np.float64]
 
