@@ -116,7 +116,8 @@ async def main(args: argparse.Namespace) -> None:
     settings = Settings()
     graph = GraphClient.from_settings(settings.neo4j)
     bench = GraphClient.from_settings(settings.neo4j, QueryCatalog(BENCH_CYPHER))
-    await MigrationRunner(graph).migrate()
+    if not args.no_migrate:
+        await MigrationRunner(graph).migrate()
     embedder = shared_embedder(settings.embeddings)
     agent = await create_agent(graph, AgentCreate(name=f"bench-research-{uuid.uuid4().hex[:8]}"))
     learned = OfflineReasoner(embedder, settings.reasoner)
@@ -260,4 +261,9 @@ if __name__ == "__main__":
     )
     parser.add_argument("--keep", action="store_true", help="leave the bench agent in the graph")
     parser.add_argument("--cues-only", action="store_true", help="only the cue judge (before)")
+    parser.add_argument(
+        "--no-migrate",
+        action="store_true",
+        help="the database is migrated already (e.g. by a newer branch sharing it)",
+    )
     asyncio.run(main(parser.parse_args()))
