@@ -234,9 +234,13 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         following = text[match.end() :].lstrip()
         if following.lower().startswith(("of ", "or ")):
             continue  # "two of the", "two or more": not a count of a thing
+        # "ten thousand dollars" is 10,000 (not 10).
+        multiplier = next(
+            (v for word, v in _MULTIPLIERS.items() if following.lower().startswith(word)), 1.0
+        )
         found.append(
             Quantity(
-                value=float(_WORD_NUMBERS[match.group().lower()]),
+                value=float(_WORD_NUMBERS[match.group().lower()]) * multiplier,
                 kind="count",
                 unit=_unit_after(text[match.end() :]),
                 label=_label_before(text[: match.start()]),
@@ -311,6 +315,12 @@ def _candidates(quantity: Quantity, others: list[Quantity]) -> list[Quantity]:
     if quantity.kind in ("year", "percent"):
         return same_kind
     return same_kind if len(same_kind) == 1 and not same_kind[0].unit else []
+
+
+def aligned_numbers(quantity: Quantity, others: list[Quantity]) -> list[Quantity]:
+    """The numbers of the other text that talk about the same thing as ``quantity`` (see
+    :func:`_candidates`)."""
+    return _candidates(quantity, others)
 
 
 def number_mismatches(claim: str, statement: str) -> list[str]:

@@ -44,6 +44,7 @@ from app.embeddings.embedder import shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.offline.stance import NEUTRAL_MARGIN, decide_stance
 from app.reasoning.offline.stance_features import (
+    CONTRADICTION_FLOOR,
     TEXT_FEATURES,
     cue_stance,
     model_applies,
@@ -174,6 +175,8 @@ def decide(model: StanceModel, x: Matrix) -> npt.NDArray[np.int64]:
             predicted[row] = cue_class[cue_stance(features)]
         elif rule_contradicts(features):
             predicted[row] = LABEL_CLASS["REFUTES"]
+        elif predicted[row] == LABEL_CLASS["REFUTES"] and proba[row, 1] < CONTRADICTION_FLOOR:
+            predicted[row] = cue_class[cue_stance(features)]
     return predicted.astype(np.int64)
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from app.reasoning.offline.stance import NEUTRAL_MARGIN, StanceDecision, decide_stance
 from app.reasoning.offline.stance_features import (
+    CONTRADICTION_FLOOR,
     direction_conflict,
     model_applies,
     month_conflict,
@@ -87,6 +88,8 @@ def judge_stance(
     probabilities = model.probabilities(features)[0]
     best = int(np.argmax(probabilities))
     stance = CLASSES[best]
+    if stance == "contradicting" and probabilities[best] < CONTRADICTION_FLOOR:
+        return cue  # an unsure contradiction: the cue judge's stance stands
     shown = ", ".join(f"{name} {p:.2f}" for name, p in zip(CLASSES, probabilities, strict=True))
     cues = [f"stance model {judge.version}: {shown} (cosine {similarity:.2f})"]
     if stance == "contradicting":
