@@ -19,7 +19,8 @@ BOLT_URI := bolt://127.0.0.1:$(or $(CREDENCE_NEO4J_BOLT_PORT),7687)
 HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
-.PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean
+.PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
+	train-stance
 
 install: $(STAMP) $(MCP_STAMP)
 
@@ -60,12 +61,20 @@ integration: install neo4j-up
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} $(BIN)/pytest tests/integration
 
 # A longer schemathesis campaign than CI's (tests/integration/test_openapi_fuzzing.py): more
-# examples per operation and the coverage phase; FUZZ_SEED=... FUZZ_EXAMPLES=... to change.
+# examples per operation, the coverage phase and the stateful phase (sequences of calls that
+# pass ids from one answer to the next request); FUZZ_SEED=... FUZZ_EXAMPLES=... to change.
 fuzz: install neo4j-up
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
 		CREDENCE_FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-100} CREDENCE_FUZZ_SEED=$${FUZZ_SEED:-$$RANDOM} \
-		CREDENCE_FUZZ_PHASES=examples,coverage,fuzzing \
+		CREDENCE_FUZZ_PHASES=examples,coverage,fuzzing,stateful \
 		$(BIN)/pytest tests/integration/test_openapi_fuzzing.py -q
+
+# The offline stance judge's weights (app/reasoning/offline/weights/) from the VitaminC dev slice
+# in ../shared/eval-data/vitaminc-dev (a few minutes; needs scikit-learn: the train extra).
+# STANCE_ARGS=--check retrains and compares with the shipped manifest, writing nothing.
+train-stance: install
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	PYTHONPATH=. $(BIN)/python tools/stance/train.py $(STANCE_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-# A belief's category (DESIGN §4): it sets the moral asymmetry of its outcome updates.
+# A belief's category (docs/beliefs.md §1): it sets the moral asymmetry of its outcome updates.
 Category = Literal["aesthetic", "contextual", "relational", "ethical"]
 # A probability-like value in [0, 1] (strength, confidence, trust, ...).
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]

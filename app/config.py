@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import lru_cache
 from typing import Annotated
 
-from pydantic import Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.beliefs.mechanics import Mechanics
@@ -20,6 +21,18 @@ from app.retrieval.settings import RetrievalSettings
 from app.tools.settings import ToolSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+MEBIBYTE = 1024 * 1024
+
+
+class ApiLimits(BaseModel):
+    """How much one request may carry (``CREDENCE_API__MAX_BODY_BYTES=...``): a larger body is
+    refused with 413 ``body_too_large`` before it is read, authenticated or parsed."""
+
+    # Every request body, WebSocket message and MCP request.
+    max_body_bytes: Annotated[int, Field(ge=1024)] = 2 * MEBIBYTE
+    # The bulk uploads (an episode import, research source files): up to 1,000 episodes of
+    # 20,000 characters, or 10,000,000 characters of files, in one request.
+    max_upload_body_bytes: Annotated[int, Field(ge=1024)] = 64 * MEBIBYTE
 
 
 class Settings(BaseSettings):
@@ -46,6 +59,8 @@ class Settings(BaseSettings):
     api_keys: dict[str, list[str]] = Field(default_factory=dict)
     # Only for a container whose published port is itself bound to loopback (docker-compose.yml).
     api_allow_open_bind_without_keys: bool = False
+    # Request size limits (CREDENCE_API__MAX_BODY_BYTES, CREDENCE_API__MAX_UPLOAD_BODY_BYTES).
+    api: ApiLimits = Field(default_factory=ApiLimits)
     migrate_on_start: bool = True
 
     migrations_lock_timeout_s: Annotated[float, Field(gt=0)] = 60.0
@@ -62,7 +77,12 @@ class Settings(BaseSettings):
     default_agent: str = "Credence"
     default_agent_industry: str = "accounting"
 
-    # The cognitive mechanics of DESIGN §5: CREDENCE_MECHANICS__REVISION_THRESHOLD=0.7, ...
+    # Run the process's clock from this instant (ISO 8601, e.g. 2026-11-30T09:00:00Z) instead of
+    # the system's: the loop, working memory's period-end contexts and the session sweep follow
+    # it. For tests, demos and replays; empty in production.
+    clock_start: datetime | None = None
+
+    # The cognitive mechanics (docs/beliefs.md §10): CREDENCE_MECHANICS__REVISION_THRESHOLD=0.7, ...
     mechanics: Mechanics = Field(default_factory=Mechanics)
     # Embeddings (CREDENCE_EMBEDDINGS__MODEL=...), retrieval weights (CREDENCE_RETRIEVAL__RRF_K=60).
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)

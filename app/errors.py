@@ -444,6 +444,22 @@ class PayloadTooLarge(CredenceError):
         )
 
 
+class BodyTooLarge(PayloadTooLarge):
+    """The request body (or WebSocket message) is larger than CREDENCE_API__MAX_BODY_BYTES; it
+    was refused before it was read."""
+
+    code = "body_too_large"
+
+    def __init__(self, limit: int, size: int | None = None) -> None:
+        told = f" ({size} bytes)" if size is not None else ""
+        CredenceError.__init__(
+            self,
+            f"the request body is too large{told}: at most {limit} bytes in one request",
+            limit=limit,
+            size=size,
+        )
+
+
 class CorpusDocumentNotFound(NotFound):
     code = "corpus_document_not_found"
 

@@ -44,6 +44,10 @@ REASONER_TOKENS = Counter(
     "Tokens Claude calls cost, by judgement and kind (input, output, cache_read, cache_creation)",
     ["judgement", "kind"],
 )
+GUARDIAN_TIMEOUTS = Counter(
+    "credence_guardian_timeouts",
+    "Censors that ran out of the tier-1 check's time limit (each a warning in its verdict)",
+)
 REVISIONS = Counter(
     "credence_revisions",
     "Belief revisions committed, by mode (threshold, cascade, meditation, ...)",

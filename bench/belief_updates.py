@@ -1,4 +1,4 @@
-"""Belief-update latency against graph size (belief-engine issue; DESIGN §10).
+"""Belief-update latency against graph size (belief-engine issue; docs/performance.md §2).
 
 On a generated SUPPORTS hierarchy (6 levels, fan-in 1-10, leaves at the bottom) in one agent,
 with other agents' hierarchies in the same database, this measures through the real services:
@@ -519,7 +519,7 @@ def report(ours: list[Ours], baselines: list[Baseline], args: argparse.Namespace
         worst_update = max(big.outcome.p95, big.contradiction.p95, big.reinforcement.p95)
         batch = statistics.median(big.batch_ms)
         print()
-        print(f"== Targets at {big.size:,} beliefs (DESIGN §10) ==")
+        print(f"== Targets at {big.size:,} beliefs (docs/performance.md §2) ==")
         print(
             f"   update p95 <= {TARGET_UPDATE_P95_MS:.0f} ms: worst of the three "
             f"{worst_update:.2f} ms -> {verdict(worst_update, TARGET_UPDATE_P95_MS)}"

@@ -32,6 +32,7 @@ from pydantic import BaseModel
 
 from app.api.app import create_app
 from app.config import Settings
+from app.embeddings.embedder import shared_embedder
 from app.reasoning import protocol
 from app.reasoning.claude.reasoner import ClaudeReasoner
 from app.reasoning.offline.reasoner import OfflineReasoner
@@ -123,7 +124,7 @@ def main() -> None:
     session = "bench-session" if "--session" in sys.argv[1:] else None
     settings = Settings(default_agent="", reasoner=ReasonerSettings(provider="offline"))
     app = create_app(settings)
-    offline = OfflineReasoner(app.state.embedder, settings.reasoner)
+    offline = OfflineReasoner(shared_embedder(settings.embeddings), settings.reasoner)
     mocked = MockedClaude(offline)
     client = AsyncAnthropic(
         api_key="bench",
@@ -131,9 +132,12 @@ def main() -> None:
         max_retries=0,
         http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(mocked)),
     )
-    app.state.reasoner = ClaudeReasoner(settings.reasoner, fallback=offline, client=client)
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
     with TestClient(app) as http:
+        # The process's runtime is built by the lifespan: its reasoner becomes the mocked Claude.
+        app.state.runtime.use_reasoner(
+            ClaudeReasoner(settings.reasoner, fallback=offline, client=client)
+        )
         agent = http.post("/v1/agents", json={"name": "bench claude cost"}).json()["id"]
         for statement, strength in BELIEFS:
             created = http.post(

@@ -1,4 +1,4 @@
-"""Memory performance (memory issue; DESIGN §10): context latency, episode import, pack loading.
+"""Memory performance (docs/performance.md §2): context latency, episode import, pack loading.
 
 1. Context latency. One agent holds N beliefs (a SUPPORTS hierarchy shaped like the one of
    ``bench/belief_updates.py``: 6 levels, fan-in 1-10, plus open CONTRADICTS between ~2 % of
@@ -1406,7 +1406,7 @@ def report(
                 f"beliefs/s  [{prep}]; load {p.load}"
             )
     print()
-    print("== Targets (DESIGN §10 / the memory issue) ==")
+    print("== Targets (docs/performance.md §2 / the memory issue) ==")
     if context is not None:
         lat = context.latency
         print(
@@ -1470,9 +1470,14 @@ def compare_with_before(
     one with the ranking of before issue 12 (the same query files, its RRF path): each query is
     sent to both, in alternating order, so both see the same load and the ratio is measured in
     one run on one graph."""
+    # --compare-repo: the other process runs another checkout (e.g. the commit before a
+    # change) with the same settings, instead of the ranking of before issue 12.
+    before_env = dict(args.server_env) if args.compare_repo else {
+        **dict(args.server_env), **BEFORE_ISSUE_12
+    }  # fmt: skip
     with (
         api_server(dict(args.server_env)) as current,
-        api_server({**dict(args.server_env), **BEFORE_ISSUE_12}) as before,
+        api_server(before_env, args.compare_repo or REPO) as before,
     ):
         servers = {"current": current, "before": before}
         ms: dict[str, list[float]] = {name: [] for name in servers}
@@ -1494,7 +1499,8 @@ def compare_with_before(
                         sections[name].setdefault(section, []).append(float(value))
     now, old = Latency.of(ms["current"]), Latency.of(ms["before"])
     print(f"[context] paired, current ranking:            {now.line()}", flush=True)
-    print(f"[context] paired, before issue 12 (rrf, no neighbours): {old.line()}", flush=True)
+    label = str(args.compare_repo) if args.compare_repo else "before issue 12 (rrf, no neighbours)"
+    print(f"[context] paired, {label}: {old.line()}", flush=True)
     print(
         f"[context] current / before: p50 {now.p50 / old.p50:.2f}x, p95 {now.p95 / old.p95:.2f}x; "
         + ", ".join(
@@ -1671,6 +1677,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="also time /context with the ranking of before issue 12 (same queries, same graph)",
+    )
+    parser.add_argument(
+        "--compare-repo",
+        type=Path,
+        help="with --compare-before: the other API process runs this checkout (same settings)",
     )
     parser.add_argument(
         "--index-timeout", type=float, default=1800.0, help="seconds to wait for vector indexes"

@@ -22,10 +22,16 @@ sampled claim one side's sentences (SUPPORTS or REFUTES, chosen by the seeded ge
 out of the corpus, and the expected verdict follows from the labels of the claim's sentences
 that are still in it (a sentence another claim kept stays in, with its label for this claim).
 
-Printed: the confusion matrix (expected × verdict), accuracy per expected class and overall,
-conflicts recorded / resolved / unresolvable on contested claims, steps per investigation, and the
-wall time of one investigation p50 / p95 (start to finish, the runner's steps, as ``credence
-research start`` runs it), plus the corpus load time.
+Two judges in one run, on the same corpus and claims: **before**, the offline reasoner with the
+cue judge alone (as before issue 23, and its fallback without the model's weights), then
+**after**, with the learned stance judge shipped in the package. The learned judge was fitted on
+the tuning half of the dev slice (by page, as ``bench/stance_vitaminc.py`` splits it), so the
+accuracy is also printed for the claims of held-out pages alone: that is the figure to read.
+
+Printed, per judge: the confusion matrix (expected × verdict), accuracy per expected class and
+overall, conflicts recorded / resolved / unresolvable on contested claims, steps per
+investigation, and the wall time of one investigation p50 / p95 (start to finish, the runner's
+steps, as ``credence research start`` runs it), plus the corpus load time.
 
     PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py            # 300 claims, seed 16
     PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --claims 50 --keep
@@ -37,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import random
 import statistics
 import time
@@ -52,6 +59,7 @@ from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.reasoning.offline.reasoner import OfflineReasoner
+from app.reasoning.offline.stance_model import LoadedJudge
 from app.research import investigations, store
 from app.research.runner import run_investigation
 from app.research.services import ResearchServices
@@ -76,6 +84,11 @@ def expected_of(labels: set[str]) -> str:
 
 def right(expected: str, verdict: str) -> bool:
     return verdict == ("undecided" if expected == "contested" else expected)
+
+
+def held_out_page(page: str) -> bool:
+    """Not in the tuning half (the split of bench/stance_vitaminc.py and tools/stance)."""
+    return hashlib.sha256(page.encode("utf-8")).digest()[0] % 2 == 1
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -103,19 +116,21 @@ async def main(args: argparse.Namespace) -> None:
     settings = Settings()
     graph = GraphClient.from_settings(settings.neo4j)
     bench = GraphClient.from_settings(settings.neo4j, QueryCatalog(BENCH_CYPHER))
-    await MigrationRunner(graph).migrate()
+    if not args.no_migrate:
+        await MigrationRunner(graph).migrate()
     embedder = shared_embedder(settings.embeddings)
     agent = await create_agent(graph, AgentCreate(name=f"bench-research-{uuid.uuid4().hex[:8]}"))
-    services = ResearchServices(
-        graph=graph,
-        reasoner=OfflineReasoner(embedder, settings.reasoner),
-        embedder=embedder,
-        mechanics=settings.mechanics,
-        loop=settings.loop,
-        retrieval=settings.retrieval,
-        research=settings.research,
-        sources=build_source_registry(graph, embedder, settings.retrieval),
-    )
+    learned = OfflineReasoner(embedder, settings.reasoner)
+    judges = [
+        ("cue judge (before)", OfflineReasoner(embedder, settings.reasoner,
+                                               LoadedJudge(None, None, "bench: cues")))
+    ]  # fmt: skip
+    if args.cues_only:
+        pass
+    elif learned.judge.model is None:
+        raise SystemExit(f"no learned judge: {learned.judge.reason}; try --cues-only")
+    else:
+        judges.append((f"learned judge {learned.judge.version} (after)", learned))
     try:
         begun = time.perf_counter()
         content = corpus_jsonl(sentences.values())
@@ -125,39 +140,24 @@ async def main(args: argparse.Namespace) -> None:
         )  # fmt: skip
         load_s = time.perf_counter() - begun
         mode = ", one side dropped" if args.drop_side else ""
+        held = sum(1 for claim in claims if held_out_page(by_claim[claim][0].page))
         print(
-            f"{len(claims)} claims (seed {args.seed}{mode}), corpus of {len(sentences)} "
-            f"sentences loaded in {load_s:.1f} s"
+            f"{len(claims)} claims (seed {args.seed}{mode}; {held} from held-out pages), corpus "
+            f"of {len(sentences)} sentences loaded in {load_s:.1f} s"
         )
-        confusion: Counter[tuple[str, str]] = Counter()
-        times: list[float] = []
-        steps: list[int] = []
-        conflicts: Counter[str] = Counter()
-        for number, claim in enumerate(claims, 1):
-            expected = expected_of(
-                {row.label for row in by_claim[claim] if (row.page, row.evidence) in sentences}
+        for title, reasoner in judges:
+            services = ResearchServices(
+                graph=graph,
+                reasoner=reasoner,
+                embedder=embedder,
+                mechanics=settings.mechanics,
+                loop=settings.loop,
+                retrieval=settings.retrieval,
+                research=settings.research,
+                sources=build_source_registry(graph, embedder, settings.retrieval),
             )
-            begun = time.perf_counter()
-            started = await investigations.start_investigation(
-                services, None, agent.id, claim, sources=["corpus"], started_by="bench"
-            )
-            end = await run_investigation(services, agent.id, started.id)
-            times.append((time.perf_counter() - begun) * 1000)
-            detail = await store.load_detail(graph, agent.id, started.id)
-            steps.append(len(detail.steps))
-            verdict = end.verdict or end.status
-            confusion[(expected, verdict)] += 1
-            if expected == "contested":
-                statuses = {c.status for c in detail.conflicts}
-                conflicts["contested"] += 1
-                conflicts["recorded"] += bool(detail.conflicts)
-                conflicts["resolved"] += "resolved" in statuses
-                conflicts["unresolvable"] += "unresolvable" in statuses
-            else:
-                conflicts["other_with_conflict"] += bool(detail.conflicts)
-            if number % 50 == 0:
-                print(f"  {number} investigations, p50 {statistics.median(times):.0f} ms")
-        report(confusion, conflicts, times, steps)
+            print(f"\n## {title}")
+            await investigate_all(services, graph, agent.id, claims, by_claim, sentences)
     finally:
         if not args.keep:
             await bench.run_autocommit(
@@ -167,6 +167,52 @@ async def main(args: argparse.Namespace) -> None:
             )
         await bench.close()
         await graph.close()
+
+
+async def investigate_all(
+    services: ResearchServices,
+    graph: GraphClient,
+    agent_id: str,
+    claims: list[str],
+    by_claim: dict[str, list[VitaminCRow]],
+    sentences: dict[tuple[str, str], VitaminCRow],
+) -> None:
+    confusion: Counter[tuple[str, str]] = Counter()
+    held_out: Counter[tuple[str, str]] = Counter()
+    times: list[float] = []
+    steps: list[int] = []
+    conflicts: Counter[str] = Counter()
+    for number, claim in enumerate(claims, 1):
+        expected = expected_of(
+            {row.label for row in by_claim[claim] if (row.page, row.evidence) in sentences}
+        )
+        begun = time.perf_counter()
+        started = await investigations.start_investigation(
+            services, None, agent_id, claim, sources=["corpus"], started_by="bench"
+        )
+        end = await run_investigation(services, agent_id, started.id)
+        times.append((time.perf_counter() - begun) * 1000)
+        detail = await store.load_detail(graph, agent_id, started.id)
+        steps.append(len(detail.steps))
+        verdict = end.verdict or end.status
+        confusion[(expected, verdict)] += 1
+        if held_out_page(by_claim[claim][0].page):
+            held_out[(expected, verdict)] += 1
+        if expected == "contested":
+            statuses = {c.status for c in detail.conflicts}
+            conflicts["contested"] += 1
+            conflicts["recorded"] += bool(detail.conflicts)
+            conflicts["resolved"] += "resolved" in statuses
+            conflicts["unresolvable"] += "unresolvable" in statuses
+        else:
+            conflicts["other_with_conflict"] += bool(detail.conflicts)
+        if number % 50 == 0:
+            print(f"  {number} investigations, p50 {statistics.median(times):.0f} ms")
+    report(confusion, conflicts, times, steps)
+    hits = sum(n for (expected, verdict), n in held_out.items() if right(expected, verdict))
+    total = sum(n for (_, verdict), n in held_out.items() if verdict in VERDICTS)
+    if total:
+        print(f"claims of held-out pages only: accuracy {hits / total:.3f} ({total})")
 
 
 def report(
@@ -214,4 +260,10 @@ if __name__ == "__main__":
         "--drop-side", action="store_true", help="leave one side of each claim out of the corpus"
     )
     parser.add_argument("--keep", action="store_true", help="leave the bench agent in the graph")
+    parser.add_argument("--cues-only", action="store_true", help="only the cue judge (before)")
+    parser.add_argument(
+        "--no-migrate",
+        action="store_true",
+        help="the database is migrated already (e.g. by a newer branch sharing it)",
+    )
     asyncio.run(main(parser.parse_args()))

@@ -22,9 +22,9 @@ texts of the question's own conversation (the same code as ``bench/retrieval_mad
     .venv/bin/python bench/retrieval_locomo.py --no-keep           # delete the agents after
 
 The agents are found again by name on the next run, so a second run only scores (the import of
-already-stored turns is a look-up). ``--fresh`` creates new agents. Fulltext figures depend on
-the index-wide Lucene statistics (README "Known problems"): they move slightly when other agents'
-episodes come or go.
+already-stored turns is a look-up). ``--fresh`` creates new agents. The episodes' keyword half is
+scored on each agent's own statistics (issue 22), so other agents' episodes do not move these
+figures (up to which 100 matching turns Lucene returns for re-scoring).
 """
 
 from __future__ import annotations

@@ -34,8 +34,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from retrieval_locomo import (
+    CATEGORIES,
+    Conversation,
+    agent_for,
+    find_agent,
+    import_turns,
+    load_conversations,
+)
 from retrieval_locomo import DEFAULT_DATA as LOCOMO_DATA
-from retrieval_locomo import Conversation, agent_for, find_agent, import_turns, load_conversations
 from retrieval_madial import DEFAULT_DATA as MADIAL_DATA
 from retrieval_madial import (
     DIALOGUE_FILE,
@@ -72,6 +79,7 @@ class Query:
 
     dataset: str  # "locomo" or "madial"
     group: str  # the LoCoMo conversation, or "madial"
+    category: str  # the LoCoMo category ("multi-hop" ...), or "madial"
     agent_id: str
     text: str
     relevant: frozenset[str]
@@ -102,7 +110,9 @@ async def locomo_queries(
 
 def _conversation_queries(conversation: Conversation, agent_id: str) -> list[Query]:
     return [
-        Query("locomo", conversation.sample_id, agent_id, q.text, q.relevant)
+        Query(
+            "locomo", conversation.sample_id, CATEGORIES[q.category], agent_id, q.text, q.relevant
+        )
         for q in conversation.questions
     ]
 
@@ -118,7 +128,8 @@ async def madial_queries(
         speakers = speakers_of(memories, dialogues)
         await import_memories(graph, embedder, retrieval, agent_id, memories, speakers)
     return [
-        Query("madial", "madial", agent_id, query_text(d, "all"), d.relevant) for d in dialogues
+        Query("madial", "madial", "madial", agent_id, query_text(d, "all"), d.relevant)
+        for d in dialogues
     ]
 
 
@@ -143,6 +154,15 @@ def objective(scores: Scores, locomo: Sequence[int], madial: Sequence[int]) -> f
     """What a setting is chosen by: LoCoMo R@10 and MADial R@10, weighed alike."""
     parts = [scores.mean(keep, 10) for keep in (locomo, madial) if keep]
     return statistics.fmean(parts)
+
+
+def per_category(scores: Scores, queries: Sequence[Query]) -> str:
+    """R@10 of each LoCoMo category (all conversations) under one setting."""
+    by: dict[str, list[int]] = {}
+    for i, query in enumerate(queries):
+        if query.dataset == "locomo":
+            by.setdefault(query.category, []).append(i)
+    return ", ".join(f"{name} {scores.mean(keep, 10):.3f}" for name, keep in sorted(by.items()))
 
 
 def parse_grid(items: Sequence[str] | None) -> dict[str, list[Any]]:
@@ -198,6 +218,7 @@ async def main(args: argparse.Namespace) -> int:
             scores = await score_setting(graph, embedder, retrieval, queries)
             results.append((setting, scores))
             print(f"  {label(setting):60s} {figures(scores, locomo_all, groups['madial'])}")
+            print(f"  {'':60s} R@10 {per_category(scores, queries)}")
         print("\nleave one conversation out (chosen on the other two + MADial, scored held out):")
         held5: list[float] = []
         held10: list[float] = []
@@ -211,6 +232,19 @@ async def main(args: argparse.Namespace) -> int:
         print(
             f"  all held-out questions: R@5 {statistics.fmean(held5):.3f} "
             f"R@10 {statistics.fmean(held10):.3f}"
+        )
+        held_by_category: dict[str, list[float]] = {}
+        for held in conversations:
+            train = [i for g in conversations if g != held for i in groups[g]]
+            _, scores = max(results, key=lambda r: objective(r[1], train, groups["madial"]))
+            for i in groups[held]:
+                held_by_category.setdefault(queries[i].category, []).append(scores.at10[i])
+        print(
+            "  held-out R@10 per category: "
+            + ", ".join(
+                f"{name} {statistics.fmean(values):.3f} ({len(values)})"
+                for name, values in sorted(held_by_category.items())
+            )
         )
         chosen, scores = max(results, key=lambda r: objective(r[1], locomo_all, []))
         print(

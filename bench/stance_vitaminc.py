@@ -9,12 +9,20 @@ statement=claim)`` runs through the real ``OfflineReasoner`` with the real embed
 - SUPPORTS → reinforcing, REFUTES → contradicting, NOT_ENOUGH_INFO → neutral or novel (both
   count as right for NEI; the matrix shows them apart).
 
-Printed: the confusion matrix (labels × stances), accuracy over the three classes, precision /
-recall / F1 per class and for contradiction in particular, on the whole run and on each half.
+Two judges are scored in one run, on the same vectors: **before**, the cue judge alone (topic
+threshold and word cues: the offline reasoner before issue 23, and its fallback when the model's
+weights are missing), and **after**, the learned judge shipped in the package
+(``app/reasoning/offline/weights``, trained on the tuning half by ``make train-stance``).
+Printed: for each, the confusion matrix (labels × stances), accuracy over the three classes,
+precision / recall / F1 per class and for contradiction in particular, on the whole run and on
+each half; then a before/after table and the judge's own cost per pair (features + model, the
+embeddings excluded).
 The halves split by Wikipedia page (the first byte of SHA-256 of the title, even = tuning half,
 odd = held-out half), so the supporting and refuting rows of one claim stay together and both
 halves hold every label (the file itself lists all NOT_ENOUGH_INFO rows last). The topic
-threshold was chosen on the tuning half only.
+threshold was chosen on the tuning half only; the learned judge was fitted on the tuning half
+only, so its held-out figures are the ones to read (its tuning-half figures are training
+figures).
 
 ``--sweep`` recomputes the three-class figures on the tuning half for topic thresholds 0.2–0.7
 (pure re-decision from the same cosines and cues; a sensitivity table, not a search that the
@@ -24,6 +32,7 @@ defaults came from blindly).
     .venv/bin/python bench/stance_vitaminc.py --limit 500      # the first 500 rows
     .venv/bin/python bench/stance_vitaminc.py --sweep --markdown vitaminc.md
     .venv/bin/python bench/stance_vitaminc.py --token-overlap  # no embedder: the fallback
+    .venv/bin/python bench/stance_vitaminc.py --cues-only      # only the cue judge (before)
 
 Vectors are cached in the embedder's usual cache (``~/.cache/credence/vectors.sqlite3``)
 unless ``--no-vector-cache``; the figures do not depend on the cache (every vector is the
@@ -46,8 +55,11 @@ from app.embeddings.embedder import Embedder, shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.offline.stance import decide_stance
+from app.reasoning.offline.stance_judge import judge_stance
+from app.reasoning.offline.stance_model import LoadedJudge
 from app.reasoning.protocol import StanceRequest
 from app.reasoning.settings import ReasonerSettings
+from app.text import stance_cues, words
 from app.text.words import token_similarity
 
 DEFAULT_DATA = (
@@ -156,9 +168,7 @@ def report(title: str, pairs: list[tuple[str, str]]) -> list[str]:
     return lines
 
 
-async def classify(
-    rows: list[Row], reasoner: OfflineReasoner, embedder: Embedder | None
-) -> list[Scored]:
+async def embed_rows(rows: list[Row], embedder: Embedder | None) -> dict[str, list[float]]:
     vectors: dict[str, list[float]] = {}
     if embedder is not None:
         # One batched pass (cached when the cache is on); the sweep re-decides from these.
@@ -167,6 +177,12 @@ async def classify(
         if embedded is None:
             raise SystemExit("the embedder returned no vectors")
         vectors = dict(zip(texts, embedded, strict=True))
+    return vectors
+
+
+async def classify(
+    rows: list[Row], reasoner: OfflineReasoner, vectors: dict[str, list[float]]
+) -> list[Scored]:
     scored: list[Scored] = []
     for row in rows:
         judgement = await reasoner.classify_stance(
@@ -204,11 +220,64 @@ def sweep(scored: list[Scored], measure: str) -> list[str]:
     return lines
 
 
+def judge_cost(
+    rows: list[Row], vectors: dict[str, list[float]], judges: list[LoadedJudge], threshold: float
+) -> list[float]:
+    """Milliseconds per pair of each judge alone (vectors given: cues + features + model), the
+    best of three interleaved passes over the same 1,000 pairs, each pass with the text caches
+    emptied first (a turn meets new texts)."""
+    pairs = []
+    for row in rows[:1000]:
+        first, second = vectors[row.evidence], vectors[row.claim]
+        similarity = sum(x * y for x, y in zip(first, second, strict=True))
+        pairs.append((row, similarity, first, second))
+    best = [float("inf")] * len(judges)
+    for _ in range(3):
+        for index, judge in enumerate(judges):
+            words._tokens.cache_clear()
+            words.stem.cache_clear()
+            stance_cues._quantities.cache_clear()
+            started = time.perf_counter()
+            for row, similarity, first, second in pairs:
+                judge_stance(
+                    row.evidence, row.claim, similarity, threshold, "cosine", judge, (first, second)
+                )
+            elapsed = 1000 * (time.perf_counter() - started) / max(len(pairs), 1)
+            best[index] = min(best[index], elapsed)
+    return best
+
+
+def summary(before: list[Scored], after: list[Scored]) -> list[str]:
+    lines = ["### Before (cue judge) / after (learned judge)", ""]
+    lines.append("| rows | judge | accuracy | contradiction P | R | F1 | macro-F1 | NEI F1 |")
+    lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
+    for name, keep in (
+        ("held-out half", lambda item: not item.row.tuning),
+        ("tuning half", lambda item: item.row.tuning),
+        ("all", lambda item: True),
+    ):
+        for judge, scored in (("cues (before)", before), ("learned (after)", after)):
+            pairs = [(item.row.label, item.stance) for item in scored if keep(item)]
+            if not pairs:
+                continue
+            result = metrics(pairs)
+            per_class: dict[str, tuple[float, float, float, int]] = result["per_class"]  # type: ignore[assignment]
+            p, r, f1, _ = per_class["REFUTES"]
+            lines.append(
+                f"| {name} ({len(pairs)}) | {judge} | {result['accuracy']:.3f} | {p:.3f} | "
+                f"{r:.3f} | {f1:.3f} | {result['macro_f1']:.3f} | "
+                f"{per_class['NOT_ENOUGH_INFO'][2]:.3f} |"
+            )
+    lines.append("")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--limit", type=int, default=None, help="only the first N rows")
     parser.add_argument("--token-overlap", action="store_true", help="no embedder (fallback)")
+    parser.add_argument("--cues-only", action="store_true", help="only the cue judge (before)")
     parser.add_argument("--threshold", type=float, default=None, help="topic cosine threshold")
     parser.add_argument("--no-vector-cache", action="store_true")
     parser.add_argument("--sweep", action="store_true")
@@ -231,26 +300,51 @@ def main() -> None:
         status = embedder.status()
         if not status.available:
             raise SystemExit(f"the embedder is unavailable ({status.reason}); try --token-overlap")
-    reasoner = OfflineReasoner(embedder, settings)
+    cues = OfflineReasoner(embedder, settings, LoadedJudge(None, None, "the bench's cue judge"))
+    learned = OfflineReasoner(embedder, settings)
+    if learned.judge.model is None and not args.cues_only and embedder is not None:
+        raise SystemExit(f"no learned judge: {learned.judge.reason}; try --cues-only")
     started = time.perf_counter()
-    scored = asyncio.run(classify(rows, reasoner, embedder))
-    elapsed = time.perf_counter() - started
+    vectors = asyncio.run(embed_rows(rows, embedder))
+    embed_s = time.perf_counter() - started
+    judges = [("Cue judge (before)", cues)]
+    if not args.cues_only and embedder is not None:
+        judges.append((f"Learned judge {learned.judge.version} (after)", learned))
     measure = "token overlap" if embedder is None else "cosine"
     threshold = 0.3 if embedder is None else settings.offline_topic_similarity
-    first = [item for item in scored if item.row.tuning]
-    second = [item for item in scored if not item.row.tuning]
     lines = [
         f"VitaminC dev slice: {args.data.name}, {len(rows)} rows; stance by the offline reasoner "
-        f"({measure}, topic threshold {threshold:.2f}); {elapsed:.1f} s "
-        f"({1000 * elapsed / len(rows):.1f} ms per row, embedding included)",
+        f"({measure}, topic threshold {threshold:.2f}); embedding {embed_s:.1f} s",
         "",
     ]
-    lines += report("All rows", [(item.row.label, item.stance) for item in scored])
-    if first:
-        lines += report("Tuning half", [(item.row.label, item.stance) for item in first])
-    if second:
-        lines += report("Held-out half", [(item.row.label, item.stance) for item in second])
+    results: list[list[Scored]] = []
+    for title, reasoner in judges:
+        started = time.perf_counter()
+        scored = asyncio.run(classify(rows, reasoner, vectors))
+        elapsed = time.perf_counter() - started
+        results.append(scored)
+        first = [item for item in scored if item.row.tuning]
+        second = [item for item in scored if not item.row.tuning]
+        lines += [
+            f"## {title}: {elapsed:.1f} s ({1000 * elapsed / len(rows):.2f} ms per row through "
+            "classify_stance, vectors from the cache)",
+            "",
+        ]
+        lines += report("All rows", [(item.row.label, item.stance) for item in scored])
+        if first:
+            lines += report("Tuning half", [(item.row.label, item.stance) for item in first])
+        if second:
+            lines += report("Held-out half", [(item.row.label, item.stance) for item in second])
+    if len(results) == 2:
+        lines += summary(results[0], results[1])
+        cost, baseline = judge_cost(rows, vectors, [learned.judge, cues.judge], threshold)
+        lines += [
+            f"Judge cost per pair (vectors given, {min(len(rows), 1000)} pairs, best of 3): "
+            f"learned {cost:.3f} ms, cue judge alone {baseline:.3f} ms",
+            "",
+        ]
     if args.sweep:
+        first = [item for item in results[0] if item.row.tuning]
         lines += sweep(first, measure)
     text = "\n".join(lines)
     print(text)

@@ -32,15 +32,13 @@ from pathlib import Path
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent
 from app.config import Settings
-from app.graph.client import GraphClient
 from app.loop import turn as turn_module
 from app.loop.activation import TOOL_CALL_SECTIONS, TURN_SECTIONS
 from app.loop.models import ChatRequest
-from app.loop.services import build_loop_services, default_executors
 from app.loop.turn import run_turn
 from app.reasoning.settings import ReasonerSettings
+from app.runtime import Runtime
 from app.tools.calls import parse_tool_call
-from app.tools.clients import McpClients
 from app.tools.connections import add_connection, connection_row, spec_for
 from app.tools.models import ConnectionCreate
 
@@ -61,11 +59,8 @@ async def main(calls: int) -> None:
             "loop": base.loop.model_copy(update={"reflect_every_episodes": 10**9}),
         }
     )
-    graph = GraphClient.from_settings(settings.neo4j)
-    clients = McpClients(settings.tools)
-    services = build_loop_services(
-        graph, settings, executors=default_executors(graph, settings, clients)
-    )
+    runtime = Runtime.open(settings)
+    graph, clients, services = runtime.graph, runtime.mcp_clients, runtime.loop
     agent = await create_agent(graph, AgentCreate(name="bench-tool-call-overhead"))
     try:
         server = str(Path(sys.executable).parent / "mcp-server-time")
@@ -120,9 +115,8 @@ async def main(calls: int) -> None:
             print(f"    phase {phase:<18} {_quantiles(values)}")
         print(f"  tool route on a turn without a call: {parse_us / 10_000 * 1e6:.2f} µs")
     finally:
-        await clients.aclose()
         await delete_agent(graph, agent.id, default_agent_name="", force=True)
-        await graph.close()
+        await runtime.aclose()
 
 
 if __name__ == "__main__":

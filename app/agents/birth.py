@@ -1,4 +1,4 @@
-"""Agent birth (DESIGN §8).
+"""Agent birth (docs/packs.md §4).
 
 ``POST /v1/agents`` with just a name creates an empty agent (birth source ``api``). With a
 ``profile`` it is a **full birth**: the agent with its terminal creed (``seeds/creed.yaml``) and
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from app.agents.models import Agent, AgentCreate, BirthDetails, BirthProfile, BornAgent
-from app.agents.store import agent_params, create_agent, get_agent
+from app.agents.store import agent_params, create_agent, find_default_agent, get_agent
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.embedder import Embedder
 from app.errors import PackNotFound
@@ -412,9 +412,9 @@ async def ensure_default_agent(
 ) -> tuple[Agent, bool]:
     """The agent called ``name``, born (full birth with every shipped pack) if none exists yet.
     Returns the agent and whether it was born now."""
-    rows = await graph.read("agents/find_agents_by_name", agent_name=name)
-    if rows:
-        return await get_agent(graph, rows[0]["id"]), False
+    existing = await find_default_agent(graph, name)
+    if existing is not None:
+        return await get_agent(graph, existing), False
     data = AgentCreate(
         name=name,
         profile=BirthProfile(name="Operator", role="operator", industry=industry),

@@ -200,14 +200,6 @@ class IdentityCache:
         return text
 
 
-_SHARED = IdentityCache()
-
-
-def shared_identity_cache() -> IdentityCache:
-    """The process's identity cache (one per process, as the embedder)."""
-    return _SHARED
-
-
 async def fingerprint(graph: GraphClient, agent_id: str) -> str:
     """A digest of what the identity document shows, read cheaply.
 

@@ -55,6 +55,15 @@ async def list_agents(
     )
 
 
+async def find_default_agent(graph: GraphClient, name: str) -> str | None:
+    """The default agent's id: the oldest agent called ``name`` (CREDENCE_DEFAULT_AGENT);
+    None when ``name`` is empty or no agent has it."""
+    if not name:
+        return None
+    rows = await graph.read("agents/find_agents_by_name", agent_name=name)
+    return str(rows[0]["id"]) if rows else None
+
+
 async def delete_agent(
     graph: GraphClient,
     agent_id: str,
@@ -76,11 +85,8 @@ async def delete_agent(
         DefaultAgentProtected: the agent is the default agent and ``force`` is not set.
     """
     agent = await get_agent(graph, agent_id)
-    if default_agent_name and not force:
-        named = await graph.read("agents/find_agents_by_name", agent_name=default_agent_name)
-        # The default agent is the oldest of that name (ensure_default_agent's rule).
-        if named and named[0]["id"] == agent_id:
-            raise DefaultAgentProtected(agent_id, agent.name)
+    if not force and await find_default_agent(graph, default_agent_name) == agent_id:
+        raise DefaultAgentProtected(agent_id, agent.name)
 
     async def one_batch(tx: Transaction) -> tuple[int, bool]:
         # Under the agent's write lock, which every agent-scoped write takes first; the first

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 
@@ -12,8 +12,8 @@ from fastapi import APIRouter, FastAPI
 
 from app import __version__
 from app.agents.birth import ensure_default_agent
+from app.api.body_limit import BodyLimit
 from app.api.causality import CausalConsistency
-from app.api.deps import research_services
 from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import mount_mcp
 from app.api.metrics import RequestMetrics
@@ -42,17 +42,14 @@ from app.api.routes import rules as rule_routes
 from app.api.routes import self_model as self_routes
 from app.api.routes import sessions as session_routes
 from app.api.routes import working_memory as working_memory_routes
+from app.clock import Clock
 from app.config import Settings, get_settings
-from app.embeddings.embedder import shared_embedder
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
-from app.loop.services import default_executors
-from app.reasoning.factory import make_reasoner
-from app.research.sources.registry import build_source_registry
 from app.research.store import running_investigations
 from app.research.tasks import InvestigationTasks
-from app.tools.clients import McpClients
+from app.runtime import Runtime
 from app.tools.settings_file import apply_connections_file
 
 log = logging.getLogger(__name__)
@@ -84,22 +81,28 @@ _ROUTERS: tuple[APIRouter, ...] = (
 )
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Builds the API. Neo4j is contacted in the lifespan, not here."""
+def create_app(
+    settings: Settings | None = None,
+    *,
+    clock: Clock | None = None,
+    monotonic: Callable[[], float] | None = None,
+) -> FastAPI:
+    """Builds the API. Neo4j is contacted in the lifespan, not here.
+
+    Args:
+        clock, monotonic: the runtime's time and its idle-sweep seconds (tests' own; the
+            system's by default).
+    """
     settings = settings or get_settings()
     app = FastAPI(
         title="Credence",
         version=__version__,
-        lifespan=partial(_lifespan, settings=settings),
+        lifespan=partial(_lifespan, settings=settings, clock=clock, monotonic=monotonic),
         description="A graph-database-native knowledge system for a Claude-driven agent.",
     )
     app.state.settings = settings
     # Investigations running in this process (research mode), stopped at shutdown.
     app.state.research_tasks = InvestigationTasks()
-    # One model per process, loaded at start-up when preload is set (else on first use).
-    app.state.embedder = shared_embedder(settings.embeddings)
-    # Claude when an API key is set (the offline reasoner answers any call it fails), else offline.
-    app.state.reasoner = make_reasoner(settings.reasoner, app.state.embedder)
     install_error_handlers(app)
     install_openapi(app)
     for router in _ROUTERS:
@@ -108,6 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.mcp_server = mount_mcp(app, settings)
     # Bookmarks in and out (X-Credence-Bookmark): read-your-writes across API processes.
     app.add_middleware(CausalConsistency)
+    # Bodies over CREDENCE_API__MAX_BODY_BYTES are refused (413) before anything reads them:
+    # outside authentication, routing and parsing (only the metrics count them).
+    app.add_middleware(BodyLimit, limits=settings.api)
     if settings.metrics_enabled:
         app.include_router(metrics_router)
         app.add_middleware(RequestMetrics)
@@ -115,60 +121,63 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 @asynccontextmanager
-async def _lifespan(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
-    """Opens the process's graph client, readies the graph, and closes clients at shutdown."""
-    graph = GraphClient.from_settings(settings.neo4j)
-    app.state.graph = graph
-    # The MCP servers connected to agents: one session each in this process, closed at shutdown.
-    app.state.mcp_clients = McpClients(settings.tools)
-    app.state.executors = default_executors(graph, settings, app.state.mcp_clients)
-    app.state.research_sources = build_source_registry(
-        graph, app.state.embedder, settings.retrieval
-    )
+async def _lifespan(
+    app: FastAPI,
+    settings: Settings,
+    clock: Clock | None = None,
+    monotonic: Callable[[], float] | None = None,
+) -> AsyncIterator[None]:
+    """Builds the process's runtime (graph client, embedder, reasoner, executors: see
+    app/runtime.py), readies the graph, and closes the runtime at shutdown."""
+    # Claude when an API key is set (the offline reasoner answers any call it fails), else
+    # offline; one embedding model per process, loaded at start-up when preload is set.
+    runtime = Runtime.open(settings, clock=clock, monotonic=monotonic)
+    app.state.runtime = runtime
+    graph = runtime.graph
     if settings.migrate_on_start:
         await _migrate(graph, settings)
     if settings.default_agent:
-        await _ensure_default_agent(app, graph, settings)
+        await _ensure_default_agent(runtime)
     if settings.embeddings.preload:
-        await _preload_embeddings(app)
+        await _preload_embeddings(runtime)
     if settings.research.resume_on_start:
-        await _resume_investigations(app, graph)
+        await _resume_investigations(app, runtime)
     if settings.tools.connections_file is not None:
-        await _apply_connections_file(app, graph, settings)
+        await _apply_connections_file(runtime)
     try:
         async with app.state.mcp_server.session_manager.run():
             yield
     finally:
         # Each stays "running" in the graph and continues from its last step on resume.
         await app.state.research_tasks.stop_all()
-        await app.state.mcp_clients.aclose()
-        await graph.close()
-        # Read at shutdown: the reasoner on app.state may have been replaced since start-up.
-        close = getattr(app.state.reasoner, "aclose", None)
-        if close is not None:
-            await close()
+        await runtime.aclose()
 
 
-async def _resume_investigations(app: FastAPI, graph: GraphClient) -> None:
+async def _resume_investigations(app: FastAPI, runtime: Runtime) -> None:
     """Runs again, in this process, every investigation left running by one that stopped."""
     try:
-        left = await running_investigations(graph)
+        left = await running_investigations(runtime.graph)
     except CredenceError as error:
         log.error("investigations left running not resumed: %s", error.message)
         return
-    services = research_services(app.state)
+    services = runtime.research
     for agent_id, investigation_id in left:
         app.state.research_tasks.ensure_running(services, agent_id, investigation_id)
     if left:
         log.info("resumed %d investigation(s) left running", len(left))
 
 
-async def _apply_connections_file(app: FastAPI, graph: GraphClient, settings: Settings) -> None:
+async def _apply_connections_file(runtime: Runtime) -> None:
     """The deployment's connections (CREDENCE_TOOLS__CONNECTIONS_FILE): secrets into this
     process, missing connections into the graph; a server that fails is logged, not fatal."""
+    settings = runtime.settings
     try:
         report = await apply_connections_file(
-            graph, app.state.mcp_clients, app.state.embedder, settings.mechanics, settings.tools
+            runtime.graph,
+            runtime.mcp_clients,
+            runtime.embedder,
+            settings.mechanics,
+            settings.tools,
         )
     except CredenceError as error:
         log.error("connections file not applied: %s", error.message)
@@ -189,11 +198,12 @@ async def _migrate(graph: GraphClient, settings: Settings) -> None:
     )
 
 
-async def _ensure_default_agent(app: FastAPI, graph: GraphClient, settings: Settings) -> None:
+async def _ensure_default_agent(runtime: Runtime) -> None:
+    settings = runtime.settings
     try:
         agent, born = await ensure_default_agent(
-            graph,
-            app.state.embedder,
+            runtime.graph,
+            runtime.embedder,
             settings.mechanics,
             settings.default_agent,
             settings.default_agent_industry,
@@ -205,7 +215,7 @@ async def _ensure_default_agent(app: FastAPI, graph: GraphClient, settings: Sett
     log.info("default agent %s: %s%s", agent.name, agent.id, " (born now)" if born else "")
 
 
-async def _preload_embeddings(app: FastAPI) -> None:
-    status = await asyncio.to_thread(app.state.embedder.status)
+async def _preload_embeddings(runtime: Runtime) -> None:
+    status = await asyncio.to_thread(runtime.embedder.status)
     if not status.available:
         log.warning("retrieval is degraded (no embeddings): %s", status.reason)

@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Header, Path, Query
 from starlette.requests import HTTPConnection
 
 from app.api.security import authenticate, authorize_agent
 from app.beliefs.mechanics import Mechanics
+from app.clock import Clock
 from app.config import Settings
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
-from app.loop.guarding import Guard
 from app.loop.services import LoopServices
 from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices
 from app.research.sources.registry import SourceRegistry
 from app.research.tasks import InvestigationTasks
+from app.runtime import Runtime
 
 
 def get_settings_dep(request: HTTPConnection) -> Settings:
@@ -25,9 +26,14 @@ def get_settings_dep(request: HTTPConnection) -> Settings:
     return settings
 
 
+def get_runtime(request: HTTPConnection) -> Runtime:
+    """The process's runtime (app/runtime.py), built once by the lifespan."""
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
 def get_graph(request: HTTPConnection) -> GraphClient:
-    graph: GraphClient = request.app.state.graph
-    return graph
+    return get_runtime(request).graph
 
 
 def get_mechanics(request: HTTPConnection) -> Mechanics:
@@ -36,19 +42,21 @@ def get_mechanics(request: HTTPConnection) -> Mechanics:
 
 
 def get_reasoner(request: HTTPConnection) -> Reasoner:
-    reasoner: Reasoner = request.app.state.reasoner
-    return reasoner
+    return get_runtime(request).reasoner
 
 
 def get_embedder(request: HTTPConnection) -> Embedder:
-    embedder: Embedder = request.app.state.embedder
-    return embedder
+    return get_runtime(request).embedder
+
+
+def get_clock(request: HTTPConnection) -> Clock:
+    """The process's clock (``CREDENCE_CLOCK_START``, else the system's)."""
+    return get_runtime(request).clock
 
 
 def get_research_sources(request: HTTPConnection) -> SourceRegistry:
-    """The process's research sources (built in the lifespan; deployments register more)."""
-    sources: SourceRegistry = request.app.state.research_sources
-    return sources
+    """The process's research sources (deployments register more)."""
+    return get_runtime(request).research_sources
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
@@ -56,10 +64,16 @@ SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 # error (Neo4j's SKIP takes a 64-bit integer; no agent holds ten million items of one kind).
 MAX_SKIP = 10_000_000
 SkipQuery = Annotated[int, Query(ge=0, le=MAX_SKIP, description="Items to skip (paging).")]
+# Ids and names in a path: bounded at the edge, so that a malformed one is a 422 naming the
+# parameter, never an error deep inside (a model or a query refusing it: a 500).
+ItemId = Annotated[str, Path(min_length=1, max_length=64, description="An item's id.")]
+NamePath = Annotated[str, Path(min_length=1, max_length=120, description="A name.")]
+SessionKey = Annotated[str, Path(min_length=1, max_length=200, description="A session key.")]
 GraphDep = Annotated[GraphClient, Depends(get_graph)]
 MechanicsDep = Annotated[Mechanics, Depends(get_mechanics)]
 ReasonerDep = Annotated[Reasoner, Depends(get_reasoner)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
+ClockDep = Annotated[Clock, Depends(get_clock)]
 ResearchSourcesDep = Annotated[SourceRegistry, Depends(get_research_sources)]
 
 
@@ -87,42 +101,17 @@ AgentIdDep = Annotated[str, Depends(get_agent_id)]
 
 
 def get_loop(request: HTTPConnection) -> LoopServices:
-    """The loop's services from the app state (one graph, reasoner, embedder and executor
-    registry per process)."""
-    state = request.app.state
-    settings: Settings = state.settings
-    return LoopServices(
-        graph=state.graph,
-        settings=settings,
-        reasoner=state.reasoner,
-        embedder=state.embedder,
-        executors=state.executors,
-        guard=Guard(state.graph, settings.guardian),
-    )
+    """The process's loop services (one per process: the idle-sweep throttle holds across
+    requests)."""
+    return get_runtime(request).loop
 
 
 LoopDep = Annotated[LoopServices, Depends(get_loop)]
 
 
-def research_services(state: Any) -> ResearchServices:
-    """Research mode's services from the app state (one graph, reasoner and embedder per
-    process) with the sources an investigation may search."""
-    settings: Settings = state.settings
-    return ResearchServices(
-        graph=state.graph,
-        reasoner=state.reasoner,
-        embedder=state.embedder,
-        mechanics=settings.mechanics,
-        loop=settings.loop,
-        retrieval=settings.retrieval,
-        research=settings.research,
-        sources=state.research_sources,
-    )
-
-
 def get_research(request: HTTPConnection) -> ResearchServices:
-    """Research mode's services for a request."""
-    return research_services(request.app.state)
+    """Research mode's services (the process's)."""
+    return get_runtime(request).research
 
 
 def get_research_tasks(request: HTTPConnection) -> InvestigationTasks:

@@ -1,4 +1,4 @@
-"""The JSON error model of DESIGN §9: ``{"error": {"code", "message", "details"}}``.
+"""The JSON error model of docs/architecture.md §8: ``{"error": {"code", "message", "details"}}``.
 
 Domain errors become HTTP statuses here and only here. An unexpected exception is logged with
 its traceback and answered with a 500 in the same shape; the traceback never reaches the client.

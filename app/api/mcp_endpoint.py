@@ -27,6 +27,7 @@ from app.errors import AuthenticationRequired
 from app.mcp.access import ACCESS_STATE_KEY, AgentAccess
 from app.mcp.server import build_server
 from app.mcp.services import McpServices
+from app.runtime import Runtime
 
 MCP_PATH = "/mcp"
 
@@ -74,18 +75,12 @@ def access_for(allowed: frozenset[str] | None) -> AgentAccess:
 
 
 def mount_mcp(app: FastAPI, settings: Settings) -> MCPServer:
-    """Serves the MCP server at ``/mcp`` on ``app`` (its services read from ``app.state`` at
-    each call); the lifespan must run ``server.session_manager.run()``."""
+    """Serves the MCP server at ``/mcp`` on ``app`` (its services read from the app's runtime
+    at each call); the lifespan must run ``server.session_manager.run()``."""
 
     def services() -> McpServices:
-        state = app.state
-        return McpServices(
-            graph=state.graph,
-            settings=settings,
-            embedder=state.embedder,
-            reasoner=state.reasoner,
-            executors=state.executors,
-        )
+        runtime: Runtime = app.state.runtime
+        return McpServices(runtime)
 
     server = build_server(services)
     # Builds the session manager; of the app it returns only the transport endpoint is used.

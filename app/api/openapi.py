@@ -6,7 +6,8 @@ body's schema (``app/api/errors.py``: ``{"error": {"code", "message", "details"}
   unknown) and 403 (the key may not touch this agent);
 - a path with ids (``{agent_id}``, ``{belief_id}`` ...): 404 (no such agent or item);
 - a request body: 400 (the body is not JSON), 404 (a name or id in it names nothing, e.g. a
-  knowledge pack) and 422;
+  knowledge pack), 413 (larger than ``CREDENCE_API__MAX_BODY_BYTES``: app/api/body_limit.py)
+  and 422;
 - any input: 422 (validation);
 - writes (POST, PUT, PATCH, DELETE): 409 (a conflict: a constraint, an immutable or inactive
   belief, a cycle, an approval already answered ...);
@@ -36,6 +37,8 @@ _DESCRIPTIONS = {
     "403": "The API key may not access this agent.",
     "404": "No such agent, or no such item (in the path or named in the body).",
     "409": "The request conflicts with the graph's state.",
+    "413": "The request body is larger than the server takes (CREDENCE_API__MAX_BODY_BYTES);"
+    " it was not read.",
     "422": "The input is invalid; every problem is listed with its location.",
     "503": "Neo4j is unreachable or busy; try again after Retry-After seconds.",
 }
@@ -121,7 +124,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     if "{" in path:
         statuses.add("404")
     if "requestBody" in operation:
-        statuses |= {"400", "404", "422"}
+        statuses |= {"400", "404", "413", "422"}
     if parameters or "requestBody" in operation:
         statuses.add("422")
     if method in WRITES:

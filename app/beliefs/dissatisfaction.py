@@ -17,7 +17,7 @@ async def compute_dissatisfaction(
     *,
     count_beliefs: bool = True,
 ) -> Dissatisfaction:
-    """D over the agent's active beliefs (DESIGN §5), its band, and its largest contributors.
+    """D over the active beliefs (docs/beliefs.md §7), its band, and its largest contributors.
 
     D itself takes constant time (running sums on the Agent); ``count_beliefs`` adds the number
     of active beliefs, which reads each of them (a turn does without it).

@@ -1,4 +1,4 @@
-"""Pure-Python reference of every formula of DESIGN §5.
+"""Pure-Python reference of every formula of docs/beliefs.md.
 
 The Cypher in ``cypher/beliefs`` and ``cypher/tension`` computes the same things inside Neo4j;
 unit and property-based tests hold the two equal. Nothing here touches the database.

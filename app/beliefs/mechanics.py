@@ -1,4 +1,4 @@
-"""The numbers of DESIGN §5, as settings (``CREDENCE_MECHANICS__<NAME>``)."""
+"""The numbers of docs/beliefs.md, as settings (``CREDENCE_MECHANICS__<NAME>``)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.beliefs.cascade import cascade_from
@@ -45,6 +45,8 @@ class PlannedRevision:
     request: RevisionRequest
     is_immutable: bool
     proposal: RevisedBelief
+    revision_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    new_belief_id: str = field(default_factory=lambda: str(uuid.uuid4()))
 
 
 async def revise_tense(
@@ -101,28 +103,73 @@ async def revise_belief(
     return outcome
 
 
+class Proposals(Protocol):
+    """Revised statements the reasoner proposed before the caller's transaction."""
+
+    def proposal_for(self, request: RevisionRequest) -> AnsweredRevision | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class AnsweredRevision:
+    """A proposal with the ids its revision is written under (fixed when it was asked, so a
+    transaction run again writes the same revision)."""
+
+    proposal: RevisedBelief
+    revision_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    new_belief_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+
+
+@dataclass(slots=True)
+class TenseRevision:
+    """What revising inside a transaction did, and the requests it still needs answered."""
+
+    outcome: RevisionOutcome = field(default_factory=RevisionOutcome)
+    unanswered: list[RevisionRequest] = field(default_factory=list)
+
+
 async def revise_tense_in(
     tx: Transaction,
     mechanics: Mechanics,
-    reasoner: Reviser,
+    proposals: Proposals,
     agent_id: str,
     candidate_ids: list[str],
-) -> RevisionOutcome:
-    """``revise_tense`` inside the caller's transaction (which holds the agent lock): the plan
-    reads what the transaction has written so far, so a turn's own evidence counts, and a
-    failure (the reasoner's included) rolls the whole turn back."""
+) -> TenseRevision:
+    """``revise_tense`` inside the caller's transaction (which holds the agent lock), with
+    the reasoner's proposals asked before it: the plan reads what the transaction has written
+    so far, so a turn's own evidence counts. A tense belief whose plan has a step without a
+    proposal is left as it is, and its requests are returned: the caller asks the reasoner
+    outside the transaction and runs it again (a transaction never waits on the reasoner, and
+    a transient retry never calls it twice)."""
     rows = await tx.run(
         "revisions/list_tense_beliefs_among",
         agent_id=agent_id,
         ids=candidate_ids,
         min_tension=mechanics.revision_threshold,
     )
-
-    async def revise_one(belief_id: str) -> RevisionOutcome:
-        planned = await plan_revision(tx.run, mechanics, reasoner, agent_id, belief_id)
-        return await _apply_plan(tx, mechanics, agent_id, planned)
-
-    return await _revise_each(rows, revise_one)
+    revised = TenseRevision()
+    handled: set[str] = set()
+    for row in rows:
+        if row["id"] in handled:
+            continue
+        steps = await revision_steps(tx.run, mechanics, agent_id, row["id"])
+        answers = [proposals.proposal_for(step.request) for step in steps]
+        if any(answer is None for answer in answers):
+            revised.unanswered += [
+                step.request for step, answer in zip(steps, answers, strict=True) if not answer
+            ]
+            handled.update(step.belief_id for step in steps)
+            continue
+        planned = [
+            step.answered(answer)
+            for step, answer in zip(steps, answers, strict=True)
+            if answer is not None
+        ]
+        result = await _apply_plan(tx, mechanics, agent_id, planned)
+        handled.update(r.old_belief_id for r in result.revisions)
+        handled.update(a.belief_id for a in result.approvals)
+        revised.outcome.revisions.extend(result.revisions)
+        revised.outcome.approvals.extend(result.approvals)
+    return revised
 
 
 async def _revise_each(
@@ -143,6 +190,61 @@ async def _revise_each(
     return outcome
 
 
+@dataclass(frozen=True, slots=True)
+class RevisionStep:
+    """One belief of a revision's plan (the belief, then its cascade) and what the reasoner is
+    asked about it."""
+
+    belief_id: str
+    depth: int
+    parent_id: str | None
+    request: RevisionRequest
+    is_immutable: bool
+
+    def answered(self, answer: AnsweredRevision) -> PlannedRevision:
+        return PlannedRevision(
+            self.belief_id,
+            self.depth,
+            self.parent_id,
+            self.request,
+            self.is_immutable,
+            answer.proposal,
+            answer.revision_id,
+            answer.new_belief_id,
+        )
+
+
+async def revision_steps(
+    read: Reader,
+    mechanics: Mechanics,
+    agent_id: str,
+    belief_id: str,
+    mode: str = "threshold",
+    with_cascade: bool = True,
+) -> list[RevisionStep]:
+    """The belief's (and the cascade's) revision requests; reads only.
+
+    Raises:
+        BeliefNotFound.
+    """
+    plan_rows = await read(
+        "revisions/find_revision_cascade",
+        agent_id=agent_id,
+        belief_id=belief_id,
+        threshold=mechanics.revision_threshold,
+        max_depth=mechanics.revision_max_cascade_depth if with_cascade else 0,
+    )
+    if not plan_rows:
+        raise BeliefNotFound(belief_id, agent_id)
+    steps: list[RevisionStep] = []
+    for step in plan_rows[0]["plan"]:
+        request, immutable = await _request_for(
+            read, agent_id, step["id"], mode if step["depth"] == 0 else "cascade"
+        )
+        steps.append(RevisionStep(step["id"], step["depth"], step["parent_id"], request, immutable))
+    return steps
+
+
 async def plan_revision(
     read: Reader,
     mechanics: Mechanics,
@@ -157,27 +259,8 @@ async def plan_revision(
     Raises:
         BeliefNotFound.
     """
-    plan_rows = await read(
-        "revisions/find_revision_cascade",
-        agent_id=agent_id,
-        belief_id=belief_id,
-        threshold=mechanics.revision_threshold,
-        max_depth=mechanics.revision_max_cascade_depth if with_cascade else 0,
-    )
-    if not plan_rows:
-        raise BeliefNotFound(belief_id, agent_id)
-    planned: list[PlannedRevision] = []
-    for step in plan_rows[0]["plan"]:
-        request, immutable = await _request_for(
-            read, agent_id, step["id"], mode if step["depth"] == 0 else "cascade"
-        )
-        proposal = await reasoner.revise(request)
-        planned.append(
-            PlannedRevision(
-                step["id"], step["depth"], step["parent_id"], request, immutable, proposal
-            )
-        )
-    return planned
+    steps = await revision_steps(read, mechanics, agent_id, belief_id, mode, with_cascade)
+    return [step.answered(AnsweredRevision(await reasoner.revise(step.request))) for step in steps]
 
 
 async def _request_for(
@@ -215,9 +298,9 @@ async def _apply_plan(
             continue
         parent_revision = revision_of.get(step.parent_id) if step.parent_id else None
         params: dict[str, Any] = {
-            "id": str(uuid.uuid4()),
+            "id": step.revision_id,
             "old_id": step.belief_id,
-            "new_id": str(uuid.uuid4()),
+            "new_id": step.new_belief_id,
             "statement": step.proposal.statement,
             "reasoning": step.proposal.reasoning,
             "evidence_summary": step.proposal.evidence_summary,

@@ -145,7 +145,7 @@ async def _weigh_by_source(
     params: list[dict[str, Any]],
 ) -> None:
     """Evidence from a named person weighs confidence × that person's relationship value
-    (DESIGN §5); ``source_weight`` only applies when no person is named.
+    (docs/beliefs.md §4); ``source_weight`` only applies when no person is named.
 
     Raises:
         PersonNotFound: a named person is not one of the agent's people.

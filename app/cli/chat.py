@@ -1,4 +1,4 @@
-"""``credence chat``: an interactive REPL over the cognitive loop (DESIGN §6).
+"""``credence chat``: an interactive REPL over the cognitive loop (docs/loop.md).
 
 Each message is one turn of :func:`app.loop.turn.run_turn`, run in this process (no API server).
 The turn's events are printed as they happen (phases, tension moving, revisions, the guardian,
@@ -39,11 +39,11 @@ from app.graph.client import GraphClient
 from app.loop.approvals import list_approvals
 from app.loop.models import ApprovalAnswer, ApprovalPublic, ChatRequest, TurnEvent, TurnResult
 from app.loop.resume import resume_approval
-from app.loop.services import LoopServices, build_loop_services, default_executors
+from app.loop.services import LoopServices
 from app.loop.sessions import close_session
 from app.loop.turn import run_turn
 from app.memory.episodes import list_episodes
-from app.tools.clients import McpClients
+from app.runtime import Runtime
 
 PROMPT = "you› "
 AnswerAction = Literal["approve", "reject", "answer"]
@@ -136,7 +136,7 @@ class ChatSession:
     """One REPL run: the loop's services, who speaks, the session key, and the statements of
     beliefs seen so far (tension events carry ids only)."""
 
-    services: LoopServices
+    runtime: Runtime
     agent_id: str
     agent_name: str
     session: str
@@ -144,12 +144,14 @@ class ChatSession:
     context: str | None
     turns: int = 0
     statements: dict[str, str] = field(default_factory=dict)
-    # The agent's connected MCP servers (tool calls in the chat); closed with the session.
-    mcp_clients: McpClients | None = None
+
+    @property
+    def services(self) -> LoopServices:
+        return self.runtime.loop
 
     @property
     def graph(self) -> GraphClient:
-        return self.services.graph
+        return self.runtime.graph
 
     @property
     def threshold(self) -> float:
@@ -353,9 +355,7 @@ class ChatSession:
                     )
             except CredenceError as error:
                 err_console.print(f"[yellow]could not end the session[/]: {error.message}")
-        if self.mcp_clients is not None:
-            await self.mcp_clients.aclose()
-        await self.graph.close()
+        await self.runtime.aclose()
 
 
 def print_dissatisfaction(current: Dissatisfaction) -> None:
@@ -404,20 +404,17 @@ async def open_session(
     speaker: str | None,
     context: str | None,
 ) -> ChatSession:
-    """Connects, checks the agent, builds the loop's services and loads the embedder."""
-    graph = GraphClient.from_settings(settings.neo4j)
+    """Connects (the process's runtime), checks the agent and loads the embedder."""
+    runtime = Runtime.open(settings)
+    graph, services = runtime.graph, runtime.loop
     try:
         agent = await get_agent(graph, agent_id)
-        mcp_clients = McpClients(settings.tools)
-        services = build_loop_services(
-            graph, settings, executors=default_executors(graph, settings, mcp_clients)
-        )
         status = await asyncio.to_thread(services.embedder.status)
         if status.available:
             await embed_pending(graph, services.embedder, agent_id)
         current = await compute_dissatisfaction(graph, settings.mechanics, agent_id)
     except BaseException:
-        await graph.close()
+        await runtime.aclose()
         raise
     embeddings = (
         status.model if status.available else f"unavailable ({status.reason}): degraded retrieval"
@@ -434,13 +431,12 @@ async def open_session(
     )
     console.print(f"[dim]──[/] {meter(current)}")
     return ChatSession(
-        services=services,
+        runtime=runtime,
         agent_id=agent_id,
         agent_name=agent.name,
         session=session,
         speaker=speaker,
         context=context,
-        mcp_clients=mcp_clients,
     )
 
 

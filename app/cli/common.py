@@ -17,6 +17,7 @@ from app.beliefs.models import Dissatisfaction
 from app.config import get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
+from app.runtime import Runtime
 
 T = TypeVar("T")
 
@@ -55,6 +56,24 @@ def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
             return await work(graph)
         finally:
             await graph.close()
+
+    try:
+        return asyncio.run(run())
+    except CredenceError as error:
+        err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
+        raise typer.Exit(code=1) from error
+
+
+def run_with_runtime(work: Callable[[Runtime], Awaitable[T]]) -> T:
+    """Runs ``work`` with the process's runtime (app/runtime.py: graph client, embedder,
+    reasoner and the services over them); a Credence error is printed and exits 1."""
+
+    async def run() -> T:
+        runtime = Runtime.open(get_settings())
+        try:
+            return await work(runtime)
+        finally:
+            await runtime.aclose()
 
     try:
         return asyncio.run(run())

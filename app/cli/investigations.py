@@ -12,16 +12,11 @@ import typer
 from rich.markdown import Markdown
 from rich.table import Table
 
-from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, when
-from app.config import get_settings
-from app.embeddings.embedder import shared_embedder
-from app.graph.client import GraphClient
-from app.reasoning.factory import make_reasoner
+from app.cli.common import AgentOption, agent_id_of, console, run_with_runtime, when
 from app.research import investigations
 from app.research.models import Investigation, InvestigationDetail, ResearchStep
 from app.research.runner import run_investigation
 from app.research.services import ResearchServices
-from app.research.sources.registry import build_source_registry
 
 T = TypeVar("T")
 
@@ -29,23 +24,7 @@ InvestigationArgument = Annotated[str, typer.Argument(help="The investigation's 
 
 
 def _with_services(work: Callable[[ResearchServices], Awaitable[T]]) -> T:
-    settings = get_settings()
-    embedder = shared_embedder(settings.embeddings)
-
-    async def run(graph: GraphClient) -> T:
-        services = ResearchServices(
-            graph=graph,
-            reasoner=make_reasoner(settings.reasoner, embedder),
-            embedder=embedder,
-            mechanics=settings.mechanics,
-            loop=settings.loop,
-            retrieval=settings.retrieval,
-            research=settings.research,
-            sources=build_source_registry(graph, embedder, settings.retrieval),
-        )
-        return await work(services)
-
-    return run_with_graph(run)
+    return run_with_runtime(lambda runtime: work(runtime.research))
 
 
 async def _print_step(step: ResearchStep) -> None:

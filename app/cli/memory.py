@@ -8,13 +8,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, when
+from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, run_with_runtime, when
 from app.config import get_settings
-from app.embeddings.embedder import shared_embedder
 from app.memory import reflection, working_memory
 from app.memory.reflection import ReflectionReport, ReflectRequest, SkippedEpisodes
 from app.memory.settings import MAX_EPISODES_LIMIT
-from app.reasoning.factory import make_reasoner
 
 memory_app = typer.Typer(help="Working memory.", no_args_is_help=True)
 
@@ -86,17 +84,15 @@ def memory_reflect(
 
 
 def _reflect(agent_id: str, request: ReflectRequest) -> ReflectionReport:
-    settings = get_settings()
-    embedder = shared_embedder(settings.embeddings)
-    return run_with_graph(
-        lambda graph: reflection.reflect(
-            graph,
-            embedder,
-            make_reasoner(settings.reasoner, embedder),
+    return run_with_runtime(
+        lambda runtime: reflection.reflect(
+            runtime.graph,
+            runtime.embedder,
+            runtime.reasoner,
             agent_id,
             request,
-            settings=settings.reflection,
-            mechanics=settings.memory,
+            settings=runtime.settings.reflection,
+            mechanics=runtime.settings.memory,
         )
     )
 

@@ -10,7 +10,15 @@ from typing import Annotated, cast
 import typer
 from rich.table import Table
 
-from app.cli.common import AgentOption, agent_id_of, console, err_console, run_with_graph, when
+from app.cli.common import (
+    AgentOption,
+    agent_id_of,
+    console,
+    err_console,
+    run_with_graph,
+    run_with_runtime,
+    when,
+)
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
 from app.errors import CorpusFileInvalid
@@ -27,9 +35,9 @@ from app.research.sources.documents import CorpusFile, CorpusFormat, format_of
 from app.research.sources.registry import (
     DEFAULT_LIMIT_PER_SOURCE,
     SourceSearch,
-    build_source_registry,
     search_agent_sources,
 )
+from app.runtime import Runtime
 
 research_app = typer.Typer(
     help="Research mode: investigations and their sources.", no_args_is_help=True
@@ -165,15 +173,13 @@ def research_search(
 ) -> None:
     """Search the agent's research sources (graph, corpus) as an investigation would."""
     agent_id = agent_id_of(agent)
-    settings = get_settings()
 
-    async def work(graph: GraphClient) -> SourceSearch:
-        registry = build_source_registry(
-            graph, shared_embedder(settings.embeddings), settings.retrieval
+    async def work(runtime: Runtime) -> SourceSearch:
+        return await search_agent_sources(
+            runtime.graph, runtime.research_sources, agent_id, query, limit, sources=source
         )
-        return await search_agent_sources(graph, registry, agent_id, query, limit, sources=source)
 
-    found = run_with_graph(work)
+    found = run_with_runtime(work)
     table = Table(title=f"{query!r}: {len(found.passages)} passages")
     for column in ("source", "kind", "title", "text", "score"):
         table.add_column(column)

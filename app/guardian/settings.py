@@ -10,6 +10,13 @@ from pydantic import BaseModel, Field
 class GuardianSettings(BaseModel):
     # Auto-created (learned) censors per session at most.
     max_learned_per_session: Annotated[int, Field(ge=0, le=100)] = 3
+    # The most one tier-1 check (every censor against one text) may take; a censor still running
+    # then is stopped and reported (the verdict becomes at least warn). The shipped censors need
+    # a few milliseconds on an ordinary message and well under this on 100 kB of adversarial text.
+    check_timeout_seconds: Annotated[float, Field(gt=0.0, le=60.0)] = 2.0
+    # A new censor pattern is refused when one adversarial probe (2 kB runs of its own literals)
+    # takes longer than this: it backtracks.
+    pattern_probe_seconds: Annotated[float, Field(gt=0.0, le=1.0)] = 0.02
     # Request kinds that get the tier-3 audit against the creed, with the words that mark them.
     high_risk_kinds: dict[str, list[str]] = Field(
         default_factory=lambda: {
@@ -30,6 +37,8 @@ class GuardianSettings(BaseModel):
                 "pay",
                 "payment",
                 "wire",
+                # The seed's risk keywords: a transfer of anything is audited, not only "funds".
+                "transfer",
                 "transfer funds",
                 "refund",
                 "disburse",

@@ -1,2 +1,2 @@
 """The cognitive loop: one turn through activate → appraise → route → execute → verify → learn →
-respond (DESIGN §6)."""
+respond (docs/loop.md)."""

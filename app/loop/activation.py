@@ -1,4 +1,4 @@
-"""Activate, the first phase of a turn (DESIGN §6): frame, dissatisfaction, working memory and
+"""Activate, the first phase of a turn (docs/loop.md §2): frame, dissatisfaction, working memory and
 context, the relevant belief with its strength in the turn's context, and the beliefs already at
 the revision threshold. Reads only."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -227,12 +228,15 @@ async def activate(
     session: str | None = None,
     speaker: str | None = None,
     sections: Sequence[SectionName] = TURN_SECTIONS,
+    now: datetime | None = None,
 ) -> Activation:
     """Everything a turn knows before it judges anything.
 
     Args:
         sections: what retrieval reads (a tool call reads only working memory: the belief it
             routes on is the one about the tool, :mod:`app.loop.tool_turns`).
+        now: the turn's time (the loop's clock): working memory's period-end contexts and the
+            recency of episodes are read at it; None is the system clock.
         context_name: the context asked for; None takes the temporal context of working memory.
         session: the conversation; its earlier turns are the history, and retrieval reads the
             message with its references to them resolved.
@@ -242,7 +246,7 @@ async def activate(
         AgentNotFound.
     """
     people_rows, history, query, start = await _read_first(
-        graph, embedder, settings, agent_id, message, session, sections
+        graph, embedder, settings, agent_id, message, session, sections, now
     )
     mentions = find_mentions(message, [(row["id"], row["name"]) for row in people_rows])
     context, frame = start.context, start.frame
@@ -302,6 +306,7 @@ async def _read_first(
     message: str,
     session: str | None,
     sections: Sequence[SectionName],
+    now: datetime | None,
 ) -> tuple[list[dict[str, Any]], list[HistoryTurn], str, _Start]:
     """The agent's people and the session's history (one read), the query retrieval reads (the
     message with its references resolved) and the turn's start; people and history first only
@@ -314,11 +319,11 @@ async def _read_first(
         # Retrieval must read what "it" / "that" points to: the history comes first.
         people, history = await read_people_and_history(graph, settings.loop, agent_id, session)
         query = resolve_references(message, [turn.message for turn in history])
-        start = await _read_start(graph, embedder, settings, agent_id, query, sections)
+        start = await _read_start(graph, embedder, settings, agent_id, query, sections, now)
         return people, history, query, start
     (people, history), start = await asyncio.gather(
         read_people_and_history(graph, settings.loop, agent_id, session),
-        _read_start(graph, embedder, settings, agent_id, message, sections),
+        _read_start(graph, embedder, settings, agent_id, message, sections, now),
     )
     return people, history, message, start
 
@@ -330,6 +335,7 @@ async def _read_start(
     agent_id: str,
     message: str,
     sections: Sequence[SectionName],
+    now: datetime | None,
 ) -> _Start:
     """The agent, the frame, D and the context, read concurrently.
 
@@ -367,6 +373,7 @@ async def _read_start(
             ),
             choose_frame=frame_budget,
             extra_sections={"working_memory": working_memory_items},
+            now=now,
         ),
     )
     if not agent_rows:

@@ -4,6 +4,7 @@ Anything else (payments, e-mail, ledgers) needs an executor registered by the de
 
 from __future__ import annotations
 
+from app.clock import Clock, SystemClock
 from app.graph.client import GraphClient
 from app.memory.settings import MemoryMechanics
 from app.memory.working_memory import NoteCreate, TaskCreate, add_note, add_task
@@ -21,9 +22,12 @@ class WorkingMemoryExecutor:
     name = "working_memory"
     verbs = frozenset({"remember", "note", "track", "add_task"})
 
-    def __init__(self, graph: GraphClient, mechanics: MemoryMechanics) -> None:
+    def __init__(
+        self, graph: GraphClient, mechanics: MemoryMechanics, clock: Clock | None = None
+    ) -> None:
         self._graph = graph
         self._mechanics = mechanics
+        self._clock = clock or SystemClock()
 
     async def execute(self, agent_id: str, unit: WorkUnit) -> ExecutionResult:
         if unit.verb in ("remember", "note"):
@@ -32,6 +36,7 @@ class WorkingMemoryExecutor:
                 agent_id,
                 NoteCreate(content=_text(unit), source="loop"),
                 mechanics=self._mechanics,
+                now=self._clock.now(),
             )
             return ExecutionResult(
                 status="executed",
@@ -43,6 +48,7 @@ class WorkingMemoryExecutor:
             agent_id,
             TaskCreate(description=_text(unit), source="loop"),
             mechanics=self._mechanics,
+            now=self._clock.now(),
         )
         return ExecutionResult(
             status="executed",

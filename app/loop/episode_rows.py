@@ -140,7 +140,7 @@ def surprise(plan: Plan, activation: Activation) -> float:
 
 
 def turn_actions(plan: Plan) -> int:
-    """Actions the turn took: judging evidence, proposing, executing, verifying (DESIGN §5:
+    """Actions the turn took: judging evidence, proposing, executing, verifying (docs/memory.md §1:
     fewer than 2 makes the episode trivial)."""
     count = 1 if plan.evidence and plan.evidence.items else 0
     count += 1 if plan.work_unit is not None else 0

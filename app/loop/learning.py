@@ -29,6 +29,7 @@ from app.loop.settings import LoopConfig, LoopSettings
 from app.reasoning.protocol import BeliefBrief, EvidenceItem, LearnedClaim, PersonBrief
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
+from app.text.claims import MAX_STATEMENT_CHARS, clip_statement
 from app.text.words import token_similarity
 
 
@@ -109,7 +110,10 @@ async def plan_guidance(
     (so a later turn about the same thing finds it); a repeat of a known belief reinforces it.
     The known beliefs are those the context retrieves for the new statement."""
     loop = settings.loop
-    statement = f"{_sentence(answer)} (Guidance for: {asked.strip().rstrip('.?!')}.)"
+    # Both cut so that a very long answer or question still makes a statement.
+    question = clip_statement(asked.strip().rstrip(".?!"), MAX_STATEMENT_CHARS // 3)
+    suffix = f" (Guidance for: {question}.)"
+    statement = clip_statement(_sentence(answer), MAX_STATEMENT_CHARS - len(suffix)) + suffix
     context = await build_context(
         graph,
         embedder,

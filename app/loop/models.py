@@ -105,6 +105,8 @@ class GuardianReport(BaseModel):
     reason: str | None = None
     matches: list[dict[str, Any]] = Field(default_factory=list)
     audit: dict[str, Any] | None = None
+    # Censors that could not finish within the check's time limit (then at least warn).
+    timed_out: list[str] = Field(default_factory=list)
 
 
 class ReasonerCalls(BaseModel):

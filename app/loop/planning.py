@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.guardian.audit import work_unit_text
 from app.guardian.check import Censors
 from app.loop.acting import execute_and_verify
 from app.loop.activation import Activation
@@ -14,7 +15,7 @@ from app.loop.models import ChatRequest, GuardianReport, TurnEvent, TurnMode
 from app.loop.recording import TurnRecorder
 from app.loop.routing import route
 from app.loop.services import LoopServices
-from app.loop.tool_turns import action_text, destructive_cap, tool_unit
+from app.loop.tool_turns import destructive_cap, tool_unit
 from app.reasoning.offline.requests import request_sentence
 from app.reasoning.protocol import (
     Appraisal,
@@ -169,14 +170,21 @@ async def _guard_request(planning: _Planning, appraisal: Appraisal, censors: Cen
     return guarded
 
 
-async def _audit(planning: _Planning, report: GuardianReport, risk_kinds: list[str]) -> _Guarded:
-    """The tier-3 audit against the creed; a failed audit blocks."""
+async def _audit(
+    planning: _Planning,
+    report: GuardianReport,
+    risk_kinds: list[str],
+    work_unit: WorkUnit | None = None,
+) -> _Guarded:
+    """The tier-3 audit against the creed (of the request, and of the proposed work unit once
+    there is one); a failed audit blocks."""
     services = planning.services
     audit = await planning.recorder.judge(
         "audit",
         services.reasoner.audit(
             AuditRequest(
                 message=planning.request.message,
+                work_unit=work_unit,
                 creed=await services.guard.creed(planning.agent_id),
                 risk_kinds=risk_kinds,
             )
@@ -287,14 +295,28 @@ async def _work_unit(planning: _Planning, appraisal: Appraisal) -> WorkUnit:
 
 
 async def _blocks_action(planning: _Planning, plan: Plan, unit: WorkUnit, censors: Censors) -> bool:
-    """Whether a censor matches the proposed action (then the plan is blocked)."""
+    """Whether the guardian stops the proposed action: a censor matches the work unit (its
+    description and the entities it acts on), or the unit touches a high-risk kind the request
+    did not and fails the tier-3 audit. Either way the plan is blocked."""
     # The guardian also reads the proposed action, not only the words of the request.
-    check = await planning.services.guard.check(planning.agent_id, action_text(unit), censors)
-    if not refuses(check):
+    guard, text = planning.services.guard, work_unit_text(unit)
+    check = await guard.check(planning.agent_id, text, censors)
+    if refuses(check):
+        plan.mode, plan.guardian = "blocked", check
+        plan.reasons.append("a censor matched the proposed action")
+        await planning.recorder.emit(TurnEvent(type="guardian", data=check.model_dump()))
+        return True
+    audited = set((plan.guardian.audit or {}).get("kinds", []))
+    new_kinds = sorted(set(guard.high_risk_kinds(text)) - audited)
+    if not new_kinds:
         return False
-    plan.mode, plan.guardian = "blocked", check
-    plan.reasons.append("a censor matched the proposed action")
-    await planning.recorder.emit(TurnEvent(type="guardian", data=check.model_dump()))
+    guarded = await _audit(planning, check, new_kinds, unit)
+    if not guarded.audit_failed:
+        plan.guardian = plan.guardian.model_copy(update={"audit": guarded.report.audit})
+        return False
+    plan.mode, plan.guardian = "blocked", guarded.report
+    plan.reasons.append("the proposed action failed the audit against the creed")
+    await planning.recorder.emit(TurnEvent(type="guardian", data=guarded.report.model_dump()))
     return True
 
 

@@ -10,14 +10,16 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from app.errors import CredenceError, TurnFailed
+from app.graph.client import GraphClient, Transaction
 from app.loop.models import ReasonerCalls, TurnEvent, TurnResult
 from app.metrics import observe_turn
-from app.reasoning.protocol import Judgement, Reasoner, RevisedBelief, RevisionRequest
+from app.reasoning.protocol import Judgement
 
 log = logging.getLogger(__name__)
 
 Emit = Callable[[TurnEvent], Awaitable[None]]
 J = TypeVar("J", bound=Judgement)
+T = TypeVar("T")
 
 
 async def silent(_: TurnEvent) -> None:
@@ -32,8 +34,16 @@ class TurnRecorder:
     judgements: list[tuple[str, Judgement]] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     phase_started: float = field(default_factory=time.perf_counter)
+    # Set on the recorder a write transaction gets (:func:`write_then_emit`): no judgement
+    # there, since a transient error runs the transaction's work again.
+    in_transaction: bool = False
 
     async def judge(self, name: str, call: Awaitable[J]) -> J:
+        if self.in_transaction:
+            close = getattr(call, "close", None)
+            if close is not None:
+                close()  # the coroutine is never awaited
+            raise RuntimeError(f"{name}: no reasoner call inside a retried transaction")
         try:
             answer = await call
         except CredenceError:
@@ -60,6 +70,47 @@ class TurnRecorder:
                 report.output_tokens += answer.usage.output_tokens
                 report.cache_read_input_tokens += answer.usage.cache_read_input_tokens
         return report
+
+
+@dataclass(slots=True)
+class HeldEvents:
+    """A transaction attempt's events, held until it commits."""
+
+    events: list[TurnEvent] = field(default_factory=list)
+
+    async def __call__(self, event: TurnEvent) -> None:
+        self.events.append(event)
+
+
+async def write_then_emit(
+    graph: GraphClient,
+    recorder: TurnRecorder,
+    work: Callable[[Transaction, TurnRecorder], Awaitable[T]],
+    action: str,
+) -> T:
+    """Runs ``work`` in one write transaction with a recorder whose events are held back: a
+    transient error runs only the graph work again (with fresh events), and the events of the
+    attempt that committed reach the listener once, after the commit. ``work`` makes no
+    reasoner call (its recorder refuses one); the judgements it needs are made before.
+    """
+    attempts: list[HeldEvents] = []
+
+    async def attempt(tx: Transaction) -> T:
+        held = HeldEvents()
+        attempts.append(held)
+        inner = TurnRecorder(
+            emit=held,
+            judgements=recorder.judgements,
+            timings_ms=recorder.timings_ms,
+            phase_started=recorder.phase_started,
+            in_transaction=True,
+        )
+        return await work(tx, inner)
+
+    result = await graph.write_transaction(attempt, action=action)
+    for event in attempts[-1].events:
+        await recorder.emit(event)
+    return result
 
 
 class ReasonerFailed(Exception):
@@ -94,15 +145,3 @@ def usage_of(recorder: TurnRecorder) -> dict[str, Any]:
         "output_tokens": calls.output_tokens,
         "reasoners": calls.calls,
     }
-
-
-class RecordedReviser:
-    """The reasoner's ``revise`` through the turn's recorder, so a revision's model calls and
-    tokens count in the turn's usage like every other judgement."""
-
-    def __init__(self, reasoner: Reasoner, recorder: TurnRecorder) -> None:
-        self._reasoner = reasoner
-        self._recorder = recorder
-
-    async def revise(self, request: RevisionRequest) -> RevisedBelief:
-        return await self._recorder.judge("revise", self._reasoner.revise(request))

@@ -18,6 +18,7 @@ from dataclasses import replace
 from app.beliefs.revision import observe_turn
 from app.embeddings.store import embed_pending
 from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, InvalidInput
+from app.guardian.audit import work_unit_text
 from app.guardian.censors import learn_censor
 from app.loop.acting import execute_and_verify
 from app.loop.activation import read_history
@@ -35,8 +36,7 @@ from app.loop.recording import (
 )
 from app.loop.resumption import Resumption
 from app.loop.services import LoopServices
-from app.loop.tool_turns import action_text
-from app.loop.write_phase import record_resumption
+from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 
 log = logging.getLogger(__name__)
@@ -121,10 +121,7 @@ async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -
         run = await _remember(services, run)
         run = await _act_on_answer(services, recorder, run)
         run = await _plan_guidance(services, run)
-        result = await services.graph.write_transaction(
-            lambda tx: record_resumption(tx, services, recorder, run),
-            action="resuming a turn",
-        )
+        result = await write_resumption(services, recorder, run)
     except ReasonerFailed as failure:
         raise await turn_failed(emit, run.agent_id, failure) from failure
     await _after_resumption(services, run)
@@ -173,7 +170,7 @@ async def _act_on_answer(
     if state is None or run.rejected:
         return run
     unit = await _unit_to_run(services, recorder, run, state)
-    guardian = await services.guard.check(run.agent_id, action_text(unit))
+    guardian = await services.guard.check(run.agent_id, work_unit_text(unit))
     if refuses(guardian):
         return replace(run, unit=unit, guardian=guardian, mode="blocked")
     execution, verification = await execute_and_verify(services, recorder, run.agent_id, unit)

@@ -1,4 +1,4 @@
-"""Routing a turn (DESIGN §5 "Supervision"): which supervision mode it runs in, and why.
+"""Routing a turn (docs/loop.md §4): which supervision mode it runs in, and why.
 
 Pure functions: the relevant belief's context-conditional strength decides (< 0.4 guidance,
 < 0.7 proposal, else autonomous; none relevant → guidance); an invalidated belief (A.C.R.E.)

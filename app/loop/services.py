@@ -1,25 +1,25 @@
-"""Building the loop's services once per process (the API's lifespan, the CLI's chat)."""
+"""What a turn runs on. Built once per process by the composition root (app/runtime.py), never
+per request: the idle-sweep clock below is per-process state."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.agents.identity import IdentityCache, shared_identity_cache
-from app.embeddings.embedder import Embedder, shared_embedder
+from app.agents.identity import IdentityCache
+from app.clock import Clock, SystemClock
+from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
-from app.loop.builtin_executors import WorkingMemoryExecutor
-from app.loop.executors import Executor, ExecutorRegistry
+from app.loop.executors import ExecutorRegistry
 from app.loop.guarding import Guard
 from app.loop.settings import LoopConfig
-from app.reasoning.factory import make_reasoner
 from app.reasoning.protocol import Reasoner
-from app.tools.clients import McpClients
-from app.tools.executor import McpToolExecutor
 
 
 @dataclass(frozen=True, slots=True)
 class LoopServices:
-    """What a turn runs on; built once per process (the API's lifespan, the CLI)."""
+    """What a turn runs on; one per process (app/runtime.py builds it)."""
 
     graph: GraphClient
     settings: LoopConfig
@@ -28,43 +28,10 @@ class LoopServices:
     executors: ExecutorRegistry
     guard: Guard
     # The agent's identity document, the system prompt of every Claude call of a turn.
-    identity: IdentityCache = field(default_factory=shared_identity_cache)
-    # When this process last swept each agent's idle sessions (time.monotonic()).
+    identity: IdentityCache = field(default_factory=IdentityCache)
+    # When this process last swept each agent's idle sessions (``monotonic()`` seconds).
     idle_sweeps: dict[str, float] = field(default_factory=dict)
-
-
-def default_executors(
-    graph: GraphClient, settings: LoopConfig, mcp_clients: McpClients | None = None
-) -> ExecutorRegistry:
-    """The executors that ship with Credence: working memory, and, given the process's MCP
-    clients, the tools of the agent's connected MCP servers (``call_tool``); deployments
-    register more."""
-    shipped: list[Executor] = [WorkingMemoryExecutor(graph, settings.memory)]
-    if mcp_clients is not None:
-        shipped.append(McpToolExecutor(graph, mcp_clients))
-    return ExecutorRegistry(shipped)
-
-
-def build_loop_services(
-    graph: GraphClient,
-    settings: LoopConfig,
-    *,
-    embedder: Embedder | None = None,
-    reasoner: Reasoner | None = None,
-    executors: ExecutorRegistry | None = None,
-) -> LoopServices:
-    """Everything a turn runs on: Claude when a key is set (offline otherwise), the shared
-    embedder, the shipped executors and the guardian.
-
-    Raises:
-        ReasonerNotConfigured: provider "claude" without an API key.
-    """
-    embedder = embedder or shared_embedder(settings.embeddings)
-    return LoopServices(
-        graph=graph,
-        settings=settings,
-        reasoner=reasoner or make_reasoner(settings.reasoner, embedder),
-        embedder=embedder,
-        executors=executors or default_executors(graph, settings),
-        guard=Guard(graph, settings.guardian),
-    )
+    # The time the turn writes (an instant in tests).
+    clock: Clock = field(default_factory=SystemClock)
+    # The seconds the idle-sweep throttle counts (injectable, so a test need not sleep).
+    monotonic: Callable[[], float] = time.monotonic

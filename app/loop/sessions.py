@@ -12,7 +12,7 @@ open episodes. The summary is composed from the graph without a model call.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -75,7 +75,7 @@ async def close_session(
         AgentNotFound: no such agent.
         NotFound: the agent has no session ``key`` with episodes.
     """
-    at = now or datetime.now(UTC)
+    at = now or services.clock.now()
     graph = services.graph
     await require_agent(graph, agent_id)
     [ended] = await end_sessions(graph, services.settings.retrieval, agent_id, [key])
@@ -127,7 +127,7 @@ async def close_idle_sessions(
 ) -> list[SessionClosed]:
     """Closes the agent's chat sessions idle longer than ``session_idle_timeout_minutes`` (a
     few per call, the longest idle first); a session that fails to close is logged and left."""
-    at = now or datetime.now(UTC)
+    at = now or services.clock.now()
     loop = services.settings.loop
     rows = await services.graph.read(
         "sessions/find_idle_sessions",

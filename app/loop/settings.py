@@ -17,7 +17,7 @@ from app.tools.settings import ToolSettings
 
 
 class LoopSettings(BaseModel):
-    # A retrieved belief is "relevant" to a request at or above this cosine similarity (DESIGN §5).
+    # A retrieved belief is "relevant" to a request at or above this cosine (docs/retrieval.md §8).
     relevance_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.35
     # The same floor on token overlap (Jaccard), used when embeddings are unavailable.
     relevance_floor_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.15

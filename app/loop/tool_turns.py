@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from app.beliefs.formulas import is_invalidated
 from app.loop.activation import Activation
@@ -70,25 +69,6 @@ def tool_unit(activation: Activation) -> WorkUnit | None:
     """The work unit of a tool-call turn; None for any other turn."""
     focus = activation.tool
     return tool_work_unit(focus.call, focus.description) if focus is not None else None
-
-
-def action_text(unit: WorkUnit) -> str:
-    """What the guardian reads of a proposed action: its description, and for a tool call each
-    argument value on a line of its own (so a pattern anchored at a line's end matches as it
-    does in a message)."""
-    if unit.call is None:
-        return unit.description
-    return "\n".join([unit.description, *_values(unit.call.arguments)])
-
-
-def _values(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [text for item in value.values() for text in _values(item)]
-    if isinstance(value, list):
-        return [text for item in value for text in _values(item)]
-    return []
 
 
 def destructive_cap(activation: Activation, min_successes: int) -> str | None:

@@ -1,4 +1,4 @@
-"""One turn of the cognitive loop (DESIGN §6): activate → appraise → route → guidance / proposal
+"""One turn of the loop (docs/loop.md §1): activate → appraise → route → guidance / proposal
 / autonomous → execute → verify → learn → respond.
 
 Everything that only reads or judges happens first (activation, the reasoner's appraisal,
@@ -8,14 +8,14 @@ the threshold, the decision and its reasons, the approval, the response) go into
 transaction under the agent's lock (:mod:`app.loop.write_phase`): a reasoner or Neo4j failure
 anywhere rolls the whole turn back, and the caller gets a ``TurnFailed`` naming the phase.
 Revision runs inside that transaction, so the turn that pushes a belief over the threshold
-halts and revises.
+halts and revises; the reasoner is asked outside it (app/loop/answers.py), so a transient
+retry runs only graph work again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Coroutine
 from dataclasses import replace
 
@@ -36,7 +36,7 @@ from app.loop.recording import (
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
 from app.loop.tool_turns import focus_on_tool
-from app.loop.write_phase import record_turn
+from app.loop.write_phase import write_turn
 from app.tools.calls import parse_tool_call
 
 log = logging.getLogger(__name__)
@@ -81,10 +81,7 @@ async def run_turn(
         phase = "plan"
         turn = await _plan(services, recorder, agent_id, request, activation)
         phase = "learn"
-        result, sample = await services.graph.write_transaction(
-            lambda tx: record_turn(tx, services, recorder, turn),
-            action="recording a turn",
-        )
+        result, sample = await write_turn(services, recorder, turn)
     except ReasonerFailed as failure:
         raise await turn_failed(emit, agent_id, failure) from failure
     except CredenceError as error:
@@ -107,6 +104,7 @@ async def _activate(
         request.session,
         request.speaker,
         sections=TOOL_CALL_SECTIONS if parse_tool_call(request.message) else TURN_SECTIONS,
+        now=services.clock.now(),
     )
     # A message that calls a tool routes on the agent's belief about that tool.
     activation = await focus_on_tool(services, agent_id, request.message, activation)
@@ -188,7 +186,7 @@ async def _after_turn(
 
 def _sweep_due(services: LoopServices, agent_id: str) -> bool:
     """Whether this turn sweeps the agent's idle sessions (at most once per interval)."""
-    now = time.monotonic()
+    now = services.monotonic()
     last = services.idle_sweeps.get(agent_id)
     if last is not None and now - last < services.settings.loop.idle_sweep_interval_seconds:
         return False

@@ -16,17 +16,20 @@ finish the episode) are written once, below; each keeps the order its writes alw
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 
+from app.beliefs.formulas import tension_delta
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
 from app.beliefs.revision import record_dissatisfaction_in, revise_tense_in
 from app.beliefs.updates import apply_evidence_in, apply_outcome_in
+from app.errors import AgentNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import Transaction
 from app.loop.acting import moral_valence, outcome_of
 from app.loop.activation import Activation
+from app.loop.answers import ROUNDS, AnswersNeeded, TurnAnswers
 from app.loop.approvals import TurnState, create_approval_in, resolve_in
 from app.loop.decisions import create_decision_in, record_decision_outcome_in
 from app.loop.episode_rows import (
@@ -42,7 +45,7 @@ from app.loop.episode_rows import (
 from app.loop.learning import learn_in, reinforcements
 from app.loop.models import ApprovalPublic, TurnEvent, TurnResult
 from app.loop.planning import Plan, PlannedTurn
-from app.loop.recording import RecordedReviser, TurnRecorder
+from app.loop.recording import TurnRecorder, write_then_emit
 from app.loop.responses import resumption_response, turn_response
 from app.loop.results import TurnWritten, resumption_result, turn_result
 from app.loop.resumption import Resumption
@@ -98,22 +101,90 @@ class _TensionApplied:
 # --- a turn ------------------------------------------------------------------------------------
 
 
-async def record_turn(
-    tx: Transaction, services: LoopServices, recorder: TurnRecorder, turn: PlannedTurn
+async def write_turn(
+    services: LoopServices, recorder: TurnRecorder, turn: PlannedTurn
 ) -> tuple[TurnResult, tuple[float, int]]:
-    """Everything a turn writes, in the caller's transaction. Revision runs inside it, so the
-    turn that pushes a belief over the threshold halts and revises.
+    """Everything a turn writes, in one transaction, with the reasoner asked outside it (see
+    app/loop/answers.py): the response first (for the turn as it would be without a revision,
+    unless a belief is at the threshold already), then, when the transaction finds a belief
+    its evidence made tense, the revisions and the response that says so, and the transaction
+    again. The turn's events reach the listener once, after the commit.
 
     Returns:
         The turn's result, and the dissatisfaction sample taken after its learning (D, the
         runaway guard's streak).
 
     Raises:
-        ReasonerFailed (revise, respond) and CredenceError (the graph): the caller's
-        transaction then rolls back.
+        ReasonerFailed (revise, respond) and CredenceError (the graph): nothing is written.
     """
+    answers = TurnAnswers()
+    if not _may_revise(turn, services.settings):
+        await answers.respond(services.reasoner, recorder, _unrevised_response(services, turn))
+    for round_ in range(1, ROUNDS + 1):
+        answers.settle = round_ == ROUNDS
+        if answers.settle and answers.response is None:
+            await answers.respond(services.reasoner, recorder, _unrevised_response(services, turn))
+        try:
+            return await write_then_emit(
+                services.graph,
+                recorder,
+                lambda tx, held: record_turn(tx, services, held, turn, answers),
+                action="recording a turn",
+            )
+        except AnswersNeeded as needed:
+            await answers.answer(services.reasoner, recorder, needed)
+    raise AssertionError("the last round settles")  # pragma: no cover
+
+
+def _may_revise(turn: PlannedTurn, settings: LoopConfig) -> bool:
+    """Whether the turn will likely revise (then its response is asked once the revision is
+    known, not before): a belief at the threshold already, or contradicting evidence that may
+    take the belief it contradicts there (its tension plus the most one piece can add). A
+    wrong guess costs one more round of the transaction, or one more response."""
+    activation, mechanics = turn.activation, settings.mechanics
+    if turn.plan.mode == "blocked":
+        return False
+    if activation.at_threshold:
+        return True
+    tension = {belief.id: belief.tension for belief in activation.beliefs}
+    return any(
+        item.stance == "contradicting"
+        and tension.get(item.belief_id, 0.0) + tension_delta(item.confidence, mechanics)
+        >= mechanics.revision_threshold
+        for item in _usable_evidence(settings.loop, turn.plan)
+    )
+
+
+def _unrevised_response(services: LoopServices, turn: PlannedTurn) -> ResponseRequest:
+    """The response request of the turn when it revises nothing."""
+    return turn_response(
+        turn,
+        RevisionOutcome(),
+        _question_for(turn.plan, turn.activation),
+        services.settings.loop.history_turns_answer,
+    )
+
+
+async def record_turn(
+    tx: Transaction,
+    services: LoopServices,
+    recorder: TurnRecorder,
+    turn: PlannedTurn,
+    answers: TurnAnswers,
+) -> tuple[TurnResult, tuple[float, int]]:
+    """Everything a turn writes, in the caller's transaction, with the reasoner's answers
+    asked before it. Revision runs inside it, so the turn that pushes a belief over the
+    threshold halts and revises.
+
+    Raises:
+        AnswersNeeded (a revision or the response not answered yet) and CredenceError (the
+        graph): the caller's transaction then rolls back.
+    """
+    # The plan's mode may change in here (a revision): a round run again starts from the
+    # planned one.
+    turn = replace(turn, plan=replace(turn.plan))
     settings, plan, agent_id = services.settings, turn.plan, turn.agent_id
-    now = datetime.now(UTC)
+    now = services.clock.now()
     await lock_agent(tx, agent_id)
     people = await _meet_people(tx, settings.memory, turn, now)
     outcome = outcome_of(plan.execution, plan.verification)
@@ -136,7 +207,7 @@ async def record_turn(
     await _learn_from_outcome(
         tx, settings, agent_id, _turn_lesson(turn, outcome, settings.loop), now
     )
-    revision = await _revise(tx, services, recorder, turn, tension.touched)
+    revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
     await recorder.phase("learn", tension_changes=len(tension.moves))
     decision_id = (
         await create_decision_in(tx, agent_id, turn.activation, plan, plan.work_unit)
@@ -149,12 +220,10 @@ async def record_turn(
         tx, settings.loop, recorder, turn, decision_id, episode_id
     )
     action_id = await _record_turn_action(
-        tx, turn, outcome, decision_id, episode_id, approval, settings.loop
+        tx, turn, outcome, (decision_id, episode_id), approval, settings.loop, now
     )
-    reply = await _respond(
-        services,
-        recorder,
-        turn_response(turn, revision, question, settings.loop.history_turns_answer),
+    reply = answers.reply_for(
+        turn_response(turn, revision, question, settings.loop.history_turns_answer)
     )
     conduct = TurnConduct(
         mode=plan.mode,
@@ -335,24 +404,26 @@ async def _record_rules_used(
 
 async def _revise(
     tx: Transaction,
-    services: LoopServices,
+    mechanics: Mechanics,
     recorder: TurnRecorder,
     turn: PlannedTurn,
-    touched: list[str],
+    tension: _TensionApplied,
+    answers: TurnAnswers,
 ) -> RevisionOutcome:
     """Revises the beliefs the evidence touched and those already at the threshold (those
-    still below it are left); a turn that revised and ran nothing answers as a revision."""
+    still below it are left); a turn that revised and ran nothing answers as a revision.
+
+    Raises:
+        AnswersNeeded: a tense belief's revision is not answered yet (unless settling).
+    """
     plan = turn.plan
-    candidates = list(dict.fromkeys(touched + turn.activation.at_threshold))
+    candidates = list(dict.fromkeys(tension.touched + turn.activation.at_threshold))
     if plan.mode == "blocked" or not candidates:
         return RevisionOutcome()
-    revision = await revise_tense_in(
-        tx,
-        services.settings.mechanics,
-        RecordedReviser(services.reasoner, recorder),
-        turn.agent_id,
-        candidates,
-    )
+    revised = await revise_tense_in(tx, mechanics, answers, turn.agent_id, candidates)
+    if revised.unanswered and not answers.settle:
+        raise AnswersNeeded(revised.unanswered)
+    revision = revised.outcome
     for summary in revision.revisions:
         await recorder.emit(TurnEvent(type="revision", data=summary.model_dump(mode="json")))
     if (revision.revisions or revision.approvals) and plan.execution is None:
@@ -373,7 +444,8 @@ async def _ask_a_person(
     plan = turn.plan
     if plan.mode not in ("guidance", "proposal") or plan.work_unit is None:
         return None, None
-    question = _question(plan, turn.activation)
+    question = _question_for(plan, turn.activation)
+    assert question is not None
     approval = await create_approval_in(
         tx,
         turn.agent_id,
@@ -388,9 +460,12 @@ async def _ask_a_person(
     return approval, question
 
 
-def _question(plan: Plan, activation: Activation) -> str:
+def _question_for(plan: Plan, activation: Activation) -> str | None:
+    """What a guidance or proposal turn with a work unit asks a person; None otherwise."""
     unit = plan.work_unit
-    if plan.mode == "proposal" and unit is not None:
+    if plan.mode not in ("guidance", "proposal") or unit is None:
+        return None
+    if plan.mode == "proposal":
         return f"May I go ahead? Proposed: {unit.description}"
     asks = activation.questions_to_ask[:1]
     topic = activation.relevant.statement if activation.relevant else None
@@ -428,13 +503,14 @@ async def _record_turn_action(
     tx: Transaction,
     turn: PlannedTurn,
     outcome: str,
-    decision_id: str | None,
-    episode_id: str,
+    written: tuple[str | None, str],
     approval: ApprovalPublic | None,
     loop: LoopSettings,
+    now: datetime,
 ) -> str | None:
     """A tool-call turn's Action: what was sent and what came of it (or that it waits for a
-    person, or was refused)."""
+    person, or was refused); ``written`` is the turn's decision and episode."""
+    decision_id, episode_id = written
     plan = turn.plan
     unit = plan.work_unit
     if unit is None or unit.call is None:
@@ -451,24 +527,52 @@ async def _record_turn_action(
         episode_id=episode_id,
         approval_id=approval.id if approval is not None else None,
         moved=moved,
+        now=now,
     )
 
 
 # --- a resumed turn ----------------------------------------------------------------------------
 
 
-async def record_resumption(
-    tx: Transaction, services: LoopServices, recorder: TurnRecorder, run: Resumption
+async def write_resumption(
+    services: LoopServices, recorder: TurnRecorder, run: Resumption
 ) -> TurnResult:
-    """Everything a resumed turn writes, in the caller's transaction: the approval resolved
-    (only while this resumption still holds its claim), the outcome learned, the episode.
+    """Everything a resumed turn writes, in one transaction; its response is asked before it
+    (it rests on the paused turn's state, not on what the transaction writes), and its events
+    reach the listener once, after the commit.
 
     Raises:
-        ApprovalClosed (the claim was lost), ReasonerFailed (respond) and CredenceError (the
-        graph): the caller's transaction then rolls back.
+        AgentNotFound, ApprovalClosed (the claim was lost), ReasonerFailed (respond) and
+        CredenceError (the graph): nothing is written.
+    """
+    rows = await services.graph.read("agents/get_agent_identity", agent_id=run.agent_id)
+    if not rows:
+        raise AgentNotFound(run.agent_id)
+    agent = rows[0]["agent"]
+    history_turns = services.settings.loop.history_turns_answer
+    request = resumption_response(agent, run, history_turns)
+    reply = await recorder.judge("respond", services.reasoner.respond(request))
+    return await write_then_emit(
+        services.graph,
+        recorder,
+        lambda tx, held: record_resumption(tx, services, held, run, reply),
+        action="resuming a turn",
+    )
+
+
+async def record_resumption(
+    tx: Transaction, services: LoopServices, recorder: TurnRecorder, run: Resumption, reply: Reply
+) -> TurnResult:
+    """Everything a resumed turn writes, in the caller's transaction: the approval resolved
+    (only while this resumption still holds its claim), the outcome learned, the episode, and
+    ``reply`` (asked before the transaction).
+
+    Raises:
+        ApprovalClosed (the claim was lost) and CredenceError (the graph): the caller's
+        transaction then rolls back.
     """
     settings, agent_id, state = services.settings, run.agent_id, run.state
-    now = datetime.now(UTC)
+    now = services.clock.now()
     await lock_agent(tx, agent_id)
     approval = await _resolve_approval(tx, run)
     speaker = run.answer.speaker or (state.request.speaker if state else None)
@@ -481,7 +585,7 @@ async def record_resumption(
         await record_decision_outcome_in(tx, agent_id, run.decision_id, decided, run.execution)
     draft = _resumption_episode(run, speaker, outcome)
     episode_id = await _write_episode(tx, services, agent_id, draft, now)
-    action_id = await _complete_approved_action(tx, run, outcome, lesson, episode_id)
+    action_id = await _complete_approved_action(tx, run, outcome, lesson, episode_id, now)
     rule_ids = state.rule_ids if state else []
     await _record_rules_used(tx, agent_id, episode_id, run.decision_id, rule_ids, outcome, now)
     person_id = met.person.id if met is not None else None
@@ -494,10 +598,6 @@ async def record_resumption(
         agent_id,
         run.learning,
         (episode_id, person_id, speaker if is_person(speaker) else None),
-    )
-    agent = (await tx.run("agents/get_agent", agent_id=agent_id))[0]["agent"]
-    reply = await _respond(
-        services, recorder, resumption_response(agent, run, settings.loop.history_turns_answer)
     )
     conduct = TurnConduct(
         mode=run.mode,
@@ -526,7 +626,12 @@ async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:
 
 
 async def _complete_approved_action(
-    tx: Transaction, run: Resumption, outcome: str, lesson: _OutcomeLesson, episode_id: str
+    tx: Transaction,
+    run: Resumption,
+    outcome: str,
+    lesson: _OutcomeLesson,
+    episode_id: str,
+    now: datetime,
 ) -> str | None:
     """The Action of an approved (modified, answered or rejected) tool call, completed."""
     proposed = run.stored.public.work_unit
@@ -542,6 +647,7 @@ async def _complete_approved_action(
         execution=run.execution,
         episode_id=episode_id,
         moved=lesson.belief_ids if outcome != "neutral" else [],
+        now=now,
     )
 
 
@@ -636,9 +742,3 @@ async def _learn_from_outcome(
             settings.memory,
             now,
         )
-
-
-async def _respond(
-    services: LoopServices, recorder: TurnRecorder, request: ResponseRequest
-) -> Reply:
-    return await recorder.judge("respond", services.reasoner.respond(request))

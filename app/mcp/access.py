@@ -57,11 +57,8 @@ async def resolve_agent(
         AgentNotFound: no such agent.
     """
     chosen = agent_id or (access.only if access else None) or services.default_agent_id
-    if chosen is None and services.settings.default_agent:
-        rows = await services.graph.read(
-            "agents/find_agents_by_name", agent_name=services.settings.default_agent
-        )
-        chosen = rows[0]["id"] if rows else None
+    if chosen is None:
+        chosen = await services.runtime.default_agent_id()
     if chosen is None:
         raise InvalidInput(
             "agent_id: name the agent (list them with the list_agents tool); there is no "

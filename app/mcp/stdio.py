@@ -6,13 +6,9 @@ Stdout carries the protocol only; logs go to stderr.
 from __future__ import annotations
 
 from app.config import Settings
-from app.embeddings.embedder import shared_embedder
-from app.graph.client import GraphClient
-from app.loop.services import default_executors
 from app.mcp.server import build_server
 from app.mcp.services import McpServices
-from app.reasoning.factory import make_reasoner
-from app.tools.clients import McpClients
+from app.runtime import Runtime
 
 
 async def serve_stdio(settings: Settings, agent_id: str | None = None) -> None:
@@ -21,24 +17,10 @@ async def serve_stdio(settings: Settings, agent_id: str | None = None) -> None:
     Args:
         agent_id: the agent of calls that name none (else the default agent).
     """
-    graph = GraphClient.from_settings(settings.neo4j)
-    embedder = shared_embedder(settings.embeddings)
-    reasoner = make_reasoner(settings.reasoner, embedder)
-    # The agents' connected MCP servers, for the tool calls a chat asks for; closed on exit.
-    mcp_clients = McpClients(settings.tools)
-    services = McpServices(
-        graph=graph,
-        settings=settings,
-        embedder=embedder,
-        reasoner=reasoner,
-        executors=default_executors(graph, settings, mcp_clients),
-        default_agent_id=agent_id,
-    )
+    # The runtime owns the agents' MCP client sessions too (tool calls); closed on exit.
+    runtime = Runtime.open(settings)
+    services = McpServices(runtime, default_agent_id=agent_id)
     try:
         await build_server(lambda: services).run_stdio_async()
     finally:
-        await mcp_clients.aclose()
-        await graph.close()
-        close = getattr(reasoner, "aclose", None)
-        if close is not None:
-            await close()
+        await runtime.aclose()

@@ -1,4 +1,4 @@
-"""Episodic memory (DESIGN §5): one Episode per turn or imported utterance, sessions with peak-end
+"""Episodes (docs/memory.md §1): one Episode per turn or imported utterance, sessions with peak-end
 salience, interference counting on insert, links to the people who spoke and the beliefs touched.
 
 Import is a first-class use: a batch is validated whole, embedded in one batched call, written in
@@ -22,9 +22,11 @@ from app.errors import InvalidInput, NotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
+from app.memory.lexical_stats import add_episode_statistics
 from app.memory.people import micro_birth_properties
 from app.memory.session_order import AGENT_SPEAKERS, OrderPlan, Placed, plan_order, search_text
 from app.memory.settings import EpisodeWriting, MemoryMechanics
+from app.text.dates import mentioned_dates
 
 Outcome = Literal["success", "failure", "partial", "neutral"]
 MAX_BATCH = 1000
@@ -342,7 +344,9 @@ async def write_episodes_in(
 ) -> None:
     """Creates episode rows (``cypher/episodes/create_episodes.cypher``) inside the caller's
     transaction, which holds the agent lock: merges them into their sessions' order (``NEXT``
-    edges, ``session_order.py``), embeds what ``embedded`` does not already hold, counts their
+    edges, ``session_order.py``), counts their words into the agent's lexical statistics
+    (``lexical_stats.py``), resolves the dates their text mentions against the day they were
+    said (``app/text/dates.py``), embeds what ``embedded`` does not already hold, counts their
     interference with the stored episodes (the older of each similar pair suffers), and gives
     the stored episodes whose previous turn changed their new vectors."""
     if not rows:
@@ -351,8 +355,11 @@ async def write_episodes_in(
     vectors = await embed_planned(embedder, plan, embedded)
     for row in rows:
         row["seq"] = plan.seq[row["id"]]
+        row["mentioned_dates"] = mentioned_dates(row["text"], row["occurred_at"].date())
         row["embedding"] = vector_param(vectors[row["id"]][1]) if vectors else None
     await _add_stored_interference(tx, retrieval, agent_id, rows)
+    # Before the create: statistics an older agent lacks are built from the episodes stored so far.
+    await add_episode_statistics(tx, agent_id, rows)
     await tx.run(
         "episodes/create_episodes",
         agent_id=agent_id,

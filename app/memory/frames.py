@@ -1,4 +1,4 @@
-"""Frames (DESIGN §5 "Frames"): the modes an agent thinks in, installed per agent as ``Frame``
+"""Frames (docs/memory.md §3): the modes an agent thinks in, installed per agent as ``Frame``
 nodes, and the choice of a frame for a text.
 
 Selection rule (:func:`select_frame`): each distinct activation pattern found in the text counts

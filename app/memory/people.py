@@ -1,4 +1,4 @@
-"""People (DESIGN §5 "People"): who the agent deals with, how much their word weighs, how they
+"""People (docs/memory.md §2): who the agent deals with, how much their word weighs, how they
 feel, and what they know and prefer (the user model lives on Person).
 
 Storage choices:
@@ -173,7 +173,7 @@ class Mention(BaseModel):
 
 
 def authority_for(seniority: str, mechanics: MemoryMechanics) -> float:
-    """Authority from seniority (DESIGN §5); an unrecognised seniority counts as ``unknown``."""
+    """Authority from seniority (docs/memory.md §2); an unknown seniority counts as ``unknown``."""
     table: dict[str, float] = {str(k): v for k, v in mechanics.authority_by_seniority.items()}
     return table.get(seniority, table["unknown"])
 
@@ -607,7 +607,7 @@ async def micro_birth(
     mechanics: MemoryMechanics | None = None,
     now: datetime | None = None,
 ) -> MicroBirth:
-    """The person called ``name`` (any case), created on first mention (DESIGN §5 micro-birth).
+    """The person called ``name`` (any case), micro-born on first mention (docs/memory.md §2).
 
     A new person has role and seniority ``unknown`` (authority 0.5), interaction frequency and
     context relevance 0, and birth source ``micro``. Idempotent, also under concurrency: the

@@ -1,4 +1,4 @@
-"""Reflection and consolidation (DESIGN §4, §5): recent experience becomes rules.
+"""Reflection and consolidation (docs/memory.md §7): recent experience becomes rules.
 
 One reflection:
 

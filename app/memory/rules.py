@@ -1,4 +1,4 @@
-"""Rules (DESIGN §5 "Rules and self-model"): heuristics the agent learned or was given, with a
+"""Rules (docs/memory.md §5): heuristics the agent learned or was given, with a
 confidence that decays while nobody validates them.
 
 Decay (:func:`effective_confidence`, and the same formula in ``cypher/rules/list_rules.cypher``):

@@ -1,4 +1,4 @@
-"""The agent's view of itself (DESIGN §4, §5 "Rules and self-model").
+"""The agent's view of itself (docs/memory.md §6).
 
 * **Identity** — the Agent's name, identity goal and terminal creed. The terminal creed is fixed
   when the agent is created: no function here (or anywhere) changes it afterwards, and an edit

@@ -1,6 +1,6 @@
 """Settings of people, working memory, rules, the self-model (``CREDENCE_MEMORY__*``) and of
 reflection (``CREDENCE_REFLECTION__*``). Every rule that the design leaves open is defined here,
-next to the constant it uses, so the documentation and the tunable live in one place (DESIGN §5)."""
+next to the constant it uses, so the rule and its tunable live in one place (docs/memory.md)."""
 
 from __future__ import annotations
 
@@ -46,14 +46,14 @@ class MemoryMechanics(BaseModel):
     relationship_weight_authority: Unit = 0.6
     relationship_weight_frequency: Unit = 0.2
     relationship_weight_relevance: Unit = 0.2
-    # Interaction frequency (the rule is ours; DESIGN names the quantity only). Between two
+    # Interaction frequency (the rule is ours: docs/memory.md §2). Between two
     # interactions the frequency halves every `interaction_half_life_days` of silence; each
     # interaction then closes `interaction_gain` of the gap to 1:
     #   f ← f·0.5^(days since last_seen / half_life);  f ← f + gain·(1 − f)
     # It stays in [0, 1], rises with diminishing returns, and a contact who went quiet fades.
     interaction_gain: Unit = 0.1
     interaction_half_life_days: Positive = 30.0
-    # Affect cues (DESIGN §5): frustration raises stress and lowers valence; thanks/praise raise
+    # Affect (docs/memory.md §2): frustration raises stress and lowers valence; thanks/praise raise
     # valence and lower stress. Each kind applies once per text, however many of its cues occur.
     affect_frustration_stress: Unit = 0.2
     affect_frustration_valence: Unit = 0.3

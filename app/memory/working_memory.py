@@ -1,4 +1,4 @@
-"""Working memory (DESIGN §5): three columns, loaded in one read.
+"""Working memory (docs/memory.md §4): three columns, loaded in one read.
 
 1. **Active tasks** — ``Task`` nodes in state ``active``, newest first. At most
    ``max_active_tasks`` (4): adding one more marks the oldest active task ``evicted`` (not

@@ -1,4 +1,4 @@
-"""Loading a knowledge pack into an agent (DESIGN §8).
+"""Loading a knowledge pack into an agent (docs/packs.md §2).
 
 The pack was validated whole before this runs (``app/seeds/files.py``). Loading is one
 transaction under the agent's lock, written in batches (UNWIND), and idempotent: beliefs are
@@ -6,7 +6,7 @@ matched on (pack, key). A newer version keeps the learned strength and tension o
 whose statement did not change and supersedes each changed one through the revision engine
 (mode ``pack_upgrade``, with lineage); a key the new version dropped is deactivated (never
 deleted), as a manual deactivation is. Beliefs new to the agent start at the pack's strength,
-except that a belief with supporters in the pack gets the strength derived from them (DESIGN §5
+except that a belief with supporters in the pack gets its strength from them (docs/beliefs.md §6
 cascade), so the stored graph keeps the engine's invariant.
 """
 
@@ -146,20 +146,25 @@ async def load_pack(
     install_frames: FrameInstaller | None = None,
     immutable_keys: frozenset[str] = frozenset(),
     source: str = "pack",
-    strength_cap: float | None = None,
+    strength_cap: float | Literal["policy"] | None = "policy",
 ) -> PackLoadReport:
     """Loads (or upgrades) ``pack`` into the agent; all or nothing.
 
     ``vectors`` maps belief key (and ``rule:<key>``) to precomputed embeddings; missing ones are
     computed with ``embedder`` (batched) when it works, else the nodes are marked pending.
     ``immutable_keys`` names beliefs created immutable (the terminal creed at birth); ``source``
-    is the beliefs' source (``pack``, or ``birth`` for the birth packs). ``strength_cap`` (the
-    birth strength policy) bounds the strength new beliefs start at; each keeps the pack's
-    figure as ``prior_strength``.
+    is the beliefs' source (``pack``, or ``birth`` for the birth packs). ``strength_cap`` bounds
+    the strength new beliefs start at; each keeps the pack's figure as ``prior_strength``. By
+    default it is the birth strength policy (``mechanics.birth_strength_cap``), for a pack loaded
+    at birth and for one loaded any time after: a pack's knowledge starts uncertain and earns its
+    strength (and the autonomy it gives) from outcomes. None loads the pack's own figures (the
+    birth's own packs: creed, ethical core, self, role).
 
     Raises:
         AgentNotFound: no such agent.
     """
+    if strength_cap == "policy":
+        strength_cap = mechanics.birth_strength_cap
     state = await graph.read("packs/get_pack_state", agent_id=agent_id, pack_name=pack.name)
     diff = _diff(state, pack)
     if diff.previous is None:

@@ -7,10 +7,11 @@ import logging
 from app.embeddings.embedder import Embedder
 from app.reasoning.claude.reasoner import ClaudeReasoner, ReasonerNotConfigured, api_key
 from app.reasoning.offline.reasoner import OfflineReasoner
+from app.reasoning.offline.stance_model import LoadedJudge
 from app.reasoning.protocol import Reasoner
 from app.reasoning.settings import ReasonerSettings
 
-__all__ = ["ReasonerNotConfigured", "make_reasoner"]
+__all__ = ["ReasonerNotConfigured", "make_reasoner", "offline_judge"]
 
 log = logging.getLogger(__name__)
 
@@ -51,3 +52,15 @@ def make_reasoner(settings: ReasonerSettings, embedder: Embedder | None = None) 
         settings.strong_model,
     )
     return ClaudeReasoner(settings, fallback=offline)
+
+
+def offline_judge(reasoner: Reasoner) -> LoadedJudge:
+    """The stance judge of the offline reasoner behind ``reasoner`` (itself, or Claude's
+    fallback): the learned model, or the reason the cue judge decides alone."""
+    offline = reasoner if isinstance(reasoner, OfflineReasoner) else None
+    if offline is None and isinstance(reasoner, ClaudeReasoner):
+        fallback = reasoner.fallback
+        offline = fallback if isinstance(fallback, OfflineReasoner) else None
+    if offline is None:
+        return LoadedJudge(None, None, f"no offline reasoner behind {type(reasoner).__name__}")
+    return offline.judge

@@ -12,6 +12,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.text.claims import MAX_STATEMENT_CHARS
+
 Stance = Literal["reinforcing", "contradicting", "neutral", "novel"]
 Level = Literal["low", "medium", "high"]
 Severity = Literal["low", "medium", "high", "critical"]
@@ -251,9 +253,10 @@ class EvidenceItem(BaseModel):
 
 
 class LearnedClaim(BaseModel):
-    """A claim of the turn the agent accepts as a new belief of its own."""
+    """A claim of the turn the agent accepts as a new belief of its own (made no longer than
+    a belief's statement: ``app.text.claims.clip_statement``)."""
 
-    statement: str = Field(min_length=1, max_length=2000)
+    statement: str = Field(min_length=1, max_length=MAX_STATEMENT_CHARS)
     kind: Literal["guidance", "correction", "novel"] = Field(
         description="guidance: how to do something; correction: it corrects a given belief; "
         "novel: a fact no given belief covers"

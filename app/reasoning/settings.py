@@ -27,3 +27,6 @@ class ReasonerSettings(BaseModel):
     base_url: str | None = None
     # Offline stance: cosine at or above this between claim and belief counts as "about" it.
     offline_topic_similarity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.45
+    # Offline stance: the learned judge shipped in the package (app/reasoning/offline/weights)
+    # decides pairs about the topic when embeddings are on; false = the cue judge alone.
+    offline_stance_model: bool = True

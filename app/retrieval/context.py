@@ -1,4 +1,4 @@
-"""Relevance retrieval and the context of a query (DESIGN §7).
+"""Relevance retrieval and the context of a query (docs/retrieval.md).
 
 The query is embedded once (when embeddings work); each section is one Cypher query over the
 agent-scoped vector and fulltext indexes (``cypher/retrieval/``, see ``searches.py``) with
@@ -21,6 +21,7 @@ from typing import Any
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.agent_scope import require_agent
+from app.graph.causality import InvalidBookmark, bookmarks_to_wait_for
 from app.graph.client import GraphClient
 from app.retrieval.budget import fit_to_budget, section_budgets
 from app.retrieval.models import (
@@ -56,8 +57,13 @@ async def build_context(
 
     Raises:
         AgentNotFound: no such agent.
+        InvalidBookmark: the request's X-Credence-Bookmark is not one Neo4j can read.
     """
     now = now or datetime.now(UTC)
+    if bookmarks_to_wait_for():
+        # A bookmark Neo4j cannot read (InvalidBookmark, 422) would fail the frame and every
+        # section alike, each logged: find out once, first, with the agent's existence.
+        await require_agent(graph, agent_id)
     started = time.perf_counter()
     embedding, degraded_reason = await _embed_query(embedder, request)
     timings = {"embed": _ms_since(started)}
@@ -181,7 +187,7 @@ async def _run_section(
     begun = time.perf_counter()
     try:
         rows = await load()
-    except AgentNotFound:
+    except (AgentNotFound, InvalidBookmark):
         raise
     except Exception as error:
         log.exception("context section %s failed for agent %s", name, search.agent_id)

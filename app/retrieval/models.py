@@ -1,4 +1,4 @@
-"""The request and the answer of context retrieval (DESIGN §7): what is asked (query, sections,
+"""Request and answer of context retrieval (docs/retrieval.md §1): what is asked (query, sections,
 mode, budget) and what comes back (each section's items within its token share, the frame)."""
 
 from __future__ import annotations

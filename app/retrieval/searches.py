@@ -12,8 +12,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.graph.client import GraphClient
+from app.retrieval.diversity import diversified
+from app.retrieval.lexical import episode_hits
 from app.retrieval.models import Mode
 from app.retrieval.settings import RetrievalSettings
+from app.text.dates import asks_when, mentioned_dates
 from app.text.lucene import agent_clause, lucene_terms
 
 Rows = list[dict[str, Any]]
@@ -84,7 +87,8 @@ class SectionSearch:
     async def episodes(self) -> Rows:
         """Episodes weighted by salience, interference, outcome and recency (with their own
         vector share when one is set and the query has a vector; without a vector, the common
-        share keeps the fulltext index in)."""
+        share keeps the fulltext index in). The lexical half is scored on the agent's own
+        statistics (``lexical.py``) before the fused query."""
         own = self.settings.episode_vector_share if self.embedding is not None else None
         w = {
             **self.weights(own),
@@ -93,14 +97,35 @@ class SectionSearch:
             "success_multiplier": self.settings.success_multiplier,
             "recency_bonus_7d": self.settings.recency_bonus_7d,
             "recency_bonus_30d": self.settings.recency_bonus_30d,
+            "asks_when": asks_when(self.text),
+            "dated_bonus": self.settings.dated_bonus,
+            "query_dates": mentioned_dates(self.text, self.now.date())
+            if self.settings.date_match_bonus > 0
+            else [],
+            "date_match_bonus": self.settings.date_match_bonus,
         }
-        return await self.graph.read(
+        lexical = (
+            await episode_hits(
+                self.graph,
+                self.agent_id,
+                self.terms,
+                pool=max(self.settings.lexical_pool, self.settings.candidates, self.k),
+                keep=max(self.settings.candidates, self.k),
+            )
+            if self.terms is not None and w["fulltext_on"]
+            else None
+        )
+        s = self.settings
+        fetch = self.k * s.moment_fetch if s.moment_cap > 0 else self.k
+        rows = await self.graph.read(
             "retrieval/search_episodes",
             w=w,
+            lexical=lexical,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),
-            **self.common(),
+            **{**self.common(), "k": fetch},
         )
+        return diversified(rows, self.k, per_moment=s.moment_cap, window=s.moment_window)
 
     async def rules(self) -> Rows:
         """Rules weighted by their confidence, decayed since the last validation."""

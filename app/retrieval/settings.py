@@ -1,4 +1,4 @@
-"""Settings of relevance retrieval (``CREDENCE_RETRIEVAL__*``): every weight of DESIGN §7 is here,
+"""Settings of relevance retrieval (``CREDENCE_RETRIEVAL__*``): every weight of docs/retrieval.md,
 to be tuned by measurement (``bench/retrieval_madial.py``), not guesswork."""
 
 from __future__ import annotations
@@ -15,6 +15,12 @@ Positive = Annotated[float, Field(gt=0.0)]
 class RetrievalSettings(BaseModel):
     # Candidates taken from each index before fusion.
     candidates: Annotated[int, Field(ge=1, le=1000)] = 50
+    # Episodes: how many of the agent's episodes the fulltext index may return, to be scored
+    # again by BM25 on the agent's own statistics (app/retrieval/lexical.py) before the best
+    # `candidates` are fused. An agent with no more matching episodes than this is ranked
+    # exactly as if it were alone in the database; a larger pool costs time (scored in Python:
+    # 500 took the episode section from 109 to 284 ms at 10k episodes, bench/README.md).
+    lexical_pool: Annotated[int, Field(ge=1, le=5000)] = 100
     # How the vector and the fulltext candidates are fused (README "Episodes and the context API"):
     # "score": each index's scores min-max normalised over its candidates, mixed as
     #   vector_share · vector + (1 − vector_share) · fulltext;
@@ -32,6 +38,12 @@ class RetrievalSettings(BaseModel):
     # Episodes: a turn gains neighbour_weight × the fused score of the better of the two turns
     # next to it in its session (NEXT edges), and such a neighbour of a hit becomes a candidate.
     neighbour_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.6
+    # Episodes: at most moment_cap turns within moment_window places of each other in a session
+    # before the rest of the list (app/retrieval/diversity.py; 0: off), chosen from the best
+    # k × moment_fetch.
+    moment_cap: Annotated[int, Field(ge=0, le=100)] = 0
+    moment_window: Annotated[int, Field(ge=0, le=100)] = 2
+    moment_fetch: Annotated[int, Field(ge=1, le=10)] = 3
     # Episodes' own vector share (None: vector_share). A chat turn searches with its loop's
     # episode_vector_share (LoopSettings): one message is a short query, where vector-only
     # ranks as well as fused (MADial last-1, bench/README) at a third of the cost.
@@ -52,6 +64,13 @@ class RetrievalSettings(BaseModel):
     success_multiplier: Annotated[float, Field(ge=0.0)] = 1.2
     recency_bonus_7d: Annotated[float, Field(ge=0.0)] = 0.1
     recency_bonus_30d: Annotated[float, Field(ge=0.0)] = 0.05
+    # Episodes and time: a question that asks "when" lifts the turns that mention a date
+    # (× (1 + dated_bonus)); a date the question names ("in May 2023", "last year") lifts the
+    # turns said on it or mentioning it (× (1 + date_match_bonus); app/text/dates.py).
+    # dated_bonus 0.5 brought LoCoMo's temporal R@10 from 0.878 to 0.900 (MADial asks no "when"
+    # question: unmoved); date_match_bonus is off: too few questions name a date to choose it.
+    dated_bonus: Annotated[float, Field(ge=0.0)] = 0.5
+    date_match_bonus: Annotated[float, Field(ge=0.0)] = 0.0
     # Peak-end salience (set when a session ends).
     salience_peak: Positive = 2.0
     salience_end: Positive = 1.5

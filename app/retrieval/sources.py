@@ -20,8 +20,11 @@ async def assemble_context(
     settings: RetrievalSettings,
     agent_id: str,
     request: ContextRequest,
+    *,
+    now: datetime | None = None,
 ) -> Context:
-    """The full context of a query: retrieval sections, the frame's budget, working memory."""
+    """The full context of a query: retrieval sections, the frame's budget, working memory
+    (read at ``now``: the process clock's time; None is the system clock)."""
     return await build_context(
         graph,
         embedder,
@@ -30,6 +33,7 @@ async def assemble_context(
         request,
         choose_frame=frame_for_query,
         extra_sections={"working_memory": working_memory_items},
+        now=now,
     )
 
 

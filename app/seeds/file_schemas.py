@@ -1,4 +1,4 @@
-"""Models of the agent's own seed files (DESIGN §1, §5): ``seeds/creed.yaml``,
+"""Models of the agent's own seed files (docs/packs.md §4): ``seeds/creed.yaml``,
 ``seeds/self.yaml``, ``seeds/frames.yaml`` and ``seeds/censors.yaml``."""
 
 from __future__ import annotations

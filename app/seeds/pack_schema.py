@@ -1,11 +1,11 @@
-"""The knowledge-pack file format (DESIGN §8): a pydantic model, with a JSON Schema exported for
+"""The knowledge-pack file format (docs/packs.md §1): a pydantic model, a JSON Schema exported for
 pack authors (``credence packs schema``).
 
 A pack is YAML in ``seeds/packs/``. Beliefs are addressed by a ``key`` that is stable across
 versions: loading a newer version keeps the learned strength of a belief whose statement did not
 change and supersedes one whose statement did. ``supports`` and ``contradicts`` name keys in the
 same pack; ``supports`` points from the specific belief to the more general one it backs, so the
-general belief's strength is derived from its supporters (DESIGN §5 cascade).
+general belief's strength is derived from its supporters (cascade: docs/beliefs.md §6).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class PackCensor(StrictModel):
 
 
 class FrameSpec(StrictModel):
-    """A frame (DESIGN §5): shared by ``seeds/frames.yaml`` and packs that add frames."""
+    """A frame (docs/memory.md §3): shared by ``seeds/frames.yaml`` and packs that add frames."""
 
     key: Key
     name: Annotated[str, Field(min_length=1, max_length=120)]

@@ -27,6 +27,9 @@ GREETINGS = word_set(
     folks guys have day weekend care"""
 )
 
+# The longest statement a belief holds (a learned claim, a revision, a pack belief).
+MAX_STATEMENT_CHARS = 2000
+
 _QUESTION_START = re.compile(
     r"^(what|why|how|who|whom|whose|which|where)\b(?!\s+(?:a|an)\b)", re.IGNORECASE
 )
@@ -87,3 +90,16 @@ def split_claims(message: str) -> list[str]:
         if len(tokens(cleaned)) >= 2 and cleaned not in claims:
             claims.append(cleaned)
     return claims
+
+
+def clip_statement(text: str, limit: int = MAX_STATEMENT_CHARS) -> str:
+    """``text`` as it is when it fits in ``limit`` characters, else cut at the last word
+    boundary before the limit and ended with "…" (one very long sentence, e.g. a pasted log
+    line, still makes a statement a belief can hold)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    boundary = head.rstrip().rfind(" ")
+    if boundary > limit // 2:
+        head = head[:boundary]
+    return head.rstrip(" ,;:.") + "…"

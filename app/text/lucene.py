@@ -14,13 +14,13 @@ from app.text.stopwords import QUERY_STOP_WORDS
 # The tokens Lucene's standard analyser keeps (letters and digits, one inner apostrophe), so a
 # query term is never Lucene syntax: hand-written because no installed library escapes Lucene
 # queries, and the terms must match what the index holds.
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+WORD_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
 
 def lucene_terms(text: str, max_terms: int = 64) -> str | None:
     """The terms of ``text`` as a Lucene OR-clause body, or None when nothing is left."""
     seen: dict[str, None] = {}
-    for raw in _TOKEN.findall(text.lower()):
+    for raw in WORD_TOKEN.findall(text.lower()):
         token = raw.replace("'", "")
         if len(token) < 2 or token in QUERY_STOP_WORDS:
             continue

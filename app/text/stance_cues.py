@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.text.stopwords import CLAIM_STOP_WORDS
 from app.text.words import content_words, normalise, stem, tokens
@@ -195,6 +196,11 @@ def _comparator(before: str) -> str | None:
 def quantities(text: str) -> list[Quantity]:
     """The numbers of ``text``: digits (with thousands separators, decimals, %, "million")
     and number words from two to a hundred."""
+    return list(_quantities(text))
+
+
+@lru_cache(maxsize=4096)
+def _quantities(text: str) -> tuple[Quantity, ...]:
     text = normalise(text)
     found: list[Quantity] = []
     for match in _NUMBER.finditer(text):
@@ -228,9 +234,13 @@ def quantities(text: str) -> list[Quantity]:
         following = text[match.end() :].lstrip()
         if following.lower().startswith(("of ", "or ")):
             continue  # "two of the", "two or more": not a count of a thing
+        # "ten thousand dollars" is 10,000 (not 10).
+        multiplier = next(
+            (v for word, v in _MULTIPLIERS.items() if following.lower().startswith(word)), 1.0
+        )
         found.append(
             Quantity(
-                value=float(_WORD_NUMBERS[match.group().lower()]),
+                value=float(_WORD_NUMBERS[match.group().lower()]) * multiplier,
                 kind="count",
                 unit=_unit_after(text[match.end() :]),
                 label=_label_before(text[: match.start()]),
@@ -239,7 +249,7 @@ def quantities(text: str) -> list[Quantity]:
                 text=match.group(),
             )
         )
-    return found
+    return tuple(found)
 
 
 def _is_day_of_month(text: str, match: re.Match[str]) -> bool:
@@ -307,6 +317,12 @@ def _candidates(quantity: Quantity, others: list[Quantity]) -> list[Quantity]:
     return same_kind if len(same_kind) == 1 and not same_kind[0].unit else []
 
 
+def aligned_numbers(quantity: Quantity, others: list[Quantity]) -> list[Quantity]:
+    """The numbers of the other text that talk about the same thing as ``quantity`` (see
+    :func:`_candidates`)."""
+    return _candidates(quantity, others)
+
+
 def number_mismatches(claim: str, statement: str) -> list[str]:
     """Numbers of the shorter text that the longer one contradicts ("288 reviews" against "289
     reviews", "more than 288" against "288", "1998" against "1999"), as short descriptions.
@@ -343,6 +359,11 @@ def _names(text: str) -> set[str]:
             names.add(word.lower())
         opening = raw[-1:] in ".!?:" or raw in ("``", '"')
     return names
+
+
+def capitalised_names(text: str) -> set[str]:
+    """The names of a text: capitalised words not opening a sentence, lower-cased."""
+    return _names(text)
 
 
 def name_mismatches(claim: str, statement: str) -> list[tuple[str, str]]:

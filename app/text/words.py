@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from app.text.stopwords import CLAIM_STOP_WORDS
 
@@ -20,9 +21,17 @@ def normalise(text: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """Lower-cased word and number tokens (apostrophes kept: ``isn't``, ``o'clock``)."""
-    return [token.lower().strip("'-") for token in _TOKEN.findall(normalise(text))]
+    return list(_tokens(text))
 
 
+# The stance judges tokenise the same two texts a few dozen times per pair; these caches make
+# that one pass (pure functions of the text).
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(token.lower().strip("'-") for token in _TOKEN.findall(normalise(text)))
+
+
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix strip so that "obligations"/"obligation" and "recognised"/"recognises"
     compare equal; numbers and short words are kept whole."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from app.graph.agent_scope import require_agent
@@ -53,12 +53,13 @@ async def create_action_in(
     episode_id: str,
     approval_id: str | None,
     moved: list[str],
+    now: datetime,
 ) -> str:
     action_id = str(uuid.uuid4())
     await tx.run(
         "tools/create_action",
         agent_id=agent_id,
-        now=datetime.now(UTC),
+        now=now,
         action={
             "id": action_id,
             "qualified_name": call.qualified_name,
@@ -87,12 +88,13 @@ async def complete_approved_action_in(
     execution: ExecutionResult | None,
     episode_id: str,
     moved: list[str],
+    now: datetime,
 ) -> str | None:
     rows = await tx.run(
         "tools/complete_approved_action",
         agent_id=agent_id,
         approval_id=approval_id,
-        now=datetime.now(UTC),
+        now=now,
         action={
             "arguments": json.dumps(call.arguments, default=str) if call else None,
             "status": status,

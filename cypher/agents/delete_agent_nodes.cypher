@@ -11,6 +11,8 @@ CALL () {
   UNION ALL MATCH (n:Context {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Revision {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Episode {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:LexicalCorpus {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:LexicalTerm {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Session {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Person {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Frame {agent_id: $agent_id}) RETURN n

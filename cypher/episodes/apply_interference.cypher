@@ -1,4 +1,4 @@
-// Interference (DESIGN §5): for each new episode, the agent's stored episodes at cosine ≥ the
+// Interference (docs/memory.md §1): for each new episode, the agent's stored episodes at cosine ≥ the
 // threshold are found through the vector index (scoped to the agent inside the search); of each
 // similar pair the older memory suffers: a stored older episode gets interference + 1 here, and
 // the count of stored newer ones is returned for the new episode (written when it is created).

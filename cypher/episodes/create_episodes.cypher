@@ -8,6 +8,7 @@
 //         when the agent itself spoke), text, user_message, response, occurred_at (datetime), session,
 //         outcome, emotional_valence, surprise, frame, actions, trivial, interference,
 //         search_text (string), seq (int or null: place of arrival in the session),
+//         mentioned_dates (list of ISO date strings: app/text/dates.py),
 //         embedding (float32 VECTOR or null), about (list of belief ids)),
 //         $scheme (int: the embedding scheme of the given vectors).
 // The agent counts the episodes written since its last reflection (episodes_since_reflection:
@@ -40,7 +41,8 @@ SET e.external_id = row.external_id,
     e.is_end = false,
     e.consolidated = false,
     e.revision_triggered = false,
-    e.session_key = row.session
+    e.session_key = row.session,
+    e.mentioned_dates = row.mentioned_dates
 WITH e, row
 CALL (e, row) {
   WITH e, row WHERE row.embedding IS NOT NULL

@@ -1,4 +1,4 @@
-// Ends sessions with peak-end salience (DESIGN §5): the episode with the largest |valence| is the
+// Ends sessions with peak-end salience (docs/memory.md §1): the episode with the largest |valence| is the
 // peak (salience $salience.peak; none when every valence is 0), the last one is the end
 // ($salience.end), the others $salience.plain. Ending again recomputes (idempotent).
 // Params: $agent_id (string), $keys (list of session keys),

@@ -1,4 +1,4 @@
-// A deliberation record (DESIGN §4): the decision a turn took about a work unit, its reasons
+// A deliberation record (docs/graph-model.md §2): the decision a turn took about a work unit, its reasons
 // (at least one), and the beliefs it used.
 // Params: $agent_id (string), $decision (map: id, description (string), confidence (float),
 //         stakes (string), mode (string), work_unit (JSON string), verb (string),

@@ -1,4 +1,4 @@
-// Context-conditional strengths (DESIGN §5): for each belief, the HOLDS_IN strength of the first
+// Context-conditional strengths (docs/beliefs.md §2): for each belief, the HOLDS_IN strength of the first
 // context of the chain (most specific first, e.g. [acme/month_end, month_end]) or of its nearest
 // WITHIN ancestor that the belief holds in, else its default strength.
 // Params: $agent_id (string), $ids (list of belief ids), $chain (list of context names; may be empty).

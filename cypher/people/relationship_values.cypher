@@ -1,4 +1,4 @@
-// The relationship value of each named person: the source weight of their evidence (DESIGN §5).
+// The relationship value of each named person: the source weight of their evidence (docs/memory.md §2).
 // Params: $agent_id (string), $person_ids (list of strings).
 // Returns: id (string), relationship_value (float), one row per person found.
 UNWIND $person_ids AS person_id

@@ -1,4 +1,4 @@
-// Belief section of the context (DESIGN §7): the agent's beliefs from the vector index and the
+// Belief section of the context (docs/retrieval.md §4): the agent's beliefs from the vector index and the
 // fulltext index (both scoped to the agent inside the index search), fused as the episode
 // section fuses (retrieval/search_episodes.cypher: 'score' or 'rrf'), weighted by strength, the top ones expanded one hop along SUPPORTS / CONTRADICTS, each with
 // its open contradictions.

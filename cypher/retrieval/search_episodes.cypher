@@ -1,20 +1,29 @@
-// Episode section of the context (DESIGN §7, issue 12): the agent's episodes from the vector and
-// fulltext indexes (scoped inside the index search), fused, lifted by their session neighbours,
-// then weighted by peak-end salience, interference, outcome and recency:
-//   own   = vector_share · v + (1 − vector_share) · f   (fusion 'score': v, f = each index's
+// Episode section of the context (docs/retrieval.md §4, issue 12): the agent's episodes from the vector
+// index (scoped inside the index search) and its lexical hits (app/retrieval/lexical.py: the
+// fulltext index's candidates scored by BM25 on the agent's own statistics), fused, lifted by
+// their session neighbours, then weighted by peak-end salience, interference, outcome and recency:
+//   own   = vector_share · v + (1 − vector_share) · f   (fusion 'score': v, f = each half's
 //           score min-max normalised over its candidates, 0 when not a candidate)
 //         | Σ weight_i / (rrf_k + rank_i)                (fusion 'rrf')
 //   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
 //           (such a neighbour of a candidate becomes a candidate itself)
 //   score = fused · salience / (1 + interference_penalty · interference)
 //                 · (success_multiplier if outcome = success) · (1 + recency bonus)
-// Params: $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
-//         $embedding (list of floats or null), $terms (Lucene terms or null),
+//                 · (1 + dated_bonus if the query asks "when" and the turn mentions a date)
+//                 · (1 + date_match_bonus if a date the query names is the turn's day or one
+//                   it mentions, at the precision of the coarser of the two)
+// Params: $agent_id (string),
+//         $embedding (list of floats or null),
+//         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
+//         null when the lexical half is not searched),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
 //             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
-//             success_multiplier, recency_bonus_7d, recency_bonus_30d).
-// Returns: id, external_id, speaker, text, occurred_at, session, outcome, salience, interference,
+//             success_multiplier, recency_bonus_7d, recency_bonus_30d, asks_when (boolean),
+//             dated_bonus, query_dates (list of ISO date strings), date_match_bonus).
+// Returns: id, external_id, speaker, text, occurred_at, session, seq (int or null),
+//          mentioned_dates (list of ISO date strings), outcome,
+//          salience, interference,
 //          score (float), vector_rank, fulltext_rank (int or null), vector_score,
 //          fulltext_score (normalised, float or null), neighbour_of (id of the neighbour that
 //          lifted it most, or null), neighbour_lift (float: the lift before the factors).
@@ -47,17 +56,12 @@ CALL () {
          CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS vector_score,
          null AS fulltext_score
   UNION ALL
-  WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_on
-  CALL db.index.fulltext.queryNodes('episode_search_fulltext',
-         '(search_text:(' + $terms + ') OR user_message:(' + $terms + ') OR response:(' + $terms
-         + ')) AND agent_id:' + $agent_clause, {limit: $candidates})
-    YIELD node, score
-    WHERE node.agent_id = $agent_id
-  WITH node, score ORDER BY score DESC
-  WITH collect({e: node, s: score}) AS hits, min(score) AS lo, max(score) AS hi
-  UNWIND range(0, size(hits) - 1) AS i
-  RETURN hits[i].e AS e, null AS vector_rank, i + 1 AS fulltext_rank, null AS vector_score,
-         CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS fulltext_score
+  WITH 1 AS go WHERE $lexical IS NOT NULL AND $w.fulltext_on
+  UNWIND $lexical AS hit
+  MATCH (e:Episode {id: hit.id})
+    WHERE e.agent_id = $agent_id
+  RETURN e, null AS vector_rank, hit.rank AS fulltext_rank, null AS vector_score,
+         hit.score AS fulltext_score
 }
 WITH e, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
      max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score
@@ -84,11 +88,18 @@ WITH e, hit, neighbour_of, lift,
        * CASE WHEN e.outcome = 'success' THEN $w.success_multiplier ELSE 1.0 END
        * (1.0 + CASE WHEN e.occurred_at >= $since_7d THEN $w.recency_bonus_7d
                      WHEN e.occurred_at >= $since_30d THEN $w.recency_bonus_30d
-                     ELSE 0.0 END) AS score
+                     ELSE 0.0 END)
+       * (1.0 + CASE WHEN $w.asks_when AND size(coalesce(e.mentioned_dates, [])) > 0
+                     THEN $w.dated_bonus ELSE 0.0 END)
+       * (1.0 + CASE WHEN any(asked IN $w.query_dates WHERE any(
+                       said IN coalesce(e.mentioned_dates, []) + [toString(date(e.occurred_at))]
+                       WHERE said STARTS WITH asked OR asked STARTS WITH said))
+                     THEN $w.date_match_bonus ELSE 0.0 END) AS score
 ORDER BY score DESC
 LIMIT $k
 RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS text,
-       e.occurred_at AS occurred_at, e.session_key AS session, e.outcome AS outcome,
+       e.occurred_at AS occurred_at, e.session_key AS session, e.seq AS seq,
+       coalesce(e.mentioned_dates, []) AS mentioned_dates, e.outcome AS outcome,
        coalesce(e.salience, 1.0) AS salience, coalesce(e.interference, 0) AS interference,
        score, hit.vector_rank AS vector_rank, hit.fulltext_rank AS fulltext_rank,
        hit.vector_score AS vector_score, hit.fulltext_score AS fulltext_score,

@@ -1,5 +1,5 @@
 // Rule section of the context: the agent's rules from the vector and fulltext indexes, fused as
-// the episode section fuses (retrieval/search_episodes.cypher) and weighted by confidence decayed since the last validation (DESIGN §5:
+// the episode section fuses (retrieval/search_episodes.cypher) and weighted by confidence decayed since the last validation (docs/memory.md §5:
 // confidence · 0.95^(months since validation) once 30 days have passed).
 // Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
 //         $embedding (list of floats or null), $terms (Lucene terms or null),

@@ -18,6 +18,7 @@ from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.reasoning.settings import ReasonerSettings
+from tests.support.clock import suite_clock_start
 from tests.support.neo4j_server import Neo4jNotFound, Neo4jTarget, find_neo4j
 
 TEST_CYPHER = Path(__file__).parent / "cypher"
@@ -51,6 +52,8 @@ def settings(neo4j_target: Neo4jTarget) -> Settings:
         default_agent="",
         # Never Claude in tests, even where ANTHROPIC_API_KEY is set.
         reasoner=ReasonerSettings(provider="offline"),
+        # Never a period end unless a test asks for one (tests/support/clock.py).
+        clock_start=suite_clock_start(),
     )
 
 

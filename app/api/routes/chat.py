@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from app.api.deps import AgentIdDep, GraphDep, LoopDep
+from app.api.deps import AgentIdDep, GraphDep, ItemId, LoopDep
 from app.api.errors import socket_error_frame
 from app.errors import CredenceError
 from app.loop import approvals
@@ -49,14 +49,16 @@ async def list_approvals(
 
 
 @router.get("/approvals/{approval_id}")
-async def read_approval(graph: GraphDep, agent_id: AgentIdDep, approval_id: str) -> ApprovalPublic:
+async def read_approval(
+    graph: GraphDep, agent_id: AgentIdDep, approval_id: ItemId
+) -> ApprovalPublic:
     """One approval."""
     return (await approvals.get_approval(graph, agent_id, approval_id)).public
 
 
 @router.post("/approvals/{approval_id}")
 async def answer_approval(
-    loop: LoopDep, agent_id: AgentIdDep, approval_id: str, body: ApprovalAnswer
+    loop: LoopDep, agent_id: AgentIdDep, approval_id: ItemId, body: ApprovalAnswer
 ) -> TurnResult:
     """Answer, approve, modify or reject a pending approval; the paused turn resumes."""
     return await resume_approval(loop, agent_id, approval_id, body)

@@ -1,5 +1,5 @@
 """The context of a query: relevance retrieval over beliefs, episodes, rules, people and
-working memory (DESIGN §7)."""
+working memory (docs/retrieval.md)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep
+from app.api.deps import AgentIdDep, ClockDep, EmbedderDep, GraphDep, SettingsDep
 from app.retrieval.models import (
     ALL_SECTIONS,
     MAX_QUERY_CHARS,
@@ -24,6 +24,7 @@ router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["context"])
 @router.get("/context")
 async def context(
     graph: GraphDep,
+    clock: ClockDep,
     embedder: EmbedderDep,
     settings: SettingsDep,
     agent_id: AgentIdDep,
@@ -39,4 +40,6 @@ async def context(
     request = ContextRequest(
         q=q, k=k, sections=section or list(ALL_SECTIONS), mode=mode, budget_tokens=budget_tokens
     )
-    return await assemble_context(graph, embedder, settings.retrieval, agent_id, request)
+    return await assemble_context(
+        graph, embedder, settings.retrieval, agent_id, request, now=clock.now()
+    )

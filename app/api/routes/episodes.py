@@ -1,4 +1,5 @@
-"""Episodes (import of conversation logs, one per turn) and sessions."""
+"""Episodes: the import of conversation logs (one per turn), and reading them back (sessions
+are closed in ``sessions.py``)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,16 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, status
 
-from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep, SkipQuery
+from app.api.deps import (
+    AgentIdDep,
+    EmbedderDep,
+    GraphDep,
+    ItemId,
+    SettingsDep,
+    SkipQuery,
+)
 from app.memory import episodes
-from app.memory.episodes import EpisodeBatch, ImportReport, SessionEnd
+from app.memory.episodes import EpisodeBatch, ImportReport
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["episodes"])
 
@@ -43,15 +51,6 @@ async def list_episodes(
 
 
 @router.get("/episodes/{episode_id}")
-async def read_episode(graph: GraphDep, agent_id: AgentIdDep, episode_id: str) -> dict[str, Any]:
+async def read_episode(graph: GraphDep, agent_id: AgentIdDep, episode_id: ItemId) -> dict[str, Any]:
     """One episode with its people and the beliefs it is about."""
     return await episodes.get_episode(graph, agent_id, episode_id)
-
-
-@router.post("/sessions/{session}/end")
-async def end_session(
-    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, session: str
-) -> SessionEnd:
-    """End a session: its peak and end episodes get their salience."""
-    ended = await episodes.end_sessions(graph, settings.retrieval, agent_id, [session])
-    return ended[0]

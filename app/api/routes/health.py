@@ -8,14 +8,27 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from app.api.deps import EmbedderDep, GraphDep
+from app.api.deps import EmbedderDep, GraphDep, ReasonerDep
 from app.graph.readiness import check_readiness
+from app.reasoning.factory import offline_judge
 
 router = APIRouter(tags=["health"])
 
 
+class StanceJudgePublic(BaseModel):
+    # "learned": the model shipped in the package judges stance offline; "cues": the word-cue
+    # judge alone (weights missing, unreadable, checksum mismatch, or switched off).
+    kind: Literal["learned", "cues"]
+    # The model's version (from its manifest); null when there is no manifest.
+    version: str | None
+    # Why the cue judge runs alone; null with the learned judge.
+    reason: str | None
+
+
 class HealthPublic(BaseModel):
     status: Literal["ok"]
+    # How stance is judged without Claude (also Claude's fallback).
+    stance_judge: StanceJudgePublic
 
 
 class EmbeddingsPublic(BaseModel):
@@ -36,9 +49,17 @@ class ReadyPublic(BaseModel):
 
 
 @router.get("/health")
-async def health() -> HealthPublic:
-    """The process is up (says nothing about Neo4j)."""
-    return HealthPublic(status="ok")
+async def health(reasoner: ReasonerDep) -> HealthPublic:
+    """The process is up (says nothing about Neo4j), and which offline stance judge runs."""
+    judge = offline_judge(reasoner)
+    return HealthPublic(
+        status="ok",
+        stance_judge=StanceJudgePublic(
+            kind="learned" if judge.model is not None else "cues",
+            version=judge.version,
+            reason=judge.reason,
+        ),
+    )
 
 
 @router.get("/ready", responses={503: {"description": "Neo4j unreachable or not migrated"}})

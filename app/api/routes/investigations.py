@@ -127,7 +127,10 @@ async def read_report(
 
 @router.websocket("/ws/investigations/{investigation_id}")
 async def investigation_socket(
-    websocket: WebSocket, research: ResearchDep, agent_id: AgentIdDep, investigation_id: str
+    websocket: WebSocket,
+    research: ResearchDep,
+    agent_id: AgentIdDep,
+    investigation_id: InvestigationIdPath,
 ) -> None:
     """Streams the investigation's steps as they commit (``{"type": "step", "data": ...}``,
     from the first), then ``{"type": "end", "data": <Investigation>}`` once it is no longer

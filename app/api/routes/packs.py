@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, SettingsDep
+from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, NamePath, SettingsDep
 from app.packs.loader import PackLoadReport, PackSummary, list_loaded_packs, load_pack
 from app.seeds.files import find_pack
 
@@ -23,7 +23,7 @@ async def load(
     embedder: EmbedderDep,
     settings: SettingsDep,
     agent_id: AgentIdDep,
-    name: str,
+    name: NamePath,
 ) -> PackLoadReport:
     """Load a shipped pack (validated whole first; idempotent; a newer version upgrades)."""
     pack = find_pack(name)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import AgentIdDep, GraphDep, SkipQuery
+from app.api.deps import AgentIdDep, GraphDep, ItemId, SkipQuery
 from app.beliefs import history
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["revisions"])
@@ -25,7 +25,7 @@ async def list_revisions(
 
 @router.get("/revisions/{revision_id}")
 async def read_revision(
-    graph: GraphDep, agent_id: AgentIdDep, revision_id: str
+    graph: GraphDep, agent_id: AgentIdDep, revision_id: ItemId
 ) -> history.RevisionDetail:
     """One revision: trigger tension, evidence summary, reasoning, before/after, cascade."""
     return await history.get_revision(graph, agent_id, revision_id)

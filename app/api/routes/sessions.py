@@ -1,13 +1,13 @@
 """Closing a conversation session: summary, lessons, learned items, peak-end salience and
-reflection when enough episodes have gathered."""
+reflection when enough episodes have gathered. ``/close`` and ``/end`` are one operation."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter
 
-from app.api.deps import AgentIdDep, LoopDep
+from app.api.deps import AgentIdDep, LoopDep, SessionKey
 from app.loop.sessions import SessionClosed, close_session
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["sessions"])
@@ -22,11 +22,14 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/sessions/{session}/close", responses=_ERRORS)
-async def close(
-    loop: LoopDep,
-    agent_id: AgentIdDep,
-    session: Annotated[str, Path(min_length=1, max_length=200)],
-) -> SessionClosed:
+async def close(loop: LoopDep, agent_id: AgentIdDep, session: SessionKey) -> SessionClosed:
     """Close a session: peak-end salience, its summary, lessons and learned items, then
-    reflection when enough unconsolidated episodes wait."""
+    reflection when enough unconsolidated episodes wait. Closing again writes them again."""
+    return await close_session(loop, agent_id, session, "explicit")
+
+
+@router.post("/sessions/{session}/end", responses=_ERRORS)
+async def end(loop: LoopDep, agent_id: AgentIdDep, session: SessionKey) -> SessionClosed:
+    """The same as ``POST /sessions/{session}/close`` (an alias kept for clients of the
+    earlier, salience-only ``end``): the whole close, with the same answer."""
     return await close_session(loop, agent_id, session, "explicit")

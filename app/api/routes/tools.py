@@ -12,7 +12,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from pydantic import BaseModel
 
-from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, LoopDep, SettingsDep, SkipQuery
+from app.api.deps import (
+    AgentIdDep,
+    EmbedderDep,
+    GraphDep,
+    LoopDep,
+    SettingsDep,
+    SkipQuery,
+    get_runtime,
+)
 from app.api.openapi import ErrorResponse
 from app.loop.models import ChatRequest, TurnResult
 from app.loop.turn import run_turn
@@ -40,7 +48,16 @@ _SERVER_FAILED: dict[int | str, dict[str, Any]] = {
         "(tool_server_failed); nothing was written.",
     }
 }
-ConnectionPath = Annotated[str, Path(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]
+# Bounded at the edge like app/api/deps.py's ItemId and NamePath (a connection's name).
+ConnectionPath = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=40,
+        pattern=r"^[a-z][a-z0-9_-]{0,39}$",
+        description="A connection's name.",
+    ),
+]
 
 
 class ConnectionAdded(BaseModel):
@@ -49,8 +66,8 @@ class ConnectionAdded(BaseModel):
 
 
 def _clients(request: Request) -> McpClients:
-    clients: McpClients = request.app.state.mcp_clients
-    return clients
+    """The process's MCP sessions (owned by its runtime, app/runtime.py)."""
+    return get_runtime(request).mcp_clients
 
 
 @router.get("/connections")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, status
 
-from app.api.deps import AgentIdDep, GraphDep, SettingsDep
+from app.api.deps import AgentIdDep, ClockDep, GraphDep, SettingsDep
 from app.memory import working_memory
 from app.memory.working_memory import (
     Entity,
@@ -27,40 +27,50 @@ router = APIRouter(prefix="/v1/agents/{agent_id}/working-memory", tags=["working
 async def read_working_memory(
     graph: GraphDep,
     settings: SettingsDep,
+    clock: ClockDep,
     agent_id: AgentIdDep,
     at: Annotated[datetime | None, Query(description="Load as of this time (default: now)")] = None,
 ) -> WorkingMemory:
     """The three columns: active tasks, unexpired notes, and objects in view."""
-    return await working_memory.load_working_memory(graph, agent_id, at, mechanics=settings.memory)
+    return await working_memory.load_working_memory(
+        graph, agent_id, at or clock.now(), mechanics=settings.memory
+    )
 
 
 @router.post("/tasks", status_code=status.HTTP_201_CREATED)
 async def add_task(
-    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, body: TaskCreate
+    graph: GraphDep, settings: SettingsDep, clock: ClockDep, agent_id: AgentIdDep, body: TaskCreate
 ) -> TaskAdded:
     """Add an active task (beyond the limit, the oldest active task is evicted)."""
-    return await working_memory.add_task(graph, agent_id, body, mechanics=settings.memory)
+    return await working_memory.add_task(
+        graph, agent_id, body, mechanics=settings.memory, now=clock.now()
+    )
 
 
 @router.post("/tasks/{task_id}/complete")
 async def complete_task(
     graph: GraphDep,
+    clock: ClockDep,
     agent_id: AgentIdDep,
     task_id: Annotated[str, Path(min_length=1, max_length=64)],
 ) -> Task:
     """Mark an active task completed."""
-    return await working_memory.complete_task(graph, agent_id, task_id)
+    return await working_memory.complete_task(graph, agent_id, task_id, now=clock.now())
 
 
 @router.post("/notes", status_code=status.HTTP_201_CREATED)
 async def add_note(
-    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, body: NoteCreate
+    graph: GraphDep, settings: SettingsDep, clock: ClockDep, agent_id: AgentIdDep, body: NoteCreate
 ) -> Note:
     """Add a note with a priority and a time to live."""
-    return await working_memory.add_note(graph, agent_id, body, mechanics=settings.memory)
+    return await working_memory.add_note(
+        graph, agent_id, body, mechanics=settings.memory, now=clock.now()
+    )
 
 
 @router.post("/entities")
-async def note_entity(graph: GraphDep, agent_id: AgentIdDep, body: EntityCreate) -> Entity:
+async def note_entity(
+    graph: GraphDep, clock: ClockDep, agent_id: AgentIdDep, body: EntityCreate
+) -> Entity:
     """Record a mention of a salient entity (merged on its name)."""
-    return await working_memory.note_entity(graph, agent_id, body)
+    return await working_memory.note_entity(graph, agent_id, body, now=clock.now())

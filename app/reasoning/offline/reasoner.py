@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -21,7 +22,9 @@ from app.reasoning.offline.audit import creed_conflicts, violations
 from app.reasoning.offline.replies import compose
 from app.reasoning.offline.requests import face_threat, is_request, parse_work, risk_kinds, urgency
 from app.reasoning.offline.rules import draft_rule
-from app.reasoning.offline.stance import TOKEN_TOPIC_SIMILARITY, StanceDecision, decide_stance
+from app.reasoning.offline.stance import TOKEN_TOPIC_SIMILARITY, StanceDecision
+from app.reasoning.offline.stance_judge import judge_stance
+from app.reasoning.offline.stance_model import LoadedJudge, shared_judge
 from app.reasoning.protocol import (
     AbstractedRule,
     Appraisal,
@@ -59,7 +62,7 @@ from app.reasoning.protocol import (
     WorkUnit,
 )
 from app.reasoning.settings import ReasonerSettings
-from app.text.claims import is_courtesy, split_claims
+from app.text.claims import clip_statement, is_courtesy, split_claims
 from app.text.references import resolve_references
 from app.text.words import content_words, token_similarity, tokens
 
@@ -119,43 +122,87 @@ def _cosine(first: Sequence[float], second: Sequence[float]) -> float:
     return float(a @ b) / norms if norms else 0.0
 
 
+@dataclass(frozen=True)
+class _Similarities:
+    matrix: list[list[float]]
+    measure: str
+    threshold: float
+    claim_vectors: list[list[float]] | None = None
+    statement_vectors: list[list[float]] | None = None
+
+
 class OfflineReasoner:
     """Deterministic judgements from embeddings, cue lists and templates.
 
     Args:
-        embedder: sentence embeddings for topic similarity; without one (or when it is
-            unavailable) token overlap is used instead.
-        settings: ``offline_topic_similarity`` is the cosine at which a claim is about a belief.
+        embedder: sentence embeddings for topic similarity and the learned stance judge;
+            without one (or when it is unavailable) token overlap and the cue judge are used.
+        settings: ``offline_topic_similarity`` is the cosine at which a claim is about a belief;
+            ``offline_stance_model`` switches the learned judge on (the default) or off.
+        judge: the learned stance judge (default: the weights shipped in the package, loaded
+            once per process); without a model the cue judge decides alone.
     """
 
     name = OFFLINE
 
     def __init__(
-        self, embedder: Embedder | None = None, settings: ReasonerSettings | None = None
+        self,
+        embedder: Embedder | None = None,
+        settings: ReasonerSettings | None = None,
+        judge: LoadedJudge | None = None,
     ) -> None:
         self.embedder = embedder
         self.settings = settings or ReasonerSettings()
+        if judge is None:
+            judge = (
+                shared_judge()
+                if self.settings.offline_stance_model
+                else LoadedJudge(None, None, "switched off (offline_stance_model=false)")
+            )
+        self.judge = judge
 
     # --- stance and evidence ----------------------------------------------------------------
 
-    async def _similarities(
-        self, claims: list[str], statements: list[str]
-    ) -> tuple[list[list[float]], str, float]:
-        """claims × statements similarity, the measure's name and its topic threshold."""
+    async def _similarities(self, claims: list[str], statements: list[str]) -> _Similarities:
+        """claims × statements similarity, the measure's name and its topic threshold, and the
+        embeddings when there are any."""
         if self.embedder is not None and claims and statements and self.embedder.available:
             vectors = await self.embedder.embed([*claims, *statements])
             if vectors is not None:
                 claim_vectors, statement_vectors = vectors[: len(claims)], vectors[len(claims) :]
                 matrix = [[_cosine(c, s) for s in statement_vectors] for c in claim_vectors]
-                return matrix, "cosine", self.settings.offline_topic_similarity
+                return _Similarities(
+                    matrix,
+                    "cosine",
+                    self.settings.offline_topic_similarity,
+                    claim_vectors,
+                    statement_vectors,
+                )
         matrix = [[token_similarity(c, s) for s in statements] for c in claims]
-        return matrix, "token overlap", TOKEN_TOPIC_SIMILARITY
+        return _Similarities(matrix, "token overlap", TOKEN_TOPIC_SIMILARITY)
+
+    def _judge(
+        self, similarities: _Similarities, claim: str, row: int, statement: str, column: int
+    ) -> StanceDecision:
+        vectors = None
+        if similarities.claim_vectors and similarities.statement_vectors:
+            vectors = (similarities.claim_vectors[row], similarities.statement_vectors[column])
+        return judge_stance(
+            claim,
+            statement,
+            similarities.matrix[row][column],
+            similarities.threshold,
+            similarities.measure,
+            self.judge,
+            vectors,
+        )
 
     async def classify_stance(self, request: StanceRequest) -> StanceJudgement:
-        """Unrelated → novel, weakly related → neutral; related → contradicting when a cue says
-        so (denial, negation mismatch, antonyms, number mismatch), else reinforcing."""
-        matrix, measure, threshold = await self._similarities([request.claim], [request.statement])
-        decision = decide_stance(request.claim, request.statement, matrix[0][0], threshold, measure)
+        """Unrelated → novel, weakly related → neutral; about the topic → the learned judge's
+        stance (with embeddings and the shipped model), else contradicting when a cue says so
+        (denial, negation mismatch, antonyms, number mismatch), else reinforcing."""
+        similarities = await self._similarities([request.claim], [request.statement])
+        decision = self._judge(similarities, request.claim, 0, request.statement, 0)
         return StanceJudgement(
             stance=decision.stance,
             confidence=decision.confidence,
@@ -171,16 +218,14 @@ class OfflineReasoner:
             learned = learned_claims(claims, [], {})
             return ExtractedEvidence(claims=claims, items=[], learned=learned, reasoner=OFFLINE)
         statements = [belief.statement for belief in request.beliefs]
-        matrix, measure, threshold = await self._similarities(claims, statements)
+        similarities = await self._similarities(claims, statements)
         items: list[EvidenceItem] = []
         # Per claim: the stance it takes towards each belief it is about (for learning).
         stances: dict[str, list[tuple[str, str]]] = {claim: [] for claim in claims}
         for column, belief in enumerate(request.beliefs):
             best: tuple[StanceDecision, str] | None = None
             for row, claim in enumerate(claims):
-                decision = decide_stance(
-                    claim, belief.statement, matrix[row][column], threshold, measure
-                )
+                decision = self._judge(similarities, claim, row, belief.statement, column)
                 if decision.stance == "neutral":
                     stances[claim].append((belief.id, "neutral"))
                 if decision.stance not in ("reinforcing", "contradicting"):
@@ -424,8 +469,8 @@ class OfflineReasoner:
         title = request.title.strip()
         if title and title.lower() not in passage.lower():
             passage = f"{title}: {passage}"
-        matrix, measure, threshold = await self._similarities([passage], [request.hypothesis])
-        decision = decide_stance(passage, request.hypothesis, matrix[0][0], threshold, measure)
+        similarities = await self._similarities([passage], [request.hypothesis])
+        decision = self._judge(similarities, passage, 0, request.hypothesis, 0)
         stance, confidence, reason = research.passage_stance(decision)
         return PassageJudgement(
             stance=stance, confidence=confidence, reason=reason, reasoner=OFFLINE
@@ -467,7 +512,7 @@ def learned_claims(
         found = stances.get(claim, [])
         supports = [bid for bid, stance in found if stance == "reinforcing"]
         contradicts = [bid for bid, stance in found if stance == "contradicting"]
-        statement = _sentence(_without_denial(claim))
+        statement = clip_statement(_sentence(_without_denial(claim)))
         if _GUIDANCE.search(claim):
             kind: Literal["guidance", "correction", "novel"] = "guidance"
         elif contradicts:

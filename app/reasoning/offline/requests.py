@@ -54,7 +54,7 @@ FACE_THREAT_CUES: dict[str, float] = {
     "doesn't work": 0.3, "broken": 0.3, "failed": 0.25, "!!": 0.2,
 }  # fmt: skip
 
-# High-risk kinds (DESIGN §5 tier 3) and the words that reveal them.
+# High-risk kinds (tier 3: docs/loop.md §5) and the words that reveal them.
 RISK_CUES: dict[str, tuple[str, ...]] = {
     "delete": ("delete", "deleting", "remove", "erase", "wipe", "purge", "drop table",
                "destroy", "shred", "rm -rf", "truncate", "void", "write off", "format"),

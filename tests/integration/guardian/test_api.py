@@ -13,9 +13,9 @@ from app.api.errors import install_error_handlers
 from app.api.routes import agents as agent_routes
 from app.api.routes import censors as censor_routes
 from app.config import Settings
-from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
 from app.guardian.patterns import shipped_censors
+from app.runtime import Runtime
 
 
 def guardian_app(settings: Settings) -> FastAPI:
@@ -24,15 +24,14 @@ def guardian_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.graph = GraphClient.from_settings(settings.neo4j)
+        app.state.runtime = Runtime.open(settings)
         try:
             yield
         finally:
-            await app.state.graph.close()
+            await app.state.runtime.aclose()
 
     app = FastAPI(lifespan=lifespan)
     app.state.settings = settings
-    app.state.embedder = shared_embedder(settings.embeddings)
     install_error_handlers(app)
     app.include_router(agent_routes.router)
     app.include_router(censor_routes.router)
@@ -146,3 +145,86 @@ def test_check_says_what_fired_and_why(client: TestClient, agent: str) -> None:
         client.post("/v1/agents/no-such-agent/guardian/check", json={"text": "hi"}).status_code
         == 404
     )
+
+
+def test_a_pattern_that_backtracks_is_refused_and_nothing_is_written(
+    client: TestClient, agent: str
+) -> None:
+    url = f"/v1/agents/{agent}/censors"
+    refused = client.post(url, json={"pattern": "(a+)+$", "reason": "r", "action": "block"})
+
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["error"]["code"] == "censor_pattern_invalid"
+    assert "it backtracks" in refused.json()["error"]["message"]
+    assert client.get(url, params={"source": "manual"}).json()["count"] == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rm -rf /var/lib/x",
+        "drop table x",
+        "drop database x",
+        "echo `ls`",
+        "mkfs.ext4 disk.img",
+    ],
+)
+def test_the_seed_blocklist_refuses_what_it_refuses(
+    client: TestClient, agent: str, text: str
+) -> None:
+    verdict = client.post(f"/v1/agents/{agent}/guardian/check", json={"text": text}).json()
+
+    assert verdict["allowed"] is False, verdict
+
+
+def test_the_check_reads_the_proposed_work_unit_and_its_entities(
+    client: TestClient, agent: str
+) -> None:
+    url = f"/v1/agents/{agent}/guardian/check"
+    unit = {
+        "verb": "run_query",
+        "description": "clean up the ledger",
+        "entities": ["DROP TABLE ledger;"],
+    }
+    alone = client.post(url, json={"text": "Please tidy the books"}).json()
+    with_unit = client.post(url, json={"text": "Please tidy the books", "work_unit": unit}).json()
+    transfer = {"verb": "transfer", "description": "the balance to savings", "entities": []}
+    risky = client.post(url, json={"text": "Handle it", "work_unit": transfer}).json()
+
+    assert alone["action"] == "allow"
+    assert with_unit["action"] == "block"
+    assert with_unit["matches"][0]["key"] == "sql_drop_table"
+    assert "payment" in risky["high_risk_kinds"]
+
+
+async def test_a_long_adversarial_check_leaves_the_event_loop_free(
+    settings: Settings, agent: str
+) -> None:
+    """The issue's 118 s case ("rm " * 33333): answered within the check limit, and /health-like
+    work on the same loop keeps running meanwhile."""
+    import asyncio
+    import time
+
+    from app.guardian.check import check
+
+    graph = GraphClient.from_settings(settings.neo4j)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    task = asyncio.create_task(ticker())
+    started = time.perf_counter()
+    try:
+        verdict = await check(graph, agent, "rm " * 33333, settings=settings.guardian)
+    finally:
+        task.cancel()
+        await graph.close()
+    elapsed = time.perf_counter() - started
+
+    assert verdict.action in ("allow", "warn")
+    assert elapsed < settings.guardian.check_timeout_seconds + 5.0
+    assert ticks >= 5 or elapsed < 0.1, (ticks, elapsed)

@@ -54,6 +54,26 @@ def test_a_shipped_pack_loads_once_through_the_api(client: TestClient, agent: st
     assert beliefs["count"] == len(pack.beliefs)
 
 
+def test_a_pack_loaded_after_birth_starts_under_the_birth_cap(
+    client: TestClient, agent: str
+) -> None:
+    """Autonomy is earned: a pack loaded any time starts uncertain, as birth's industry packs do,
+    and keeps its own figure as the prior."""
+    pack = find_pack("gaap-fundamentals")
+    cap = Mechanics().birth_strength_cap
+    assert cap is not None and any(b.strength > cap for b in pack.beliefs)
+
+    assert client.post(f"/v1/agents/{agent}/packs/gaap-fundamentals/load").status_code == 200
+
+    beliefs = client.get(f"/v1/agents/{agent}/beliefs", params={"limit": 500}).json()["data"]
+    by_statement = {b["statement"]: b for b in beliefs}
+    for seeded in pack.beliefs:
+        stored = by_statement[seeded.statement]
+        assert stored["strength"] <= cap + 1e-9, seeded.key
+        if not seeded.supports:
+            assert stored["prior_strength"] == pytest.approx(seeded.strength), seeded.key
+
+
 def test_unknown_pack_and_unknown_agent_are_404(client: TestClient, agent: str) -> None:
     assert client.post(f"/v1/agents/{agent}/packs/no-such-pack/load").status_code == 404
     assert client.post("/v1/agents/ghost/packs/gaap-fundamentals/load").status_code == 404
@@ -72,7 +92,7 @@ async def test_every_shipped_pack_loads_consistently(
 
     assert report.created == len(pack.beliefs) and report.degraded is None
     # Stored strengths follow the engine: supported beliefs carry their supporters' mean.
-    expected = initial_strengths(pack, {})
+    expected = initial_strengths(pack, {}, mechanics.birth_strength_cap)
     rows = await graph.read("packs/get_pack_state", agent_id=agent.id, pack_name=pack.name)
     stored = {row["key"]: row["strength"] for row in rows[0]["beliefs"]}
     assert stored == pytest.approx(expected, abs=1e-9)

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.api.app import create_app
 from app.config import Settings
+from tests.support.clock import ordinary_day_start
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +62,22 @@ class Agent:
 
     def strength(self, belief_id: str) -> float:
         return float(self.get(f"/beliefs/{belief_id}")["belief"]["strength"])
+
+
+@pytest.fixture(scope="module")
+def ordinary_day_client(settings: Settings) -> Iterator[TestClient]:
+    """The API on a clock that is never at a period end, even when CREDENCE_TEST_NOW puts the
+    suite at one: for tests that read a belief's default strength after an outcome."""
+    pinned = settings.model_copy(update={"clock_start": ordinary_day_start()})
+    with TestClient(create_app(pinned)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def ordinary_day_agent(ordinary_day_client: TestClient) -> Agent:
+    response = ordinary_day_client.post("/v1/agents", json={"name": "Loop tester"})
+    assert response.status_code == 201, response.text
+    return Agent(ordinary_day_client, response.json()["id"])
 
 
 @pytest.fixture

@@ -28,11 +28,11 @@ from app.loop.approvals import get_approval
 from app.loop.executors import ExecutorRegistry
 from app.loop.models import ApprovalAnswer, ChatRequest
 from app.loop.resume import resume_approval
-from app.loop.services import build_loop_services
 from app.loop.settings import LoopSettings
 from app.loop.turn import run_turn
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, Reply, ResponseRequest, WorkUnit
+from app.runtime import Runtime
 from tests.integration.loop.conftest import Agent
 
 RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
@@ -108,7 +108,9 @@ def test_modify_runs_the_persons_unit(agent: Agent) -> None:
     assert response.json()["approval"]["status"] == "modified"
 
 
-def test_rejection_is_learned_from(agent: Agent) -> None:
+def test_rejection_is_learned_from(ordinary_day_agent: Agent) -> None:
+    # An ordinary day: the rejection moves the default strength (at a month end, the month's).
+    agent = ordinary_day_agent
     belief, turn = _proposal(agent)
     before = agent.strength(belief)
     response = agent.client.post(
@@ -234,9 +236,9 @@ async def test_two_answers_at_once_execute_the_work_once(
         BeliefCreate(statement=RECONCILE, category="aesthetic", strength=0.55),
     )
     slow = SlowReconciler()
-    services = build_loop_services(
-        graph, settings, executors=ExecutorRegistry([slow]), reasoner=OfflineReasoner()
-    )
+    services = Runtime(
+        settings, graph, executors=ExecutorRegistry([slow]), reasoner=OfflineReasoner()
+    ).loop
     turn = await run_turn(services, agent.id, ChatRequest(message=REQUEST))
     assert turn.approval is not None
     answers = await asyncio.gather(
@@ -261,10 +263,10 @@ async def test_a_failed_resumption_gives_the_approval_back(
         agent.id,
         BeliefCreate(statement=RECONCILE, category="aesthetic", strength=0.55),
     )
-    services = build_loop_services(graph, settings, reasoner=OfflineReasoner())
+    services = Runtime(settings, graph, reasoner=OfflineReasoner()).loop
     turn = await run_turn(services, agent.id, ChatRequest(message=REQUEST))
     assert turn.approval is not None
-    failing = build_loop_services(graph, settings, reasoner=RespondFails())
+    failing = Runtime(settings, graph, reasoner=RespondFails()).loop
     with pytest.raises(TurnFailed):
         await resume_approval(failing, agent.id, turn.approval.id, ApprovalAnswer(action="approve"))
     assert (await get_approval(graph, agent.id, turn.approval.id)).public.status == "pending"

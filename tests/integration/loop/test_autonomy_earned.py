@@ -21,8 +21,10 @@ REQUEST = "Please track the monthly bank reconciliation once the bank statement 
 
 
 def test_a_new_agent_moves_from_proposal_to_autonomy_as_outcomes_confirm_it(
-    client: TestClient,
+    ordinary_day_client: TestClient,
 ) -> None:
+    # An ordinary day: outcomes move the default strengths (at a month end, the month's).
+    client = ordinary_day_client
     born = client.post("/v1/agents", json={"name": "Novice", "profile": PROFILE})
     assert born.status_code == 201, born.text
     agent = Agent(client, born.json()["id"])

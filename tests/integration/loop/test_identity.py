@@ -19,11 +19,11 @@ from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop.models import ApprovalAnswer, ChatRequest
 from app.loop.resume import resume_approval
-from app.loop.services import build_loop_services
 from app.loop.turn import run_turn
 from app.reasoning.claude.reasoner import ClaudeReasoner
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.settings import ReasonerSettings
+from app.runtime import Runtime
 from tests.integration.loop.conftest import Agent
 
 RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
@@ -102,7 +102,7 @@ async def test_claude_calls_of_a_turn_carry_identity_history_and_memory(
             http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(api)),
         ),
     )
-    services = build_loop_services(graph, settings, reasoner=claude)
+    services = Runtime(settings, graph, reasoner=claude).loop
     result = await run_turn(
         services,
         agent.id,
@@ -161,7 +161,7 @@ async def test_a_resumed_turn_answers_with_the_history_and_the_identity(
             http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(api)),
         ),
     )
-    services = build_loop_services(graph, settings, reasoner=claude)
+    services = Runtime(settings, graph, reasoner=claude).loop
     resumed = await resume_approval(
         services, agent.id, paused["approval"]["id"], ApprovalAnswer(action="approve")
     )

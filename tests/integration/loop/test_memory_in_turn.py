@@ -93,7 +93,9 @@ def test_working_memory_reaches_the_answer(agent: Agent) -> None:
     assert "On my task list: Close the March books." in turn["response"]
 
 
-def test_an_outcome_moves_the_three_most_relevant_beliefs(agent: Agent) -> None:
+def test_an_outcome_moves_the_three_most_relevant_beliefs(ordinary_day_agent: Agent) -> None:
+    # An ordinary day: the outcome moves the default strengths (at a month end, the month's).
+    agent = ordinary_day_agent
     relevant = [
         agent.belief(REMEMBER, 0.8),
         agent.belief("Audit dates a person mentions are written down as notes", 0.8),

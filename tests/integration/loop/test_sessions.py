@@ -4,12 +4,12 @@ later turns (REST, real Neo4j, offline reasoner)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from app.config import Settings
 from app.graph.client import GraphClient
-from app.loop.services import build_loop_services
 from app.loop.sessions import close_idle_sessions
+from app.runtime import Runtime
 from tests.integration.loop.conftest import Agent
 
 REMEMBER = "Dates the person asks me to remember, such as when an audit starts, are noted"
@@ -69,9 +69,9 @@ async def test_a_session_closes_at_the_end_of_a_turn_and_when_idle(
     # Too few episodes to reflect on: said so, nothing run.
 
     agent.chat("The kitchen is cleaned every Friday afternoon.", session="left-open")
-    services = build_loop_services(graph, settings)
+    services = Runtime(settings, graph).loop
     assert await close_idle_sessions(services, agent.id) == []  # not idle yet
-    later = datetime.now(UTC) + timedelta(minutes=settings.loop.session_idle_timeout_minutes + 1)
+    later = services.clock.now() + timedelta(minutes=settings.loop.session_idle_timeout_minutes + 1)
     [closed] = await close_idle_sessions(services, agent.id, now=later)
     assert closed.session == "left-open" and closed.trigger == "idle_timeout"
     assert closed.reflection.ran is False and "needs 5" in closed.reflection.why

@@ -509,7 +509,7 @@ async def test_reflect_over_rest(
     graph: GraphClient, agent: str, reflect_client: TestClient
 ) -> None:
     ids = await _import(graph, agent, _standard_items())
-    reflect_client.app.state.reasoner = FakeReasoner()  # type: ignore[attr-defined]
+    reflect_client.app.state.runtime.use_reasoner(FakeReasoner())  # type: ignore[attr-defined]
     url = f"/v1/agents/{agent}/reflect"
 
     preview = reflect_client.post(url, json={"dry_run": True})
@@ -540,7 +540,9 @@ async def test_a_reasoner_failure_over_rest_is_a_clear_error(
     graph: GraphClient, agent: str, reflect_client: TestClient
 ) -> None:
     await _import(graph, agent, _standard_items()[:3])
-    reflect_client.app.state.reasoner = FakeReasoner(fail_on_call=1)  # type: ignore[attr-defined]
+    reflect_client.app.state.runtime.use_reasoner(  # type: ignore[attr-defined]
+        FakeReasoner(fail_on_call=1)
+    )
 
     failed = reflect_client.post(f"/v1/agents/{agent}/reflect")
 

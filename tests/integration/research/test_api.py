@@ -121,7 +121,7 @@ def test_pause_resume_and_cancel_follow_the_status(
         try:
             embedder = shared_embedder(settings.embeddings)
             services = services_for(
-                graph, settings, client.app.state.reasoner, embedder,  # type: ignore[attr-defined]
+                graph, settings, client.app.state.runtime.reasoner, embedder,  # type: ignore[attr-defined]
                 [CorpusSource(graph, embedder)],
             )  # fmt: skip
             started = await investigations.start_investigation(services, None, researcher, _claim())

@@ -1,0 +1,59 @@
+"""The lexical half of the episode search on the agent's own statistics (``app/text/lexical.py``).
+
+The fulltext index finds the agent's episodes that hold a query term (at most ``pool`` of them);
+they are scored again with BM25 over the agent's own document frequencies and lengths
+(``app/memory/lexical_stats.py``), so another agent's episodes, present or deleted, change
+neither the scores nor the order. Lucene's index-wide scores only choose the pool: when an
+agent has more matching episodes than the pool, which ones come back can still depend on them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.graph.client import GraphClient
+from app.memory.lexical_stats import ensure_statistics, episode_document
+from app.text.lexical import bm25
+from app.text.lucene import agent_clause
+
+
+async def episode_hits(
+    graph: GraphClient, agent_id: str, terms: str, *, pool: int, keep: int
+) -> list[dict[str, Any]]:
+    """The ``keep`` best episodes for the Lucene ``terms`` by the agent's own BM25, best first:
+    ``id``, ``rank`` (1-based) and ``score`` (min-max normalised over the kept ones, 1.0 when
+    they are all equal)."""
+    row = await _candidates(graph, agent_id, terms, pool)
+    if row["docs"] is None:
+        if not row["hits"]:
+            return []
+        # Episodes written before the statistics were kept: built once, then read again.
+        await ensure_statistics(graph, agent_id)
+        row = await _candidates(graph, agent_id, terms, pool)
+    scores = bm25(
+        terms.split(),
+        {hit["id"]: episode_document(hit) for hit in row["hits"]},
+        docs=int(row["docs"] or 0),
+        length=int(row["length"] or 0),
+        df={item["term"]: int(item["df"]) for item in row["df"]},
+    )
+    best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:keep]
+    if not best:
+        return []
+    lo, hi = best[-1][1], best[0][1]
+    return [
+        {"id": doc_id, "rank": rank, "score": (score - lo) / (hi - lo) if hi > lo else 1.0}
+        for rank, (doc_id, score) in enumerate(best, start=1)
+    ]
+
+
+async def _candidates(graph: GraphClient, agent_id: str, terms: str, pool: int) -> dict[str, Any]:
+    rows = await graph.read(
+        "retrieval/lexical_episode_candidates",
+        agent_id=agent_id,
+        agent_clause=agent_clause(agent_id),
+        terms=terms,
+        term_list=terms.split(),
+        pool=pool,
+    )
+    return rows[0]

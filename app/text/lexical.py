@@ -1,0 +1,101 @@
+"""Per-agent lexical statistics and BM25: what an episode's words count for, measured on its own
+agent's episodes only.
+
+Neo4j's fulltext scores use statistics of the whole index (document frequencies and mean length
+over every agent's nodes, deleted ones included until Lucene merges them), so one agent's data
+moved another agent's keyword ranking. Here a document's tokens are counted the same way on
+write (``app/memory/lexical_stats.py`` keeps each agent's document frequencies and lengths) and
+on read (``app/retrieval/lexical.py`` re-scores the fulltext candidates with them), so the score
+depends on the agent's own episodes alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from app.text.lucene import WORD_TOKEN
+from app.text.stopwords import QUERY_STOP_WORDS
+
+# Lucene's BM25 defaults.
+K1 = 1.2
+B = 0.75
+
+
+def tokens(text: str) -> list[str]:
+    """Every word token of ``text``, lower-cased, apostrophes dropped (as ``lucene_terms``
+    makes query terms): the length of a document is the number of these."""
+    found = WORD_TOKEN.findall(text.lower())
+    if "'" not in text:
+        return found
+    return [raw.replace("'", "") for raw in found]
+
+
+def counted(term: str) -> bool:
+    """Whether a token gets a document frequency: only those a query can ask for
+    (``lucene_terms`` leaves out one-letter tokens and stop words)."""
+    return len(term) >= 2 and term not in QUERY_STOP_WORDS
+
+
+def document_text(*fields: str | None) -> str:
+    """The words of a document that has several indexed fields (an episode: search text, user
+    message, response)."""
+    return "\n".join(field for field in fields if field)
+
+
+@dataclass(frozen=True)
+class DocumentStats:
+    """One batch of documents: how many, their total length and each counted term's document
+    frequency."""
+
+    docs: int
+    length: int
+    df: Mapping[str, int]
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> DocumentStats:
+        docs = length = 0
+        df: Counter[str] = Counter()
+        for text in texts:
+            words = tokens(text)
+            docs += 1
+            length += len(words)
+            df.update({word for word in words if counted(word)})
+        return cls(docs=docs, length=length, df=dict(df))
+
+
+def idf(docs: int, df: int) -> float:
+    """Lucene's BM25 idf (never negative)."""
+    return math.log(1.0 + (docs - df + 0.5) / (df + 0.5))
+
+
+def bm25(
+    query_terms: Sequence[str],
+    texts: Mapping[str, str],
+    docs: int,
+    length: int,
+    df: Mapping[str, int],
+) -> dict[str, float]:
+    """The BM25 score of each document of ``texts`` (id -> text) that holds a query term, with
+    the collection statistics given (``docs``, total ``length``, ``df``: one agent's).
+
+    A document or term the statistics do not count yet (written after they were read) counts
+    as if it were in them, so a score is never undefined."""
+    average = length / docs if docs > 0 and length > 0 else 1.0
+    total_docs = max(docs, 1)
+    weights = {
+        term: idf(total_docs, min(max(df.get(term, 0), 1), total_docs)) for term in query_terms
+    }
+    scores: dict[str, float] = {}
+    for doc_id, text in texts.items():
+        words = tokens(text)
+        frequencies = [(weight, words.count(term)) for term, weight in weights.items()]
+        if not any(tf for _, tf in frequencies):
+            continue
+        norm = K1 * (1.0 - B + B * len(words) / average)
+        scores[doc_id] = sum(
+            weight * tf * (K1 + 1.0) / (tf + norm) for weight, tf in frequencies if tf
+        )
+    return scores

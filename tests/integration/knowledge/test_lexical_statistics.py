@@ -1,0 +1,128 @@
+"""The lexical half of the episode search is scored on the agent's own statistics (real Neo4j):
+another agent's episodes, written and then deleted, change neither an agent's fulltext ranking
+nor its fused one, although they move Neo4j's index-wide fulltext scores; an agent whose
+episodes predate the statistics gets them built from its stored episodes."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent, delete_agent
+from app.config import Settings
+from app.embeddings.embedder import shared_embedder
+from app.embeddings.settings import EmbeddingSettings
+from app.graph.client import GraphClient
+from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes
+from app.retrieval.context import build_context
+from app.retrieval.models import ContextRequest, Mode
+from app.text.lucene import agent_clause, lucene_terms
+
+# Words of this test run alone, so that what earlier runs left in the index (deleted episodes
+# count in Lucene's statistics until their segments merge) cannot change Lucene's order here.
+RUN = uuid.uuid4().hex[:8]
+KAYAK, LANTERN = f"kayak{RUN}", f"lantern{RUN}"
+QUERY = f"Who went out in the {KAYAK} with the {LANTERN}?"
+START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+# Within the agent the kayak word is rarer than the lantern word, so the kayak turn ranks first;
+# the other agent makes the kayak word common in the index as a whole.
+OWN = [
+    ("k1", "Bart", f"I took the {KAYAK} down to the lake on Sunday."),
+    ("l1", "Lisa", f"The {LANTERN} on the porch broke again."),
+    ("l2", "Bart", f"We hung a paper {LANTERN} in the garden."),
+    ("l3", "Lisa", f"Grandma's {LANTERN} is in the attic with the {LANTERN} oil."),
+    *(
+        (f"f{i}", "Lisa" if i % 2 else "Bart", f"Filler turn number {i} about the weather.")
+        for i in range(12)
+    ),
+]
+OTHERS = 400
+
+
+def _batch(rows: list[tuple[str, str, str]], session: str) -> EpisodeBatch:
+    return EpisodeBatch(
+        episodes=[
+            EpisodeIn(
+                external_id=external_id,
+                speaker=speaker,
+                text=text,
+                session=session,
+                occurred_at=START + timedelta(minutes=i),
+            )
+            for i, (external_id, speaker, text) in enumerate(rows)
+        ]
+    )
+
+
+async def _rankings(graph: GraphClient, settings: Settings, agent: str) -> dict[str, list[str]]:
+    embedder = shared_embedder(settings.embeddings)
+    found: dict[str, list[str]] = {}
+    modes: tuple[Mode, ...] = ("fulltext", "fused")
+    for mode in modes:
+        request = ContextRequest(q=QUERY, k=10, sections=["episodes"], mode=mode)
+        context = await build_context(graph, embedder, settings.retrieval, agent, request)
+        section = context.sections["episodes"]
+        assert section.error is None
+        found[mode] = [str(item["external_id"]) for item in section.items]
+    return found
+
+
+async def _lucene(test_graph: GraphClient, agent: str) -> list[str]:
+    rows = await test_graph.read(
+        "probe/search_episode_fulltext",
+        terms=lucene_terms(QUERY),
+        agent_clause=agent_clause(agent),
+        agent_id=agent,
+        k=10,
+    )
+    return [str(row["external_id"]) for row in rows]
+
+
+async def test_another_agents_episodes_do_not_move_an_agents_ranking(
+    graph: GraphClient, test_graph: GraphClient, settings: Settings
+) -> None:
+    embedder = shared_embedder(settings.embeddings)
+    agent = (await create_agent(graph, AgentCreate(name="Lexical"))).id
+    await import_episodes(graph, embedder, settings.retrieval, agent, _batch(OWN, "own"))
+    before = await _rankings(graph, settings, agent)
+    lucene_before = await _lucene(test_graph, agent)
+
+    other = (await create_agent(graph, AgentCreate(name="Kayaker"))).id
+    offline = shared_embedder(EmbeddingSettings(enabled=False))
+    crowd = [(f"o{i}", "Kim", f"The {KAYAK} trip number {i} went well.") for i in range(OTHERS)]
+    for start in range(0, OTHERS, 200):
+        batch = _batch(crowd[start : start + 200], f"crowd-{start}")
+        await import_episodes(graph, offline, settings.retrieval, other, batch)
+    during = await _rankings(graph, settings, agent)
+    lucene_during = await _lucene(test_graph, agent)
+    await delete_agent(graph, other, default_agent_name="")
+    after = await _rankings(graph, settings, agent)
+
+    # The index-wide scores did move: the other agent's kayaks push the own kayak turn down.
+    assert lucene_during.index("k1") > lucene_before.index("k1"), (lucene_before, lucene_during)
+    # The agent's own ranking did not, in either mode, while the other agent was there or after.
+    assert before["fulltext"][0] == "k1"
+    assert set(before["fulltext"][:4]) == {"k1", "l1", "l2", "l3"}
+    assert during == before
+    assert after == before
+
+
+async def test_statistics_missing_for_stored_episodes_are_built_from_them(
+    graph: GraphClient, test_graph: GraphClient, settings: Settings
+) -> None:
+    embedder = shared_embedder(EmbeddingSettings(enabled=False))
+    agent = (await create_agent(graph, AgentCreate(name="Older"))).id
+    await import_episodes(graph, embedder, settings.retrieval, agent, _batch(OWN[:8], "a"))
+    await import_episodes(graph, embedder, settings.retrieval, agent, _batch(OWN[8:], "b"))
+    kept = (await test_graph.read("probe/lexical_statistics", agent_id=agent))[0]
+    ranked = await _rankings(graph, settings, agent)
+
+    assert kept["docs"] == len(OWN)
+    assert dict(map(tuple, kept["pairs"]))[LANTERN] == 3  # l3 says it twice: one document
+    assert (await test_graph.write("probe/drop_lexical_statistics", agent_id=agent))[0]["deleted"]
+
+    assert await _rankings(graph, settings, agent) == ranked
+    rebuilt = (await test_graph.read("probe/lexical_statistics", agent_id=agent))[0]
+    assert rebuilt["docs"] == kept["docs"] and rebuilt["length"] == kept["length"]
+    assert sorted(map(tuple, rebuilt["pairs"])) == sorted(map(tuple, kept["pairs"]))

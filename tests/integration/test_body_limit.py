@@ -1,0 +1,124 @@
+"""Bounded bodies against a real `credence serve` (uvicorn, TCP): a body over
+CREDENCE_API__MAX_BODY_BYTES is answered 413 body_too_large before the client has sent it, with
+a declared length or chunked, with a wrong API key too; a WebSocket message over the limit
+closes the socket with 1009; the MCP transport is bounded the same way."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from app.config import Settings
+from tests.support.api_server import running_api, server_env
+
+LIMIT = 65536
+
+
+@pytest.fixture(scope="module")
+def api(settings: Settings) -> Iterator[str]:
+    env = server_env(
+        settings,
+        CREDENCE_MIGRATE_ON_START="false",
+        CREDENCE_LOG_LEVEL="WARNING",
+        CREDENCE_API__MAX_BODY_BYTES=str(LIMIT),
+        CREDENCE_API_KEYS=json.dumps({"right-key": ["*"]}),
+    )
+    with running_api(env) as base:
+        yield base
+
+
+def _address(api: str) -> tuple[str, int]:
+    host, port = api.removeprefix("http://").split(":")
+    return host, int(port)
+
+
+def _answer(connection: socket.socket) -> tuple[int, dict[str, object]]:
+    """The status and JSON body of the response (read until the server closes)."""
+    received = b""
+    while chunk := connection.recv(65536):
+        received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    if b"transfer-encoding: chunked" in head.lower():
+        body = body.split(b"\r\n", 1)[1].rsplit(b"\r\n0\r\n", 1)[0]
+    return status, json.loads(body)
+
+
+def _request_head(path: str, headers: dict[str, str]) -> bytes:
+    lines = [f"POST {path} HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def test_a_200_mb_body_with_a_wrong_key_is_413_before_it_is_sent(api: str) -> None:
+    with socket.create_connection(_address(api), timeout=30) as connection:
+        # Only the head and the first kilobyte of a declared 200 MB body are ever sent.
+        connection.sendall(
+            _request_head(
+                "/v1/agents", {"Content-Length": str(200 * 1024 * 1024), "X-API-Key": "wrong"}
+            )
+        )
+        connection.sendall(b'{"name": "' + b"x" * 1024)
+        status, body = _answer(connection)
+
+    assert status == 413
+    error = body["error"]
+    assert isinstance(error, dict)
+    assert error["code"] == "body_too_large"
+    assert error["details"] == {"limit": LIMIT, "size": 200 * 1024 * 1024}
+
+
+def test_a_chunked_body_is_413_as_soon_as_it_passes_the_limit(api: str) -> None:
+    with socket.create_connection(_address(api), timeout=30) as connection:
+        connection.sendall(
+            _request_head("/v1/agents", {"Transfer-Encoding": "chunked", "X-API-Key": "right-key"})
+        )
+        chunk = b'{"name": "' + b"x" * 8192
+        for _ in range(LIMIT // len(chunk) + 2):
+            connection.sendall(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+        # The body never ends (no last chunk): the answer comes anyway.
+        status, body = _answer(connection)
+
+    assert status == 413
+    error = body["error"]
+    assert isinstance(error, dict) and error["code"] == "body_too_large"
+
+
+def test_a_body_within_the_limit_is_served(api: str) -> None:
+    response = httpx.post(
+        f"{api}/v1/agents",
+        json={"name": "Within the limit", "identity_goal": "x" * 1000},
+        headers={"x-api-key": "right-key"},
+        timeout=60,
+    )
+
+    assert response.status_code == 201, response.text
+
+
+def test_the_mcp_transport_refuses_a_big_body(api: str) -> None:
+    response = httpx.post(
+        f"{api}/mcp",
+        content=b"{" * (LIMIT + 1),
+        headers={"accept": "application/json, text/event-stream", "x-api-key": "wrong"},
+        timeout=30,
+    )
+
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "body_too_large"
+
+
+def test_a_websocket_message_over_the_limit_closes_the_socket_with_1009(api: str) -> None:
+    url = api.replace("http://", "ws://") + "/v1/agents/any-agent/ws/chat"
+    with connect(url, additional_headers={"x-api-key": "right-key"}) as chat:
+        chat.send(json.dumps({"message": "x" * (LIMIT + 1)}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                chat.recv(timeout=30)
+
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009

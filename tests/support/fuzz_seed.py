@@ -1,0 +1,157 @@
+"""Real ids for schemathesis (tests/integration/test_openapi_fuzzing.py): an agent seeded over
+HTTP with a belief, a revised belief, a person, a task, a rule, a session of episodes, a research
+document and an investigation, and the schemathesis configuration that puts their ids into the
+generated requests, so that they reach the write paths instead of answering 404."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+# Most generated requests use a real id; the rest keep generated ones (malformed ids, unknown
+# ids: the 404s and 422s).
+REAL_ID_PROBABILITY = 0.9
+
+
+def _ok(response: httpx.Response) -> Any:
+    assert response.status_code in (200, 201), f"{response.request.url}: {response.text}"
+    return response.json()
+
+
+def seed_agent(api: str) -> dict[str, Any]:
+    """Creates an agent with one item of each kind; returns path parameter -> a real value
+    (and ``edge_ends``: beliefs for the body of ``POST /edges``)."""
+    with httpx.Client(base_url=api, timeout=120) as client:
+        agent = _ok(client.post("/v1/agents", json={"name": "Fuzzing target"}))["id"]
+        base = f"/v1/agents/{agent}"
+
+        def belief(statement: str, strength: float = 0.8) -> str:
+            created = client.post(
+                f"{base}/beliefs",
+                json={"statement": statement, "strength": strength, "category": "contextual"},
+            )
+            belief_id: str = _ok(created)["id"]
+            return belief_id
+
+        kept = belief("Invoices are paid within thirty days of receipt.")
+        other = belief("Suppliers send their invoices at the end of each month.")
+        revised = belief("The bank feed imports every transaction overnight.")
+        for number in range(8):  # contradicted until it is revised (then 409: inactive)
+            answer = client.post(
+                f"{base}/beliefs/{revised}/evidence",
+                json={"text": f"The feed missed a day ({number})", "stance": "contradicting"},
+            )
+            if answer.status_code == 409:
+                break
+            _ok(answer)
+        revisions = _ok(client.get(f"{base}/revisions"))
+        person = _ok(client.post(f"{base}/people", json={"name": "Dana Fox"}))["id"]
+        task = _ok(
+            client.post(f"{base}/working-memory/tasks", json={"description": "Close March"})
+        )["task"]["id"]
+        rule = _ok(
+            client.post(
+                f"{base}/rules",
+                json={"trigger_concept": "bank feed", "content": "Check the feed each morning."},
+            )
+        )["id"]
+        imported = _ok(
+            client.post(
+                f"{base}/episodes",
+                json={
+                    "episodes": [
+                        {"speaker": "Dana Fox", "text": "The feed broke again.", "session": "s1"},
+                        {"speaker": "assistant", "text": "I will check it.", "session": "s1"},
+                    ]
+                },
+            )
+        )
+        _ok(
+            client.post(
+                f"{base}/research/sources",
+                json={"files": [{"name": "notes.txt", "content": "The feed runs at two."}]},
+            )
+        )
+        documents = _ok(client.get(f"{base}/research/sources"))
+        investigation = _ok(
+            client.post(
+                f"{base}/investigations",
+                json={"question": "When does the bank feed run?", "iteration_cap": 1},
+            )
+        )["id"]
+        censors = _ok(client.get(f"{base}/censors"))
+        # A task the agent may only propose at this strength: the turn leaves an approval.
+        belief("Bank accounts are reconciled at month end before the books are closed", 0.55)
+        turn = _ok(
+            client.post(
+                f"{base}/chat",
+                json={
+                    "message": "Please reconcile the Chase bank account before the books are closed"
+                },
+            )
+        )
+        doomed = _ok(client.post("/v1/agents", json={"name": "Fuzzing deletion"}))["id"]
+    values = {
+        "agent_id": agent,
+        "belief_id": kept,
+        "person_id": person,
+        "task_id": task,
+        "rule_id": rule,
+        "episode_id": imported["episodes"][0]["id"],
+        "session": "s1",
+        "investigation_id": investigation,
+        "name": "gaap-fundamentals",
+        "deleted_agent_id": doomed,
+    }
+    # The beliefs an edge may join (POST /edges names them in its body).
+    edge_ends = [kept, other]
+    revision_rows = _rows(revisions)
+    if revision_rows:
+        values["revision_id"] = str(revision_rows[0]["id"])
+    document_rows = _rows(documents)
+    if document_rows:
+        values["document_id"] = str(document_rows[0]["document_id"])
+    if turn.get("approval"):
+        values["approval_id"] = str(turn["approval"]["id"])
+    censor_rows = _rows(censors)
+    if censor_rows:
+        values["censor_id"] = str(censor_rows[0]["id"])
+    return {**values, "edge_ends": edge_ends}
+
+
+def _rows(listing: Any) -> list[dict[str, Any]]:
+    """The items of a page (``{"data": [...], "count": n}``)."""
+    rows: list[dict[str, Any]] = listing["data"]
+    return rows
+
+
+def write_config(path: Path, seeded: dict[str, Any]) -> Path:
+    """A schemathesis.toml that draws each path parameter from its real value (most of the
+    time), and an edge's ends from the seeded beliefs, and deletes only the agent seeded for
+    deletion."""
+    ordinary = {k: v for k, v in seeded.items() if k not in ("deleted_agent_id", "edge_ends")}
+    lines = []
+    for name, value in ordinary.items():
+        lines += [f"[dictionaries.{name}]", f"values = [{json.dumps(value)}]", ""]
+    lines += ["[dictionaries.edge_ends]", f"values = {json.dumps(seeded['edge_ends'])}", ""]
+    lines.append("[parameters]")
+    for name in ordinary:
+        lines.append(
+            f'"path.{name}" = {{ dictionary = "{name}", probability = {REAL_ID_PROBABILITY} }}'
+        )
+    for end in ("source_id", "target_id"):
+        lines.append(
+            f'"body.{end}" = {{ dictionary = "edge_ends", probability = {REAL_ID_PROBABILITY} }}'
+        )
+    lines += [
+        "",
+        "[[operations]]",
+        'include-name = "DELETE /v1/agents/{agent_id}"',
+        f'parameters = {{ "path.agent_id" = {json.dumps(seeded["deleted_agent_id"])} }}',
+        "",
+    ]
+    path.write_text("\n".join(lines))
+    return path
