@@ -125,7 +125,7 @@ def _health(reasoner: object | None) -> dict[str, object]:
     app = create_app(settings)
     with TestClient(app, raise_server_exceptions=False) as client:
         if reasoner is not None:
-            app.state.reasoner = reasoner
+            app.state.runtime.use_reasoner(reasoner)
         response = client.get("/health")
     assert response.status_code == 200
     body: dict[str, object] = response.json()
