@@ -6,6 +6,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.credence-installed
+MCP_VENV ?= .venv-mcp
+MCP_STAMP := $(MCP_VENV)/.credence-installed
 
 # Settings from .env (if present) reach the launcher and the CLI alike.
 ifneq (,$(wildcard .env))
@@ -20,13 +22,20 @@ API_PORT := $(or $(CREDENCE_API_PORT),8000)
 .PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
 	train-stance
 
-install: $(STAMP)
+install: $(STAMP) $(MCP_STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
+
+# mcp-server-sqlite (the ledger of the tool tests and README "Acting through tools") runs only
+# on the 1.x MCP SDK, so it gets an environment of its own; Credence (2.x) talks to it over stdio.
+$(MCP_STAMP):
+	@test -x $(MCP_VENV)/bin/python || $(PYTHON) -m venv $(MCP_VENV)
+	$(MCP_VENV)/bin/python -m pip install --quiet 'mcp-server-sqlite==2025.4.25' 'mcp[cli]<2'
+	@touch $(MCP_STAMP)
 
 neo4j-up:
 	@bash tools/neo4j/neo4j-up
@@ -80,4 +89,4 @@ typecheck: install
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache dist build
+	rm -rf $(VENV) $(MCP_VENV) .pytest_cache .mypy_cache .ruff_cache dist build

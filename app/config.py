@@ -18,6 +18,7 @@ from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.settings import ReasonerSettings
 from app.research.settings import ResearchSettings
 from app.retrieval.settings import RetrievalSettings
+from app.tools.settings import ToolSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 MEBIBYTE = 1024 * 1024
@@ -97,6 +98,8 @@ class Settings(BaseSettings):
     reflection: ReflectionSettings = Field(default_factory=ReflectionSettings)
     # Research mode: investigations (CREDENCE_RESEARCH__DEFAULT_ITERATION_CAP=12).
     research: ResearchSettings = Field(default_factory=ResearchSettings)
+    # Connected MCP servers and their tools (CREDENCE_TOOLS__CALL_TIMEOUT_S=30).
+    tools: ToolSettings = Field(default_factory=ToolSettings)
 
     @property
     def neo4j(self) -> Neo4jSettings:

@@ -531,3 +531,58 @@ class ReportNotReady(NotFound):
             investigation_id=investigation_id,
             status=status,
         )
+
+
+# --- tools (MCP servers connected to an agent) --------------------------------------------------
+
+
+class ConnectionNotFound(NotFound):
+    """No connection of that name on this agent."""
+
+    code = "connection_not_found"
+
+    def __init__(self, name: str, agent_id: str) -> None:
+        super().__init__(
+            f"agent {agent_id!r} has no connection named {name!r}", name=name, agent_id=agent_id
+        )
+
+
+class ConnectionNameTaken(Conflict):
+    """The agent already has a connection of that name."""
+
+    code = "connection_name_taken"
+
+    def __init__(self, name: str, agent_id: str) -> None:
+        super().__init__(
+            f"agent {agent_id!r} already has a connection named {name!r}; remove it first",
+            name=name,
+            agent_id=agent_id,
+        )
+
+
+class ToolNotFound(NotFound):
+    """No tool of that name on that connection of this agent."""
+
+    code = "tool_not_found"
+
+    def __init__(self, connection: str, tool: str, agent_id: str) -> None:
+        super().__init__(
+            f"agent {agent_id!r} has no tool {tool!r} on connection {connection!r}",
+            connection=connection,
+            tool=tool,
+            agent_id=agent_id,
+        )
+
+
+class ToolServerFailed(CredenceError):
+    """An MCP server could not be started, listed or called in time (502 where a route waits on
+    it; inside a turn it is a failed execution, never a failed turn)."""
+
+    code = "tool_server_failed"
+
+    def __init__(self, connection: str, what: str, cause: str) -> None:
+        super().__init__(
+            f"the MCP server of connection {connection!r} failed to {what}: {cause}",
+            connection=connection,
+            what=what,
+        )

@@ -28,13 +28,22 @@ from app.reasoning.factory import make_reasoner
 from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices
 from app.research.sources.registry import SourceRegistry, build_source_registry
+from app.tools.clients import McpClients
+from app.tools.executor import McpToolExecutor
 
 
 def default_executors(
-    graph: GraphClient, settings: Settings, clock: Clock | None = None
+    graph: GraphClient,
+    settings: Settings,
+    clock: Clock | None = None,
+    mcp_clients: McpClients | None = None,
 ) -> ExecutorRegistry:
-    """The executors that ship with Credence (working memory); deployments register more."""
+    """The executors that ship with Credence: working memory, and, given the process's MCP
+    clients, the tools of the agent's connected MCP servers (``call_tool``); deployments
+    register more."""
     shipped: list[Executor] = [WorkingMemoryExecutor(graph, settings.memory, clock)]
+    if mcp_clients is not None:
+        shipped.append(McpToolExecutor(graph, mcp_clients))
     return ExecutorRegistry(shipped)
 
 
@@ -72,7 +81,12 @@ class Runtime:
         self._reasoner = reasoner or make_reasoner(settings.reasoner, self.embedder)
         # "Now" for the loop, working memory and sessions: CREDENCE_CLOCK_START, else the system's.
         self.clock: Clock = clock or clock_starting_at(settings.clock_start)
-        self.executors = executors or default_executors(graph, settings, self.clock)
+        # The MCP servers connected to agents: one session each in this process (tool calls),
+        # closed by :meth:`aclose`.
+        self.mcp_clients = McpClients(settings.tools)
+        self.executors = executors or default_executors(
+            graph, settings, self.clock, self.mcp_clients
+        )
         self.research_sources = research_sources or build_source_registry(
             graph, self.embedder, settings.retrieval
         )
@@ -139,8 +153,10 @@ class Runtime:
         return await find_default_agent(self.graph, self.settings.default_agent)
 
     async def aclose(self) -> None:
-        """Closes the graph client (when the runtime opened it) and the reasoner's client."""
+        """Closes the MCP sessions, the graph client (when the runtime opened it) and the
+        reasoner's client."""
         try:
+            await self.mcp_clients.aclose()
             if self._owns_graph:
                 await self.graph.close()
         finally:

@@ -33,6 +33,7 @@ from app.api.routes import (
     reflection,
     research_sources,
     revisions,
+    tools,
 )
 from app.api.routes import frames as frame_routes
 from app.api.routes import identity as identity_routes
@@ -49,6 +50,7 @@ from app.graph.migrations import MigrationRunner
 from app.research.store import running_investigations
 from app.research.tasks import InvestigationTasks
 from app.runtime import Runtime
+from app.tools.settings_file import apply_connections_file
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,7 @@ _ROUTERS: tuple[APIRouter, ...] = (
     identity_routes.router,
     investigations.router,
     research_sources.router,
+    tools.router,
 )
 
 
@@ -139,6 +142,8 @@ async def _lifespan(
         await _preload_embeddings(runtime)
     if settings.research.resume_on_start:
         await _resume_investigations(app, runtime)
+    if settings.tools.connections_file is not None:
+        await _apply_connections_file(runtime)
     try:
         async with app.state.mcp_server.session_manager.run():
             yield
@@ -160,6 +165,25 @@ async def _resume_investigations(app: FastAPI, runtime: Runtime) -> None:
         app.state.research_tasks.ensure_running(services, agent_id, investigation_id)
     if left:
         log.info("resumed %d investigation(s) left running", len(left))
+
+
+async def _apply_connections_file(runtime: Runtime) -> None:
+    """The deployment's connections (CREDENCE_TOOLS__CONNECTIONS_FILE): secrets into this
+    process, missing connections into the graph; a server that fails is logged, not fatal."""
+    settings = runtime.settings
+    try:
+        report = await apply_connections_file(
+            runtime.graph,
+            runtime.mcp_clients,
+            runtime.embedder,
+            settings.mechanics,
+            settings.tools,
+        )
+    except CredenceError as error:
+        log.error("connections file not applied: %s", error.message)
+        return
+    for line in report:
+        log.info("connections file: %s", line)
 
 
 async def _migrate(graph: GraphClient, settings: Settings) -> None:

@@ -26,6 +26,7 @@ from app.errors import (
     NotFound,
     NotReady,
     PayloadTooLarge,
+    ToolServerFailed,
 )
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ _STATUS_BY_ERROR: tuple[tuple[type[CredenceError], int], ...] = (
     (AgentForbidden, 403),
     (GraphUnavailable, 503),
     (NotReady, 503),
+    (ToolServerFailed, 502),
 )
 # When a client may try a 503 again (seconds): a busy graph clears quickly, an unreachable one
 # (restarting) takes longer.

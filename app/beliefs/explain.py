@@ -72,6 +72,16 @@ class LineageRevision(BaseModel):
     at: datetime | None = None
 
 
+class ToolOutcome(BaseModel):
+    """A call of a connected MCP server's tool whose outcome moved the belief."""
+
+    tool: str = Field(description="connection.tool")
+    status: str
+    mode: str | None = None
+    result: str | None = Field(default=None, description="the start of the result")
+    at: datetime | None = None
+
+
 class BeliefExplanation(BaseModel):
     belief: Belief
     summary: str = Field(description="the explanation in a few plain sentences")
@@ -87,6 +97,12 @@ class BeliefExplanation(BaseModel):
     successors: list[LinkedBelief] = Field(description="what replaced it, when it is inactive")
     revisions: list[LineageRevision] = Field(description="the lineage's revisions, oldest first")
     recent_events: list[dict[str, Any]] = Field(description="newest first")
+    tool_outcomes: list[ToolOutcome] = Field(
+        default_factory=list,
+        description="tool calls whose outcomes moved it, newest first (a belief about a tool)",
+    )
+    tool_calls_succeeded: int = 0
+    tool_calls_failed: int = 0
 
 
 async def explain_belief(
@@ -120,6 +136,9 @@ async def explain_belief(
     if not rows:  # deleted between the two reads
         raise BeliefNotFound(belief_id, agent_id)
     row = rows[0]
+    outcomes = await graph.read(
+        "beliefs/list_tool_outcomes", agent_id=agent_id, belief_id=belief_id, limit=limit
+    )
     evidence = [EvidenceItem.model_validate(item) for item in row["evidence"]]
     explanation = BeliefExplanation(
         belief=detail.belief,
@@ -136,6 +155,9 @@ async def explain_belief(
         successors=detail.successors,
         revisions=[LineageRevision.model_validate(item) for item in row["revisions"]],
         recent_events=detail.events,
+        tool_outcomes=[ToolOutcome.model_validate(outcome) for outcome in outcomes],
+        tool_calls_succeeded=outcomes[0]["succeeded"] if outcomes else 0,
+        tool_calls_failed=outcomes[0]["failed"] if outcomes else 0,
     )
     explanation.summary = summarize(explanation)
     return explanation
@@ -187,4 +209,11 @@ def summarize(explanation: BeliefExplanation) -> str:
         )
     if explanation.successors:
         lines.append(f"It was revised into {explanation.successors[-1].statement!r}.")
+    if explanation.tool_outcomes:
+        latest_call = explanation.tool_outcomes[0]
+        lines.append(
+            f"Calls of {latest_call.tool} moved it: {explanation.tool_calls_succeeded} "
+            f"succeeded, {explanation.tool_calls_failed} failed; the latest {latest_call.status}"
+            + (f" ({latest_call.result[:80]!r})." if latest_call.result else ".")
+        )
     return " ".join(lines)

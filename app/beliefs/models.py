@@ -17,7 +17,7 @@ ContextName = Annotated[
 ]
 Stance = Literal["reinforcing", "contradicting", "neutral", "novel"]
 EvidenceKind = Literal["factual", "feedback", "outcome"]
-BeliefSource = Literal["pack", "birth", "learned", "revision", "api"]
+BeliefSource = Literal["pack", "birth", "learned", "revision", "api", "tool"]
 
 
 class StrictModel(BaseModel):

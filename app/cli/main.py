@@ -11,6 +11,7 @@ from app.cli import (
     analytics,
     beliefs,
     chat,
+    connections,
     context,
     db,
     embed,
@@ -39,6 +40,7 @@ app.add_typer(beliefs.beliefs_app, name="beliefs")
 app.add_typer(people.people_app, name="people")
 app.add_typer(frames.frames_app, name="frames")
 app.add_typer(memory.memory_app, name="memory")
+app.add_typer(connections.connections_app, name="connections")
 app.add_typer(packs.packs_app, name="packs")
 app.add_typer(episodes.episodes_app, name="episodes")
 app.add_typer(embed.embed_app, name="embed")

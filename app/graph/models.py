@@ -343,6 +343,53 @@ class Approval(AgentScoped):
     expires_at = DateTimeNeo4jFormatProperty()
 
 
+class Connection(AgentScoped):
+    """An MCP server connected to the agent (app/tools): how to reach it, secret names only."""
+
+    name = StringProperty(required=True)
+    transport = StringProperty()
+    command = StringProperty()
+    args = ArrayProperty(StringProperty())
+    cwd = StringProperty()
+    url = StringProperty()
+    env_names = ArrayProperty(StringProperty())
+    header_names = ArrayProperty(StringProperty())
+
+
+class Tool(AgentScoped):
+    """A tool of a connected server, and the belief the agent holds about it."""
+
+    qualified_name = StringProperty(required=True)
+    name = StringProperty()
+    connection = StringProperty()
+    description = StringProperty()
+    input_schema = JSONProperty()
+    read_only = BooleanProperty()
+    destructive = BooleanProperty()
+    idempotent = BooleanProperty()
+    embedding = ArrayProperty(FloatProperty())
+    belief_id = StringProperty()
+    updated_at = DateTimeNeo4jFormatProperty()
+
+
+class Action(AgentScoped):
+    """One call of a tool: what was sent, what came back, linked to its turn."""
+
+    qualified_name = StringProperty()
+    connection = StringProperty()
+    tool = StringProperty()
+    arguments = JSONProperty()
+    status = StringProperty()
+    mode = StringProperty()
+    duration_ms = FloatProperty()
+    result = StringProperty()
+    is_error = BooleanProperty()
+    decision_id = StringProperty()
+    episode_id = StringProperty()
+    approval_id = StringProperty()
+    completed_at = DateTimeNeo4jFormatProperty()
+
+
 class KnowledgePack(AgentScoped):
     name = StringProperty(required=True)
     version = StringProperty()
@@ -501,6 +548,9 @@ NODE_MODELS: tuple[type[StructuredNode], ...] = (
     Decision,
     Reason,
     Approval,
+    Connection,
+    Tool,
+    Action,
     KnowledgePack,
     DissatisfactionSample,
     CorpusDocument,

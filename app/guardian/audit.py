@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
@@ -57,10 +58,25 @@ def _kind_patterns(
 
 def work_unit_text(unit: WorkSpec) -> str:
     """What the guardian reads of a work unit: its description, verb and the entities it acts
-    on, one line each (an entity such as "DROP TABLE ledger" is checked like the same words in
-    a message; line-anchored censors read each part on its own)."""
+    on, and for a tool call each argument value, one line each (an entity or a SQL argument
+    such as "DROP TABLE ledger" is checked like the same words in a message; line-anchored
+    censors read each part on its own)."""
     parts = [unit.description, unit.verb.replace("_", " "), *unit.entities]
+    call = unit.call if isinstance(unit, WorkUnit) else None
+    if call is not None:
+        parts.extend(_string_values(call.arguments))
     return "\n".join(part.strip() for part in parts if part.strip())
+
+
+def _string_values(value: Any) -> list[str]:
+    """Every string inside a tool call's arguments (nested objects and lists included)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _string_values(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _string_values(item)]
+    return []
 
 
 def high_risk_kinds(text: str, settings: GuardianSettings) -> list[str]:

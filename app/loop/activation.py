@@ -5,6 +5,7 @@ the revision threshold. Reads only."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -32,10 +33,11 @@ from app.reasoning.protocol import (
     RuleBrief,
 )
 from app.retrieval.context import build_context
-from app.retrieval.models import Context, ContextRequest, FrameChoice
+from app.retrieval.models import Context, ContextRequest, FrameChoice, SectionName
 from app.retrieval.sources import working_memory_items
 from app.text.references import has_reference, resolve_references
 from app.text.words import tokens
+from app.tools.focus import ToolFocus
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,8 @@ class Activation:
     mentions: list[Mention] = field(default_factory=list)
     # The agent's identity document (markdown) when a model reasons (its system prompt).
     identity: str | None = None
+    # A turn that calls a tool (app/loop/tool_turns.py): the tool, and the belief about it.
+    tool: ToolFocus | None = None
 
     def recent(self, turns: int) -> list[HistoryTurn]:
         """The latest ``turns`` turns of the history, oldest first."""
@@ -198,6 +202,12 @@ class _Start:
     context: Context
 
 
+# What a turn's retrieval reads (the context of GET /context but the people, read apart).
+TURN_SECTIONS: tuple[SectionName, ...] = ("beliefs", "episodes", "rules", "working_memory")
+# A tool call's: working memory alone (its temporal context decides the belief's strength).
+TOOL_CALL_SECTIONS: tuple[SectionName, ...] = ("working_memory",)
+
+
 @dataclass(frozen=True, slots=True)
 class _Scored:
     """How relevant each retrieved belief is to the message, and the one the turn rests on."""
@@ -217,11 +227,14 @@ async def activate(
     context_name: str | None,
     session: str | None = None,
     speaker: str | None = None,
+    sections: Sequence[SectionName] = TURN_SECTIONS,
     now: datetime | None = None,
 ) -> Activation:
     """Everything a turn knows before it judges anything.
 
     Args:
+        sections: what retrieval reads (a tool call reads only working memory: the belief it
+            routes on is the one about the tool, :mod:`app.loop.tool_turns`).
         now: the turn's time (the loop's clock): working memory's period-end contexts and the
             recency of episodes are read at it; None is the system clock.
         context_name: the context asked for; None takes the temporal context of working memory.
@@ -233,7 +246,7 @@ async def activate(
         AgentNotFound.
     """
     people_rows, history, query, start = await _read_first(
-        graph, embedder, settings, agent_id, message, session, now
+        graph, embedder, settings, agent_id, message, session, sections, now
     )
     mentions = find_mentions(message, [(row["id"], row["name"]) for row in people_rows])
     context, frame = start.context, start.frame
@@ -292,6 +305,7 @@ async def _read_first(
     agent_id: str,
     message: str,
     session: str | None,
+    sections: Sequence[SectionName],
     now: datetime | None,
 ) -> tuple[list[dict[str, Any]], list[HistoryTurn], str, _Start]:
     """The agent's people and the session's history (one read), the query retrieval reads (the
@@ -305,11 +319,11 @@ async def _read_first(
         # Retrieval must read what "it" / "that" points to: the history comes first.
         people, history = await read_people_and_history(graph, settings.loop, agent_id, session)
         query = resolve_references(message, [turn.message for turn in history])
-        start = await _read_start(graph, embedder, settings, agent_id, query, now)
+        start = await _read_start(graph, embedder, settings, agent_id, query, sections, now)
         return people, history, query, start
     (people, history), start = await asyncio.gather(
         read_people_and_history(graph, settings.loop, agent_id, session),
-        _read_start(graph, embedder, settings, agent_id, message, now),
+        _read_start(graph, embedder, settings, agent_id, message, sections, now),
     )
     return people, history, message, start
 
@@ -320,6 +334,7 @@ async def _read_start(
     settings: LoopConfig,
     agent_id: str,
     message: str,
+    sections: Sequence[SectionName],
     now: datetime | None,
 ) -> _Start:
     """The agent, the frame, D and the context, read concurrently.
@@ -354,7 +369,7 @@ async def _read_start(
                 q=message[:8000],
                 k=settings.loop.beliefs_per_turn,
                 # People present are the speaker and those the message names (read after).
-                sections=["beliefs", "episodes", "rules", "working_memory"],
+                sections=list(sections),
             ),
             choose_frame=frame_budget,
             extra_sections={"working_memory": working_memory_items},

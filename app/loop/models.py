@@ -176,6 +176,11 @@ class TurnResult(BaseModel):
     reasoners: ReasonerCalls
     memory: TurnMemory = Field(default_factory=TurnMemory)
     learned: list[LearnedBelief] = Field(default_factory=list)
+    action_id: str | None = Field(
+        default=None,
+        description="The Action of a tool-call turn (GET /actions): what was sent, what came of "
+        "it, or that it waits for a person.",
+    )
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
 

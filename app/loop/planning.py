@@ -15,6 +15,7 @@ from app.loop.models import ChatRequest, GuardianReport, TurnEvent, TurnMode
 from app.loop.recording import TurnRecorder
 from app.loop.routing import route
 from app.loop.services import LoopServices
+from app.loop.tool_turns import destructive_cap, tool_unit
 from app.reasoning.offline.requests import request_sentence
 from app.reasoning.protocol import (
     Appraisal,
@@ -95,15 +96,25 @@ async def plan_turn(
     """
     planning = _Planning(services, recorder, agent_id, request, activation)
     appraisal = await _appraise(planning)
+    called = tool_unit(activation)
+    if called is not None:
+        # A tool call is the request; its JSON teaches no claim and proposes no other work.
+        appraisal = appraisal.model_copy(update={"is_request": True, "work_unit": None})
     censors = await services.guard.censors(agent_id)
     guarded = await _guard_request(planning, appraisal, censors)
-    evidence = await _extract_evidence(planning, appraisal)
+    evidence = (
+        ExtractedEvidence(reasoner="loop")
+        if called is not None
+        else await _extract_evidence(planning, appraisal)
+    )
     plan = await _route(planning, appraisal, guarded, evidence)
-    if plan.mode != "blocked":
+    if plan.mode != "blocked" and called is None:
         plan.learning = await _learning(planning, evidence)
+    # A refused tool call is still recorded (decision and action), so its unit is kept.
+    plan.work_unit = called
     if plan.mode in ("blocked", "revision") or not appraisal.is_request:
         return plan
-    unit = await _work_unit(planning, appraisal)
+    unit = called or _no_call(await _work_unit(planning, appraisal))
     plan.work_unit = unit
     if await _blocks_action(planning, plan, unit, censors):
         return plan
@@ -254,6 +265,10 @@ async def _route(
     if plan.mode != "blocked" and activation.at_threshold:
         plan.mode = "revision"
         plan.reasons.append("a belief is at the revision threshold: revise first")
+    capped = destructive_cap(activation, planning.services.settings.tools.destructive_min_successes)
+    if plan.mode == "autonomous" and capped is not None:
+        plan.mode = "proposal"
+        plan.reasons.append(capped)
     await planning.recorder.phase("route", mode=plan.mode, reasons=plan.reasons)
     return plan
 
@@ -303,6 +318,11 @@ async def _blocks_action(planning: _Planning, plan: Plan, unit: WorkUnit, censor
     plan.reasons.append("the proposed action failed the audit against the creed")
     await planning.recorder.emit(TurnEvent(type="guardian", data=guarded.report.model_dump()))
     return True
+
+
+def _no_call(unit: WorkUnit) -> WorkUnit:
+    """Only a tool-call turn carries a call: a reasoner's unit never does."""
+    return unit.model_copy(update={"call": None}) if unit.call is not None else unit
 
 
 def _claims_beyond_request(message: str, appraisal: Appraisal) -> list[str]:

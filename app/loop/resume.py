@@ -18,6 +18,7 @@ from dataclasses import replace
 from app.beliefs.revision import observe_turn
 from app.embeddings.store import embed_pending
 from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, InvalidInput
+from app.guardian.audit import work_unit_text
 from app.guardian.censors import learn_censor
 from app.loop.acting import execute_and_verify
 from app.loop.activation import read_history
@@ -169,7 +170,7 @@ async def _act_on_answer(
     if state is None or run.rejected:
         return run
     unit = await _unit_to_run(services, recorder, run, state)
-    guardian = await services.guard.check(run.agent_id, unit.description)
+    guardian = await services.guard.check(run.agent_id, work_unit_text(unit))
     if refuses(guardian):
         return replace(run, unit=unit, guardian=guardian, mode="blocked")
     execution, verification = await execute_and_verify(services, recorder, run.agent_id, unit)
@@ -229,7 +230,10 @@ async def _after_resumption(services: LoopServices, run: Resumption) -> None:
         ):
             session = (stored.state.request.session if stored.state else None) or "approvals"
             pattern = rf"(?i)\b{re.escape(proposed.verb.replace('_', ' '))}\b"
-            if proposed.entities:
+            if proposed.call is not None:
+                # A tool call's action text names the tool: "call ledger.write_query with ...".
+                pattern = rf"(?i)\bcall\s+{re.escape(proposed.call.qualified_name)}\b"
+            elif proposed.entities:
                 pattern += rf".*\b{re.escape(proposed.entities[0])}\b"
             learned = await learn_censor(
                 services.graph,

@@ -13,6 +13,7 @@ from app.guardian.settings import GuardianSettings
 from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.settings import ReasonerSettings
 from app.retrieval.settings import RetrievalSettings
+from app.tools.settings import ToolSettings
 
 
 class LoopSettings(BaseModel):
@@ -114,3 +115,5 @@ class LoopConfig(Protocol):
     def loop(self) -> LoopSettings: ...
     @property
     def reflection(self) -> ReflectionSettings: ...
+    @property
+    def tools(self) -> ToolSettings: ...

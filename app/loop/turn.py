@@ -22,7 +22,7 @@ from dataclasses import replace
 from app.beliefs.revision import meditate_if_runaway
 from app.embeddings.store import embed_pending
 from app.errors import CredenceError
-from app.loop.activation import Activation, activate
+from app.loop.activation import TOOL_CALL_SECTIONS, TURN_SECTIONS, Activation, activate
 from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.planning import PlannedTurn, plan_turn
 from app.loop.recording import (
@@ -35,7 +35,9 @@ from app.loop.recording import (
 )
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
+from app.loop.tool_turns import focus_on_tool
 from app.loop.write_phase import write_turn
+from app.tools.calls import parse_tool_call
 
 log = logging.getLogger(__name__)
 # Work a turn starts after its answer; kept referenced until done (asyncio holds tasks weakly).
@@ -101,8 +103,11 @@ async def _activate(
         request.context,
         request.session,
         request.speaker,
+        sections=TOOL_CALL_SECTIONS if parse_tool_call(request.message) else TURN_SECTIONS,
         now=services.clock.now(),
     )
+    # A message that calls a tool routes on the agent's belief about that tool.
+    activation = await focus_on_tool(services, agent_id, request.message, activation)
     if services.reasoner.name != "offline":
         # Claude's system prompt: the identity document, regenerated when what it shows changed.
         identity = await services.identity.markdown(services.graph, agent_id)

@@ -56,6 +56,7 @@ from app.memory.people import MetPerson, meet_in
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.memory.settings import MemoryMechanics
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest, Verification
+from app.tools.actions import action_status, complete_approved_action_in, create_action_in
 
 _STATUS_BY_ACTION = {
     "approve": "approved",
@@ -218,6 +219,9 @@ async def record_turn(
     approval, question = await _ask_a_person(
         tx, settings.loop, recorder, turn, decision_id, episode_id
     )
+    action_id = await _record_turn_action(
+        tx, turn, outcome, (decision_id, episode_id), approval, settings.loop, now
+    )
     reply = answers.reply_for(
         turn_response(turn, revision, question, settings.loop.history_turns_answer)
     )
@@ -233,7 +237,9 @@ async def record_turn(
     written = TurnWritten(
         episode_id, reply, decision_id, tension.moves, revision, approval, people.born, learned
     )
-    return turn_result(turn, recorder, written), sample
+    result = turn_result(turn, recorder, written)
+    result.action_id = action_id
+    return result, sample
 
 
 async def _meet_people(
@@ -493,6 +499,38 @@ def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) 
     )
 
 
+async def _record_turn_action(
+    tx: Transaction,
+    turn: PlannedTurn,
+    outcome: str,
+    written: tuple[str | None, str],
+    approval: ApprovalPublic | None,
+    loop: LoopSettings,
+    now: datetime,
+) -> str | None:
+    """A tool-call turn's Action: what was sent and what came of it (or that it waits for a
+    person, or was refused); ``written`` is the turn's decision and episode."""
+    decision_id, episode_id = written
+    plan = turn.plan
+    unit = plan.work_unit
+    if unit is None or unit.call is None:
+        return None
+    moved = outcome_beliefs(turn.activation, loop.outcome_beliefs) if outcome != "neutral" else []
+    return await create_action_in(
+        tx,
+        turn.agent_id,
+        unit.call,
+        status=action_status(plan.mode, plan.execution, outcome, approval is not None, False),
+        mode=plan.mode,
+        execution=plan.execution,
+        decision_id=decision_id,
+        episode_id=episode_id,
+        approval_id=approval.id if approval is not None else None,
+        moved=moved,
+        now=now,
+    )
+
+
 # --- a resumed turn ----------------------------------------------------------------------------
 
 
@@ -547,6 +585,7 @@ async def record_resumption(
         await record_decision_outcome_in(tx, agent_id, run.decision_id, decided, run.execution)
     draft = _resumption_episode(run, speaker, outcome)
     episode_id = await _write_episode(tx, services, agent_id, draft, now)
+    action_id = await _complete_approved_action(tx, run, outcome, lesson, episode_id, now)
     rule_ids = state.rule_ids if state else []
     await _record_rules_used(tx, agent_id, episode_id, run.decision_id, rule_ids, outcome, now)
     person_id = met.person.id if met is not None else None
@@ -568,7 +607,9 @@ async def record_resumption(
         decision_id=run.decision_id,
     )
     await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
-    return resumption_result(run, recorder, approval, episode_id, reply, learned)
+    result = resumption_result(run, recorder, approval, episode_id, reply, learned)
+    result.action_id = action_id
+    return result
 
 
 async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:
@@ -582,6 +623,32 @@ async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:
         {"action": answer.action, "text": answer.text, "speaker": answer.speaker},
     )
     return resolved.public
+
+
+async def _complete_approved_action(
+    tx: Transaction,
+    run: Resumption,
+    outcome: str,
+    lesson: _OutcomeLesson,
+    episode_id: str,
+    now: datetime,
+) -> str | None:
+    """The Action of an approved (modified, answered or rejected) tool call, completed."""
+    proposed = run.stored.public.work_unit
+    if proposed is None or proposed.call is None:
+        return None
+    ran = run.unit.call if run.unit is not None else None
+    return await complete_approved_action_in(
+        tx,
+        run.agent_id,
+        run.stored.public.id,
+        ran,
+        status=action_status(run.mode, run.execution, outcome, False, run.rejected),
+        execution=run.execution,
+        episode_id=episode_id,
+        moved=lesson.belief_ids if outcome != "neutral" else [],
+        now=now,
+    )
 
 
 def _resumption_lesson(run: Resumption, outcome: str, loop: LoopSettings) -> _OutcomeLesson:

@@ -17,6 +17,7 @@ async def serve_stdio(settings: Settings, agent_id: str | None = None) -> None:
     Args:
         agent_id: the agent of calls that name none (else the default agent).
     """
+    # The runtime owns the agents' MCP client sessions too (tool calls); closed on exit.
     runtime = Runtime.open(settings)
     services = McpServices(runtime, default_agent_id=agent_id)
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.text.claims import MAX_STATEMENT_CHARS
 
@@ -292,8 +292,28 @@ class WorkRequest(BaseModel):
     )
 
 
+class ToolCall(BaseModel):
+    """One call of a tool of a connected MCP server (verb ``call_tool``): the connection's name,
+    the tool's and the arguments as sent."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    connection: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")
+    tool: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.connection}.{self.tool}"
+
+
 class WorkUnit(Judgement, WorkSpec):
     """What to do, as a judgement of its own (``propose_work_unit``)."""
+
+    call: ToolCall | None = Field(
+        default=None,
+        description="set only by Credence for a tool call (verb call_tool); leave it null",
+    )
 
 
 class ExecutionResult(BaseModel):

@@ -25,6 +25,9 @@ CALL () {
   UNION ALL MATCH (n:Decision {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Reason {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Approval {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Connection {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Tool {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Action {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:KnowledgePack {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:DissatisfactionSample {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:CorpusPassage {agent_id: $agent_id}) RETURN n

@@ -31,6 +31,7 @@ SHIPPED: dict[str, dict[str, Any]] = {
     "resolved_research_conflicts": {"agent_id": "<agent id>", "investigation_id": None},
     "revision_triggers_by_person": {"agent_id": "<agent id>"},
     "revisions_over_time": {"agent_id": "<agent id>", "bucket": "day"},
+    "tool_outcomes_over_time": {"agent_id": "<agent id>", "bucket": "day"},
 }
 
 

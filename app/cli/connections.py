@@ -1,0 +1,155 @@
+"""``credence connections``: MCP servers connected to an agent, and their tools.
+
+Secret values given here (``--env NAME=VALUE``, ``--header NAME=VALUE``) start the server for
+this command only: the graph keeps their names, and the API process takes their values from its
+own environment (a variable of the same name) or from the connections file
+(``CREDENCE_TOOLS__CONNECTIONS_FILE``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from app.cli.common import AgentOption, agent_id_of, console, run_with_graph
+from app.config import get_settings
+from app.embeddings.embedder import shared_embedder
+from app.graph.client import GraphClient
+from app.tools import connections
+from app.tools.clients import McpClients
+from app.tools.models import ConnectionCreate, ConnectionPublic, ToolPublic
+
+connections_app = typer.Typer(help="MCP servers connected to an agent.", no_args_is_help=True)
+
+
+def _pairs(values: list[str], what: str) -> dict[str, str]:
+    """NAME or NAME=VALUE options; a bare NAME takes its value from this environment."""
+    pairs: dict[str, str] = {}
+    for value in values:
+        name, _, given = value.partition("=")
+        if not name:
+            raise typer.BadParameter(f"{what} {value!r}: NAME or NAME=VALUE")
+        pairs[name] = given
+    return pairs
+
+
+def _tools_table(title: str, tools: list[ToolPublic]) -> Table:
+    table = Table(title=title)
+    for column in ("tool", "kind", "trust", "ok/failed", "description"):
+        table.add_column(column, overflow="fold")
+    for tool in tools:
+        kind = "read-only" if tool.read_only else ("destructive" if tool.destructive else "write")
+        trust = f"{tool.belief_strength:.2f}" if tool.belief_strength is not None else "-"
+        table.add_row(
+            tool.qualified_name,
+            kind,
+            trust,
+            f"{tool.successes}/{tool.failures}",
+            tool.description[:120],
+        )
+    return table
+
+
+@connections_app.command("add")
+def connections_add(
+    name: Annotated[str, typer.Argument(help="How the agent names it (tools are NAME.tool)")],
+    agent: AgentOption = None,
+    command: Annotated[str | None, typer.Option(help="stdio: the server's command")] = None,
+    arg: Annotated[list[str] | None, typer.Option(help="stdio: an argument (repeat)")] = None,
+    env: Annotated[
+        list[str] | None, typer.Option(help="stdio: NAME[=VALUE] of its environment (repeat)")
+    ] = None,
+    cwd: Annotated[str | None, typer.Option(help="stdio: its working directory")] = None,
+    url: Annotated[str | None, typer.Option(help="streamable HTTP: the server's URL")] = None,
+    header: Annotated[
+        list[str] | None, typer.Option(help="HTTP: NAME[=VALUE] of a header (repeat)")
+    ] = None,
+) -> None:
+    """Connect an MCP server: it is started, and its tools become the agent's."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+    try:
+        data = ConnectionCreate(
+            name=name,
+            transport="http" if url else "stdio",
+            command=command,
+            args=arg or [],
+            env={k: v for k, v in _pairs(env or [], "--env").items() if v},
+            cwd=cwd,
+            url=url,
+            headers={k: v for k, v in _pairs(header or [], "--header").items() if v},
+        )
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from error
+    # Names given without a value are kept as names (their values come from the environment).
+    bare_env = [k for k, v in _pairs(env or [], "--env").items() if not v]
+    bare_headers = [k for k, v in _pairs(header or [], "--header").items() if not v]
+
+    async def work(graph: GraphClient) -> tuple[ConnectionPublic, list[ToolPublic]]:
+        clients = McpClients(settings.tools)
+        try:
+            return await connections.add_connection(
+                graph,
+                clients,
+                shared_embedder(settings.embeddings),
+                settings.mechanics,
+                settings.tools,
+                agent_id,
+                data,
+                extra_env_names=bare_env,
+                extra_header_names=bare_headers,
+            )
+        finally:
+            await clients.aclose()
+
+    connection, tools = run_with_graph(work)
+    console.print(
+        f"connected [bold]{connection.name}[/] ({connection.transport}): {len(tools)} tools"
+    )
+    console.print(_tools_table(f"tools of {connection.name}", tools))
+
+
+@connections_app.command("list")
+def connections_list(agent: AgentOption = None) -> None:
+    """The agent's connections (secret names, never values)."""
+    agent_id = agent_id_of(agent)
+    listed = run_with_graph(lambda graph: connections.list_connections(graph, agent_id))
+    table = Table(title=f"connections ({listed.count})")
+    for column in ("name", "transport", "server", "secrets", "tools"):
+        table.add_column(column, overflow="fold")
+    for item in listed.data:
+        server = item.url or " ".join([item.command or "", *item.args])
+        secrets = ", ".join(item.env_names + item.header_names)
+        table.add_row(item.name, item.transport, server, secrets, str(item.tools))
+    console.print(table)
+
+
+@connections_app.command("tools")
+def connections_tools(
+    name: Annotated[str, typer.Argument(help="The connection")], agent: AgentOption = None
+) -> None:
+    """The connection's tools, with the agent's trust in each and how their calls went."""
+    agent_id = agent_id_of(agent)
+    listed = run_with_graph(lambda graph: connections.list_tools(graph, agent_id, name))
+    console.print(_tools_table(f"tools of {name} ({listed.count})", listed.data))
+
+
+@connections_app.command("remove")
+def connections_remove(
+    name: Annotated[str, typer.Argument(help="The connection")], agent: AgentOption = None
+) -> None:
+    """Disconnect a server (its tools stay as history, with the beliefs about them)."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+
+    async def work(graph: GraphClient) -> None:
+        clients = McpClients(settings.tools)
+        try:
+            await connections.remove_connection(graph, clients, agent_id, name)
+        finally:
+            await clients.aclose()
+
+    run_with_graph(work)
+    console.print(f"removed connection [bold]{name}[/]")

@@ -1,0 +1,1 @@
+"""Credence as an MCP client: servers connected to an agent, their tools as executors."""

@@ -1,0 +1,118 @@
+"""Tool calls as work units: the documented message syntax that asks for one, the work unit it
+becomes, and what a call's result means for verification.
+
+The syntax (a chat message, or what ``POST /actions`` writes for its body)::
+
+    call <connection>.<tool> {"argument": "value", ...}
+
+``call`` then the tool's qualified name, then a JSON object of arguments (optional when the tool
+takes none). A message in this form is routed to that tool, offline or with Claude; any other
+message is an ordinary turn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import mcp_types as types
+
+from app.errors import InvalidInput
+from app.reasoning.protocol import ExecutionResult, ToolCall, WorkUnit
+
+CALL_VERB = "call_tool"
+_CALL = re.compile(
+    r"^\s*(?i:call)\s+(?P<connection>[a-z][a-z0-9_-]{0,39})\.(?P<tool>[A-Za-z0-9_.-]{1,128})"
+    r"(?:\s+(?P<arguments>\{.*))?\s*$",
+    re.DOTALL,
+)
+# A result that says it failed in its words, though the server did not set isError (e.g.
+# mcp-server-sqlite answers "Database error: ..." as an ordinary result).
+_ERROR_TEXT = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:error|exception)\b", re.IGNORECASE)
+
+
+def parse_tool_call(message: str) -> ToolCall | None:
+    """The tool call a message asks for in the documented syntax, else None.
+
+    Raises:
+        InvalidInput: it has the form of a call, but its arguments are not a JSON object.
+    """
+    found = _CALL.match(message)
+    if found is None:
+        return None
+    raw = found.group("arguments")
+    try:
+        arguments = json.loads(raw) if raw else {}
+    except json.JSONDecodeError as error:
+        raise InvalidInput(
+            f"the arguments of the tool call are not valid JSON: {error.msg}",
+            errors=[{"loc": ["message"], "msg": f"arguments: {error}"}],
+        ) from error
+    if not isinstance(arguments, dict):
+        raise InvalidInput(
+            "the arguments of a tool call are a JSON object",
+            errors=[{"loc": ["message"], "msg": "arguments must be a JSON object"}],
+        )
+    return ToolCall(
+        connection=found.group("connection"), tool=found.group("tool"), arguments=arguments
+    )
+
+
+def call_message(call: ToolCall) -> str:
+    """The message that asks for ``call`` (what ``POST /actions`` runs as its turn)."""
+    return f"call {call.qualified_name} {arguments_text(call.arguments)}"
+
+
+def arguments_text(arguments: dict[str, Any]) -> str:
+    return json.dumps(arguments, ensure_ascii=False, default=str)
+
+
+def tool_work_unit(call: ToolCall, description: str) -> WorkUnit:
+    """The work unit of a tool call: the guardian reads its description, which holds the tool's
+    name and its arguments as sent."""
+    return WorkUnit(
+        verb=CALL_VERB,
+        entities=[call.qualified_name],
+        constraints=[description[:300]] if description else [],
+        description=f"call {call.qualified_name} with {arguments_text(call.arguments)}",
+        confidence=1.0,
+        reasoner="loop",
+        call=call,
+    )
+
+
+def result_text(result: types.CallToolResult) -> str:
+    """The result's content as text (text blocks as they are, other blocks by their kind)."""
+    parts: list[str] = []
+    for block in result.content:
+        text = getattr(block, "text", None)
+        parts.append(text if isinstance(text, str) else f"[{getattr(block, 'type', 'content')}]")
+    if not parts and result.structured_content is not None:
+        parts.append(json.dumps(result.structured_content, default=str))
+    return "\n".join(parts)
+
+
+def execution_of(
+    call: ToolCall, result: types.CallToolResult, duration_ms: float, limit: int
+) -> ExecutionResult:
+    """A call's result as an execution: failed when the server set ``isError`` or the content
+    says it is an error; the output carries what verification reads."""
+    text = result_text(result)
+    failed = bool(result.is_error) or bool(_ERROR_TEXT.match(text))
+    summary = text if len(text) <= limit else text[: limit - 1] + "…"
+    return ExecutionResult(
+        status="failed" if failed else "executed",
+        output={
+            "tool": call.qualified_name,
+            "is_error": bool(result.is_error),
+            "content": summary,
+            "duration_ms": round(duration_ms, 3),
+            **({"error": summary} if failed else {}),
+        },
+        message=(
+            f"{call.qualified_name} failed: {summary}"
+            if failed
+            else f"{call.qualified_name} answered: {summary}"
+        ),
+    )

@@ -1,0 +1,131 @@
+"""What connections, tools and actions look like at the API's edge.
+
+Secrets: a connection's environment values and header values are taken in (``env``,
+``headers``), kept in the process (:class:`app.tools.clients.SecretStore`) and never written to
+the graph, the events or the logs; the graph keeps only their names (``env_names``,
+``header_names``). A name with no value held falls back to the server process's environment
+variable of that name (stdio), so a deployment can keep them in its environment or in the
+connections file.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.reasoning.protocol import ToolCall
+
+ConnectionName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]
+Transport = Literal["stdio", "http"]
+SecretName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_-]{0,127}$")]
+ActionStatus = Literal["pending", "refused", "succeeded", "failed", "rejected", "not_executed"]
+
+
+class ConnectionCreate(BaseModel):
+    """An MCP server to connect to the agent: stdio (``command``, ``args``, ``env``) or
+    streamable HTTP (``url``, ``headers``)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    name: ConnectionName = Field(description="How the agent names it (tools are name.tool).")
+    transport: Transport
+    command: Annotated[str | None, Field(min_length=1, max_length=1000)] = None
+    args: list[Annotated[str, Field(max_length=4000)]] = Field(default_factory=list, max_length=64)
+    env: dict[SecretName, Annotated[str, Field(max_length=8000)]] = Field(
+        default_factory=dict,
+        description="Environment of the server (values are secrets: kept in the process only).",
+    )
+    cwd: Annotated[str | None, Field(min_length=1, max_length=1000)] = None
+    url: Annotated[str | None, Field(pattern=r"^https?://", max_length=2000)] = None
+    headers: dict[SecretName, Annotated[str, Field(max_length=8000)]] = Field(
+        default_factory=dict,
+        description="HTTP headers (values are secrets: kept in the process only).",
+    )
+
+    @model_validator(mode="after")
+    def _fits_transport(self) -> ConnectionCreate:
+        if self.transport == "stdio" and (self.command is None or self.url is not None):
+            raise ValueError("a stdio connection takes command (and args, env, cwd), not url")
+        if self.transport == "http" and (self.url is None or self.command is not None):
+            raise ValueError("an http connection takes url (and headers), not command")
+        return self
+
+
+class ConnectionPublic(BaseModel):
+    """A connection as the graph keeps it: secret names, never their values."""
+
+    name: str
+    transport: Transport
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    cwd: str | None = None
+    url: str | None = None
+    env_names: list[str] = Field(default_factory=list)
+    header_names: list[str] = Field(default_factory=list)
+    tools: int = 0
+    created_at: datetime | None = None
+
+
+class ConnectionsPublic(BaseModel):
+    data: list[ConnectionPublic]
+    count: int
+
+
+class ToolPublic(BaseModel):
+    """A tool of a connected server, as the agent knows it."""
+
+    name: str
+    qualified_name: str = Field(description="connection.tool, as the agent calls it.")
+    connection: str
+    description: str = ""
+    input_schema: dict[str, Any] = Field(default_factory=dict)
+    read_only: bool = False
+    destructive: bool = True
+    idempotent: bool = False
+    belief_id: str | None = Field(
+        default=None, description="The agent's belief about the tool: supervision reads it."
+    )
+    belief_strength: float | None = Field(
+        default=None, description="Its default strength (a turn reads it in its context)."
+    )
+    successes: int = 0
+    failures: int = 0
+
+
+class ToolsPublic(BaseModel):
+    data: list[ToolPublic]
+    count: int
+
+
+class ActionRequest(ToolCall):
+    """``POST /actions``: a tool call asked for directly; it runs as a turn (guardian,
+    supervision, approval, verification, learning), exactly as one a message asks for."""
+
+    speaker: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+    session: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+
+
+class ActionPublic(BaseModel):
+    """One tool call as the graph records it."""
+
+    id: str
+    connection: str
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    status: ActionStatus
+    mode: str | None = None
+    duration_ms: float | None = None
+    result: str | None = Field(default=None, description="A bounded summary of the result.")
+    is_error: bool | None = None
+    decision_id: str | None = None
+    approval_id: str | None = None
+    episode_id: str | None = None
+    created_at: datetime | None = None
+    completed_at: datetime | None = None
+
+
+class ActionsPublic(BaseModel):
+    data: list[ActionPublic]
+    count: int

@@ -1,0 +1,36 @@
+"""Settings of connected MCP servers and their tools (``CREDENCE_TOOLS__*``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from app.common import Unit
+
+Seconds = Annotated[float, Field(gt=0.0, le=3600.0)]
+
+
+class ToolSettings(BaseModel):
+    # A server that does not answer in time is a failed execution with a clear message: starting
+    # (spawn + initialize), listing its tools and each call have their own limit.
+    start_timeout_s: Seconds = 30.0
+    list_timeout_s: Seconds = 15.0
+    call_timeout_s: Seconds = 30.0
+    # The result kept on an Action node and shown to the verifier (characters).
+    result_summary_chars: Annotated[int, Field(ge=100, le=100_000)] = 2000
+    # The belief the agent forms about each tool it discovers ("ledger.write_query does what
+    # is asked of it when called"): its strength decides supervision (proposal below
+    # 0.7), and each outcome of a call moves it.
+    initial_strength: Unit = 0.5
+    # A destructive tool (MCP destructiveHint, which the protocol presumes for a tool that does
+    # not say it is read-only) never runs autonomously before this many confirmed successes.
+    destructive_min_successes: Annotated[int, Field(ge=0, le=1000)] = 3
+    # Connections for deployments (YAML, README "Acting through tools"): created at API start
+    # when missing; the secret values it holds stay in the process, never in the graph.
+    connections_file: Path | None = None
+    # Whoever may write an agent's connections may start processes on this host (a stdio
+    # server is a command): a list restricts stdio connections to these commands (as given);
+    # None allows any.
+    stdio_commands: list[str] | None = None

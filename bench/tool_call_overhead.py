@@ -1,0 +1,125 @@
+"""Credence's own overhead per tool call (issue 25): a trivial tool (mcp-server-time's
+``get_current_time``, read-only) called through the whole path — a turn of the loop
+(activation, appraisal, the guardian on the call and each argument, supervision on the tool's
+belief, the executor, verification, the turn's one write transaction with its Action node,
+the answer) — against the server's own time for the same call (the executor's measured
+round trip, which includes the MCP client's JSON-RPC over stdio).
+
+In process, offline reasoner, real Neo4j (CREDENCE_NEO4J_* as usual), a new agent whose
+belief about the tool starts at 0.8 so every call runs autonomously; deleted at the end.
+
+    .venv/bin/python bench/tool_call_overhead.py            # 200 calls after 10 warm-up calls
+    .venv/bin/python bench/tool_call_overhead.py --calls 50
+
+Also reported: the raw MCP round trip of the same call without Credence (McpClients.call);
+the same turns with the whole retrieval of an ordinary turn (``full``: beliefs, episodes, rules
+and working memory, which a tool call does not need), alternating with the lean ones (``lean``:
+working memory alone) so both see the same load; and what a turn without tools pays for the
+tool route (parsing a message that is not a call). Reflection is left out of these turns
+(``reflect_every_episodes`` set out of reach): it runs after the answer, in the background.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+import timeit
+from pathlib import Path
+
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent, delete_agent
+from app.config import Settings
+from app.loop import turn as turn_module
+from app.loop.activation import TOOL_CALL_SECTIONS, TURN_SECTIONS
+from app.loop.models import ChatRequest
+from app.loop.turn import run_turn
+from app.reasoning.settings import ReasonerSettings
+from app.runtime import Runtime
+from app.tools.calls import parse_tool_call
+from app.tools.connections import add_connection, connection_row, spec_for
+from app.tools.models import ConnectionCreate
+
+CALL = 'call clock.get_current_time {"timezone": "UTC"}'
+
+
+def _quantiles(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"p50 {statistics.median(ordered):7.2f} ms   p95 {p95:7.2f} ms"
+
+
+async def main(calls: int) -> None:
+    base = Settings(reasoner=ReasonerSettings(provider="offline"))
+    settings = base.model_copy(
+        update={
+            "tools": base.tools.model_copy(update={"initial_strength": 0.8}),
+            "loop": base.loop.model_copy(update={"reflect_every_episodes": 10**9}),
+        }
+    )
+    runtime = Runtime.open(settings)
+    graph, clients, services = runtime.graph, runtime.mcp_clients, runtime.loop
+    agent = await create_agent(graph, AgentCreate(name="bench-tool-call-overhead"))
+    try:
+        server = str(Path(sys.executable).parent / "mcp-server-time")
+        await add_connection(
+            graph,
+            clients,
+            services.embedder,
+            settings.mechanics,
+            settings.tools,
+            agent.id,
+            ConnectionCreate(name="clock", transport="stdio", command=server),
+        )
+        spec = spec_for(
+            clients, agent.id, (await connection_row(graph, agent.id, "clock"))["connection"]
+        )
+        raw: list[float] = []
+        for _ in range(calls):
+            started = time.perf_counter()
+            await clients.call(spec, "get_current_time", {"timezone": "UTC"})
+            raw.append((time.perf_counter() - started) * 1000)
+        totals, servers, overheads, full_overheads = [], [], [], []
+        phases: dict[str, list[float]] = {}
+        for index in range(10 + 2 * calls):
+            full = index % 2 == 1
+            turn_module.TOOL_CALL_SECTIONS = TURN_SECTIONS if full else TOOL_CALL_SECTIONS
+            started = time.perf_counter()
+            result = await run_turn(services, agent.id, ChatRequest(message=CALL))
+            total = (time.perf_counter() - started) * 1000
+            assert result.mode == "autonomous" and result.execution is not None, result.mode
+            assert result.execution.status == "executed", result.execution
+            if index < 10:
+                continue
+            server_ms = float(result.execution.output["duration_ms"])
+            if full:
+                full_overheads.append(total - server_ms)
+                continue
+            totals.append(total)
+            servers.append(server_ms)
+            overheads.append(total - server_ms)
+            for phase, ms in result.timings_ms.items():
+                phases.setdefault(phase, []).append(ms)
+        turn_module.TOOL_CALL_SECTIONS = TOOL_CALL_SECTIONS
+        message = "Please reconcile the Acme invoices for October before the close."
+        parse_us = min(timeit.repeat(lambda: parse_tool_call(message), number=10_000, repeat=5))
+        print(f"{calls} calls of clock.get_current_time (autonomous), offline reasoner")
+        print(f"  whole turn            {_quantiles(totals)}")
+        print(f"  server (executor)     {_quantiles(servers)}")
+        print(f"  Credence overhead     {_quantiles(overheads)}")
+        print(f"    with full retrieval {_quantiles(full_overheads)}")
+        print(f"  raw MCP call          {_quantiles(raw)}")
+        for phase, values in sorted(phases.items()):
+            print(f"    phase {phase:<18} {_quantiles(values)}")
+        print(f"  tool route on a turn without a call: {parse_us / 10_000 * 1e6:.2f} µs")
+    finally:
+        await delete_agent(graph, agent.id, default_agent_name="", force=True)
+        await runtime.aclose()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--calls", type=int, default=200)
+    asyncio.run(main(parser.parse_args().calls))

@@ -1,0 +1,167 @@
+"""Issue 25's scenario: an agent keeps the accounting ledger (mcp-server-sqlite, a real MCP
+server on the 1.x SDK in .venv-mcp, over stdio) through tool calls that are work units like any
+other: proposed, approved by a person, executed, verified and learned from, until the agent has
+earned autonomy for that tool (real Neo4j, offline reasoner)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from app.api.app import create_app
+from app.config import Settings
+from tests.integration.tools.conftest import ToolAgent, tool_settings
+
+CREATE = "CREATE TABLE invoices (number TEXT PRIMARY KEY, customer TEXT, amount REAL)"
+
+
+def _insert(number: int) -> dict[str, str]:
+    values = f"('INV-{number:03d}', 'Acme', {100.0 * number})"
+    return {"query": "INSERT INTO invoices VALUES " + values}  # noqa: S608 (the SQL under test)
+
+
+def _rows(db: Path) -> list[tuple[str, str, float]]:
+    with sqlite3.connect(db) as connection:
+        return list(connection.execute("SELECT * FROM invoices ORDER BY number"))
+
+
+def _ledger_with_table(agent: ToolAgent, db: Path) -> None:
+    agent.connect_ledger(db)
+    proposed = agent.call("ledger", "create_table", {"query": CREATE}, speaker="Dana")
+    assert proposed["mode"] == "proposal", proposed["response"]
+    assert agent.approve(proposed["approval"]["id"])["execution"]["status"] == "executed"
+
+
+def test_recording_invoices_earns_autonomy_after_confirmed_successes(
+    agent: ToolAgent, tmp_path: Path
+) -> None:
+    db = tmp_path / "ledger.db"
+    _ledger_with_table(agent, db)
+    modes, strengths = [], []
+    for number in range(1, 6):
+        turn = agent.call("ledger", "write_query", _insert(number), speaker="Dana")
+        modes.append(turn["mode"])
+        strengths.append(turn["relevant_belief"]["strength"])
+        assert turn["relevant_belief"]["statement"] == (
+            "ledger.write_query does what is asked of it when called"
+        )
+        if turn["mode"] == "autonomous":
+            assert turn["execution"]["status"] == "executed", turn["execution"]
+            break
+        assert turn["mode"] == "proposal", turn["response"]
+        assert turn["execution"] is None and len(_rows(db)) == number - 1  # nothing ran yet
+        approved = agent.approve(turn["approval"]["id"])
+        assert approved["execution"]["status"] == "executed", approved["execution"]
+        assert approved["action_id"] == turn["action_id"]
+    # write_query may destroy (no readOnlyHint): proposals until 3 confirmed successes, though
+    # its belief passed the autonomy line after 2.
+    assert modes == ["proposal", "proposal", "proposal", "autonomous"], (modes, strengths)
+    assert strengths == sorted(strengths) and strengths[0] == 0.5
+    assert [row[0] for row in _rows(db)] == ["INV-001", "INV-002", "INV-003", "INV-004"]
+
+    actions = agent.get("/actions", tool="ledger.write_query")["data"]
+    assert [a["status"] for a in actions] == ["succeeded"] * 4
+    assert [a["mode"] for a in actions] == ["autonomous", "proposal", "proposal", "proposal"]
+    newest = actions[0]
+    assert newest["arguments"] == _insert(4) and newest["result"]
+    assert newest["duration_ms"] > 0 and newest["episode_id"] and newest["decision_id"]
+    assert all(a["approval_id"] for a in actions[1:])
+    tools = {t["name"]: t for t in agent.get("/connections/ledger/tools")["data"]}
+    assert tools["write_query"]["successes"] == 4
+    assert tools["write_query"]["belief_id"] == turn["relevant_belief"]["id"]
+
+    # The analytics query "tool outcomes and autonomy over time" (catalog, CLI, REST, Browser).
+    rows = agent.get("/analytics/tool_outcomes_over_time")["rows"]
+    assert {row["tool"] for row in rows} == {"ledger.create_table", "ledger.write_query"}
+    write = [row for row in rows if row["tool"] == "ledger.write_query"]
+    totals = [
+        sum(row[k] for row in write) for k in ("calls", "succeeded", "autonomous", "approved")
+    ]
+    assert totals == [4, 4, 1, 3]  # summed over periods: a run may cross midnight
+
+
+def test_drop_table_is_refused_by_the_guardian_and_nothing_is_written(
+    agent: ToolAgent, tmp_path: Path
+) -> None:
+    db = tmp_path / "ledger.db"
+    _ledger_with_table(agent, db)
+    refused = agent.call("ledger", "write_query", {"query": "DROP TABLE invoices"})
+    assert refused["mode"] == "blocked"
+    assert refused["guardian"]["action"] == "block"
+    assert refused["guardian"]["matches"][0]["key"] == "sql_drop_table"
+    assert refused["execution"] is None and refused["approval"] is None
+    # The same call asked for in a chat message (the documented syntax) is refused as well.
+    said = agent.post(
+        "/chat", {"message": 'call ledger.write_query {"query": "DROP TABLE invoices"}'}
+    )
+    assert said["mode"] == "blocked"
+    assert _rows(db) == []  # the table is still there (and empty)
+    statuses = [a["status"] for a in agent.get("/actions", tool="ledger.write_query")["data"]]
+    assert statuses == ["refused", "refused"]
+
+
+def test_bad_sql_is_a_failure_that_lowers_the_belief(agent: ToolAgent, tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    _ledger_with_table(agent, db)
+    proposed = agent.call("ledger", "write_query", {"query": "INSERT INTO nowhere VALUES (1)"})
+    before = proposed["relevant_belief"]["strength"]
+    failed = agent.approve(proposed["approval"]["id"])
+    assert failed["execution"]["status"] == "failed"
+    assert "no such table: nowhere" in failed["execution"]["message"]
+    assert failed["verification"]["action"] == "escalate"  # retried within the budget
+    # Escalated (high severity 0.9): alpha 0.15 · (0.5 + 0.5 · 0.9) = 0.1425 lower, in the
+    # context the turn ran in (what the next call of the tool routes on).
+    after = agent.call("ledger", "write_query", _insert(1))["relevant_belief"]["strength"]
+    assert abs(after - (before - 0.1425)) < 1e-6
+    action = agent.get("/actions", tool="ledger.write_query")["data"][1]
+    assert action["status"] == "failed" and "no such table" in action["result"]
+    # Why the agent trusts the tool as it does (REST, and MCP's explain_belief): its calls.
+    why = agent.get(f"/beliefs/{proposed['relevant_belief']['id']}/explanation")
+    assert [o["status"] for o in why["tool_outcomes"]] == ["failed"]
+    assert why["tool_calls_failed"] == 1 and why["tool_calls_succeeded"] == 0
+    assert "Calls of ledger.write_query moved it: 0 succeeded, 1 failed" in why["summary"]
+
+
+def test_an_approval_after_an_api_restart_executes_the_call_exactly_once(
+    settings: Settings, tmp_path: Path
+) -> None:
+    db = tmp_path / "ledger.db"
+    app_settings = tool_settings(settings)
+    with TestClient(create_app(app_settings)) as first:
+        agent = ToolAgent(first, first.post("/v1/agents", json={"name": "Restart"}).json()["id"])
+        _ledger_with_table(agent, db)
+        proposed = agent.call("ledger", "write_query", _insert(7))
+        assert proposed["mode"] == "proposal"
+    # A new API process: the ledger's server is started again on first use.
+    with TestClient(create_app(app_settings)) as second:
+        approved = agent.approve(proposed["approval"]["id"], client=second)
+        assert approved["execution"]["status"] == "executed"
+        again = second.post(
+            f"/v1/agents/{agent.id}/approvals/{proposed['approval']['id']}",
+            json={"action": "approve"},
+        )
+        assert again.status_code == 409, again.text
+        assert again.json()["error"]["code"] == "approval_closed"
+    assert [row[0] for row in _rows(db)] == ["INV-007"]
+
+
+def test_a_rejected_call_is_learned_from_and_never_runs(agent: ToolAgent, tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    _ledger_with_table(agent, db)
+    proposed = agent.call("ledger", "write_query", _insert(9))
+    before = proposed["relevant_belief"]["strength"]
+    rejected = agent.post(
+        f"/approvals/{proposed['approval']['id']}",
+        {"action": "reject", "text": "Never write to the ledger without the invoice scan"},
+    )
+    assert rejected["execution"] is None and _rows(db) == []
+    action = agent.get("/actions", tool="ledger.write_query")["data"][0]
+    assert action["status"] == "rejected" and action["id"] == proposed["action_id"]
+    # The rejection is a failure of the belief that decided, and "never" teaches a censor that
+    # warns on the next call of that tool.
+    again = agent.call("ledger", "write_query", _insert(10))
+    assert again["relevant_belief"]["strength"] < before
+    assert again["guardian"]["action"] == "warn"
+    assert again["guardian"]["matches"][0]["pattern"] == r"(?i)\bcall\s+ledger\.write_query\b"

@@ -1,0 +1,79 @@
+"""A small MCP server over streamable HTTP, built with the SDK, for the tests of Credence as an
+MCP client (tools as executors): ``python -m tests.support.mcp_http_server --port 8765``.
+
+Tools: ``echo`` (read-only), ``add``, ``fail`` (answers ``isError``) and ``sleep`` (holds the
+call for as long as asked: a hanging server). With ``--token T`` every request must carry
+``Authorization: Bearer T`` (a header the connection's secret holds), else 401.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+
+def build_server() -> MCPServer:
+    server: MCPServer = MCPServer("credence-test-tools", version="1.0")
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def echo(text: str) -> str:
+        """Echoes the text back."""
+        return text
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False))
+    def add(a: int, b: int) -> int:
+        """Adds two integers."""
+        return a + b
+
+    @server.tool()
+    def fail(reason: str = "asked to fail") -> str:
+        """Always fails with the reason given."""
+        raise ToolError(reason)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    async def sleep(seconds: float) -> str:
+        """Waits that many seconds, then answers."""
+        await asyncio.sleep(seconds)
+        return f"slept {seconds}s"
+
+    return server
+
+
+class _BearerToken:
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app, self.token = app, token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope.get("headers") or [])
+            if headers.get(b"authorization", b"").decode() != f"Bearer {self.token}":
+                await JSONResponse({"error": "unauthorized"}, status_code=401)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def build_app(token: str | None = None) -> Any:
+    app = build_server().streamable_http_app(stateless_http=True, json_response=True)
+    return _BearerToken(app, token) if token else app
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--token", default=None)
+    arguments = parser.parse_args()
+    uvicorn.run(
+        build_app(arguments.token), host="127.0.0.1", port=arguments.port, log_level="warning"
+    )
+
+
+if __name__ == "__main__":
+    main()
