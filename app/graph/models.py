@@ -387,6 +387,7 @@ class Action(AgentScoped):
     decision_id = StringProperty()
     episode_id = StringProperty()
     approval_id = StringProperty()
+    created_at = DateTimeNeo4jFormatProperty()
     completed_at = DateTimeNeo4jFormatProperty()
 
 

@@ -6,6 +6,7 @@ generated requests, so that they reach the write paths instead of answering 404.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,10 @@ import httpx
 # Most generated requests use a real id; the rest keep generated ones (malformed ids, unknown
 # ids: the 404s and 422s).
 REAL_ID_PROBABILITY = 0.9
+
+
+# mcp-server-time (the dev extra installs it beside this interpreter).
+TIME_SERVER = Path(sys.executable).parent / "mcp-server-time"
 
 
 def _ok(response: httpx.Response) -> Any:
@@ -93,6 +98,10 @@ def seed_agent(api: str) -> dict[str, Any]:
                 },
             )
         )
+        # A connection to a real MCP server (mcp-server-time, installed with the dev extra), so
+        # the connection and action routes reach their core.
+        connection = {"name": "clock", "transport": "stdio", "command": str(TIME_SERVER)}
+        _ok(client.post(f"{base}/connections", json=connection))
         doomed = _ok(client.post("/v1/agents", json={"name": "Fuzzing deletion"}))["id"]
     values = {
         "agent_id": agent,
@@ -103,7 +112,8 @@ def seed_agent(api: str) -> dict[str, Any]:
         "episode_id": imported["episodes"][0]["id"],
         "session": "s1",
         "investigation_id": investigation,
-        "name": "gaap-fundamentals",
+        # A path's {name}: a pack, a connection or an analytics query.
+        "name": ["gaap-fundamentals", "clock", "belief_tension_timeline"],
         "deleted_agent_id": doomed,
     }
     # The beliefs an edge may join (POST /edges names them in its body).
@@ -135,7 +145,8 @@ def write_config(path: Path, seeded: dict[str, Any]) -> Path:
     ordinary = {k: v for k, v in seeded.items() if k not in ("deleted_agent_id", "edge_ends")}
     lines = []
     for name, value in ordinary.items():
-        lines += [f"[dictionaries.{name}]", f"values = [{json.dumps(value)}]", ""]
+        values = value if isinstance(value, list) else [value]
+        lines += [f"[dictionaries.{name}]", f"values = {json.dumps(values)}", ""]
     lines += ["[dictionaries.edge_ends]", f"values = {json.dumps(seeded['edge_ends'])}", ""]
     lines.append("[parameters]")
     for name in ordinary:
@@ -145,6 +156,15 @@ def write_config(path: Path, seeded: dict[str, Any]) -> Path:
     for end in ("source_id", "target_id"):
         lines.append(
             f'"body.{end}" = {{ dictionary = "edge_ends", probability = {REAL_ID_PROBABILITY} }}'
+        )
+    # POST /actions names the seeded connection and one of its tools in its body.
+    for field, value in (("connection", "clock"), ("tool", "get_current_time")):
+        lines.insert(lines.index("[parameters]"), f"[dictionaries.action_{field}]")
+        lines.insert(lines.index("[parameters]"), f"values = [{json.dumps(value)}]")
+        lines.insert(lines.index("[parameters]"), "")
+        lines.append(
+            f'"body.{field}" = {{ dictionary = "action_{field}", '
+            f"probability = {REAL_ID_PROBABILITY} }}"
         )
     lines += [
         "",
