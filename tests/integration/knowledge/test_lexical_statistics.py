@@ -102,8 +102,9 @@ async def test_another_agents_episodes_do_not_move_an_agents_ranking(
     # The index-wide scores did move: the other agent's kayaks push the own kayak turn down.
     assert lucene_during.index("k1") > lucene_before.index("k1"), (lucene_before, lucene_during)
     # The agent's own ranking did not, in either mode, while the other agent was there or after.
+    # (Which filler turns follow k1 depends on Lucene's candidate pool, which a fresh database
+    # fills differently from a used one; the claim is that it does not change, below.)
     assert before["fulltext"][0] == "k1"
-    assert set(before["fulltext"][:4]) == {"k1", "l1", "l2", "l3"}
     assert during == before
     assert after == before
 
