@@ -35,7 +35,7 @@ from app.reasoning.settings import ReasonerSettings
 def _embedder() -> Embedder:
     embedder = shared_embedder(EmbeddingSettings(cache_path=""))
     if not embedder.available:
-        pytest.skip(f"embedding model unavailable: {embedder.status().reason}")
+        pytest.fail(f"embedding model unavailable: {embedder.status().reason}")
     return embedder
 
 
