@@ -80,6 +80,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/python tools/lint/function_lengths.py app
 
 format: install
 	$(BIN)/ruff format .
