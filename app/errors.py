@@ -60,6 +60,21 @@ class AgentNotFound(NotFound):
         super().__init__(f"agent {agent_id!r} does not exist", agent_id=agent_id)
 
 
+class AgentItemNotFound(NotFound):
+    """No such item in this agent: the message names the item and the agent, and the details
+    carry the item's id under ``id_field`` beside ``agent_id``."""
+
+    item = "item"
+    id_field = "item_id"
+
+    def __init__(self, item_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"{self.item} {item_id!r} does not exist for agent {agent_id!r}",
+            **{self.id_field: item_id},
+            agent_id=agent_id,
+        )
+
+
 class Conflict(CredenceError):
     """The request conflicts with the graph's state."""
 
@@ -194,17 +209,12 @@ class NotReady(CredenceError):
 # --- beliefs -------------------------------------------------------------------------------------
 
 
-class BeliefNotFound(NotFound):
+class BeliefNotFound(AgentItemNotFound):
     """No such belief in this agent."""
 
     code = "belief_not_found"
-
-    def __init__(self, belief_id: str, agent_id: str) -> None:
-        super().__init__(
-            f"belief {belief_id!r} does not exist for agent {agent_id!r}",
-            belief_id=belief_id,
-            agent_id=agent_id,
-        )
+    item = "belief"
+    id_field = "belief_id"
 
 
 class RevisionNotFound(NotFound):
@@ -299,43 +309,28 @@ class PackNotFound(NotFound):
 # --- people, frames, working memory, self ---------------------------------------------------------
 
 
-class PersonNotFound(NotFound):
+class PersonNotFound(AgentItemNotFound):
     """No such person in this agent."""
 
     code = "person_not_found"
-
-    def __init__(self, person_id: str, agent_id: str) -> None:
-        super().__init__(
-            f"person {person_id!r} does not exist for agent {agent_id!r}",
-            person_id=person_id,
-            agent_id=agent_id,
-        )
+    item = "person"
+    id_field = "person_id"
 
 
-class TaskNotFound(NotFound):
+class TaskNotFound(AgentItemNotFound):
     """No such task in this agent's working memory."""
 
     code = "task_not_found"
-
-    def __init__(self, task_id: str, agent_id: str) -> None:
-        super().__init__(
-            f"task {task_id!r} does not exist for agent {agent_id!r}",
-            task_id=task_id,
-            agent_id=agent_id,
-        )
+    item = "task"
+    id_field = "task_id"
 
 
-class RuleNotFound(NotFound):
+class RuleNotFound(AgentItemNotFound):
     """No such rule in this agent."""
 
     code = "rule_not_found"
-
-    def __init__(self, rule_id: str, agent_id: str) -> None:
-        super().__init__(
-            f"rule {rule_id!r} does not exist for agent {agent_id!r}",
-            rule_id=rule_id,
-            agent_id=agent_id,
-        )
+    item = "rule"
+    id_field = "rule_id"
 
 
 class CreedImmutable(Conflict):
@@ -354,17 +349,12 @@ class CreedImmutable(Conflict):
 # --- the cognitive loop ------------------------------------------------------------------------
 
 
-class ApprovalNotFound(NotFound):
+class ApprovalNotFound(AgentItemNotFound):
     """No such approval in this agent."""
 
     code = "approval_not_found"
-
-    def __init__(self, approval_id: str, agent_id: str) -> None:
-        super().__init__(
-            f"approval {approval_id!r} does not exist for agent {agent_id!r}",
-            approval_id=approval_id,
-            agent_id=agent_id,
-        )
+    item = "approval"
+    id_field = "approval_id"
 
 
 class ApprovalClosed(Conflict):
@@ -460,15 +450,10 @@ class BodyTooLarge(PayloadTooLarge):
         )
 
 
-class CorpusDocumentNotFound(NotFound):
+class CorpusDocumentNotFound(AgentItemNotFound):
     code = "corpus_document_not_found"
-
-    def __init__(self, document_id: str, agent_id: str) -> None:
-        super().__init__(
-            f"corpus document {document_id!r} does not exist for agent {agent_id!r}",
-            document_id=document_id,
-            agent_id=agent_id,
-        )
+    item = "corpus document"
+    id_field = "document_id"
 
 
 class UnknownResearchSource(InvalidInput):
@@ -493,17 +478,12 @@ class ResearchSourceNameTaken(Conflict):
         super().__init__(f"a research source named {name!r} is already registered", name=name)
 
 
-class InvestigationNotFound(NotFound):
+class InvestigationNotFound(AgentItemNotFound):
     """No such investigation in this agent."""
 
     code = "investigation_not_found"
-
-    def __init__(self, investigation_id: str, agent_id: str) -> None:
-        super().__init__(
-            f"investigation {investigation_id!r} does not exist for agent {agent_id!r}",
-            investigation_id=investigation_id,
-            agent_id=agent_id,
-        )
+    item = "investigation"
+    id_field = "investigation_id"
 
 
 class InvestigationStateConflict(Conflict):
