@@ -164,11 +164,7 @@ async def revise_tense_in(
             for step, answer in zip(steps, answers, strict=True)
             if answer is not None
         ]
-        result = await _apply_plan(tx, mechanics, agent_id, planned)
-        handled.update(r.old_belief_id for r in result.revisions)
-        handled.update(a.belief_id for a in result.approvals)
-        revised.outcome.revisions.extend(result.revisions)
-        revised.outcome.approvals.extend(result.approvals)
+        _absorb(revised.outcome, handled, await _apply_plan(tx, mechanics, agent_id, planned))
     return revised
 
 
@@ -182,12 +178,17 @@ async def _revise_each(
     for row in rows:
         if row["id"] in handled:
             continue
-        result = await revise_one(row["id"])
-        handled.update(r.old_belief_id for r in result.revisions)
-        handled.update(a.belief_id for a in result.approvals)
-        outcome.revisions.extend(result.revisions)
-        outcome.approvals.extend(result.approvals)
+        _absorb(outcome, handled, await revise_one(row["id"]))
     return outcome
+
+
+def _absorb(outcome: RevisionOutcome, handled: set[str], result: RevisionOutcome) -> None:
+    """Adds one belief's revision ``result`` to ``outcome``, and marks every belief it revised
+    or asked approval for as handled (a later tense row among them is skipped)."""
+    handled.update(r.old_belief_id for r in result.revisions)
+    handled.update(a.belief_id for a in result.approvals)
+    outcome.revisions.extend(result.revisions)
+    outcome.approvals.extend(result.approvals)
 
 
 @dataclass(frozen=True, slots=True)
