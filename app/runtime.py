@@ -28,6 +28,7 @@ from app.reasoning.factory import make_reasoner
 from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices
 from app.research.sources.registry import SourceRegistry, build_source_registry
+from app.retrieval.services import RetrievalServices
 from app.tools.clients import McpClients
 from app.tools.executor import McpToolExecutor
 
@@ -98,6 +99,7 @@ class Runtime:
         self._owns_graph = owns_graph
         self._loop = self._build_loop()
         self._research = self._build_research()
+        self._retrieval = RetrievalServices(graph, self.embedder, settings.retrieval, self.clock)
 
     @classmethod
     def open(
@@ -139,6 +141,11 @@ class Runtime:
     def research(self) -> ResearchServices:
         """What an investigation's steps run on, with every registered source."""
         return self._research
+
+    @property
+    def retrieval(self) -> RetrievalServices:
+        """What ``/context``, ``credence context`` and the MCP recall tools run on."""
+        return self._retrieval
 
     def use_reasoner(self, reasoner: Reasoner) -> None:
         """Replaces the reasoner every service hands on from now (a bench's mocked Claude, a

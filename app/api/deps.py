@@ -18,6 +18,7 @@ from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices
 from app.research.sources.registry import SourceRegistry
 from app.research.tasks import InvestigationTasks
+from app.retrieval.services import RetrievalServices
 from app.runtime import Runtime
 
 
@@ -107,6 +108,14 @@ def get_loop(request: HTTPConnection) -> LoopServices:
 
 
 LoopDep = Annotated[LoopServices, Depends(get_loop)]
+
+
+def get_retrieval(request: HTTPConnection) -> RetrievalServices:
+    """Context retrieval's services (the process's, on its clock)."""
+    return get_runtime(request).retrieval
+
+
+RetrievalDep = Annotated[RetrievalServices, Depends(get_retrieval)]
 
 
 def get_research(request: HTTPConnection) -> ResearchServices:

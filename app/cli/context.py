@@ -9,12 +9,8 @@ import typer
 from pydantic import ValidationError
 from rich.table import Table
 
-from app.cli.common import AgentOption, agent_id_of, console, err_console, run_with_graph
-from app.config import get_settings
-from app.embeddings.embedder import shared_embedder
-from app.graph.client import GraphClient
+from app.cli.common import AgentOption, agent_id_of, console, err_console, run_with_runtime
 from app.retrieval.models import ALL_SECTIONS, Context, ContextRequest
-from app.retrieval.sources import assemble_context
 
 
 def context_command(
@@ -29,7 +25,6 @@ def context_command(
 ) -> None:
     """Print the context retrieval assembles for a query, section by section."""
     agent_id = agent_id_of(agent)
-    settings = get_settings()
     try:
         request = ContextRequest.model_validate(
             {"q": query, "k": k, "sections": section or list(ALL_SECTIONS), "mode": mode}
@@ -39,12 +34,7 @@ def context_command(
             err_console.print(f"[red]invalid[/] {'.'.join(map(str, item['loc']))}: {item['msg']}")
         raise typer.Exit(code=2) from error
 
-    async def work(graph: GraphClient) -> Context:
-        return await assemble_context(
-            graph, shared_embedder(settings.embeddings), settings.retrieval, agent_id, request
-        )
-
-    found = run_with_graph(work)
+    found = run_with_runtime(lambda runtime: runtime.retrieval.context(agent_id, request))
     if as_json:
         print(found.model_dump_json(indent=2))  # noqa: T201 - plain JSON on stdout
         return

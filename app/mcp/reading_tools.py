@@ -26,7 +26,6 @@ from app.mcp.errors import error_text
 from app.mcp.tool_calls import AgentArg, BeliefArg, ContextArg, ToolCalls
 from app.retrieval.models import MAX_QUERY_CHARS, ContextRequest, SectionName
 from app.retrieval.models import Context as RetrievedContext
-from app.retrieval.sources import assemble_context
 
 
 class ReadingTools(ToolCalls):
@@ -64,9 +63,7 @@ class ReadingTools(ToolCalls):
         return await self.run(
             ctx,
             agent_id,
-            lambda s, agent: assemble_context(
-                s.graph, s.embedder, s.settings.retrieval, agent, request
-            ),
+            lambda s, agent: s.runtime.retrieval.context(agent, request),
         )
 
     async def search_beliefs(
@@ -82,9 +79,7 @@ class ReadingTools(ToolCalls):
         return await self.run(
             ctx,
             agent_id,
-            lambda s, agent: assemble_context(
-                s.graph, s.embedder, s.settings.retrieval, agent, request
-            ),
+            lambda s, agent: s.runtime.retrieval.context(agent, request),
         )
 
     async def list_beliefs(

@@ -15,6 +15,7 @@ BUILT_ONCE = frozenset(
     {
         "LoopServices",
         "ResearchServices",
+        "RetrievalServices",
         "Guard",
         "IdentityCache",
         "ExecutorRegistry",
@@ -47,7 +48,24 @@ def test_only_the_runtime_constructs_the_process_services() -> None:
     assert outside == []
     # The root does build them (so the scan above looks for the right names).
     built = {name for _, name in _constructions(ROOT.read_text(encoding="utf-8"))}
-    assert {"LoopServices", "ResearchServices", "Guard", "IdentityCache"} <= built
+    assert {
+        "LoopServices",
+        "ResearchServices",
+        "RetrievalServices",
+        "Guard",
+        "IdentityCache",
+    } <= built
+
+
+def test_context_is_assembled_only_through_the_retrieval_services() -> None:
+    """/context, `credence context` and the MCP recall tools share one way in (the process
+    clock for working memory): nothing else calls assemble_context."""
+    callers = sorted(
+        str(path.relative_to(APP.parent))
+        for path in APP.rglob("*.py")
+        if "assemble_context(" in path.read_text(encoding="utf-8") and path.name != "sources.py"
+    )
+    assert callers == ["app/retrieval/services.py"]
 
 
 def test_the_scan_sees_a_construction() -> None:

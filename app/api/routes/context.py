@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import AgentIdDep, ClockDep, EmbedderDep, GraphDep, SettingsDep
+from app.api.deps import AgentIdDep, RetrievalDep
 from app.retrieval.models import (
     ALL_SECTIONS,
     MAX_QUERY_CHARS,
@@ -16,17 +16,13 @@ from app.retrieval.models import (
     Mode,
     SectionName,
 )
-from app.retrieval.sources import assemble_context
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["context"])
 
 
 @router.get("/context")
 async def context(
-    graph: GraphDep,
-    clock: ClockDep,
-    embedder: EmbedderDep,
-    settings: SettingsDep,
+    retrieval: RetrievalDep,
     agent_id: AgentIdDep,
     q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS, description="The query")],
     k: Annotated[int, Query(ge=1, le=100, description="Items per section")] = 10,
@@ -40,6 +36,4 @@ async def context(
     request = ContextRequest(
         q=q, k=k, sections=section or list(ALL_SECTIONS), mode=mode, budget_tokens=budget_tokens
     )
-    return await assemble_context(
-        graph, embedder, settings.retrieval, agent_id, request, now=clock.now()
-    )
+    return await retrieval.context(agent_id, request)
