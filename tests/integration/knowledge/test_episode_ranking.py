@@ -251,7 +251,8 @@ async def test_migration_and_backfill_give_old_episodes_the_new_structure(
 def test_a_success_and_a_recent_memory_weigh_more_than_an_equal_plain_one(
     client: TestClient, agent: str
 ) -> None:
-    now = datetime.now(UTC)
+    # "Recent" is measured from the app's clock (the suite's, which CREDENCE_TEST_NOW may move).
+    now = client.app.state.runtime.clock.now()
     text = "We closed the books for the quarter on time."
     import_episodes(
         client,
