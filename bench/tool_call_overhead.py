@@ -72,6 +72,7 @@ async def main(calls: int) -> None:
             settings.tools,
             agent.id,
             ConnectionCreate(name="clock", transport="stdio", command=server),
+            now=runtime.clock.now(),
         )
         spec = spec_for(
             clients, agent.id, (await connection_row(graph, agent.id, "clock"))["connection"]

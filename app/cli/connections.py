@@ -14,6 +14,7 @@ import typer
 from rich.table import Table
 
 from app.cli.common import AgentOption, agent_id_of, console, run_with_graph
+from app.clock import clock_starting_at
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
@@ -98,6 +99,7 @@ def connections_add(
                 settings.tools,
                 agent_id,
                 data,
+                now=clock_starting_at(settings.clock_start).now(),
                 extra_env_names=bare_env,
                 extra_header_names=bare_headers,
             )
@@ -147,7 +149,9 @@ def connections_remove(
     async def work(graph: GraphClient) -> None:
         clients = McpClients(settings.tools)
         try:
-            await connections.remove_connection(graph, clients, agent_id, name)
+            await connections.remove_connection(
+                graph, clients, agent_id, name, now=clock_starting_at(settings.clock_start).now()
+            )
         finally:
             await clients.aclose()
 

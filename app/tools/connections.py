@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import mcp_types as types
@@ -98,10 +98,13 @@ async def add_connection(
     agent_id: str,
     data: ConnectionCreate,
     *,
+    now: datetime,
     extra_env_names: Sequence[str] = (),
     extra_header_names: Sequence[str] = (),
 ) -> tuple[ConnectionPublic, list[ToolPublic]]:
     """Starts the server, lists its tools, then writes the connection and its tools.
+
+    ``now``: the creation time, from the process's clock (app/clock.py).
 
     ``extra_env_names`` / ``extra_header_names``: secrets named without a value here (the CLI's
     bare ``--env NAME``): each process takes it from its environment variable of that name.
@@ -153,7 +156,7 @@ async def add_connection(
             agent_id=agent_id,
             connection=row,
             tools=tools,
-            now=datetime.now(UTC),
+            now=now,
         )
 
     try:
@@ -252,9 +255,10 @@ async def list_connections(graph: GraphClient, agent_id: str) -> ConnectionsPubl
 
 
 async def remove_connection(
-    graph: GraphClient, clients: McpClients, agent_id: str, name: str
+    graph: GraphClient, clients: McpClients, agent_id: str, name: str, *, now: datetime
 ) -> None:
-    """Removes the connection (its tools stay as history) and stops its server here.
+    """Removes the connection (its tools stay as history) and stops its server here, at
+    ``now`` (the process's clock).
 
     Raises:
         AgentNotFound, ConnectionNotFound.
@@ -262,9 +266,7 @@ async def remove_connection(
 
     async def work(tx: Transaction) -> bool:
         await lock_agent(tx, agent_id)
-        rows = await tx.run(
-            "tools/delete_connection", agent_id=agent_id, connection=name, now=datetime.now(UTC)
-        )
+        rows = await tx.run("tools/delete_connection", agent_id=agent_id, connection=name, now=now)
         return bool(rows)
 
     if not await graph.write_transaction(work, action="removing a connection"):

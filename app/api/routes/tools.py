@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from app.api.deps import (
     AgentIdDep,
+    ClockDep,
     EmbedderDep,
     GraphDep,
     LoopDep,
@@ -82,6 +83,7 @@ async def add_connection(
     graph: GraphDep,
     embedder: EmbedderDep,
     settings: SettingsDep,
+    clock: ClockDep,
     agent_id: AgentIdDep,
     body: ConnectionCreate,
 ) -> ConnectionAdded:
@@ -89,17 +91,24 @@ async def add_connection(
     and each becomes a Tool the agent holds a belief about. Environment and header values stay
     in this process, never in the graph."""
     connection, tools = await connections.add_connection(
-        graph, _clients(request), embedder, settings.mechanics, settings.tools, agent_id, body
+        graph,
+        _clients(request),
+        embedder,
+        settings.mechanics,
+        settings.tools,
+        agent_id,
+        body,
+        now=clock.now(),
     )
     return ConnectionAdded(connection=connection, tools=tools)
 
 
 @router.delete("/connections/{name}", status_code=status.HTTP_204_NO_CONTENT)
 async def remove_connection(
-    request: Request, graph: GraphDep, agent_id: AgentIdDep, name: ConnectionPath
+    request: Request, graph: GraphDep, clock: ClockDep, agent_id: AgentIdDep, name: ConnectionPath
 ) -> Response:
     """Disconnect a server; its tools stay as history (inactive), with the beliefs about them."""
-    await connections.remove_connection(graph, _clients(request), agent_id, name)
+    await connections.remove_connection(graph, _clients(request), agent_id, name, now=clock.now())
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
