@@ -176,6 +176,7 @@ class Runtime:
             idle_sweeps=self.idle_sweeps,
             clock=self.clock,
             monotonic=self.monotonic,
+            tool_offers=self.mcp_clients.offers,
         )
 
     def _build_research(self) -> ResearchServices:

@@ -165,6 +165,7 @@ async def add_connection(
         await clients.close(spec.key)
         clients.secrets.forget(agent_id, data.name)
         raise
+    clients.offers.forget(agent_id)
     await embed_pending(graph, embedder, agent_id)
     return await get_connection(graph, agent_id, data.name), (
         await list_tools(graph, agent_id, data.name)
