@@ -88,7 +88,7 @@ class Runtime:
             graph, settings, self.clock, self.mcp_clients
         )
         self.research_sources = research_sources or build_source_registry(
-            graph, self.embedder, settings.retrieval
+            graph, self.embedder, settings.retrieval, self.mcp_clients
         )
         self.guard = Guard(graph, settings.guardian)
         self.identity = IdentityCache()

@@ -23,7 +23,7 @@ from app.beliefs.models import BeliefCreate
 from app.beliefs.store import belief_params
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import embed_pending
-from app.errors import ConnectionNameTaken, ConnectionNotFound, InvalidInput
+from app.errors import ConnectionNameTaken, ConnectionNotFound, InvalidInput, ToolNotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.tools.clients import McpClients, ServerSpec
@@ -145,6 +145,12 @@ async def add_connection(
     tools = [
         _tool_row(data.name, tool, vectors[i] if vectors else None) for i, tool in enumerate(listed)
     ]
+    try:
+        _mark_search_tools(tools, data.search_tools)
+    except BaseException:
+        await clients.close(spec.key)
+        clients.secrets.forget(agent_id, data.name)
+        raise
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
@@ -189,7 +195,59 @@ def _tool_row(connection: str, tool: types.Tool, vector: list[float] | None) -> 
         "idempotent": bool(annotations and annotations.idempotent_hint),
         "embedding": list(vector) if vector is not None else None,
         "belief_id": None,
+        "search_source": False,
     }
+
+
+def _mark_search_tools(tools: list[dict[str, Any]], names: Sequence[str]) -> None:
+    """Marks the tools research may search.
+
+    Raises:
+        InvalidInput: a name the server does not list, or a tool that may destroy.
+    """
+    by_name = {tool["name"]: tool for tool in tools}
+    for name in names:
+        tool = by_name.get(name)
+        if tool is None:
+            raise InvalidInput(
+                f"search tool {name!r} is not one of the server's tools ({', '.join(by_name)})",
+                errors=[{"loc": ["body", "search_tools"], "msg": f"no tool {name!r}"}],
+            )
+        if tool["destructive"]:
+            raise search_tool_destructive(tool["qualified_name"], ["body", "search_tools"])
+        tool["search_source"] = True
+
+
+def search_tool_destructive(qualified_name: str, loc: list[str]) -> InvalidInput:
+    return InvalidInput(
+        f"{qualified_name} may destroy (no readOnlyHint, or destructiveHint): research only "
+        "reads, so it cannot be a search source",
+        errors=[{"loc": loc, "msg": "a search source must not be destructive"}],
+    )
+
+
+async def set_search_source(
+    graph: GraphClient, clients: McpClients, agent_id: str, connection: str, tool: str, on: bool
+) -> ToolPublic:
+    """Marks (or unmarks) one of the connection's tools as a research source.
+
+    Raises:
+        AgentNotFound, ConnectionNotFound, ToolNotFound, InvalidInput (a tool that may destroy).
+    """
+    listed = {item.name: item for item in (await list_tools(graph, agent_id, connection)).data}
+    found = listed.get(tool)
+    if found is None:
+        raise ToolNotFound(connection, tool, agent_id)
+    if on and found.destructive:
+        raise search_tool_destructive(found.qualified_name, ["body", "search_source"])
+    await graph.write(
+        "tools/set_search_source",
+        agent_id=agent_id,
+        qualified_name=found.qualified_name,
+        search_source=on,
+    )
+    clients.offers.forget(agent_id)
+    return found.model_copy(update={"search_source": on})
 
 
 async def _ensure_beliefs(
@@ -288,6 +346,7 @@ def tool_public(row: dict[str, Any]) -> ToolPublic:
         read_only=bool(tool.get("read_only")),
         destructive=bool(tool.get("destructive")),
         idempotent=bool(tool.get("idempotent")),
+        search_source=bool(tool.get("search_source")),
         belief_id=tool.get("belief_id"),
         belief_strength=row.get("belief_strength"),
         successes=int(row.get("successes") or 0),
