@@ -105,6 +105,13 @@ def main(old: Path, new: Path, turns: int, warmup: int) -> None:
     print(f"  old {old}: p50 {old50:7.1f} ms  p95 {old95:7.1f} ms")
     print(f"  new {new}: p50 {new50:7.1f} ms  p95 {new95:7.1f} ms")
     print(f"  ratio new/old: p50 {new50 / old50:.3f}  p95 {new95 / old95:.3f}")
+    # Each pair ran the same message under the same load: the ratio of each pair, and where
+    # the slowest turns fell (a load spike lands on one side of a pair).
+    pairs = [new / old for old, new in zip(times["old"], times["new"], strict=True)]
+    print(f"  per-pair ratio new/old: median {statistics.median(pairs):.3f}")
+    slowest = sorted(times["old"] + times["new"], reverse=True)[: max(1, turns // 10)]
+    from_new = sum(ms in times["new"] for ms in slowest)
+    print(f"  the slowest 10 % of all turns: {from_new} new, {len(slowest) - from_new} old")
 
 
 if __name__ == "__main__":

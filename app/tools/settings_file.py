@@ -12,6 +12,7 @@
         transport: http
         url: https://tools.example/mcp
         headers: {Authorization: "Bearer …"}
+        search_tools: [search]    # read-only tools research may search (the source `tools`)
 
 At API start every entry's secrets go into the process, and a connection the agent lacks is
 created (its server started and its tools listed); one that exists is left as it is.
