@@ -3,6 +3,7 @@ and the graph (real Neo4j, the streamable-HTTP test server's `search` tool)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -85,3 +86,23 @@ def test_any_read_only_tool_can_be_searched_until_its_connection_is_removed(
     removed = client.delete(f"/v1/agents/{agent.id}/connections/library")
     assert removed.status_code == 204
     assert _search(agent, sources=["tools"])["passages"] == []
+
+
+def test_an_investigation_searches_the_marked_tool(agent: ToolAgent, http_server: str) -> None:
+    _connect(agent, http_server, ["search"])
+    started = agent.post(
+        "/investigations",
+        {"question": "Do spring tides peak after the full moon?", "sources": ["tools"],
+         "iteration_cap": 10},
+        expect=201,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while True:
+        detail = agent.get(f"/investigations/{started['id']}")
+        if detail["investigation"]["status"] != "running" or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert detail["investigation"]["status"] == "finished", detail["investigation"]
+    assert detail["investigation"]["sources"] == ["tools"]
+    found = {(s["kind"], s["origin"]) for s in detail["sources"]}
+    assert ("tool", "https://tides.example/spring") in found
