@@ -89,7 +89,7 @@ class Runtime:
             graph, settings, self.clock, self.mcp_clients
         )
         self.research_sources = research_sources or build_source_registry(
-            graph, self.embedder, settings.retrieval
+            graph, self.embedder, settings.retrieval, self.mcp_clients
         )
         self.guard = Guard(graph, settings.guardian)
         self.identity = IdentityCache()
@@ -183,6 +183,7 @@ class Runtime:
             idle_sweeps=self.idle_sweeps,
             clock=self.clock,
             monotonic=self.monotonic,
+            tool_offers=self.mcp_clients.offers,
         )
 
     def _build_research(self) -> ResearchServices:

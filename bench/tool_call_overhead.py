@@ -14,8 +14,12 @@ belief about the tool starts at 0.8 so every call runs autonomously; deleted at 
 Also reported: the raw MCP round trip of the same call without Credence (McpClients.call);
 the same turns with the whole retrieval of an ordinary turn (``full``: beliefs, episodes, rules
 and working memory, which a tool call does not need), alternating with the lean ones (``lean``:
-working memory alone) so both see the same load; and what a turn without tools pays for the
-tool route (parsing a message that is not a call). Reflection is left out of these turns
+working memory alone) so both see the same load; what a turn without tools pays for the
+tool route (parsing a message that is not a call, and looking up the agent's tools: a cached
+dictionary look-up, a graph read at most every 5 s); the graph round trips of one call's turn
+(reads before the transaction, queries inside it); and the floor: the smallest write
+transaction a turn can make (taking the agent's lock, two queries), timed right after each
+measured turn so it sees the same load. Reflection is left out of these turns
 (``reflect_every_episodes`` set out of reach): it runs after the answer, in the background.
 """
 
@@ -32,9 +36,13 @@ from pathlib import Path
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent
 from app.config import Settings
+from app.graph import client as graph_client
+from app.graph.agent_scope import lock_agent
 from app.loop import turn as turn_module
 from app.loop.activation import TOOL_CALL_SECTIONS, TURN_SECTIONS
 from app.loop.models import ChatRequest
+from app.loop.recording import TurnRecorder, silent
+from app.loop.tool_routing import route_to_tool
 from app.loop.turn import run_turn
 from app.reasoning.settings import ReasonerSettings
 from app.runtime import Runtime
@@ -72,6 +80,7 @@ async def main(calls: int) -> None:
             settings.tools,
             agent.id,
             ConnectionCreate(name="clock", transport="stdio", command=server),
+            now=runtime.clock.now(),
         )
         spec = spec_for(
             clients, agent.id, (await connection_row(graph, agent.id, "clock"))["connection"]
@@ -81,8 +90,9 @@ async def main(calls: int) -> None:
             started = time.perf_counter()
             await clients.call(spec, "get_current_time", {"timezone": "UTC"})
             raw.append((time.perf_counter() - started) * 1000)
-        totals, servers, overheads, full_overheads = [], [], [], []
+        totals, servers, overheads, full_overheads, floors = [], [], [], [], []
         phases: dict[str, list[float]] = {}
+        trips = _count_round_trips()
         for index in range(10 + 2 * calls):
             full = index % 2 == 1
             turn_module.TOOL_CALL_SECTIONS = TURN_SECTIONS if full else TOOL_CALL_SECTIONS
@@ -100,10 +110,34 @@ async def main(calls: int) -> None:
             totals.append(total)
             servers.append(server_ms)
             overheads.append(total - server_ms)
+            started = time.perf_counter()
+            await graph.write_transaction(
+                lambda tx: lock_agent(tx, agent.id), action="the floor: the agent's lock"
+            )
+            floors.append((time.perf_counter() - started) * 1000)
             for phase, ms in result.timings_ms.items():
                 phases.setdefault(phase, []).append(ms)
         turn_module.TOOL_CALL_SECTIONS = TOOL_CALL_SECTIONS
+        trips.clear()
+        await run_turn(services, agent.id, ChatRequest(message=CALL))
+        # A read runs its query through a transaction too: count those once, as reads.
+        turn_trips = {
+            "reads": trips.get("reads", 0),
+            "in the write transaction": trips.get("in transactions", 0) - trips.get("reads", 0),
+        }
         message = "Please reconcile the Acme invoices for October before the close."
+        # The route on a turn of an agent without tools: the syntax, then the cached look-up.
+        bare = await create_agent(graph, AgentCreate(name="bench-tool-call-overhead-bare"))
+        request = ChatRequest(message=message)
+        await route_to_tool(services, TurnRecorder(emit=silent), bare.id, request, None, [], None)
+        route_us = []
+        for _ in range(2000):
+            started = time.perf_counter()
+            await route_to_tool(
+                services, None, bare.id, request, parse_tool_call(message), [], None
+            )  # type: ignore[arg-type]
+            route_us.append((time.perf_counter() - started) * 1e6)
+        await delete_agent(graph, bare.id, default_agent_name="", force=True)
         parse_us = min(timeit.repeat(lambda: parse_tool_call(message), number=10_000, repeat=5))
         print(f"{calls} calls of clock.get_current_time (autonomous), offline reasoner")
         print(f"  whole turn            {_quantiles(totals)}")
@@ -111,12 +145,35 @@ async def main(calls: int) -> None:
         print(f"  Credence overhead     {_quantiles(overheads)}")
         print(f"    with full retrieval {_quantiles(full_overheads)}")
         print(f"  raw MCP call          {_quantiles(raw)}")
+        print(f"  floor: one write tx   {_quantiles(floors)}")
+        ratio = statistics.median(overheads) / statistics.median(floors)
+        print(f"  overhead / floor (p50) {ratio:.1f}x")
+        print(f"  graph round trips of one call's turn: {turn_trips}")
         for phase, values in sorted(phases.items()):
             print(f"    phase {phase:<18} {_quantiles(values)}")
-        print(f"  tool route on a turn without a call: {parse_us / 10_000 * 1e6:.2f} µs")
+        print(f"  tool route on a turn without a call: {parse_us / 10_000 * 1e6:.2f} µs (syntax)")
+        print(f"  route_to_tool, agent without tools: median {statistics.median(route_us):.1f} µs")
     finally:
         await delete_agent(graph, agent.id, default_agent_name="", force=True)
         await runtime.aclose()
+
+
+def _count_round_trips() -> dict[str, int]:
+    """Counts the queries the graph client runs, by kind (patched for this process)."""
+    counts: dict[str, int] = {}
+    read, run = graph_client.GraphClient.read, graph_client.Transaction.run
+
+    async def counted_read(self: graph_client.GraphClient, name: str, **params: object) -> object:
+        counts["reads"] = counts.get("reads", 0) + 1
+        return await read(self, name, **params)
+
+    async def counted_run(self: graph_client.Transaction, name: str, **params: object) -> object:
+        counts["in transactions"] = counts.get("in transactions", 0) + 1
+        return await run(self, name, **params)
+
+    graph_client.GraphClient.read = counted_read  # type: ignore[assignment,method-assign]
+    graph_client.Transaction.run = counted_run  # type: ignore[assignment,method-assign]
+    return counts
 
 
 if __name__ == "__main__":

@@ -178,6 +178,7 @@ async def _apply_connections_file(runtime: Runtime) -> None:
             runtime.embedder,
             settings.mechanics,
             settings.tools,
+            runtime.clock,
         )
     except CredenceError as error:
         log.error("connections file not applied: %s", error.message)

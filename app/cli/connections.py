@@ -14,6 +14,7 @@ import typer
 from rich.table import Table
 
 from app.cli.common import AgentOption, agent_id_of, console, run_with_graph
+from app.clock import clock_starting_at
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
@@ -41,6 +42,7 @@ def _tools_table(title: str, tools: list[ToolPublic]) -> Table:
         table.add_column(column, overflow="fold")
     for tool in tools:
         kind = "read-only" if tool.read_only else ("destructive" if tool.destructive else "write")
+        kind += ", search source" if tool.search_source else ""
         trust = f"{tool.belief_strength:.2f}" if tool.belief_strength is not None else "-"
         table.add_row(
             tool.qualified_name,
@@ -66,6 +68,10 @@ def connections_add(
     header: Annotated[
         list[str] | None, typer.Option(help="HTTP: NAME[=VALUE] of a header (repeat)")
     ] = None,
+    search_tool: Annotated[
+        list[str] | None,
+        typer.Option(help="a tool research may search (read-only; repeat)"),
+    ] = None,
 ) -> None:
     """Connect an MCP server: it is started, and its tools become the agent's."""
     agent_id = agent_id_of(agent)
@@ -80,6 +86,7 @@ def connections_add(
             cwd=cwd,
             url=url,
             headers={k: v for k, v in _pairs(header or [], "--header").items() if v},
+            search_tools=search_tool or [],
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from error
@@ -98,6 +105,7 @@ def connections_add(
                 settings.tools,
                 agent_id,
                 data,
+                now=clock_starting_at(settings.clock_start).now(),
                 extra_env_names=bare_env,
                 extra_header_names=bare_headers,
             )
@@ -136,6 +144,31 @@ def connections_tools(
     console.print(_tools_table(f"tools of {name} ({listed.count})", listed.data))
 
 
+@connections_app.command("search")
+def connections_search(
+    name: Annotated[str, typer.Argument(help="The connection")],
+    tool: Annotated[str, typer.Argument(help="The tool's name on its server")],
+    off: Annotated[bool, typer.Option("--off", help="Stop searching it")] = False,
+    agent: AgentOption = None,
+) -> None:
+    """Mark a read-only tool as a research source (the source `tools`), or unmark it."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+
+    async def work(graph: GraphClient) -> ToolPublic:
+        clients = McpClients(settings.tools)
+        try:
+            return await connections.set_search_source(
+                graph, clients, agent_id, name, tool, not off
+            )
+        finally:
+            await clients.aclose()
+
+    marked = run_with_graph(work)
+    state = "a research source" if marked.search_source else "no longer a research source"
+    console.print(f"[bold]{marked.qualified_name}[/] is {state}")
+
+
 @connections_app.command("remove")
 def connections_remove(
     name: Annotated[str, typer.Argument(help="The connection")], agent: AgentOption = None
@@ -147,7 +180,9 @@ def connections_remove(
     async def work(graph: GraphClient) -> None:
         clients = McpClients(settings.tools)
         try:
-            await connections.remove_connection(graph, clients, agent_id, name)
+            await connections.remove_connection(
+                graph, clients, agent_id, name, now=clock_starting_at(settings.clock_start).now()
+            )
         finally:
             await clients.aclose()
 

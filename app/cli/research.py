@@ -171,7 +171,7 @@ def research_search(
         int, typer.Option(min=1, max=50, help="Passages per source")
     ] = DEFAULT_LIMIT_PER_SOURCE,
 ) -> None:
-    """Search the agent's research sources (graph, corpus) as an investigation would."""
+    """Search the agent's research sources (graph, corpus, tools) as an investigation would."""
     agent_id = agent_id_of(agent)
 
     async def work(runtime: Runtime) -> SourceSearch:

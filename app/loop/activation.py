@@ -19,7 +19,7 @@ from app.beliefs.models import Dissatisfaction
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
-from app.loop.models import RelevantBelief
+from app.loop.models import RelevantBelief, ToolRoute
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory import frames
 from app.memory.frames import FrameInfo
@@ -79,6 +79,8 @@ class Activation:
     identity: str | None = None
     # A turn that calls a tool (app/loop/tool_turns.py): the tool, and the belief about it.
     tool: ToolFocus | None = None
+    # How the turn came to a tool (syntax or routed), also when its arguments are missing.
+    tool_route: ToolRoute | None = None
 
     def recent(self, turns: int) -> list[HistoryTurn]:
         """The latest ``turns`` turns of the history, oldest first."""

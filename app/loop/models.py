@@ -152,6 +152,21 @@ class TurnMemory(BaseModel):
     episodes_recalled: int = 0
 
 
+class ToolRoute(BaseModel):
+    """How a turn came to a tool: the ``call`` syntax, or a message routed to one (by Claude's
+    native tool use, or offline by the similarity of the message to the tool's description)."""
+
+    tool: str = Field(description="connection.tool")
+    how: str = Field(description="'syntax', or the reasoner that chose it")
+    called: bool = Field(description="false when the tool's arguments are missing (no call)")
+    missing: list[str] = Field(
+        default_factory=list, description="required arguments the message did not state"
+    )
+    similarity: float | None = Field(
+        default=None, description="cosine between the message and the tool's description"
+    )
+
+
 class TurnResult(BaseModel):
     turn_id: str = Field(description="The turn's Episode id.")
     agent_id: str
@@ -180,6 +195,11 @@ class TurnResult(BaseModel):
         default=None,
         description="The Action of a tool-call turn (GET /actions): what was sent, what came of "
         "it, or that it waits for a person.",
+    )
+    tool_route: ToolRoute | None = Field(
+        default=None,
+        description="The tool this turn's message asked for (a call, or one that needs its "
+        "arguments).",
     )
     timings_ms: dict[str, float] = Field(default_factory=dict)
 

@@ -100,6 +100,10 @@ async def plan_turn(
     if called is not None:
         # A tool call is the request; its JSON teaches no claim and proposes no other work.
         appraisal = appraisal.model_copy(update={"is_request": True, "work_unit": None})
+    elif activation.tool_route is not None:
+        # A tool the message asks for without its arguments: the answer asks for them, and no
+        # other work is proposed in its place.
+        appraisal = appraisal.model_copy(update={"is_request": False, "work_unit": None})
     censors = await services.guard.censors(agent_id)
     guarded = await _guard_request(planning, appraisal, censors)
     evidence = (

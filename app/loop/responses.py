@@ -11,6 +11,7 @@ from app.loop.activation import Activation
 from app.loop.planning import Plan, PlannedTurn
 from app.loop.prompting import system_prompt_for
 from app.loop.resumption import Resumption
+from app.loop.tool_routing import arguments_needed
 from app.reasoning.protocol import BeliefBrief, ResponseRequest
 
 
@@ -42,6 +43,11 @@ def turn_response(
         execution=describe_execution(plan.execution, plan.verification, plan.work_unit),
         approval_question=question,
         refusal=_refusal(plan),
+        tool_request=(
+            arguments_needed(activation.tool_route)
+            if activation.tool_route is not None and not activation.tool_route.called
+            else None
+        ),
         history=activation.recent(history_turns),
         people=activation.people,
         rules=activation.rules,

@@ -63,6 +63,7 @@ def turn_result(turn: PlannedTurn, recorder: TurnRecorder, written: TurnWritten)
         degraded=activation.context.degraded_reason,
         reasoners=recorder.calls(),
         memory=turn_memory(activation),
+        tool_route=activation.tool_route,
         timings_ms={
             **recorder.timings_ms,
             **{f"context.{name}": ms for name, ms in activation.timings_ms.items()},

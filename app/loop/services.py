@@ -15,6 +15,7 @@ from app.loop.executors import ExecutorRegistry
 from app.loop.guarding import Guard
 from app.loop.settings import LoopConfig
 from app.reasoning.protocol import Reasoner
+from app.tools.offers import ToolOffers
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,3 +36,6 @@ class LoopServices:
     clock: Clock = field(default_factory=SystemClock)
     # The seconds the idle-sweep throttle counts (injectable, so a test need not sleep).
     monotonic: Callable[[], float] = time.monotonic
+    # The agents' connected tools, offered to the reasoner for a message that may ask for one
+    # (the runtime passes its MCP clients' cache, which connecting and removing servers clear).
+    tool_offers: ToolOffers = field(default_factory=ToolOffers)

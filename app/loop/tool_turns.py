@@ -18,20 +18,20 @@ from app.beliefs.formulas import is_invalidated
 from app.loop.activation import Activation
 from app.loop.models import RelevantBelief
 from app.loop.services import LoopServices
-from app.reasoning.protocol import BeliefBrief, WorkUnit
-from app.tools.calls import parse_tool_call, tool_work_unit
+from app.reasoning.protocol import BeliefBrief, ToolCall, WorkUnit
+from app.tools.calls import tool_work_unit
 from app.tools.focus import read_tool_focus
 
 
 async def focus_on_tool(
-    services: LoopServices, agent_id: str, message: str, activation: Activation
+    services: LoopServices, agent_id: str, call: ToolCall | None, activation: Activation
 ) -> Activation:
-    """The activation of a turn that calls a tool; any other turn's unchanged.
+    """The activation of a turn that calls a tool (``call``: in the message's syntax, or the
+    one the message was routed to); any other turn's unchanged.
 
     Raises:
-        InvalidInput (the call's arguments are not a JSON object), ToolNotFound.
+        ToolNotFound.
     """
-    call = parse_tool_call(message)
     if call is None:
         return activation
     focus = await read_tool_focus(services.graph, agent_id, call, activation.context_name)

@@ -35,6 +35,7 @@ from app.loop.recording import (
 )
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
+from app.loop.tool_routing import route_to_tool
 from app.loop.tool_turns import focus_on_tool
 from app.loop.write_phase import write_turn
 from app.tools.calls import parse_tool_call
@@ -94,6 +95,7 @@ async def run_turn(
 async def _activate(
     services: LoopServices, recorder: TurnRecorder, agent_id: str, request: ChatRequest
 ) -> Activation:
+    written_call = parse_tool_call(request.message)
     activation = await activate(
         services.graph,
         services.embedder,
@@ -103,15 +105,27 @@ async def _activate(
         request.context,
         request.session,
         request.speaker,
-        sections=TOOL_CALL_SECTIONS if parse_tool_call(request.message) else TURN_SECTIONS,
+        sections=TOOL_CALL_SECTIONS if written_call else TURN_SECTIONS,
         now=services.clock.now(),
     )
-    # A message that calls a tool routes on the agent's belief about that tool.
-    activation = await focus_on_tool(services, agent_id, request.message, activation)
     if services.reasoner.name != "offline":
         # Claude's system prompt: the identity document, regenerated when what it shows changed.
         identity = await services.identity.markdown(services.graph, agent_id)
         activation = replace(activation, identity=identity)
+    # The call the message writes, else the tool it asks for among the agent's (the reasoner
+    # chooses: Claude's native tool use, or the offline route by description similarity).
+    call, route = await route_to_tool(
+        services,
+        recorder,
+        agent_id,
+        request,
+        written_call,
+        activation.recent(services.settings.loop.history_turns_answer),
+        activation.identity,
+    )
+    # A turn that calls a tool routes on the agent's belief about that tool.
+    activation = await focus_on_tool(services, agent_id, call, activation)
+    activation = replace(activation, tool_route=route)
     await recorder.phase(
         "activate",
         frame=activation.frame,

@@ -316,6 +316,45 @@ class WorkUnit(Judgement, WorkSpec):
     )
 
 
+class ToolOffer(BaseModel):
+    """A tool of the agent's connected servers, as a turn offers it to the reasoner."""
+
+    qualified_name: str = Field(description="connection.tool")
+    description: str = ""
+    input_schema: dict[str, Any] = Field(default_factory=dict)
+    similarity: float | None = Field(
+        default=None,
+        description="cosine between the message and the tool's description (None without "
+        "embeddings)",
+    )
+
+
+class ToolChoiceRequest(BaseModel):
+    """Does the person's message ask for one of these tools, and with which arguments?"""
+
+    message: str
+    tools: list[ToolOffer]
+    threshold: float = Field(
+        ge=0.0, le=1.0, description="the similarity a tool needs for the offline route"
+    )
+    history: list[HistoryTurn] = _history()
+    identity: str | None = Field(
+        default=None,
+        description="the agent's identity document: the system prompt of a model's call",
+    )
+
+
+class ToolChoice(Judgement):
+    """The tool call a message asks for: ``call`` when its arguments are known; ``tool`` and
+    ``missing`` (the required arguments it could not derive) when they are not; neither when
+    the message asks for no tool."""
+
+    call: ToolCall | None = None
+    tool: str | None = Field(default=None, description="connection.tool the message asks for")
+    missing: list[str] = Field(default_factory=list)
+    similarity: float | None = None
+
+
 class ExecutionResult(BaseModel):
     """What an executor (or the absence of one) reports for a work unit."""
 
@@ -397,6 +436,10 @@ class ResponseRequest(BaseModel):
     execution: str | None = Field(default=None, description="what was done this turn")
     approval_question: str | None = None
     refusal: str | None = None
+    tool_request: str | None = Field(
+        default=None,
+        description="a tool that does what the person asks, and the arguments it still needs",
+    )
     history: list[HistoryTurn] = _history()
     people: list[PersonBrief] = Field(default_factory=list, description="the people present")
     rules: list[RuleBrief] = Field(default_factory=list, description="learned rules that apply")
@@ -577,6 +620,10 @@ class Reasoner(Protocol):
 
     async def resolve_conflict(self, request: ConflictRequest) -> ConflictResolution:
         """Which of two disagreeing sources to trust, or why neither can be preferred."""
+        ...
+
+    async def choose_tool(self, request: ToolChoiceRequest) -> ToolChoice:
+        """The tool call a message asks for among the agent's tools, if any."""
         ...
 
     async def synthesize(self, request: SynthesisRequest) -> Synthesis:

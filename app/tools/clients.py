@@ -25,6 +25,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from app.errors import ToolServerFailed
+from app.tools.offers import ToolOffers
 from app.tools.settings import ToolSettings
 
 log = logging.getLogger(__name__)
@@ -184,6 +185,8 @@ class McpClients:
         # forgets it at once; a turn never calls a removed connection's tool, whose CAN_USE
         # it reads first).
         self.connection_rows: dict[str, tuple[float, dict[str, Any]]] = {}
+        # The agents' tools as turns offer them to the reasoner (app/tools/offers.py).
+        self.offers = ToolOffers()
         self._servers: dict[str, _Server] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -256,6 +259,7 @@ class McpClients:
 
     async def close(self, key: str) -> None:
         self.connection_rows.pop(key, None)
+        self.offers.forget(key.partition("/")[0])
         server = self._servers.pop(key, None)
         if server is not None:
             await server.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import mcp_types as types
@@ -23,7 +23,7 @@ from app.beliefs.models import BeliefCreate
 from app.beliefs.store import belief_params
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import embed_pending
-from app.errors import ConnectionNameTaken, ConnectionNotFound, InvalidInput
+from app.errors import ConnectionNameTaken, ConnectionNotFound, InvalidInput, ToolNotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.tools.clients import McpClients, ServerSpec
@@ -98,10 +98,13 @@ async def add_connection(
     agent_id: str,
     data: ConnectionCreate,
     *,
+    now: datetime,
     extra_env_names: Sequence[str] = (),
     extra_header_names: Sequence[str] = (),
 ) -> tuple[ConnectionPublic, list[ToolPublic]]:
     """Starts the server, lists its tools, then writes the connection and its tools.
+
+    ``now``: the creation time, from the process's clock (app/clock.py).
 
     ``extra_env_names`` / ``extra_header_names``: secrets named without a value here (the CLI's
     bare ``--env NAME``): each process takes it from its environment variable of that name.
@@ -142,6 +145,12 @@ async def add_connection(
     tools = [
         _tool_row(data.name, tool, vectors[i] if vectors else None) for i, tool in enumerate(listed)
     ]
+    try:
+        _mark_search_tools(tools, data.search_tools)
+    except BaseException:
+        await clients.close(spec.key)
+        clients.secrets.forget(agent_id, data.name)
+        raise
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
@@ -153,7 +162,7 @@ async def add_connection(
             agent_id=agent_id,
             connection=row,
             tools=tools,
-            now=datetime.now(UTC),
+            now=now,
         )
 
     try:
@@ -162,6 +171,7 @@ async def add_connection(
         await clients.close(spec.key)
         clients.secrets.forget(agent_id, data.name)
         raise
+    clients.offers.forget(agent_id)
     await embed_pending(graph, embedder, agent_id)
     return await get_connection(graph, agent_id, data.name), (
         await list_tools(graph, agent_id, data.name)
@@ -185,7 +195,59 @@ def _tool_row(connection: str, tool: types.Tool, vector: list[float] | None) -> 
         "idempotent": bool(annotations and annotations.idempotent_hint),
         "embedding": list(vector) if vector is not None else None,
         "belief_id": None,
+        "search_source": False,
     }
+
+
+def _mark_search_tools(tools: list[dict[str, Any]], names: Sequence[str]) -> None:
+    """Marks the tools research may search.
+
+    Raises:
+        InvalidInput: a name the server does not list, or a tool that may destroy.
+    """
+    by_name = {tool["name"]: tool for tool in tools}
+    for name in names:
+        tool = by_name.get(name)
+        if tool is None:
+            raise InvalidInput(
+                f"search tool {name!r} is not one of the server's tools ({', '.join(by_name)})",
+                errors=[{"loc": ["body", "search_tools"], "msg": f"no tool {name!r}"}],
+            )
+        if tool["destructive"]:
+            raise search_tool_destructive(tool["qualified_name"], ["body", "search_tools"])
+        tool["search_source"] = True
+
+
+def search_tool_destructive(qualified_name: str, loc: list[str]) -> InvalidInput:
+    return InvalidInput(
+        f"{qualified_name} may destroy (no readOnlyHint, or destructiveHint): research only "
+        "reads, so it cannot be a search source",
+        errors=[{"loc": loc, "msg": "a search source must not be destructive"}],
+    )
+
+
+async def set_search_source(
+    graph: GraphClient, clients: McpClients, agent_id: str, connection: str, tool: str, on: bool
+) -> ToolPublic:
+    """Marks (or unmarks) one of the connection's tools as a research source.
+
+    Raises:
+        AgentNotFound, ConnectionNotFound, ToolNotFound, InvalidInput (a tool that may destroy).
+    """
+    listed = {item.name: item for item in (await list_tools(graph, agent_id, connection)).data}
+    found = listed.get(tool)
+    if found is None:
+        raise ToolNotFound(connection, tool, agent_id)
+    if on and found.destructive:
+        raise search_tool_destructive(found.qualified_name, ["body", "search_source"])
+    await graph.write(
+        "tools/set_search_source",
+        agent_id=agent_id,
+        qualified_name=found.qualified_name,
+        search_source=on,
+    )
+    clients.offers.forget(agent_id)
+    return found.model_copy(update={"search_source": on})
 
 
 async def _ensure_beliefs(
@@ -252,9 +314,10 @@ async def list_connections(graph: GraphClient, agent_id: str) -> ConnectionsPubl
 
 
 async def remove_connection(
-    graph: GraphClient, clients: McpClients, agent_id: str, name: str
+    graph: GraphClient, clients: McpClients, agent_id: str, name: str, *, now: datetime
 ) -> None:
-    """Removes the connection (its tools stay as history) and stops its server here.
+    """Removes the connection (its tools stay as history) and stops its server here, at
+    ``now`` (the process's clock).
 
     Raises:
         AgentNotFound, ConnectionNotFound.
@@ -262,9 +325,7 @@ async def remove_connection(
 
     async def work(tx: Transaction) -> bool:
         await lock_agent(tx, agent_id)
-        rows = await tx.run(
-            "tools/delete_connection", agent_id=agent_id, connection=name, now=datetime.now(UTC)
-        )
+        rows = await tx.run("tools/delete_connection", agent_id=agent_id, connection=name, now=now)
         return bool(rows)
 
     if not await graph.write_transaction(work, action="removing a connection"):
@@ -285,6 +346,7 @@ def tool_public(row: dict[str, Any]) -> ToolPublic:
         read_only=bool(tool.get("read_only")),
         destructive=bool(tool.get("destructive")),
         idempotent=bool(tool.get("idempotent")),
+        search_source=bool(tool.get("search_source")),
         belief_id=tool.get("belief_id"),
         belief_strength=row.get("belief_strength"),
         successes=int(row.get("successes") or 0),

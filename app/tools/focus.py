@@ -45,11 +45,14 @@ async def read_tool_focus(
     stored = rows[0]["belief"]
     belief = None
     if stored is not None:
-        strengths = await graph.read(
-            "loop/get_context_strengths",
-            agent_id=agent_id,
-            ids=[stored["id"]],
-            chain=context_chain(context_name),
+        chain = context_chain(context_name)
+        # Without a context the strength is the default one: no second read on a call's path.
+        strengths = (
+            await graph.read(
+                "loop/get_context_strengths", agent_id=agent_id, ids=[stored["id"]], chain=chain
+            )
+            if chain
+            else []
         )
         strength = float(strengths[0]["strength"]) if strengths else float(stored["strength"])
         belief = ToolBelief(

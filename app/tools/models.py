@@ -43,6 +43,12 @@ class ConnectionCreate(BaseModel):
         default_factory=dict,
         description="HTTP headers (values are secrets: kept in the process only).",
     )
+    search_tools: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Tools of this server that research may search (read-only ones: a tool "
+        "that may destroy is refused).",
+    )
 
     @model_validator(mode="after")
     def _fits_transport(self) -> ConnectionCreate:
@@ -90,8 +96,19 @@ class ToolPublic(BaseModel):
     belief_strength: float | None = Field(
         default=None, description="Its default strength (a turn reads it in its context)."
     )
+    search_source: bool = Field(
+        default=False, description="Research searches it beside the corpus and the graph."
+    )
     successes: int = 0
     failures: int = 0
+
+
+class ToolSearchFlag(BaseModel):
+    """Whether research searches this tool (``PATCH .../connections/{name}/tools/{tool}``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    search_source: bool
 
 
 class ToolsPublic(BaseModel):

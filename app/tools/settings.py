@@ -24,6 +24,11 @@ class ToolSettings(BaseModel):
     # is asked of it when called"): its strength decides supervision (proposal below
     # 0.7), and each outcome of a call moves it.
     initial_strength: Unit = 0.5
+    # A chat message without the `call` syntax is routed offline to the tool whose description
+    # is closest to it when their cosine reaches this (README "Acting through tools"; chosen in
+    # bench/tool_routing_threshold.py: requests for a tool scored 0.32-0.80 against its
+    # description, ordinary messages at most 0.29; 0.45 keeps a margin above the latter).
+    route_similarity: Unit = 0.45
     # A destructive tool (MCP destructiveHint, which the protocol presumes for a tool that does
     # not say it is read-only) never runs autonomously before this many confirmed successes.
     destructive_min_successes: Annotated[int, Field(ge=0, le=1000)] = 3

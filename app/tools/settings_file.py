@@ -12,6 +12,7 @@
         transport: http
         url: https://tools.example/mcp
         headers: {Authorization: "Bearer …"}
+        search_tools: [search]    # read-only tools research may search (the source `tools`)
 
 At API start every entry's secrets go into the process, and a connection the agent lacks is
 created (its server started and its tools listed); one that exists is left as it is.
@@ -25,6 +26,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.beliefs.mechanics import Mechanics
+from app.clock import Clock
 from app.embeddings.embedder import Embedder
 from app.errors import CredenceError, InvalidInput
 from app.graph.client import GraphClient
@@ -68,8 +70,10 @@ async def apply_connections_file(
     embedder: Embedder,
     mechanics: Mechanics,
     settings: ToolSettings,
+    clock: Clock,
 ) -> list[str]:
-    """Applies the file; returns a line per entry (what became of it).
+    """Applies the file (connections created at ``clock``'s time); returns a line per entry
+    (what became of it).
 
     Raises:
         InvalidInput: the file is invalid (nothing applied).
@@ -89,7 +93,7 @@ async def apply_connections_file(
             continue
         try:
             _, tools = await add_connection(
-                graph, clients, embedder, mechanics, settings, entry.agent, data
+                graph, clients, embedder, mechanics, settings, entry.agent, data, now=clock.now()
             )
         except CredenceError as error:
             report.append(f"{entry.agent}/{data.name}: not connected: {error.message}")

@@ -6,7 +6,7 @@
 //         env_names (list), header_names (list)),
 //         $tools (list of maps: id, qualified_name, name, description, input_schema (JSON
 //         string), read_only (bool), destructive (bool), idempotent (bool), embedding (list of
-//         floats or null), belief_id (string)).
+//         floats or null), belief_id (string), search_source (bool: research searches it)).
 // Returns: tools (int: the tools merged).
 MATCH (agent:Agent {id: $agent_id})
 CREATE (c:Connection {id: $connection.id, agent_id: $agent_id})
@@ -34,6 +34,7 @@ CALL (agent, c) {
       t.idempotent = tool.idempotent,
       t.embedding = tool.embedding,
       t.belief_id = tool.belief_id,
+      t.search_source = tool.search_source,
       t.is_active = true,
       t.updated_at = $now
   MERGE (c)-[:OFFERS]->(t)

@@ -114,6 +114,8 @@ def seed_agent(api: str) -> dict[str, Any]:
         "investigation_id": investigation,
         # A path's {name}: a pack, a connection or an analytics query.
         "name": ["gaap-fundamentals", "clock", "belief_tension_timeline"],
+        # A path's {tool}: a tool of the seeded connection (PATCH .../tools/{tool}).
+        "tool": ["get_current_time", "convert_time"],
         "deleted_agent_id": doomed,
     }
     # The beliefs an edge may join (POST /edges names them in its body).

@@ -1,8 +1,10 @@
 """A small MCP server over streamable HTTP, built with the SDK, for the tests of Credence as an
 MCP client (tools as executors): ``python -m tests.support.mcp_http_server --port 8765``.
 
-Tools: ``echo`` (read-only), ``add``, ``fail`` (answers ``isError``) and ``sleep`` (holds the
-call for as long as asked: a hanging server). With ``--token T`` every request must carry
+Tools: ``echo`` (read-only), ``add``, ``fail`` (answers ``isError``), ``sleep`` (holds the
+call for as long as asked: a hanging server) and ``search`` (read-only: the documents of
+``DOCUMENTS`` that share a word with the query, as a JSON list of title, url, text,
+published). With ``--token T`` every request must carry
 ``Authorization: Bearer T`` (a header the connection's secret holds), else 401.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 from typing import Any
 
 import uvicorn
@@ -18,6 +21,36 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+DOCUMENTS = [
+    {
+        "title": "Tide tables",
+        "url": "https://tides.example/spring",
+        "text": "Spring tides peak a day or two after the full and the new moon.",
+        "published": "2025-03-14",
+    },
+    {
+        "title": "Neap tides",
+        "url": "https://tides.example/neap",
+        "text": "Neap tides come at the first and the last quarter of the moon.",
+        "published": "2025-03-15",
+    },
+    {
+        "title": "Invoices",
+        "url": "https://ledger.example/invoices",
+        "text": "Supplier invoices above 10,000 need two approvals.",
+        "published": "2024-11-02",
+    },
+]
+
+
+def search_documents(query: str) -> list[dict[str, str]]:
+    words = {word.strip("?.,!").lower() for word in query.split() if len(word) > 3}
+    return [
+        document
+        for document in DOCUMENTS
+        if words & {word.strip("?.,!").lower() for word in document["text"].split()}
+    ]
 
 
 def build_server() -> MCPServer:
@@ -43,6 +76,11 @@ def build_server() -> MCPServer:
         """Waits that many seconds, then answers."""
         await asyncio.sleep(seconds)
         return f"slept {seconds}s"
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def search(query: str) -> str:
+        """Searches the documents for the query's words."""
+        return json.dumps(search_documents(query))
 
     return server
 

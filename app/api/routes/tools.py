@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from app.api.deps import (
     AgentIdDep,
+    ClockDep,
     EmbedderDep,
     GraphDep,
     LoopDep,
@@ -36,6 +37,7 @@ from app.tools.models import (
     ConnectionPublic,
     ConnectionsPublic,
     ToolPublic,
+    ToolSearchFlag,
     ToolsPublic,
 )
 
@@ -82,6 +84,7 @@ async def add_connection(
     graph: GraphDep,
     embedder: EmbedderDep,
     settings: SettingsDep,
+    clock: ClockDep,
     agent_id: AgentIdDep,
     body: ConnectionCreate,
 ) -> ConnectionAdded:
@@ -89,17 +92,24 @@ async def add_connection(
     and each becomes a Tool the agent holds a belief about. Environment and header values stay
     in this process, never in the graph."""
     connection, tools = await connections.add_connection(
-        graph, _clients(request), embedder, settings.mechanics, settings.tools, agent_id, body
+        graph,
+        _clients(request),
+        embedder,
+        settings.mechanics,
+        settings.tools,
+        agent_id,
+        body,
+        now=clock.now(),
     )
     return ConnectionAdded(connection=connection, tools=tools)
 
 
 @router.delete("/connections/{name}", status_code=status.HTTP_204_NO_CONTENT)
 async def remove_connection(
-    request: Request, graph: GraphDep, agent_id: AgentIdDep, name: ConnectionPath
+    request: Request, graph: GraphDep, clock: ClockDep, agent_id: AgentIdDep, name: ConnectionPath
 ) -> Response:
     """Disconnect a server; its tools stay as history (inactive), with the beliefs about them."""
-    await connections.remove_connection(graph, _clients(request), agent_id, name)
+    await connections.remove_connection(graph, _clients(request), agent_id, name, now=clock.now())
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -108,6 +118,47 @@ async def list_tools(graph: GraphDep, agent_id: AgentIdDep, name: ConnectionPath
     """The connection's tools, with the agent's trust in each (its belief's strength) and how
     their calls went."""
     return await connections.list_tools(graph, agent_id, name)
+
+
+ToolPath = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=128,
+        pattern=r"^[A-Za-z0-9_.-]+$",
+        description="A tool's name on its server.",
+    ),
+]
+
+
+@router.patch(
+    "/connections/{name}/tools/{tool}",
+    responses={
+        404: {
+            "model": ErrorResponse,
+            "description": "No such agent, connection or tool (agent_not_found, "
+            "connection_not_found, tool_not_found).",
+        },
+        422: {
+            "model": ErrorResponse,
+            "description": "A tool that may destroy cannot be a search source (invalid_input).",
+        },
+    },
+)
+async def set_search_source(
+    request: Request,
+    graph: GraphDep,
+    agent_id: AgentIdDep,
+    name: ConnectionPath,
+    tool: ToolPath,
+    body: ToolSearchFlag,
+) -> ToolPublic:
+    """Mark a tool as a research source (``search_source``): investigations and
+    ``POST /research/search`` then search it as the source ``tools``, beside the corpus and the
+    graph. Only a tool that does not destroy (readOnlyHint, or destructiveHint false)."""
+    return await connections.set_search_source(
+        graph, _clients(request), agent_id, name, tool, body.search_source
+    )
 
 
 @router.post("/actions")

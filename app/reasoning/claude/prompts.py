@@ -246,6 +246,33 @@ numbered source list. Cite sources only as [n] with the numbers given; cite no o
 state nothing the sources do not say.""",
 )
 
+# Not a forced judgement: the agent's connected tools are offered as Claude's own tools (native
+# tool use, tool_choice auto); calling one proposes that call, answering in text proposes none.
+CHOOSE_TOOL = JudgementPrompt(
+    tool_name="",
+    tool_description="",
+    tier="fast",
+    instructions="""\
+decide whether the person's message asks the agent to use one of the tools you are given.
+- If it asks for what a tool does, call that tool once, with arguments taken from the message \
+(and `history`) as its schema says; invent no argument value the person did not give or \
+clearly imply.
+- If no tool fits, or it only talks about a tool, answer in one short sentence of text and call \
+no tool.
+- Your call is a proposal: the agent's guardian, supervision and a person's approval decide \
+whether it runs.""",
+)
+
+
+def choose_tool_system_text(identity: str | None) -> str:
+    """What Claude is told when it may call one of the agent's tools (identity first)."""
+    own = CHOOSE_TOOL.system_text().replace(
+        "Answer only by calling the tool you are given, once, filling its fields as its schema "
+        "says.",
+        "Call at most one of the tools you are given, or none.",
+    )
+    return f"{identity.strip()}\n\n{own}" if identity else own
+
 
 def respond_system_text(agent_system_prompt: str) -> str:
     """The agent's own stable prompt (identity, creed, rules of answering), then how to reply."""

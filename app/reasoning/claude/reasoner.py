@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import anthropic
+import jsonschema
 from anthropic import AsyncAnthropic
 from anthropic.types import Message
 from pydantic import BaseModel, ValidationError
@@ -53,6 +54,10 @@ from app.reasoning.protocol import (
     Synthesis,
     SynthesisRequest,
     TokenUsage,
+    ToolCall,
+    ToolChoice,
+    ToolChoiceRequest,
+    ToolOffer,
     Verification,
     VerifyRequest,
     WorkRequest,
@@ -392,6 +397,49 @@ class ClaudeReasoner:
             check,
         )
 
+    # --- native tool use: the agent's connected tools --------------------------------------------
+
+    async def choose_tool(self, request: ToolChoiceRequest) -> ToolChoice:
+        """The tool call the message asks for (fast model): the agent's tools are offered as
+        Claude's own (names made API-safe and mapped back, ``tool_choice`` auto); a ``tool_use``
+        block is the call, a text answer is none. A call of a tool that was not offered, or
+        whose arguments fail the tool's input schema, is unusable (the fallback's deterministic
+        route answers)."""
+        if not request.tools:
+            return ToolChoice(reasoner="loop")
+        names = api_tool_names([tool.qualified_name for tool in request.tools])
+        offered = {tool.qualified_name: tool for tool in request.tools}
+        model = self.settings.fast_model
+        data = request.model_dump_json(indent=1, include={"message", "history"}, exclude_none=True)
+        arguments: dict[str, Any] = {
+            "model": model,
+            "max_tokens": self.settings.max_tokens,
+            "system": [
+                {
+                    "type": "text",
+                    "text": prompts.choose_tool_system_text(request.identity),
+                    "cache_control": {"type": "ephemeral"},
+                }
+            ],
+            "messages": [{"role": "user", "content": f"The person's turn (JSON):\n{data}"}],
+            "tools": [
+                {
+                    "name": api_name,
+                    "description": offered[qualified].description[:4000] or qualified,
+                    "input_schema": _object_schema(offered[qualified].input_schema),
+                }
+                for api_name, qualified in names.items()
+            ],
+            "tool_choice": {"type": "auto", "disable_parallel_tool_use": True},
+        }
+
+        def parse(message: Message, usage: TokenUsage) -> ToolChoice:
+            return _parse_tool_choice(message, names, offered, f"claude:{model}", usage)
+
+        return await self._ask(
+            "choose_tool", arguments, parse, lambda: self.fallback.choose_tool(request)
+        )
+
     # --- one call -------------------------------------------------------------------------------
 
     def request_for(
@@ -429,6 +477,25 @@ class ClaudeReasoner:
     ) -> A:
         model = self.model_for(prompt)
         arguments = self.request_for(prompt, answer_type, data, system_text or prompt.system_text())
+
+        def parse(message: Message, usage: TokenUsage) -> A:
+            answer = self._parse(message, prompt, answer_type, model, usage)
+            why = check(answer) if check is not None else None
+            if why is not None:
+                raise _Unusable(why, usage)
+            return answer
+
+        return await self._ask(judgement, arguments, parse, fallback)
+
+    async def _ask(
+        self,
+        judgement: str,
+        arguments: dict[str, Any],
+        parse: Callable[[Message, TokenUsage], A],
+        fallback: Callable[[], Awaitable[A]],
+    ) -> A:
+        """One Messages call and its parsed answer; anything unusable is answered by
+        ``fallback``, labelled with why."""
         usage: TokenUsage | None = None
         try:
             try:
@@ -442,10 +509,7 @@ class ClaudeReasoner:
                 log.debug("unexpected error from the Anthropic SDK", exc_info=True)
                 raise _Unusable(f"{type(error).__name__}: {error}", None) from error
             usage = _usage(message)
-            answer = self._parse(message, prompt, answer_type, model, usage)
-            why = check(answer) if check is not None else None
-            if why is not None:
-                raise _Unusable(why, usage)
+            answer = parse(message, usage)
             count_reasoner_call(judgement, "ok", _token_counts(usage))
             return answer
         except _Unusable as failure:
@@ -490,6 +554,79 @@ class ClaudeReasoner:
             )
         except ValidationError as error:
             raise _Unusable(_validation_why(error), usage) from error
+
+
+_API_NAME = re.compile(r"[^A-Za-z0-9_-]")
+_API_NAME_CHARS = 64
+
+
+def api_tool_names(qualified_names: list[str]) -> dict[str, str]:
+    """Tool names the Messages API accepts (``^[A-Za-z0-9_-]{1,64}$``) for qualified names
+    (``ledger.write_query`` -> ``ledger__write_query``), each mapped back to its qualified name;
+    a name cut or changed into one already taken gets a numbered suffix."""
+    names: dict[str, str] = {}
+    for qualified in qualified_names:
+        connection, _, tool = qualified.partition(".")
+        base = _API_NAME.sub("_", f"{connection}__{tool}")[:_API_NAME_CHARS]
+        name, number = base, 1
+        while name in names:
+            number += 1
+            suffix = f"_{number}"
+            name = base[: _API_NAME_CHARS - len(suffix)] + suffix
+        names[name] = qualified
+    return names
+
+
+def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A tool's input schema as the Messages API takes it: an object schema."""
+    if schema.get("type") == "object":
+        return schema
+    return {"properties": {}, **schema, "type": "object"}
+
+
+def _parse_tool_choice(
+    message: Message,
+    names: dict[str, str],
+    offered: dict[str, ToolOffer],
+    reasoner: str,
+    usage: TokenUsage,
+) -> ToolChoice:
+    if message.stop_reason == "refusal":
+        raise _Unusable("refused", usage)
+    if message.stop_reason == "max_tokens":
+        raise _Unusable("answer cut at max_tokens", usage)
+    block = next((block for block in message.content if block.type == "tool_use"), None)
+    if block is None:
+        return ToolChoice(reasoner=reasoner, usage=usage)
+    qualified = names.get(block.name)
+    if qualified is None:
+        raise _Unusable(f"a call of {block.name!r}, which is not one of the agent's tools", usage)
+    arguments = dict(block.input) if isinstance(block.input, dict) else None
+    if arguments is None:
+        raise _Unusable(f"the arguments for {qualified} are not a JSON object", usage)
+    problem = schema_problem(offered[qualified].input_schema, arguments)
+    if problem is not None:
+        raise _Unusable(f"the arguments for {qualified} fail its schema: {problem}", usage)
+    connection, _, tool = qualified.partition(".")
+    try:
+        call = ToolCall(connection=connection, tool=tool, arguments=arguments)
+    except ValidationError as error:
+        raise _Unusable(_validation_why(error), usage) from error
+    return ToolChoice(call=call, tool=qualified, reasoner=reasoner, usage=usage)
+
+
+def schema_problem(schema: dict[str, Any], arguments: dict[str, Any]) -> str | None:
+    """The first way ``arguments`` fail the tool's input schema, or None (also for a schema
+    the validator cannot read: the server checks its own arguments)."""
+    try:
+        validator = jsonschema.validators.validator_for(schema)(_object_schema(schema))
+        error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
+    except jsonschema.exceptions.SchemaError:
+        return None
+    if error is None:
+        return None
+    where = ".".join(str(part) for part in error.absolute_path) or "(arguments)"
+    return f"{where}: {error.message}"[:300]
 
 
 def api_key(settings: ReasonerSettings) -> str | None:

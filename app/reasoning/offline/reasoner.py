@@ -25,6 +25,7 @@ from app.reasoning.offline.rules import draft_rule
 from app.reasoning.offline.stance import TOKEN_TOPIC_SIMILARITY, StanceDecision
 from app.reasoning.offline.stance_judge import judge_stance
 from app.reasoning.offline.stance_model import LoadedJudge, shared_judge
+from app.reasoning.offline.tool_choice import choose_tool
 from app.reasoning.protocol import (
     AbstractedRule,
     Appraisal,
@@ -54,6 +55,8 @@ from app.reasoning.protocol import (
     StanceRequest,
     Synthesis,
     SynthesisRequest,
+    ToolChoice,
+    ToolChoiceRequest,
     Verification,
     VerificationIssue,
     VerifyRequest,
@@ -401,6 +404,11 @@ class OfflineReasoner:
             confidence=draft.confidence,
             reasoner=OFFLINE,
         )
+
+    async def choose_tool(self, request: ToolChoiceRequest) -> ToolChoice:
+        """The deterministic route (app/reasoning/offline/tool_choice.py): the tool whose
+        description is closest to the message, with the arguments the message states."""
+        return choose_tool(request)
 
     async def respond(self, request: ResponseRequest) -> Reply:
         """A template by band and mode quoting the most relevant belief verbatim: confident at

@@ -135,6 +135,8 @@ def _next_step(request: ResponseRequest) -> tuple[list[str], str | None]:
     """What the answer says about acting, and the question that then comes first (approval,
     guidance, or going ahead with a proposal), if any."""
     parts: list[str] = []
+    if request.tool_request:
+        parts.append(request.tool_request)
     if request.execution:
         parts.append(_quoted(request.execution))
     if request.approval_question:

@@ -12,7 +12,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-PassageKind = Literal["corpus", "belief", "episode", "rule"]
+PassageKind = Literal["corpus", "belief", "episode", "rule", "tool"]
 
 
 class Passage(BaseModel):

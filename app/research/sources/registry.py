@@ -29,7 +29,9 @@ from app.graph.client import GraphClient
 from app.research.sources.corpus import CorpusSource
 from app.research.sources.graph_source import GraphSource
 from app.research.sources.protocol import Passage, ResearchSource
+from app.research.sources.tool_source import ToolSearchSource
 from app.retrieval.settings import RetrievalSettings
+from app.tools.clients import McpClients
 
 log = logging.getLogger(__name__)
 
@@ -163,12 +165,18 @@ def build_source_registry(
     graph: GraphClient,
     embedder: Embedder,
     retrieval: RetrievalSettings | None = None,
+    clients: McpClients | None = None,
 ) -> SourceRegistry:
-    """The sources Credence ships: ``graph`` (beliefs, episodes, rules) and ``corpus`` (the
-    loaded documents), over the process's graph client and embedder."""
-    return SourceRegistry(
-        [GraphSource(graph, embedder, retrieval), CorpusSource(graph, embedder, retrieval)]
-    )
+    """The sources Credence ships: ``graph`` (beliefs, episodes, rules), ``corpus`` (the
+    loaded documents) and, given the process's MCP sessions, ``tools`` (the connected tools
+    marked as search sources), over the process's graph client and embedder."""
+    sources: list[ResearchSource] = [
+        GraphSource(graph, embedder, retrieval),
+        CorpusSource(graph, embedder, retrieval),
+    ]
+    if clients is not None:
+        sources.append(ToolSearchSource(graph, clients))
+    return SourceRegistry(sources)
 
 
 async def search_agent_sources(

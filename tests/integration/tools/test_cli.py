@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from app.cli.main import app
 from app.graph.client import GraphClient
-from tests.integration.tools.conftest import ToolAgent, sqlite_server
+from tests.integration.tools.conftest import HTTP_TOKEN, ToolAgent, sqlite_server
 
 
 def test_cli_connects_lists_and_removes_a_server(
@@ -52,3 +52,27 @@ async def test_deleting_an_agent_deletes_its_connections_tools_and_actions(
     assert deleted.status_code == 200, deleted.text
     rows = await test_graph.read("probe/count_agent_nodes", agent_id=agent.id)
     assert rows[0]["nodes"] == 0, rows
+
+
+def test_cli_marks_search_sources(agent: ToolAgent, cli: CliRunner, http_server: str) -> None:
+    added = cli.invoke(
+        app,
+        [
+            "connections", "add", "library", "--agent", agent.id, "--url", http_server,
+            "--header", f"Authorization=Bearer {HTTP_TOKEN}", "--search-tool", "search",
+        ],
+    )  # fmt: skip
+    assert added.exit_code == 0, added.output
+    assert "read-only, search source" in added.output
+    echo = cli.invoke(app, ["connections", "search", "library", "echo", "--agent", agent.id])
+    assert echo.exit_code == 0 and "library.echo is a research source" in echo.output
+    refused = cli.invoke(app, ["connections", "search", "library", "fail", "--agent", agent.id])
+    assert refused.exit_code == 1 and "cannot be a search source" in refused.output
+    off = cli.invoke(
+        app, ["connections", "search", "library", "search", "--off", "--agent", agent.id]
+    )
+    assert off.exit_code == 0 and "no longer a research source" in off.output
+    marked = {
+        t["name"]: t["search_source"] for t in agent.get("/connections/library/tools")["data"]
+    }
+    assert marked == {"add": False, "echo": True, "fail": False, "search": False, "sleep": False}

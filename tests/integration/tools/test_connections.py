@@ -4,6 +4,7 @@ mcp-server-time over stdio (2.x SDK), what is refused, and a server that hangs."
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -30,7 +31,7 @@ async def test_an_http_server_connects_with_a_secret_header_kept_out_of_the_grap
 ) -> None:
     added = _connect_http(agent, http_server)
     tools = {tool["name"]: tool for tool in added["tools"]}  # type: ignore[attr-defined]
-    assert set(tools) == {"echo", "add", "fail", "sleep"}
+    assert set(tools) == {"echo", "add", "fail", "sleep", "search"}
     assert tools["echo"]["read_only"] and not tools["echo"]["destructive"]
     assert not tools["add"]["read_only"] and not tools["add"]["destructive"]
     assert tools["fail"]["destructive"]  # no annotations: MCP presumes it may destroy
@@ -138,3 +139,18 @@ async def test_the_connections_file_connects_at_start_with_its_secrets(
             assert done["execution"]["output"]["content"] == "5", done["execution"]
     stored = await graph.read("tools/list_connections", agent_id=agent.id)
     assert stored and HTTP_TOKEN not in str(stored)
+
+
+def test_connections_are_stamped_by_the_runtimes_clock(settings: Settings) -> None:
+    """Created at the process clock's time (CREDENCE_CLOCK_START), not the machine's."""
+    at = datetime(2031, 3, 4, 9, 30, tzinfo=UTC)
+    clocked = tool_settings(settings).model_copy(update={"clock_start": at})
+    with TestClient(create_app(clocked)) as client:
+        agent = ToolAgent(client, client.post("/v1/agents", json={"name": "Clock"}).json()["id"])
+        body = {"name": "clock", "transport": "stdio", "command": str(TIME_SERVER)}
+        agent.post("/connections", body, expect=201)
+        created = agent.get("/connections")["data"][0]["created_at"]
+        # A clock started at `at` runs at the machine's pace: seconds later, same day.
+        assert created.startswith("2031-03-04T09:3"), created
+        removed = client.delete(f"/v1/agents/{agent.id}/connections/clock")
+        assert removed.status_code == 204, removed.text

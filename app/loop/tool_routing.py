@@ -1,0 +1,106 @@
+"""Which tool a turn's message asks for (docs/loop.md §13): the ``call`` syntax, else — for an
+agent with connected tools — the reasoner's choice among them: Claude through native tool use,
+offline the deterministic route (app/reasoning/offline/tool_choice.py) on the cosine between the
+message and each tool's description, which this module computes from the vectors stored on the
+Tool nodes. A routed call then runs exactly as a ``POST /actions`` call does.
+
+Reads and judges only: it runs before the turn's write transaction, never inside it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.loop.models import ChatRequest, ToolRoute
+from app.loop.recording import TurnRecorder
+from app.loop.services import LoopServices
+from app.reasoning.protocol import HistoryTurn, ToolCall, ToolChoiceRequest, ToolOffer
+from app.tools.offers import StoredTool
+
+
+async def route_to_tool(
+    services: LoopServices,
+    recorder: TurnRecorder,
+    agent_id: str,
+    request: ChatRequest,
+    call: ToolCall | None,
+    history: list[HistoryTurn],
+    identity: str | None,
+) -> tuple[ToolCall | None, ToolRoute | None]:
+    """The call the turn makes (None when it makes none) and how the turn came to a tool
+    (None when the message asks for none).
+
+    Raises:
+        ReasonerFailed: the reasoner raised.
+    """
+    if call is not None:
+        return call, ToolRoute(tool=call.qualified_name, how="syntax", called=True)
+    tools = await services.tool_offers.of(services.graph, agent_id)
+    if not tools:
+        return None, None
+    similarities = await _similarities(services, request.message, tools)
+    choice = await recorder.judge(
+        "choose_tool",
+        services.reasoner.choose_tool(
+            ToolChoiceRequest(
+                message=request.message,
+                tools=[
+                    ToolOffer(
+                        qualified_name=tool.qualified_name,
+                        description=tool.description,
+                        input_schema=tool.input_schema,
+                        similarity=similarity,
+                    )
+                    for tool, similarity in zip(tools, similarities, strict=True)
+                ],
+                threshold=services.settings.tools.route_similarity,
+                history=history,
+                identity=identity,
+            )
+        ),
+    )
+    known = {tool.qualified_name for tool in tools}
+    if choice.tool is None or choice.tool not in known:
+        return None, None
+    if choice.call is not None and choice.call.qualified_name != choice.tool:
+        return None, None
+    route = ToolRoute(
+        tool=choice.tool,
+        how=choice.reasoner,
+        called=choice.call is not None,
+        missing=list(choice.missing),
+        similarity=choice.similarity,
+    )
+    return choice.call, route
+
+
+async def _similarities(
+    services: LoopServices, message: str, tools: list[StoredTool]
+) -> list[float | None]:
+    """Cosine between the message and each tool's stored description vector (None for a tool
+    without one, or when there are no embeddings)."""
+    if not any(tool.embedding for tool in tools):
+        return [None] * len(tools)
+    vectors = await services.embedder.embed([message])
+    if vectors is None:
+        return [None] * len(tools)
+    query = np.asarray(vectors[0], dtype=np.float32)
+    query_norm = float(np.linalg.norm(query)) or 1.0
+    scores: list[float | None] = []
+    for tool in tools:
+        if not tool.embedding or len(tool.embedding) != len(query):
+            scores.append(None)
+            continue
+        vector = np.asarray(tool.embedding, dtype=np.float32)
+        norm = float(np.linalg.norm(vector)) or 1.0
+        scores.append(round(float(query @ vector) / (query_norm * norm), 4))
+    return scores
+
+
+def arguments_needed(route: ToolRoute) -> str:
+    """What the answer says when the message asks for a tool without its required arguments."""
+    example = ", ".join(f'"{name}": "…"' for name in route.missing)
+    return (
+        f"I can do this with {route.tool}, but I need its arguments: {', '.join(route.missing)}. "
+        f"Tell me, e.g. call {route.tool} {{{example}}}"
+    )

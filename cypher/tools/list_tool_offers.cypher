@@ -1,0 +1,9 @@
+// The agent's active tools as a turn offers them to the reasoner (a message routed to a tool).
+// Params: $agent_id (string).
+// Returns: qualified_name (string), description (string or null), input_schema (string: JSON),
+// embedding (list of floats or null: the vector of "<tool>: <description>"); by qualified name.
+MATCH (:Agent {id: $agent_id})-[:CAN_USE]->(t:Tool)
+WHERE t.is_active
+RETURN t.qualified_name AS qualified_name, t.description AS description,
+       t.input_schema AS input_schema, t.embedding AS embedding
+ORDER BY t.qualified_name
