@@ -113,13 +113,7 @@ async def add_connection(
         AgentNotFound, ConnectionNameTaken (before the server starts),
         ToolServerFailed (nothing written).
     """
-    allowed = settings.stdio_commands
-    if data.command is not None and allowed is not None and data.command not in allowed:
-        raise InvalidInput(
-            f"command {data.command!r} is not one of the allowed stdio commands "
-            "(CREDENCE_TOOLS__STDIO_COMMANDS)",
-            errors=[{"loc": ["body", "command"], "msg": "not an allowed stdio command"}],
-        )
+    _check_command(settings, data)
     await require_agent(graph, agent_id)
     if await graph.read("tools/find_connection", agent_id=agent_id, connection=data.name):
         raise ConnectionNameTaken(data.name, agent_id)
@@ -136,21 +130,7 @@ async def add_connection(
         "header_names": sorted({*data.headers, *extra_header_names}),
     }
     spec = spec_for(clients, agent_id, row)
-    try:
-        listed = await clients.list_tools(spec)
-    except BaseException:
-        clients.secrets.forget(agent_id, data.name)
-        raise
-    vectors = await embedder.embed([_embedded_text(tool) for tool in listed]) if listed else None
-    tools = [
-        _tool_row(data.name, tool, vectors[i] if vectors else None) for i, tool in enumerate(listed)
-    ]
-    try:
-        _mark_search_tools(tools, data.search_tools)
-    except BaseException:
-        await clients.close(spec.key)
-        clients.secrets.forget(agent_id, data.name)
-        raise
+    tools = await _discover_tools(clients, embedder, spec, agent_id, data)
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
@@ -176,6 +156,44 @@ async def add_connection(
     return await get_connection(graph, agent_id, data.name), (
         await list_tools(graph, agent_id, data.name)
     ).data
+
+
+def _check_command(settings: ToolSettings, data: ConnectionCreate) -> None:
+    """Refuses a stdio command outside CREDENCE_TOOLS__STDIO_COMMANDS (when that is set)."""
+    allowed = settings.stdio_commands
+    if data.command is not None and allowed is not None and data.command not in allowed:
+        raise InvalidInput(
+            f"command {data.command!r} is not one of the allowed stdio commands "
+            "(CREDENCE_TOOLS__STDIO_COMMANDS)",
+            errors=[{"loc": ["body", "command"], "msg": "not an allowed stdio command"}],
+        )
+
+
+async def _discover_tools(
+    clients: McpClients,
+    embedder: Embedder,
+    spec: ServerSpec,
+    agent_id: str,
+    data: ConnectionCreate,
+) -> list[dict[str, Any]]:
+    """The new connection's tools as rows to write (listed from its server, embedded, the
+    search sources marked); on any failure the server is closed and its secrets forgotten."""
+    try:
+        listed = await clients.list_tools(spec)
+    except BaseException:
+        clients.secrets.forget(agent_id, data.name)
+        raise
+    vectors = await embedder.embed([_embedded_text(tool) for tool in listed]) if listed else None
+    tools = [
+        _tool_row(data.name, tool, vectors[i] if vectors else None) for i, tool in enumerate(listed)
+    ]
+    try:
+        _mark_search_tools(tools, data.search_tools)
+    except BaseException:
+        await clients.close(spec.key)
+        clients.secrets.forget(agent_id, data.name)
+        raise
+    return tools
 
 
 def _embedded_text(tool: types.Tool) -> str:
