@@ -21,6 +21,14 @@ class RetrievalSettings(BaseModel):
     # exactly as if it were alone in the database; a larger pool costs time (scored in Python:
     # 500 took the episode section from 109 to 284 ms at 10k episodes, bench/README.md).
     lexical_pool: Annotated[int, Field(ge=1, le=5000)] = 100
+    # Episodes: documents of general English (app/text/background.py) counted with the agent's
+    # own in the lexical idf, so that a small agent's noisy document frequencies lean on a fixed
+    # background vocabulary, the same for every tenant (0: the agent's statistics alone).
+    lexical_background_docs: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    # Episodes: query terms that general English uses at least this often per token
+    # (app/text/background.py: "really", "feel", "going") are left out of the lexical half
+    # (0: none left out).
+    lexical_common_frequency: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0
     # How the vector and the fulltext candidates are fused (README "Episodes and the context API"):
     # "score": each index's scores min-max normalised over its candidates, mixed as
     #   vector_share · vector + (1 − vector_share) · fulltext;
@@ -42,8 +50,13 @@ class RetrievalSettings(BaseModel):
     # before the rest of the list (app/retrieval/diversity.py; 0: off), chosen from the best
     # k × moment_fetch.
     moment_cap: Annotated[int, Field(ge=0, le=100)] = 0
-    moment_window: Annotated[int, Field(ge=0, le=100)] = 2
+    moment_window: Annotated[int, Field(ge=0, le=10_000)] = 2
     moment_fetch: Annotated[int, Field(ge=1, le=10)] = 3
+    # Episodes: the coverage half (app/retrieval/coverage.py): an episode gains coverage_weight ×
+    # the idf-weighted share of the question's subjects (names, topics) it mentions, found along
+    # its MENTIONS edges whatever its session; at most coverage_pool such episodes (0: off).
+    coverage_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.0
+    coverage_pool: Annotated[int, Field(ge=1, le=1000)] = 50
     # Episodes' own vector share (None: vector_share). A chat turn searches with its loop's
     # episode_vector_share (LoopSettings): one message is a short query, where vector-only
     # ranks as well as fused (MADial last-1, bench/README) at a third of the cost.

@@ -5,6 +5,8 @@
 //   own   = vector_share · v + (1 − vector_share) · f   (fusion 'score': v, f = each half's
 //           score min-max normalised over its candidates, 0 when not a candidate)
 //         | Σ weight_i / (rrf_k + rank_i)                (fusion 'rrf')
+//         + coverage_weight · c   (c: the share of the question's subjects the episode mentions,
+//           app/retrieval/coverage.py; 0 when it mentions none)
 //   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
 //           (such a neighbour of a candidate becomes a candidate itself)
 //   score = fused · salience / (1 + interference_penalty · interference)
@@ -16,16 +18,19 @@
 //         $embedding (list of floats or null),
 //         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
 //         null when the lexical half is not searched),
+//         $coverage (list of maps: id, score (float in (0, 1]); or null: the coverage half off),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
 //             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
 //             success_multiplier, recency_bonus_7d, recency_bonus_30d, asks_when (boolean),
-//             dated_bonus, query_dates (list of ISO date strings), date_match_bonus).
+//             dated_bonus, query_dates (list of ISO date strings), date_match_bonus,
+//             coverage_weight).
 // Returns: id, external_id, speaker, text, occurred_at, session, seq (int or null),
 //          mentioned_dates (list of ISO date strings), outcome,
 //          salience, interference,
 //          score (float), vector_rank, fulltext_rank (int or null), vector_score,
-//          fulltext_score (normalised, float or null), neighbour_of (id of the neighbour that
+//          fulltext_score (normalised, float or null), coverage_score (float or null),
+//          neighbour_of (id of the neighbour that
 //          lifted it most, or null), neighbour_lift (float: the lift before the factors).
 CYPHER 25
 CALL () {
@@ -54,24 +59,33 @@ CALL () {
   UNWIND range(0, size(hits) - 1) AS i
   RETURN hits[i].e AS e, i + 1 AS vector_rank, null AS fulltext_rank,
          CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS vector_score,
-         null AS fulltext_score
+         null AS fulltext_score, null AS coverage_score
   UNION ALL
   WITH 1 AS go WHERE $lexical IS NOT NULL AND $w.fulltext_on
   UNWIND $lexical AS hit
   MATCH (e:Episode {id: hit.id})
     WHERE e.agent_id = $agent_id
   RETURN e, null AS vector_rank, hit.rank AS fulltext_rank, null AS vector_score,
-         hit.score AS fulltext_score
+         hit.score AS fulltext_score, null AS coverage_score
+  UNION ALL
+  WITH 1 AS go WHERE $coverage IS NOT NULL
+  UNWIND $coverage AS hit
+  MATCH (e:Episode {id: hit.id})
+    WHERE e.agent_id = $agent_id
+  RETURN e, null AS vector_rank, null AS fulltext_rank, null AS vector_score,
+         null AS fulltext_score, hit.score AS coverage_score
 }
 WITH e, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
-     max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score
+     max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score,
+     max(coverage_score) AS coverage_score
 WITH e, {vector_rank: vector_rank, fulltext_rank: fulltext_rank, vector_score: vector_score,
-         fulltext_score: fulltext_score,
+         fulltext_score: fulltext_score, coverage_score: coverage_score,
          own: CASE $w.fusion
            WHEN 'rrf' THEN coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)
                            + coalesce($w.fulltext_weight / ($w.rrf_k + fulltext_rank), 0.0)
            ELSE $w.vector_share * coalesce(vector_score, 0.0)
-                + (1.0 - $w.vector_share) * coalesce(fulltext_score, 0.0) END} AS hit
+                + (1.0 - $w.vector_share) * coalesce(fulltext_score, 0.0) END
+              + $w.coverage_weight * coalesce(coverage_score, 0.0)} AS hit
 CALL (e, hit) {
   RETURN e AS candidate, hit AS found, null AS lifted_by, 0.0 AS lift
   UNION ALL
@@ -103,5 +117,6 @@ RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS
        coalesce(e.salience, 1.0) AS salience, coalesce(e.interference, 0) AS interference,
        score, hit.vector_rank AS vector_rank, hit.fulltext_rank AS fulltext_rank,
        hit.vector_score AS vector_score, hit.fulltext_score AS fulltext_score,
+       hit.coverage_score AS coverage_score,
        CASE WHEN lift > 0 THEN neighbour_of END AS neighbour_of,
        $w.neighbour_weight * lift AS neighbour_lift
