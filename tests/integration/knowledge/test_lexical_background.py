@@ -1,7 +1,7 @@
-"""The background vocabulary in the lexical idf (real Neo4j): a small agent's own document
-frequencies make a chatty word as rare as a topical one, so a turn that repeats the chatter
-outranks the one about the topic; with general English counted in the idf
-(``lexical_background_docs``), the topical turn comes first."""
+"""General English in the lexical half (real Neo4j): a small agent's own document frequencies
+make a chatty word as rare as a topical one, so a turn that repeats the chatter outranks the one
+about the topic; with general English counted in the idf (``lexical_background_docs``), or the
+query's common words left out (``lexical_common_frequency``), the topical turn comes first."""
 
 from __future__ import annotations
 
@@ -18,18 +18,18 @@ from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
-# "honestly" and "really" appear in one turn of the agent, as "kayak" does: to the agent alone
-# the three words are equally rare.
+# "really" appears in one turn of the agent (twice), as "kayak" does: to the agent alone the two
+# words are equally rare.
 TURNS = [
-    ("chat", "Honestly the drive was really long."),
+    ("chat", "Really, the drive was really long."),
     *((f"f{i}", f"Filler turn number {i} about the weather.") for i in range(8)),
     ("kayak", "We bought a kayak at the coast."),
 ]
-QUERY = "Honestly, I really want to hear about the kayak"
+QUERY = "I really want to hear about the kayak"
 
 
-async def _top(graph: GraphClient, settings: Settings, agent: str, background: int) -> str:
-    retrieval = settings.retrieval.model_copy(update={"lexical_background_docs": background})
+async def _top(graph: GraphClient, settings: Settings, agent: str, **setting: float) -> str:
+    retrieval = settings.retrieval.model_copy(update=setting)
     embedder = shared_embedder(EmbeddingSettings(enabled=False))
     request = ContextRequest(q=QUERY, k=5, sections=["episodes"], mode="fulltext")
     context = await build_context(graph, embedder, retrieval, agent, request)
@@ -57,5 +57,6 @@ async def test_background_vocabulary_lifts_the_topical_turn_over_chatter(
     )
     await import_episodes(graph, embedder, settings.retrieval, agent, batch)
 
-    assert await _top(graph, settings, agent, background=0) == "chat"
-    assert await _top(graph, settings, agent, background=1000) == "kayak"
+    assert await _top(graph, settings, agent) == "chat"
+    assert await _top(graph, settings, agent, lexical_background_docs=1000) == "kayak"
+    assert await _top(graph, settings, agent, lexical_common_frequency=3e-4) == "kayak"
