@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.graph.client import GraphClient
-from app.retrieval.coverage import coverage_hits
+from app.retrieval.coverage import coverage_hits, question_subjects
 from app.retrieval.diversity import diversified
 from app.retrieval.lexical import episode_hits
 from app.retrieval.models import Mode
@@ -92,6 +92,16 @@ class SectionSearch:
         statistics (``lexical.py``) before the fused query; the coverage half (``coverage.py``)
         follows the question's subjects to the episodes that mention them."""
         own = self.settings.episode_vector_share if self.embedding is not None else None
+        long_share = self.settings.long_query_vector_share
+        if (
+            own is None
+            and long_share is not None
+            and self.embedding is not None
+            and self.terms is not None
+            and len(self.terms.split()) >= self.settings.long_query_terms
+        ):
+            # A long query (a whole dialogue) matches many chatty words: meaning ranks it better.
+            own = long_share
         w = {
             **self.weights(own),
             "neighbour_weight": self.settings.neighbour_weight,
@@ -106,6 +116,14 @@ class SectionSearch:
             else [],
             "date_match_bonus": self.settings.date_match_bonus,
             "coverage_weight": self.settings.coverage_weight,
+            "person_bonus": self.settings.person_bonus,
+            "name_subjects": [
+                f"{self.agent_id}|{key}"
+                for key in question_subjects(self.text)
+                if key.startswith("name:")
+            ]
+            if self.settings.person_bonus > 0
+            else [],
         }
         lexical = (
             await episode_hits(

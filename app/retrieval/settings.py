@@ -57,10 +57,18 @@ class RetrievalSettings(BaseModel):
     # its MENTIONS edges whatever its session; at most coverage_pool such episodes (0: off).
     coverage_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.0
     coverage_pool: Annotated[int, Field(ge=1, le=1000)] = 50
+    # Episodes: a turn that mentions a name the question says (said by that person, or naming
+    # them: a MENTIONS edge, app/memory/episode_subjects.py) × (1 + person_bonus) (0: off).
+    person_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.0
     # Episodes' own vector share (None: vector_share). A chat turn searches with its loop's
     # episode_vector_share (LoopSettings): one message is a short query, where vector-only
     # ranks as well as fused (MADial last-1, bench/README) at a third of the cost.
     episode_vector_share: Unit | None = None
+    # Episodes: a query of at least long_query_terms fulltext terms (a whole dialogue rather
+    # than a question) searches with long_query_vector_share when set: its many chatty words make
+    # the lexical half noisy (None: the common share; episode_vector_share, when set, wins).
+    long_query_vector_share: Unit | None = None
+    long_query_terms: Annotated[int, Field(ge=1, le=64)] = 12
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8

@@ -14,6 +14,8 @@
 //                 · (1 + dated_bonus if the query asks "when" and the turn mentions a date)
 //                 · (1 + date_match_bonus if a date the query names is the turn's day or one
 //                   it mentions, at the precision of the coarser of the two)
+//                 · (1 + person_bonus if the turn mentions a name the question says: its speaker
+//                   or a name in its text, a MENTIONS edge to one of $w.name_subjects)
 // Params: $agent_id (string),
 //         $embedding (list of floats or null),
 //         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
@@ -24,7 +26,7 @@
 //             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
 //             success_multiplier, recency_bonus_7d, recency_bonus_30d, asks_when (boolean),
 //             dated_bonus, query_dates (list of ISO date strings), date_match_bonus,
-//             coverage_weight).
+//             coverage_weight, person_bonus, name_subjects (list of Subject ids)).
 // Returns: id, external_id, speaker, text, occurred_at, session, seq (int or null),
 //          mentioned_dates (list of ISO date strings), outcome,
 //          salience, interference,
@@ -108,7 +110,10 @@ WITH e, hit, neighbour_of, lift,
        * (1.0 + CASE WHEN any(asked IN $w.query_dates WHERE any(
                        said IN coalesce(e.mentioned_dates, []) + [toString(date(e.occurred_at))]
                        WHERE said STARTS WITH asked OR asked STARTS WITH said))
-                     THEN $w.date_match_bonus ELSE 0.0 END) AS score
+                     THEN $w.date_match_bonus ELSE 0.0 END)
+       * (1.0 + CASE WHEN $w.person_bonus > 0 AND size($w.name_subjects) > 0
+                      AND EXISTS { (e)-[:MENTIONS]->(s:Subject) WHERE s.id IN $w.name_subjects }
+                     THEN $w.person_bonus ELSE 0.0 END) AS score
 ORDER BY score DESC
 LIMIT $k
 RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS text,
