@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
 from app.config import Settings
@@ -65,7 +67,9 @@ async def _import(graph: GraphClient, settings: Settings, agent: str) -> None:
 
 
 async def _found(graph: GraphClient, settings: Settings, agent: str, weight: float) -> list[str]:
-    retrieval = settings.retrieval.model_copy(update={"coverage_weight": weight})
+    retrieval = settings.retrieval.model_copy(
+        update={"coverage_weight": weight, "person_bonus": 0.0}
+    )
     embedder = shared_embedder(EmbeddingSettings(enabled=False))
     request = ContextRequest(q=QUESTION, k=10, sections=["episodes"], mode="fulltext")
     context = await build_context(graph, embedder, retrieval, agent, request)
@@ -112,3 +116,35 @@ async def test_coverage_gathers_a_persons_turns_across_sessions(
     assert "k1" not in flat and "k2" not in flat
     # Her turns mention her (she said them) and are gathered from both sessions.
     assert {"k1", "k2"} <= set(covered), covered
+
+
+async def test_the_person_bonus_lifts_the_turns_that_mention_the_person_asked_about(
+    graph: GraphClient, settings: Settings
+) -> None:
+    agent = (await create_agent(graph, AgentCreate(name="Person bonus"))).id
+    await _import(graph, settings, agent)
+
+    plain = await _scores(graph, settings, agent, person=0.0)
+    lifted = await _scores(graph, settings, agent, person=0.5)
+
+    # Kate's turns (she said them: MENTIONS name:kate) gain half their score; the turns of the
+    # others do not mention her and keep theirs.
+    assert lifted["k1"] == pytest.approx(1.5 * plain["k1"])
+    assert lifted["k2"] == pytest.approx(1.5 * plain["k2"])
+    others = set(plain) & set(lifted) - {"k1", "k2"}
+    assert others and all(lifted[key] == pytest.approx(plain[key]) for key in others)
+
+
+async def _scores(
+    graph: GraphClient, settings: Settings, agent: str, person: float
+) -> dict[str, float]:
+    retrieval = settings.retrieval.model_copy(
+        update={"coverage_weight": 0.5, "person_bonus": person}
+    )
+    embedder = shared_embedder(EmbeddingSettings(enabled=False))
+    request = ContextRequest(q=QUESTION, k=20, sections=["episodes"], mode="fulltext")
+    context = await build_context(graph, embedder, retrieval, agent, request)
+    return {
+        str(item["external_id"]): float(item["score"])
+        for item in context.sections["episodes"].items
+    }
