@@ -34,30 +34,28 @@ def episode_subjects(text: str, speaker: str | None, speakers: Sequence[str] = (
     return entities(text, [*said, *names_in(text, speakers)])
 
 
-def _links(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def _subjects(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each subject of the episodes ``rows`` once, with the ids of those that mention it."""
     rows = list(rows)
     speakers = sorted({str(r["speaker"]) for r in rows if r.get("speaker")} - ROLE_SPEAKERS)
-    links = []
+    found: dict[str, dict[str, Any]] = {}
     for row in rows:
         text = document_text(row.get("text"), row.get("user_message"), row.get("response"))
-        found = episode_subjects(text, row.get("speaker"), speakers)
-        if found:
-            links.append(
-                {
-                    "episode": row["id"],
-                    "subjects": [{"key": s.key, "kind": s.kind} for s in found],
-                }
+        for subject in episode_subjects(text, row.get("speaker"), speakers):
+            entry = found.setdefault(
+                subject.key, {"key": subject.key, "kind": subject.kind, "episodes": []}
             )
-    return links
+            entry["episodes"].append(row["id"])
+    return [found[key] for key in sorted(found)]
 
 
 async def link_subjects_in(tx: Transaction, agent_id: str, rows: Iterable[dict[str, Any]]) -> None:
     """Links written episodes (rows with ``id``, ``text``, ``speaker`` and, for turns of the
     loop, ``user_message`` / ``response``) to their subjects, inside the caller's transaction
     (which holds the agent's lock)."""
-    links = _links(rows)
-    if links:
-        await tx.run("subjects/link_episode_subjects", agent_id=agent_id, links=links)
+    subjects = _subjects(rows)
+    if subjects:
+        await tx.run("subjects/link_episode_subjects", agent_id=agent_id, subjects=subjects)
 
 
 async def link_stored_episodes(graph: GraphClient, agent_id: str) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from wordfreq import word_frequency
@@ -84,12 +85,17 @@ def topics(text: str, skip: Iterable[str] = ()) -> list[Entity]:
     for word in tokens(text):
         if not counted(word) or word.isdigit() or word in left_out or word in CHAT_WORDS:
             continue
-        frequency = word_frequency(word, "en")
+        frequency = _frequency(word)
         if frequency < TOPIC_FREQUENCY:
             key = stem(word)
             rates[key] = min(rates.get(key, 1.0), frequency)
     ranked = sorted(rates, key=lambda key: (rates[key], key))[:MAX_TOPICS]
     return [Entity(key="topic:" + key, kind="topic") for key in ranked]
+
+
+@lru_cache(maxsize=65_536)
+def _frequency(word: str) -> float:
+    return float(word_frequency(word, "en"))
 
 
 def entities(text: str, names: Iterable[str]) -> list[Entity]:

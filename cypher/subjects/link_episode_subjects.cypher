@@ -1,17 +1,19 @@
 // Links new episodes to what they are about (app/memory/episode_subjects.py): each subject
-// (a name or a topic, app/text/entities.py) is merged as the agent's :Subject, the episode gets
-// a MENTIONS edge to it and the subject counts the episode. The caller holds the agent's lock and
-// passes each episode once (new episodes, or stored ones without edges yet).
+// (a name or a topic, app/text/entities.py) is merged once per call as the agent's :Subject,
+// counts the episodes given for it, and gets a MENTIONS edge from each of them. The caller holds
+// the agent's lock and passes only episodes that mention no subject yet (new episodes, or stored
+// ones without edges), each once per subject, so the edges are created, not merged.
 // Params: $agent_id (string),
-//         $links (list of maps: episode (string: episode id),
-//                 subjects (list of maps: key (string), kind ('name' | 'topic'))).
+//         $subjects (list of maps: key (string), kind ('name' | 'topic'),
+//                    episodes (list of episode ids mentioning it)).
 // Returns: links (int: MENTIONS edges written).
-UNWIND $links AS link
-MATCH (e:Episode {id: link.episode})
-  WHERE e.agent_id = $agent_id
-UNWIND link.subjects AS subject
+UNWIND $subjects AS subject
 MERGE (n:Subject {id: $agent_id + '|' + subject.key})
   ON CREATE SET n.agent_id = $agent_id, n.key = subject.key, n.kind = subject.kind, n.episodes = 0
-MERGE (e)-[m:MENTIONS]->(n)
-  ON CREATE SET n.episodes = n.episodes + 1
-RETURN count(m) AS links
+SET n.episodes = n.episodes + size(subject.episodes)
+WITH n, subject
+UNWIND subject.episodes AS episode_id
+MATCH (e:Episode {id: episode_id})
+  WHERE e.agent_id = $agent_id
+CREATE (e)-[:MENTIONS]->(n)
+RETURN count(*) AS links
