@@ -61,6 +61,7 @@ from app.agents.store import create_agent
 from app.config import Settings, get_settings
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
+from app.memory.episode_subjects import link_stored_episodes
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
 from app.retrieval.settings import RetrievalSettings
@@ -104,6 +105,8 @@ async def locomo_queries(
     for conversation in load_conversations(LOCOMO_DATA):
         agent_id, _ = await agent_for(graph, settings, conversation, fresh=False)
         await import_turns(graph, embedder, retrieval, agent_id, conversation)
+        # Agents imported before episodes were linked to their subjects get their edges once.
+        await link_stored_episodes(graph, agent_id)
         queries += _conversation_queries(conversation, agent_id)
     return queries
 
@@ -127,6 +130,7 @@ async def madial_queries(
         agent_id = (await create_agent(graph, AgentCreate(name=MADIAL_AGENT))).id
         speakers = speakers_of(memories, dialogues)
         await import_memories(graph, embedder, retrieval, agent_id, memories, speakers)
+    await link_stored_episodes(graph, agent_id)
     return [
         Query("madial", "madial", "madial", agent_id, query_text(d, "all"), d.relevant)
         for d in dialogues

@@ -197,6 +197,16 @@ class LexicalTerm(AgentScoped):
     df = IntegerProperty(default=0)
 
 
+class Subject(AgentScoped):
+    """What episodes are about (``id`` = "<agent id>|<key>"): a name or a topic found offline
+    (app/text/entities.py), linked from each episode that mentions it by ``MENTIONS``;
+    ``episodes`` counts them."""
+
+    key = StringProperty()
+    kind = StringProperty()
+    episodes = IntegerProperty(default=0)
+
+
 class Session(AgentScoped):
     key = StringProperty(required=True)
     started_at = DateTimeNeo4jFormatProperty()
@@ -537,6 +547,7 @@ NODE_MODELS: tuple[type[StructuredNode], ...] = (
     Episode,
     LexicalCorpus,
     LexicalTerm,
+    Subject,
     Session,
     Person,
     Frame,

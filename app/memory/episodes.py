@@ -22,6 +22,7 @@ from app.errors import InvalidInput, NotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
+from app.memory.episode_subjects import link_subjects_in
 from app.memory.lexical_stats import add_episode_statistics
 from app.memory.people import micro_birth_properties
 from app.memory.session_order import AGENT_SPEAKERS, OrderPlan, Placed, plan_order, search_text
@@ -345,7 +346,8 @@ async def write_episodes_in(
     """Creates episode rows (``cypher/episodes/create_episodes.cypher``) inside the caller's
     transaction, which holds the agent lock: merges them into their sessions' order (``NEXT``
     edges, ``session_order.py``), counts their words into the agent's lexical statistics
-    (``lexical_stats.py``), resolves the dates their text mentions against the day they were
+    (``lexical_stats.py``), links them to the names and topics they mention
+    (``episode_subjects.py``), resolves the dates their text mentions against the day they were
     said (``app/text/dates.py``), embeds what ``embedded`` does not already hold, counts their
     interference with the stored episodes (the older of each similar pair suffers), and gives
     the stored episodes whose previous turn changed their new vectors."""
@@ -366,6 +368,7 @@ async def write_episodes_in(
         episodes=rows,
         scheme=EPISODE_EMBEDDING_SCHEME,
     )
+    await link_subjects_in(tx, agent_id, rows)
     await tx.run(
         "episodes/link_session_order",
         agent_id=agent_id,

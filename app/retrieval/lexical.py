@@ -13,16 +13,33 @@ from typing import Any
 
 from app.graph.client import GraphClient
 from app.memory.lexical_stats import ensure_statistics, episode_document
+from app.text.background import background_rate, common_in_english
 from app.text.lexical import bm25
 from app.text.lucene import agent_clause
 
 
 async def episode_hits(
-    graph: GraphClient, agent_id: str, terms: str, *, pool: int, keep: int
+    graph: GraphClient,
+    agent_id: str,
+    terms: str,
+    *,
+    pool: int,
+    keep: int,
+    background_docs: int = 0,
+    common_frequency: float = 0.0,
 ) -> list[dict[str, Any]]:
     """The ``keep`` best episodes for the Lucene ``terms`` by the agent's own BM25, best first:
     ``id``, ``rank`` (1-based) and ``score`` (min-max normalised over the kept ones, 1.0 when
-    they are all equal)."""
+    they are all equal). ``background_docs`` documents of general English join the agent's own
+    in the idf (``app/text/background.py``; 0: the agent's statistics alone); query terms that
+    general English uses at least ``common_frequency`` times per token are left out (0: none),
+    so that the chatter of a long query does not match on words a small agent happens to hold
+    rarely."""
+    if common_frequency > 0:
+        kept = [term for term in terms.split() if not common_in_english(term, common_frequency)]
+        if not kept:
+            return []
+        terms = " ".join(kept)
     row = await _candidates(graph, agent_id, terms, pool)
     if row["docs"] is None:
         if not row["hits"]:
@@ -36,6 +53,8 @@ async def episode_hits(
         docs=int(row["docs"] or 0),
         length=int(row["length"] or 0),
         df={item["term"]: int(item["df"]) for item in row["df"]},
+        background=background_rate if background_docs > 0 else None,
+        background_docs=background_docs,
     )
     best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:keep]
     if not best:

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.graph.client import GraphClient
+from app.retrieval.coverage import coverage_hits, question_subjects
 from app.retrieval.diversity import diversified
 from app.retrieval.lexical import episode_hits
 from app.retrieval.models import Mode
@@ -88,8 +89,19 @@ class SectionSearch:
         """Episodes weighted by salience, interference, outcome and recency (with their own
         vector share when one is set and the query has a vector; without a vector, the common
         share keeps the fulltext index in). The lexical half is scored on the agent's own
-        statistics (``lexical.py``) before the fused query."""
+        statistics (``lexical.py``) before the fused query; the coverage half (``coverage.py``)
+        follows the question's subjects to the episodes that mention them."""
         own = self.settings.episode_vector_share if self.embedding is not None else None
+        long_share = self.settings.long_query_vector_share
+        if (
+            own is None
+            and long_share is not None
+            and self.embedding is not None
+            and self.terms is not None
+            and len(self.terms.split()) >= self.settings.long_query_terms
+        ):
+            # A long query (a whole dialogue) matches many chatty words: meaning ranks it better.
+            own = long_share
         w = {
             **self.weights(own),
             "neighbour_weight": self.settings.neighbour_weight,
@@ -103,6 +115,15 @@ class SectionSearch:
             if self.settings.date_match_bonus > 0
             else [],
             "date_match_bonus": self.settings.date_match_bonus,
+            "coverage_weight": self.settings.coverage_weight,
+            "person_bonus": self.settings.person_bonus,
+            "name_subjects": [
+                f"{self.agent_id}|{key}"
+                for key in question_subjects(self.text)
+                if key.startswith("name:")
+            ]
+            if self.settings.person_bonus > 0
+            else [],
         }
         lexical = (
             await episode_hits(
@@ -111,16 +132,24 @@ class SectionSearch:
                 self.terms,
                 pool=max(self.settings.lexical_pool, self.settings.candidates, self.k),
                 keep=max(self.settings.candidates, self.k),
+                background_docs=self.settings.lexical_background_docs,
+                common_frequency=self.settings.lexical_common_frequency,
             )
             if self.terms is not None and w["fulltext_on"]
             else None
         )
         s = self.settings
+        coverage = (
+            await coverage_hits(self.graph, self.agent_id, self.text, pool=s.coverage_pool)
+            if s.coverage_weight > 0
+            else None
+        )
         fetch = self.k * s.moment_fetch if s.moment_cap > 0 else self.k
         rows = await self.graph.read(
             "retrieval/search_episodes",
             w=w,
             lexical=lexical,
+            coverage=coverage,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),
             **{**self.common(), "k": fetch},

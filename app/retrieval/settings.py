@@ -21,6 +21,18 @@ class RetrievalSettings(BaseModel):
     # exactly as if it were alone in the database; a larger pool costs time (scored in Python:
     # 500 took the episode section from 109 to 284 ms at 10k episodes, bench/README.md).
     lexical_pool: Annotated[int, Field(ge=1, le=5000)] = 100
+    # Episodes: documents of general English (app/text/background.py) counted with the agent's
+    # own in the lexical idf, so that a small agent's noisy document frequencies lean on a fixed
+    # background vocabulary, the same for every tenant (0: the agent's statistics alone).
+    # Off: 300 – 3,000 raised MADial R@10 (0.674 → 0.696 – 0.713) and lowered LoCoMo's
+    # (0.788 → 0.784 – 0.762), a trade (bench/README.md).
+    lexical_background_docs: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    # Episodes: query terms that general English uses at least this often per token
+    # (app/text/background.py: "really", "feel", "going") are left out of the lexical half
+    # (0: none left out).
+    # Off: 3e-4 traded LoCoMo for MADial; 1e-3 moved both by < 0.005 with categories up and
+    # down (bench/README.md).
+    lexical_common_frequency: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0
     # How the vector and the fulltext candidates are fused (README "Episodes and the context API"):
     # "score": each index's scores min-max normalised over its candidates, mixed as
     #   vector_share · vector + (1 − vector_share) · fulltext;
@@ -42,12 +54,31 @@ class RetrievalSettings(BaseModel):
     # before the rest of the list (app/retrieval/diversity.py; 0: off), chosen from the best
     # k × moment_fetch.
     moment_cap: Annotated[int, Field(ge=0, le=100)] = 0
-    moment_window: Annotated[int, Field(ge=0, le=100)] = 2
+    moment_window: Annotated[int, Field(ge=0, le=10_000)] = 2
     moment_fetch: Annotated[int, Field(ge=1, le=10)] = 3
+    # Episodes: the coverage half (app/retrieval/coverage.py): an episode gains coverage_weight ×
+    # the idf-weighted share of the question's subjects (names, topics) it mentions, found along
+    # its MENTIONS edges whatever its session; at most coverage_pool such episodes (0: off).
+    # Off: 0.3 raised LoCoMo R@5 (0.683 → 0.699) and multi-hop (0.338 → 0.351) but lowered the
+    # open-domain and single-hop R@10 (bench/README.md).
+    coverage_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.0
+    coverage_pool: Annotated[int, Field(ge=1, le=1000)] = 50
+    # Episodes: a turn that mentions a name the question says (said by that person, or naming
+    # them: a MENTIONS edge, app/memory/episode_subjects.py) × (1 + person_bonus) (0: off).
+    # 0.2 raised LoCoMo R@10 0.788 → 0.797 (no category lower; multi-hop 0.338 → 0.356) and
+    # MADial 0.723 → 0.747; 0.5 cost the adversarial questions (which name the wrong person).
+    person_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.2
     # Episodes' own vector share (None: vector_share). A chat turn searches with its loop's
     # episode_vector_share (LoopSettings): one message is a short query, where vector-only
     # ranks as well as fused (MADial last-1, bench/README) at a third of the cost.
     episode_vector_share: Unit | None = None
+    # Episodes: a query of at least long_query_terms fulltext terms (a whole dialogue rather
+    # than a question) searches with long_query_vector_share when set: its many chatty words make
+    # the lexical half noisy (None: the common share; episode_vector_share, when set, wins).
+    # 0.6 brought MADial-Bench (whole dialogues as queries, 13–64 terms) from R@10 0.674 to 0.723
+    # and left LoCoMo's questions (at most 10 terms) as they were (bench/README.md, issue 22).
+    long_query_vector_share: Unit | None = 0.6
+    long_query_terms: Annotated[int, Field(ge=1, le=64)] = 12
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8

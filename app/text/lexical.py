@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.text.lucene import WORD_TOKEN
@@ -66,7 +66,7 @@ class DocumentStats:
         return cls(docs=docs, length=length, df=dict(df))
 
 
-def idf(docs: int, df: int) -> float:
+def idf(docs: float, df: float) -> float:
     """Lucene's BM25 idf (never negative)."""
     return math.log(1.0 + (docs - df + 0.5) / (df + 0.5))
 
@@ -77,16 +77,29 @@ def bm25(
     docs: int,
     length: int,
     df: Mapping[str, int],
+    *,
+    background: Callable[[str], float] | None = None,
+    background_docs: int = 0,
 ) -> dict[str, float]:
     """The BM25 score of each document of ``texts`` (id -> text) that holds a query term, with
     the collection statistics given (``docs``, total ``length``, ``df``: one agent's).
+
+    With a ``background`` (term -> share of general documents holding it,
+    ``app/text/background.py``) the idf counts ``background_docs`` such documents on top of the
+    agent's own, so a small agent's noisy document frequencies lean on general English.
 
     A document or term the statistics do not count yet (written after they were read) counts
     as if it were in them, so a score is never undefined."""
     average = length / docs if docs > 0 and length > 0 else 1.0
     total_docs = max(docs, 1)
+    extra = background_docs if background is not None else 0
     weights = {
-        term: idf(total_docs, min(max(df.get(term, 0), 1), total_docs)) for term in query_terms
+        term: idf(
+            total_docs + extra,
+            min(max(df.get(term, 0), 1), total_docs)
+            + (extra * background(term) if background is not None else 0.0),
+        )
+        for term in query_terms
     }
     scores: dict[str, float] = {}
     for doc_id, text in texts.items():

@@ -13,6 +13,7 @@ CALL () {
   UNION ALL MATCH (n:Episode {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:LexicalCorpus {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:LexicalTerm {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:Subject {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Session {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Person {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Frame {agent_id: $agent_id}) RETURN n
