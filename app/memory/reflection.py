@@ -290,12 +290,13 @@ async def _abstract(
                     episode_ids=[m.id for m in plan.members],
                 ) from error
         try:
+            # The episodes are linked by _create_rule, not validated here: a cluster may hold
+            # more episodes than a rule created through the API may name (RuleCreate's limit).
             plan.rule = RuleCreate(
                 trigger_concept=answer.trigger_concept,
                 content=answer.content,
                 source="reflection",
                 confidence=answer.confidence,
-                derived_from=[m.id for m in plan.members],
             )
         except ValidationError as error:
             problems = "; ".join(
@@ -580,17 +581,23 @@ async def _create_rule(tx: Transaction, plan: _Plan, scope: _Scope) -> str | Non
     if scope.request.dry_run:
         return None
     rule_id = str(uuid.uuid4())
+    episode_ids = [m.id for m in plan.members]
     created = await tx.run(
         "rules/create_rule",
         agent_id=scope.agent_id,
-        rule={"id": rule_id, **plan.rule.model_dump(), "embedding": plan.embedding},
+        rule={
+            "id": rule_id,
+            **plan.rule.model_dump(),
+            "derived_from": episode_ids,
+            "embedding": plan.embedding,
+        },
         now=scope.at,
     )
-    if set(created[0]["linked"]) != set(plan.rule.derived_from):
+    if set(created[0]["linked"]) != set(episode_ids):
         # Re-checked under the lock just before: raising rolls everything back.
         raise ReflectionFailed(
             "episodes of a cluster vanished while the reflection was written; nothing was written",
-            episode_ids=plan.rule.derived_from,
+            episode_ids=episode_ids,
         )
     return rule_id
 
