@@ -218,7 +218,10 @@ async def _ensure_beliefs(
                 "manual",
             )
             await tx.run(
-                "beliefs/create_belief", agent_id=agent_id, belief=params, m=mechanics.as_params()
+                "beliefs/store/create_belief",
+                agent_id=agent_id,
+                belief=params,
+                m=mechanics.as_params(),
             )
             belief_id = params["id"]
         tool["belief_id"] = belief_id

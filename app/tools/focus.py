@@ -46,7 +46,7 @@ async def read_tool_focus(
     belief = None
     if stored is not None:
         strengths = await graph.read(
-            "loop/get_context_strengths",
+            "beliefs/contexts/get_context_strengths",
             agent_id=agent_id,
             ids=[stored["id"]],
             chain=context_chain(context_name),

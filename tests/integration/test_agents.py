@@ -21,9 +21,9 @@ from app.beliefs.models import BeliefCreate
 from app.cli.main import app as cli_app
 from app.config import Settings
 from app.errors import NotFound
-from app.graph import models
 from app.graph.client import GraphClient
 from app.resources import resource_dir
+from docs import graph_models as models
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""The analytics of cypher/analytics/ against the real Neo4j, on one scripted agent's history.
+"""The analytics of cypher/beliefs/analytics/ against the real Neo4j, on one scripted agent's
+history.
 
 The scenario (built once for the module, through the real services and the offline reasoner):
 

@@ -22,12 +22,9 @@ from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.memory import rules, self_model
 from app.memory.episodes import EpisodeBatch, get_episode, import_episodes
-from app.memory.reflection import (
-    ReflectionFailed,
-    ReflectRequest,
-    cluster_by_similarity,
-    reflect,
-)
+from app.memory.reflection.clustering import cluster_by_similarity
+from app.memory.reflection.models import ReflectionFailed, ReflectRequest
+from app.memory.reflection.procedure import reflect
 from app.memory.self_model import CapabilityState, capability_after
 from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.offline.reasoner import OfflineReasoner
@@ -322,7 +319,7 @@ async def test_a_cluster_of_more_than_a_hundred_episodes_becomes_one_rule(
 
 
 async def _since_reflection(graph: GraphClient, agent: str) -> int:
-    rows = await graph.read("sessions/count_open_episodes", agent_id=agent)
+    rows = await graph.read("loop/sessions/count_open_episodes", agent_id=agent)
     return int(rows[0]["open"])
 
 
