@@ -49,7 +49,10 @@ async def write_assessment(
     scope = {"agent_id": state.investigation.agent_id, "investigation_id": state.investigation.id}
     if conflicts:
         await tx.run(
-            "research/steps/record_conflicts", **scope, step_id=step_id, conflicts=conflicts
+            "research/assessment_writes/record_conflicts",
+            **scope,
+            step_id=step_id,
+            conflicts=conflicts,
         )
     if hypotheses:
-        await tx.run("research/steps/update_hypotheses", **scope, hypotheses=hypotheses)
+        await tx.run("research/assessment_writes/update_hypotheses", **scope, hypotheses=hypotheses)

@@ -116,7 +116,7 @@ async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
 
     async def write(tx: Transaction, step_id: str) -> None:
         scope = {"agent_id": agent_id, "investigation_id": state.investigation.id}
-        await tx.run("research/steps/update_hypotheses", **scope, hypotheses=hypotheses)
+        await tx.run("research/assessment_writes/update_hypotheses", **scope, hypotheses=hypotheses)
         touched[:] = await beliefs.write_in(tx, services, agent_id, changes)
         await tx.run("research/steps/finish_investigation", **scope, verdict=verdict, report=report)
 
