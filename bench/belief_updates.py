@@ -283,7 +283,7 @@ def reinforcement(belief_id: str) -> EvidenceForBelief:
 async def reset_tension(graph: GraphClient, bench: GraphClient, agent_id: str) -> None:
     """Sets every tension back to 0 (not measured) and re-derives the dissatisfaction sums."""
     await bench.write("load/reset_tension", agent_id=agent_id)
-    await graph.write("dissatisfaction/recompute_sums", agent_id=agent_id)
+    await graph.write("beliefs/dissatisfaction/recompute_sums", agent_id=agent_id)
 
 
 async def measure_ours(
@@ -588,7 +588,7 @@ async def main(args: argparse.Namespace) -> None:
                 load_s = await load(bench, agent_id, h, m)
                 # The bulk load bypasses the services: give the agent its degrees and
                 # dissatisfaction sums the way a bulk loader must.
-                await graph.write("dissatisfaction/recompute_sums", agent_id=agent_id)
+                await graph.write("beliefs/dissatisfaction/recompute_sums", agent_id=agent_id)
                 print(f"[{size:,}] loaded in {sum(load_s):.1f} s; measuring ...", flush=True)
                 result = await measure_ours(
                     graph,

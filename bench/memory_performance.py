@@ -66,7 +66,7 @@ from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.memory.frames import install_frames
-from app.memory.people import micro_birth_properties
+from app.memory.people.micro_birth import micro_birth_properties
 from app.memory.settings import MemoryMechanics
 from app.packs.loader import initial_strengths, load_pack, pack_checksum
 from app.retrieval.models import ALL_SECTIONS, ContextRequest
@@ -624,7 +624,7 @@ async def generate_agent(
         )
     edges_s = time.perf_counter() - started - nodes_s
     # Degrees and dissatisfaction sums, the way a bulk loader must (the app's own query).
-    await graph.write("dissatisfaction/recompute_sums", agent_id=agent_id)
+    await graph.write("beliefs/dissatisfaction/recompute_sums", agent_id=agent_id)
     beliefs_s = time.perf_counter() - started
 
     started = time.perf_counter()

@@ -744,7 +744,7 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
     graph = GraphClient.from_settings(settings.neo4j)
     driver = mp.driver_for(settings)
     # Pieces that exist only in newer app code (an identity read, D without the count).
-    identity = "agents/get_agent_identity" in graph.catalog.names()
+    identity = "agents/store/get_agent_identity" in graph.catalog.names()
     optional_count = "count_beliefs" in inspect.signature(compute_dissatisfaction).parameters
     with tempfile.TemporaryDirectory(prefix="bench-turns-cache-") as workdir:
         embedder = Embedder(EmbeddingSettings(cache_path=str(Path(workdir) / "vectors.sqlite3")))
@@ -762,11 +762,14 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
                     timed[name] = (time.perf_counter() - begun) * 1000
                     return result
 
-                await clock("agents/get_agent", graph.read("agents/get_agent", agent_id=agent_id))
+                await clock(
+                    "agents/store/get_agent",
+                    graph.read("agents/store/get_agent", agent_id=agent_id),
+                )
                 if identity:
                     await clock(
-                        "agents/get_agent_identity",
-                        graph.read("agents/get_agent_identity", agent_id=agent_id),
+                        "agents/store/get_agent_identity",
+                        graph.read("agents/store/get_agent_identity", agent_id=agent_id),
                     )
                 await clock("choose_frame", frames.choose_frame(graph, agent_id, message))
                 await clock(
@@ -797,9 +800,9 @@ async def profile_activate(settings: Settings, agent_id: str, messages: Sequence
                 )
                 if items:
                     await clock(
-                        "loop/get_context_strengths",
+                        "beliefs/contexts/get_context_strengths",
                         graph.read(
-                            "loop/get_context_strengths",
+                            "beliefs/contexts/get_context_strengths",
                             agent_id=agent_id,
                             ids=[items[0]["id"]],
                             chain=context_chain(None),
@@ -853,8 +856,8 @@ async def profile_queries(settings: Settings, agent_id: str) -> None:
     driver = mp.driver_for(settings)
     try:
         for name, params in (
-            ("agents/get_agent", {"agent_id": agent_id}),
-            ("dissatisfaction/compute_dissatisfaction", {"agent_id": agent_id, "top": 3}),
+            ("agents/store/get_agent", {"agent_id": agent_id}),
+            ("beliefs/dissatisfaction/compute_dissatisfaction", {"agent_id": agent_id, "top": 3}),
         ):
             text = graph.catalog.get(name).text
             if "$count_beliefs" in text:
@@ -885,7 +888,7 @@ RETURN properties(a) AS agent
 
 
 class LightAgentRead:
-    """What-if for --profile: the graph client, but ``agents/get_agent`` (which counts every
+    """What-if for --profile: the graph client, but ``agents/store/get_agent`` (which counts every
     active belief and every revision of the agent) answered by a read of the Agent node alone,
     which is all ``activate`` uses of it."""
 
@@ -898,7 +901,7 @@ class LightAgentRead:
         return getattr(self._graph, name)
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        if name == "agents/get_agent":
+        if name == "agents/store/get_agent":
             return await mp.run_autocommit(
                 self._driver, self._database, LIGHT_AGENT_READ, agent_id=params["agent_id"]
             )

@@ -24,10 +24,12 @@ from app.embeddings.embedder import Embedder
 from app.errors import PackNotFound
 from app.graph.client import GraphClient
 from app.memory.frames import install_frames
-from app.memory.people import Person, PersonCreate, authority_for, create_person
+from app.memory.people.formulas import authority_for
+from app.memory.people.models import Person, PersonCreate
+from app.memory.people.store import create_person
 from app.memory.self_model import CapabilitySeed, add_capabilities, add_knowledge_gaps
 from app.memory.settings import MemoryMechanics
-from app.packs.loader import PackLoadReport, load_pack
+from app.packs.loader import PackLoadReport, install_censors, load_pack
 from app.seeds.file_schemas import CensorsFile, CreedFile, SelfFile
 from app.seeds.files import read_all_packs, read_censors, read_creed, read_self
 from app.seeds.pack_schema import KnowledgePack, PackBelief
@@ -342,12 +344,12 @@ async def _create_agent_and_principal(graph: GraphClient, plan: _Plan) -> tuple[
         "full",
         plan.profile.industry,
     )
-    await graph.write("agents/create_agent", agent=params)
+    await graph.write("agents/store/create_agent", agent=params)
     agent_id: str = params["id"]
     principal = await create_person(
         graph, agent_id, plan.principal, birth_source="full", mechanics=plan.memory
     )
-    await graph.write("agents/set_principal", agent_id=agent_id, person_id=principal.id)
+    await graph.write("agents/birth/set_principal", agent_id=agent_id, person_id=principal.id)
     return agent_id, principal
 
 
@@ -381,11 +383,8 @@ async def _install_the_rest(graph: GraphClient, agent_id: str, plan: _Plan) -> _
     frames = await install_frames(graph, agent_id, None)
     if frame_specs:
         frames = await install_frames(graph, agent_id, frame_specs, source="pack")
-    await graph.write(
-        "packs/upsert_pack_censors",
-        agent_id=agent_id,
-        pack_name="default",
-        rows=[censor.model_dump() for censor in plan.censors.censors],
+    await install_censors(
+        graph, agent_id, "default", [censor.model_dump() for censor in plan.censors.censors]
     )
     capabilities = await add_capabilities(
         graph,

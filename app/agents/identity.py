@@ -93,7 +93,7 @@ async def read_identity(graph: GraphClient, agent_id: str) -> IdentityDocument:
         AgentNotFound: no such agent.
     """
     rows = await graph.read(
-        "agents/get_identity_document",
+        "agents/identity/get_identity_document",
         agent_id=agent_id,
         capabilities=CAPABILITIES,
         strongest=STRONGEST_READ,
@@ -206,7 +206,7 @@ async def fingerprint(graph: GraphClient, agent_id: str) -> str:
     Raises:
         AgentNotFound: no such agent.
     """
-    rows = await graph.read("agents/get_identity_fingerprint", agent_id=agent_id)
+    rows = await graph.read("agents/identity/get_identity_fingerprint", agent_id=agent_id)
     if not rows:
         raise AgentNotFound(agent_id)
     row = {key: _native(value) for key, value in rows[0].items()}

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.common import not_blank
-from app.memory.people import Email, Person
+from app.memory.people.models import Email, Person
 from app.packs.loader import PackLoadReport
 
 

@@ -17,7 +17,7 @@ DELETE_BATCH_SIZE = 2_000
 async def create_agent(graph: GraphClient, data: AgentCreate) -> Agent:
     """Creates an agent with no beliefs yet (birth source ``api``)."""
     params = agent_params(data.name, data.identity_goal, [], "api", None)
-    await graph.write("agents/create_agent", agent=params)
+    await graph.write("agents/store/create_agent", agent=params)
     return await get_agent(graph, params["id"])
 
 
@@ -27,12 +27,19 @@ async def get_agent(graph: GraphClient, agent_id: str) -> Agent:
     Raises:
         AgentNotFound: no such agent.
     """
-    rows = await graph.read("agents/get_agent", agent_id=agent_id)
+    rows = await graph.read("agents/store/get_agent", agent_id=agent_id)
     if not rows:
         raise AgentNotFound(agent_id)
     return Agent.model_validate(
         {**rows[0]["agent"], "beliefs": rows[0]["beliefs"], "revisions": rows[0]["revisions"]}
     )
+
+
+async def find_agent_identity(graph: GraphClient, agent_id: str) -> dict[str, Any] | None:
+    """The agent as a turn needs it (id, name, identity_goal, terminal_creed), without the counts
+    of :func:`get_agent`; None for an unknown agent."""
+    rows = await graph.read("agents/store/get_agent_identity", agent_id=agent_id)
+    return dict(rows[0]["agent"]) if rows else None
 
 
 async def list_agents(
@@ -44,7 +51,7 @@ async def list_agents(
         agent_ids: only these agents (the ones an API key reaches); ``None`` for every agent.
     """
     rows = await graph.read(
-        "agents/list_agents",
+        "agents/store/list_agents",
         agent_ids=None if agent_ids is None else sorted(agent_ids),
         skip=skip,
         limit=limit,
@@ -60,7 +67,7 @@ async def find_default_agent(graph: GraphClient, name: str) -> str | None:
     None when ``name`` is empty or no agent has it."""
     if not name:
         return None
-    rows = await graph.read("agents/find_agents_by_name", agent_name=name)
+    rows = await graph.read("agents/store/find_agents_by_name", agent_name=name)
     return str(rows[0]["id"]) if rows else None
 
 
@@ -93,12 +100,14 @@ async def delete_agent(
         # batch also marks the agent as being deleted, after which lock_agent refuses writes
         # (AgentNotFound), so the batches never race new nodes and an agent under constant
         # writes is still deleted. The last sweep and the Agent node go in one transaction.
-        if not await tx.run("agents/lock_agent_for_deletion", agent_id=agent_id):
+        if not await tx.run("agents/store/lock_agent_for_deletion", agent_id=agent_id):
             raise AgentNotFound(agent_id)
-        rows = await tx.run("agents/delete_agent_nodes", agent_id=agent_id, batch_size=batch_size)
+        rows = await tx.run(
+            "agents/store/delete_agent_nodes", agent_id=agent_id, batch_size=batch_size
+        )
         count: int = rows[0]["deleted"]
         if count < batch_size:
-            last = await tx.run("agents/delete_agent", agent_id=agent_id)
+            last = await tx.run("agents/store/delete_agent", agent_id=agent_id)
             return count + int(last[0]["deleted"] if last else 0), True
         return count, False
 

@@ -14,7 +14,7 @@ async def cascade_from(
     if not changed_ids:
         return []
     rows = await tx.run(
-        "beliefs/cascade_strength",
+        "beliefs/cascade/cascade_strength",
         agent_id=agent_id,
         changed_ids=changed_ids,
         m=mechanics.as_params(),

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from app.graph.client import GraphClient
+
 
 def context_parents(name: str) -> list[dict[str, str]]:
     """The WITHIN links implied by a context name, most specific first:
@@ -27,3 +31,21 @@ def context_chain(name: str | None) -> list[str]:
         return []
     parts = name.split("/")
     return ["/".join(parts[i:]) for i in range(len(parts))]
+
+
+async def context_strengths(
+    graph: GraphClient, agent_id: str, belief_ids: list[str], context_name: str | None
+) -> list[dict[str, Any]]:
+    """Each belief's strength in a context (docs/beliefs.md §2): the HOLDS_IN strength of the
+    context or of its nearest fallback the belief holds in, else its default strength.
+
+    Returns:
+        One row per belief found: id, strength, default_strength, tension, context (the context
+        whose HOLDS_IN strength applied, or None).
+    """
+    return await graph.read(
+        "beliefs/contexts/get_context_strengths",
+        agent_id=agent_id,
+        ids=belief_ids,
+        chain=context_chain(context_name),
+    )

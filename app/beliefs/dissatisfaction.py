@@ -6,7 +6,7 @@ from app.beliefs.formulas import band
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import Contributor, Dissatisfaction
 from app.errors import AgentNotFound
-from app.graph.client import GraphClient
+from app.graph.client import GraphClient, Transaction
 
 
 async def compute_dissatisfaction(
@@ -26,7 +26,7 @@ async def compute_dissatisfaction(
         AgentNotFound: no such agent.
     """
     rows = await graph.read(
-        "dissatisfaction/compute_dissatisfaction",
+        "beliefs/dissatisfaction/compute_dissatisfaction",
         agent_id=agent_id,
         top=top,
         count_beliefs=count_beliefs,
@@ -41,3 +41,9 @@ async def compute_dissatisfaction(
         beliefs=row["beliefs"],
         contributors=[Contributor.model_validate(c) for c in row["contributors"]],
     )
+
+
+async def recompute_sums_in(tx: Transaction, agent_id: str) -> None:
+    """Recomputes the agent's dissatisfaction sums from its beliefs, inside the caller's
+    transaction (which holds the agent's lock); for writes that change many beliefs at once."""
+    await tx.run("beliefs/dissatisfaction/recompute_sums", agent_id=agent_id)

@@ -42,10 +42,56 @@ async def create_edge(
     return await graph.write_transaction(partial(_write_edge, write), action="creating an edge")
 
 
+async def create_supports_in(
+    tx: Transaction, agent_id: str, source_id: str, target_id: str, weight: float
+) -> dict[str, Any]:
+    """Creates (or re-weighs) ``source SUPPORTS target`` inside the caller's transaction, which
+    holds the agent's lock; no cascade (run :func:`app.beliefs.cascade.cascade_from` after).
+
+    Returns:
+        The query's row: created, weight, source/target found and active, cycle (the belief ids
+        of the cycle the edge would close, or None; then nothing was written).
+    """
+    edge = {"source_id": source_id, "target_id": target_id, "weight": weight}
+    rows = await tx.run("beliefs/edges/create_supports", agent_id=agent_id, edge=edge)
+    return rows[0]
+
+
+async def upsert_contradicts_in(
+    tx: Transaction,
+    agent_id: str,
+    source_id: str,
+    target_id: str,
+    *,
+    strength: float | None = None,
+    status: str | None = "open",
+    resolution: str | None = None,
+) -> dict[str, Any]:
+    """Creates or updates ``source CONTRADICTS target`` inside the caller's transaction, which
+    holds the agent's lock.
+
+    Returns:
+        The query's row: created, strength, status, resolution, source/target found and active.
+    """
+    edge = {
+        "source_id": source_id,
+        "target_id": target_id,
+        "strength": strength,
+        "status": status,
+        "resolution": resolution,
+    }
+    rows = await tx.run("beliefs/edges/upsert_contradicts", agent_id=agent_id, edge=edge)
+    return rows[0]
+
+
 async def _write_edge(write: _EdgeWrite, tx: Transaction) -> EdgeResult:
     edge, agent_id = write.edge, write.agent_id
     await lock_agent(tx, agent_id)
-    query = "edges/create_supports" if edge.type == "SUPPORTS" else "edges/upsert_contradicts"
+    query = (
+        "beliefs/edges/create_supports"
+        if edge.type == "SUPPORTS"
+        else "beliefs/edges/upsert_contradicts"
+    )
     row = (await tx.run(query, agent_id=agent_id, edge=edge.model_dump()))[0]
     _require_active_ends(row, edge, agent_id)
     if edge.type == "CONTRADICTS":

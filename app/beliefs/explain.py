@@ -127,7 +127,7 @@ async def explain_belief(
     """
     detail = await get_belief(graph, mechanics, agent_id, belief_id, context, history_limit=limit)
     rows = await graph.read(
-        "beliefs/explain_belief",
+        "beliefs/explain/explain_belief",
         agent_id=agent_id,
         belief_id=belief_id,
         depth=max(1, min(depth, MAX_DEPTH)),
@@ -137,7 +137,7 @@ async def explain_belief(
         raise BeliefNotFound(belief_id, agent_id)
     row = rows[0]
     outcomes = await graph.read(
-        "beliefs/list_tool_outcomes", agent_id=agent_id, belief_id=belief_id, limit=limit
+        "beliefs/explain/list_tool_outcomes", agent_id=agent_id, belief_id=belief_id, limit=limit
     )
     evidence = [EvidenceItem.model_validate(item) for item in row["evidence"]]
     explanation = BeliefExplanation(

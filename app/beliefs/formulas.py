@@ -1,6 +1,6 @@
 """Pure-Python reference of every formula of docs/beliefs.md.
 
-The Cypher in ``cypher/beliefs`` and ``cypher/tension`` computes the same things inside Neo4j;
+The Cypher in ``cypher/beliefs/`` computes the same things inside Neo4j;
 unit and property-based tests hold the two equal. Nothing here touches the database.
 """
 
@@ -97,31 +97,6 @@ class Edge:
     source: str
     target: str
     weight: float
-
-
-def propagated_tension(
-    origin: str, delta: float, supports: Sequence[Edge], active: Mapping[str, bool], m: Mechanics
-) -> dict[str, float]:
-    """Tension each belief up to ``max_hops`` SUPPORTS hops above ``origin`` receives:
-    δ · ρ^k · Π(edge weights), summed over every path (each path is a channel) whose beliefs are
-    all active."""
-    outgoing: dict[str, list[Edge]] = {}
-    for edge in supports:
-        outgoing.setdefault(edge.source, []).append(edge)
-    received: dict[str, float] = {}
-    frontier: list[tuple[str, float]] = [(origin, 1.0)]
-    for hop in range(1, m.propagation_max_hops + 1):
-        next_frontier: list[tuple[str, float]] = []
-        for node, product in frontier:
-            for edge in outgoing.get(node, []):
-                if not active.get(edge.target, False):
-                    continue
-                path_product = product * edge.weight
-                amount = delta * m.propagation_rho**hop * path_product
-                received[edge.target] = received.get(edge.target, 0.0) + amount
-                next_frontier.append((edge.target, path_product))
-        frontier = next_frontier
-    return received
 
 
 def dependency_order(changed: Iterable[str], supports: Sequence[Edge]) -> list[str]:

@@ -39,9 +39,11 @@ async def list_revisions(
     graph: GraphClient, agent_id: str, skip: int = 0, limit: int = 50
 ) -> RevisionPage:
     """An agent's revisions, newest first."""
-    row = (await graph.read("revisions/list_revisions", agent_id=agent_id, skip=skip, limit=limit))[
-        0
-    ]
+    row = (
+        await graph.read(
+            "beliefs/revision/list_revisions", agent_id=agent_id, skip=skip, limit=limit
+        )
+    )[0]
     return RevisionPage(
         data=[RevisionSummary.model_validate(r) for r in row["revisions"]], count=row["count"]
     )
@@ -53,7 +55,9 @@ async def get_revision(graph: GraphClient, agent_id: str, revision_id: str) -> R
     Raises:
         RevisionNotFound: no such revision for this agent.
     """
-    rows = await graph.read("revisions/get_revision", agent_id=agent_id, revision_id=revision_id)
+    rows = await graph.read(
+        "beliefs/revision/get_revision", agent_id=agent_id, revision_id=revision_id
+    )
     if not rows:
         raise RevisionNotFound(revision_id)
     return RevisionDetail.model_validate(rows[0])
@@ -69,7 +73,7 @@ async def list_events(
     """Belief events in sequence order (after ``after_seq``)."""
     events = (
         await graph.read(
-            "events/list_events",
+            "beliefs/events/list_events",
             agent_id=agent_id,
             belief_id=belief_id,
             after_seq=after_seq,
@@ -85,7 +89,10 @@ async def graph_view(
     """At most ``limit`` beliefs and the edges among them."""
     row = (
         await graph.read(
-            "graph/get_graph", agent_id=agent_id, limit=limit, include_inactive=include_inactive
+            "beliefs/history/get_graph",
+            agent_id=agent_id,
+            limit=limit,
+            include_inactive=include_inactive,
         )
     )[0]
     return GraphView(nodes=row["nodes"], edges=row["edges"])

@@ -134,7 +134,11 @@ async def replay_agent(graph: GraphClient, mechanics: Mechanics, agent_id: str) 
     while True:
         page = (
             await graph.read(
-                "events/list_events", agent_id=agent_id, belief_id=None, after_seq=after, limit=5000
+                "beliefs/events/list_events",
+                agent_id=agent_id,
+                belief_id=None,
+                after_seq=after,
+                limit=5000,
             )
         )[0]["events"]
         events.extend(page)
@@ -148,7 +152,7 @@ async def compare_with_stored(graph: GraphClient, mechanics: Mechanics, agent_id
     """Replays the agent's events and lists every difference from the stored state (plus every
     continuity problem). An empty list means the event log explains the graph exactly."""
     replay = await replay_agent(graph, mechanics, agent_id)
-    stored = (await graph.read("events/get_belief_states", agent_id=agent_id))[0]["states"]
+    stored = (await graph.read("beliefs/events/get_belief_states", agent_id=agent_id))[0]["states"]
     differences = list(replay.problems)
     for row in stored:
         state = replay.beliefs.get(row["id"])

@@ -31,6 +31,24 @@ log = logging.getLogger(__name__)
 Reader = Callable[..., Awaitable[list[dict[str, Any]]]]
 
 
+async def apply_revision_in(
+    tx: Transaction, mechanics: Mechanics, agent_id: str, revision: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Replaces a belief by its revision (beliefs/revision/apply_revision: its header lists the
+    ``revision`` map) inside the caller's transaction, which holds the agent's lock; no cascade
+    (run :func:`app.beliefs.cascade.cascade_from` from the new belief after).
+
+    Returns:
+        One row when the belief was revised; none when it was revised or deactivated meanwhile.
+    """
+    return await tx.run(
+        "beliefs/revision/apply_revision",
+        agent_id=agent_id,
+        m=mechanics.as_params(),
+        revision=revision,
+    )
+
+
 class Reviser(Protocol):
     """The one judgement revision needs (any Reasoner is one)."""
 
@@ -59,13 +77,13 @@ async def revise_tense(
     """Revises every active belief (among ``candidate_ids``, or all) at the threshold."""
     if candidate_ids is None:
         rows = await graph.read(
-            "revisions/list_tense_beliefs",
+            "beliefs/revision/list_tense_beliefs",
             agent_id=agent_id,
             min_tension=mechanics.revision_threshold,
         )
     else:
         rows = await graph.read(
-            "revisions/list_tense_beliefs_among",
+            "beliefs/revision/list_tense_beliefs_among",
             agent_id=agent_id,
             ids=candidate_ids,
             min_tension=mechanics.revision_threshold,
@@ -141,7 +159,7 @@ async def revise_tense_in(
     outside the transaction and runs it again (a transaction never waits on the reasoner, and
     a transient retry never calls it twice)."""
     rows = await tx.run(
-        "revisions/list_tense_beliefs_among",
+        "beliefs/revision/list_tense_beliefs_among",
         agent_id=agent_id,
         ids=candidate_ids,
         min_tension=mechanics.revision_threshold,
@@ -229,7 +247,7 @@ async def revision_steps(
         BeliefNotFound.
     """
     plan_rows = await read(
-        "revisions/find_revision_cascade",
+        "beliefs/revision/find_revision_cascade",
         agent_id=agent_id,
         belief_id=belief_id,
         threshold=mechanics.revision_threshold,
@@ -269,7 +287,10 @@ async def _request_for(
 ) -> tuple[RevisionRequest, bool]:
     row = (
         await read(
-            "revisions/get_revision_context", agent_id=agent_id, belief_id=belief_id, limit=10
+            "beliefs/revision/get_revision_context",
+            agent_id=agent_id,
+            belief_id=belief_id,
+            limit=10,
         )
     )[0]
     belief = row["belief"]
@@ -311,9 +332,7 @@ async def _apply_plan(
             "reasoner": step.proposal.reasoner,
             "parent_revision_id": parent_revision,
         }
-        rows = await tx.run(
-            "revisions/apply_revision", agent_id=agent_id, m=mechanics.as_params(), revision=params
-        )
+        rows = await apply_revision_in(tx, mechanics, agent_id, params)
         if not rows:
             log.info("belief %s was revised meanwhile; skipped", step.belief_id)
             continue
@@ -347,7 +366,7 @@ async def _request_approval(
     )
     row = (
         await tx.run(
-            "revisions/create_revision_approval",
+            "beliefs/revision/create_revision_approval",
             agent_id=agent_id,
             approval={
                 "id": str(uuid.uuid4()),
@@ -372,7 +391,7 @@ async def meditate(
     """The runaway guard: reviews every active belief with tension ≥ meditation_min_tension."""
     outcome = RevisionOutcome()
     rows = await graph.read(
-        "revisions/list_tense_beliefs",
+        "beliefs/revision/list_tense_beliefs",
         agent_id=agent_id,
         min_tension=mechanics.meditation_min_tension,
     )
@@ -392,7 +411,7 @@ async def record_dissatisfaction_in(
     streak of consecutive samples above ``meditation_dissatisfaction`` (returned)."""
     row = (
         await tx.run(
-            "dissatisfaction/compute_dissatisfaction",
+            "beliefs/dissatisfaction/compute_dissatisfaction",
             agent_id=agent_id,
             top=0,
             count_beliefs=False,
@@ -400,7 +419,7 @@ async def record_dissatisfaction_in(
     )[0]
     value = float(row["value"])
     rows = await tx.run(
-        "agents/record_dissatisfaction",
+        "beliefs/dissatisfaction/record_dissatisfaction",
         agent_id=agent_id,
         value=value,
         band=band(value, mechanics),
@@ -423,7 +442,7 @@ async def meditate_if_runaway(
         return None
     outcome = await meditate(graph, mechanics, reasoner, agent_id)
     await graph.write(
-        "agents/record_dissatisfaction",
+        "beliefs/dissatisfaction/record_dissatisfaction",
         agent_id=agent_id,
         value=value,
         band=band(value, mechanics),

@@ -26,7 +26,7 @@ from app.graph.client import GraphClient, Transaction
 def belief_params(
     data: BeliefCreate, event_kind: str, belief_id: str | None = None
 ) -> dict[str, Any]:
-    """The ``$belief`` map of beliefs/create_belief."""
+    """The ``$belief`` map of beliefs/store/create_belief."""
     return {
         **data.model_dump(exclude={"contexts"}),
         "id": belief_id or str(uuid.uuid4()),
@@ -48,12 +48,28 @@ async def create_belief(
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
-        await tx.run(
-            "beliefs/create_belief", agent_id=agent_id, belief=params, m=mechanics.as_params()
-        )
+        await create_belief_in(tx, mechanics, agent_id, params)
 
     await graph.write_transaction(work, action="creating a belief")
     return (await get_belief(graph, mechanics, agent_id, params["id"])).belief
+
+
+async def create_belief_in(
+    tx: Transaction, mechanics: Mechanics, agent_id: str, params: dict[str, Any]
+) -> None:
+    """Creates one belief (and its creation event) inside the caller's transaction, which holds
+    the agent's lock; ``params`` is :func:`belief_params`'s map."""
+    await tx.run(
+        "beliefs/store/create_belief", agent_id=agent_id, belief=params, m=mechanics.as_params()
+    )
+
+
+async def deactivate_belief_in(tx: Transaction, agent_id: str, belief_id: str) -> bool:
+    """Deactivates a belief inside the caller's transaction (which holds the agent's lock);
+    False when the agent has no such belief."""
+    return bool(
+        await tx.run("beliefs/store/deactivate_belief", agent_id=agent_id, belief_id=belief_id)
+    )
 
 
 async def get_belief(
@@ -70,7 +86,7 @@ async def get_belief(
         BeliefNotFound: no such belief for this agent.
     """
     rows = await graph.read(
-        "beliefs/get_belief",
+        "beliefs/store/get_belief",
         agent_id=agent_id,
         belief_id=belief_id,
         context_chain=context_chain(context),
@@ -80,7 +96,7 @@ async def get_belief(
     row = rows[0]
     history = (
         await graph.read(
-            "beliefs/get_belief_history",
+            "beliefs/store/get_belief_history",
             agent_id=agent_id,
             belief_id=belief_id,
             limit=history_limit,
@@ -118,7 +134,7 @@ async def list_beliefs(
 ) -> BeliefPage:
     """A page of an agent's beliefs matching the filters, newest first."""
     rows = await graph.read(
-        "beliefs/list_beliefs",
+        "beliefs/store/list_beliefs",
         agent_id=agent_id,
         category=category,
         active=active,
@@ -164,12 +180,10 @@ async def update_belief(
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
         if edits and not await tx.run(
-            "beliefs/update_belief", agent_id=agent_id, belief_id=belief_id, changes=params
+            "beliefs/store/update_belief", agent_id=agent_id, belief_id=belief_id, changes=params
         ):
             raise BeliefNotFound(belief_id, agent_id)
-        if changes.is_active is False and not await tx.run(
-            "beliefs/deactivate_belief", agent_id=agent_id, belief_id=belief_id
-        ):
+        if changes.is_active is False and not await deactivate_belief_in(tx, agent_id, belief_id):
             raise BeliefNotFound(belief_id, agent_id)
 
     await graph.write_transaction(work, action="updating a belief")

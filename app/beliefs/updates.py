@@ -20,6 +20,7 @@ from app.beliefs.models import (
     StrengthMove,
     TensionMove,
 )
+from app.beliefs.propagation import propagated_moves
 from app.beliefs.revision import revise_tense
 from app.errors import BeliefInactive, BeliefNotFound, PersonNotFound
 from app.graph.agent_scope import lock_agent
@@ -53,7 +54,7 @@ async def apply_outcome_in(
         "context_parents": context_parents(outcome.context) if outcome.context else [],
     }
     rows = await tx.run(
-        "beliefs/apply_outcome",
+        "beliefs/updates/apply_outcome",
         agent_id=agent_id,
         belief_id=belief_id,
         m=mechanics.as_params(),
@@ -153,7 +154,9 @@ async def _weigh_by_source(
     person_ids = sorted({i.source_person_id for i in items if i.source_person_id is not None})
     if not person_ids:
         return
-    rows = await tx.run("people/relationship_values", agent_id=agent_id, person_ids=person_ids)
+    rows = await tx.run(
+        "beliefs/updates/relationship_values", agent_id=agent_id, person_ids=person_ids
+    )
     values = {row["id"]: float(row["relationship_value"]) for row in rows}
     for item, param in zip(items, params, strict=True):
         if item.source_person_id is None:
@@ -202,7 +205,10 @@ async def apply_evidence_in(
     await _weigh_by_source(tx, agent_id, items, params)
     row = (
         await tx.run(
-            "beliefs/apply_evidence", agent_id=agent_id, m=mechanics.as_params(), items=params
+            "beliefs/updates/apply_evidence",
+            agent_id=agent_id,
+            m=mechanics.as_params(),
+            items=params,
         )
     )[0]
     columns = ("active", "old_strength", "new_strength", "old_tension", "new_tension")
@@ -223,16 +229,7 @@ async def apply_evidence_in(
         for belief_id, b in beliefs.items()
         if abs(b["new_strength"] - b["old_strength"]) > 1e-12
     ]
-    propagated = [
-        TensionMove(id=i, old=o, new=n, added=a)
-        for i, o, n, a in zip(
-            row["propagated_ids"],
-            row["propagated_old"],
-            row["propagated_new"],
-            row["propagated_added"],
-            strict=True,
-        )
-    ]
+    propagated = propagated_moves(row)
     moves = await cascade_from(tx, mechanics, agent_id, reinforced, "reinforcing evidence")
     return AppliedEvidence(
         results=_per_item(params, beliefs, mechanics),

@@ -1,4 +1,4 @@
-"""``credence analytics``: the Cypher analytics of cypher/analytics/ as tables."""
+"""``credence analytics``: the Cypher analytics of cypher/beliefs/analytics/ as tables."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def _print_analytics_list() -> None:
 
     from app.beliefs.analytics.runner import list_analytics
 
-    table = Table(title="analytics (cypher/analytics/)")
+    table = Table(title="analytics (cypher/beliefs/analytics/)")
     table.add_column("name", no_wrap=True)
     table.add_column("what it shows")
     table.add_column("parameters (defaults)")
@@ -73,7 +73,7 @@ def analytics_command(
         typer.Option("--param", "-p", help="A query parameter as key=value (repeatable)"),
     ] = None,
 ) -> None:
-    """Run an analytics query of cypher/analytics/ for an agent (`list` lists them)."""
+    """Run an analytics query of cypher/beliefs/analytics/ for an agent (`list` lists them)."""
 
     from app.beliefs.analytics.runner import run_analytics
 

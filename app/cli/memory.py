@@ -10,8 +10,9 @@ from rich.table import Table
 
 from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, run_with_runtime, when
 from app.config import get_settings
-from app.memory import reflection, working_memory
-from app.memory.reflection import ReflectionReport, ReflectRequest, SkippedEpisodes
+from app.memory import working_memory
+from app.memory.reflection.models import ReflectionReport, ReflectRequest, SkippedEpisodes
+from app.memory.reflection.procedure import reflect
 from app.memory.settings import MAX_EPISODES_LIMIT
 
 memory_app = typer.Typer(help="Working memory.", no_args_is_help=True)
@@ -85,7 +86,7 @@ def memory_reflect(
 
 def _reflect(agent_id: str, request: ReflectRequest) -> ReflectionReport:
     return run_with_runtime(
-        lambda runtime: reflection.reflect(
+        lambda runtime: reflect(
             runtime.graph,
             runtime.embedder,
             runtime.reasoner,

@@ -13,8 +13,8 @@ from app.cli.common import AgentOption, agent_id_of, bar, console, run_with_grap
 from app.config import get_settings
 from app.errors import PersonNotFound
 from app.graph.client import GraphClient
-from app.memory import people
-from app.memory.people import Person, PersonCreate, PersonSort
+from app.memory.people import store as people
+from app.memory.people.models import Person, PersonCreate, PersonSort
 
 people_app = typer.Typer(help="The people an agent deals with.", no_args_is_help=True)
 

@@ -10,13 +10,27 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from app.embeddings.embedder import Embedder
-from app.graph.client import GraphClient
+from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 
 EmbeddedLabel = Literal["Belief", "Rule", "Episode"]
 LABELS: tuple[EmbeddedLabel, ...] = ("Belief", "Rule", "Episode")
-_PLURAL = {"Belief": "beliefs", "Rule": "rules", "Episode": "episodes"}
-_SINGULAR = {"Belief": "belief", "Rule": "rule", "Episode": "episode"}
+# The queries per label, written out so that every query name used appears in the code
+# (tests/unit/test_cypher_ownership.py).
+_SET_QUERY = {
+    "Belief": "embeddings/store/set_belief_embeddings",
+    "Rule": "embeddings/store/set_rule_embeddings",
+    "Episode": "embeddings/store/set_episode_embeddings",
+}
+_PENDING_QUERY = {
+    "Belief": "embeddings/store/pending_beliefs",
+    "Rule": "embeddings/store/pending_rules",
+}
+_MISSING_QUERY = {
+    "Belief": "embeddings/store/missing_beliefs",
+    "Rule": "embeddings/store/missing_rules",
+    "Episode": "embeddings/store/missing_episodes",
+}
 
 Progress = Callable[[EmbeddedLabel, int], None]
 
@@ -43,10 +57,16 @@ async def store_vectors(
 ) -> int:
     if not rows:
         return 0
-    result = await graph.write(
-        f"embeddings/set_{_SINGULAR[label]}_embeddings", rows=rows, **_scheme(label)
-    )
+    result = await graph.write(_SET_QUERY[label], rows=rows, **_scheme(label))
     return int(result[0]["stored"]) if result else 0
+
+
+async def store_vectors_in(
+    tx: Transaction, label: EmbeddedLabel, rows: list[dict[str, object]]
+) -> None:
+    """:func:`store_vectors` inside the caller's transaction (rows: id and ``vector_param``)."""
+    if rows:
+        await tx.run(_SET_QUERY[label], rows=rows, **_scheme(label))
 
 
 async def _embed_rows(
@@ -71,9 +91,7 @@ async def embed_pending(
     for label in ("Belief", "Rule"):
         stored = 0
         while True:
-            found = await graph.read(
-                f"embeddings/pending_{_PLURAL[label]}", agent_id=agent_id, limit=batch_size
-            )
+            found = await graph.read(_PENDING_QUERY[label], agent_id=agent_id, limit=batch_size)
             if not found:
                 break
             done = await _embed_rows(graph, embedder, label, found)
@@ -106,7 +124,7 @@ async def backfill(
         stored = 0
         while True:
             found = await graph.read(
-                f"embeddings/missing_{_PLURAL[label]}",
+                _MISSING_QUERY[label],
                 agent_id=agent_id,
                 limit=batch_size,
                 **_scheme(label),

@@ -16,14 +16,14 @@ async def lock_agent(tx: Transaction, agent_id: str) -> None:
     Raises:
         AgentNotFound: no such agent.
     """
-    if not await tx.run("agents/lock_agent", agent_id=agent_id):
+    if not await tx.run("graph/agent_scope/lock_agent", agent_id=agent_id):
         raise AgentNotFound(agent_id)
     # Read once the lock is held: a deletion that committed meanwhile is seen.
-    if not await tx.run("agents/check_agent_writable", agent_id=agent_id):
+    if not await tx.run("graph/agent_scope/check_agent_writable", agent_id=agent_id):
         raise AgentNotFound(agent_id)
 
 
 async def require_agent(graph: GraphClient, agent_id: str) -> None:
     """Raises AgentNotFound unless the agent exists (one index look-up)."""
-    if not await graph.read("agents/agent_exists", agent_id=agent_id):
+    if not await graph.read("graph/agent_scope/agent_exists", agent_id=agent_id):
         raise AgentNotFound(agent_id)

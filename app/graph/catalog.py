@@ -1,8 +1,9 @@
 """The query catalog: ``cypher/**/*.cypher`` loaded by name.
 
 This module is the only place where file text becomes a query string (``LiteralString``), so a
-query built any other way stands out. Names are paths under ``cypher/`` without the suffix,
-e.g. ``system/ping`` for ``cypher/system/ping.cypher``.
+query built any other way stands out. Names are paths under ``cypher/`` without the suffix, e.g.
+``graph/client/get_server_components`` for ``cypher/graph/client/get_server_components.cypher``;
+the first folder is the package of ``app/`` that owns the query (docs/architecture.md §4).
 """
 
 from __future__ import annotations

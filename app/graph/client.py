@@ -179,7 +179,7 @@ class GraphClient:
         """
         async with translated_driver_errors("connecting"):
             driver_view = await self._driver.get_server_info()
-        rows = await self.read("system/get_server_components")
+        rows = await self.read("graph/client/get_server_components")
         return ServerInfo(
             address=str(driver_view.address),
             version=str(rows[0]["version"]),

@@ -222,15 +222,18 @@ class MigrationRunner:
             return MigrationReport(applied=done, already_applied=already)
         finally:
             await self._graph.write(
-                "migrations/release_lock", namespace=self._namespace, owner=owner
+                "graph/migrations/release_lock", namespace=self._namespace, owner=owner
             )
 
     async def _bootstrap(self) -> None:
-        for name in ("migrations/create_lock_constraint", "migrations/create_record_constraint"):
+        for name in (
+            "graph/migrations/create_lock_constraint",
+            "graph/migrations/create_record_constraint",
+        ):
             await self._graph.run_autocommit(self._graph.catalog.get(name).text, action=name)
 
     async def _applied(self) -> list[dict[str, Any]]:
-        return await self._graph.read("migrations/list_applied", namespace=self._namespace)
+        return await self._graph.read("graph/migrations/list_applied", namespace=self._namespace)
 
     def _check_applied_unchanged(
         self, files: list[MigrationFile], applied: dict[int, dict[str, Any]]
@@ -254,7 +257,7 @@ class MigrationRunner:
         deadline = time.monotonic() + self._lock_timeout_s
         while True:
             rows = await self._graph.write(
-                "migrations/acquire_lock",
+                "graph/migrations/acquire_lock",
                 namespace=self._namespace,
                 owner=owner,
                 stale_after_s=self._lock_stale_after_s,
@@ -288,7 +291,7 @@ class MigrationRunner:
         await self._await_indexes_online(migration)
         duration_ms = int((time.monotonic() - started) * 1000)
         await self._graph.write(
-            "migrations/record_applied",
+            "graph/migrations/record_applied",
             namespace=self._namespace,
             migration={
                 "version": migration.version,
@@ -305,7 +308,7 @@ class MigrationRunner:
         # FAILED or the wait ran out, and the index states then say which ones.
         try:
             await self._graph.read(
-                "migrations/await_indexes", timeout_s=math.ceil(self._index_online_timeout_s)
+                "graph/migrations/await_indexes", timeout_s=math.ceil(self._index_online_timeout_s)
             )
         except GraphError as error:
             if error.details.get("neo4j_code") != _PROCEDURE_CALL_FAILED:
@@ -317,7 +320,7 @@ class MigrationRunner:
 
         Returns (nothing to report) when every index came ONLINE after the wait gave up.
         """
-        indexes = await self._graph.read("migrations/list_index_states")
+        indexes = await self._graph.read("graph/migrations/list_index_states")
         failed = [row["name"] for row in indexes if row["state"] == "FAILED"]
         if failed:
             raise MigrationFailed(

@@ -92,7 +92,7 @@ async def creed_for(graph: GraphClient, agent_id: str) -> list[str]:
     Raises:
         AgentNotFound: no such agent.
     """
-    rows = await graph.read("guardian/get_creed", agent_id=agent_id)
+    rows = await graph.read("guardian/audit/get_creed", agent_id=agent_id)
     if not rows:
         raise AgentNotFound(agent_id)
     creed: list[str] = []

@@ -89,7 +89,7 @@ async def list_censors(
         AgentNotFound: no such agent.
     """
     rows = await graph.read(
-        "guardian/list_censors",
+        "guardian/censors/list_censors",
         agent_id=agent_id,
         action=action,
         source=source,
@@ -117,7 +117,7 @@ async def get_censor(graph: GraphClient, agent_id: str, censor_id: str) -> Censo
     shipped = _shipped_by_id(censor_id)
     if shipped is not None:
         return shipped
-    rows = await graph.read("guardian/get_censor", agent_id=agent_id, censor_id=censor_id)
+    rows = await graph.read("guardian/censors/get_censor", agent_id=agent_id, censor_id=censor_id)
     if not rows:
         raise CensorNotFound(censor_id, agent_id)
     return Censor.model_validate(rows[0]["censor"])
@@ -266,7 +266,7 @@ async def _add_in(censor: _NewCensor, tx: Transaction) -> CensorAdded:
         )
     state = (
         await tx.run(
-            "guardian/get_learning_state",
+            "guardian/censors/get_learning_state",
             agent_id=censor.agent_id,
             pattern=censor.pattern,
             session_key=censor.session_key,
@@ -302,7 +302,10 @@ async def _same_pattern(tx: Transaction, censor: _NewCensor, existing_id: str) -
             message=f"censor {existing.id} already has this pattern{note}; nothing written",
         )
     await tx.run(
-        "guardian/set_censor_active", agent_id=censor.agent_id, censor_id=existing.id, active=True
+        "guardian/censors/set_censor_active",
+        agent_id=censor.agent_id,
+        censor_id=existing.id,
+        active=True,
     )
     return CensorAdded(
         status="reactivated",
@@ -314,7 +317,7 @@ async def _same_pattern(tx: Transaction, censor: _NewCensor, existing_id: str) -
 async def _create(tx: Transaction, censor: _NewCensor, learned_in_session: int) -> CensorAdded:
     censor_id = str(uuid.uuid4())
     await tx.run(
-        "guardian/create_censor",
+        "guardian/censors/create_censor",
         agent_id=censor.agent_id,
         censor={
             "id": censor_id,
@@ -336,7 +339,7 @@ async def _create(tx: Transaction, censor: _NewCensor, learned_in_session: int) 
 
 
 async def _stored(tx: Transaction, agent_id: str, censor_id: str) -> Censor:
-    rows = await tx.run("guardian/get_censor", agent_id=agent_id, censor_id=censor_id)
+    rows = await tx.run("guardian/censors/get_censor", agent_id=agent_id, censor_id=censor_id)
     if not rows:
         raise CensorNotFound(censor_id, agent_id)
     return Censor.model_validate(rows[0]["censor"])
@@ -366,7 +369,10 @@ async def remove_censor(graph: GraphClient, agent_id: str, censor_id: str) -> Ce
             raise CensorProtected(censor_id, "absolute censors can never be removed")
         if censor.is_active:
             await tx.run(
-                "guardian/set_censor_active", agent_id=agent_id, censor_id=censor_id, active=False
+                "guardian/censors/set_censor_active",
+                agent_id=agent_id,
+                censor_id=censor_id,
+                active=False,
             )
             censor = await _stored(tx, agent_id, censor_id)
         return censor

@@ -224,7 +224,7 @@ async def load_censors(graph: GraphClient, agent_id: str) -> Censors:
     Raises:
         AgentNotFound: no such agent.
     """
-    rows = await graph.read("guardian/list_active_censors", agent_id=agent_id)
+    rows = await graph.read("guardian/check/list_active_censors", agent_id=agent_id)
     if not rows:
         raise AgentNotFound(agent_id)
     stored, malformed = rules_from_rows(rows[0]["censors"])

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from app.beliefs.contexts import context_chain
+from app.agents.store import find_agent_identity
+from app.beliefs.contexts import context_strengths
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.formulas import is_invalidated
 from app.beliefs.models import Dissatisfaction
@@ -23,7 +24,8 @@ from app.loop.models import RelevantBelief, ToolRoute
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory import frames
 from app.memory.frames import FrameInfo
-from app.memory.people import Mention, find_mentions, name_key
+from app.memory.people.models import Mention
+from app.memory.people.names import find_mentions, name_key
 from app.reasoning.protocol import (
     BeliefBrief,
     HistoryTurn,
@@ -96,7 +98,7 @@ async def read_history(
     if session is None or limit == 0:
         return []
     rows = await graph.read(
-        "loop/get_session_history", agent_id=agent_id, session=session, limit=limit
+        "loop/activation/get_session_history", agent_id=agent_id, session=session, limit=limit
     )
     return _history(rows)
 
@@ -112,7 +114,10 @@ async def read_people_and_history(
     """
     limit = max(loop.history_turns_appraisal, loop.history_turns_answer) if session else 0
     rows = await graph.read(
-        "loop/get_turn_people_and_history", agent_id=agent_id, session=session, limit=limit
+        "loop/activation/get_turn_people_and_history",
+        agent_id=agent_id,
+        session=session,
+        limit=limit,
     )
     if not rows:
         raise AgentNotFound(agent_id)
@@ -178,7 +183,7 @@ async def _remember_stored_vectors(
     if not belief_ids or not embedder.settings.enabled:
         return
     rows = await graph.read(
-        "loop/get_belief_vectors",
+        "loop/activation/get_belief_vectors",
         agent_id=agent_id,
         ids=belief_ids,
         dimensions=embedder.dimensions,
@@ -353,8 +358,8 @@ async def _read_start(
             return None
         return FrameChoice(key=chosen.key, name=chosen.name, budget_tokens=chosen.context_budget)
 
-    agent_rows, frame_choice, dissatisfaction, context = await asyncio.gather(
-        graph.read("agents/get_agent_identity", agent_id=agent_id),
+    agent, frame_choice, dissatisfaction, context = await asyncio.gather(
+        find_agent_identity(graph, agent_id),
         frame_task,
         compute_dissatisfaction(graph, settings.mechanics, agent_id, top=0, count_beliefs=False),
         # The context of GET /context: beliefs (to judge, route and answer) with their open
@@ -378,9 +383,9 @@ async def _read_start(
             now=now,
         ),
     )
-    if not agent_rows:
+    if agent is None:
         raise AgentNotFound(agent_id)
-    return _Start(agent_rows[0]["agent"], frame_choice.frame, dissatisfaction, context)
+    return _Start(agent, frame_choice.frame, dissatisfaction, context)
 
 
 def _brief(item: dict[str, Any]) -> BeliefBrief:
@@ -418,14 +423,7 @@ async def _relevant_in_context(
     chosen = scored.chosen
     if chosen is None:
         return None
-    row = (
-        await graph.read(
-            "loop/get_context_strengths",
-            agent_id=agent_id,
-            ids=[chosen],
-            chain=context_chain(context_name),
-        )
-    )[0]
+    row = (await context_strengths(graph, agent_id, [chosen], context_name))[0]
     brief = next(b for b in beliefs if b.id == chosen)
     return RelevantBelief(
         id=chosen,

@@ -89,7 +89,7 @@ async def create_approval_in(
 ) -> ApprovalPublic:
     """Persists a pending approval inside the turn's transaction."""
     rows = await tx.run(
-        "approvals/create_approval",
+        "loop/approvals/create_approval",
         agent_id=agent_id,
         approval={
             "id": str(uuid.uuid4()),
@@ -111,7 +111,9 @@ async def get_approval(graph: GraphClient, agent_id: str, approval_id: str) -> S
     Raises:
         AgentNotFound, ApprovalNotFound.
     """
-    rows = await graph.read("approvals/get_approval", agent_id=agent_id, approval_id=approval_id)
+    rows = await graph.read(
+        "loop/approvals/get_approval", agent_id=agent_id, approval_id=approval_id
+    )
     if not rows:
         await require_agent(graph, agent_id)
         raise ApprovalNotFound(approval_id, agent_id)
@@ -135,7 +137,7 @@ async def list_approvals(
     """
     await require_agent(graph, agent_id)
     rows = await graph.read(
-        "approvals/list_approvals", agent_id=agent_id, status=status, limit=limit
+        "loop/approvals/list_approvals", agent_id=agent_id, status=status, limit=limit
     )
     data = [_public(row["approval"]) for row in rows]
     return ApprovalsPublic(data=data, count=len(data))
@@ -156,7 +158,7 @@ async def claim(
         # Under the agent's lock: two claims cannot both read "pending".
         await lock_agent(tx, agent_id)
         return await tx.run(
-            "approvals/claim_approval",
+            "loop/approvals/claim_approval",
             agent_id=agent_id,
             approval_id=approval_id,
             claim=claim_id,
@@ -173,7 +175,10 @@ async def claim(
 async def release(graph: GraphClient, agent_id: str, approval_id: str, claim_id: str) -> None:
     """Gives a claimed approval back (its resumption failed and wrote nothing): pending again."""
     await graph.write(
-        "approvals/release_approval", agent_id=agent_id, approval_id=approval_id, claim=claim_id
+        "loop/approvals/release_approval",
+        agent_id=agent_id,
+        approval_id=approval_id,
+        claim=claim_id,
     )
 
 
@@ -191,7 +196,7 @@ async def resolve_in(
         ApprovalNotFound; ApprovalClosed when the claim was lost (taken over after its lease).
     """
     rows = await tx.run(
-        "approvals/resolve_approval",
+        "loop/approvals/resolve_approval",
         agent_id=agent_id,
         approval_id=approval_id,
         claim=claim_id,

@@ -26,7 +26,7 @@ async def create_decision_in(
     used = [activation.relevant.id] if activation.relevant else []
     used += [b.id for b in activation.beliefs[:3] if b.id not in used]
     await tx.run(
-        "loop/create_decision",
+        "loop/decisions/create_decision",
         agent_id=agent_id,
         decision={
             "id": decision_id,
@@ -56,7 +56,7 @@ async def record_decision_outcome_in(
     """Writes how a decision that waited for a person turned out (inside the resumed turn's
     transaction)."""
     await tx.run(
-        "loop/update_decision_outcome",
+        "loop/decisions/update_decision_outcome",
         agent_id=agent_id,
         decision_id=decision_id,
         outcome=outcome,

@@ -1,5 +1,5 @@
 """The episode a turn (or a resumed turn) writes, as a row for
-``cypher/episodes/create_episodes.cypher`` (via ``episodes.write_episodes_in``), and what the
+``cypher/memory/episodes/create_episodes.cypher`` (via ``episodes.write_episodes_in``), and what the
 turn says about itself on it: how it felt, how surprising it was, how many actions it took."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from app.loop.activation import Activation
 from app.loop.models import TurnEvent
 from app.loop.planning import Plan
 from app.loop.recording import TurnRecorder, usage_of
-from app.memory.people import micro_birth_properties
+from app.memory.people.micro_birth import micro_birth_properties
 from app.memory.session_order import AGENT_SPEAKERS
 from app.memory.settings import MemoryMechanics
 
@@ -97,7 +97,7 @@ async def finish_turn_episode_in(
     """Writes the response and how the turn ran (with what its judgements cost) on its
     episode, then marks the respond phase and streams the response."""
     await tx.run(
-        "loop/complete_turn_episode",
+        "loop/episode_rows/complete_turn_episode",
         agent_id=agent_id,
         episode_id=episode_id,
         turn={

@@ -18,9 +18,10 @@ import uuid
 from dataclasses import dataclass, field
 
 from app.beliefs.cascade import cascade_from
+from app.beliefs.edges import create_supports_in, upsert_contradicts_in
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
-from app.beliefs.store import belief_params
+from app.beliefs.store import belief_params, create_belief_in
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient, Transaction
 from app.loop.activation import relevance_scores
@@ -195,14 +196,9 @@ async def learn_in(
             importance=0.5,
             source="learned",
         )
+        await create_belief_in(tx, mechanics, agent_id, belief_params(data, "manual", belief_id))
         await tx.run(
-            "beliefs/create_belief",
-            agent_id=agent_id,
-            belief=belief_params(data, "manual", belief_id),
-            m=mechanics.as_params(),
-        )
-        await tx.run(
-            "loop/link_learned_belief",
+            "loop/learning/link_learned_belief",
             agent_id=agent_id,
             belief_id=belief_id,
             kind=new.kind,
@@ -212,17 +208,7 @@ async def learn_in(
         )
         supported = await _support(tx, mechanics, loop, agent_id, belief_id, new.supports)
         for target in new.contradicts:
-            await tx.run(
-                "edges/upsert_contradicts",
-                agent_id=agent_id,
-                edge={
-                    "source_id": belief_id,
-                    "target_id": target,
-                    "strength": None,
-                    "status": "open",
-                    "resolution": None,
-                },
-            )
+            await upsert_contradicts_in(tx, agent_id, belief_id, target)
         learned.append(
             LearnedBelief(
                 id=belief_id,
@@ -251,18 +237,10 @@ async def _support(
     would replace it); the claim already reinforced it as evidence."""
     if not targets:
         return []
-    rows = await tx.run("loop/find_derived_beliefs", agent_id=agent_id, ids=targets)
+    rows = await tx.run("loop/learning/find_derived_beliefs", agent_id=agent_id, ids=targets)
     derived = [row["id"] for row in rows]
     for target in derived:
-        await tx.run(
-            "edges/create_supports",
-            agent_id=agent_id,
-            edge={
-                "source_id": belief_id,
-                "target_id": target,
-                "weight": loop.learned_support_weight,
-            },
-        )
+        await create_supports_in(tx, agent_id, belief_id, target, loop.learned_support_weight)
     if derived:
         await cascade_from(tx, mechanics, agent_id, [belief_id], f"learned {belief_id}")
     return derived

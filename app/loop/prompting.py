@@ -56,7 +56,7 @@ def identity_system_prompt(identity: str) -> str:
 
 def system_prompt_for(agent: Mapping[str, Any], identity: str | None = None) -> str:
     """The identity document's prompt when there is one; else ``system_prompt`` from an Agent
-    node's properties (agents/get_agent_identity)."""
+    node's properties (agents/store/get_agent_identity)."""
     if identity:
         return identity_system_prompt(identity)
     return system_prompt(

@@ -8,9 +8,9 @@ from typing import Any
 from app.beliefs.models import RevisionOutcome
 from app.loop.acting import describe_execution
 from app.loop.activation import Activation
+from app.loop.paused_turn import Resumption
 from app.loop.planning import Plan, PlannedTurn
 from app.loop.prompting import system_prompt_for
-from app.loop.resumption import Resumption
 from app.loop.tool_routing import arguments_needed
 from app.reasoning.protocol import BeliefBrief, ResponseRequest
 

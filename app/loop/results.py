@@ -14,9 +14,9 @@ from app.loop.models import (
     TurnMemory,
     TurnResult,
 )
+from app.loop.paused_turn import Resumption
 from app.loop.planning import PlannedTurn
 from app.loop.recording import TurnRecorder
-from app.loop.resumption import Resumption
 from app.reasoning.protocol import Reply
 
 

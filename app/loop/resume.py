@@ -26,6 +26,7 @@ from app.loop.approvals import StoredApproval, TurnState, claim, get_approval, r
 from app.loop.guarding import refuses
 from app.loop.learning import plan_guidance
 from app.loop.models import ApprovalAnswer, TurnResult
+from app.loop.paused_turn import Resumption
 from app.loop.recording import (
     Emit,
     ReasonerFailed,
@@ -34,7 +35,6 @@ from app.loop.recording import (
     turn_done,
     turn_failed,
 )
-from app.loop.resumption import Resumption
 from app.loop.services import LoopServices
 from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit

@@ -22,7 +22,8 @@ from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import Transaction
 from app.loop.services import LoopServices
 from app.memory.episodes import end_sessions
-from app.memory.reflection import ReflectionFailed, ReflectRequest, reflect
+from app.memory.reflection.models import ReflectionFailed, ReflectRequest
+from app.memory.reflection.procedure import reflect
 from app.memory.session_order import ROLE_SPEAKERS
 from app.text.references import subject_of
 
@@ -79,7 +80,7 @@ async def close_session(
     graph = services.graph
     await require_agent(graph, agent_id)
     [ended] = await end_sessions(graph, services.settings.retrieval, agent_id, [key])
-    rows = await graph.read("sessions/get_session_digest", agent_id=agent_id, key=key)
+    rows = await graph.read("loop/sessions/get_session_digest", agent_id=agent_id, key=key)
     if not rows:
         raise NotFound(f"no session {key!r} in agent {agent_id!r}", session=key, agent_id=agent_id)
     digest = rows[0]
@@ -90,7 +91,7 @@ async def close_session(
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
         await tx.run(
-            "sessions/close_session",
+            "loop/sessions/close_session",
             agent_id=agent_id,
             key=key,
             close={
@@ -130,7 +131,7 @@ async def close_idle_sessions(
     at = now or services.clock.now()
     loop = services.settings.loop
     rows = await services.graph.read(
-        "sessions/find_idle_sessions",
+        "loop/sessions/find_idle_sessions",
         agent_id=agent_id,
         before=at - timedelta(minutes=loop.session_idle_timeout_minutes),
         limit=loop.idle_sessions_per_sweep,
@@ -154,7 +155,7 @@ async def reflect_if_due(
     says). Counted on the Agent node, so the check costs the same at 100k episodes; and episodes
     that reflection left unclustered do not make it run again after every turn."""
     loop = services.settings.loop
-    rows = await services.graph.read("sessions/count_open_episodes", agent_id=agent_id)
+    rows = await services.graph.read("loop/sessions/count_open_episodes", agent_id=agent_id)
     waiting = int(rows[0]["open"]) if rows else 0
     if not loop.reflect_on_session_close and when == "after the session":
         return SessionReflection(ran=False, open_episodes=waiting, why="switched off")

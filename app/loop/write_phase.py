@@ -19,6 +19,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from app.agents.store import find_agent_identity
 from app.beliefs.formulas import tension_delta
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
@@ -44,15 +45,16 @@ from app.loop.episode_rows import (
 )
 from app.loop.learning import learn_in, reinforcements
 from app.loop.models import ApprovalPublic, TurnEvent, TurnResult
+from app.loop.paused_turn import Resumption
 from app.loop.planning import Plan, PlannedTurn
 from app.loop.recording import TurnRecorder, write_then_emit
 from app.loop.responses import resumption_response, turn_response
 from app.loop.results import TurnWritten, resumption_result, turn_result
-from app.loop.resumption import Resumption
 from app.loop.services import LoopServices
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory.episodes import write_episodes_in
-from app.memory.people import MetPerson, meet_in
+from app.memory.people.micro_birth import meet_in
+from app.memory.people.models import MetPerson
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.memory.settings import MemoryMechanics
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest, Verification
@@ -392,7 +394,7 @@ async def _record_rules_used(
     if not rule_ids:
         return
     await tx.run(
-        "loop/record_rules_used",
+        "loop/write_phase/record_rules_used",
         agent_id=agent_id,
         episode_id=episode_id,
         decision_id=decision_id,
@@ -545,10 +547,9 @@ async def write_resumption(
         AgentNotFound, ApprovalClosed (the claim was lost), ReasonerFailed (respond) and
         CredenceError (the graph): nothing is written.
     """
-    rows = await services.graph.read("agents/get_agent_identity", agent_id=run.agent_id)
-    if not rows:
+    agent = await find_agent_identity(services.graph, run.agent_id)
+    if agent is None:
         raise AgentNotFound(run.agent_id)
-    agent = rows[0]["agent"]
     history_turns = services.settings.loop.history_turns_answer
     request = resumption_response(agent, run, history_turns)
     reply = await recorder.judge("respond", services.reasoner.respond(request))

@@ -1,5 +1,5 @@
-"""Episodes linked to what they are about (``cypher/subjects/``): the people and places a turn
-names, its speaker, and its topics (``app/text/entities.py``), as ``MENTIONS`` edges to the
+"""Episodes linked to what they are about (``cypher/memory/episode_subjects/``): the people
+and places a turn names, its speaker, and its topics (``app/text/entities.py``), as ``MENTIONS`` edges to the
 agent's ``:Subject`` nodes, written in the transaction that writes the episodes. The episode
 search follows them back (``app/retrieval/coverage.py``) to gather every turn about the
 question's subjects, whichever session it was said in.
@@ -12,7 +12,7 @@ from typing import Any
 
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.memory.people import find_mentions
+from app.memory.people.names import find_mentions
 from app.memory.session_order import ROLE_SPEAKERS
 from app.text.entities import Entity, entities
 from app.text.lexical import document_text
@@ -55,7 +55,9 @@ async def link_subjects_in(tx: Transaction, agent_id: str, rows: Iterable[dict[s
     (which holds the agent's lock)."""
     subjects = _subjects(rows)
     if subjects:
-        await tx.run("subjects/link_episode_subjects", agent_id=agent_id, subjects=subjects)
+        await tx.run(
+            "memory/episode_subjects/link_episode_subjects", agent_id=agent_id, subjects=subjects
+        )
 
 
 async def link_stored_episodes(graph: GraphClient, agent_id: str) -> int:
@@ -67,7 +69,7 @@ async def link_stored_episodes(graph: GraphClient, agent_id: str) -> int:
         async def work(tx: Transaction, start: str = after) -> list[dict[str, Any]]:
             await lock_agent(tx, agent_id)
             rows = await tx.run(
-                "subjects/list_unlinked_episodes",
+                "memory/episode_subjects/list_unlinked_episodes",
                 agent_id=agent_id,
                 after=start,
                 limit=UNLINKED_BATCH,

@@ -17,14 +17,14 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.embeddings.embedder import Embedder
-from app.embeddings.store import EPISODE_EMBEDDING_SCHEME
+from app.embeddings.store import EPISODE_EMBEDDING_SCHEME, store_vectors_in
 from app.errors import InvalidInput, NotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.episode_subjects import link_subjects_in
 from app.memory.lexical_stats import add_episode_statistics
-from app.memory.people import micro_birth_properties
+from app.memory.people.micro_birth import micro_birth_properties
 from app.memory.session_order import AGENT_SPEAKERS, OrderPlan, Placed, plan_order, search_text
 from app.memory.settings import EpisodeWriting, MemoryMechanics
 from app.text.dates import mentioned_dates
@@ -160,7 +160,7 @@ async def import_episodes(
         again = {
             row["external_id"]: row["id"]
             for row in await tx.run(
-                "episodes/find_existing",
+                "memory/episodes/find_existing",
                 agent_id=agent_id,
                 external_ids=[r["external_id"] for r in rows if r["external_id"] is not None],
             )
@@ -206,7 +206,7 @@ async def _check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeI
     missing = {
         row["belief_id"]
         for row in await graph.read(
-            "episodes/find_missing_beliefs", agent_id=agent_id, belief_ids=belief_ids
+            "memory/episodes/find_missing_beliefs", agent_id=agent_id, belief_ids=belief_ids
         )
     }
     if missing:
@@ -302,7 +302,7 @@ async def plan_rows(run: Runner, agent_id: str, rows: list[dict[str, Any]]) -> O
         [
             Placed.from_row(found)
             for found in await run(
-                "episodes/session_order",
+                "memory/episodes/session_order",
                 agent_id=agent_id,
                 sessions=[{"key": key, "since": at} for key, at in sorted(since.items())],
             )
@@ -343,7 +343,7 @@ async def write_episodes_in(
     *,
     embedded: dict[str, Embedded] | None = None,
 ) -> None:
-    """Creates episode rows (``cypher/episodes/create_episodes.cypher``) inside the caller's
+    """Creates episode rows (``cypher/memory/episodes/create_episodes.cypher``) inside the caller's
     transaction, which holds the agent lock: merges them into their sessions' order (``NEXT``
     edges, ``session_order.py``), counts their words into the agent's lexical statistics
     (``lexical_stats.py``), links them to the names and topics they mention
@@ -363,24 +363,24 @@ async def write_episodes_in(
     # Before the create: statistics an older agent lacks are built from the episodes stored so far.
     await add_episode_statistics(tx, agent_id, rows)
     await tx.run(
-        "episodes/create_episodes",
+        "memory/episodes/create_episodes",
         agent_id=agent_id,
         episodes=rows,
         scheme=EPISODE_EMBEDDING_SCHEME,
     )
     await link_subjects_in(tx, agent_id, rows)
     await tx.run(
-        "episodes/link_session_order",
+        "memory/episodes/link_session_order",
         agent_id=agent_id,
         unlink=[list(pair) for pair in plan.unlink],
         link=[list(pair) for pair in plan.link],
     )
     restitched = plan.restitched(row["id"] for row in rows)
     if vectors and restitched:
-        await tx.run(
-            "embeddings/set_episode_embeddings",
-            rows=[{"id": eid, "embedding": vector_param(vectors[eid][1])} for eid in restitched],
-            scheme=EPISODE_EMBEDDING_SCHEME,
+        await store_vectors_in(
+            tx,
+            "Episode",
+            [{"id": eid, "embedding": vector_param(vectors[eid][1])} for eid in restitched],
         )
 
 
@@ -397,7 +397,7 @@ async def _add_stored_interference(
     if not with_vectors:
         return
     newer = await tx.run(
-        "episodes/apply_interference",
+        "memory/episodes/apply_interference",
         agent_id=agent_id,
         episodes=with_vectors,
         k=retrieval.interference_neighbours,
@@ -409,7 +409,9 @@ async def _add_stored_interference(
 
 
 async def _existing(graph: GraphClient, agent_id: str, external_ids: list[str]) -> dict[str, str]:
-    rows = await graph.read("episodes/find_existing", agent_id=agent_id, external_ids=external_ids)
+    rows = await graph.read(
+        "memory/episodes/find_existing", agent_id=agent_id, external_ids=external_ids
+    )
     return {row["external_id"]: row["id"] for row in rows}
 
 
@@ -430,7 +432,7 @@ async def end_sessions(
     async def work(tx: Transaction) -> list[dict[str, Any]]:
         await lock_agent(tx, agent_id)
         return await tx.run(
-            "episodes/end_sessions", agent_id=agent_id, keys=keys, salience=salience
+            "memory/episodes/end_sessions", agent_id=agent_id, keys=keys, salience=salience
         )
 
     rows = await graph.write_transaction(work)
@@ -455,7 +457,7 @@ async def list_episodes(
     limit: int = 50,
 ) -> list[dict[str, Any]]:
     rows = await graph.read(
-        "episodes/list_episodes",
+        "memory/episodes/list_episodes",
         agent_id=agent_id,
         session=session,
         speaker=speaker,
@@ -468,7 +470,7 @@ async def list_episodes(
 
 
 async def get_episode(graph: GraphClient, agent_id: str, episode_id: str) -> dict[str, Any]:
-    rows = await graph.read("episodes/get_episode", agent_id=agent_id, id=episode_id)
+    rows = await graph.read("memory/episodes/get_episode", agent_id=agent_id, id=episode_id)
     if not rows:
         await require_agent(graph, agent_id)
         raise NotFound(

@@ -159,7 +159,7 @@ async def install_frames(
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
         await tx.run(
-            "frames/install_frames", agent_id=agent_id, frames=params, source=source, now=at
+            "memory/frames/install_frames", agent_id=agent_id, frames=params, source=source, now=at
         )
 
     await graph.write_transaction(work, action="installing frames")
@@ -172,7 +172,7 @@ async def list_frames(graph: GraphClient, agent_id: str) -> FramePage:
     Raises:
         AgentNotFound: no such agent.
     """
-    rows = await graph.read("frames/list_frames", agent_id=agent_id)
+    rows = await graph.read("memory/frames/list_frames", agent_id=agent_id)
     if not rows:
         raise AgentNotFound(agent_id)
     frames = [Frame.model_validate(frame) for frame in rows[0]["frames"]]

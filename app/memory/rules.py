@@ -1,11 +1,11 @@
 """Rules (docs/memory.md §5): heuristics the agent learned or was given, with a
 confidence that decays while nobody validates them.
 
-Decay (:func:`effective_confidence`, and the same formula in ``cypher/rules/list_rules.cypher``):
-``confidence · 0.95^(days since validation / 30)``, applied only once more than 30 days have
-passed; before that the stored confidence holds. A rule never validated counts from its
-creation. Validation adds one to ``validation_count`` and restarts the clock; it does not change
-the stored confidence. The numbers are settings (``rule_decay_*``).
+Decay (:func:`effective_confidence`, and the same formula in
+``cypher/memory/rules/list_rules.cypher``): ``confidence · 0.95^(days since validation / 30)``,
+applied only once more than 30 days have passed; before that the stored confidence holds. A rule
+never validated counts from its creation. Validation adds one to ``validation_count`` and restarts
+the clock; it does not change the stored confidence. The numbers are settings (``rule_decay_*``).
 
 A rule is embedded (``trigger_concept: content``) when it is written, for vector retrieval; with
 embeddings unavailable it is stored without one and found by fulltext only.
@@ -122,7 +122,7 @@ async def create_rule(
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
-        rows = await tx.run("rules/create_rule", agent_id=agent_id, rule=params, now=at)
+        rows = await tx.run("memory/rules/create_rule", agent_id=agent_id, rule=params, now=at)
         missing = sorted(set(data.derived_from) - set(rows[0]["linked"]))
         if missing:  # raising rolls the transaction back: nothing is written
             raise InvalidInput(
@@ -156,7 +156,7 @@ async def get_rule(
     """
     mechanics = mechanics or MemoryMechanics()
     rows = await graph.read(
-        "rules/get_rule",
+        "memory/rules/get_rule",
         agent_id=agent_id,
         rule_id=rule_id,
         now=utc_now(now),
@@ -187,7 +187,7 @@ async def list_rules(
     """
     mechanics = mechanics or MemoryMechanics()
     rows = await graph.read(
-        "rules/list_rules",
+        "memory/rules/list_rules",
         agent_id=agent_id,
         trigger_concept=trigger_concept.lower() if trigger_concept else None,
         min_effective=min_effective_confidence,
@@ -219,7 +219,9 @@ async def validate_rule(
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
-        if not await tx.run("rules/validate_rule", agent_id=agent_id, rule_id=rule_id, now=at):
+        if not await tx.run(
+            "memory/rules/validate_rule", agent_id=agent_id, rule_id=rule_id, now=at
+        ):
             raise RuleNotFound(rule_id, agent_id)
 
     await graph.write_transaction(work, action="validating a rule")

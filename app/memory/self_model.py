@@ -129,7 +129,9 @@ async def get_self(graph: GraphClient, agent_id: str) -> SelfView:
     Raises:
         AgentNotFound: no such agent.
     """
-    rows = await graph.read("self_model/get_self", agent_id=agent_id, self_domain=SELF_DOMAIN)
+    rows = await graph.read(
+        "memory/self_model/get_self", agent_id=agent_id, self_domain=SELF_DOMAIN
+    )
     if not rows:
         raise AgentNotFound(agent_id)
     row = rows[0]
@@ -154,12 +156,12 @@ async def update_identity(graph: GraphClient, agent_id: str, changes: IdentityUp
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
-        rows = await tx.run("self_model/get_identity", agent_id=agent_id)
+        rows = await tx.run("memory/self_model/get_identity", agent_id=agent_id)
         creed = rows[0]["identity"].get("terminal_creed") or []
         if changes.terminal_creed is not None and changes.terminal_creed != creed:
             raise CreedImmutable(agent_id)
         await tx.run(
-            "self_model/update_identity",
+            "memory/self_model/update_identity",
             agent_id=agent_id,
             changes={"name": changes.name, "identity_goal": changes.identity_goal},
         )
@@ -187,7 +189,7 @@ async def add_capabilities(
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
         await tx.run(
-            "self_model/add_capabilities",
+            "memory/self_model/add_capabilities",
             agent_id=agent_id,
             capabilities=params,
             success_rate=mechanics.capability_initial_success_rate,
@@ -230,7 +232,7 @@ async def record_capability_outcome_in(
 ) -> Capability:
     """``record_capability_outcome`` inside the caller's transaction (holding the agent lock)."""
     rows = await tx.run(
-        "self_model/get_capability",
+        "memory/self_model/get_capability",
         agent_id=agent_id,
         domain=outcome.domain,
         defaults={
@@ -241,7 +243,7 @@ async def record_capability_outcome_in(
     state = CapabilityState.model_validate(rows[0]["state"])
     after = capability_after(state, outcome.success, outcome.complexity, mechanics)
     saved = await tx.run(
-        "self_model/save_capability",
+        "memory/self_model/save_capability",
         agent_id=agent_id,
         domain=outcome.domain,
         state=after.model_dump(),
@@ -266,10 +268,10 @@ async def add_knowledge_gaps(
 
     async def work(tx: Transaction) -> list[str]:
         await lock_agent(tx, agent_id)
-        rows = await tx.run("self_model/get_identity", agent_id=agent_id)
+        rows = await tx.run("memory/self_model/get_identity", agent_id=agent_id)
         current = rows[0]["identity"].get("knowledge_gaps") or []
         merged = merged_gaps(current, gaps, mechanics.max_knowledge_gaps)
-        await tx.run("self_model/set_knowledge_gaps", agent_id=agent_id, gaps=merged)
+        await tx.run("memory/self_model/set_knowledge_gaps", agent_id=agent_id, gaps=merged)
         return merged
 
     return await graph.write_transaction(work, action="adding knowledge gaps")
@@ -284,12 +286,12 @@ async def resolve_knowledge_gap(graph: GraphClient, agent_id: str, gap: str) -> 
 
     async def work(tx: Transaction) -> list[str]:
         await lock_agent(tx, agent_id)
-        rows = await tx.run("self_model/get_identity", agent_id=agent_id)
+        rows = await tx.run("memory/self_model/get_identity", agent_id=agent_id)
         current: list[str] = rows[0]["identity"].get("knowledge_gaps") or []
         target = " ".join(gap.split()).casefold()
         remaining = [g for g in current if g.casefold() != target]
         if remaining != current:
-            await tx.run("self_model/set_knowledge_gaps", agent_id=agent_id, gaps=remaining)
+            await tx.run("memory/self_model/set_knowledge_gaps", agent_id=agent_id, gaps=remaining)
         return remaining
 
     return await graph.write_transaction(work, action="resolving a knowledge gap")

@@ -84,7 +84,7 @@ def plan_order(stored: Sequence[Placed], new: Sequence[Placed]) -> OrderPlan:
     """Merges ``new`` episodes (their ``seq`` is their batch position; no session: a chain of
     one) into the ``stored`` order of their sessions. ``stored`` may be a session's tail only: the
     episodes from the earliest new one's time on and the one just before (what
-    ``cypher/episodes/session_order`` reads); episodes before that cannot change."""
+    ``cypher/memory/episodes/session_order`` reads); episodes before that cannot change."""
     plan = OrderPlan()
     by_session: dict[str | None, list[Placed]] = defaultdict(list)
     for episode in stored:

@@ -32,7 +32,9 @@ from app.common import Category, StrictModel, not_blank, utc_now
 from app.errors import AgentNotFound, InvalidInput, TaskNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.memory.people import Person, name_key, person_from_row
+from app.memory.people.models import Person
+from app.memory.people.names import name_key
+from app.memory.people.store import person_from_row
 from app.memory.settings import MemoryMechanics
 
 TaskState = Literal["active", "completed", "evicted"]
@@ -221,7 +223,7 @@ async def add_task(
     async def work(tx: Transaction) -> TaskAdded:
         await lock_agent(tx, agent_id)
         rows = await tx.run(
-            "working_memory/add_task",
+            "memory/working_memory/add_task",
             agent_id=agent_id,
             task={"id": task_id, **data.model_dump()},
             max_active=mechanics.max_active_tasks,
@@ -246,7 +248,7 @@ async def complete_task(
     async def work(tx: Transaction) -> Task:
         await lock_agent(tx, agent_id)
         rows = await tx.run(
-            "working_memory/complete_task", agent_id=agent_id, task_id=task_id, now=at
+            "memory/working_memory/complete_task", agent_id=agent_id, task_id=task_id, now=at
         )
         if not rows:
             raise TaskNotFound(task_id, agent_id)
@@ -293,7 +295,9 @@ async def add_note(
 
     async def work(tx: Transaction) -> Note:
         await lock_agent(tx, agent_id)
-        rows = await tx.run("working_memory/add_note", agent_id=agent_id, note=params, now=at)
+        rows = await tx.run(
+            "memory/working_memory/add_note", agent_id=agent_id, note=params, now=at
+        )
         return Note.model_validate(rows[0]["note"])
 
     return await graph.write_transaction(work, action="adding a note")
@@ -314,7 +318,7 @@ async def note_entity(
     async def work(tx: Transaction) -> Entity:
         await lock_agent(tx, agent_id)
         rows = await tx.run(
-            "working_memory/note_entity",
+            "memory/working_memory/note_entity",
             agent_id=agent_id,
             entity={**params, "kind": data.kind},
             new_id=str(uuid.uuid4()),
@@ -342,7 +346,7 @@ async def load_working_memory(
     mechanics = mechanics or MemoryMechanics()
     at = utc_now(now)
     rows = await graph.read(
-        "working_memory/load_working_memory",
+        "memory/working_memory/load_working_memory",
         agent_id=agent_id,
         now=at,
         limits={

@@ -24,8 +24,11 @@ from pydantic import BaseModel
 
 from app.beliefs.cascade import cascade_from
 from app.beliefs.contexts import all_context_parents
+from app.beliefs.dissatisfaction import recompute_sums_in
 from app.beliefs.formulas import Edge, cascade
 from app.beliefs.mechanics import Mechanics
+from app.beliefs.revision import apply_revision_in
+from app.beliefs.store import deactivate_belief_in
 from app.embeddings.embedder import Embedder
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
@@ -165,7 +168,7 @@ async def load_pack(
     """
     if strength_cap == "policy":
         strength_cap = mechanics.birth_strength_cap
-    state = await graph.read("packs/get_pack_state", agent_id=agent_id, pack_name=pack.name)
+    state = await graph.read("packs/loader/get_pack_state", agent_id=agent_id, pack_name=pack.name)
     diff = _diff(state, pack)
     if diff.previous is None:
         await require_agent(graph, agent_id)
@@ -219,14 +222,12 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     await lock_agent(tx, agent_id)
     pack_params = _pack_params(pack, load.checksum)
     reserved = await tx.run(
-        "packs/upsert_pack", agent_id=agent_id, pack=pack_params, events=len(load.diff.new)
+        "packs/loader/upsert_pack", agent_id=agent_id, pack=pack_params, events=len(load.diff.new)
     )
     done = await _create_beliefs(tx, load, first_seq=int(reserved[0]["first_seq"]))
     superseded = await _supersede(tx, load)
     for key in load.diff.gone:
-        await tx.run(
-            "beliefs/deactivate_belief", agent_id=agent_id, belief_id=load.diff.held[key]["id"]
-        )
+        await deactivate_belief_in(tx, agent_id, load.diff.held[key]["id"])
     done += len(load.diff.changed)
     if load.progress and load.diff.changed:
         load.progress("beliefs", done, load.total)
@@ -242,8 +243,8 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     if pack.frames and load.install_frames is not None:
         await load.install_frames(tx, agent_id, pack)
         frames = len(pack.frames)
-    await tx.run("dissatisfaction/recompute_sums", agent_id=agent_id)
-    await tx.run("packs/finish_pack", agent_id=agent_id, pack=pack_params)
+    await recompute_sums_in(tx, agent_id)
+    await tx.run("packs/loader/finish_pack", agent_id=agent_id, pack=pack_params)
     return _report(load, superseded=len(superseded), linked=linked, frames=frames)
 
 
@@ -267,7 +268,7 @@ async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
     done = 0
     for chunk in _chunks(rows, BATCH):
         await tx.run(
-            "packs/create_pack_beliefs",
+            "packs/loader/create_pack_beliefs",
             agent_id=load.agent_id,
             pack_name=load.pack.name,
             m=load.mechanics.as_params(),
@@ -293,7 +294,7 @@ async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
         for link in b.contradicts
     ]
     linked = await tx.run(
-        "packs/link_pack_beliefs",
+        "packs/loader/link_pack_beliefs",
         agent_id=load.agent_id,
         pack_name=load.pack.name,
         supports=supports,
@@ -313,17 +314,30 @@ async def _upsert_rules(tx: Transaction, load: _Load) -> None:
     ]
     if rows:
         await tx.run(
-            "packs/upsert_pack_rules", agent_id=load.agent_id, pack_name=load.pack.name, rows=rows
+            "packs/loader/upsert_pack_rules",
+            agent_id=load.agent_id,
+            pack_name=load.pack.name,
+            rows=rows,
         )
     if load.progress and load.pack.rules:
         load.progress("rules", load.total, load.total)
+
+
+async def install_censors(
+    graph: GraphClient, agent_id: str, pack_name: str, rows: list[dict[str, Any]]
+) -> None:
+    """Creates or updates the censors of a pack (rows: dumps of the censors) in their own
+    transaction; for a writer that loads censors without a whole pack (an agent's birth)."""
+    await graph.write(
+        "packs/loader/upsert_pack_censors", agent_id=agent_id, pack_name=pack_name, rows=rows
+    )
 
 
 async def _upsert_censors(tx: Transaction, load: _Load) -> None:
     rows = [censor.model_dump() for censor in load.pack.censors]
     if rows:
         await tx.run(
-            "packs/upsert_pack_censors",
+            "packs/loader/upsert_pack_censors",
             agent_id=load.agent_id,
             pack_name=load.pack.name,
             rows=rows,
@@ -440,18 +454,13 @@ async def _supersede(tx: Transaction, load: _Load) -> dict[str, str]:
             "parent_revision_id": None,
             "initial_strength": belief.strength,
         }
-        rows = await tx.run(
-            "revisions/apply_revision",
-            agent_id=load.agent_id,
-            m=load.mechanics.as_params(),
-            revision=params,
-        )
+        rows = await apply_revision_in(tx, load.mechanics, load.agent_id, params)
         if rows:
             new_ids[belief.key] = params["new_id"]
             load.ids[belief.key] = params["new_id"]
     if new_ids:
         await tx.run(
-            "packs/adopt_superseding_belief",
+            "packs/loader/adopt_superseding_belief",
             agent_id=load.agent_id,
             pack_name=pack.name,
             rows=[{"id": new_id, "key": key} for key, new_id in new_ids.items()],
@@ -460,7 +469,7 @@ async def _supersede(tx: Transaction, load: _Load) -> dict[str, str]:
 
 
 async def list_loaded_packs(graph: GraphClient, agent_id: str) -> list[PackSummary]:
-    rows = await graph.read("packs/list_packs", agent_id=agent_id)
+    rows = await graph.read("packs/loader/list_packs", agent_id=agent_id)
     if not rows:
         await require_agent(graph, agent_id)
     return [

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from app.beliefs.models import BeliefCreate, EvidenceForBelief
 from app.beliefs.revision import revise_tense
-from app.beliefs.store import belief_params
+from app.beliefs.store import belief_params, create_belief_in
 from app.beliefs.updates import apply_evidence_in
 from app.embeddings.store import embed_pending
 from app.errors import GraphError
@@ -145,11 +145,8 @@ async def write_in(
                 importance=0.5,
                 source="learned",
             )
-            await tx.run(
-                "beliefs/create_belief",
-                agent_id=agent_id,
-                belief=belief_params(data, "manual", change.belief_id),
-                m=services.mechanics.as_params(),
+            await create_belief_in(
+                tx, services.mechanics, agent_id, belief_params(data, "manual", change.belief_id)
             )
         evidence_ids: list[str] = []
         if change.evidence:
@@ -157,7 +154,7 @@ async def write_in(
             evidence_ids = [result.evidence_id for result in applied.results]
             touched += [t for t in applied.touched_ids() if t not in touched]
         await tx.run(
-            "research/link_hypothesis_belief",
+            "research/beliefs/link_hypothesis_belief",
             agent_id=agent_id,
             hypothesis_id=change.hypothesis_id,
             belief_id=change.belief_id,

@@ -1,6 +1,6 @@
 """Research mode's graph access: investigations, their state, and each step's transaction.
 
-Every step commits in one write transaction that starts with ``research/claim_step`` (which
+Every step commits in one write transaction that starts with ``research/store/claim_step`` (which
 locks the investigation and checks it is running at the step's ordinal), then the step's own
 writes, then its ``ResearchStep`` node: so a step is recorded whole or not at all, never twice.
 """
@@ -83,7 +83,7 @@ async def create_investigation(
         AgentNotFound: no such agent.
     """
     rows = await graph.write(
-        "research/create_investigation", agent_id=agent_id, investigation=investigation
+        "research/store/create_investigation", agent_id=agent_id, investigation=investigation
     )
     if not rows:
         raise AgentNotFound(agent_id)
@@ -99,7 +99,7 @@ async def get_investigation(
         InvestigationNotFound: no such investigation of this agent.
     """
     rows = await graph.read(
-        "research/get_investigation", agent_id=agent_id, investigation_id=investigation_id
+        "research/store/get_investigation", agent_id=agent_id, investigation_id=investigation_id
     )
     if not rows:
         raise InvestigationNotFound(investigation_id, agent_id)
@@ -111,13 +111,17 @@ async def list_investigations(
 ) -> InvestigationPage:
     """A page of the agent's investigations, newest first (reports left out)."""
     rows = await graph.read(
-        "research/list_investigations", agent_id=agent_id, status=status, skip=skip, limit=limit
+        "research/store/list_investigations",
+        agent_id=agent_id,
+        status=status,
+        skip=skip,
+        limit=limit,
     )
     if rows:
         total = int(rows[0]["total"])
     else:
         counted = await graph.read(
-            "research/count_investigations", agent_id=agent_id, status=status
+            "research/store/count_investigations", agent_id=agent_id, status=status
         )
         total = int(counted[0]["total"])
     return InvestigationPage(
@@ -127,27 +131,27 @@ async def list_investigations(
 
 async def _state_in(tx: Transaction, agent_id: str, investigation_id: str) -> ResearchState:
     scope = {"agent_id": agent_id, "investigation_id": investigation_id}
-    rows = await tx.run("research/get_investigation", **scope)
+    rows = await tx.run("research/store/get_investigation", **scope)
     if not rows:
         raise InvestigationNotFound(investigation_id, agent_id)
     investigation = Investigation.model_validate(rows[0]["investigation"])
     hypotheses = [
         Hypothesis.model_validate(row["hypothesis"])
-        for row in await tx.run("research/list_hypotheses", **scope)
+        for row in await tx.run("research/store/list_hypotheses", **scope)
     ]
     sources = [
         FoundSource.model_validate({**row["source"], "hypothesis_ids": row["hypothesis_ids"]})
-        for row in await tx.run("research/list_sources", **scope)
+        for row in await tx.run("research/store/list_sources", **scope)
     ]
     evidence = [
         ResearchEvidence.model_validate(row["evidence"])
-        for row in await tx.run("research/list_research_evidence", **scope)
+        for row in await tx.run("research/store/list_research_evidence", **scope)
     ]
     conflicts = [
         SourceConflict.model_validate(
             {**row["conflict"], "decisive_evidence_id": row["decisive_evidence_id"]}
         )
-        for row in await tx.run("research/list_conflicts", **scope)
+        for row in await tx.run("research/store/list_conflicts", **scope)
     ]
     return ResearchState(
         investigation=investigation,
@@ -183,7 +187,7 @@ async def load_detail(
     async def work(tx: Transaction) -> InvestigationDetail:
         state = await _state_in(tx, agent_id, investigation_id)
         rows = await tx.run(
-            "research/list_steps",
+            "research/store/list_steps",
             agent_id=agent_id,
             investigation_id=investigation_id,
             from_ordinal=0,
@@ -198,7 +202,7 @@ async def list_steps(
 ) -> list[ResearchStep]:
     """The investigation's steps from an ordinal on, in order."""
     rows = await graph.read(
-        "research/list_steps",
+        "research/store/list_steps",
         agent_id=agent_id,
         investigation_id=investigation_id,
         from_ordinal=from_ordinal,
@@ -227,7 +231,7 @@ async def change_status(
         InvestigationNotFound: no such investigation of this agent.
     """
     rows = await graph.write(
-        "research/change_investigation_status",
+        "research/store/change_investigation_status",
         agent_id=agent_id,
         investigation_id=investigation_id,
         **{"from": allowed_from},
@@ -244,7 +248,7 @@ async def running_investigations(
     graph: GraphClient, agent_id: str | None = None
 ) -> list[tuple[str, str]]:
     """(agent id, investigation id) of every investigation left running."""
-    rows = await graph.read("research/list_running_investigations", agent_id=agent_id)
+    rows = await graph.read("research/store/list_running_investigations", agent_id=agent_id)
     return [(str(row["agent_id"]), str(row["investigation_id"])) for row in rows]
 
 
@@ -271,12 +275,12 @@ async def commit_step(
 
     async def work(tx: Transaction) -> ResearchStep | None:
         scope = {"agent_id": agent_id, "investigation_id": investigation_id}
-        rows = await tx.run("research/claim_step", **scope, ordinal=record.ordinal)
+        rows = await tx.run("research/store/claim_step", **scope, ordinal=record.ordinal)
         if not rows:
             raise InvestigationNotFound(investigation_id, agent_id)
         if not rows[0]["claimed"]:
             return None
-        recorded = await tx.run("research/record_step", **scope, step=record.as_params())
+        recorded = await tx.run("research/store/record_step", **scope, step=record.as_params())
         await write(tx, record.id)
         return _step(recorded[0]["step"])
 

@@ -298,7 +298,10 @@ async def _ensure_beliefs(
                 "manual",
             )
             await tx.run(
-                "beliefs/create_belief", agent_id=agent_id, belief=params, m=mechanics.as_params()
+                "beliefs/store/create_belief",
+                agent_id=agent_id,
+                belief=params,
+                m=mechanics.as_params(),
             )
             belief_id = params["id"]
         tool["belief_id"] = belief_id
@@ -385,3 +388,14 @@ async def list_tools(graph: GraphClient, agent_id: str, connection: str | None) 
     rows = await graph.read("tools/list_tools", agent_id=agent_id, connection=connection)
     data = [tool_public(row) for row in rows]
     return ToolsPublic(data=data, count=len(data))
+
+
+async def list_search_tools(graph: GraphClient, agent_id: str) -> list[dict[str, Any]]:
+    """The agent's active tools marked as research sources, each with its connection's
+    properties (how to reach its server: secret names only), by qualified name.
+
+    Returns:
+        Rows of ``tool`` (qualified_name, name, input_schema as a JSON string) and
+        ``connection``.
+    """
+    return await graph.read("tools/list_search_tools", agent_id=agent_id)

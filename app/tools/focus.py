@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.beliefs.contexts import context_chain
+from app.beliefs.contexts import context_chain, context_strengths
 from app.errors import ToolNotFound
 from app.graph.client import GraphClient
 from app.reasoning.protocol import ToolCall
@@ -45,13 +45,10 @@ async def read_tool_focus(
     stored = rows[0]["belief"]
     belief = None
     if stored is not None:
-        chain = context_chain(context_name)
         # Without a context the strength is the default one: no second read on a call's path.
         strengths = (
-            await graph.read(
-                "loop/get_context_strengths", agent_id=agent_id, ids=[stored["id"]], chain=chain
-            )
-            if chain
+            await context_strengths(graph, agent_id, [stored["id"]], context_name)
+            if context_chain(context_name)
             else []
         )
         strength = float(strengths[0]["strength"]) if strengths else float(stored["strength"])

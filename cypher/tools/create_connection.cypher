@@ -1,6 +1,6 @@
 // Creates a connection and merges the tools its server lists: each (re)activated, linked to the
 // connection, to the agent (CAN_USE) and to the agent's belief about it (ABOUT_TOOL). Call
-// agents/lock_agent first in the same transaction; the beliefs exist already.
+// graph/agent_scope/lock_agent first in the same transaction; the beliefs exist already.
 // Params: $agent_id (string), $now (datetime),
 //         $connection (map: id, name, transport, command, args (list), cwd, url,
 //         env_names (list), header_names (list)),

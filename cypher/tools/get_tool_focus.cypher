@@ -1,5 +1,5 @@
 // What a turn that calls a tool routes on: the tool, the agent's belief about it and how many of
-// its calls succeeded (loop/get_context_strengths gives the belief's strength in the context).
+// its calls succeeded (beliefs/contexts/get_context_strengths gives the belief's strength in the context).
 // Params: $agent_id (string), $qualified_name (string).
 // Returns: tool (map without embedding), belief (map: id, statement, category, strength,
 // tension; null when it has none, or it is inactive), successes (int). No row: no such active

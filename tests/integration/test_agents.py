@@ -21,9 +21,9 @@ from app.beliefs.models import BeliefCreate
 from app.cli.main import app as cli_app
 from app.config import Settings
 from app.errors import NotFound
-from app.graph import models
 from app.graph.client import GraphClient
 from app.resources import resource_dir
+from docs import graph_models as models
 
 
 @pytest.fixture(scope="module")
@@ -212,7 +212,7 @@ def test_the_default_agent_is_deleted_only_when_forced(settings: Settings) -> No
 
 
 def test_the_batch_query_names_every_agent_scoped_label() -> None:
-    text = (resource_dir("cypher") / "agents" / "delete_agent_nodes.cypher").read_text()
+    text = (resource_dir("cypher") / "agents" / "store" / "delete_agent_nodes.cypher").read_text()
     in_query = set(re.findall(r"MATCH \(n:(\w+) \{agent_id: \$agent_id\}\)", text))
     scoped = {cls.__name__ for cls in models.AgentScoped.__subclasses__()} - {"Agent"}
     assert in_query == scoped

@@ -1,4 +1,5 @@
-"""The analytics of cypher/analytics/ against the real Neo4j, on one scripted agent's history.
+"""The analytics of cypher/beliefs/analytics/ against the real Neo4j, on one scripted agent's
+history.
 
 The scenario (built once for the module, through the real services and the offline reasoner):
 
@@ -504,7 +505,9 @@ async def test_run_analytics_refuses_unknown_names_params_agents_and_bad_values(
 
 
 def _analytics_files() -> list[str]:
-    return sorted(p.stem for p in (resource_dir("cypher") / "analytics").glob("*.cypher"))
+    return sorted(
+        p.stem for p in (resource_dir("cypher") / "beliefs" / "analytics").glob("*.cypher")
+    )
 
 
 def test_the_analytics_listed_are_the_files_in_cypher_analytics() -> None:
@@ -513,14 +516,16 @@ def test_the_analytics_listed_are_the_files_in_cypher_analytics() -> None:
     assert [info.name for info in listed.data] == _analytics_files() == analytics_names()
     assert listed.count == len(_analytics_files()) >= 8
     for info in listed.data:
-        text = (resource_dir("cypher") / "analytics" / f"{info.name}.cypher").read_text()
+        text = (
+            resource_dir("cypher") / "beliefs" / "analytics" / f"{info.name}.cypher"
+        ).read_text()
         assert text.startswith(f"// {info.description}")
         assert re.fullmatch(r"[a-z]+(_[a-z]+)+", info.name), "verb_noun names"
 
 
 @pytest.mark.parametrize("name", _analytics_files())
 def test_each_header_has_a_param_line_whose_values_are_valid_defaults(name: str) -> None:
-    text = (resource_dir("cypher") / "analytics" / f"{name}.cypher").read_text()
+    text = (resource_dir("cypher") / "beliefs" / "analytics" / f"{name}.cypher").read_text()
     spec = parse_header(name, text)  # raises, listing every problem, if inconsistent
     assert ";" not in text, "Browser would split the file into statements at a ';'"
 

@@ -55,7 +55,7 @@ async def test_unknown_query_name_fails_loudly(graph: GraphClient) -> None:
     with pytest.raises(UnknownQuery) as raised:
         await graph.read("system/get_server_component")
 
-    assert "system/get_server_components" in raised.value.message
+    assert "graph/client/get_server_components" in raised.value.message
 
 
 async def test_unreachable_server_is_graph_unavailable() -> None:

@@ -187,7 +187,7 @@ async def test_a_held_lock_makes_another_runner_wait_then_give_up(
 ) -> None:
     scratch.write("V0001__indexes.cypher", INDEXES)
     rows = await graph.write(
-        "migrations/acquire_lock",
+        "graph/migrations/acquire_lock",
         namespace=scratch.namespace,
         owner="someone-else",
         stale_after_s=600.0,
@@ -198,14 +198,16 @@ async def test_a_held_lock_makes_another_runner_wait_then_give_up(
         await scratch.runner(graph, lock_timeout_s=1.0).migrate()
 
     assert "someone-else" in raised.value.message
-    await graph.write("migrations/release_lock", namespace=scratch.namespace, owner="someone-else")
+    await graph.write(
+        "graph/migrations/release_lock", namespace=scratch.namespace, owner="someone-else"
+    )
     assert (await scratch.runner(graph).migrate()).applied == ["V0001__indexes.cypher"]
 
 
 async def test_a_stale_lock_is_taken_over(scratch: Scratch, graph: GraphClient) -> None:
     scratch.write("V0001__indexes.cypher", INDEXES)
     await graph.write(
-        "migrations/acquire_lock",
+        "graph/migrations/acquire_lock",
         namespace=scratch.namespace,
         owner="crashed-runner",
         stale_after_s=600.0,

@@ -1,9 +1,9 @@
-"""The neomodel classes of app/graph/models.py agree with the migrated schema, both ways."""
+"""The neomodel classes of docs/graph_models.py agree with the migrated schema, both ways."""
 
 from __future__ import annotations
 
 from app.graph.client import GraphClient
-from app.graph.models import NODE_MODELS
+from docs.graph_models import NODE_MODELS
 
 BOOKKEEPING_LABELS = {"CredenceMigration", "CredenceMigrationLock"}
 

@@ -1,7 +1,7 @@
 """Neo4j 2026.08 fails an agent-filtered vector search whose LIMIT exceeds the agent's entries
 once the index holds deleted ones ("Index ... out of bounds for length ..."): after any agent was
 deleted, every small agent's context and chat turn answered 500. The searches now rank a small
-agent exactly (``cypher/retrieval/search_*.cypher``, ``episodes/apply_interference``)."""
+agent exactly (``cypher/retrieval/search_*.cypher``, ``memory/episodes/apply_interference``)."""
 
 from __future__ import annotations
 

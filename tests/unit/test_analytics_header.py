@@ -40,13 +40,15 @@ def _typed(values: dict[str, Any]) -> list[tuple[str, type, Any]]:
 
 
 def _param_line(name: str) -> str:
-    text = (resource_dir("cypher") / "analytics" / f"{name}.cypher").read_text()
+    text = (resource_dir("cypher") / "beliefs" / "analytics" / f"{name}.cypher").read_text()
     (line,) = [line for line in text.splitlines() if line.startswith("// :param ")]
     return line.removeprefix("// :param ")
 
 
 def test_every_shipped_analytics_file_is_in_the_table() -> None:
-    shipped = sorted(p.stem for p in (resource_dir("cypher") / "analytics").glob("*.cypher"))
+    shipped = sorted(
+        p.stem for p in (resource_dir("cypher") / "beliefs" / "analytics").glob("*.cypher")
+    )
     assert shipped == sorted(SHIPPED)
 
 
@@ -223,7 +225,7 @@ def test_a_broken_header_lists_every_problem() -> None:
         parse_header("broken", text)
 
     message = str(error.value)
-    assert message.startswith("cypher/analytics/broken.cypher: ")
+    assert message.startswith("cypher/beliefs/analytics/broken.cypher: ")
     for problem in (
         "the first line must say what the query does",
         "the :param line does not parse: unsupported value 'yes'",

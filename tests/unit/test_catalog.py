@@ -13,19 +13,19 @@ from app.graph.catalog import QueryCatalog, default_catalog, split_statements
 def test_loads_a_query_by_name_and_caches_it() -> None:
     catalog = default_catalog()
 
-    query = catalog.get("system/get_server_components")
+    query = catalog.get("graph/client/get_server_components")
 
     assert "dbms.components()" in query.text
     assert query.header.startswith("// Reports")
-    assert catalog.get("system/get_server_components") is query
+    assert catalog.get("graph/client/get_server_components") is query
 
 
 def test_unknown_name_fails_loudly_with_close_matches() -> None:
     with pytest.raises(UnknownQuery) as raised:
-        default_catalog().get("migrations/list_aplied")
+        default_catalog().get("graph/migrations/list_aplied")
 
-    assert raised.value.details["close_matches"][0] == "migrations/list_applied"
-    assert "migrations/list_applied" in raised.value.message
+    assert raised.value.details["close_matches"][0] == "graph/migrations/list_applied"
+    assert "graph/migrations/list_applied" in raised.value.message
 
 
 @pytest.mark.parametrize(
@@ -33,7 +33,7 @@ def test_unknown_name_fails_loudly_with_close_matches() -> None:
     [
         "../schema/V0001__create_id_constraints",
         "/etc/passwd",
-        "system/get_server_components.cypher",
+        "graph/client/get_server_components.cypher",
         "",
         "System/Ping",
     ],

@@ -6,6 +6,7 @@ import pytest
 
 from app.beliefs import formulas as f
 from app.beliefs.mechanics import Mechanics
+from app.beliefs.propagation import propagated_tension
 
 M = Mechanics()
 
@@ -116,7 +117,7 @@ def test_tension_propagates_three_hops_with_rho_and_weights() -> None:
     ]
     active = dict.fromkeys("abcde", True)
 
-    received = f.propagated_tension("a", 0.15, edges, active, M)
+    received = propagated_tension("a", 0.15, edges, active, M)
 
     assert received["b"] == pytest.approx(0.15 * 0.5 * 0.5)
     # c: via b (2 hops, 0.5 · 1) and directly (1 hop, weight 1)
@@ -128,7 +129,7 @@ def test_tension_propagates_three_hops_with_rho_and_weights() -> None:
 
 def test_inactive_beliefs_block_propagation() -> None:
     edges = [f.Edge("a", "b", 1.0), f.Edge("b", "c", 1.0)]
-    received = f.propagated_tension("a", 0.15, edges, {"a": True, "b": False, "c": True}, M)
+    received = propagated_tension("a", 0.15, edges, {"a": True, "b": False, "c": True}, M)
     assert received == {}
 
 

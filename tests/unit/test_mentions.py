@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.memory.people import find_mentions
+from app.memory.people.names import find_mentions
 
 KNOWN = [("p-maria", "Maria Lopez"), ("p-sam", "Sam"), ("p-jo1", "Jo Park"), ("p-jo2", "Jo Kim")]
 

@@ -25,11 +25,11 @@ class StandIn:
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         self.calls.append((name, params))
-        if name == "migrations/await_indexes":
+        if name == "graph/migrations/await_indexes":
             if self.error is not None:
                 raise self.error
             return []
-        assert name == "migrations/list_index_states"
+        assert name == "graph/migrations/list_index_states"
         return [{"name": n, "state": s} for n, s in self.states.items()]
 
 
@@ -40,7 +40,7 @@ async def _wait(graph: StandIn, timeout_s: float = 2.5) -> None:
 
 def _procedure_failed() -> GraphError:
     return GraphError(
-        "Neo4j failed while migrations/await_indexes: ...", neo4j_code=PROCEDURE_FAILED
+        "Neo4j failed while graph/migrations/await_indexes: ...", neo4j_code=PROCEDURE_FAILED
     )
 
 
@@ -49,7 +49,7 @@ async def test_the_server_waits_with_the_timeout_in_whole_seconds() -> None:
 
     await _wait(graph, timeout_s=2.5)
 
-    assert graph.calls == [("migrations/await_indexes", {"timeout_s": 3})]
+    assert graph.calls == [("graph/migrations/await_indexes", {"timeout_s": 3})]
 
 
 async def test_a_failed_index_is_named() -> None:
@@ -89,4 +89,4 @@ async def test_other_errors_pass_through(error: GraphError) -> None:
         await _wait(graph)
 
     assert raised.value is error
-    assert [name for name, _ in graph.calls] == ["migrations/await_indexes"]
+    assert [name for name, _ in graph.calls] == ["graph/migrations/await_indexes"]

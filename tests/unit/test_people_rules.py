@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.memory.people import (
-    Affect,
+from app.memory.people.formulas import (
     affect_after,
     authority_for,
     interaction_frequency_after,
     relationship_value,
 )
+from app.memory.people.models import Affect
 from app.memory.rules import effective_confidence
 from app.memory.self_model import CapabilityState, capability_after, merged_gaps
 from app.memory.settings import SENIORITIES, MemoryMechanics

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.memory.reflection import cluster_by_similarity
+from app.memory.reflection.clustering import cluster_by_similarity
 
 
 def _reference(vectors: np.ndarray, threshold: float) -> list[list[int]]:

@@ -22,7 +22,7 @@ print(json.dumps({
     "cypher": str(resource_dir("cypher")),
     "schema": str(resource_dir("schema")),
     "seeds": str(resource_dir("seeds")),
-    "query": catalog.get("system/get_server_components").text[:40],
+    "query": catalog.get("graph/client/get_server_components").text[:40],
     "names": len(catalog.names()),
     "migrations": [m.file for m in discover(resource_dir("schema"))],
 }))
@@ -56,7 +56,7 @@ def test_installed_wheel_carries_and_finds_the_resources(tmp_path: Path) -> None
     (wheel,) = wheel_dir.glob("credence-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-    assert "app/_resources/cypher/system/get_server_components.cypher" in names
+    assert "app/_resources/cypher/graph/client/get_server_components.cypher" in names
     assert "app/_resources/schema/V0001__create_id_constraints.cypher" in names
     assert "app/py.typed" in names
 

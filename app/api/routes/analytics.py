@@ -1,4 +1,4 @@
-"""Analytics on revisions: the queries of cypher/analytics/, by name."""
+"""Analytics on revisions: the queries of cypher/beliefs/analytics/, by name."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, status
 
 from app.api.deps import AgentIdDep, GraphDep, SettingsDep, SkipQuery
-from app.memory import people
-from app.memory.people import Person, PersonCreate, PersonPage, PersonSort, PersonUpdate
+from app.memory.people import store as people
+from app.memory.people.models import Person, PersonCreate, PersonPage, PersonSort, PersonUpdate
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["people"])
 

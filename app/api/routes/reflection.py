@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, ReasonerDep, SettingsDep
-from app.memory import reflection
-from app.memory.reflection import ReflectionReport, ReflectRequest
+from app.memory.reflection import procedure as reflection
+from app.memory.reflection.models import ReflectionReport, ReflectRequest
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["reflection"])
 

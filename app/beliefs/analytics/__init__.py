@@ -1,4 +1,4 @@
-"""Analytics on revisions: the read-only queries of ``cypher/analytics/``, run by name.
+"""Analytics on revisions: the read-only queries of ``cypher/beliefs/analytics/``, run by name.
 
 Each file is runnable as-is in Neo4j Browser, so its ``//`` header is also its contract here:
 

@@ -10,7 +10,7 @@ from app.beliefs.analytics.models import PARAM_TYPES, AnalyticsSpec, ParamSpec, 
 from app.beliefs.analytics.param_map import parse_param_map
 from app.beliefs.analytics.params import coerce
 
-FOLDER = "analytics"
+FOLDER = "beliefs/analytics"
 
 _PARAM_LINE = re.compile(r"^//\s*:param\s+(?P<map>\{.*\})\s*$")
 _PARAM_DECLARATION = re.compile(

@@ -1,4 +1,4 @@
-"""Listing the analytics queries of ``cypher/analytics/`` and running one for an agent."""
+"""Listing the analytics queries of ``cypher/beliefs/analytics/`` and running one for an agent."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from app.graph.client import GraphClient
 
 
 def analytics_names(catalog: QueryCatalog | None = None) -> list[str]:
-    """The names of the files in ``cypher/analytics/``, sorted."""
+    """The names of the files in ``cypher/beliefs/analytics/``, sorted."""
     prefix = f"{FOLDER}/"
     names = (catalog or default_catalog()).names()
     return [
@@ -36,7 +36,7 @@ def analytics_spec(name: str, catalog: QueryCatalog | None = None) -> AnalyticsS
     """The declared contract of one analytics query.
 
     Raises:
-        UnknownAnalytics: no file ``cypher/analytics/<name>.cypher``.
+        UnknownAnalytics: no file ``cypher/beliefs/analytics/<name>.cypher``.
     """
     catalog = catalog or default_catalog()
     known = analytics_names(catalog)
@@ -58,7 +58,7 @@ def list_analytics(catalog: QueryCatalog | None = None) -> AnalyticsList:
 async def run_analytics(
     graph: GraphClient, agent_id: str, name: str, params: Mapping[str, Any] | None = None
 ) -> AnalyticsResult:
-    """Runs ``cypher/analytics/<name>.cypher`` for one agent.
+    """Runs ``cypher/beliefs/analytics/<name>.cypher`` for one agent.
 
     Args:
         graph: the graph client (its catalog holds the query).

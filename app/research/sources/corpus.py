@@ -127,7 +127,7 @@ async def _load_file(
     stored = {
         row["document_id"]: row["checksum"]
         for row in await graph.read(
-            "research/get_corpus_checksums",
+            "research/corpus/get_corpus_checksums",
             agent_id=agent_id,
             document_ids=[d.document_id for d in documents],
         )
@@ -143,7 +143,7 @@ async def _load_file(
     async def write(tx: Transaction) -> list[dict[str, Any]]:
         await lock_agent(tx, agent_id)
         written = await tx.run(
-            "research/replace_corpus_documents",
+            "research/corpus/replace_corpus_documents",
             agent_id=agent_id,
             documents=document_rows,
             now=now,
@@ -154,7 +154,7 @@ async def _load_file(
         rows = [row for row in passage_rows if row["document_id"] in wanted]
         for start in range(0, len(rows), WRITE_BATCH):
             await tx.run(
-                "research/create_corpus_passages",
+                "research/corpus/create_corpus_passages",
                 agent_id=agent_id,
                 passages=rows[start : start + WRITE_BATCH],
             )
@@ -236,7 +236,7 @@ async def list_corpus_documents(
         AgentNotFound: no such agent.
     """
     rows = await graph.read(
-        "research/list_corpus_documents", agent_id=agent_id, skip=skip, limit=limit
+        "research/corpus/list_corpus_documents", agent_id=agent_id, skip=skip, limit=limit
     )
     if not rows:
         await require_agent(graph, agent_id)
@@ -260,7 +260,7 @@ async def delete_corpus_document(
     async def delete(tx: Transaction) -> list[dict[str, Any]]:
         await lock_agent(tx, agent_id)
         return await tx.run(
-            "research/delete_corpus_document", agent_id=agent_id, document_id=document_id
+            "research/corpus/delete_corpus_document", agent_id=agent_id, document_id=document_id
         )
 
     rows = await graph.write_transaction(delete, action="deleting a corpus document")

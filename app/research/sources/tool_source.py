@@ -29,7 +29,7 @@ from app.reasoning.protocol import ToolCall
 from app.research.sources.protocol import Passage
 from app.tools.calls import execution_of
 from app.tools.clients import McpClients
-from app.tools.connections import spec_for
+from app.tools.connections import list_search_tools, spec_for
 
 log = logging.getLogger(__name__)
 MAX_PASSAGE_CHARS = 1000
@@ -47,7 +47,7 @@ class ToolSearchSource:
 
     async def search(self, agent_id: str, query: str, *, limit: int) -> list[Passage]:
         """Raises: ToolServerFailed (every marked tool failed; one that answers is enough)."""
-        rows = await self._graph.read("tools/list_search_tools", agent_id=agent_id)
+        rows = await list_search_tools(self._graph, agent_id)
         if not rows:
             return []
         answers = await asyncio.gather(

@@ -8,9 +8,9 @@ import uuid
 from app.graph.client import Transaction
 from app.reasoning.protocol import PassageRequest
 from app.research.assessment import unjudged
+from app.research.assessment_writes import assessment_params, write_assessment
 from app.research.models import ResearchEvidence, ResearchState
 from app.research.services import ResearchServices, StepPlan, Tally
-from app.research.steps.assessing import assessment_params, write_assessment
 
 
 async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
@@ -47,7 +47,7 @@ async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
 
     async def write(tx: Transaction, step_id: str) -> None:
         await tx.run(
-            "research/record_judgements",
+            "research/steps/record_judgements",
             agent_id=state.investigation.agent_id,
             investigation_id=state.investigation.id,
             step_id=step_id,

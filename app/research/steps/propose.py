@@ -40,7 +40,7 @@ async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
 
     async def write(tx: Transaction, step_id: str) -> None:
         await tx.run(
-            "research/add_hypotheses",
+            "research/steps/add_hypotheses",
             agent_id=state.investigation.agent_id,
             investigation_id=state.investigation.id,
             hypotheses=hypotheses,

@@ -7,9 +7,9 @@ from __future__ import annotations
 from app.graph.client import Transaction
 from app.reasoning.protocol import ConflictRequest, ConflictSide
 from app.research.assessment import counted_evidence
+from app.research.assessment_writes import assessment_params, write_assessment
 from app.research.models import ResearchEvidence, ResearchState
 from app.research.services import ResearchServices, StepPlan, Tally
-from app.research.steps.assessing import assessment_params, write_assessment
 
 
 def _side(state: ResearchState, evidence: ResearchEvidence) -> ConflictSide:
@@ -78,7 +78,7 @@ async def prepare(services: ResearchServices, state: ResearchState, conflict_id:
 
     async def write(tx: Transaction, step_id: str) -> None:
         await tx.run(
-            "research/resolve_conflict",
+            "research/steps/resolve_conflict",
             agent_id=state.investigation.agent_id,
             investigation_id=state.investigation.id,
             step_id=step_id,

@@ -45,7 +45,9 @@ async def prepare(services: ResearchServices, state: ResearchState, hypothesis_i
         {
             row["id"]
             for row in await services.graph.read(
-                "research/list_research_beliefs", agent_id=investigation.agent_id, ids=belief_refs
+                "research/steps/list_research_beliefs",
+                agent_id=investigation.agent_id,
+                ids=belief_refs,
             )
         }
         if belief_refs
@@ -73,7 +75,7 @@ async def prepare(services: ResearchServices, state: ResearchState, hypothesis_i
 
     async def write(tx: Transaction, step_id: str) -> None:
         await tx.run(
-            "research/record_search",
+            "research/steps/record_search",
             agent_id=investigation.agent_id,
             investigation_id=investigation.id,
             hypothesis_id=hypothesis.id,

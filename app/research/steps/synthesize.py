@@ -116,9 +116,9 @@ async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
 
     async def write(tx: Transaction, step_id: str) -> None:
         scope = {"agent_id": agent_id, "investigation_id": state.investigation.id}
-        await tx.run("research/update_hypotheses", **scope, hypotheses=hypotheses)
+        await tx.run("research/assessment_writes/update_hypotheses", **scope, hypotheses=hypotheses)
         touched[:] = await beliefs.write_in(tx, services, agent_id, changes)
-        await tx.run("research/finish_investigation", **scope, verdict=verdict, report=report)
+        await tx.run("research/steps/finish_investigation", **scope, verdict=verdict, report=report)
 
     async def after_commit() -> None:
         await beliefs.after_commit(

@@ -1,4 +1,4 @@
-// Bench only: creates agents with the shape of cypher/agents/create_agent.cypher (event_seq 0,
+// Bench only: creates agents with the shape of cypher/agents/store/create_agent.cypher (event_seq 0,
 // so the belief services work on them).
 // Params: $agents (list of maps: id, name).
 // Returns: created (int).

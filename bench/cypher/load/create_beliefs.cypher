@@ -1,5 +1,5 @@
 // Bench only: bulk-creates one batch of an agent's beliefs with every property
-// cypher/beliefs/create_belief.cypher sets (no creation events: a bulk load, like a pack).
+// cypher/beliefs/store/create_belief.cypher sets (no creation events: a bulk load, like a pack).
 // Params: $agent_id (string), $beliefs (list of maps: id, statement, category, strength,
 //         importance, is_core, is_invalidated).
 // Returns: created (int).

@@ -68,7 +68,7 @@ async def test_sixteen_concurrent_writers_lose_no_update(graph: GraphClient) -> 
     assert await compare_with_stored(graph, engine.mechanics, engine.agent_id) == []
     events = (
         await graph.read(
-            "events/list_events",
+            "beliefs/events/list_events",
             agent_id=engine.agent_id,
             belief_id=None,
             after_seq=0,

@@ -15,6 +15,7 @@ from app.beliefs import updates
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EvidenceForBelief
+from app.beliefs.propagation import propagated_tension
 from app.beliefs.replay import compare_with_stored
 from app.config import Settings
 from app.graph.client import GraphClient
@@ -124,7 +125,7 @@ async def _run(
             else:
                 delta = f.tension_delta(step.weight, M)
                 expected_tension[step.node] = f.add_tension(expected_tension[step.node], delta)
-                received = f.propagated_tension(step.node, delta, reference_edges, active, M)  # type: ignore[arg-type]
+                received = propagated_tension(step.node, delta, reference_edges, active, M)  # type: ignore[arg-type]
                 for node, amount in received.items():
                     expected_tension[node] = f.add_tension(expected_tension[node], amount)  # type: ignore[index]
 
@@ -152,9 +153,9 @@ async def _check_dissatisfaction(
     edges: list[f.Edge],
 ) -> None:
     """The running sums the write paths keep equal a recomputation, and D the reference."""
-    kept = (await graph.read("dissatisfaction/get_sums", agent_id=agent_id))[0]
+    kept = (await graph.read("beliefs/dissatisfaction/get_sums", agent_id=agent_id))[0]
     computed = await compute_dissatisfaction(graph, M, agent_id, top=len(ids))
-    recomputed = (await graph.write("dissatisfaction/recompute_sums", agent_id=agent_id))[0]
+    recomputed = (await graph.write("beliefs/dissatisfaction/recompute_sums", agent_id=agent_id))[0]
     for key in ("d_imp", "d_imp_deg", "d_t_imp", "d_t_imp_deg", "d_max_degree"):
         assert abs(kept[key] - recomputed[key]) <= 1e-9, key
     degree = {i: sum(1 for e in edges if i in (e.source, e.target)) for i in range(len(ids))}

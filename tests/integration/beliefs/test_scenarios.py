@@ -301,10 +301,14 @@ async def test_dissatisfaction_sums_follow_edges_revisions_edits_and_deactivatio
     from app.beliefs.models import BeliefUpdate, EdgeCreate
 
     async def check() -> None:
-        kept = (await engine.graph.read("dissatisfaction/get_sums", agent_id=engine.agent_id))[0]
+        kept = (
+            await engine.graph.read("beliefs/dissatisfaction/get_sums", agent_id=engine.agent_id)
+        )[0]
         before = await compute_dissatisfaction(engine.graph, engine.mechanics, engine.agent_id)
         recomputed = (
-            await engine.graph.write("dissatisfaction/recompute_sums", agent_id=engine.agent_id)
+            await engine.graph.write(
+                "beliefs/dissatisfaction/recompute_sums", agent_id=engine.agent_id
+            )
         )[0]
         after = await compute_dissatisfaction(engine.graph, engine.mechanics, engine.agent_id)
         for key in ("d_imp", "d_imp_deg", "d_t_imp", "d_t_imp_deg", "d_max_degree"):

@@ -41,7 +41,7 @@ async def _write_pack_censors(
     graph: GraphClient, agent_id: str, pack_name: str, *rows: dict[str, str]
 ) -> None:
     await graph.write(
-        "packs/upsert_pack_censors", agent_id=agent_id, pack_name=pack_name, rows=list(rows)
+        "packs/loader/upsert_pack_censors", agent_id=agent_id, pack_name=pack_name, rows=list(rows)
     )
 
 
@@ -332,7 +332,7 @@ async def test_absolute_and_shipped_censors_cannot_be_removed(
     )
     copy = await censors.list_censors(graph, agent, include_inactive=True)
     stored = await graph.read(
-        "guardian/list_censors",
+        "guardian/censors/list_censors",
         agent_id=agent,
         action=None,
         source="default",

@@ -308,7 +308,7 @@ async def test_agents_whose_ids_share_pieces_stay_apart(graph: GraphClient) -> N
     mine, theirs = f"alpha{tag}-beta{tag}", f"beta{tag}-alpha{tag}"
     for agent_id in (mine, theirs):
         params = {**agent_params(agent_id, None, [], "api", None), "id": agent_id}
-        await graph.write("agents/create_agent", agent=params)
+        await graph.write("agents/store/create_agent", agent=params)
     own = await create_belief(
         graph,
         Mechanics(),

@@ -93,13 +93,13 @@ async def test_every_shipped_pack_loads_consistently(
     assert report.created == len(pack.beliefs) and report.degraded is None
     # Stored strengths follow the engine: supported beliefs carry their supporters' mean.
     expected = initial_strengths(pack, {}, mechanics.birth_strength_cap)
-    rows = await graph.read("packs/get_pack_state", agent_id=agent.id, pack_name=pack.name)
+    rows = await graph.read("packs/loader/get_pack_state", agent_id=agent.id, pack_name=pack.name)
     stored = {row["key"]: row["strength"] for row in rows[0]["beliefs"]}
     assert stored == pytest.approx(expected, abs=1e-9)
     # The event log explains the loaded graph exactly, and the dissatisfaction sums are kept.
     assert await compare_with_stored(graph, mechanics, agent.id) == []
-    sums = await graph.read("dissatisfaction/get_sums", agent_id=agent.id)
-    recomputed = await graph.write("dissatisfaction/recompute_sums", agent_id=agent.id)
+    sums = await graph.read("beliefs/dissatisfaction/get_sums", agent_id=agent.id)
+    recomputed = await graph.write("beliefs/dissatisfaction/recompute_sums", agent_id=agent.id)
     assert sums[0]["d_imp"] == pytest.approx(recomputed[0]["d_imp"])
     assert sums[0]["d_max_degree"] == recomputed[0]["d_max_degree"]
 
@@ -114,7 +114,7 @@ async def test_a_new_version_keeps_learned_strengths_and_supersedes_changed_stat
     pack = find_pack("nonprofit-accounting")
     agent = await create_agent(graph, AgentCreate(name="upgrader"))
     await load_pack(graph, None, mechanics, agent.id, pack)
-    state = await graph.read("packs/get_pack_state", agent_id=agent.id, pack_name=pack.name)
+    state = await graph.read("packs/loader/get_pack_state", agent_id=agent.id, pack_name=pack.name)
     held = {row["key"]: row for row in state[0]["beliefs"]}
     leaf = next(
         b
@@ -129,9 +129,9 @@ async def test_a_new_version_keeps_learned_strengths_and_supersedes_changed_stat
         held[leaf.key]["id"],
         OutcomeIn(outcome="failure", moral_valence="neutral", severity=1.0),
     )
-    learned = (await graph.read("packs/get_pack_state", agent_id=agent.id, pack_name=pack.name))[0][
-        "beliefs"
-    ]
+    learned = (
+        await graph.read("packs/loader/get_pack_state", agent_id=agent.id, pack_name=pack.name)
+    )[0]["beliefs"]
     learned_strength = next(r["strength"] for r in learned if r["key"] == leaf.key)
 
     v2 = pack.model_copy(deep=True)
@@ -153,16 +153,18 @@ async def test_a_new_version_keeps_learned_strengths_and_supersedes_changed_stat
     counted = REGISTRY.get_sample_value("credence_revisions_total", {"mode": "pack_upgrade"}) or 0
     report = await load_pack(graph, None, mechanics, agent.id, v2)
 
-    after = (await graph.read("packs/get_pack_state", agent_id=agent.id, pack_name=pack.name))[0][
-        "beliefs"
-    ]
+    after = (
+        await graph.read("packs/loader/get_pack_state", agent_id=agent.id, pack_name=pack.name)
+    )[0]["beliefs"]
     by_key = {row["key"]: row for row in after}
     assert (report.status, report.superseded, report.created) == ("upgraded", 1, 0)
     assert report.retired == [dropped.key] and dropped.key not in by_key
     assert by_key[leaf.key]["strength"] == pytest.approx(learned_strength)
     assert by_key[changed.key]["statement"].endswith("(restated in version 2)")
     assert by_key[changed.key]["id"] != held[changed.key]["id"]
-    revisions = await graph.read("revisions/list_revisions", agent_id=agent.id, skip=0, limit=10)
+    revisions = await graph.read(
+        "beliefs/revision/list_revisions", agent_id=agent.id, skip=0, limit=10
+    )
     assert [r["mode"] for r in revisions[0]["revisions"]] == ["pack_upgrade"]
     assert (
         REGISTRY.get_sample_value("credence_revisions_total", {"mode": "pack_upgrade"})

@@ -10,8 +10,10 @@ import pytest
 
 from app.errors import AgentNotFound, InvalidInput, PersonNotFound
 from app.graph.client import GraphClient
-from app.memory import people
-from app.memory.people import Affect, PersonCreate, PersonUpdate, interaction_frequency_after
+from app.memory.people import store as people
+from app.memory.people.formulas import interaction_frequency_after
+from app.memory.people.micro_birth import micro_birth
+from app.memory.people.models import Affect, PersonCreate, PersonUpdate
 from app.memory.settings import MemoryMechanics
 
 M = MemoryMechanics()
@@ -83,9 +85,9 @@ async def test_micro_birth_is_idempotent_case_insensitive_and_fast(
     graph: GraphClient, agent: str
 ) -> None:
     started = time.perf_counter()
-    first = await people.micro_birth(graph, agent, "Priya Raman")
+    first = await micro_birth(graph, agent, "Priya Raman")
     elapsed = time.perf_counter() - started
-    again = await people.micro_birth(graph, agent, "  priya   RAMAN ")
+    again = await micro_birth(graph, agent, "  priya   RAMAN ")
 
     assert first.created and not again.created
     assert again.person.id == first.person.id
@@ -96,7 +98,7 @@ async def test_micro_birth_is_idempotent_case_insensitive_and_fast(
 
 
 async def test_concurrent_micro_births_make_one_person(graph: GraphClient, agent: str) -> None:
-    results = await asyncio.gather(*(people.micro_birth(graph, agent, "Omar") for _ in range(8)))
+    results = await asyncio.gather(*(micro_birth(graph, agent, "Omar") for _ in range(8)))
 
     assert sum(result.created for result in results) == 1
     assert len({result.person.id for result in results}) == 1
@@ -108,7 +110,7 @@ async def test_micro_birth_finds_a_person_created_through_the_api(
     graph: GraphClient, agent: str
 ) -> None:
     created = await people.create_person(graph, agent, PersonCreate(name="Ines Duarte"))
-    found = await people.micro_birth(graph, agent, "ines duarte")
+    found = await micro_birth(graph, agent, "ines duarte")
     assert not found.created and found.person.id == created.id
 
 
@@ -191,7 +193,7 @@ async def test_people_are_scoped_to_their_agent(
         await people.get_person(graph, other_agent, mine.id)
     with pytest.raises(PersonNotFound):
         await people.record_interaction(graph, other_agent, mine.id)
-    born = await people.micro_birth(graph, other_agent, "Private Pat")
+    born = await micro_birth(graph, other_agent, "Private Pat")
     assert born.created and born.person.id != mine.id
     assert await people.mentioned_people(graph, other_agent, "a note for nobody") == []
 
@@ -202,7 +204,7 @@ async def test_unknown_agent(graph: GraphClient, agent_id: str) -> None:
     with pytest.raises(AgentNotFound):
         await people.create_person(graph, agent_id, PersonCreate(name="Nobody"))
     with pytest.raises(AgentNotFound):
-        await people.micro_birth(graph, agent_id, "Nobody")
+        await micro_birth(graph, agent_id, "Nobody")
     with pytest.raises(AgentNotFound):
         await people.get_person(graph, agent_id, "x")
     with pytest.raises(AgentNotFound):
@@ -213,6 +215,6 @@ async def test_micro_birth_refuses_a_blank_name(
     graph: GraphClient, test_graph: GraphClient, agent: str
 ) -> None:
     with pytest.raises(InvalidInput) as raised:
-        await people.micro_birth(graph, agent, "   ")
+        await micro_birth(graph, agent, "   ")
     assert raised.value.details["errors"][0]["location"] == ["name"]
     assert (await test_graph.read("memory/count_labelled", agent_id=agent))[0]["people"] == 0

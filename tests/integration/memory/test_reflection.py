@@ -22,12 +22,9 @@ from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.memory import rules, self_model
 from app.memory.episodes import EpisodeBatch, get_episode, import_episodes
-from app.memory.reflection import (
-    ReflectionFailed,
-    ReflectRequest,
-    cluster_by_similarity,
-    reflect,
-)
+from app.memory.reflection.clustering import cluster_by_similarity
+from app.memory.reflection.models import ReflectionFailed, ReflectRequest
+from app.memory.reflection.procedure import reflect
 from app.memory.self_model import CapabilityState, capability_after
 from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.offline.reasoner import OfflineReasoner
@@ -293,8 +290,36 @@ async def test_a_second_reflection_finds_nothing_new(graph: GraphClient, agent: 
     assert (await rules.list_rules(graph, agent)).count == 3
 
 
+async def test_a_cluster_of_more_than_a_hundred_episodes_becomes_one_rule(
+    graph: GraphClient, agent: str
+) -> None:
+    # A rule created through the API names at most 100 episodes; a cluster is not held to that.
+    # It was, and the reflection failed every time (nothing written, the episodes still open), so
+    # the loop's background reflection ran again, and failed again, after every turn.
+    items = [
+        _item(f"{BANK[i % len(BANK)]} Reconciliation run {i}.", i, outcome="success", key="bank")
+        for i in range(104)
+    ]
+    ids = await _import(graph, agent, items)
+    assert await _since_reflection(graph, agent) == 104
+
+    report = await reflect(graph, shared_embedder_for_tests(), FakeReasoner(), agent, now=NOW)
+
+    assert len(report.clusters) == 1 and report.clusters[0].size == 104
+    assert report.clusters[0].rule_id is not None
+    stored = (await rules.list_rules(graph, agent)).data
+    assert [r.id for r in stored] == [report.clusters[0].rule_id]
+    assert sorted(stored[0].derived_from) == sorted(ids.values())
+    assert all([await _consolidated(graph, agent, episode_id) for episode_id in ids.values()])
+    assert await _since_reflection(graph, agent) == 0
+
+    again = FakeReasoner()
+    second = await reflect(graph, shared_embedder_for_tests(), again, agent, now=NOW)
+    assert second.clusters == [] and again.requests == [] and second.considered == 0
+
+
 async def _since_reflection(graph: GraphClient, agent: str) -> int:
-    rows = await graph.read("sessions/count_open_episodes", agent_id=agent)
+    rows = await graph.read("loop/sessions/count_open_episodes", agent_id=agent)
     return int(rows[0]["open"])
 
 

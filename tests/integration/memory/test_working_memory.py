@@ -11,8 +11,9 @@ from app.beliefs.models import BeliefCreate
 from app.beliefs.store import create_belief
 from app.errors import AgentNotFound, InvalidInput, TaskNotFound
 from app.graph.client import GraphClient
-from app.memory import people, working_memory
-from app.memory.people import PersonCreate
+from app.memory import working_memory
+from app.memory.people import store as people
+from app.memory.people.models import PersonCreate
 from app.memory.settings import MemoryMechanics
 from app.memory.working_memory import EntityCreate, NoteCreate, TaskCreate
 

@@ -226,6 +226,8 @@ async def test_deleting_the_agent_deletes_its_corpus(
 
     assert deletion.nodes_deleted == 1 + 1 + 2  # the agent, the document, its two passages
     assert (
-        await graph.read("research/get_corpus_checksums", agent_id=agent, document_ids=["guide.md"])
+        await graph.read(
+            "research/corpus/get_corpus_checksums", agent_id=agent, document_ids=["guide.md"]
+        )
         == []
     )

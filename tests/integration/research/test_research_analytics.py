@@ -1,5 +1,5 @@
-"""The two research analytics (cypher/analytics/) on a real investigation: the evidence tree of
-its hypothesis and the conflict it resolved."""
+"""The two research analytics (cypher/beliefs/analytics/) on a real investigation: the evidence
+tree of its hypothesis and the conflict it resolved."""
 
 from __future__ import annotations
 

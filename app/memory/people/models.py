@@ -1,0 +1,155 @@
+"""The models of people: what the API takes and returns, and what the services return."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from app.common import StrictModel, Unit, not_blank
+from app.memory.settings import Seniority
+
+KnowledgeLevel = Literal["unknown", "novice", "intermediate", "expert"]
+BirthSource = Literal["full", "micro", "api"]
+PersonSort = Literal["relationship", "recent", "name"]
+Valence = Annotated[float, Field(ge=-1.0, le=1.0)]
+PersonName = Annotated[str, Field(min_length=1, max_length=200)]
+Email = Annotated[str, Field(max_length=320, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+Role = Annotated[str, Field(min_length=1, max_length=200)]
+PreferenceKey = Annotated[str, Field(min_length=1, max_length=100)]
+PreferenceValue = (
+    Annotated[str, Field(max_length=1000)]
+    | bool
+    | int
+    | float
+    | list[Annotated[str, Field(max_length=200)]]
+)
+MAX_PREFERENCES = 50
+
+
+class Affect(StrictModel):
+    """How the person seems to feel: valence −1..1, arousal and stress 0..1."""
+
+    valence: Valence = 0.0
+    arousal: Unit = 0.0
+    stress: Unit = 0.0
+
+
+class AffectPatch(StrictModel):
+    valence: Valence | None = None
+    arousal: Unit | None = None
+    stress: Unit | None = None
+
+
+class PersonCreate(StrictModel):
+    name: PersonName
+    email: Email | None = None
+    role: Role = "unknown"
+    seniority: Seniority = "unknown"
+    interaction_frequency: Unit = 0.0
+    # Someone added on purpose is taken as moderately relevant; micro-births start at 0.
+    context_relevance: Unit = 0.5
+    trust: Unit = 0.5
+    affect: Affect = Field(default_factory=Affect)
+    knowledge_level: KnowledgeLevel = "unknown"
+    preferences: dict[PreferenceKey, PreferenceValue] = Field(
+        default_factory=dict, max_length=MAX_PREFERENCES
+    )
+
+    _check_name = field_validator("name")(not_blank)
+
+
+class PersonUpdate(StrictModel):
+    """A partial edit. ``email: null`` clears the email; ``preferences`` is merged key by key
+    (a key set to null is removed); authority follows ``seniority``."""
+
+    name: PersonName | None = None
+    email: Email | None = None
+    role: Role | None = None
+    seniority: Seniority | None = None
+    interaction_frequency: Unit | None = None
+    context_relevance: Unit | None = None
+    trust: Unit | None = None
+    affect: AffectPatch | None = None
+    knowledge_level: KnowledgeLevel | None = None
+    preferences: dict[PreferenceKey, PreferenceValue | None] | None = Field(
+        default=None, max_length=MAX_PREFERENCES
+    )
+
+    @field_validator(
+        "name",
+        "role",
+        "seniority",
+        "interaction_frequency",
+        "context_relevance",
+        "trust",
+        "affect",
+        "knowledge_level",
+        "preferences",
+    )
+    @classmethod
+    def _null_only_for_email(cls, value: Any) -> Any:
+        # Only an explicit null reaches this (defaults are not validated): only email may be
+        # cleared.
+        if value is None:
+            raise ValueError("may not be null (leave the field out to keep it)")
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("must not be blank")
+        return value
+
+
+class Person(BaseModel):
+    id: str
+    agent_id: str
+    name: str
+    email: str | None = None
+    role: str
+    seniority: Seniority
+    authority: float
+    interaction_frequency: float
+    interaction_count: int
+    context_relevance: float
+    relationship_value: float
+    trust: float
+    affect: Affect
+    knowledge_level: KnowledgeLevel
+    preferences: dict[str, Any]
+    birth_source: BirthSource
+    created_at: datetime | None = None
+    last_seen: datetime | None = None
+
+
+class PersonPage(BaseModel):
+    data: list[Person]
+    count: int
+
+
+class MicroBirth(BaseModel):
+    person: Person
+    created: bool
+
+
+class AffectResult(BaseModel):
+    person: Person
+    frustration_cues: list[str]
+    praise_cues: list[str]
+    changed: bool
+
+
+class Mention(BaseModel):
+    """A name found in a text: a known person (with id) or a capitalised name not known yet."""
+
+    name: str
+    person_id: str | None = None
+    known: bool
+    start: int
+
+
+class MetPerson(BaseModel):
+    """A person met in a turn: found or micro-born, one interaction counted, affect read."""
+
+    person: Person
+    created: bool
+    frustration_cues: list[str]
+    praise_cues: list[str]

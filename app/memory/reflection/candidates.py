@@ -1,0 +1,57 @@
+"""Reading the episodes a reflection may consolidate, with their unit vectors."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.embeddings.embedder import Embedder
+from app.embeddings.settings import EmbeddingSettings
+from app.errors import AgentNotFound
+from app.graph.client import GraphClient
+from app.memory.reflection.clustering import unit_rows
+from app.memory.reflection.models import EARLIEST
+from app.memory.reflection.plans import CandidateEpisode, Candidates, ReflectionScope
+
+
+async def read_candidates(
+    graph: GraphClient, embedder: Embedder | None, scope: ReflectionScope
+) -> Candidates:
+    """The agent's unconsolidated episodes with vectors, oldest first (ties in clustering and the
+    order of a cluster's episodes follow age).
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    rows = await graph.read(
+        "memory/reflection/list_reflection_candidates",
+        agent_id=scope.agent_id,
+        since=scope.request.since or EARLIEST,
+        limit=scope.request.max_episodes or scope.settings.max_episodes,
+        dimensions=embedder.dimensions if embedder is not None else EmbeddingSettings().dimensions,
+    )
+    if not rows:
+        raise AgentNotFound(scope.agent_id)
+    found = rows[0]
+    raw = sorted(found["episodes"], key=lambda e: (e["occurred_at"], e["id"]))
+    episodes = [
+        CandidateEpisode(
+            id=e["id"],
+            text=e["text"],
+            outcome=e["outcome"],
+            frame=e["frame"],
+            occurred_at=e["occurred_at"],
+            counted_by_turn=e.get("kind") == "turn",
+        )
+        for e in raw
+    ]
+    unit = (
+        unit_rows(np.asarray([e["embedding"].to_numpy() for e in raw], dtype=np.float64))
+        if raw
+        else np.zeros((0, 0))
+    )
+    skipped = {
+        "trivial": found["trivial"],
+        "without_embedding": found["without_embedding"],
+        "beyond_limit": max(0, found["eligible"] - len(episodes)),
+    }
+    return Candidates(episodes=episodes, unit=unit, skipped=skipped)

@@ -1,0 +1,99 @@
+"""What a reflection is asked and what it reports; the reasoner part it needs; its error."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.errors import CredenceError
+from app.memory.self_model import CapabilityState
+from app.memory.settings import MAX_EPISODES_LIMIT
+from app.reasoning.protocol import AbstractedRule, RuleRequest
+
+OUTCOME_KEYS = ("success", "failure", "partial", "neutral", "unknown")
+# "since the beginning": a bound the composite index can seek from (a null could not).
+EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
+
+
+class ReflectRequest(BaseModel):
+    """What to reflect on; every field is optional (defaults from :class:`ReflectionSettings`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    since: datetime | None = Field(
+        default=None, description="Only episodes that occurred at or after this time."
+    )
+    min_cluster_size: Annotated[int | None, Field(ge=2, le=1000)] = None
+    similarity: Annotated[
+        float | None,
+        Field(ge=0.0, le=1.0, description="Cosine similarity at which episodes cluster."),
+    ] = None
+    max_episodes: Annotated[int | None, Field(ge=1, le=MAX_EPISODES_LIMIT)] = None
+    dry_run: bool = Field(default=False, description="Cluster and abstract, write nothing.")
+
+    @field_validator("since")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class ReflectedCluster(BaseModel):
+    episode_ids: list[str] = Field(description="Oldest first.")
+    size: int
+    cohesion: float = Field(description="Mean pairwise cosine similarity of its episodes.")
+    outcomes: dict[str, int]
+    domain: str = Field(description="The capability its outcomes were recorded in.")
+    rule_id: str | None = Field(description="The rule written (null in a dry run).")
+    trigger_concept: str
+    content: str
+    confidence: float
+    reasoner: str
+    knowledge_gap: str | None = None
+
+
+class SkippedEpisodes(BaseModel):
+    trivial: int = Field(description="Unconsolidated trivial episodes (never consolidated).")
+    without_embedding: int = Field(
+        description="Non-trivial episodes without a vector (`credence embed backfill`)."
+    )
+    beyond_limit: int = Field(description="Older eligible episodes past max_episodes.")
+    unclustered: int = Field(description="Episodes in no cluster of at least min_cluster_size.")
+    raced: int = Field(description="Clustered episodes a concurrent reflection consolidated first.")
+
+
+class CapabilityChange(BaseModel):
+    domain: str
+    successes: int
+    failures: int
+    before: CapabilityState
+    after: CapabilityState
+
+
+class ReflectionReport(BaseModel):
+    agent_id: str
+    dry_run: bool
+    since: datetime | None
+    similarity: float
+    min_cluster_size: int
+    considered: int = Field(description="Episodes clustered.")
+    clusters: list[ReflectedCluster]
+    skipped: SkippedEpisodes
+    capabilities: list[CapabilityChange]
+    knowledge_gaps_added: list[str]
+    rules_embedded: bool = Field(description="Whether the new rules got their vectors now.")
+
+
+class RuleAbstractor(Protocol):
+    """The part of :class:`app.reasoning.protocol.Reasoner` reflection needs."""
+
+    async def abstract_rule(self, request: RuleRequest) -> AbstractedRule: ...
+
+
+class ReflectionFailed(CredenceError):
+    """The reasoner could not abstract a rule for a cluster; nothing was written."""
+
+    code = "reflection_failed"

@@ -1,0 +1,47 @@
+// Creates (or re-weights) source -[:SUPPORTS {weight}]-> target unless it would close a cycle;
+// the cycle, if any, is returned instead. Call graph/agent_scope/lock_agent first (so two writers cannot
+// close a cycle between them); run beliefs/cascade/cascade_strength from the source afterwards.
+// Params: $agent_id (string), $edge (map: source_id, target_id, weight float in (0, 1]).
+// A new edge adds one to the degree of both beliefs, and the agent's dissatisfaction sums
+// follow. Both beliefs must be active.
+// Returns: source_found, target_found, source_active, target_active (booleans), cycle (list of
+//          belief ids from the target back to the source, or null), created (boolean: a new
+//          edge), weight (float or null).
+OPTIONAL MATCH (s:Belief {agent_id: $agent_id, id: $edge.source_id})
+OPTIONAL MATCH (t:Belief {agent_id: $agent_id, id: $edge.target_id})
+CALL (s, t) {
+  OPTIONAL MATCH cycle = SHORTEST 1 (t)-[:SUPPORTS]->+(s)
+  WHERE s IS NOT NULL AND t IS NOT NULL
+  RETURN CASE WHEN s IS NOT NULL AND s = t THEN [s.id, s.id]
+              WHEN cycle IS NULL THEN null
+              ELSE [n IN nodes(cycle) | n.id] + [t.id] END AS cycle
+}
+CALL (s, t, cycle) {
+  WITH s, t, cycle
+  WHERE s IS NOT NULL AND t IS NOT NULL AND cycle IS NULL AND s.is_active AND t.is_active
+  OPTIONAL MATCH (s)-[existing:SUPPORTS]->(t)
+  MERGE (s)-[r:SUPPORTS]->(t)
+    ON CREATE SET r.created_at = datetime()
+  SET r.weight = toFloat($edge.weight)
+  WITH s, t, r, existing IS NULL AS created
+  CALL (s, t, created) {
+    WITH s, t WHERE created
+    MATCH (agent:Agent {id: $agent_id})
+    SET s.degree = s.degree + 1,
+        t.degree = t.degree + 1,
+        agent.d_imp_deg = agent.d_imp_deg + s.importance + t.importance,
+        agent.d_t_imp_deg = agent.d_t_imp_deg + s.tension * s.importance + t.tension * t.importance
+    SET agent.d_max_degree = CASE WHEN s.degree > agent.d_max_degree THEN s.degree
+                                  ELSE agent.d_max_degree END
+    SET agent.d_max_degree = CASE WHEN t.degree > agent.d_max_degree THEN t.degree
+                                  ELSE agent.d_max_degree END
+  }
+  RETURN created, r.weight AS weight
+  UNION
+  WITH s, t, cycle
+  WHERE s IS NULL OR t IS NULL OR cycle IS NOT NULL OR NOT s.is_active OR NOT t.is_active
+  RETURN false AS created, null AS weight
+}
+RETURN s IS NOT NULL AS source_found, t IS NOT NULL AS target_found,
+       coalesce(s.is_active, false) AS source_active, coalesce(t.is_active, false) AS target_active,
+       cycle, created, weight

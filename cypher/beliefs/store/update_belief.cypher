@@ -1,0 +1,36 @@
+// Edits a belief's statement, importance or supervision mode, recording a manual event, and
+// keeps the agent's dissatisfaction sums in step with a new importance.
+// Call graph/agent_scope/lock_agent first in the same transaction. Immutable beliefs are refused by the
+// service before this runs.
+// Params: $agent_id (string), $belief_id (string), $changes (map: statement string or null,
+//         importance float or null, supervision_mode string or null,
+//         clear_supervision_mode boolean).
+// Returns: id (string). No row if unknown.
+MATCH (agent:Agent {id: $agent_id})
+MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
+WITH agent, b, b.statement AS old_statement, b.importance AS old_importance
+SET b.statement = coalesce($changes.statement, b.statement),
+    // A new statement needs a new vector (app/embeddings/store.py embeds it).
+    b.embedding_pending = CASE WHEN $changes.statement IS NOT NULL
+                                 AND $changes.statement <> old_statement
+                               THEN true ELSE b.embedding_pending END,
+    b.importance = coalesce(toFloat($changes.importance), b.importance),
+    b.supervision_mode = CASE WHEN $changes.clear_supervision_mode THEN null
+                              ELSE coalesce($changes.supervision_mode, b.supervision_mode) END,
+    agent.event_seq = agent.event_seq + 1
+WITH agent, b, old_statement, old_importance,
+     CASE WHEN b.is_active THEN b.importance - old_importance ELSE 0.0 END AS change
+SET agent.d_imp = agent.d_imp + change,
+    agent.d_imp_deg = agent.d_imp_deg + change * b.degree,
+    agent.d_t_imp = agent.d_t_imp + change * b.tension,
+    agent.d_t_imp_deg = agent.d_t_imp_deg + change * b.tension * b.degree
+CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id, kind: 'manual',
+                       action: 'updated',
+                       seq: agent.event_seq, old_strength: b.strength, new_strength: b.strength,
+                       old_tension: b.tension, new_tension: b.tension, at: datetime(),
+                       note: CASE WHEN old_statement <> b.statement
+                                  THEN 'statement was: ' + old_statement
+                                  WHEN old_importance <> b.importance
+                                  THEN 'importance was: ' + toString(old_importance)
+                                  ELSE null END})-[:OF]->(b)
+RETURN b.id AS id

@@ -1,0 +1,77 @@
+// Creates a batch of episodes (the caller has taken the agent lock and removed external ids the
+// agent already holds), each linked to its session, its speaker (a Person, micro-born when new)
+// and the beliefs it is about. The session order (seq, NEXT edges) is planned by
+// app/memory/session_order.py and linked by memory/episodes/link_session_order.
+// Params: $agent_id (string),
+//         $episodes (list of maps: id, external_id, speaker, person (the micro-birth property
+//         map of the speaker, app/memory/people.py micro_birth_properties, with name_key; null
+//         when the agent itself spoke), text, user_message, response, occurred_at (datetime), session,
+//         outcome, emotional_valence, surprise, frame, actions, trivial, interference,
+//         search_text (string), seq (int or null: place of arrival in the session),
+//         mentioned_dates (list of ISO date strings: app/text/dates.py),
+//         embedding (float32 VECTOR or null), about (list of belief ids)),
+//         $scheme (int: the embedding scheme of the given vectors).
+// The agent counts the episodes written since its last reflection (episodes_since_reflection:
+// the loop reflects every N of them, app/loop/sessions.py reflect_if_due).
+// Returns: id (string), external_id (string), person_id (string or null).
+OPTIONAL MATCH (agent:Agent {id: $agent_id})
+FOREACH (a IN CASE WHEN agent IS NULL THEN [] ELSE [agent] END |
+  SET a.episodes_since_reflection = coalesce(a.episodes_since_reflection, 0) + size($episodes))
+WITH 1 AS go
+UNWIND $episodes AS row
+CREATE (e:Episode {id: row.id, agent_id: $agent_id})
+SET e.external_id = row.external_id,
+    e.speaker = row.speaker,
+    e.text = row.text,
+    e.search_text = row.search_text,
+    e.seq = row.seq,
+    e.user_message = row.user_message,
+    e.response = row.response,
+    e.occurred_at = row.occurred_at,
+    e.created_at = datetime(),
+    e.outcome = row.outcome,
+    e.emotional_valence = row.emotional_valence,
+    e.surprise = row.surprise,
+    e.frame = row.frame,
+    e.actions = row.actions,
+    e.trivial = row.trivial,
+    e.interference = row.interference,
+    e.salience = 1.0,
+    e.is_peak = false,
+    e.is_end = false,
+    e.consolidated = false,
+    e.revision_triggered = false,
+    e.session_key = row.session,
+    e.mentioned_dates = row.mentioned_dates
+WITH e, row
+CALL (e, row) {
+  WITH e, row WHERE row.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(e, 'embedding', toFloatList(row.embedding))
+  SET e.embedding_scheme = $scheme
+}
+CALL (e, row) {
+  WITH e, row WHERE row.session IS NOT NULL
+  MERGE (s:Session {agent_id: $agent_id, key: row.session})
+    ON CREATE SET s.id = randomUUID(), s.started_at = row.occurred_at
+  SET s.started_at = CASE WHEN row.occurred_at < s.started_at THEN row.occurred_at
+                          ELSE s.started_at END
+  CREATE (e)-[:IN_SESSION]->(s)
+}
+CALL (e, row) {
+  WITH e, row WHERE row.person IS NOT NULL
+  MERGE (p:Person {agent_id: $agent_id, name_key: row.person.name_key})
+    ON CREATE SET p += row.person, p.id = randomUUID(), p.created_at = datetime()
+  SET p.last_seen = CASE WHEN p.last_seen IS NULL OR row.occurred_at > p.last_seen
+                         THEN row.occurred_at ELSE p.last_seen END
+  CREATE (e)-[:WITH {role: 'speaker'}]->(p)
+  RETURN p.id AS person_id
+  UNION
+  WITH row WHERE row.person IS NULL
+  RETURN null AS person_id
+}
+CALL (e, row) {
+  UNWIND row.about AS belief_id
+  MATCH (b:Belief {id: belief_id, agent_id: $agent_id})
+  MERGE (e)-[:ABOUT]->(b)
+}
+RETURN e.id AS id, e.external_id AS external_id, person_id

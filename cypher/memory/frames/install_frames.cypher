@@ -1,0 +1,22 @@
+// Installs (or updates in place) frames of an agent, merged on (agent_id, key): idempotent.
+// Call graph/agent_scope/lock_agent first in the same transaction.
+// Params: $agent_id (string), $source (string: 'seed' or 'pack:<name>'), $now (datetime),
+//         $frames (list of maps: key, name, description, activation_patterns (list of strings),
+//         default_category, default_stakes, questions_to_ask (list of strings),
+//         context_budget (int), position (int)).
+// Returns: installed (int, frames merged).
+MATCH (agent:Agent {id: $agent_id})
+UNWIND $frames AS spec
+MERGE (f:Frame {agent_id: $agent_id, key: spec.key})
+  ON CREATE SET f.id = randomUUID(), f.installed_at = $now
+SET f.name = spec.name,
+    f.description = spec.description,
+    f.activation_patterns = spec.activation_patterns,
+    f.default_category = spec.default_category,
+    f.default_stakes = spec.default_stakes,
+    f.questions_to_ask = spec.questions_to_ask,
+    f.context_budget = spec.context_budget,
+    f.position = spec.position,
+    f.source = $source,
+    f.updated_at = $now
+RETURN count(f) AS installed
