@@ -25,7 +25,7 @@ from app.reasoning.offline.stance_model import (
     MODEL_VERSION,
     WEIGHTS_PATH,
     LoadedJudge,
-    StanceModel,
+    TreeEnsemble,
     load_judge,
 )
 from app.reasoning.protocol import PassageRequest, StanceRequest
@@ -52,7 +52,7 @@ def test_shipped_weights_match_their_manifest() -> None:
     assert manifest["version"] == MODEL_VERSION
     assert manifest["text_features"] == list(TEXT_FEATURES)
     assert manifest["classes"] == list(CLASSES)
-    assert WEIGHTS_PATH.stat().st_size < 100_000
+    assert WEIGHTS_PATH.stat().st_size < 3_000_000
     judge = load_judge()
     assert judge.model is not None, judge.reason
     assert judge.kind == "learned" and judge.version == MODEL_VERSION
@@ -63,9 +63,15 @@ def test_shipped_weights_match_their_manifest() -> None:
     assert manifest["held_out"]["contradiction_f1"] >= 0.55
 
 
+def manifest_trees() -> int:
+    trees: int = json.loads(MANIFEST_PATH.read_text(encoding="utf-8"))["trees"]
+    return trees
+
+
 def test_weights_round_trip_byte_for_byte() -> None:
-    model = StanceModel.from_bytes(WEIGHTS_PATH.read_bytes())
+    model = TreeEnsemble.from_bytes(WEIGHTS_PATH.read_bytes())
     assert model.to_bytes() == WEIGHTS_PATH.read_bytes()
+    assert model.trees == manifest_trees() and model.depth >= 1
 
 
 # --- fallback ------------------------------------------------------------------------------------
@@ -148,17 +154,11 @@ def test_health_says_which_judge_runs(tmp_path: Path) -> None:
 
 
 def _always(stance: str) -> LoadedJudge:
-    """A model whose answer is fixed by its intercept: proves the reasoner asks the model."""
-    columns = len(TEXT_FEATURES)
-    intercept = np.zeros(len(CLASSES))
-    intercept[CLASSES.index(stance)] = 5.0
-    model = StanceModel(
-        mean=np.zeros(columns),
-        scale=np.ones(columns),
-        coef=np.zeros((len(CLASSES), columns)),
-        intercept=intercept,
-    )
-    return LoadedJudge(model, "test-model")
+    """A model without trees whose answer is fixed by its baseline: proves the reasoner asks
+    the model."""
+    scores = np.zeros(len(CLASSES))
+    scores[CLASSES.index(stance)] = 5.0
+    return LoadedJudge(TreeEnsemble.constant(scores, len(TEXT_FEATURES)), "test-model")
 
 
 async def test_classify_stance_and_the_research_judge_use_the_model() -> None:

@@ -3,9 +3,10 @@
 With embeddings and the shipped model (:mod:`app.reasoning.offline.stance_model`), a pair about
 the topic (cosine at least the topic threshold less the neutral margin) is judged by the model
 from the pair's features (:mod:`app.reasoning.offline.stance_features`, the cue judge's decision
-among them): reinforcing, contradicting or neutral, with the model's probability of that stance
-as the confidence. The embeddings enter the model through their cosine (their element-wise
-difference and product were tried and overfit: see bench/README.md). A pair further apart
+among them): gradient-boosted trees say reinforcing, contradicting or neutral, with the model's
+probability of that stance as the confidence. The embeddings enter the model through their
+cosine (their element-wise difference and product were tried and overfit: see
+bench/README.md). A pair further apart
 stays ``novel`` (the model never saw unrelated pairs), a pair under the topic threshold that
 shares no content word keeps the cue judge's stance, and a contradiction the cue judge finds
 by a denial, a negation or an antonym stands, as does one text going up where the other goes
