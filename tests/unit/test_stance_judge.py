@@ -18,7 +18,7 @@ from app.config import Settings
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.offline.reasoner import OfflineReasoner
-from app.reasoning.offline.stance_features import TEXT_FEATURES
+from app.reasoning.offline.stance_features import TEXT_FEATURES, name_swap
 from app.reasoning.offline.stance_model import (
     CLASSES,
     MANIFEST_PATH,
@@ -189,10 +189,9 @@ async def test_classify_stance_and_the_research_judge_use_the_model() -> None:
 
 # --- edits the cue judge missed ----------------------------------------------------------------
 
-# (new text, belief, the right stance): number, date and antonym edits of the kind a knowledge
-# base meets (name edits, "chaired by Maria Lopez" / "by John Smith", the model calls
-# contradicting at 0.45, under its floor: still missed); each one the cue judge gets wrong
-# (asserted below, so the set stays honest) and the shipped model gets right.
+# (new text, belief, the right stance): number, date, name and antonym edits of the kind a
+# knowledge base meets; each one the cue judge gets wrong (asserted below, so the set stays
+# honest) and the shipped judge gets right.
 PAIRS: list[tuple[str, str, str]] = [
     # numbers: a bound the other text breaks
     (
@@ -209,6 +208,22 @@ PAIRS: list[tuple[str, str, str]] = [
     (
         "The festival has been held every summer since 1998.",
         "The festival was first held in 2003",
+        "contradicting",
+    ),
+    # names: the texts differ only in who (stance-judge-1 said reinforcing to all three)
+    (
+        "The audit committee is chaired by Maria Lopez.",
+        "The audit committee is chaired by John Smith",
+        "contradicting",
+    ),
+    (
+        "The novel was written by Charles Dickens.",
+        "The novel was written by Jane Austen",
+        "contradicting",
+    ),
+    (
+        "The project is led by Anna Becker from the finance team.",
+        "The project is led by Tom Weber from the finance team",
         "contradicting",
     ),
     # antonyms: up against down
@@ -239,3 +254,15 @@ async def test_edits_the_cue_judge_missed(claim: str, statement: str, expected: 
     after = await OfflineReasoner(embedder, judge=load_judge()).classify_stance(request)
     assert before.stance != expected, before.cues
     assert after.stance == expected, after.cues
+
+
+def test_a_name_swap_is_only_names() -> None:
+    assert name_swap(
+        "The novel was written by Charles Dickens.", "The novel was written by Jane Austen"
+    ) == ("charles dickens", "austen jane")
+    # Other words differ too: not a swap (the model judges it).
+    assert name_swap("Maria Lopez chairs the audit committee.", "John Smith leads sales") is None
+    # One text adds a name, the other drops none: "Bob too" is no contradiction.
+    assert name_swap("Alice approves invoices", "Alice and Bob approve invoices") is None
+    # Months are dates (the month rule, with its bounds), not names.
+    assert name_swap("The report is due in March.", "The report is due in June") is None
