@@ -93,14 +93,16 @@ class TreeEnsemble:
     def probabilities(self, features: FloatArray) -> FloatArray:
         """Rows of features → rows of class probabilities (in :data:`CLASSES` order)."""
         x = np.atleast_2d(np.asarray(features, dtype=np.float64))
-        rows = x.shape[0]
-        node = np.broadcast_to(self.roots.reshape(1, -1), (rows, self.trees)).copy()
-        row_index = np.arange(rows)[:, None]
+        rows, width = x.shape
+        flat = x.ravel()
+        offsets = np.arange(0, rows * width, width)[:, None]  # where each row starts in flat
+        node = np.tile(self.roots.reshape(-1), (rows, 1))
+        missing = bool(np.isnan(flat).any())
         for _ in range(self.depth):  # every row in every tree steps down one level
-            values = x[row_index, self.feature[node]]
-            left = np.where(
-                np.isnan(values), self.missing_left[node] == 1, values <= self.threshold[node]
-            )
+            values = flat[offsets + self.feature[node]]
+            left = values <= self.threshold[node]  # false for a missing value, then:
+            if missing:
+                left |= np.isnan(values) & (self.missing_left[node] == 1)
             node = np.where(left, self.left[node], self.right[node])
         leaves = self.value[node].reshape(rows, -1, len(CLASSES))
         scores = self.baseline + leaves.sum(axis=1)
