@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -198,7 +198,22 @@ def figures(truth: npt.NDArray[np.int64], predicted: npt.NDArray[np.int64]) -> F
     )
 
 
-def decide(model: TreeEnsemble, x: Matrix) -> npt.NDArray[np.int64]:
+class Scorer(Protocol):
+    def probabilities(self, features: Matrix) -> Matrix: ...
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A fitted scikit-learn estimator as a :class:`Scorer` (``--explore``'s comparisons)."""
+
+    estimator: Any
+
+    def probabilities(self, features: Matrix) -> Matrix:
+        probabilities: Matrix = self.estimator.predict_proba(features)
+        return probabilities
+
+
+def decide(model: Scorer, x: Matrix) -> npt.NDArray[np.int64]:
     """The package's decision on each row, as ``app.reasoning.offline.stance_judge`` takes it:
     the model's most probable class where it applies and no rule says "contradicting", else
     the cue judge's stance (novel counts as NEI)."""
@@ -325,6 +340,9 @@ def explore(
     logistic.fit(x[:, :columns], y)
     predicted = logistic.predict(xv[:, :columns]).astype(np.int64)
     print(f"logistic regression C=0.1 (stance-judge-1), argmax: {figures(yv, predicted).line()}")
+    decided = decide(Fitted(logistic), xv[:, :columns])
+    print(f"logistic regression C=0.1 (stance-judge-1), the package's decision: "
+          f"{figures(yv, decided).line()}")  # fmt: skip
     scored = []
     for trees in GRID:
         model = fit_exported(x[:, :columns], y, trees, xv[:, :columns])
