@@ -23,8 +23,8 @@ the project's embedder (all-MiniLM-L6-v2, vectors cached in its usual cache), tu
 features by ``app.reasoning.offline.stance_features``, and labelled SUPPORTS → reinforcing,
 REFUTES → contradicting, NOT_ENOUGH_INFO → neutral. Each training row is also seen in the form
 the research judge reads a passage ("<page title>: <sentence>", when the sentence lacks the
-title). The model is scikit-learn's ``HistGradientBoostingClassifier`` (``pip install -e
-'.[train]'``), fixed seed, no early stopping; its trees are exported into plain node arrays
+title). The model is scikit-learn's ``HistGradientBoostingClassifier`` (a dependency of the
+package), fixed seed, no early stopping; its trees are exported into plain node arrays
 (``app.reasoning.offline.stance_model.TreeEnsemble``) that the package walks with numpy alone,
 after checking that they give scikit-learn's ``predict_proba`` within 1e-6 on every row scored
 here. A manifest beside the ``.npz`` holds the SHA-256, the features, the hyper-parameters and
