@@ -57,10 +57,11 @@ def test_shipped_weights_match_their_manifest() -> None:
     assert judge.model is not None, judge.reason
     assert judge.kind == "learned" and judge.version == MODEL_VERSION
     assert judge.model.features == len(TEXT_FEATURES)
-    # The held-out figures the training printed beat the cue judge's on the same rows
-    # (accuracy 0.503, contradiction F1 0.422: bench/README.md).
+    # The held-out figures the training printed meet the targets and beat the cue judge's on
+    # the same rows (accuracy 0.503, contradiction F1 0.422: bench/README.md).
     assert manifest["held_out"]["accuracy"] >= 0.60
-    assert manifest["held_out"]["contradiction_f1"] >= 0.55
+    assert manifest["held_out"]["contradiction_f1"] >= 0.60
+    assert manifest["hyper_parameters"]["max_iter"] * len(CLASSES) == manifest["trees"]
 
 
 def manifest_trees() -> int:
