@@ -32,6 +32,11 @@ after turn until a turn revises it (``--bursts``), timed apart from the mix.
 migration check accepts the database) beside this code's, and sends each turn and its twin (the
 same kind, speaker and place in a session, a distinct text) to both, alternating which goes
 first: on a shared machine both see the same load, and the ratio of their p95 is one run's.
+``--baseline . --baseline-env NAME=VALUE`` pairs this code with itself under another setting,
+e.g. the offline stance judge's cue judge alone against the learned judge:
+
+    .venv/bin/python bench/turn_performance.py --small --baseline . \
+        --baseline-env CREDENCE_REASONER__OFFLINE_STANCE_MODEL=false
 
 Agents this run generates are deleted at the end unless ``--keep``; the turns agent is always
 this benchmark's own (deleted unless ``--keep``), other agents it found already there are left.
@@ -1170,9 +1175,16 @@ def run_paired(
     pairs = paired_turns(maker, turns)
     baseline = Path(args.baseline).resolve()
     settings = get_settings()
-    asyncio.run(baseline_index(settings, create=True))
+    # The older code's index (above); this checkout under another setting needs none.
+    older = baseline != mp.REPO.resolve()
+    if older:
+        asyncio.run(baseline_index(settings, create=True))
+    baseline_env = {**env, **dict(args.baseline_env)}
     try:
-        with mp.api_server(env) as current, mp.api_server(env, repo=baseline) as before:
+        with (
+            mp.api_server(env) as current,
+            mp.api_server(baseline_env, repo=baseline) as before,
+        ):
             print(
                 f"[api] ready: current on :{current.port} ({current.start_s:.1f} s), baseline "
                 f"{baseline} on :{before.port} ({before.start_s:.1f} s); offline reasoner",
@@ -1183,11 +1195,15 @@ def run_paired(
                 f"{mp.load_average()} ...",
                 flush=True,
             )
+            if args.baseline_env:
+                extra = " ".join(f"{name}={value}" for name, value in args.baseline_env)
+                print(f"[api] the baseline's own env: {extra}", flush=True)
             figures = measure_paired(
                 current, before, agents.main, pairs[: args.warmup], pairs[args.warmup :]
             )
     finally:
-        asyncio.run(baseline_index(settings, create=False))
+        if older:
+            asyncio.run(baseline_index(settings, create=False))
     report_paired(args, agents, figures)
 
 
@@ -1238,6 +1254,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "both and their ratio (no bursts, no --profile in this mode)",
     )
     parser.add_argument(
+        "--baseline-env",
+        action="append",
+        type=lambda text: tuple(text.split("=", 1)),
+        default=[],
+        metavar="NAME=VALUE",
+        help="--baseline: environment of the baseline API only, over --server-env (repeatable; "
+        "with --baseline . this code under another setting)",
+    )
+    parser.add_argument(
         "--max-ratio", type=float, default=1.2, help="--baseline: the p95 ratio allowed"
     )
     parser.add_argument("--seed", type=int, default=7)
@@ -1249,9 +1274,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--clean", action="store_true", help="only delete the bench-memory-turns- agents, then exit"
     )
     args = parser.parse_args(argv)
-    bad = [pair[0] for pair in args.server_env if len(pair) != 2]
+    bad = [pair[0] for pair in (*args.server_env, *args.baseline_env) if len(pair) != 2]
     if bad:
-        parser.error(f"--server-env takes NAME=VALUE, not {bad[0]!r}")
+        parser.error(f"--server-env and --baseline-env take NAME=VALUE, not {bad[0]!r}")
+    if args.baseline_env and args.baseline is None:
+        parser.error("--baseline-env needs --baseline")
     if args.turns < 1 or args.warmup < 0 or args.session_turns < 1:
         parser.error("--turns and --session-turns must be >= 1, --warmup >= 0")
     if args.small:

@@ -1,8 +1,8 @@
 """Episodes linked to what they are about (``cypher/memory/episode_subjects/``): the people
 and places a turn names, its speaker, and its topics (``app/text/entities.py``), as
-``MENTIONS`` edges to the agent's ``:Subject`` nodes, written in the transaction that writes the episodes. The episode
-search follows them back (``app/retrieval/coverage.py``) to gather every turn about the
-question's subjects, whichever session it was said in.
+``MENTIONS`` edges to the agent's ``:Subject`` nodes, written in the transaction that writes
+the episodes. The episode search follows them back (``app/retrieval/coverage.py``) to gather
+every turn about the question's subjects, whichever session it was said in.
 """
 
 from __future__ import annotations

@@ -28,9 +28,11 @@ REINFORCEMENT = "Right, revenue is recognised once the performance obligation is
 
 
 def _embedder() -> Embedder:
+    """The shipped embedding model; its absence fails the test (it ships in a package: a skip
+    would hide a broken install)."""
     embedder = shared_embedder(EmbeddingSettings(cache_path=""))
     if not embedder.available:
-        pytest.skip(f"embedding model unavailable: {embedder.status().reason}")
+        pytest.fail(f"embedding model unavailable: {embedder.status().reason}")
     return embedder
 
 

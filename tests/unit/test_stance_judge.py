@@ -18,14 +18,14 @@ from app.config import Settings
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.offline.reasoner import OfflineReasoner
-from app.reasoning.offline.stance_features import TEXT_FEATURES
+from app.reasoning.offline.stance_features import TEXT_FEATURES, name_swap
 from app.reasoning.offline.stance_model import (
     CLASSES,
     MANIFEST_PATH,
     MODEL_VERSION,
     WEIGHTS_PATH,
     LoadedJudge,
-    StanceModel,
+    TreeEnsemble,
     load_judge,
 )
 from app.reasoning.protocol import PassageRequest, StanceRequest
@@ -52,20 +52,27 @@ def test_shipped_weights_match_their_manifest() -> None:
     assert manifest["version"] == MODEL_VERSION
     assert manifest["text_features"] == list(TEXT_FEATURES)
     assert manifest["classes"] == list(CLASSES)
-    assert WEIGHTS_PATH.stat().st_size < 100_000
+    assert WEIGHTS_PATH.stat().st_size < 3_000_000
     judge = load_judge()
     assert judge.model is not None, judge.reason
     assert judge.kind == "learned" and judge.version == MODEL_VERSION
     assert judge.model.features == len(TEXT_FEATURES)
-    # The held-out figures the training printed beat the cue judge's on the same rows
-    # (accuracy 0.503, contradiction F1 0.422: bench/README.md).
+    # The held-out figures the training printed meet the targets and beat the cue judge's on
+    # the same rows (accuracy 0.503, contradiction F1 0.422: bench/README.md).
     assert manifest["held_out"]["accuracy"] >= 0.60
-    assert manifest["held_out"]["contradiction_f1"] >= 0.55
+    assert manifest["held_out"]["contradiction_f1"] >= 0.60
+    assert manifest["hyper_parameters"]["max_iter"] * len(CLASSES) == manifest["trees"]
+
+
+def manifest_trees() -> int:
+    trees: int = json.loads(MANIFEST_PATH.read_text(encoding="utf-8"))["trees"]
+    return trees
 
 
 def test_weights_round_trip_byte_for_byte() -> None:
-    model = StanceModel.from_bytes(WEIGHTS_PATH.read_bytes())
+    model = TreeEnsemble.from_bytes(WEIGHTS_PATH.read_bytes())
     assert model.to_bytes() == WEIGHTS_PATH.read_bytes()
+    assert model.trees == manifest_trees() and model.depth >= 1
 
 
 # --- fallback ------------------------------------------------------------------------------------
@@ -148,17 +155,11 @@ def test_health_says_which_judge_runs(tmp_path: Path) -> None:
 
 
 def _always(stance: str) -> LoadedJudge:
-    """A model whose answer is fixed by its intercept: proves the reasoner asks the model."""
-    columns = len(TEXT_FEATURES)
-    intercept = np.zeros(len(CLASSES))
-    intercept[CLASSES.index(stance)] = 5.0
-    model = StanceModel(
-        mean=np.zeros(columns),
-        scale=np.ones(columns),
-        coef=np.zeros((len(CLASSES), columns)),
-        intercept=intercept,
-    )
-    return LoadedJudge(model, "test-model")
+    """A model without trees whose answer is fixed by its baseline: proves the reasoner asks
+    the model."""
+    scores = np.zeros(len(CLASSES))
+    scores[CLASSES.index(stance)] = 5.0
+    return LoadedJudge(TreeEnsemble.constant(scores, len(TEXT_FEATURES)), "test-model")
 
 
 async def test_classify_stance_and_the_research_judge_use_the_model() -> None:
@@ -189,10 +190,9 @@ async def test_classify_stance_and_the_research_judge_use_the_model() -> None:
 
 # --- edits the cue judge missed ----------------------------------------------------------------
 
-# (new text, belief, the right stance): number, date and antonym edits of the kind a knowledge
-# base meets (name edits, "chaired by Maria Lopez" / "by John Smith", the model calls
-# contradicting at 0.45, under its floor: still missed); each one the cue judge gets wrong
-# (asserted below, so the set stays honest) and the shipped model gets right.
+# (new text, belief, the right stance): number, date, name and antonym edits of the kind a
+# knowledge base meets; each one the cue judge gets wrong (asserted below, so the set stays
+# honest) and the shipped judge gets right.
 PAIRS: list[tuple[str, str, str]] = [
     # numbers: a bound the other text breaks
     (
@@ -209,6 +209,22 @@ PAIRS: list[tuple[str, str, str]] = [
     (
         "The festival has been held every summer since 1998.",
         "The festival was first held in 2003",
+        "contradicting",
+    ),
+    # names: the texts differ only in who (stance-judge-1 said reinforcing to all three)
+    (
+        "The audit committee is chaired by Maria Lopez.",
+        "The audit committee is chaired by John Smith",
+        "contradicting",
+    ),
+    (
+        "The novel was written by Charles Dickens.",
+        "The novel was written by Jane Austen",
+        "contradicting",
+    ),
+    (
+        "The project is led by Anna Becker from the finance team.",
+        "The project is led by Tom Weber from the finance team",
         "contradicting",
     ),
     # antonyms: up against down
@@ -239,3 +255,15 @@ async def test_edits_the_cue_judge_missed(claim: str, statement: str, expected: 
     after = await OfflineReasoner(embedder, judge=load_judge()).classify_stance(request)
     assert before.stance != expected, before.cues
     assert after.stance == expected, after.cues
+
+
+def test_a_name_swap_is_only_names() -> None:
+    assert name_swap(
+        "The novel was written by Charles Dickens.", "The novel was written by Jane Austen"
+    ) == ("charles dickens", "austen jane")
+    # Other words differ too: not a swap (the model judges it).
+    assert name_swap("Maria Lopez chairs the audit committee.", "John Smith leads sales") is None
+    # One text adds a name, the other drops none: "Bob too" is no contradiction.
+    assert name_swap("Alice approves invoices", "Alice and Bob approve invoices") is None
+    # Months are dates (the month rule, with its bounds), not names.
+    assert name_swap("The report is due in March.", "The report is due in June") is None

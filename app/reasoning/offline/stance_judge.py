@@ -3,13 +3,15 @@
 With embeddings and the shipped model (:mod:`app.reasoning.offline.stance_model`), a pair about
 the topic (cosine at least the topic threshold less the neutral margin) is judged by the model
 from the pair's features (:mod:`app.reasoning.offline.stance_features`, the cue judge's decision
-among them): reinforcing, contradicting or neutral, with the model's probability of that stance
-as the confidence. The embeddings enter the model through their cosine (their element-wise
-difference and product were tried and overfit: see bench/README.md). A pair further apart
+among them): gradient-boosted trees say reinforcing, contradicting or neutral, with the model's
+probability of that stance as the confidence. The embeddings enter the model through their
+cosine (their element-wise difference and product were tried and overfit: see
+bench/README.md). A pair further apart
 stays ``novel`` (the model never saw unrelated pairs), a pair under the topic threshold that
 shares no content word keeps the cue judge's stance, and a contradiction the cue judge finds
 by a denial, a negation or an antonym stands, as does one text going up where the other goes
-down ("grew" / "fell") or names another month for the fact: the training data holds almost
+down ("grew" / "fell"), names another month for the fact, or differs from the other only in
+its names ("chaired by Maria Lopez" / "chaired by John Smith"): the training data holds almost
 none of these.
 Without embeddings (token overlap) or without the model, the cue judge decides alone, exactly as
 before the model existed.
@@ -27,6 +29,7 @@ from app.reasoning.offline.stance_features import (
     direction_conflict,
     model_applies,
     month_conflict,
+    name_swap,
     rule_contradicts,
     text_features,
 )
@@ -68,11 +71,14 @@ def judge_stance(
             return cue
         direction = direction_conflict(claim, statement)
         month = month_conflict(claim, statement)
+        names = name_swap(claim, statement)
         reason = (
             f"direction: {direction[0]} / {direction[1]}"
             if direction
             else f"date: {month[0]} / {month[1]}"
             if month
+            else f"name: {names[0]} / {names[1]}"
+            if names
             else "contradiction rule"
         )
         closeness = max(0.0, (similarity - threshold) / max(1.0 - threshold, 1e-9))

@@ -1,12 +1,16 @@
 """The learned stance judge's weights: loaded from the package with numpy alone, checked against
-their manifest's SHA-256, and evaluated as a multinomial logistic regression.
+their manifest's SHA-256, and evaluated as an ensemble of gradient-boosted trees.
 
 The weights (``weights/stance_judge.npz``) and their manifest (``weights/stance_judge.json``:
 version, checksum, features, training figures) ship inside the package; ``tools/stance/train.py``
-writes both (``make train-stance``), from the data named in ``weights/SOURCE.md``. Nothing is
-downloaded. When the file is missing, unreadable or does not match its checksum, the judge is
-unavailable with the reason, and the offline reasoner decides with the cue judge alone (its
-behaviour before the model); ``/health`` says which judge runs.
+writes both (``make train-stance``), from the data named in ``weights/SOURCE.md``. The trees were
+grown by scikit-learn's ``HistGradientBoostingClassifier`` and exported into plain arrays (one
+entry per node: feature, threshold, left and right child, leaf value, where a missing value
+goes); :class:`TreeEnsemble` walks them with a few vectorised numpy steps, so the run time needs
+neither scikit-learn nor pickle. Nothing is downloaded. When the file is missing, unreadable or
+does not match its checksum, the judge is unavailable with the reason, and the offline reasoner
+decides with the cue judge alone (its behaviour before the model); ``/health`` says which judge
+runs.
 """
 
 from __future__ import annotations
@@ -30,69 +34,144 @@ log = logging.getLogger(__name__)
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 WEIGHTS_PATH = WEIGHTS_DIR / "stance_judge.npz"
 MANIFEST_PATH = WEIGHTS_DIR / "stance_judge.json"
-MODEL_VERSION = "stance-judge-1"
+MODEL_VERSION = "stance-judge-2"
 # The order of the model's outputs.
 CLASSES: tuple[Stance, ...] = ("reinforcing", "contradicting", "neutral")
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int32]
+FlagArray = npt.NDArray[np.uint8]
+
+# The arrays of the .npz, in the order they are written (and their dtypes).
+_ARRAYS: tuple[tuple[str, str], ...] = (
+    ("baseline", "<f8"),
+    ("roots", "<i4"),
+    ("feature", "<i4"),
+    ("threshold", "<f8"),
+    ("left", "<i4"),
+    ("right", "<i4"),
+    ("value", "<f8"),
+    ("missing_left", "u1"),
+    ("shape", "<i4"),
+)
 
 
 @dataclass(frozen=True)
-class StanceModel:
-    """Standardisation and the coefficients of a multinomial logistic regression."""
+class TreeEnsemble:
+    """Gradient-boosted trees for :data:`CLASSES`, as flat node arrays.
 
-    mean: FloatArray
-    scale: FloatArray
-    coef: FloatArray  # classes × features
-    intercept: FloatArray  # classes
+    The nodes of every tree lie in one set of arrays; ``roots[i, k]`` is where the tree of
+    boosting iteration ``i`` for class ``k`` starts. An inner node sends a row to ``left`` when
+    its ``feature`` is at most ``threshold`` (or, for a missing value, when ``missing_left``),
+    else to ``right``; a leaf points at itself on both sides and holds its ``value`` (learning
+    rate applied). A class's score is ``baseline[k]`` plus the values of the leaves its trees
+    reach; the probabilities are the scores' softmax, as scikit-learn computes them.
+    """
+
+    baseline: FloatArray  # classes
+    roots: IntArray  # iterations × classes
+    feature: IntArray  # nodes
+    threshold: FloatArray  # nodes
+    left: IntArray  # nodes
+    right: IntArray  # nodes
+    value: FloatArray  # nodes
+    missing_left: FlagArray  # nodes
+    shape: IntArray  # [features the model reads, the deepest leaf's depth]
 
     @property
     def features(self) -> int:
-        return int(self.mean.shape[0])
+        return int(self.shape[0])
+
+    @property
+    def depth(self) -> int:
+        return int(self.shape[1])
+
+    @property
+    def trees(self) -> int:
+        return int(self.roots.size)
 
     def probabilities(self, features: FloatArray) -> FloatArray:
         """Rows of features → rows of class probabilities (in :data:`CLASSES` order)."""
-        x = (np.atleast_2d(features) - self.mean) / self.scale
-        logits = x @ self.coef.T + self.intercept
-        logits -= logits.max(axis=1, keepdims=True)
-        weights = np.exp(logits)
+        x = np.atleast_2d(np.asarray(features, dtype=np.float64))
+        rows, width = x.shape
+        flat = x.ravel()
+        offsets = np.arange(0, rows * width, width)[:, None]  # where each row starts in flat
+        node = np.tile(self.roots.reshape(-1), (rows, 1))
+        missing = bool(np.isnan(flat).any())
+        for _ in range(self.depth):  # every row in every tree steps down one level
+            values = flat[offsets + self.feature[node]]
+            left = values <= self.threshold[node]  # false for a missing value, then:
+            if missing:
+                left |= np.isnan(values) & (self.missing_left[node] == 1)
+            node = np.where(left, self.left[node], self.right[node])
+        leaves = self.value[node].reshape(rows, -1, len(CLASSES))
+        scores = self.baseline + leaves.sum(axis=1)
+        scores -= scores.max(axis=1, keepdims=True)
+        weights = np.exp(scores)
         probabilities: FloatArray = weights / weights.sum(axis=1, keepdims=True)
         return probabilities
 
     def to_bytes(self) -> bytes:
-        """An ``.npz`` with fixed entry dates, so the same weights give the same bytes."""
+        """An ``.npz`` with fixed entry dates, so the same trees give the same bytes."""
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for name in ("mean", "scale", "coef", "intercept"):
+            for name, dtype in _ARRAYS:
                 array = io.BytesIO()
-                np.save(array, np.ascontiguousarray(getattr(self, name), dtype="<f8"))
+                np.save(array, np.ascontiguousarray(getattr(self, name), dtype=dtype))
                 info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, array.getvalue())
         return buffer.getvalue()
 
     @classmethod
-    def from_bytes(cls, payload: bytes) -> StanceModel:
+    def from_bytes(cls, payload: bytes) -> TreeEnsemble:
         with np.load(io.BytesIO(payload), allow_pickle=False) as arrays:
-            model = cls(
-                mean=np.asarray(arrays["mean"], dtype=np.float64),
-                scale=np.asarray(arrays["scale"], dtype=np.float64),
-                coef=np.asarray(arrays["coef"], dtype=np.float64),
-                intercept=np.asarray(arrays["intercept"], dtype=np.float64),
-            )
-        rows, columns = model.coef.shape
-        if rows != len(CLASSES) or model.intercept.shape != (rows,):
-            raise ValueError(f"expected {len(CLASSES)} classes, found {rows}")
-        if model.scale.shape != (columns,) or model.mean.shape != (columns,):
-            raise ValueError("standardisation and coefficients disagree on the feature count")
+            loaded = {name: np.asarray(arrays[name], dtype=dtype) for name, dtype in _ARRAYS}
+        model = cls(**loaded)
+        model.check()
         return model
+
+    def check(self) -> None:
+        """Raises ValueError unless the arrays form trees the evaluator can walk."""
+        nodes = self.feature.shape[0]
+        if self.baseline.shape != (len(CLASSES),):
+            raise ValueError(f"expected {len(CLASSES)} classes, found {self.baseline.shape}")
+        if self.roots.ndim != 2 or self.roots.shape[1] != len(CLASSES):
+            raise ValueError(f"roots must be iterations × {len(CLASSES)}")
+        if self.shape.shape != (2,) or self.features < 1 or self.depth < 0:
+            raise ValueError("shape must hold the feature count and the depth")
+        for name in ("threshold", "left", "right", "value", "missing_left"):
+            if getattr(self, name).shape != (nodes,):
+                raise ValueError(f"{name} has {getattr(self, name).shape}, not ({nodes},)")
+        for name in ("roots", "left", "right"):
+            index = getattr(self, name)
+            if index.size and (index.min() < 0 or index.max() >= nodes):
+                raise ValueError(f"{name} points outside the {nodes} nodes")
+        if nodes and (self.feature.min() < 0 or self.feature.max() >= self.features):
+            raise ValueError(f"a node reads a feature outside the {self.features} features")
+
+    @classmethod
+    def constant(cls, scores: FloatArray, features: int) -> TreeEnsemble:
+        """No trees, only the baseline scores (a model whose answer is fixed)."""
+        empty = np.zeros(0, dtype=np.int32)
+        return cls(
+            baseline=np.asarray(scores, dtype=np.float64),
+            roots=np.zeros((0, len(CLASSES)), dtype=np.int32),
+            feature=empty,
+            threshold=np.zeros(0),
+            left=empty,
+            right=empty,
+            value=np.zeros(0),
+            missing_left=np.zeros(0, dtype=np.uint8),
+            shape=np.asarray([features, 0], dtype=np.int32),
+        )
 
 
 @dataclass(frozen=True)
 class LoadedJudge:
     """The model, or why there is none (the cue judge then decides alone)."""
 
-    model: StanceModel | None
+    model: TreeEnsemble | None
     version: str | None
     reason: str | None = None
 
@@ -123,7 +202,7 @@ def load_judge(weights: Path = WEIGHTS_PATH, manifest: Path = MANIFEST_PATH) -> 
             f"the manifest expects {expected[:12]}…",
         )
     try:
-        model = StanceModel.from_bytes(payload)
+        model = TreeEnsemble.from_bytes(payload)
     except (OSError, ValueError, KeyError) as error:
         return LoadedJudge(None, version, f"stance model unreadable ({error})")
     return LoadedJudge(model, version)
