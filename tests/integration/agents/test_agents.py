@@ -6,10 +6,8 @@ from __future__ import annotations
 import asyncio
 import re
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -24,12 +22,6 @@ from app.errors import NotFound
 from app.graph import models
 from app.graph.client import GraphClient
 from app.resources import resource_dir
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
 
 
 def _agent(client: TestClient, name: str, **body: Any) -> str:

@@ -1,7 +1,7 @@
 """Bounded request bodies (app/api/body_limit.py) without a database: 413 body_too_large from a
 declared length or while reading a body of no declared length, before authentication and
 parsing; WebSocket messages over the limit; every operation with a body declares 413. The
-same against a real server (TCP, uvicorn): tests/integration/test_body_limit.py."""
+same against a real server (TCP, uvicorn): tests/integration/api/test_body_limit.py."""
 
 from __future__ import annotations
 

@@ -78,7 +78,8 @@ def test_health_answers_without_neo4j(client: TestClient) -> None:
 
     assert response.status_code == 200
     assert response.json()["status"] == "ok"
-    # Which offline stance judge runs (tests/unit/test_stance_judge.py covers its fallback).
+    # Which offline stance judge runs (tests/unit/reasoning/test_stance_judge.py covers its
+    # fallback).
     assert response.json()["stance_judge"]["kind"] in ("learned", "cues")
 
 

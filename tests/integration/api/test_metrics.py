@@ -3,8 +3,6 @@ revisions and Neo4j errors, in the Prometheus text format."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
@@ -13,12 +11,6 @@ from app.api.app import create_app
 from app.config import Settings
 from app.errors import GraphError
 from app.graph.client import GraphClient
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
 
 
 def _scrape(client: TestClient) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:

@@ -3,7 +3,6 @@ call (no database)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import cast
@@ -17,6 +16,7 @@ from app.guardian.models import CensorRule
 from app.guardian.patterns import compiled, shipped_censors, validate_pattern
 from app.guardian.settings import GuardianSettings
 from app.reasoning.protocol import Audit, AuditRequest, Reasoner, WorkUnit
+from tests.support.event_loop import ticking
 
 
 def rule(pattern: str, action: str, key: str) -> CensorRule:
@@ -194,21 +194,14 @@ def _timeouts_counted() -> float:
 
 async def test_a_slow_check_runs_off_the_event_loop() -> None:
     """While a check burns its whole limit, the event loop keeps serving other work."""
-    ticks = 0
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
-            await asyncio.sleep(0.01)
-
-    task = asyncio.create_task(ticker())
-    verdict = await evaluate_off_loop("a" * 3000 + "!", [rule(r"(a+)+$", "block", "nested")], 1.0)
-    task.cancel()
+    async with ticking(0.01) as ticks:
+        verdict = await evaluate_off_loop(
+            "a" * 3000 + "!", [rule(r"(a+)+$", "block", "nested")], 1.0
+        )
 
     assert verdict.timed_out == ["nested"]
-    # Blocked, the ticker would have run once; free, about a hundred times.
-    assert ticks >= 10, ticks
+    # Blocked, the loop would have ticked once; free, about a hundred times.
+    assert ticks.count >= 10, ticks
 
 
 # --- pattern validation -------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.integration.knowledge.conftest import import_episodes
+from tests.support.memory_rest import import_episodes
 
 
 def _episodes(client: TestClient, agent: str, **params: object) -> list[dict[str, object]]:

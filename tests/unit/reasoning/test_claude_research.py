@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from app.reasoning.protocol import ConflictResolution, ProposedHypotheses, Synthesis
-from tests.unit.test_claude_reasoner import (
+from tests.unit.reasoning.test_claude_reasoner import (
     CLAIM,
     FAST,
     RESEARCH_CASES,

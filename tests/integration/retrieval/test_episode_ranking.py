@@ -22,7 +22,7 @@ from app.graph.catalog import split_statements
 from app.graph.client import GraphClient
 from app.resources import resource_dir
 from app.retrieval.settings import RetrievalSettings
-from tests.integration.knowledge.conftest import context, import_episodes
+from tests.support.memory_rest import context, import_episodes
 
 T0 = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
 
@@ -50,13 +50,6 @@ def _client(settings: Settings, **retrieval: Any) -> TestClient:
 def no_neighbours(settings: Settings) -> Iterator[TestClient]:
     with _client(settings, neighbour_weight=0.0) as client:
         yield client
-
-
-def _new_agent(client: TestClient) -> str:
-    response = client.post("/v1/agents", json={"name": "Ranker"})
-    assert response.status_code == 201, response.text
-    agent_id: str = response.json()["id"]
-    return agent_id
 
 
 def _items(body: dict[str, Any]) -> list[dict[str, Any]]:

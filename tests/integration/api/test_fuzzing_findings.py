@@ -6,29 +6,11 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.app import create_app
-from app.config import Settings
-
 PAGED = ["beliefs", "episodes", "people", "revisions", "rules"]
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
-        yield test_client
-
-
-@pytest.fixture(scope="module")
-def agent(client: TestClient) -> str:
-    response = client.post("/v1/agents", json={"name": "Fuzzed"})
-    assert response.status_code == 201, response.text
-    agent_id: str = response.json()["id"]
-    return agent_id
 
 
 @pytest.mark.parametrize("collection", PAGED)

@@ -5,19 +5,7 @@ agent exactly (``cypher/retrieval/search_*.cypher``, ``episodes/apply_interferen
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from fastapi.testclient import TestClient
-
-from app.api.app import create_app
-from app.config import Settings
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 def _agent_with_memories(client: TestClient, name: str, count: int) -> str:

@@ -19,6 +19,9 @@ from app.config import Settings
 from app.graph.client import GraphClient
 from tests.support.api_server import running_api, server_env
 
+# A second Neo4j or API processes of its own: out of the quick run (-m "not slow").
+pytestmark = pytest.mark.slow
+
 log = logging.getLogger(__name__)
 CLIENTS = 16
 PER_CLIENT = 10

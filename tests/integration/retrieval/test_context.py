@@ -19,7 +19,7 @@ from app.graph.client import GraphClient
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
 from app.retrieval.settings import RetrievalSettings
-from tests.integration.knowledge.conftest import context, import_episodes
+from tests.support.memory_rest import context, import_episodes
 
 PARTY = "Bart danced at the Christmas party and felt very happy."
 

@@ -20,6 +20,9 @@ import pytest
 from tests.support.api_server import free_port, running_api
 from tests.support.launcher import Launcher
 
+# A second Neo4j or API processes of its own: out of the quick run (-m "not slow").
+pytestmark = pytest.mark.slow
+
 READY_BOUND_S = 45.0
 
 log = logging.getLogger(__name__)

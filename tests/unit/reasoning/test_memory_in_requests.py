@@ -41,7 +41,13 @@ from app.reasoning.protocol import (
     WorkRequest,
 )
 from app.text.references import has_reference, resolve_references, subject_of
-from tests.unit.test_claude_reasoner import CASES, FAST, ScriptedApi, reasoner, tool_answer
+from tests.unit.reasoning.test_claude_reasoner import (
+    CASES,
+    FAST,
+    ScriptedApi,
+    reasoner,
+    tool_answer,
+)
 
 WIRES = BeliefBrief(
     id="b-wires",
