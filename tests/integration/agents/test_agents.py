@@ -22,13 +22,7 @@ from app.errors import NotFound
 from app.graph import models
 from app.graph.client import GraphClient
 from app.resources import resource_dir
-
-
-def _agent(client: TestClient, name: str, **body: Any) -> str:
-    response = client.post("/v1/agents", json={"name": name, **body})
-    assert response.status_code == 201, response.text
-    agent_id: str = response.json()["id"]
-    return agent_id
+from tests.support.agents import MakeAgent, create_agent_over_rest
 
 
 def _fill(client: TestClient, agent: str) -> None:
@@ -65,8 +59,8 @@ def _page(client: TestClient, **params: Any) -> dict[str, Any]:
 
 
 def test_agents_are_listed_newest_first_with_their_counts(client: TestClient) -> None:
-    older = _agent(client, "Lister Old")
-    newer = _agent(client, "Lister New")
+    older = create_agent_over_rest(client, "Lister Old")
+    newer = create_agent_over_rest(client, "Lister New")
     _fill(client, newer)
 
     page = _page(client)
@@ -92,10 +86,11 @@ def test_agents_are_listed_newest_first_with_their_counts(client: TestClient) ->
     assert "limit" in bad.json()["error"]["message"]
 
 
-def test_a_key_lists_and_deletes_only_its_own_agents(settings: Settings) -> None:
-    with TestClient(create_app(settings)) as open_client:
-        alice_agent = _agent(open_client, "Alice's agent")
-        bob_agent = _agent(open_client, "Bob's agent")
+def test_a_key_lists_and_deletes_only_its_own_agents(
+    settings: Settings, make_agent: MakeAgent
+) -> None:
+    alice_agent = make_agent("Alice's agent")
+    bob_agent = make_agent("Bob's agent")
     keys = {"admin-key": ["*"], "alice-key": [alice_agent]}
     scoped = settings.model_copy(update={"api_keys": keys})
     with TestClient(create_app(scoped)) as client:
@@ -120,13 +115,13 @@ def test_a_key_lists_and_deletes_only_its_own_agents(settings: Settings) -> None
 async def test_deleting_an_agent_removes_every_node_of_it_and_nothing_else(
     client: TestClient, graph: GraphClient, test_graph: GraphClient
 ) -> None:
-    doomed = _agent(
+    doomed = create_agent_over_rest(
         client,
         "Doomed",
         profile={"name": "Dana Smith", "role": "Controller", "seniority": "manager"},
         packs=["gaap-fundamentals"],
     )
-    survivor = _agent(client, "Survivor")
+    survivor = create_agent_over_rest(client, "Survivor")
     _fill(client, doomed)
     _fill(client, survivor)
 
@@ -186,11 +181,12 @@ async def test_writes_racing_a_deletion_leave_nothing_behind(
     assert len(written) < 100
 
 
-def test_the_default_agent_is_deleted_only_when_forced(settings: Settings) -> None:
+def test_the_default_agent_is_deleted_only_when_forced(
+    settings: Settings, make_agent: MakeAgent
+) -> None:
     name = f"Default {uuid.uuid4()}"
-    with TestClient(create_app(settings)) as open_client:
-        # Created first, so the start-up below finds it instead of birthing one with every pack.
-        default = _agent(open_client, name)
+    # Created first, so the start-up below finds it instead of birthing one with every pack.
+    default = make_agent(name)
     with TestClient(create_app(settings.model_copy(update={"default_agent": name}))) as client:
         refused = client.delete(f"/v1/agents/{default}")
         assert refused.status_code == 409
@@ -211,7 +207,7 @@ def test_the_batch_query_names_every_agent_scoped_label() -> None:
 
 
 def test_cli_lists_and_deletes_agents(client: TestClient, cli: CliRunner) -> None:
-    agent = _agent(client, f"Cli Lister {uuid.uuid4().hex[:6]}")
+    agent = create_agent_over_rest(client, f"Cli Lister {uuid.uuid4().hex[:6]}")
 
     listed = cli.invoke(cli_app, ["agents", "list", "--limit", "500"])
     assert listed.exit_code == 0, listed.output

@@ -8,7 +8,6 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from app.api.app import create_app
 from app.cli.main import app as cli_app
 from app.config import Settings, get_settings
 from app.graph.client import GraphClient
@@ -20,12 +19,11 @@ def _migration_count() -> int:
 
 
 async def test_ready_is_ok_when_neo4j_answers_and_everything_is_migrated(
-    settings: Settings, graph: GraphClient
+    client: TestClient, graph: GraphClient
 ) -> None:
     from tests.support.neo4j_server import pinned_version
 
-    with TestClient(create_app(settings)) as client:
-        response = client.get("/ready")
+    response = client.get("/ready")
 
     assert response.status_code == 200, response.text
     assert response.json() == {

@@ -33,7 +33,6 @@ from typer.testing import CliRunner
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
-from app.api.app import create_app
 from app.beliefs import edges, history, store, updates
 from app.beliefs.analytics.header import parse_header
 from app.beliefs.analytics.param_map import parse_param_map
@@ -49,7 +48,6 @@ from app.beliefs.models import (
 )
 from app.beliefs.revision import observe_turn
 from app.cli.main import app as cli_app
-from app.config import Settings
 from app.errors import AgentNotFound, InvalidInput, UnknownAnalytics
 from app.graph.client import GraphClient
 from app.reasoning.offline.reasoner import OfflineReasoner
@@ -685,19 +683,18 @@ def test_the_browser_style_sheet_uses_only_what_browser_understands() -> None:
 # --- API and CLI ------------------------------------------------------------------------------
 
 
-def test_api_lists_and_runs_analytics_as_json(settings: Settings, scenario: Scenario) -> None:
+def test_api_lists_and_runs_analytics_as_json(client: TestClient, scenario: Scenario) -> None:
     base = f"/v1/agents/{scenario.agent_id}/analytics"
-    with TestClient(create_app(settings)) as client:
-        listed = client.get(base)
-        depths = client.get(f"{base}/cascade_depths")
-        one = client.get(f"{base}/longest_lineages", params={"limit": 1})
-        timeline = client.get(
-            f"{base}/belief_tension_timeline",
-            params={"belief_id": scenario.b_now, "follow_lineage": "false"},
-        )
-        unknown = client.get(f"{base}/drop_everything")
-        invalid = client.get(f"{base}/longest_lineages", params={"limit": "many"})
-        no_agent = client.get("/v1/agents/no-such-agent/analytics/cascade_depths")
+    listed = client.get(base)
+    depths = client.get(f"{base}/cascade_depths")
+    one = client.get(f"{base}/longest_lineages", params={"limit": 1})
+    timeline = client.get(
+        f"{base}/belief_tension_timeline",
+        params={"belief_id": scenario.b_now, "follow_lineage": "false"},
+    )
+    unknown = client.get(f"{base}/drop_everything")
+    invalid = client.get(f"{base}/longest_lineages", params={"limit": "many"})
+    no_agent = client.get("/v1/agents/no-such-agent/analytics/cascade_depths")
 
     assert listed.status_code == 200
     assert [a["name"] for a in listed.json()["data"]] == analytics_names()
