@@ -22,6 +22,7 @@ from pydantic import SecretStr
 from typer.testing import CliRunner
 
 from app.api.app import create_app
+from app.clock import Clock, clock_starting_at
 from app.config import Settings, get_settings
 from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
@@ -102,9 +103,17 @@ def agent_id() -> str:
 
 
 @pytest.fixture(scope="session")
-def app(settings: Settings) -> FastAPI:
+def clock(settings: Settings) -> Clock:
+    """The session API's clock (started at the suite's instant, running at the machine's pace).
+    A test that builds a runtime of its own beside that API passes this clock, so both agree on
+    "now" however long the session has run."""
+    return clock_starting_at(settings.clock_start)
+
+
+@pytest.fixture(scope="session")
+def app(settings: Settings, clock: Clock) -> FastAPI:
     """The API with the suite's settings (started by ``client``)."""
-    return create_app(settings)
+    return create_app(settings, clock=clock)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.support.agents import MakeAgent
+
 
 def _problem_fields(response: Any) -> set[str]:
     """Every name in the locations of the problems of a 422 answer."""
@@ -194,7 +196,8 @@ def test_rules_through_the_api(client: TestClient, agent: str, other_agent: str)
     assert client.get(url).json()["count"] == 1
 
 
-def test_self_through_the_api(client: TestClient, agent: str) -> None:
+def test_self_through_the_api(client: TestClient, make_agent: MakeAgent) -> None:
+    agent = make_agent("Api Ada")
     view = client.get(f"/v1/agents/{agent}/self")
     assert view.status_code == 200, view.text
     assert view.json()["identity"]["name"] == "Api Ada"
