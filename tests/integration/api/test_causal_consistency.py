@@ -14,6 +14,10 @@ import pytest
 from app.config import Settings
 from tests.support.api_server import running_api, server_env
 
+# Two API processes of its own, one over the routing scheme: out of the quick run
+# (-m "not slow").
+pytestmark = pytest.mark.slow
+
 HEADER = "X-Credence-Bookmark"
 
 

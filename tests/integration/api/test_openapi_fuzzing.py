@@ -23,6 +23,10 @@ from app.config import Settings
 from tests.support.api_server import running_api, server_env
 from tests.support.fuzz_seed import seed_agent, write_config
 
+# A fuzzing campaign against a `credence serve` of its own (minutes): out of the quick run
+# (-m "not slow").
+pytestmark = pytest.mark.slow
+
 log = logging.getLogger(__name__)
 CHECKS = (
     "not_a_server_error,status_code_conformance,response_schema_conformance,"
