@@ -60,14 +60,14 @@ unit: install
 integration: install neo4j-up
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} $(BIN)/pytest tests/integration
 
-# A longer schemathesis campaign than CI's (tests/integration/test_openapi_fuzzing.py): more
+# A longer schemathesis campaign than CI's (tests/integration/api/test_openapi_fuzzing.py): more
 # examples per operation, the coverage phase and the stateful phase (sequences of calls that
 # pass ids from one answer to the next request); FUZZ_SEED=... FUZZ_EXAMPLES=... to change.
 fuzz: install neo4j-up
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
 		CREDENCE_FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-100} CREDENCE_FUZZ_SEED=$${FUZZ_SEED:-$$RANDOM} \
 		CREDENCE_FUZZ_PHASES=examples,coverage,fuzzing,stateful \
-		$(BIN)/pytest tests/integration/test_openapi_fuzzing.py -q
+		$(BIN)/pytest tests/integration/api/test_openapi_fuzzing.py -q
 
 # The offline stance judge's weights (app/reasoning/offline/weights/) from the VitaminC dev slice
 # in ../shared/eval-data/vitaminc-dev (about a minute). STANCE_ARGS=--explore compares the

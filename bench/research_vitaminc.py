@@ -66,7 +66,7 @@ from app.research.services import ResearchServices
 from app.research.sources.corpus import load_corpus_files
 from app.research.sources.documents import CorpusFile
 from app.research.sources.registry import build_source_registry
-from bench.vitaminc_corpus import VitaminCRow, corpus_jsonl, find_vitaminc, read_rows
+from bench.support.vitaminc import VitaminCRow, corpus_jsonl, find_vitaminc, read_rows
 
 BENCH_CYPHER = Path(__file__).parent / "cypher"
 VERDICTS = ("confirmed", "refuted", "undecided")

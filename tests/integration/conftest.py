@@ -1,6 +1,12 @@
 """Integration tests run against a real Neo4j (never a mock), migrated once per session.
 
-Each test works in its own agent id, so tests never see each other's data.
+One API per session (``app``, ``client``: :func:`app.api.app.create_app`, whose lifespan builds
+the process's runtime, app/runtime.py), shared by every test that takes the ordinary settings.
+A test that needs other settings or another clock takes a fixture named for what differs
+(``ordinary_day_client``, ``keyed_client``, ...), never another ``client``.
+
+Each test works in its own agent id (``agent``, ``other_agent``, ``make_agent``), so tests never
+see each other's data.
 """
 
 from __future__ import annotations
@@ -10,14 +16,19 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from pydantic import SecretStr
 from typer.testing import CliRunner
 
+from app.api.app import create_app
+from app.clock import Clock, clock_starting_at
 from app.config import Settings, get_settings
 from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.reasoning.settings import ReasonerSettings
+from tests.support.agents import MakeAgent, create_agent_over_rest
 from tests.support.clock import suite_clock_start
 from tests.support.neo4j_server import Neo4jNotFound, Neo4jTarget, find_neo4j
 
@@ -89,3 +100,48 @@ def cli(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunn
 @pytest.fixture
 def agent_id() -> str:
     return f"test-{uuid.uuid4()}"
+
+
+@pytest.fixture(scope="session")
+def clock(settings: Settings) -> Clock:
+    """The session API's clock (started at the suite's instant, running at the machine's pace).
+    A test that builds a runtime of its own beside that API passes this clock, so both agree on
+    "now" however long the session has run."""
+    return clock_starting_at(settings.clock_start)
+
+
+@pytest.fixture(scope="session")
+def app(settings: Settings, clock: Clock) -> FastAPI:
+    """The API with the suite's settings (started by ``client``)."""
+    return create_app(settings, clock=clock)
+
+
+@pytest.fixture(scope="session")
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """The session's API, started once: its lifespan opens the runtime (app/runtime.py) on the
+    test Neo4j. Tests must not change its runtime (a reasoner, a clock): one that needs to takes
+    an app of its own."""
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def make_agent(client: TestClient) -> MakeAgent:
+    """Creates a fresh agent over REST (a name only: an empty agent) and returns its id."""
+
+    def make(name: str = "Tester", **fields: object) -> str:
+        return create_agent_over_rest(client, name, **fields)
+
+    return make
+
+
+@pytest.fixture
+def agent(make_agent: MakeAgent) -> str:
+    """This test's own agent (empty)."""
+    return make_agent("Tester")
+
+
+@pytest.fixture
+def other_agent(make_agent: MakeAgent) -> str:
+    """A second agent of this test, for isolation checks."""
+    return make_agent("Other tester")

@@ -17,6 +17,9 @@ from tests.support.api_server import free_port as _free_port
 from tests.support.launcher import Launcher
 from tests.support.neo4j_server import pinned_version
 
+# A second Neo4j or API processes of its own: out of the quick run (-m "not slow").
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def launcher(tmp_path: Path) -> Iterator[Launcher]:

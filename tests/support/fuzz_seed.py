@@ -1,4 +1,4 @@
-"""Real ids for schemathesis (tests/integration/test_openapi_fuzzing.py): an agent seeded over
+"""Real ids for schemathesis (tests/integration/api/test_openapi_fuzzing.py): an agent seeded over
 HTTP with a belief, a revised belief, a person, a task, a rule, a session of episodes, a research
 document and an investigation, and the schemathesis configuration that puts their ids into the
 generated requests, so that they reach the write paths instead of answering 404."""

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import grimp
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
@@ -37,12 +38,14 @@ def _copy_project(tmp_path: Path) -> Path:
     return project
 
 
+@pytest.mark.slow
 def test_the_layers_contract_is_kept(tmp_path: Path) -> None:
     result = _lint_imports(_copy_project(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 kept, 0 broken" in result.stdout
 
 
+@pytest.mark.slow
 def test_a_back_edge_breaks_the_contract(tmp_path: Path) -> None:
     project = _copy_project(tmp_path)
     # The graph layer reaching up into the loop: the kind of edge the contract exists to stop.

@@ -8,6 +8,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from app.resources import resource_dir
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -35,6 +37,7 @@ def test_checkout_layout_finds_the_top_level_folders() -> None:
     assert resource_dir("seeds") == REPO_ROOT / "seeds"
 
 
+@pytest.mark.slow
 def test_installed_wheel_carries_and_finds_the_resources(tmp_path: Path) -> None:
     wheel_dir = tmp_path / "wheel"
     subprocess.run(

@@ -1,7 +1,7 @@
 // Deletes up to $batch_size of an agent's nodes (every agent-scoped label but Agent itself)
 // with their relationships: one bounded batch, run again until it deletes fewer than asked.
 // Each label is matched through its agent_id index; the list is every AgentScoped class of
-// app/graph/models.py (tests/integration/test_agents.py checks that nothing is left behind).
+// app/graph/models.py (tests/integration/agents/test_agents.py checks that nothing is left behind).
 // Params: $agent_id (string), $batch_size (int).
 // Returns: deleted (int: nodes deleted by this batch).
 CALL () {

@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-
-from app.api.app import create_app
-from app.config import Settings
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def agent(client: TestClient) -> str:
-    response = client.post("/v1/agents", json={"name": "Ada"})
-    assert response.status_code == 201, response.text
-    agent_id: str = response.json()["id"]
-    return agent_id
 
 
 def _belief(client: TestClient, agent: str, **fields: Any) -> str:

@@ -3,20 +3,10 @@ evidence for and against with its source, the open contradiction and the revisio
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.app import create_app
-from app.config import Settings
 from tests.integration.beliefs.scripted_history import LEAF, MIDDLE, RIVAL, ROOT, script_history
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
 
 
 def test_the_explanation_tells_the_whole_story_of_a_revised_belief(client: TestClient) -> None:

@@ -2,54 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
-
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.api.errors import install_error_handlers
-from app.api.routes import agents as agent_routes
-from app.api.routes import censors as censor_routes
 from app.config import Settings
 from app.graph.client import GraphClient
 from app.guardian.patterns import shipped_censors
-from app.runtime import Runtime
-
-
-def guardian_app(settings: Settings) -> FastAPI:
-    """The guardian's routes (and agent creation) in an app of their own, as create_app wires
-    them, so these tests do not depend on the rest of the API being importable."""
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.runtime = Runtime.open(settings)
-        try:
-            yield
-        finally:
-            await app.state.runtime.aclose()
-
-    app = FastAPI(lifespan=lifespan)
-    app.state.settings = settings
-    install_error_handlers(app)
-    app.include_router(agent_routes.router)
-    app.include_router(censor_routes.router)
-    return app
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(guardian_app(settings)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def agent(client: TestClient) -> str:
-    response = client.post("/v1/agents", json={"name": "Api Guarded"})
-    assert response.status_code == 201, response.text
-    agent_id: str = response.json()["id"]
-    return agent_id
+from tests.support.event_loop import ticking
 
 
 def test_censors_through_the_api(client: TestClient, agent: str) -> None:
@@ -202,29 +161,19 @@ async def test_a_long_adversarial_check_leaves_the_event_loop_free(
 ) -> None:
     """The issue's 118 s case ("rm " * 33333): answered within the check limit, and /health-like
     work on the same loop keeps running meanwhile."""
-    import asyncio
     import time
 
     from app.guardian.check import check
 
     graph = GraphClient.from_settings(settings.neo4j)
-    ticks = 0
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
-            await asyncio.sleep(0.01)
-
-    task = asyncio.create_task(ticker())
     started = time.perf_counter()
     try:
-        verdict = await check(graph, agent, "rm " * 33333, settings=settings.guardian)
+        async with ticking(0.01) as ticks:
+            verdict = await check(graph, agent, "rm " * 33333, settings=settings.guardian)
     finally:
-        task.cancel()
         await graph.close()
     elapsed = time.perf_counter() - started
 
     assert verdict.action in ("allow", "warn")
     assert elapsed < settings.guardian.check_timeout_seconds + 5.0
-    assert ticks >= 5 or elapsed < 0.1, (ticks, elapsed)
+    assert ticks.count >= 5 or elapsed < 0.1, (ticks, elapsed)

@@ -9,8 +9,6 @@ from typing import cast
 
 import pytest
 
-from app.agents.models import AgentCreate
-from app.agents.store import create_agent
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
 from app.beliefs.store import create_belief
@@ -24,12 +22,6 @@ from app.guardian.models import CensorCreate
 from app.guardian.patterns import shipped_censors
 from app.guardian.settings import GuardianSettings
 from app.reasoning.protocol import Audit, AuditRequest, Reasoner
-
-
-@pytest.fixture
-async def agent(graph: GraphClient) -> str:
-    created = await create_agent(graph, AgentCreate(name="Guarded"))
-    return created.id
 
 
 async def _stored_count(graph: GraphClient, agent_id: str) -> int:

@@ -1,4 +1,5 @@
-"""Fixtures for the cognitive-loop tests: the real API on the real Neo4j, offline reasoner."""
+"""Fixtures for the cognitive-loop tests: a fresh agent with short-hands over the REST API (the
+session's, or one on an ordinary day's clock), on the real Neo4j, offline reasoner."""
 
 from __future__ import annotations
 
@@ -11,13 +12,8 @@ from fastapi.testclient import TestClient
 
 from app.api.app import create_app
 from app.config import Settings
+from tests.support.agents import MakeAgent
 from tests.support.clock import ordinary_day_start
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
 
 
 @dataclass
@@ -64,7 +60,7 @@ class Agent:
         return float(self.get(f"/beliefs/{belief_id}")["belief"]["strength"])
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def ordinary_day_client(settings: Settings) -> Iterator[TestClient]:
     """The API on a clock that is never at a period end, even when CREDENCE_TEST_NOW puts the
     suite at one: for tests that read a belief's default strength after an outcome."""
@@ -74,14 +70,13 @@ def ordinary_day_client(settings: Settings) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def ordinary_day_agent(ordinary_day_client: TestClient) -> Agent:
-    response = ordinary_day_client.post("/v1/agents", json={"name": "Loop tester"})
-    assert response.status_code == 201, response.text
-    return Agent(ordinary_day_client, response.json()["id"])
+def ordinary_day_agent(ordinary_day_client: TestClient, make_agent: MakeAgent) -> Agent:
+    """A fresh agent, spoken to through ``ordinary_day_client``."""
+    return Agent(ordinary_day_client, make_agent("Loop tester"))
 
 
 @pytest.fixture
-def agent(client: TestClient) -> Agent:
-    response = client.post("/v1/agents", json={"name": "Loop tester"})
-    assert response.status_code == 201, response.text
-    return Agent(client, response.json()["id"])
+def agent(client: TestClient, make_agent: MakeAgent) -> Agent:
+    """The loop tests' agent: a fresh one (``make_agent``) with short-hands over the session's
+    API."""
+    return Agent(client, make_agent("Loop tester"))

@@ -13,6 +13,7 @@ from app.api.app import create_app
 from app.config import Settings
 from app.graph.client import GraphClient
 from tests.integration.loop.conftest import Agent
+from tests.support.agents import MakeAgent
 
 
 class Seconds:
@@ -31,7 +32,8 @@ def seconds() -> Seconds:
 
 
 @pytest.fixture(scope="module")
-def client(settings: Settings, seconds: Seconds) -> Iterator[TestClient]:
+def client_on_test_seconds(settings: Settings, seconds: Seconds) -> Iterator[TestClient]:
+    """An API whose runtime counts the idle-sweep interval in the test's ``seconds``."""
     with TestClient(create_app(settings, monotonic=seconds)) as test_client:
         yield test_client
 
@@ -42,8 +44,13 @@ async def _closed(test_graph: GraphClient, agent_id: str, key: str) -> tuple[boo
 
 
 async def test_the_idle_sweep_runs_at_most_once_per_interval_across_rest_turns(
-    agent: Agent, settings: Settings, seconds: Seconds, test_graph: GraphClient
+    client_on_test_seconds: TestClient,
+    make_agent: MakeAgent,
+    settings: Settings,
+    seconds: Seconds,
+    test_graph: GraphClient,
 ) -> None:
+    agent = Agent(client_on_test_seconds, make_agent("Swept"))
     interval = settings.loop.idle_sweep_interval_seconds
     timeout = settings.loop.session_idle_timeout_minutes
     assert interval > 0

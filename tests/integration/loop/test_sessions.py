@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from app.clock import Clock
 from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop.sessions import close_idle_sessions
@@ -60,7 +61,7 @@ async def test_a_closed_session_has_its_summary_lessons_and_a_reflection(
 
 
 async def test_a_session_closes_at_the_end_of_a_turn_and_when_idle(
-    agent: Agent, settings: Settings, graph: GraphClient, test_graph: GraphClient
+    agent: Agent, settings: Settings, clock: Clock, graph: GraphClient, test_graph: GraphClient
 ) -> None:
     agent.chat("Our office opens at eight in the morning.", session="short", end_session=True)
     [ended] = await test_graph.read("sessions/get_session_node", agent_id=agent.id, key="short")
@@ -69,7 +70,7 @@ async def test_a_session_closes_at_the_end_of_a_turn_and_when_idle(
     # Too few episodes to reflect on: said so, nothing run.
 
     agent.chat("The kitchen is cleaned every Friday afternoon.", session="left-open")
-    services = Runtime(settings, graph).loop
+    services = Runtime(settings, graph, clock=clock).loop  # "now" as the API's turns wrote it
     assert await close_idle_sessions(services, agent.id) == []  # not idle yet
     later = services.clock.now() + timedelta(minutes=settings.loop.session_idle_timeout_minutes + 1)
     [closed] = await close_idle_sessions(services, agent.id, now=later)

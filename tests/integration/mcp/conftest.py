@@ -4,35 +4,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from mcp.types import CallToolResult
 
-from app.api.app import create_app
 from app.config import Settings
 from tests.support.api_server import server_env as test_server_env
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
 
 
 @pytest.fixture(scope="module")
 def server_env(settings: Settings) -> dict[str, str]:
     """The test Neo4j, the offline reasoner, no default agent (so no birth at start-up)."""
     return test_server_env(settings)
-
-
-def new_agent(client: TestClient, name: str) -> str:
-    response = client.post("/v1/agents", json={"name": name})
-    assert response.status_code == 201, response.text
-    agent_id: str = response.json()["id"]
-    return agent_id
 
 
 def answer(result: CallToolResult) -> dict[str, Any]:

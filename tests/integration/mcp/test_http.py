@@ -14,13 +14,16 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.integration.beliefs.scripted_history import script_history
-from tests.integration.mcp.conftest import answer, error, new_agent
+from tests.integration.mcp.conftest import answer, error
+from tests.support.agents import create_agent_over_rest
 from tests.support.api_server import running_api
 
 
 @pytest.fixture(scope="module")
 def agents(client: TestClient) -> tuple[str, str]:
-    return new_agent(client, "Alice's agent"), new_agent(client, "Bob's agent")
+    return create_agent_over_rest(client, "Alice's agent"), create_agent_over_rest(
+        client, "Bob's agent"
+    )
 
 
 @pytest.fixture(scope="module")

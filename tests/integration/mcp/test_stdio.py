@@ -14,7 +14,8 @@ from mcp.shared.exceptions import MCPError
 
 from tests.integration.beliefs.scripted_history import MIDDLE, ROOT, script_history
 from tests.integration.loop.test_approvals import RECONCILE, REQUEST
-from tests.integration.mcp.conftest import answer, error, new_agent
+from tests.integration.mcp.conftest import answer, error
+from tests.support.agents import create_agent_over_rest
 from tests.support.api_server import credence_command
 
 TOOLS = {
@@ -46,7 +47,7 @@ async def mcp_session(env: dict[str, str], *args: str) -> AsyncIterator[ClientSe
 async def test_every_tool_resource_and_prompt_over_stdio(
     client: TestClient, server_env: dict[str, str]
 ) -> None:
-    agent = new_agent(client, "Over MCP")
+    agent = create_agent_over_rest(client, "Over MCP")
     history = script_history(client, agent)
     belief = client.post(
         f"/v1/agents/{agent}/beliefs",
@@ -182,7 +183,7 @@ async def test_every_tool_resource_and_prompt_over_stdio(
 async def test_bad_arguments_and_missing_agents_are_tool_errors_not_crashes(
     client: TestClient, server_env: dict[str, str]
 ) -> None:
-    agent = new_agent(client, "Refusing")
+    agent = create_agent_over_rest(client, "Refusing")
 
     async with mcp_session(server_env, "--agent", agent) as session:
         bad_limit = await session.call_tool("list_beliefs", {"limit": 0})

@@ -1,30 +1,12 @@
-"""Fixtures of the memory tests: a fresh agent per test (real Neo4j)."""
+"""Fixtures of the memory tests (real Neo4j): an agent born with a creed."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 
 import pytest
-from fastapi.testclient import TestClient
 
-from app.agents.models import AgentCreate
-from app.agents.store import create_agent
-from app.api.app import create_app
-from app.config import Settings
 from app.graph.client import GraphClient
-
-
-@pytest.fixture
-async def agent(graph: GraphClient) -> str:
-    created = await create_agent(graph, AgentCreate(name="Mem"))
-    return created.id
-
-
-@pytest.fixture
-async def other_agent(graph: GraphClient) -> str:
-    created = await create_agent(graph, AgentCreate(name="Other"))
-    return created.id
 
 
 @pytest.fixture
@@ -37,9 +19,3 @@ async def creed_agent(test_graph: GraphClient) -> str:
         creed=["Never deceive the people I serve", "Protect their data"],
     )
     return agent_id
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client

@@ -8,21 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-
-@pytest.fixture
-def agent(client: TestClient) -> str:
-    response = client.post("/v1/agents", json={"name": "Api Ada"})
-    assert response.status_code == 201, response.text
-    agent_id: str = response.json()["id"]
-    return agent_id
-
-
-@pytest.fixture
-def other(client: TestClient) -> str:
-    response = client.post("/v1/agents", json={"name": "Api Other"})
-    assert response.status_code == 201, response.text
-    agent_id: str = response.json()["id"]
-    return agent_id
+from tests.support.agents import MakeAgent
 
 
 def _problem_fields(response: Any) -> set[str]:
@@ -94,16 +80,16 @@ def test_a_bad_patch_changes_nothing(client: TestClient, agent: str) -> None:
 
 
 def test_people_of_another_agent_and_unknown_agents(
-    client: TestClient, agent: str, other: str
+    client: TestClient, agent: str, other_agent: str
 ) -> None:
     person = client.post(f"/v1/agents/{agent}/people", json={"name": "Secret"}).json()
 
-    foreign = client.get(f"/v1/agents/{other}/people/{person['id']}")
+    foreign = client.get(f"/v1/agents/{other_agent}/people/{person['id']}")
     assert foreign.status_code == 404
     assert foreign.json()["error"]["code"] == "person_not_found"
-    patch = client.patch(f"/v1/agents/{other}/people/{person['id']}", json={"trust": 0.1})
+    patch = client.patch(f"/v1/agents/{other_agent}/people/{person['id']}", json={"trust": 0.1})
     assert patch.status_code == 404
-    assert client.get(f"/v1/agents/{other}/people").json()["count"] == 0
+    assert client.get(f"/v1/agents/{other_agent}/people").json()["count"] == 0
     missing = f"missing-{uuid.uuid4()}"
     for response in (
         client.get(f"/v1/agents/{missing}/people"),
@@ -187,7 +173,7 @@ def test_bad_working_memory_input_writes_nothing(
     assert memory["objects"]["entities"] == []
 
 
-def test_rules_through_the_api(client: TestClient, agent: str, other: str) -> None:
+def test_rules_through_the_api(client: TestClient, agent: str, other_agent: str) -> None:
     url = f"/v1/agents/{agent}/rules"
     created = client.post(
         url, json={"trigger_concept": "vendor onboarding", "content": "Check the W-9 first"}
@@ -198,8 +184,8 @@ def test_rules_through_the_api(client: TestClient, agent: str, other: str) -> No
     validated = client.post(f"{url}/{rule['id']}/validate").json()
     assert validated["validation_count"] == 1 and validated["last_validated"]
     assert client.get(url).json()["count"] == 1
-    assert client.get(f"/v1/agents/{other}/rules").json()["count"] == 0
-    assert client.get(f"/v1/agents/{other}/rules/{rule['id']}").status_code == 404
+    assert client.get(f"/v1/agents/{other_agent}/rules").json()["count"] == 0
+    assert client.get(f"/v1/agents/{other_agent}/rules/{rule['id']}").status_code == 404
 
     bad = client.post(url, json={"trigger_concept": "x", "content": "y", "source": "oracle"})
     assert bad.status_code == 422 and "source" in _problem_fields(bad)
@@ -210,7 +196,8 @@ def test_rules_through_the_api(client: TestClient, agent: str, other: str) -> No
     assert client.get(url).json()["count"] == 1
 
 
-def test_self_through_the_api(client: TestClient, agent: str) -> None:
+def test_self_through_the_api(client: TestClient, make_agent: MakeAgent) -> None:
+    agent = make_agent("Api Ada")
     view = client.get(f"/v1/agents/{agent}/self")
     assert view.status_code == 200, view.text
     assert view.json()["identity"]["name"] == "Api Ada"

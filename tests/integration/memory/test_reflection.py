@@ -525,23 +525,25 @@ async def test_an_unknown_agent_is_refused(graph: GraphClient) -> None:
 
 
 @pytest.fixture
-def reflect_client(settings: Settings) -> Iterator[TestClient]:
+def fake_reasoner_client(settings: Settings) -> Iterator[TestClient]:
+    """An API of its own whose runtime reflects with :class:`FakeReasoner` (the session's
+    ``client`` keeps the offline reasoner for every other test)."""
     with TestClient(create_app(settings)) as test_client:
+        test_client.app.state.runtime.use_reasoner(FakeReasoner())  # type: ignore[attr-defined]
         yield test_client
 
 
 async def test_reflect_over_rest(
-    graph: GraphClient, agent: str, reflect_client: TestClient
+    graph: GraphClient, agent: str, fake_reasoner_client: TestClient
 ) -> None:
     ids = await _import(graph, agent, _standard_items())
-    reflect_client.app.state.runtime.use_reasoner(FakeReasoner())  # type: ignore[attr-defined]
     url = f"/v1/agents/{agent}/reflect"
 
-    preview = reflect_client.post(url, json={"dry_run": True})
-    done = reflect_client.post(url)
-    again = reflect_client.post(url, json={})
-    bad = reflect_client.post(url, json={"similarity": 2, "colour": "red"})
-    missing = reflect_client.post("/v1/agents/no-such-agent/reflect")
+    preview = fake_reasoner_client.post(url, json={"dry_run": True})
+    done = fake_reasoner_client.post(url)
+    again = fake_reasoner_client.post(url, json={})
+    bad = fake_reasoner_client.post(url, json={"similarity": 2, "colour": "red"})
+    missing = fake_reasoner_client.post("/v1/agents/no-such-agent/reflect")
 
     assert preview.status_code == 200 and preview.json()["dry_run"] is True
     assert done.status_code == 200, done.text
@@ -562,14 +564,14 @@ async def test_reflect_over_rest(
 
 
 async def test_a_reasoner_failure_over_rest_is_a_clear_error(
-    graph: GraphClient, agent: str, reflect_client: TestClient
+    graph: GraphClient, agent: str, fake_reasoner_client: TestClient
 ) -> None:
     await _import(graph, agent, _standard_items()[:3])
-    reflect_client.app.state.runtime.use_reasoner(  # type: ignore[attr-defined]
+    fake_reasoner_client.app.state.runtime.use_reasoner(  # type: ignore[attr-defined]
         FakeReasoner(fail_on_call=1)
     )
 
-    failed = reflect_client.post(f"/v1/agents/{agent}/reflect")
+    failed = fake_reasoner_client.post(f"/v1/agents/{agent}/reflect")
 
     assert failed.status_code >= 500
     error = failed.json()["error"]

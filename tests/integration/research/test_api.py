@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,24 +18,17 @@ from app.reasoning.offline.reasoner import OfflineReasoner
 from app.research import investigations
 from app.research.sources.corpus import CorpusSource, load_corpus_files
 from app.research.sources.documents import CorpusFile
+from tests.support.agents import MakeAgent
 from tests.support.research import services_for
 from tests.support.vitaminc_corpus import corpus_jsonl, find_vitaminc, read_rows
 
 MOROCCO = 4  # rows 4 (REFUTES) and 5 (SUPPORTS) of the dev slice: one claim, a conflict
 
 
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
-
-
 @pytest.fixture
-def researcher(client: TestClient, settings: Settings) -> str:
+def researcher(make_agent: MakeAgent, settings: Settings) -> str:
     """An agent whose corpus holds the first 60 evidence sentences of the dev slice."""
-    response = client.post("/v1/agents", json={"name": "REST researcher"})
-    assert response.status_code == 201, response.text
-    agent_id: str = response.json()["id"]
+    agent_id = make_agent("REST researcher")
     path = find_vitaminc()
     assert path is not None, "the VitaminC dev slice is missing"
     content = corpus_jsonl(read_rows(path, 60))

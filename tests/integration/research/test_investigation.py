@@ -41,16 +41,16 @@ async def test_conflicting_sentences_are_found_recorded_and_left_undecided(
     settings: Settings,
     offline: OfflineReasoner,
     embedder: Embedder,
-    research_agent: str,
+    agent: str,
 ) -> None:
     claim = vitaminc_rows()[MOROCCO]["claim"]
     services = services_for(graph, settings, offline, embedder, [_corpus([MOROCCO, MOROCCO + 1])])
-    started = await investigations.start_investigation(services, None, research_agent, claim)
+    started = await investigations.start_investigation(services, None, agent, claim)
 
-    end = await run_investigation(services, research_agent, started.id)
+    end = await run_investigation(services, agent, started.id)
 
     assert end.status == "finished"
-    detail = await store.load_detail(graph, research_agent, started.id)
+    detail = await store.load_detail(graph, agent, started.id)
     refs = {s.ref for s in detail.sources}
     assert {f"vitaminc-dev:{MOROCCO}", f"vitaminc-dev:{MOROCCO + 1}"} <= refs
     [conflict] = detail.conflicts
@@ -77,18 +77,18 @@ async def test_a_dated_conflict_is_resolved_for_the_newer_source_and_becomes_a_b
     settings: Settings,
     offline: OfflineReasoner,
     embedder: Embedder,
-    research_agent: str,
+    agent: str,
 ) -> None:
     claim = vitaminc_rows()[MOROCCO]["claim"]
     dates = {MOROCCO: date(2020, 3, 15), MOROCCO + 1: date(2020, 3, 20)}
     services = services_for(
         graph, settings, offline, embedder, [_corpus([MOROCCO, MOROCCO + 1], dates)]
     )
-    started = await investigations.start_investigation(services, None, research_agent, claim)
+    started = await investigations.start_investigation(services, None, agent, claim)
 
-    end = await run_investigation(services, research_agent, started.id)
+    end = await run_investigation(services, agent, started.id)
 
-    detail = await store.load_detail(graph, research_agent, started.id)
+    detail = await store.load_detail(graph, agent, started.id)
     [conflict] = detail.conflicts
     assert conflict.status == "resolved" and conflict.basis == "date"
     assert detail.source(conflict.winner_source_id or "").ref == f"vitaminc-dev:{MOROCCO + 1}"
@@ -97,7 +97,7 @@ async def test_a_dated_conflict_is_resolved_for_the_newer_source_and_becomes_a_b
     [synthesis] = [s for s in detail.steps if s.kind == "synthesize"]
     [change] = synthesis.details["beliefs"]
     assert change["effect"] == "created"
-    belief = await get_belief(graph, settings.mechanics, research_agent, change["belief_id"])
+    belief = await get_belief(graph, settings.mechanics, agent, change["belief_id"])
     assert belief.belief.source == "learned"
     assert belief.belief.strength > settings.loop.learned_strength  # reinforced by its evidence
 
@@ -107,22 +107,22 @@ async def test_a_refuted_claim_adds_tension_to_the_belief_that_holds_it(
     settings: Settings,
     offline: OfflineReasoner,
     embedder: Embedder,
-    research_agent: str,
+    agent: str,
 ) -> None:
     claim = vitaminc_rows()[MOROCCO]["claim"]
     held = await create_belief(
         graph,
         settings.mechanics,
-        research_agent,
+        agent,
         BeliefCreate(statement=claim, category="contextual", strength=0.7),
     )
     services = services_for(graph, settings, offline, embedder, [_corpus([MOROCCO])])
-    started = await investigations.start_investigation(services, None, research_agent, claim)
+    started = await investigations.start_investigation(services, None, agent, claim)
 
-    end = await run_investigation(services, research_agent, started.id)
+    end = await run_investigation(services, agent, started.id)
 
     assert end.verdict == "refuted"
-    after = await get_belief(graph, settings.mechanics, research_agent, held.id)
+    after = await get_belief(graph, settings.mechanics, agent, held.id)
     assert after.belief.tension > 0.0
 
 
@@ -131,7 +131,7 @@ async def test_the_iteration_cap_is_honoured(
     settings: Settings,
     offline: OfflineReasoner,
     embedder: Embedder,
-    research_agent: str,
+    agent: str,
 ) -> None:
     claim = vitaminc_rows()[MOROCCO]["claim"]
     services = services_for(
@@ -139,12 +139,12 @@ async def test_the_iteration_cap_is_honoured(
         ResearchSettings(),
     )  # fmt: skip
     started = await investigations.start_investigation(
-        services, None, research_agent, claim, iteration_cap=2
+        services, None, agent, claim, iteration_cap=2
     )
 
-    end = await run_investigation(services, research_agent, started.id)
+    end = await run_investigation(services, agent, started.id)
 
-    detail = await store.load_detail(graph, research_agent, started.id)
+    detail = await store.load_detail(graph, agent, started.id)
     assert [s.kind for s in detail.steps] == ["supervisor", "search", "synthesize"]
     assert end.status == "finished" and end.verdict == "undecided"
     assert "iteration cap 2 reached" in detail.steps[-1].details["why"]
@@ -155,22 +155,22 @@ async def test_a_belief_research_created_is_not_evidence_for_the_next_investigat
     settings: Settings,
     offline: OfflineReasoner,
     embedder: Embedder,
-    research_agent: str,
+    agent: str,
 ) -> None:
     claim = vitaminc_rows()[MOROCCO]["claim"]
     dates = {MOROCCO: date(2020, 3, 15), MOROCCO + 1: date(2020, 3, 20)}
     corpus = _corpus([MOROCCO, MOROCCO + 1], dates)
     first = services_for(graph, settings, offline, embedder, [corpus])
-    started = await investigations.start_investigation(first, None, research_agent, claim)
-    assert (await run_investigation(first, research_agent, started.id)).verdict == "confirmed"
+    started = await investigations.start_investigation(first, None, agent, claim)
+    assert (await run_investigation(first, agent, started.id)).verdict == "confirmed"
 
     own_graph = services_for(
         graph, settings, offline, embedder, [GraphSource(graph, embedder, settings.retrieval)]
     )
-    again = await investigations.start_investigation(own_graph, None, research_agent, claim)
-    end = await run_investigation(own_graph, research_agent, again.id)
+    again = await investigations.start_investigation(own_graph, None, agent, claim)
+    end = await run_investigation(own_graph, agent, again.id)
 
-    detail = await store.load_detail(graph, research_agent, again.id)
+    detail = await store.load_detail(graph, agent, again.id)
     searches = [s for s in detail.steps if s.kind == "search"]
     assert sum(s.details["skipped_research_beliefs"] for s in searches) >= 1
     assert not [s for s in detail.sources if s.kind == "belief"]

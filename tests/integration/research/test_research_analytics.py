@@ -22,7 +22,7 @@ async def test_evidence_tree_and_resolved_conflicts(
     settings: Settings,
     offline: OfflineReasoner,
     embedder: Embedder,
-    research_agent: str,
+    agent: str,
 ) -> None:
     data = vitaminc_rows()
     dates = {MOROCCO: date(2020, 3, 15), MOROCCO + 1: date(2020, 3, 20)}
@@ -31,26 +31,26 @@ async def test_evidence_tree_and_resolved_conflicts(
     )
     services = services_for(graph, settings, offline, embedder, [source])
     started = await investigations.start_investigation(
-        services, None, research_agent, data[MOROCCO]["claim"]
+        services, None, agent, data[MOROCCO]["claim"]
     )
-    await run_investigation(services, research_agent, started.id)
-    detail = await store.load_detail(graph, research_agent, started.id)
+    await run_investigation(services, agent, started.id)
+    detail = await store.load_detail(graph, agent, started.id)
 
-    tree = await run_analytics(graph, research_agent, "hypothesis_evidence_tree")
+    tree = await run_analytics(graph, agent, "hypothesis_evidence_tree")
     assert [row["stance"] for row in tree.rows] == ["supports", "contradicts"]
     assert [row["counts"] for row in tree.rows] == [True, False]
     assert tree.rows[0]["hypothesis_status"] == "confirmed"
     assert tree.rows[0]["beliefs"][0]["effect"] == "created"
     assert tree.rows[1]["conflicts"][0]["won"] is False
     same = await run_analytics(
-        graph, research_agent, "hypothesis_evidence_tree",
+        graph, agent, "hypothesis_evidence_tree",
         {"hypothesis_id": detail.hypotheses[0].id},
     )  # fmt: skip
     assert same.rows == tree.rows
 
     [conflict] = (
         await run_analytics(
-            graph, research_agent, "resolved_research_conflicts", {"investigation_id": started.id}
+            graph, agent, "resolved_research_conflicts", {"investigation_id": started.id}
         )
     ).rows
     assert conflict["status"] == "resolved" and conflict["basis"] == "date"

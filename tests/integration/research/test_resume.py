@@ -43,11 +43,11 @@ async def test_a_killed_run_resumes_to_the_same_end_without_duplicates(
     settings: Settings,
     offline: OfflineReasoner,
     embedder: Embedder,
-    research_agent: str,
+    agent: str,
 ) -> None:
     claim = vitaminc_rows()[MOROCCO]["claim"]
     services = services_for(graph, settings, offline, embedder, [_source()])
-    started = await investigations.start_investigation(services, None, research_agent, claim)
+    started = await investigations.start_investigation(services, None, agent, claim)
     env = {
         **os.environ,
         "CREDENCE_NEO4J_URI": settings.neo4j_uri,
@@ -57,27 +57,27 @@ async def test_a_killed_run_resumes_to_the_same_end_without_duplicates(
     }
     # Each search takes 4 s: the process is killed in the middle of the first one.
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.support.run_investigation", research_agent, started.id,
+        sys.executable, "-m", "tests.support.run_investigation", agent, started.id,
         ",".join(map(str, ROWS)), "4",
         cwd=ROOT, env=env,
     )  # fmt: skip
     try:
-        await _wait_for_steps(graph, research_agent, started.id, 1)
+        await _wait_for_steps(graph, agent, started.id, 1)
         await asyncio.sleep(1.5)
         assert process.returncode is None, "the run ended before it could be killed"
     finally:
         process.send_signal(signal.SIGKILL)
         await process.wait()
-    killed = await store.load_detail(graph, research_agent, started.id)
+    killed = await store.load_detail(graph, agent, started.id)
     assert killed.investigation.status == "running"  # left running by a dead process
     assert [s.kind for s in killed.steps] == ["supervisor"]  # the search in flight is lost
     assert not killed.sources
 
-    resumed = await investigations.resume_investigation(services, None, research_agent, started.id)
+    resumed = await investigations.resume_investigation(services, None, agent, started.id)
     assert resumed.status == "running"
-    end = await run_investigation(services, research_agent, started.id)
+    end = await run_investigation(services, agent, started.id)
 
-    detail = await store.load_detail(graph, research_agent, started.id)
+    detail = await store.load_detail(graph, agent, started.id)
     assert end.status == "finished" and end.verdict == "undecided"
     assert [s.ordinal for s in detail.steps] == list(range(len(detail.steps)))
     assert [s.kind for s in detail.steps].count("supervisor") == 1
@@ -87,9 +87,9 @@ async def test_a_killed_run_resumes_to_the_same_end_without_duplicates(
     assert set(pairs.values()) == {1}
     assert len(detail.conflicts) == 1 and detail.conflicts[0].status == "unresolvable"
     # Same end as a run never interrupted.
-    again = await investigations.start_investigation(services, None, research_agent, claim)
-    uninterrupted = await run_investigation(services, research_agent, again.id)
-    other = await store.load_detail(graph, research_agent, again.id)
+    again = await investigations.start_investigation(services, None, agent, claim)
+    uninterrupted = await run_investigation(services, agent, again.id)
+    other = await store.load_detail(graph, agent, again.id)
     assert uninterrupted.verdict == end.verdict
     assert [s.kind for s in other.steps] == [s.kind for s in detail.steps]
     assert {s.ref for s in other.sources} == {s.ref for s in detail.sources}
@@ -100,25 +100,23 @@ async def test_a_step_prepared_before_a_pause_commits_nothing(
     settings: Settings,
     offline: OfflineReasoner,
     embedder: Embedder,
-    research_agent: str,
+    agent: str,
 ) -> None:
     claim = vitaminc_rows()[MOROCCO]["claim"]
     services = services_for(graph, settings, offline, embedder, [_source(delay_s=1.0)])
-    started = await investigations.start_investigation(services, None, research_agent, claim)
-    running = asyncio.create_task(run_investigation(services, research_agent, started.id))
-    await _wait_for_steps(graph, research_agent, started.id, 1)
-    await investigations.pause_investigation(services, research_agent, started.id)
+    started = await investigations.start_investigation(services, None, agent, claim)
+    running = asyncio.create_task(run_investigation(services, agent, started.id))
+    await _wait_for_steps(graph, agent, started.id, 1)
+    await investigations.pause_investigation(services, agent, started.id)
     paused = await running
     assert paused.status == "paused"
-    assert [s.kind for s in await store.list_steps(graph, research_agent, started.id)] == [
-        "supervisor"
-    ]
+    assert [s.kind for s in await store.list_steps(graph, agent, started.id)] == ["supervisor"]
     # The abrupt end of a task between a step's start and its commit loses only that step.
-    await investigations.resume_investigation(services, None, research_agent, started.id)
-    task = asyncio.create_task(run_investigation(services, research_agent, started.id))
+    await investigations.resume_investigation(services, None, agent, started.id)
+    task = asyncio.create_task(run_investigation(services, agent, started.id))
     await asyncio.sleep(0.5)
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
-    assert len(await store.list_steps(graph, research_agent, started.id)) == 1
-    end = await run_investigation(services, research_agent, started.id)
+    assert len(await store.list_steps(graph, agent, started.id)) == 1
+    end = await run_investigation(services, agent, started.id)
     assert end.status == "finished"

@@ -138,7 +138,8 @@ KEY_A, KEY_B = "research-key-a", "research-key-b"
 
 
 @pytest.fixture
-def client(settings: Settings, agent: str, other_agent: str) -> Iterator[TestClient]:
+def keyed_client(settings: Settings, agent: str, other_agent: str) -> Iterator[TestClient]:
+    """An API whose key A may touch ``agent`` only and key B ``other_agent`` only (A sent)."""
     keys = {KEY_A: [agent], KEY_B: [other_agent]}
     with TestClient(create_app(settings.model_copy(update={"api_keys": keys}))) as test_client:
         test_client.headers["X-API-Key"] = KEY_A
@@ -149,11 +150,11 @@ def _upload(*files: dict[str, str]) -> dict[str, object]:
     return {"files": list(files)}
 
 
-def test_sources_through_the_api(client: TestClient, agent: str) -> None:
+def test_sources_through_the_api(keyed_client: TestClient, agent: str) -> None:
     base = f"/v1/agents/{agent}/research"
     jsonl = json.dumps({"id": "tide-1", "text": "Neap tides follow the quarter moon."}) + "\n"
 
-    loaded = client.post(
+    loaded = keyed_client.post(
         f"{base}/sources",
         json=_upload(
             {"name": "tides.md", "content": GUIDE},
@@ -162,33 +163,37 @@ def test_sources_through_the_api(client: TestClient, agent: str) -> None:
     )
     assert loaded.status_code == 200, loaded.text
     assert [f["created"] for f in loaded.json()["files"]] == [1, 1]
-    again = client.post(f"{base}/sources", json=_upload({"name": "tides.md", "content": GUIDE}))
+    again = keyed_client.post(
+        f"{base}/sources", json=_upload({"name": "tides.md", "content": GUIDE})
+    )
     assert again.json()["files"][0]["unchanged"] == 1
 
-    listed = client.get(f"{base}/sources", params={"limit": 1})
+    listed = keyed_client.get(f"{base}/sources", params={"limit": 1})
     assert listed.status_code == 200 and listed.json()["count"] == 2
     assert len(listed.json()["data"]) == 1
-    everything = client.get(f"{base}/sources").json()["data"]
+    everything = keyed_client.get(f"{base}/sources").json()["data"]
     assert {d["document_id"]: d["passages"] for d in everything} == {"tides.md": 1, "tide-1": 1}
 
-    searched = client.post(f"{base}/search", json={"query": "spring tides full moon", "limit": 3})
+    searched = keyed_client.post(
+        f"{base}/search", json={"query": "spring tides full moon", "limit": 3}
+    )
     assert searched.status_code == 200, searched.text
     top = searched.json()["passages"][0]
     assert top["source"] == "corpus" and top["origin"] == "tides.md"
-    only_graph = client.post(f"{base}/search", json={"query": "tides", "sources": ["graph"]})
+    only_graph = keyed_client.post(f"{base}/search", json={"query": "tides", "sources": ["graph"]})
     assert only_graph.status_code == 200 and only_graph.json()["passages"] == []
 
-    removed = client.delete(f"{base}/sources/tide-1")
+    removed = keyed_client.delete(f"{base}/sources/tide-1")
     assert removed.status_code == 200 and removed.json()["removed_passages"] == 1
-    assert client.delete(f"{base}/sources/tide-1").status_code == 404
-    assert client.get(f"{base}/sources").json()["count"] == 1
+    assert keyed_client.delete(f"{base}/sources/tide-1").status_code == 404
+    assert keyed_client.get(f"{base}/sources").json()["count"] == 1
 
 
 def test_bad_input_is_refused_naming_the_field_and_writes_nothing(
-    client: TestClient, agent: str
+    keyed_client: TestClient, agent: str
 ) -> None:
     base = f"/v1/agents/{agent}/research"
-    bad_line = client.post(
+    bad_line = keyed_client.post(
         f"{base}/sources",
         json=_upload(
             {"name": "ok.txt", "content": "Fine text."},
@@ -199,67 +204,68 @@ def test_bad_input_is_refused_naming_the_field_and_writes_nothing(
     body = bad_line.json()["error"]
     assert body["code"] == "corpus_file_invalid" and "bad.jsonl line 2: text" in body["message"]
     assert body["details"]["errors"][0]["line"] == 2
-    no_format = client.post(f"{base}/sources", json=_upload({"name": "x.pdf", "content": "x"}))
+    no_format = keyed_client.post(
+        f"{base}/sources", json=_upload({"name": "x.pdf", "content": "x"})
+    )
     assert no_format.status_code == 422 and "format" in no_format.json()["error"]["message"]
-    with_dir = client.post(f"{base}/sources", json=_upload({"name": "a/b.txt", "content": "x"}))
+    with_dir = keyed_client.post(
+        f"{base}/sources", json=_upload({"name": "a/b.txt", "content": "x"})
+    )
     assert with_dir.status_code == 422 and "name" in with_dir.json()["error"]["message"]
-    assert client.post(f"{base}/sources", json={"files": []}).status_code == 422
-    assert client.get(f"{base}/sources", params={"limit": 0}).status_code == 422
-    assert client.get(f"{base}/sources", params={"skip": -1}).status_code == 422
-    unknown = client.post(f"{base}/search", json={"query": "x", "sources": ["web"]})
+    assert keyed_client.post(f"{base}/sources", json={"files": []}).status_code == 422
+    assert keyed_client.get(f"{base}/sources", params={"limit": 0}).status_code == 422
+    assert keyed_client.get(f"{base}/sources", params={"skip": -1}).status_code == 422
+    unknown = keyed_client.post(f"{base}/search", json={"query": "x", "sources": ["web"]})
     assert unknown.status_code == 422 and "sources" in unknown.json()["error"]["message"]
-    assert client.post(f"{base}/search", json={"query": ""}).status_code == 422
-    assert client.post(f"{base}/search", json={"query": "x", "limit": 51}).status_code == 422
-    assert client.get(f"{base}/sources").json()["count"] == 0
+    assert keyed_client.post(f"{base}/search", json={"query": ""}).status_code == 422
+    assert keyed_client.post(f"{base}/search", json={"query": "x", "limit": 51}).status_code == 422
+    assert keyed_client.get(f"{base}/sources").json()["count"] == 0
 
 
 def test_too_large_an_upload_is_a_413(
-    client: TestClient, agent: str, monkeypatch: pytest.MonkeyPatch
+    keyed_client: TestClient, agent: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from app.api.routes import research_sources
 
     monkeypatch.setattr(research_sources, "MAX_UPLOAD_CHARS", 100)
-    response = client.post(
+    response = keyed_client.post(
         f"/v1/agents/{agent}/research/sources",
         json=_upload({"name": "a.txt", "content": "x" * 101}),
     )
     assert response.status_code == 413 and response.json()["error"]["code"] == "payload_too_large"
-    assert client.get(f"/v1/agents/{agent}/research/sources").json()["count"] == 0
+    assert keyed_client.get(f"/v1/agents/{agent}/research/sources").json()["count"] == 0
 
 
 def test_other_agents_and_keys_are_refused(
-    client: TestClient, agent: str, other_agent: str
+    keyed_client: TestClient, agent: str, other_agent: str
 ) -> None:
     base = f"/v1/agents/{agent}/research"
-    assert client.post(
+    assert keyed_client.post(
         f"{base}/sources", json=_upload({"name": "a.txt", "content": "Secret tide."})
     )
     for headers, expected in (({"X-API-Key": KEY_B}, 403), ({"X-API-Key": "nobody"}, 401)):
-        assert client.get(f"{base}/sources", headers=headers).status_code == expected
+        assert keyed_client.get(f"{base}/sources", headers=headers).status_code == expected
         assert (
-            client.post(f"{base}/search", json={"query": "tide"}, headers=headers).status_code
+            keyed_client.post(f"{base}/search", json={"query": "tide"}, headers=headers).status_code
             == expected
         )
-        assert client.delete(f"{base}/sources/a.txt", headers=headers).status_code == expected
-    other = client.post(
+        assert keyed_client.delete(f"{base}/sources/a.txt", headers=headers).status_code == expected
+    other = keyed_client.post(
         f"/v1/agents/{other_agent}/research/search",
         json={"query": "secret tide"},
         headers={"X-API-Key": KEY_B},
     )
     assert other.status_code == 200 and other.json()["passages"] == []
-    assert client.get(f"{base}/sources").json()["count"] == 1
+    assert keyed_client.get(f"{base}/sources").json()["count"] == 1
 
 
-def test_an_unknown_agent_is_a_404(settings: Settings) -> None:
-    with TestClient(create_app(settings)) as anonymous:
-        base = "/v1/agents/no-such-agent/research"
-        assert anonymous.get(f"{base}/sources").status_code == 404
-        assert anonymous.post(f"{base}/search", json={"query": "x"}).status_code == 404
-        assert anonymous.delete(f"{base}/sources/doc").status_code == 404
-        response = anonymous.post(
-            f"{base}/sources", json=_upload({"name": "a.txt", "content": "x"})
-        )
-        assert response.status_code == 404
+def test_an_unknown_agent_is_a_404(client: TestClient) -> None:
+    base = "/v1/agents/no-such-agent/research"
+    assert client.get(f"{base}/sources").status_code == 404
+    assert client.post(f"{base}/search", json={"query": "x"}).status_code == 404
+    assert client.delete(f"{base}/sources/doc").status_code == 404
+    response = client.post(f"{base}/sources", json=_upload({"name": "a.txt", "content": "x"}))
+    assert response.status_code == 404
 
 
 # --- CLI -----------------------------------------------------------------------------------------

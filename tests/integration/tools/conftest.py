@@ -17,8 +17,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.app import create_app
 from app.config import Settings
+from tests.support.agents import MakeAgent
 
 ROOT = Path(__file__).resolve().parents[3]
 SQLITE_SERVER = ROOT / ".venv-mcp" / "bin" / "mcp-server-sqlite"
@@ -39,12 +39,6 @@ def tool_settings(settings: Settings, **tools: Any) -> Settings:
     return settings.model_copy(
         update={"tools": settings.tools.model_copy(update=tools), "default_agent": ""}
     )
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(tool_settings(settings, call_timeout_s=5.0))) as test_client:
-        yield test_client
 
 
 def _free_port() -> int:
@@ -127,7 +121,7 @@ class ToolAgent:
 
 
 @pytest.fixture
-def agent(client: TestClient) -> ToolAgent:
-    response = client.post("/v1/agents", json={"name": "Tool user"})
-    assert response.status_code == 201, response.text
-    return ToolAgent(client, response.json()["id"])
+def agent(client: TestClient, make_agent: MakeAgent) -> ToolAgent:
+    """The tool tests' agent: a fresh one (``make_agent``) with short-hands over the session's
+    API."""
+    return ToolAgent(client, make_agent("Tool user"))

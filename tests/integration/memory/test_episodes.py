@@ -1,0 +1,148 @@
+"""Episode import through the API: idempotent, whole-or-nothing, sessions, people, beliefs."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.support.memory_rest import import_episodes
+
+
+def _episodes(client: TestClient, agent: str, **params: object) -> list[dict[str, object]]:
+    response = client.get(f"/v1/agents/{agent}/episodes", params=params)
+    assert response.status_code == 200, response.text
+    rows: list[dict[str, object]] = response.json()
+    return rows
+
+
+def test_a_conversation_log_imports_once_with_sessions_people_and_beliefs(
+    client: TestClient, agent: str
+) -> None:
+    belief = client.post(
+        f"/v1/agents/{agent}/beliefs",
+        json={"statement": "Month-end close takes five days", "category": "contextual"},
+    ).json()["id"]
+    log = [
+        {
+            "external_id": "log-1",
+            "speaker": "Priya",
+            "text": "The close took seven days this month, the bank feed broke again.",
+            "occurred_at": "2026-01-31T17:00:00Z",
+            "session": "close-jan",
+            "emotional_valence": -0.8,
+            "about": [belief],
+        },
+        {
+            "external_id": "log-2",
+            "speaker": "assistant",
+            "text": "I will reconcile the bank feed manually until it is fixed.",
+            "occurred_at": "2026-01-31T17:01:00Z",
+            "session": "close-jan",
+            "outcome": "success",
+            "actions": 3,
+        },
+    ]
+    first = import_episodes(client, agent, *log, end_sessions=True)
+    again = import_episodes(client, agent, *log)
+
+    assert (first["created"], first["existing"], first["embedded"]) == (2, 0, True)
+    assert (again["created"], again["existing"]) == (0, 2)
+    assert [e["id"] for e in again["episodes"]] == [e["id"] for e in first["episodes"]]
+    stored = _episodes(client, agent, session="close-jan")
+    assert len(stored) == 2 and all(e["has_embedding"] for e in stored)
+    by_id = {e["external_id"]: e for e in stored}
+    assert (by_id["log-1"]["is_peak"], by_id["log-1"]["salience"]) == (True, 2.0)
+    assert (by_id["log-2"]["is_end"], by_id["log-2"]["salience"]) == (True, 1.5)
+    assert by_id["log-1"]["trivial"] is True and by_id["log-2"]["trivial"] is False
+    detail = client.get(f"/v1/agents/{agent}/episodes/{first['episodes'][0]['id']}").json()
+    assert [p["name"] for p in detail["people"]] == ["Priya"]
+    assert [b["id"] for b in detail["about"]] == [belief]
+    # The assistant is the agent itself, not a person.
+    people = client.get(f"/v1/agents/{agent}/people").json()
+    names = [p["name"] for p in people["data"]] if isinstance(people, dict) else people
+    assert "assistant" not in str(names)
+
+
+def test_one_bad_item_rejects_the_batch_naming_index_and_field(
+    client: TestClient, agent: str
+) -> None:
+    good = {"external_id": "ok-1", "speaker": "Sam", "text": "All invoices are posted."}
+    bad = {"external_id": "bad-1", "speaker": "Sam", "text": "x", "emotional_valence": 3}
+    response = client.post(f"/v1/agents/{agent}/episodes", json={"episodes": [good, bad]})
+    missing_belief = client.post(
+        f"/v1/agents/{agent}/episodes",
+        json={"episodes": [good, {**good, "external_id": "ok-2", "about": ["no-such-belief"]}]},
+    )
+    repeated = client.post(f"/v1/agents/{agent}/episodes", json={"episodes": [good, good]})
+
+    assert response.status_code == 422
+    assert ["body", "episodes", 1, "emotional_valence"] in [
+        e["location"] for e in response.json()["error"]["details"]["errors"]
+    ]
+    assert missing_belief.status_code == 422
+    assert missing_belief.json()["error"]["details"]["errors"][0]["path"] == "episodes[1].about"
+    assert repeated.status_code == 422 and "episodes[1].external_id" in repeated.text
+    assert _episodes(client, agent) == []
+
+
+def test_unknown_agent_is_404_and_unknown_session_is_404(client: TestClient, agent: str) -> None:
+    item = {"speaker": "Sam", "text": "hello"}
+    assert client.post("/v1/agents/ghost/episodes", json={"episodes": [item]}).status_code == 404
+    assert client.get("/v1/agents/ghost/episodes").status_code == 404
+    assert client.post(f"/v1/agents/{agent}/sessions/none/end").status_code == 404
+
+
+def test_a_repeated_memory_raises_the_interference_of_the_older_one(
+    client: TestClient, agent: str
+) -> None:
+    text = "Bart danced at the Christmas party and felt very happy."
+    import_episodes(
+        client,
+        agent,
+        {"external_id": "old", "speaker": "Bart", "text": text, "occurred_at": "2023-12-25"},
+        {"external_id": "other", "speaker": "Bart", "text": "The audit fieldwork starts in May."},
+    )
+    import_episodes(
+        client,
+        agent,
+        {
+            "external_id": "new",
+            "speaker": "Bart",
+            "text": "Bart danced at the Christmas party and was very happy.",
+            "occurred_at": "2024-12-25",
+        },
+    )
+    interference = {e["external_id"]: e["interference"] for e in _episodes(client, agent)}
+
+    assert interference == {"old": 1, "other": 0, "new": 0}
+
+
+def test_evidence_from_a_person_weighs_their_relationship_value(
+    client: TestClient, agent: str
+) -> None:
+    belief = client.post(
+        f"/v1/agents/{agent}/beliefs",
+        json={"statement": "Vendors are paid in 30 days", "category": "contextual"},
+    ).json()["id"]
+    person = client.post(
+        f"/v1/agents/{agent}/people", json={"name": "Vera Director", "seniority": "director"}
+    ).json()
+    value = person["relationship_value"]
+    evidence = {
+        "text": "We paid a vendor after 60 days",
+        "stance": "contradicting",
+        "confidence": 0.5,
+        "source_weight": 1.0,
+        "source_person_id": person["id"],
+    }
+    applied = client.post(f"/v1/agents/{agent}/beliefs/{belief}/evidence", json=evidence)
+    ghost = client.post(
+        f"/v1/agents/{agent}/beliefs/{belief}/evidence",
+        json={**evidence, "source_person_id": "nobody"},
+    )
+
+    assert applied.status_code == 200, applied.text
+    assert applied.json()["results"][0]["new_tension"] == pytest.approx(0.15 * 0.5 * value)
+    assert ghost.status_code == 404 and ghost.json()["error"]["code"] == "person_not_found"
+    after = client.get(f"/v1/agents/{agent}/beliefs/{belief}").json()["belief"]
+    assert after["tension"] == pytest.approx(0.15 * 0.5 * value)
