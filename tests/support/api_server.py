@@ -47,7 +47,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_api(env: dict[str, str], start_timeout_s: float = 90.0) -> Iterator[str]:
+def running_api(env: dict[str, str], start_timeout_s: float = 180.0) -> Iterator[str]:
     """Starts the API with ``env`` and yields its base URL once /health answers; stops it after."""
     port = free_port()
     process = subprocess.Popen(

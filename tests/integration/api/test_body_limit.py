@@ -58,13 +58,14 @@ def _request_head(path: str, headers: dict[str, str]) -> bytes:
 
 def test_a_200_mb_body_with_a_wrong_key_is_413_before_it_is_sent(api: str) -> None:
     with socket.create_connection(_address(api), timeout=30) as connection:
-        # Only the head and the first kilobyte of a declared 200 MB body are ever sent.
+        # Only the head of a declared 200 MB body is ever sent: the answer comes without the
+        # body. (Sending body bytes the server never reads would race its close: bytes that
+        # arrive after it make the kernel reset the connection, which can drop the answer.)
         connection.sendall(
             _request_head(
                 "/v1/agents", {"Content-Length": str(200 * 1024 * 1024), "X-API-Key": "wrong"}
             )
         )
-        connection.sendall(b'{"name": "' + b"x" * 1024)
         status, body = _answer(connection)
 
     assert status == 413
@@ -80,7 +81,9 @@ def test_a_chunked_body_is_413_as_soon_as_it_passes_the_limit(api: str) -> None:
             _request_head("/v1/agents", {"Transfer-Encoding": "chunked", "X-API-Key": "right-key"})
         )
         chunk = b'{"name": "' + b"x" * 8192
-        for _ in range(LIMIT // len(chunk) + 2):
+        # Just enough chunks to pass the limit, so that the server has read all that was sent
+        # when it answers (nothing arrives after its close to reset the connection).
+        for _ in range(LIMIT // len(chunk) + 1):
             connection.sendall(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
         # The body never ends (no last chunk): the answer comes anyway.
         status, body = _answer(connection)
