@@ -69,8 +69,8 @@ from app.memory.frames import install_frames
 from app.memory.people.micro_birth import micro_birth_properties
 from app.memory.settings import MemoryMechanics
 from app.packs.loader import initial_strengths, load_pack, pack_checksum
+from app.retrieval.context_inputs import assemble_context
 from app.retrieval.models import ALL_SECTIONS, ContextRequest
-from app.retrieval.sources import assemble_context
 from app.seeds.pack_schema import KnowledgePack, reference_problems
 from app.text.lucene import agent_clause, lucene_terms
 

@@ -80,8 +80,8 @@ from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.loop.activation import activate, relevance_scores
 from app.memory import frames
+from app.retrieval.context_inputs import assemble_context
 from app.retrieval.models import ContextRequest, SectionName
-from app.retrieval.sources import assemble_context
 
 TURNS_PREFIX = f"{mp.PREFIX}turns-"
 TARGET_TURN_P95_MS = 150.0

@@ -38,7 +38,7 @@ from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.loop.approvals import list_approvals
 from app.loop.models import ApprovalAnswer, ApprovalPublic, ChatRequest, TurnEvent, TurnResult
-from app.loop.resume import resume_approval
+from app.loop.resume_turn import resume_approval
 from app.loop.services import LoopServices
 from app.loop.sessions import close_session
 from app.loop.turn import run_turn

@@ -35,8 +35,8 @@ from app.reasoning.protocol import (
     RuleBrief,
 )
 from app.retrieval.context import build_context
+from app.retrieval.context_inputs import working_memory_items
 from app.retrieval.models import Context, ContextRequest, FrameChoice, SectionName
-from app.retrieval.sources import working_memory_items
 from app.text.references import has_reference, resolve_references
 from app.text.words import tokens
 from app.tools.focus import ToolFocus

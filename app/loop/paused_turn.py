@@ -1,4 +1,4 @@
-"""A paused turn being finished (:mod:`app.loop.resume`): the approval, the person's answer,
+"""A paused turn being finished (:mod:`app.loop.resume_turn`): the approval, the person's answer,
 what was done about it, and the paused turn's facts the resumed turn reuses."""
 
 from __future__ import annotations

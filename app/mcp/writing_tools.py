@@ -18,7 +18,7 @@ from app.beliefs.models import (
     Stance,
 )
 from app.loop.models import ApprovalAnswer, ChatRequest, TurnResult
-from app.loop.resume import resume_approval
+from app.loop.resume_turn import resume_approval
 from app.loop.turn import run_turn
 from app.mcp.tool_calls import AgentArg, BeliefArg, ContextArg, ToolCalls
 from app.memory import episodes as episode_store

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from app.clock import Clock
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
+from app.retrieval.context_inputs import assemble_context
 from app.retrieval.models import Context, ContextRequest
 from app.retrieval.settings import RetrievalSettings
-from app.retrieval.sources import assemble_context
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,8 @@ def test_context_is_assembled_only_through_the_retrieval_services() -> None:
     callers = sorted(
         str(path.relative_to(APP.parent))
         for path in APP.rglob("*.py")
-        if "assemble_context(" in path.read_text(encoding="utf-8") and path.name != "sources.py"
+        if "assemble_context(" in path.read_text(encoding="utf-8")
+        and path.name != "context_inputs.py"
     )
     assert callers == ["app/retrieval/services.py"]
 

@@ -22,7 +22,7 @@ from app.loop.models import (
     TurnEvent,
     TurnResult,
 )
-from app.loop.resume import resume_approval
+from app.loop.resume_turn import resume_approval
 from app.loop.turn import run_turn
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from app.graph.client import GraphClient
 from app.loop.approvals import get_approval
 from app.loop.executors import ExecutorRegistry
 from app.loop.models import ApprovalAnswer, ChatRequest
-from app.loop.resume import resume_approval
+from app.loop.resume_turn import resume_approval
 from app.loop.settings import LoopSettings
 from app.loop.turn import run_turn
 from app.reasoning.offline.reasoner import OfflineReasoner

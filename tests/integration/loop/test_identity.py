@@ -18,7 +18,7 @@ from app.cli.main import app as cli_app
 from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop.models import ApprovalAnswer, ChatRequest
-from app.loop.resume import resume_approval
+from app.loop.resume_turn import resume_approval
 from app.loop.turn import run_turn
 from app.reasoning.claude.reasoner import ClaudeReasoner
 from app.reasoning.offline.reasoner import OfflineReasoner
