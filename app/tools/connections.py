@@ -20,7 +20,7 @@ import mcp_types as types
 
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
-from app.beliefs.store import belief_params
+from app.beliefs.store import belief_params, create_belief_in
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import embed_pending
 from app.errors import ConnectionNameTaken, ConnectionNotFound, InvalidInput, ToolNotFound
@@ -297,12 +297,7 @@ async def _ensure_beliefs(
                 ),
                 "manual",
             )
-            await tx.run(
-                "beliefs/store/create_belief",
-                agent_id=agent_id,
-                belief=params,
-                m=mechanics.as_params(),
-            )
+            await create_belief_in(tx, mechanics, agent_id, params)
             belief_id = params["id"]
         tool["belief_id"] = belief_id
 

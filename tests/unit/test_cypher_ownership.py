@@ -33,10 +33,7 @@ OWNER_OF_FOLDER = {
 }
 
 # Foreign queries a module still runs: (module, query) -> why. New code does not add to this.
-ALLOWED = {
-    # app/tools should create a new tool's belief through app.beliefs.store.create_belief_in.
-    ("app/tools/connections.py", "beliefs/store/create_belief"): "tools: belief of a new tool",
-}
+ALLOWED: dict[tuple[str, str], str] = {}
 
 # Queries only the tests run, to check what the services keep up to date.
 USED_BY_TESTS_ONLY = {
