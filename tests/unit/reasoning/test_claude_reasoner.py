@@ -124,6 +124,16 @@ def message(
     )
 
 
+def refusal() -> httpx2.Response:
+    """Claude's answer when it declines: a text block and stop_reason "refusal"."""
+    return message(
+        [{"type": "text", "text": "I can't help with that."}],
+        STRONG,
+        "refusal",
+        stop_details={"type": "refusal", "category": "general_harms", "explanation": None},
+    )
+
+
 def tool_answer(tool_name: str, tool_input: dict[str, Any], model: str) -> httpx2.Response:
     block = {"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": tool_name}
     return message([{**block, "input": tool_input}], model)
@@ -575,13 +585,7 @@ async def test_a_text_only_answer_falls_back(caplog: pytest.LogCaptureFixture) -
 
 async def test_a_refusal_falls_back(caplog: pytest.LogCaptureFixture) -> None:
     case = next(case for case in CASES if case.method == "audit")
-    refusal = message(
-        [{"type": "text", "text": "I can't help with that."}],
-        STRONG,
-        "refusal",
-        stop_details={"type": "refusal", "category": "general_harms", "explanation": None},
-    )
-    api = ScriptedApi([refusal])
+    api = ScriptedApi([refusal()])
     with caplog.at_level(logging.WARNING, logger="app.reasoning.claude.reasoner"):
         answer = await call(reasoner(api), case)
     assert answer.reasoner == "offline (fallback: refused)"

@@ -17,9 +17,9 @@ from tests.unit.reasoning.test_claude_reasoner import (
     STRONG,
     ScriptedApi,
     call,
-    message,
     offline_answer,
     reasoner,
+    refusal,
     tool_answer,
 )
 
@@ -98,13 +98,7 @@ async def test_a_report_citing_an_unknown_source_falls_back() -> None:
 
 async def test_a_refused_report_falls_back(caplog: pytest.LogCaptureFixture) -> None:
     case = CASE["synthesize"]
-    refusal = message(
-        [{"type": "text", "text": "I can't help with that."}],
-        STRONG,
-        "refusal",
-        stop_details={"type": "refusal", "category": "general_harms", "explanation": None},
-    )
-    api = ScriptedApi([refusal])
+    api = ScriptedApi([refusal()])
     with caplog.at_level(logging.WARNING, logger="app.reasoning.claude.reasoner"):
         answer = await call(reasoner(api), case)
     assert answer.reasoner == "offline (fallback: refused)"
