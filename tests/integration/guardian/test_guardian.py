@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import cast
 
 import pytest
@@ -19,7 +18,7 @@ from app.guardian.audit import audit_if_high_risk, creed_for
 from app.guardian.check import check
 from app.guardian.errors import CensorNotFound, CensorPatternInvalid, CensorProtected
 from app.guardian.models import CensorCreate
-from app.guardian.patterns import shipped_censors
+from app.guardian.patterns import compiled, shipped_censors
 from app.guardian.settings import GuardianSettings
 from app.reasoning.protocol import Audit, AuditRequest, Reasoner
 
@@ -136,21 +135,22 @@ async def test_check_names_the_high_risk_kinds_and_refuses_unknown_agents(
         await check(graph, "no-such-agent", "hello")
 
 
-async def test_a_check_takes_a_few_milliseconds(graph: GraphClient, agent: str) -> None:
+async def test_repeated_checks_reuse_the_compiled_patterns(graph: GraphClient, agent: str) -> None:
+    """What keeps a check cheap: each censor is compiled once per process, not once per check.
+    (Its time is measured by the benchmarks, not here: the route phase of
+    ``bench/tool_call_overhead.py`` and the worst cases of ``bench/guardian_censors.py``.)"""
     for index in range(20):
         await censors.add_censor(
             graph, agent, CensorCreate(pattern=rf"\bproject{index}\b", reason="internal")
         )
     text = "Please review the invoices of March and send me the summary. " * 10
-    await check(graph, agent, text)
-    timings = []
-    for _ in range(30):
-        started = time.perf_counter()
-        await check(graph, agent, text)
-        timings.append((time.perf_counter() - started) * 1000)
-    timings.sort()
-    # A loose bound on a shared 2-core machine; the report gives the measured figures.
-    assert timings[int(0.95 * len(timings)) - 1] < 100, timings
+    first = await check(graph, agent, text)
+    compiles_before = compiled.cache_info().misses
+    verdicts = [await check(graph, agent, text) for _ in range(30)]
+    assert compiled.cache_info().misses == compiles_before
+    assert {verdict.action for verdict in verdicts} == {first.action}
+    leaked = await check(graph, agent, text + " The project7 figures are attached.")
+    assert leaked.action != "allow", leaked
 
 
 # --- learned censors ------------------------------------------------------------------------------
