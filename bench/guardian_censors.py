@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.config import Settings  # noqa: E402
 from app.guardian.patterns import timed_search  # noqa: E402
-from bench.support.api_server import running_api, server_env  # noqa: E402
+from tools.serve.api_process import running_api, server_env  # noqa: E402
 
 SIZE = 100_000
 UNITS = (

@@ -33,7 +33,7 @@ sys.path.insert(0, str(HERE))
 from write_contention import api_process  # noqa: E402
 
 from app.config import Settings  # noqa: E402
-from bench.support.api_server import server_env  # noqa: E402
+from tools.serve.api_process import server_env  # noqa: E402
 
 
 def run_step(

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.config import Settings  # noqa: E402
-from bench.support.api_server import running_api, server_env  # noqa: E402
+from tools.serve.api_process import running_api, server_env  # noqa: E402
 
 CHUNK = 1024 * 1024
 

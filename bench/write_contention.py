@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.config import Settings  # noqa: E402
-from bench.support.api_server import credence_command, free_port, server_env  # noqa: E402
+from tools.serve.api_process import credence_command, free_port, server_env  # noqa: E402
 
 
 @contextmanager

@@ -1,2 +1,3 @@
-"""What the benches share: ``credence serve`` as a subprocess (``api_server``) and the VitaminC
-research corpus (``vitaminc``). The benches never import the tests' support code."""
+"""What the benches share: the VitaminC research corpus (``vitaminc``). ``credence serve`` as a
+subprocess comes from ``tools/serve/api_process.py``, which the tests use too. The benches never
+import the tests' support code."""

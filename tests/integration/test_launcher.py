@@ -13,9 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.api_server import free_port as _free_port
 from tests.support.launcher import Launcher
 from tests.support.neo4j_server import pinned_version
+from tools.serve.api_process import free_port as _free_port
 
 # A second Neo4j or API processes of its own: out of the quick run (-m "not slow").
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from app.config import Settings
-from tests.support.api_server import running_api, server_env
+from tools.serve.api_process import running_api, server_env
 
 LIMIT = 65536
 

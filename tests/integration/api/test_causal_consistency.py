@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from app.config import Settings
-from tests.support.api_server import running_api, server_env
+from tools.serve.api_process import running_api, server_env
 
 # Two API processes of its own, one over the routing scheme: out of the quick run
 # (-m "not slow").

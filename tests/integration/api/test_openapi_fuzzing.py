@@ -20,8 +20,8 @@ import httpx
 import pytest
 
 from app.config import Settings
-from tests.support.api_server import running_api, server_env
 from tests.support.fuzz_seed import seed_agent, write_config
+from tools.serve.api_process import running_api, server_env
 
 # A fuzzing campaign against a `credence serve` of its own (minutes): out of the quick run
 # (-m "not slow").

@@ -17,7 +17,7 @@ import pytest
 
 from app.config import Settings
 from app.graph.client import GraphClient
-from tests.support.api_server import running_api, server_env
+from tools.serve.api_process import running_api, server_env
 
 # A second Neo4j or API processes of its own: out of the quick run (-m "not slow").
 pytestmark = pytest.mark.slow

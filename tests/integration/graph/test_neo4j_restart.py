@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.api_server import free_port, running_api
 from tests.support.launcher import Launcher
+from tools.serve.api_process import free_port, running_api
 
 # A second Neo4j or API processes of its own: out of the quick run (-m "not slow").
 pytestmark = pytest.mark.slow

@@ -10,7 +10,7 @@ import pytest
 from mcp.types import CallToolResult
 
 from app.config import Settings
-from tests.support.api_server import server_env as test_server_env
+from tools.serve.api_process import server_env as test_server_env
 
 
 @pytest.fixture(scope="module")

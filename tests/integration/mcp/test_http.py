@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.integration.beliefs.scripted_history import script_history
 from tests.integration.mcp.conftest import answer, error
 from tests.support.agents import create_agent_over_rest
-from tests.support.api_server import running_api
+from tools.serve.api_process import running_api
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from tests.integration.beliefs.scripted_history import MIDDLE, ROOT, script_hist
 from tests.integration.loop.test_approvals import RECONCILE, REQUEST
 from tests.integration.mcp.conftest import answer, error
 from tests.support.agents import create_agent_over_rest
-from tests.support.api_server import credence_command
+from tools.serve.api_process import credence_command
 
 TOOLS = {
     "list_agents",

@@ -1,5 +1,7 @@
-"""`credence serve` as a subprocess on a free loopback port, for tests that need a real server
-(MCP over HTTP, fuzzing the OpenAPI document)."""
+"""`credence serve` as a subprocess on a free loopback port: for the tests and the benches that need
+a real server (MCP over HTTP, fuzzing the OpenAPI document, HTTP load, the process's memory).
+
+Imported by both ``tests/`` and ``bench/`` (neither imports the other)."""
 
 from __future__ import annotations
 
@@ -17,16 +19,22 @@ import httpx
 from app.config import Settings
 
 
+class ApiDidNotStart(RuntimeError):
+    """The server exited, or did not answer /health in time (its stderr's tail in the message)."""
+
+
 def credence_command() -> str:
     """The installed `credence` script next to this interpreter (what a client launches)."""
     script = Path(sys.executable).parent / "credence"
-    assert script.is_file(), f"no credence script at {script}: install the project first"
+    if not script.is_file():
+        raise ApiDidNotStart(f"no credence script at {script}: install the project first")
     return str(script)
 
 
 def server_env(settings: Settings, **extra: str) -> dict[str, str]:
-    """The environment of a test server: the test Neo4j, the offline reasoner, no default agent
-    (so no birth at start-up), no API keys, and ``extra`` (CREDENCE_... = value)."""
+    """The environment of a server for a test or a bench: the Neo4j of ``settings``, the offline
+    reasoner, no default agent (so no birth at start-up), no API keys, and ``extra``
+    (CREDENCE_... = value)."""
     return {
         **os.environ,
         "CREDENCE_NEO4J_URI": settings.neo4j_uri,
@@ -68,7 +76,7 @@ def running_api(env: dict[str, str], start_timeout_s: float = 180.0) -> Iterator
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
                 _, stderr = process.communicate()
-                raise AssertionError(f"the API did not start: {stderr.decode()[-2000:]}")
+                raise ApiDidNotStart(f"the API did not start: {stderr.decode()[-2000:]}")
             time.sleep(0.3)
         yield base
     finally:
