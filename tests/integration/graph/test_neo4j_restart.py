@@ -67,6 +67,7 @@ def test_writes_survive_a_neo4j_restart(neo4j: Launcher) -> None:
         agent_id = agent.json()["id"]
         statuses: Counter[int] = Counter()
         acknowledged: list[tuple[str, str]] = []
+        failures: list[str] = []  # requests that got no HTTP answer, and after how long
         stop = threading.Event()
 
         def writer() -> None:
@@ -75,13 +76,17 @@ def test_writes_survive_a_neo4j_restart(neo4j: Launcher) -> None:
                 while not stop.is_set():
                     n += 1
                     statement = f"Written {n} while Neo4j may be restarting."
+                    sent = time.monotonic()
                     try:
                         response = client.post(
                             f"/v1/agents/{agent_id}/beliefs",
                             json={"statement": statement, "category": "contextual"},
                         )
-                    except httpx.HTTPError:
+                    except httpx.HTTPError as error:
                         statuses[0] += 1
+                        failures.append(
+                            f"{type(error).__name__} after {time.monotonic() - sent:.1f} s"
+                        )
                         continue
                     statuses[response.status_code] += 1
                     if response.status_code == 201:
@@ -100,7 +105,12 @@ def test_writes_survive_a_neo4j_restart(neo4j: Launcher) -> None:
             started = neo4j("start")
             assert started.returncode == 0, started.stdout + started.stderr
             ready_after_s = _wait_ready(base, READY_BOUND_S)
-            time.sleep(2)
+            at_ready = len(acknowledged)
+            # A write acknowledged after the restart (on a loaded machine the first one can take
+            # a while: a new connection pool, the transaction retried).
+            deadline = time.monotonic() + 60
+            while len(acknowledged) <= at_ready and time.monotonic() < deadline:
+                time.sleep(0.2)
         finally:
             stop.set()
             thread.join()
@@ -109,9 +119,9 @@ def test_writes_survive_a_neo4j_restart(neo4j: Launcher) -> None:
             "restart: ready %.1f s after Neo4j started; statuses %s; %d writes acknowledged",
             ready_after_s, dict(statuses), len(acknowledged),
         )  # fmt: skip
-        assert before > 0 and len(acknowledged) > before
+        assert before > 0 and len(acknowledged) > at_ready >= before
         assert statuses[503] > 0, statuses  # the outage was seen, as a 503
-        assert set(statuses) <= {201, 503}, statuses
+        assert set(statuses) <= {201, 503}, (statuses, failures)
         assert ready_after_s < READY_BOUND_S
         page = httpx.get(f"{base}/v1/agents/{agent_id}/beliefs", params={"limit": 500}, timeout=30)
         assert page.status_code == 200, page.text
