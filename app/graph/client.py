@@ -89,6 +89,10 @@ def _translated(
         )
     if isinstance(error, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired):
         return GraphUnavailable(f"Neo4j is not reachable while {action}: {error}")
+    if error_code(error) == _DATABASE_UNAVAILABLE:
+        return GraphUnavailable(
+            f"Neo4j's database is not available (starting or stopping) while {action}"
+        )
     if isinstance(error, neo4j_errors.TransientError):
         # Reached only when the retries of a managed transaction ran out (GraphClient._retrying).
         return GraphBusy(
@@ -108,6 +112,7 @@ def _translated(
 
 
 _BOOKMARK_TIMEOUT = "Neo.TransientError.Transaction.BookmarkTimeout"
+_DATABASE_UNAVAILABLE = "Neo.TransientError.General.DatabaseUnavailable"
 # Marks a transient error already counted by the unit of work that raised it.
 _COUNTED = "_credence_retry_counted"
 
@@ -134,11 +139,13 @@ class GraphClient:
         database: str,
         catalog: QueryCatalog,
         transaction_retry_s: float = 30.0,
+        unavailable_retry_s: float = 10.0,
     ) -> None:
         self._driver = driver
         self._database = database
         self._catalog = catalog
         self._transaction_retry_s = transaction_retry_s
+        self._unavailable_retry_s = min(unavailable_retry_s, transaction_retry_s)
 
     @classmethod
     def from_settings(
@@ -161,7 +168,12 @@ class GraphClient:
             ],
         )
         return cls(
-            driver, settings.database, catalog or default_catalog(), settings.transaction_retry_s
+            driver,
+            settings.database,
+            catalog or default_catalog(),
+            settings.transaction_retry_s,
+            # A database that is starting or stopping fails fast, like an unreachable server.
+            unavailable_retry_s=settings.connection_timeout_s,
         )
 
     @property
@@ -227,7 +239,8 @@ class GraphClient:
         error (a deadlock between writers of one dense node, a lock timeout), backing off with
         jitter, for at most ``transaction_retry_s``; the driver's own retries are short (they
         also cover an unreachable server, which must fail fast)."""
-        deadline = time.monotonic() + self._transaction_retry_s
+        started = time.monotonic()
+        deadline = started + self._transaction_retry_s
         delay = 0.05
         attempt = 0
         while True:
@@ -236,9 +249,15 @@ class GraphClient:
                 async with self._session() as session:
                     return await run(session)
             except neo4j_errors.TransientError as error:
+                # A database that is not available (Neo4j starting or stopping) is retried only
+                # as long as an unreachable server is, then answered as unavailable: a request
+                # must not hang through a restart.
+                if error.code == _DATABASE_UNAVAILABLE:
+                    if time.monotonic() + delay > started + self._unavailable_retry_s:
+                        raise
                 # A bookmark the server did not reach in its own wait is not a collision that
                 # running again resolves (GraphBusy tells the client to come back).
-                if time.monotonic() + delay > deadline or error.code == _BOOKMARK_TIMEOUT:
+                elif time.monotonic() + delay > deadline or error.code == _BOOKMARK_TIMEOUT:
                     raise
                 log.info("transient error (attempt %d), retrying: %s", attempt, error.code)
                 if not getattr(error, _COUNTED, False):

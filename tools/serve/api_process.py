@@ -9,10 +9,12 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import httpx
 
@@ -55,30 +57,45 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_api(env: dict[str, str], start_timeout_s: float = 180.0) -> Iterator[str]:
-    """Starts the API with ``env`` and yields its base URL once /health answers; stops it after."""
+def running_api(
+    env: dict[str, str], start_timeout_s: float = 180.0, wait_for: str = "/health"
+) -> Iterator[str]:
+    """Starts the API with ``env`` and yields its base URL once ``wait_for`` answers 200 (/health:
+    the process serves; /ready: Neo4j reachable and migrated, the model loaded); stops it after.
+
+    The server's stderr goes to a temporary file, not a pipe: a pipe nobody reads fills after
+    64 kB of logs and then blocks the server's event loop on its next log line."""
     port = free_port()
-    process = subprocess.Popen(
-        [credence_command(), "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + start_timeout_s
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                _, stderr = process.communicate()
-                raise ApiDidNotStart(f"the API did not start: {stderr.decode()[-2000:]}")
-            time.sleep(0.3)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(
+            [credence_command(), "serve", "--port", str(port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_for(process, f"{base}{wait_for}", start_timeout_s, stderr)
+            yield base
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+def _wait_for(
+    process: subprocess.Popen[bytes], url: str, timeout_s: float, stderr: IO[bytes]
+) -> None:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            process.wait(timeout=30)
+            stderr.seek(0)
+            tail = stderr.read().decode(errors="replace")[-2000:]
+            raise ApiDidNotStart(f"the API did not start: {tail}")
+        time.sleep(0.3)

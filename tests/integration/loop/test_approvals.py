@@ -4,13 +4,7 @@ that survives a restart of the API process."""
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -34,6 +28,7 @@ from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, Reply, ResponseRequest, WorkUnit
 from app.runtime import Runtime
 from tests.integration.loop.conftest import Agent
+from tools.serve.api_process import running_api, server_env
 
 RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
 REQUEST = "Please reconcile the Chase bank account before the books are closed"
@@ -143,62 +138,8 @@ def test_expired_approval_cannot_be_answered(settings: Settings) -> None:
         assert agent.get(f"/approvals/{turn['approval']['id']}")["status"] == "expired"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextmanager
-def _api_process(settings: Settings, port: int) -> Iterator[str]:
-    env = {
-        **os.environ,
-        "CREDENCE_NEO4J_URI": settings.neo4j_uri,
-        "CREDENCE_NEO4J_USER": settings.neo4j_user,
-        "CREDENCE_NEO4J_PASSWORD": settings.neo4j_password.get_secret_value(),
-        "CREDENCE_DEFAULT_AGENT": "",
-        "CREDENCE_API_KEYS": "{}",
-        "CREDENCE_REASONER__PROVIDER": "offline",
-    }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "app.api.app:create_app",
-            "--factory",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if httpx.get(f"{base}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                stderr = process.stderr.read().decode() if process.stderr else ""
-                pytest.fail(f"the API did not start: {stderr[-2000:]}")
-            time.sleep(0.3)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
 def test_approval_round_trip_survives_a_restart(settings: Settings) -> None:
-    port = _free_port()
-    with _api_process(settings, port) as base:
+    with running_api(server_env(settings), wait_for="/ready") as base:
         agent_id = httpx.post(f"{base}/v1/agents", json={"name": "restart"}).json()["id"]
         created = httpx.post(
             f"{base}/v1/agents/{agent_id}/beliefs",
@@ -210,7 +151,7 @@ def test_approval_round_trip_survives_a_restart(settings: Settings) -> None:
         ).json()
         approval_id = turn["approval"]["id"]
     # A new process: nothing of the turn is in memory any more, only in Neo4j.
-    with _api_process(settings, port) as base:
+    with running_api(server_env(settings), wait_for="/ready") as base:
         resumed = httpx.post(
             f"{base}/v1/agents/{agent_id}/approvals/{approval_id}",
             json={"action": "approve"},

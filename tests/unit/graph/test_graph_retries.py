@@ -3,13 +3,14 @@ gives up after its retry time, as GraphBusy (503 graph_busy); other errors are n
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from neo4j import Bookmarks
 from neo4j import exceptions as neo4j_errors
 
-from app.errors import GraphBusy, GraphError
+from app.errors import GraphBusy, GraphError, GraphUnavailable
 from app.graph.catalog import default_catalog
 from app.graph.client import GraphClient
 
@@ -81,3 +82,31 @@ async def test_other_errors_are_not_retried() -> None:
     with pytest.raises(GraphError):
         await client.write_transaction(lambda tx: tx.run("x"))
     assert driver.sessions == 1
+
+
+def _database_unavailable() -> neo4j_errors.Neo4jError:
+    return neo4j_errors.Neo4jError._hydrate_neo4j(
+        code="Neo.TransientError.General.DatabaseUnavailable", message="database is starting"
+    )
+
+
+async def test_a_database_that_is_starting_is_retried_briefly() -> None:
+    client, driver = _client([_database_unavailable(), "committed"], retry_s=10.0)
+
+    assert await client.write_transaction(lambda tx: tx.run("x")) == "committed"
+    assert driver.sessions == 2
+
+
+async def test_a_database_that_stays_unavailable_fails_fast_as_graph_unavailable() -> None:
+    """Not the long retry of a deadlock: a request must not hang through a Neo4j restart."""
+    driver = _Driver([_database_unavailable() for _ in range(1000)])
+    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]
+    started = time.monotonic()
+
+    with pytest.raises(GraphUnavailable) as raised:
+        await client.write_transaction(lambda tx: tx.run("x"), action="writing a belief")
+
+    assert raised.value.code == "graph_unavailable"
+    assert "writing a belief" in str(raised.value)
+    assert time.monotonic() - started < 5.0
+    assert 2 <= driver.sessions < 1000
