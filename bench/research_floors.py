@@ -11,9 +11,13 @@ second search's passages are judged the same way; then it is decided or undecide
 (:func:`app.research.assessment.assess`). ``--check`` replays the floors the recording's
 bench run used for its "after" pass to compare with the verdicts of a real run.
 
-The rule, fixed before the grid was run: the highest mean of the accuracies on the recordings
-given (the contested sample and the one-sided ``--drop-side`` sample of the same pages), then the
-floors closest to the old 0.7 (the smaller change).
+The first recording is the bench's default sample (contested and NOT_ENOUGH_INFO claims: the
+honest verdict is ``undecided``), the second the one-sided ``--drop-side`` sample of the same
+pages (most claims expect ``confirmed`` or ``refuted``). The rule: the highest accuracy on the
+first among the floors that lose at most ``--tolerance`` (0.01, about three claims of 345) on the
+second against 0.7 / 0.7, then the floors closest to 0.7. (The rule written first, the highest
+mean of the two, chose 0.95 / 0.95: abstaining nearly always, the one-sided accuracy fell from
+0.52 to 0.37; bench/README.md shows both rankings.)
 
     PYTHONPATH=. .venv/bin/python bench/research_floors.py rec-contested.json rec-one-sided.json
 """
@@ -139,6 +143,7 @@ def main() -> None:
         metavar=("SUPPORT", "CONTRADICTION"),
         help="replay these offline floors only, with the confusion per recording",
     )
+    parser.add_argument("--tolerance", type=float, default=0.01)
     args = parser.parse_args()
     recordings = [json.loads(path.read_text(encoding="utf-8")) for path in args.recordings]
     base = ResearchSettings()
@@ -158,18 +163,31 @@ def main() -> None:
             update={"offline_support_floor": support, "offline_contradiction_floor": contradiction}
         )
         accuracies = [accuracy(records, settings) for records in recordings]
-        mean = sum(accuracies) / len(accuracies)
-        distance = abs(support - 0.7) + abs(contradiction - 0.7)
-        scored.append((mean, -distance, support, contradiction, accuracies))
-    scored.sort(reverse=True)
-    names = " / ".join(path.stem for path in args.recordings)
-    print(f"support floor, contradiction floor: mean accuracy ({names})")
-    for mean, _, support, contradiction, accuracies in scored[:15]:
-        shown = " / ".join(f"{a:.3f}" for a in accuracies)
-        print(f"  {support:.2f} {contradiction:.2f}: {mean:.3f} ({shown})")
+        distance = round(abs(support - 0.7) + abs(contradiction - 0.7), 2)
+        scored.append((accuracies, distance, support, contradiction))
     old = next(s for s in scored if (s[2], s[3]) == (0.7, 0.7))
-    print(f"  0.70 0.70 (before): {old[0]:.3f} ({' / '.join(f'{a:.3f}' for a in old[4])})")
-    print(f"chosen: support floor {scored[0][2]:.2f}, contradiction floor {scored[0][3]:.2f}")
+    names = " / ".join(path.stem for path in args.recordings)
+
+    def line(row: tuple[list[float], float, float, float]) -> str:
+        shown = " / ".join(f"{a:.3f}" for a in row[0])
+        mean = sum(row[0]) / len(row[0])
+        return f"  {row[2]:.2f} {row[3]:.2f}: {shown} (mean {mean:.3f})"
+
+    print(f"support floor, contradiction floor: accuracy ({names})")
+    print(line(old) + "  <- 0.7 / 0.7, before")
+    print("by the mean of the recordings:")
+    for row in sorted(scored, key=lambda r: (-sum(r[0]), r[1]))[:5]:
+        print(line(row))
+    kept = [
+        r
+        for r in scored
+        if all(a >= b - args.tolerance for a, b in zip(r[0][1:], old[0][1:], strict=True))
+    ]
+    print(f"by the first, losing at most {args.tolerance} on the others:")
+    ranked = sorted(kept, key=lambda r: (-r[0][0], r[1]))
+    for row in ranked[:8]:
+        print(line(row))
+    print(f"chosen: support floor {ranked[0][2]:.2f}, contradiction floor {ranked[0][3]:.2f}")
 
 
 if __name__ == "__main__":

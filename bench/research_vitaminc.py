@@ -134,9 +134,12 @@ def passes(
         return [(f"learned judge {learned.judge.version}, recording", learned, unreached)]
     cues = OfflineReasoner(embedder, settings.reasoner, LoadedJudge(None, None, "bench: cues"))
     before = research.model_copy(update=BEFORE_FLOORS)
-    runs = [] if args.skip_cues else [("cue judge, fixed 0.7 floors (before)", cues, before)]
+    runs = [] if args.skip_cues else [
+        ("cue judge, fixed 0.7 floors (before issue 23)", cues, before),
+        (f"cue judge, configured floors: {floors_line(research)}", cues, research),
+    ]  # fmt: skip
     if args.cues_only:
-        return [*runs, ("cue judge, configured floors", cues, research)]
+        return runs
     version = learned.judge.version
     return [
         *runs,

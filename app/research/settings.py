@@ -31,8 +31,8 @@ class ResearchSettings(BaseModel):
     # evidence and to decide): the learned stance judge's confidence is its class probability,
     # and a contradiction is rarer and less sure than a support (a changed number or name).
     # Chosen on the VitaminC validation pages (bench/research_floors.py; bench/README.md).
-    offline_support_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
-    offline_contradiction_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    offline_support_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
+    offline_contradiction_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
     # At API start, continue the investigations left "running" by a process that stopped (off:
     # an operator resumes them explicitly, POST .../resume or `credence research resume`, so a
     # crash loop does not restart them unattended).
