@@ -2,7 +2,9 @@
 the label, and how long an investigation takes offline.
 
 A fixed, seeded sample of claims (``--claims``, seed ``--seed``) is drawn from the dev slice
-(``../shared/eval-data/vitaminc-dev``). The corpus of one bench agent holds every evidence
+(``../shared/eval-data/vitaminc-dev``), by default from the pages of its held-out half only
+(``--pages held-out``: the page split of ``bench/stance_vitaminc.py``; the stance judge and the
+research floors were chosen on the other half). The corpus of one bench agent holds every evidence
 sentence of the sampled claims (one document per distinct sentence; the sentences of the other
 sampled claims are the distractors, many from the same Wikipedia page). Each claim is then
 investigated with the offline reasoner and the real embedder, searching that corpus only
@@ -22,18 +24,27 @@ sampled claim one side's sentences (SUPPORTS or REFUTES, chosen by the seeded ge
 out of the corpus, and the expected verdict follows from the labels of the claim's sentences
 that are still in it (a sentence another claim kept stays in, with its label for this claim).
 
-Two judges in one run, on the same corpus and claims: **before**, the offline reasoner with the
-cue judge alone (as before issue 23, and its fallback without the model's weights), then
-**after**, with the learned stance judge shipped in the package. The learned judge was fitted on
-the tuning half of the dev slice (by page, as ``bench/stance_vitaminc.py`` splits it), so the
-accuracy is also printed for the claims of held-out pages alone: that is the figure to read.
+Up to four passes in one run, on the same corpus and claims: the cue judge alone (as before
+issue 23, and the fallback without the model's weights) and the learned stance judge shipped in
+the package, each with the research floors fixed at 0.7 as before they were chosen on data
+(**before**) and with the configured ones (``CREDENCE_RESEARCH__OFFLINE_SUPPORT_FLOOR`` /
+``..._CONTRADICTION_FLOOR``, **after**). ``--skip-cues`` / ``--cues-only`` leave passes out;
+``--weights`` runs another model's weights (e.g. the one ``tools/stance/train.py
+--validation-weights`` fits without the validation pages). ``--record FILE`` instead makes one
+pass in which no floor is reached, so every investigation searches twice and judges everything it
+finds, and writes those judgements for ``bench/research_floors.py``, which replays the rules for
+a grid of floors and chose the configured ones (on ``--pages validation``). The accuracy is also
+printed for the claims of held-out pages alone (all of them with the default ``--pages``).
 
 Printed, per judge: the confusion matrix (expected × verdict), accuracy per expected class and
 overall, conflicts recorded / resolved / unresolvable on contested claims, steps per
 investigation, and the wall time of one investigation p50 / p95 (start to finish, the runner's
 steps, as ``credence research start`` runs it), plus the corpus load time.
 
-    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py            # 300 claims, seed 16
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py   # 300 held-out claims, seed 16
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --drop-side --skip-cues
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --pages validation --claims 400 \
+        --weights /tmp/validation.npz --record /tmp/val-contested.json
     PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --claims 50 --keep
 
 Neo4j from ``CREDENCE_NEO4J_*`` (migrated); the bench agent is deleted at the end unless ``--keep``.
