@@ -24,9 +24,10 @@ from app.loop.builtin_executors import WorkingMemoryExecutor
 from app.loop.executors import Executor, ExecutorRegistry
 from app.loop.guarding import Guard
 from app.loop.services import LoopServices
-from app.reasoning.factory import make_reasoner
+from app.reasoning.factory import make_reasoner, offline_judge
 from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices
+from app.research.settings import for_offline_judge
 from app.research.sources.registry import SourceRegistry, build_source_registry
 from app.retrieval.services import RetrievalServices
 from app.tools.clients import McpClients
@@ -195,6 +196,8 @@ class Runtime:
             mechanics=settings.mechanics,
             loop=settings.loop,
             retrieval=settings.retrieval,
-            research=settings.research,
+            research=for_offline_judge(
+                settings.research, offline_judge(self._reasoner).model is not None
+            ),
             sources=self.research_sources,
         )

@@ -24,11 +24,12 @@ sampled claim one side's sentences (SUPPORTS or REFUTES, chosen by the seeded ge
 out of the corpus, and the expected verdict follows from the labels of the claim's sentences
 that are still in it (a sentence another claim kept stays in, with its label for this claim).
 
-Up to four passes in one run, on the same corpus and claims: the cue judge alone (as before
-issue 23, and the fallback without the model's weights) and the learned stance judge shipped in
-the package, each with the research floors fixed at 0.7 as before they were chosen on data
-(**before**) and with the configured ones (``CREDENCE_RESEARCH__OFFLINE_SUPPORT_FLOOR`` /
-``..._CONTRADICTION_FLOOR``, **after**). ``--skip-cues`` / ``--cues-only`` leave passes out;
+Up to three passes in one run, on the same corpus and claims: the cue judge alone (as before
+issue 23, and the fallback without the model's weights, which keeps the 0.7 floors), then the
+learned stance judge shipped in the package with the research floors fixed at 0.7 as before they
+were chosen on data (**before**) and with the configured ones
+(``CREDENCE_RESEARCH__OFFLINE_SUPPORT_FLOOR`` / ``..._CONTRADICTION_FLOOR``, **after**).
+``--skip-cues`` / ``--cues-only`` leave passes out;
 ``--weights`` runs another model's weights (e.g. the one ``tools/stance/train.py
 --validation-weights`` fits without the validation pages). ``--record FILE`` instead makes one
 pass in which no floor is reached, so every investigation searches twice and judges everything it
@@ -76,7 +77,7 @@ from app.research import investigations, store
 from app.research.models import InvestigationDetail
 from app.research.runner import run_investigation
 from app.research.services import ResearchServices
-from app.research.settings import ResearchSettings
+from app.research.settings import ResearchSettings, for_offline_judge
 from app.research.sources.corpus import load_corpus_files
 from app.research.sources.documents import CorpusFile
 from app.research.sources.registry import build_source_registry
@@ -145,9 +146,10 @@ def passes(
         return [(f"learned judge {learned.judge.version}, recording", learned, unreached)]
     cues = OfflineReasoner(embedder, settings.reasoner, LoadedJudge(None, None, "bench: cues"))
     before = research.model_copy(update=BEFORE_FLOORS)
+    # The cue judge runs with the settings research gives it (the 0.7 floors: for_offline_judge).
+    alone = for_offline_judge(research, learned=False)
     runs = [] if args.skip_cues else [
-        ("cue judge, fixed 0.7 floors (before issue 23)", cues, before),
-        (f"cue judge, configured floors: {floors_line(research)}", cues, research),
+        (f"cue judge alone (before issue 23; the fallback): {floors_line(alone)}", cues, alone),
     ]  # fmt: skip
     if args.cues_only:
         return runs

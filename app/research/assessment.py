@@ -48,9 +48,9 @@ def _losers(state: ResearchState, hypothesis_id: str) -> set[str]:
 
 def floor_of(item: ResearchEvidence, settings: ResearchSettings) -> tuple[float, float]:
     """The confidence from which the judgement counts as evidence, and from which it decides its
-    hypothesis: the offline reasoner's floors per stance, else ``evidence_floor`` and
-    ``decision_floor``."""
-    if item.reasoner == OFFLINE_REASONER and item.stance != "neutral":
+    hypothesis: the offline reasoner's floors per stance (its answers for a failed Claude call,
+    ``offline (fallback: …)``, too), else ``evidence_floor`` and ``decision_floor``."""
+    if item.reasoner.startswith(OFFLINE_REASONER) and item.stance != "neutral":
         floor = (
             settings.offline_contradiction_floor
             if item.stance == "contradicts"

@@ -14,7 +14,7 @@ from app.research.models import (
     ResearchEvidence,
     ResearchState,
 )
-from app.research.settings import ResearchSettings
+from app.research.settings import ResearchSettings, for_offline_judge
 
 # A contradiction counts from 0.55, a support from 0.75; Claude's judgements from 0.7 / 0.8.
 FLOORS = ResearchSettings(
@@ -53,6 +53,8 @@ def test_each_offline_stance_has_its_floor_and_other_reasoners_keep_theirs() -> 
     assert floor_of(_evidence("s1", "supports", 0.9), FLOORS) == (0.75, 0.75)
     assert floor_of(_evidence("s1", "contradicts", 0.9), FLOORS) == (0.55, 0.55)
     assert floor_of(_evidence("s1", "contradicts", 0.9, "claude"), FLOORS) == (0.7, 0.8)
+    fallback = _evidence("s1", "contradicts", 0.9, "offline (fallback: refused)")
+    assert floor_of(fallback, FLOORS) == (0.55, 0.55)
     assert floor_of(_evidence("s1", "neutral", 0.9), FLOORS) == (0.7, 0.8)
     assert decides(_evidence("s1", "contradicts", 0.55), FLOORS)
     assert not decides(_evidence("s1", "contradicts", 0.549), FLOORS)
@@ -94,3 +96,12 @@ def test_claude_evidence_between_its_floors_counts_but_does_not_decide() -> None
     assert assess(state, FLOORS)[0].status == "validating"
     decided = _state(_evidence("s1", "supports", 0.85, "claude"))
     assert assess(decided, FLOORS)[0].status == "confirmed"
+
+
+def test_the_cue_judge_alone_keeps_the_evidence_floor() -> None:
+    assert for_offline_judge(FLOORS, learned=True) == FLOORS
+    alone = for_offline_judge(FLOORS, learned=False)
+    assert (alone.offline_support_floor, alone.offline_contradiction_floor) == (0.7, 0.7)
+    state = _state(_evidence("s1", "contradicts", 0.6))
+    assert assess(state, FLOORS)[0].status == "refuted"
+    assert assess(state, alone)[0].status == "validating"
