@@ -153,7 +153,7 @@ class Runtime:
         test's failing one); the per-process state stays."""
         self._reasoner = reasoner
         self._loop = replace(self._loop, reasoner=reasoner)
-        self._research = replace(self._research, reasoner=reasoner)
+        self._research = self._build_research()
 
     async def default_agent_id(self) -> str | None:
         """The default agent's id (the oldest agent named CREDENCE_DEFAULT_AGENT); None when

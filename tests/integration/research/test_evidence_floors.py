@@ -6,6 +6,9 @@ Jake Gyllenhaal starred in Jarhead", which the shipped judge calls support at ab
 
 from __future__ import annotations
 
+from fastapi.testclient import TestClient
+
+from app.api.app import create_app
 from app.config import Settings
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
@@ -76,3 +79,17 @@ async def test_with_the_old_fixed_floor_the_same_passage_confirms_the_claim(
 
     assert (f"vitaminc-dev:{JARHEAD}", "supports") in {(ref, s) for ref, s, _ in judged}
     assert verdict == "confirmed"
+
+
+def test_the_api_runs_research_with_the_floors_of_the_judge_it_has(settings: Settings) -> None:
+    """With the learned judge, the configured offline floors; with the cue judge alone (the
+    model switched off), its stances keep ``evidence_floor``; /health names the judge."""
+    off = settings.model_copy(
+        update={"reasoner": settings.reasoner.model_copy(update={"offline_stance_model": False})}
+    )
+    for app_settings, kind, floor in ((settings, "learned", 0.8), (off, "cues", 0.7)):
+        with TestClient(create_app(app_settings)) as client:
+            assert client.get("/health").json()["stance_judge"]["kind"] == kind
+            research = client.app.state.runtime.research.research  # type: ignore[attr-defined]
+            assert research.offline_support_floor == floor
+            assert research.offline_contradiction_floor == floor
