@@ -24,9 +24,10 @@ from app.loop.builtin_executors import WorkingMemoryExecutor
 from app.loop.executors import Executor, ExecutorRegistry
 from app.loop.guarding import Guard
 from app.loop.services import LoopServices
-from app.reasoning.factory import make_reasoner
+from app.reasoning.factory import make_reasoner, offline_judge
 from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices
+from app.research.settings import for_offline_judge
 from app.research.sources.registry import SourceRegistry, build_source_registry
 from app.retrieval.services import RetrievalServices
 from app.tools.clients import McpClients
@@ -152,7 +153,7 @@ class Runtime:
         test's failing one); the per-process state stays."""
         self._reasoner = reasoner
         self._loop = replace(self._loop, reasoner=reasoner)
-        self._research = replace(self._research, reasoner=reasoner)
+        self._research = self._build_research()
 
     async def default_agent_id(self) -> str | None:
         """The default agent's id (the oldest agent named CREDENCE_DEFAULT_AGENT); None when
@@ -195,6 +196,8 @@ class Runtime:
             mechanics=settings.mechanics,
             loop=settings.loop,
             retrieval=settings.retrieval,
-            research=settings.research,
+            research=for_offline_judge(
+                settings.research, offline_judge(self._reasoner).model is not None
+            ),
             sources=self.research_sources,
         )

@@ -2,7 +2,9 @@
 the label, and how long an investigation takes offline.
 
 A fixed, seeded sample of claims (``--claims``, seed ``--seed``) is drawn from the dev slice
-(``../shared/eval-data/vitaminc-dev``). The corpus of one bench agent holds every evidence
+(``../shared/eval-data/vitaminc-dev``), by default from the pages of its held-out half only
+(``--pages held-out``: the page split of ``bench/stance_vitaminc.py``; the stance judge and the
+research floors were chosen on the other half). The corpus of one bench agent holds every evidence
 sentence of the sampled claims (one document per distinct sentence; the sentences of the other
 sampled claims are the distractors, many from the same Wikipedia page). Each claim is then
 investigated with the offline reasoner and the real embedder, searching that corpus only
@@ -22,18 +24,28 @@ sampled claim one side's sentences (SUPPORTS or REFUTES, chosen by the seeded ge
 out of the corpus, and the expected verdict follows from the labels of the claim's sentences
 that are still in it (a sentence another claim kept stays in, with its label for this claim).
 
-Two judges in one run, on the same corpus and claims: **before**, the offline reasoner with the
-cue judge alone (as before issue 23, and its fallback without the model's weights), then
-**after**, with the learned stance judge shipped in the package. The learned judge was fitted on
-the tuning half of the dev slice (by page, as ``bench/stance_vitaminc.py`` splits it), so the
-accuracy is also printed for the claims of held-out pages alone: that is the figure to read.
+Up to three passes in one run, on the same corpus and claims: the cue judge alone (as before
+issue 23, and the fallback without the model's weights, which keeps the 0.7 floors), then the
+learned stance judge shipped in the package with the research floors fixed at 0.7 as before they
+were chosen on data (**before**) and with the configured ones
+(``CREDENCE_RESEARCH__OFFLINE_SUPPORT_FLOOR`` / ``..._CONTRADICTION_FLOOR``, **after**).
+``--skip-cues`` / ``--cues-only`` leave passes out;
+``--weights`` runs another model's weights (e.g. the one ``tools/stance/train.py
+--validation-weights`` fits without the validation pages). ``--record FILE`` instead makes one
+pass in which no floor is reached, so every investigation searches twice and judges everything it
+finds, and writes those judgements for ``bench/research_floors.py``, which replays the rules for
+a grid of floors and chose the configured ones (on ``--pages validation``). The accuracy is also
+printed for the claims of held-out pages alone (all of them with the default ``--pages``).
 
 Printed, per judge: the confusion matrix (expected × verdict), accuracy per expected class and
 overall, conflicts recorded / resolved / unresolvable on contested claims, steps per
 investigation, and the wall time of one investigation p50 / p95 (start to finish, the runner's
 steps, as ``credence research start`` runs it), plus the corpus load time.
 
-    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py            # 300 claims, seed 16
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py   # 300 held-out claims, seed 16
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --drop-side --skip-cues
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --pages validation --claims 400 \
+        --weights /tmp/validation.npz --record /tmp/val-contested.json
     PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --claims 50 --keep
 
 Neo4j from ``CREDENCE_NEO4J_*`` (migrated); the bench agent is deleted at the end unless ``--keep``.
@@ -44,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import json
 import random
 import statistics
 import time
@@ -54,15 +67,17 @@ from pathlib import Path
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
 from app.config import Settings
-from app.embeddings.embedder import shared_embedder
+from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.reasoning.offline.reasoner import OfflineReasoner
-from app.reasoning.offline.stance_model import LoadedJudge
+from app.reasoning.offline.stance_model import LoadedJudge, TreeEnsemble
 from app.research import investigations, store
+from app.research.models import InvestigationDetail
 from app.research.runner import run_investigation
 from app.research.services import ResearchServices
+from app.research.settings import ResearchSettings, for_offline_judge
 from app.research.sources.corpus import load_corpus_files
 from app.research.sources.documents import CorpusFile
 from app.research.sources.registry import build_source_registry
@@ -70,6 +85,11 @@ from bench.support.vitaminc import VitaminCRow, corpus_jsonl, find_vitaminc, rea
 
 BENCH_CYPHER = Path(__file__).parent / "cypher"
 VERDICTS = ("confirmed", "refuted", "undecided")
+# The research settings that decide what counts as evidence and what decides a hypothesis.
+FLOOR_SETTINGS = ("evidence_floor", "decision_floor", "offline_support_floor",
+                  "offline_contradiction_floor")  # fmt: skip
+# Before the floors were chosen on data: 0.7 for every judgement.
+BEFORE_FLOORS = {name: 0.7 for name in FLOOR_SETTINGS}
 
 
 def expected_of(labels: set[str]) -> str:
@@ -91,6 +111,61 @@ def held_out_page(page: str) -> bool:
     return hashlib.sha256(page.encode("utf-8")).digest()[0] % 2 == 1
 
 
+def in_pages(page: str, pages: str) -> bool:
+    """Whether the page is in the named part of the dev slice: ``held-out`` (the half no choice
+    was made on), ``tuning`` (the half the stance judge was fitted on), ``validation`` (the
+    tuning pages the stance judge's ``--validation-weights`` model did not see), or ``all``."""
+    digest = hashlib.sha256(page.encode("utf-8")).digest()
+    if pages == "held-out":
+        return digest[0] % 2 == 1
+    if pages == "tuning":
+        return digest[0] % 2 == 0
+    if pages == "validation":
+        return digest[0] % 2 == 0 and digest[1] % 4 == 0
+    return True
+
+
+def passes(
+    args: argparse.Namespace, embedder: Embedder, settings: Settings
+) -> list[tuple[str, OfflineReasoner, ResearchSettings]]:
+    """The judges and research settings to run, in order, on the same corpus and claims."""
+    if args.weights is not None:
+        model = TreeEnsemble.from_bytes(args.weights.read_bytes())
+        learned = OfflineReasoner(
+            embedder, settings.reasoner, LoadedJudge(model, args.weights.stem)
+        )
+    else:
+        learned = OfflineReasoner(embedder, settings.reasoner)
+    if not args.cues_only and learned.judge.model is None:
+        raise SystemExit(f"no learned judge: {learned.judge.reason}; try --cues-only")
+    research = settings.research
+    if args.record is not None:
+        # Nothing counts as evidence, so every investigation searches as often as it may and
+        # judges every passage: bench/research_floors.py replays the rules on the judgements.
+        unreached = research.model_copy(update={name: 1.0 for name in FLOOR_SETTINGS})
+        return [(f"learned judge {learned.judge.version}, recording", learned, unreached)]
+    cues = OfflineReasoner(embedder, settings.reasoner, LoadedJudge(None, None, "bench: cues"))
+    before = research.model_copy(update=BEFORE_FLOORS)
+    # The cue judge runs with the settings research gives it (the 0.7 floors: for_offline_judge).
+    alone = for_offline_judge(research, learned=False)
+    runs = [] if args.skip_cues else [
+        (f"cue judge alone (before issue 23; the fallback): {floors_line(alone)}", cues, alone),
+    ]  # fmt: skip
+    if args.cues_only:
+        return runs
+    version = learned.judge.version
+    return [
+        *runs,
+        (f"learned judge {version}, fixed 0.7 floors (before)", learned, before),
+        (f"learned judge {version}, configured floors (after): {floors_line(research)}",
+         learned, research),
+    ]  # fmt: skip
+
+
+def floors_line(research: ResearchSettings) -> str:
+    return ", ".join(f"{name} {getattr(research, name)}" for name in FLOOR_SETTINGS)
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
@@ -105,7 +180,8 @@ async def main(args: argparse.Namespace) -> None:
     for row in rows:
         by_claim[row.claim].append(row)
     generator = random.Random(args.seed)
-    claims = generator.sample(sorted(by_claim), args.claims)
+    pool = sorted(claim for claim in by_claim if in_pages(by_claim[claim][0].page, args.pages))
+    claims = generator.sample(pool, min(args.claims, len(pool)))
     sentences: dict[tuple[str, str], VitaminCRow] = {}
     for claim in claims:
         dropped = generator.choice(("SUPPORTS", "REFUTES")) if args.drop_side else None
@@ -120,17 +196,7 @@ async def main(args: argparse.Namespace) -> None:
         await MigrationRunner(graph).migrate()
     embedder = shared_embedder(settings.embeddings)
     agent = await create_agent(graph, AgentCreate(name=f"bench-research-{uuid.uuid4().hex[:8]}"))
-    learned = OfflineReasoner(embedder, settings.reasoner)
-    judges = [
-        ("cue judge (before)", OfflineReasoner(embedder, settings.reasoner,
-                                               LoadedJudge(None, None, "bench: cues")))
-    ]  # fmt: skip
-    if args.cues_only:
-        pass
-    elif learned.judge.model is None:
-        raise SystemExit(f"no learned judge: {learned.judge.reason}; try --cues-only")
-    else:
-        judges.append((f"learned judge {learned.judge.version} (after)", learned))
+    runs = passes(args, embedder, settings)
     try:
         begun = time.perf_counter()
         content = corpus_jsonl(sentences.values())
@@ -142,10 +208,10 @@ async def main(args: argparse.Namespace) -> None:
         mode = ", one side dropped" if args.drop_side else ""
         held = sum(1 for claim in claims if held_out_page(by_claim[claim][0].page))
         print(
-            f"{len(claims)} claims (seed {args.seed}{mode}; {held} from held-out pages), corpus "
-            f"of {len(sentences)} sentences loaded in {load_s:.1f} s"
+            f"{len(claims)} claims from {args.pages} pages (seed {args.seed}{mode}; {held} from "
+            f"held-out pages), corpus of {len(sentences)} sentences loaded in {load_s:.1f} s"
         )
-        for title, reasoner in judges:
+        for title, reasoner, research in runs:
             services = ResearchServices(
                 graph=graph,
                 reasoner=reasoner,
@@ -153,11 +219,14 @@ async def main(args: argparse.Namespace) -> None:
                 mechanics=settings.mechanics,
                 loop=settings.loop,
                 retrieval=settings.retrieval,
-                research=settings.research,
+                research=research,
                 sources=build_source_registry(graph, embedder, settings.retrieval),
             )
             print(f"\n## {title}")
-            await investigate_all(services, graph, agent.id, claims, by_claim, sentences)
+            records = await investigate_all(services, graph, agent.id, claims, by_claim, sentences)
+            if args.record is not None:
+                args.record.write_text(json.dumps(records) + "\n", encoding="utf-8")
+                print(f"recorded {len(records)} investigations in {args.record}")
     finally:
         if not args.keep:
             await bench.run_autocommit(
@@ -176,12 +245,13 @@ async def investigate_all(
     claims: list[str],
     by_claim: dict[str, list[VitaminCRow]],
     sentences: dict[tuple[str, str], VitaminCRow],
-) -> None:
+) -> list[dict[str, object]]:
     confusion: Counter[tuple[str, str]] = Counter()
     held_out: Counter[tuple[str, str]] = Counter()
     times: list[float] = []
     steps: list[int] = []
     conflicts: Counter[str] = Counter()
+    records: list[dict[str, object]] = []
     for number, claim in enumerate(claims, 1):
         expected = expected_of(
             {row.label for row in by_claim[claim] if (row.page, row.evidence) in sentences}
@@ -195,6 +265,7 @@ async def investigate_all(
         detail = await store.load_detail(graph, agent_id, started.id)
         steps.append(len(detail.steps))
         verdict = end.verdict or end.status
+        records.append(record_of(detail, claim, expected, held_out_page(by_claim[claim][0].page)))
         confusion[(expected, verdict)] += 1
         if held_out_page(by_claim[claim][0].page):
             held_out[(expected, verdict)] += 1
@@ -213,6 +284,30 @@ async def investigate_all(
     total = sum(n for (_, verdict), n in held_out.items() if verdict in VERDICTS)
     if total:
         print(f"claims of held-out pages only: accuracy {hits / total:.3f} ({total})")
+    return records
+
+
+def record_of(
+    detail: InvestigationDetail, claim: str, expected: str, held_out: bool
+) -> dict[str, object]:
+    """What bench/research_floors.py replays: the first hypothesis' judgements, by search round
+    (the sources the first judge step judged, then the rest), and the sources themselves."""
+    hypothesis = detail.hypotheses[0]
+    first_judge = next((step for step in detail.steps if step.kind == "judge"), None)
+    first_round = int(first_judge.details.get("judged", 0)) if first_judge else 0
+    first_round //= max(1, len(detail.hypotheses))
+    return {
+        "claim": claim,
+        "expected": expected,
+        "held_out": held_out,
+        "verdict": detail.investigation.verdict,
+        "first_round": first_round,
+        "hypothesis": hypothesis.model_dump(mode="json"),
+        "sources": [
+            s.model_dump(mode="json") for s in sorted(detail.sources, key=lambda s: s.number)
+        ],
+        "evidence": [e.model_dump(mode="json") for e in detail.evidence_on(hypothesis.id)],
+    }
 
 
 def report(
@@ -260,7 +355,24 @@ if __name__ == "__main__":
         "--drop-side", action="store_true", help="leave one side of each claim out of the corpus"
     )
     parser.add_argument("--keep", action="store_true", help="leave the bench agent in the graph")
-    parser.add_argument("--cues-only", action="store_true", help="only the cue judge (before)")
+    parser.add_argument("--cues-only", action="store_true", help="only the cue judge")
+    parser.add_argument("--skip-cues", action="store_true", help="only the learned judge")
+    parser.add_argument(
+        "--pages",
+        choices=("held-out", "tuning", "validation", "all"),
+        default="held-out",
+        help="the part of the dev slice the claims are drawn from (default: the held-out half, "
+        "on which nothing was chosen)",
+    )
+    parser.add_argument(
+        "--weights", type=Path, help="the learned judge from this .npz instead of the shipped one"
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        help="one pass with no evidence floor reached, every judgement written to this JSON file "
+        "(for bench/research_floors.py)",
+    )
     parser.add_argument(
         "--no-migrate",
         action="store_true",

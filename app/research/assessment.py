@@ -2,15 +2,17 @@
 
 Pure functions over a :class:`ResearchState`, so the rules are tested without a database and the
 steps write what they return. Evidence counts when its stance is confident enough
-(``evidence_floor``); a source that lost a resolved conflict no longer counts for that
-hypothesis. A hypothesis with an open conflict is still being validated; one with a conflict that
-cannot be resolved is undecided; otherwise the surviving evidence decides it.
+(``evidence_floor``; the offline reasoner's judgements by a floor of their own per stance); a
+source that lost a resolved conflict no longer counts for that hypothesis. A hypothesis with an
+open conflict is still being validated; one with a conflict that cannot be resolved is
+undecided; otherwise the surviving evidence decides it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.reasoning.offline.reasoner import OFFLINE as OFFLINE_REASONER
 from app.research.models import HypothesisStatus, ResearchEvidence, ResearchState
 from app.research.settings import ResearchSettings
 
@@ -44,6 +46,25 @@ def _losers(state: ResearchState, hypothesis_id: str) -> set[str]:
     return losers
 
 
+def floor_of(item: ResearchEvidence, settings: ResearchSettings) -> tuple[float, float]:
+    """The confidence from which the judgement counts as evidence, and from which it decides its
+    hypothesis: the offline reasoner's floors per stance (its answers for a failed Claude call,
+    ``offline (fallback: …)``, too), else ``evidence_floor`` and ``decision_floor``."""
+    if item.reasoner.startswith(OFFLINE_REASONER) and item.stance != "neutral":
+        floor = (
+            settings.offline_contradiction_floor
+            if item.stance == "contradicts"
+            else settings.offline_support_floor
+        )
+        return floor, floor
+    return settings.evidence_floor, settings.decision_floor
+
+
+def decides(item: ResearchEvidence, settings: ResearchSettings) -> bool:
+    """Whether the judgement is confident enough to decide its hypothesis alone."""
+    return item.confidence >= floor_of(item, settings)[1]
+
+
 def counted_evidence(
     state: ResearchState, hypothesis_id: str, settings: ResearchSettings
 ) -> list[ResearchEvidence]:
@@ -54,7 +75,7 @@ def counted_evidence(
         item
         for item in state.evidence_on(hypothesis_id)
         if item.stance != "neutral"
-        and item.confidence >= settings.evidence_floor
+        and item.confidence >= floor_of(item, settings)[0]
         and item.source_id not in losers
     ]
     return sorted(counted, key=lambda item: (-item.confidence, item.source_id))
@@ -66,18 +87,18 @@ def assess(state: ResearchState, settings: ResearchSettings) -> list[Assessment]
     for hypothesis in state.hypotheses:
         conflicts = [c for c in state.conflicts if c.hypothesis_id == hypothesis.id]
         counted = counted_evidence(state, hypothesis.id, settings)
-        support = max((e.confidence for e in counted if e.stance == "supports"), default=0.0)
-        against = max((e.confidence for e in counted if e.stance == "contradicts"), default=0.0)
+        supporting = [e for e in counted if e.stance == "supports"]
+        contradicting = [e for e in counted if e.stance == "contradicts"]
         status: HypothesisStatus
         confidence = 0.5
         if any(c.status == "open" for c in conflicts):
             status = "validating"
         elif any(c.status == "unresolvable" for c in conflicts):
             status = "undecided"
-        elif support >= settings.decision_floor and against == 0.0:
-            status, confidence = "confirmed", 0.5 + 0.5 * support
-        elif against >= settings.decision_floor and support == 0.0:
-            status, confidence = "refuted", 0.5 - 0.5 * against
+        elif not contradicting and any(decides(e, settings) for e in supporting):
+            status, confidence = "confirmed", 0.5 + 0.5 * supporting[0].confidence
+        elif not supporting and any(decides(e, settings) for e in contradicting):
+            status, confidence = "refuted", 0.5 - 0.5 * contradicting[0].confidence
         elif hypothesis.searches >= settings.searches_per_hypothesis:
             status = "undecided"
         else:

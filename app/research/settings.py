@@ -27,7 +27,29 @@ class ResearchSettings(BaseModel):
     evidence_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
     # A hypothesis is confirmed / refuted when its winning evidence is at least this confident.
     decision_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    # The offline reasoner's judgements have floors of their own, per stance (both to count as
+    # evidence and to decide), for the learned stance judge, whose confidence is its class
+    # probability. Chosen on the VitaminC validation pages (bench/research_floors.py;
+    # bench/README.md). Without the learned judge (its weights missing or switched off) the
+    # cue judge's confidences are no probabilities: its judgements keep evidence_floor and
+    # decision_floor (see for_offline_judge).
+    offline_support_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
+    offline_contradiction_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
     # At API start, continue the investigations left "running" by a process that stopped (off:
     # an operator resumes them explicitly, POST .../resume or `credence research resume`, so a
     # crash loop does not restart them unattended).
     resume_on_start: bool = False
+
+
+def for_offline_judge(settings: ResearchSettings, learned: bool) -> ResearchSettings:
+    """The settings research runs with: as configured under the learned stance judge; under the
+    cue judge alone, its judgements count and decide from ``evidence_floor`` (at 0.8 the cue
+    judge lost 9 points on one-sided VitaminC claims: bench/README.md)."""
+    if learned:
+        return settings
+    return settings.model_copy(
+        update={
+            "offline_support_floor": settings.evidence_floor,
+            "offline_contradiction_floor": settings.evidence_floor,
+        }
+    )

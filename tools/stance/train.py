@@ -4,6 +4,7 @@
     PYTHONPATH=. .venv/bin/python tools/stance/train.py
     PYTHONPATH=. .venv/bin/python tools/stance/train.py --explore  # candidates, validation only
     PYTHONPATH=. .venv/bin/python tools/stance/train.py --check    # retrain, compare, no writing
+    PYTHONPATH=. .venv/bin/python tools/stance/train.py --check --validation-weights /tmp/v.npz
     make check-stance                                   # = --check
 
 Data: the VitaminC development slice (``../shared/eval-data/vitaminc-dev/vitaminc_dev.jsonl``,
@@ -372,6 +373,13 @@ def main() -> None:
     parser.add_argument("--explore", action="store_true", help="compare candidates, write nothing")
     parser.add_argument("--check", action="store_true", help="retrain and compare, write nothing")
     parser.add_argument(
+        "--validation-weights",
+        type=Path,
+        help="also write the model fitted on the train pages only (validation pages unseen) to "
+        "this .npz, for choosing research settings on the validation pages "
+        "(bench/research_vitaminc.py --pages validation --weights PATH)",
+    )
+    parser.add_argument(
         "--tolerance",
         type=float,
         default=0.01,
@@ -418,6 +426,9 @@ def main() -> None:
     chosen = fit_exported(matrix(pairs), np.asarray(labels), CHOSEN, xv)
     val = figures(np.asarray(val_labels), decide(chosen, xv))
     print(f"validation (fit on train pages only) {val.line()}")
+    if args.validation_weights is not None:
+        args.validation_weights.write_bytes(chosen.to_bytes())
+        print(f"wrote the train-pages-only model to {args.validation_weights}")
     pairs, labels = training_pairs(tuning, titled=True)
     test_pairs, test_labels = training_pairs(held_out, titled=False)
     xt = matrix(test_pairs)
