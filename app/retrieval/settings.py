@@ -90,9 +90,9 @@ class RetrievalSettings(BaseModel):
     # several_own_turn_pool of them by cosine to the question (without the name) become
     # candidates, adding several_own_turn_weight × their normalised cosine to their own score,
     # whatever their session (cypher/retrieval/speaker_turn_candidates.cypher).
-    several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.3
+    several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5
     several_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
-    several_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 50
+    several_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 100
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8
