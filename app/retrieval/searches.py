@@ -116,17 +116,9 @@ class SectionSearch:
             own = s.long_query_vector_share if self.embedding is not None else None
         weights = self.weights(own)
         vector = weights["vector_on"] and self.embedding is not None
-        asked = await self._asked(not long_query, vector)
-        own_turns = (
-            await self.graph.read(
-                "retrieval/speaker_turn_candidates",
-                agent_id=self.agent_id,
-                speakers=list(asked.speakers),
-                embedding=asked.embedding,
-                pool=s.several_own_turn_pool,
-            )
-            if asked.several and vector and s.several_own_turn_weight > 0
-            else None
+        # The lexical half does not wait for the asked speakers (a look-up, an embedding).
+        lexical, (asked, own_turns) = await asyncio.gather(
+            self._lexical(weights["fulltext_on"]), self._asked_turns(not long_query, vector)
         )
         w = {
             **weights,
@@ -135,19 +127,6 @@ class SectionSearch:
             "speaker_bonus": s.several_speaker_bonus,
             "asked_speakers": list(asked.speakers) if asked.several else [],
         }
-        lexical = (
-            await episode_hits(
-                self.graph,
-                self.agent_id,
-                self.terms,
-                pool=max(s.lexical_pool, s.candidates, self.k),
-                keep=max(s.candidates, self.k),
-                background_docs=s.lexical_background_docs,
-                common_frequency=s.lexical_common_frequency,
-            )
-            if self.terms is not None and w["fulltext_on"]
-            else None
-        )
         coverage = (
             await coverage_hits(self.graph, self.agent_id, self.text, pool=s.coverage_pool)
             if s.coverage_weight > 0
@@ -165,6 +144,37 @@ class SectionSearch:
             **{**self.common(), "k": fetch, "embedding": asked.embedding},
         )
         return diversified(rows, self.k, per_moment=s.moment_cap, window=s.moment_window)
+
+    async def _lexical(self, fulltext_on: bool) -> Rows | None:
+        """The lexical half's hits on the agent's own statistics (None: not searched)."""
+        if self.terms is None or not fulltext_on:
+            return None
+        s = self.settings
+        return await episode_hits(
+            self.graph,
+            self.agent_id,
+            self.terms,
+            pool=max(s.lexical_pool, s.candidates, self.k),
+            keep=max(s.candidates, self.k),
+            background_docs=s.lexical_background_docs,
+            common_frequency=s.lexical_common_frequency,
+        )
+
+    async def _asked_turns(self, question: bool, vector: bool) -> tuple[AskedPeople, Rows | None]:
+        """Whom the question asks about (``_asked``) and, for a question asking for several
+        things, the own turns of those people nearest it (None: not wanted)."""
+        asked = await self._asked(question, vector)
+        s = self.settings
+        if not (asked.several and vector and s.several_own_turn_weight > 0):
+            return asked, None
+        own_turns = await self.graph.read(
+            "retrieval/speaker_turn_candidates",
+            agent_id=self.agent_id,
+            speakers=list(asked.speakers),
+            embedding=asked.embedding,
+            pool=s.several_own_turn_pool,
+        )
+        return asked, own_turns
 
     def _episode_weights(self) -> dict[str, Any]:
         """The episode section's own factors (time, neighbours, subjects)."""
