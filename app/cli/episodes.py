@@ -1,4 +1,5 @@
-"""``credence episodes``: importing conversation logs into episodic memory."""
+"""``credence episodes``: importing conversation logs into episodic memory, and linking stored
+episodes to what they are about."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
 from app.memory import episodes
+from app.memory.episode_subjects import link_stored_episodes
 
 episodes_app = typer.Typer(help="Episodic memory.", no_args_is_help=True)
 
@@ -79,3 +81,17 @@ def episodes_import(
 
     created, existing = run_with_graph(work)
     console.print(f"{created} episodes created, {existing} already there")
+
+
+@episodes_app.command("link-subjects")
+def episodes_link_subjects(agent: AgentOption = None) -> None:
+    """Link the agent's stored episodes that mention no subject yet (written before episodes
+    were linked on write) to their speaker, the names they say and their topics (MENTIONS edges
+    the episode search follows). Idempotent: a second run finds nothing left to link."""
+    agent_id = agent_id_of(agent)
+
+    async def work(graph: GraphClient) -> int:
+        return await link_stored_episodes(graph, agent_id)
+
+    linked = run_with_graph(work)
+    console.print(f"{linked} episodes linked to their subjects")

@@ -82,6 +82,7 @@ async def build_context(
         now=now,
         embedding=embedding,
         terms=lucene_terms(request.q) if request.mode != "vector" else None,
+        embed=embedder.embed_one,
     )
     budgets = section_budgets(settings, budget, wanted)
     sections = await _gather_sections(search, wanted, budgets, extra_sections or {})

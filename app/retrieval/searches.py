@@ -7,11 +7,13 @@ its section's weighting in the database; here only the parameters are put togeth
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from app.graph.client import GraphClient
+from app.retrieval.asked_people import asked_speakers, without_names
 from app.retrieval.coverage import coverage_hits, question_subjects
 from app.retrieval.diversity import diversified
 from app.retrieval.lexical import episode_hits
@@ -19,8 +21,19 @@ from app.retrieval.models import Mode
 from app.retrieval.settings import RetrievalSettings
 from app.text.dates import asks_when, mentioned_dates
 from app.text.lucene import agent_clause, lucene_terms
+from app.text.several_answers import asks_for_several
 
 Rows = list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class AskedPeople:
+    """The speakers a question names (lower case), whether it asks for several things about
+    them, and the episodes' query vector (None without one)."""
+
+    speakers: tuple[str, ...]
+    several: bool
+    embedding: list[float] | None
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,9 @@ class SectionSearch:
     now: datetime
     embedding: list[float] | None
     terms: str | None
+    # Embeds another text (the question without the asked people's names, ``asked_people.py``);
+    # None: the episodes search with ``embedding`` alone.
+    embed: Callable[[str], Awaitable[list[float] | None]] | None = None
 
     def weights(self, vector_share: float | None = None) -> dict[str, Any]:
         """How the indexes are fused (``vector_share``: the section's own, else the common one):
@@ -90,55 +106,27 @@ class SectionSearch:
         vector share when one is set and the query has a vector; without a vector, the common
         share keeps the fulltext index in). The lexical half is scored on the agent's own
         statistics (``lexical.py``) before the fused query; the coverage half (``coverage.py``)
-        follows the question's subjects to the episodes that mention them."""
-        own = self.settings.episode_vector_share if self.embedding is not None else None
-        long_share = self.settings.long_query_vector_share
-        if (
-            own is None
-            and long_share is not None
-            and self.embedding is not None
-            and self.terms is not None
-            and len(self.terms.split()) >= self.settings.long_query_terms
-        ):
-            # A long query (a whole dialogue) matches many chatty words: meaning ranks it better.
-            own = long_share
-        w = {
-            **self.weights(own),
-            "neighbour_weight": self.settings.neighbour_weight,
-            "interference_penalty": self.settings.interference_penalty,
-            "success_multiplier": self.settings.success_multiplier,
-            "recency_bonus_7d": self.settings.recency_bonus_7d,
-            "recency_bonus_30d": self.settings.recency_bonus_30d,
-            "asks_when": asks_when(self.text),
-            "dated_bonus": self.settings.dated_bonus,
-            "query_dates": mentioned_dates(self.text, self.now.date())
-            if self.settings.date_match_bonus > 0
-            else [],
-            "date_match_bonus": self.settings.date_match_bonus,
-            "coverage_weight": self.settings.coverage_weight,
-            "person_bonus": self.settings.person_bonus,
-            "name_subjects": [
-                f"{self.agent_id}|{key}"
-                for key in question_subjects(self.text)
-                if key.startswith("name:")
-            ]
-            if self.settings.person_bonus > 0
-            else [],
-        }
-        lexical = (
-            await episode_hits(
-                self.graph,
-                self.agent_id,
-                self.terms,
-                pool=max(self.settings.lexical_pool, self.settings.candidates, self.k),
-                keep=max(self.settings.candidates, self.k),
-                background_docs=self.settings.lexical_background_docs,
-                common_frequency=self.settings.lexical_common_frequency,
-            )
-            if self.terms is not None and w["fulltext_on"]
-            else None
-        )
+        follows the question's subjects to the episodes that mention them; a question that asks
+        for several things about a speaker gathers that person's own turns (``_asked``)."""
         s = self.settings
+        own = s.episode_vector_share if self.embedding is not None else None
+        long_query = self.terms is not None and len(self.terms.split()) >= s.long_query_terms
+        if own is None and s.long_query_vector_share is not None and long_query:
+            # A long query (a whole dialogue) matches many chatty words: meaning ranks it better.
+            own = s.long_query_vector_share if self.embedding is not None else None
+        weights = self.weights(own)
+        vector = weights["vector_on"] and self.embedding is not None
+        # The lexical half does not wait for the asked speakers (a look-up, an embedding).
+        lexical, (asked, own_turns) = await asyncio.gather(
+            self._lexical(weights["fulltext_on"]), self._asked_turns(not long_query, vector)
+        )
+        w = {
+            **weights,
+            **self._episode_weights(),
+            "own_turn_weight": s.several_own_turn_weight,
+            "speaker_bonus": s.several_speaker_bonus,
+            "asked_speakers": list(asked.speakers) if asked.several else [],
+        }
         coverage = (
             await coverage_hits(self.graph, self.agent_id, self.text, pool=s.coverage_pool)
             if s.coverage_weight > 0
@@ -150,11 +138,92 @@ class SectionSearch:
             w=w,
             lexical=lexical,
             coverage=coverage,
+            own_turns=own_turns,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),
-            **{**self.common(), "k": fetch},
+            **{**self.common(), "k": fetch, "embedding": asked.embedding},
         )
         return diversified(rows, self.k, per_moment=s.moment_cap, window=s.moment_window)
+
+    async def _lexical(self, fulltext_on: bool) -> Rows | None:
+        """The lexical half's hits on the agent's own statistics (None: not searched)."""
+        if self.terms is None or not fulltext_on:
+            return None
+        s = self.settings
+        return await episode_hits(
+            self.graph,
+            self.agent_id,
+            self.terms,
+            pool=max(s.lexical_pool, s.candidates, self.k),
+            keep=max(s.candidates, self.k),
+            background_docs=s.lexical_background_docs,
+            common_frequency=s.lexical_common_frequency,
+        )
+
+    async def _asked_turns(self, question: bool, vector: bool) -> tuple[AskedPeople, Rows | None]:
+        """Whom the question asks about (``_asked``) and, for a question asking for several
+        things, the own turns of those people nearest it (None: not wanted)."""
+        asked = await self._asked(question, vector)
+        s = self.settings
+        if not (asked.several and vector and s.several_own_turn_weight > 0):
+            return asked, None
+        own_turns = await self.graph.read(
+            "retrieval/speaker_turn_candidates",
+            agent_id=self.agent_id,
+            speakers=list(asked.speakers),
+            embedding=asked.embedding,
+            pool=s.several_own_turn_pool,
+        )
+        return asked, own_turns
+
+    def _episode_weights(self) -> dict[str, Any]:
+        """The episode section's own factors (time, neighbours, subjects)."""
+        s = self.settings
+        return {
+            "neighbour_weight": s.neighbour_weight,
+            "interference_penalty": s.interference_penalty,
+            "success_multiplier": s.success_multiplier,
+            "recency_bonus_7d": s.recency_bonus_7d,
+            "recency_bonus_30d": s.recency_bonus_30d,
+            "asks_when": asks_when(self.text),
+            "dated_bonus": s.dated_bonus,
+            "query_dates": mentioned_dates(self.text, self.now.date())
+            if s.date_match_bonus > 0
+            else [],
+            "date_match_bonus": s.date_match_bonus,
+            "coverage_weight": s.coverage_weight,
+            "person_bonus": s.person_bonus,
+            "name_subjects": [
+                f"{self.agent_id}|{key}"
+                for key in question_subjects(self.text)
+                if key.startswith("name:")
+            ]
+            if s.person_bonus > 0
+            else [],
+        }
+
+    async def _asked(self, question: bool, vector: bool) -> AskedPeople:
+        """Whom a question (``question``: a short query, not a dialogue) asks about, and the
+        episodes' query vector (``vector``: the vector half is searched): the question's own, or
+        that of the question without the names of the agent's speakers it says
+        (``asked_people.py``) where ``query_without_speakers`` applies ("several": a question
+        asking for several things, ``several_answers.py``). Embedding the shorter text failing
+        keeps the question's vector."""
+        s = self.settings
+        several = question and asks_for_several(self.text)
+        strip = vector and (
+            s.query_without_speakers == "always"
+            or (s.query_without_speakers == "several" and several)
+        )
+        wanted = several and (s.several_speaker_bonus > 0 or s.several_own_turn_weight > 0)
+        if not question or not (strip or wanted):
+            return AskedPeople((), False, self.embedding)
+        names = tuple(await asked_speakers(self.graph, self.agent_id, self.text))
+        stripped = without_names(self.text, list(names)) if names and strip else ""
+        embedding = self.embedding
+        if self.embed is not None and stripped and stripped != self.text:
+            embedding = await self.embed(stripped) or self.embedding
+        return AskedPeople(names, several and bool(names), embedding)
 
     async def rules(self) -> Rows:
         """Rules weighted by their confidence, decayed since the last validation."""

@@ -79,6 +79,20 @@ class RetrievalSettings(BaseModel):
     # and left LoCoMo's questions (at most 10 terms) as they were (bench/README.md, issue 22).
     long_query_vector_share: Unit | None = 0.6
     long_query_terms: Annotated[int, Field(ge=1, le=64)] = 12
+    # Episodes: a question (shorter than long_query_terms) that names a speaker of the agent's
+    # episodes searches the vector half without that name (app/retrieval/asked_people.py): the
+    # name pulls the vector towards the turns that address the person, the person bonus finds
+    # their own turns through the graph. "several": only a question that asks for several
+    # things (app/text/several_answers.py); "always": every such question; "never".
+    query_without_speakers: Literal["never", "several", "always"] = "several"
+    # Episodes, a question that asks for several things about a speaker ("What activities does
+    # Melanie do?"): that person's own turns × (1 + several_speaker_bonus), and the best
+    # several_own_turn_pool of them by cosine to the question (without the name) become
+    # candidates, adding several_own_turn_weight × their normalised cosine to their own score,
+    # whatever their session (cypher/retrieval/speaker_turn_candidates.cypher).
+    several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5
+    several_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
+    several_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 100
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8

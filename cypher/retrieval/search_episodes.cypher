@@ -7,6 +7,8 @@
 //         | Σ weight_i / (rrf_k + rank_i)                (fusion 'rrf')
 //         + coverage_weight · c   (c: the share of the question's subjects the episode mentions,
 //           app/retrieval/coverage.py; 0 when it mentions none)
+//         + own_turn_weight · o   (o: the turn's normalised cosine among the own turns of the
+//           person a question asking for several things names, $own_turns; 0 when not one)
 //   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
 //           (such a neighbour of a candidate becomes a candidate itself)
 //   score = fused · salience / (1 + interference_penalty · interference)
@@ -16,22 +18,26 @@
 //                   it mentions, at the precision of the coarser of the two)
 //                 · (1 + person_bonus if the turn mentions a name the question says: its speaker
 //                   or a name in its text, a MENTIONS edge to one of $w.name_subjects)
+//                 · (1 + speaker_bonus if the turn's speaker is one of $w.asked_speakers)
 // Params: $agent_id (string),
 //         $embedding (list of floats or null),
 //         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
 //         null when the lexical half is not searched),
 //         $coverage (list of maps: id, score (float in (0, 1]); or null: the coverage half off),
+//         $own_turns (list of maps: id, score (float in [0, 1]); or null: none asked for),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
 //             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
 //             success_multiplier, recency_bonus_7d, recency_bonus_30d, asks_when (boolean),
 //             dated_bonus, query_dates (list of ISO date strings), date_match_bonus,
-//             coverage_weight, person_bonus, name_subjects (list of Subject ids)).
+//             coverage_weight, person_bonus, name_subjects (list of Subject ids),
+//             own_turn_weight, speaker_bonus, asked_speakers (list of lower-case names)).
 // Returns: id, external_id, speaker, text, occurred_at, session, seq (int or null),
 //          mentioned_dates (list of ISO date strings), outcome,
 //          salience, interference,
 //          score (float), vector_rank, fulltext_rank (int or null), vector_score,
 //          fulltext_score (normalised, float or null), coverage_score (float or null),
+//          own_turn_score (float or null),
 //          neighbour_of (id of the neighbour that
 //          lifted it most, or null), neighbour_lift (float: the lift before the factors).
 CYPHER 25
@@ -62,7 +68,7 @@ CALL () {
   UNWIND range(0, size(hits) - 1) AS i
   RETURN hits[i].e AS e, i + 1 AS vector_rank, null AS fulltext_rank,
          CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS vector_score,
-         null AS fulltext_score, null AS coverage_score
+         null AS fulltext_score, null AS coverage_score, null AS own_turn_score
   // end vector half
   UNION ALL
   WITH 1 AS go WHERE $lexical IS NOT NULL AND $w.fulltext_on
@@ -70,26 +76,35 @@ CALL () {
   MATCH (e:Episode {id: hit.id})
     WHERE e.agent_id = $agent_id
   RETURN e, null AS vector_rank, hit.rank AS fulltext_rank, null AS vector_score,
-         hit.score AS fulltext_score, null AS coverage_score
+         hit.score AS fulltext_score, null AS coverage_score, null AS own_turn_score
   UNION ALL
   WITH 1 AS go WHERE $coverage IS NOT NULL
   UNWIND $coverage AS hit
   MATCH (e:Episode {id: hit.id})
     WHERE e.agent_id = $agent_id
   RETURN e, null AS vector_rank, null AS fulltext_rank, null AS vector_score,
-         null AS fulltext_score, hit.score AS coverage_score
+         null AS fulltext_score, hit.score AS coverage_score, null AS own_turn_score
+  UNION ALL
+  WITH 1 AS go WHERE $own_turns IS NOT NULL
+  UNWIND $own_turns AS hit
+  MATCH (e:Episode {id: hit.id})
+    WHERE e.agent_id = $agent_id
+  RETURN e, null AS vector_rank, null AS fulltext_rank, null AS vector_score,
+         null AS fulltext_score, null AS coverage_score, hit.score AS own_turn_score
 }
 WITH e, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
      max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score,
-     max(coverage_score) AS coverage_score
+     max(coverage_score) AS coverage_score, max(own_turn_score) AS own_turn_score
 WITH e, {vector_rank: vector_rank, fulltext_rank: fulltext_rank, vector_score: vector_score,
          fulltext_score: fulltext_score, coverage_score: coverage_score,
+         own_turn_score: own_turn_score,
          own: CASE $w.fusion
            WHEN 'rrf' THEN coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)
                            + coalesce($w.fulltext_weight / ($w.rrf_k + fulltext_rank), 0.0)
            ELSE $w.vector_share * coalesce(vector_score, 0.0)
                 + (1.0 - $w.vector_share) * coalesce(fulltext_score, 0.0) END
-              + $w.coverage_weight * coalesce(coverage_score, 0.0)} AS hit
+              + $w.coverage_weight * coalesce(coverage_score, 0.0)
+              + $w.own_turn_weight * coalesce(own_turn_score, 0.0)} AS hit
 CALL (e, hit) {
   RETURN e AS candidate, hit AS found, null AS lifted_by, 0.0 AS lift
   UNION ALL
@@ -115,7 +130,9 @@ WITH e, hit, neighbour_of, lift,
                      THEN $w.date_match_bonus ELSE 0.0 END)
        * (1.0 + CASE WHEN $w.person_bonus > 0 AND size($w.name_subjects) > 0
                       AND EXISTS { (e)-[:MENTIONS]->(s:Subject) WHERE s.id IN $w.name_subjects }
-                     THEN $w.person_bonus ELSE 0.0 END) AS score
+                     THEN $w.person_bonus ELSE 0.0 END)
+       * (1.0 + CASE WHEN toLower(e.speaker) IN $w.asked_speakers
+                     THEN $w.speaker_bonus ELSE 0.0 END) AS score
 ORDER BY score DESC
 LIMIT $k
 RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS text,
@@ -124,6 +141,6 @@ RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS
        coalesce(e.salience, 1.0) AS salience, coalesce(e.interference, 0) AS interference,
        score, hit.vector_rank AS vector_rank, hit.fulltext_rank AS fulltext_rank,
        hit.vector_score AS vector_score, hit.fulltext_score AS fulltext_score,
-       hit.coverage_score AS coverage_score,
+       hit.coverage_score AS coverage_score, hit.own_turn_score AS own_turn_score,
        CASE WHEN lift > 0 THEN neighbour_of END AS neighbour_of,
        $w.neighbour_weight * lift AS neighbour_lift

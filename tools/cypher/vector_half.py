@@ -72,7 +72,7 @@ SEARCHES = (
         "episode_embedding",
         "episodes",
         2,
-        ", null AS coverage_score",
+        ", null AS coverage_score, null AS own_turn_score",
     ),
     Search("cypher/retrieval/search_rules.cypher", "Rule", "r", "rule_embedding", "rules", 2),
     Search(

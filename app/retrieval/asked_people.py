@@ -1,0 +1,34 @@
+"""The people a question asks about, left out of the episodes' query vector.
+
+A chat turn is embedded with its speaker, and the other person's turns say the name ("Thanks,
+Melanie!"), so the vector of "What activities does Melanie partake in?" sits nearest to turns
+that *address* Melanie, not to the turns in which she talks about pottery and camping. The
+person is found in the graph instead (the person bonus along ``MENTIONS`` edges); the vector
+half searches with the question without the names of the agent's speakers it says ("What
+activities does partake in?"), which ranks the turns by what is asked about.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.graph.client import GraphClient
+from app.retrieval.coverage import question_subjects
+
+NAME_PREFIX = "name:"
+
+
+async def asked_speakers(graph: GraphClient, agent_id: str, text: str) -> list[str]:
+    """The names (lower case) ``text`` says that are speakers of the agent's episodes."""
+    keys = [key for key in question_subjects(text) if key.startswith(NAME_PREFIX)]
+    if not keys:
+        return []
+    rows = await graph.read("retrieval/question_speakers", agent_id=agent_id, keys=keys)
+    return sorted(str(row["key"])[len(NAME_PREFIX) :] for row in rows)
+
+
+def without_names(text: str, names: list[str]) -> str:
+    """``text`` without ``names`` (whole words, any case, with a possessive "'s")."""
+    for name in sorted(names, key=len, reverse=True):
+        text = re.sub(rf"\b{re.escape(name)}(?:['’]s)?\b", "", text, flags=re.IGNORECASE)
+    return re.sub(r"\s+", " ", text).strip()

@@ -1,0 +1,160 @@
+"""A question that asks for several things about a person (real Neo4j, real embeddings): the
+vector half searches without the person's name, that person's own turns are gathered from every
+session (``several_own_turn_weight``) and lifted (``several_speaker_bonus``); a question asking
+for one thing, or naming no speaker, is ranked as before."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
+from app.config import Settings
+from app.embeddings.embedder import shared_embedder
+from app.graph.client import GraphClient
+from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes
+from app.retrieval.asked_people import asked_speakers
+from app.retrieval.context import build_context
+from app.retrieval.models import ContextRequest
+
+START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+# Kate's hobbies are in two sessions, in turns she said that never say her name; Bart's and
+# Lisa's turns address her by name. "Tom" is only ever named, never a speaker.
+SESSIONS = {
+    "s1": [
+        ("b1", "Bart", "Kate, how was your week? Tom says hi."),
+        ("a1", "Lisa", "Kate, the weather is grey again."),
+        ("b2", "Bart", "Kate, you should come over sometime."),
+        ("k1", "Kate", "I took up pottery last month and made a bowl."),
+    ],
+    "s2": [(f"f{i}", "Bart", f"Filler number {i} about the traffic today.") for i in range(6)],
+    "s3": [
+        ("l1", "Lisa", "Kate, are you coming to dinner on Friday?"),
+        ("c1", "Bart", "Kate, work keeps me busy, sadly."),
+        ("c2", "Lisa", "Kate, did you hear about the new bakery?"),
+        ("k2", "Kate", "Rock climbing at the gym is my new thing."),
+    ],
+}
+SEVERAL = "What hobbies does Kate have?"
+ONE = "What class did Kate take?"
+OFF = {
+    "query_without_speakers": "never",
+    "several_speaker_bonus": 0.0,
+    "several_own_turn_weight": 0.0,
+}
+
+
+@pytest.fixture
+async def kate(graph: GraphClient, settings: Settings) -> str:
+    agent = (await create_agent(graph, AgentCreate(name="Several answers"))).id
+    embedder = shared_embedder(settings.embeddings)
+    minute = 0
+    for session, turns in SESSIONS.items():
+        episodes = []
+        for external_id, speaker, text in turns:
+            minute += 1
+            when = START + timedelta(days=minute // 4, minutes=minute)
+            episodes.append(
+                EpisodeIn(
+                    external_id=external_id,
+                    speaker=speaker,
+                    text=text,
+                    session=session,
+                    occurred_at=when,
+                )
+            )
+        await import_episodes(
+            graph, embedder, settings.retrieval, agent, EpisodeBatch(episodes=episodes)
+        )
+    return agent
+
+
+async def _items(
+    graph: GraphClient, settings: Settings, agent: str, question: str, **update: Any
+) -> dict[str, dict[str, Any]]:
+    retrieval = settings.retrieval.model_copy(update={"person_bonus": 0.0, **update})
+    embedder = shared_embedder(settings.embeddings)
+    request = ContextRequest(q=question, k=30, sections=["episodes"], budget_tokens=20_000)
+    context = await build_context(graph, embedder, retrieval, agent, request)
+    section = context.sections["episodes"]
+    assert section.error is None
+    return {str(item["external_id"]): item for item in section.items}
+
+
+async def test_the_asked_speakers_are_the_names_that_speak(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    assert await asked_speakers(graph, kate, "Did Kate, Tom or Bart see the bowl?") == [
+        "bart",
+        "kate",
+    ]
+    assert await asked_speakers(graph, kate, "What did Tom say?") == []
+
+
+async def test_the_question_without_the_name_ranks_her_own_turns_by_meaning(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    named = await _items(graph, settings, kate, SEVERAL, **OFF)
+    unnamed = await _items(
+        graph, settings, kate, SEVERAL, **{**OFF, "query_without_speakers": "several"}
+    )
+
+    def by_vector(items: dict[str, dict[str, Any]]) -> list[str]:
+        ranked = [key for key, item in items.items() if item["vector_rank"] is not None]
+        return sorted(ranked, key=lambda key: items[key]["vector_rank"])
+
+    # With her name, a turn that addresses Kate comes first by vector; without it, her hobbies.
+    assert by_vector(named)[0] not in {"k1", "k2"}, by_vector(named)
+    assert set(by_vector(unnamed)[:2]) == {"k1", "k2"}, by_vector(unnamed)
+
+
+async def test_her_own_turns_are_gathered_and_lifted(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    plain = await _items(graph, settings, kate, SEVERAL, **OFF)
+    gathered = await _items(
+        graph, settings, kate, SEVERAL, **{**OFF, "several_own_turn_weight": 0.3}
+    )
+    lifted = await _items(
+        graph,
+        settings,
+        kate,
+        SEVERAL,
+        **{**OFF, "several_own_turn_weight": 0.3, "several_speaker_bonus": 0.5},
+    )
+
+    assert all(item["own_turn_score"] is None for item in plain.values())
+    # Only Kate's turns come by that way, the best of them scored 1.
+    own = {key: item["own_turn_score"] for key, item in gathered.items()}
+    assert {key for key, score in own.items() if score is not None} == {"k1", "k2"}
+    best = max(("k1", "k2"), key=lambda key: own[key])
+    assert own[best] == pytest.approx(1.0)  # (min-max over her two turns: the other scores 0)
+    assert gathered[best]["score"] > plain[best]["score"]
+    for key in ("k1", "k2"):
+        assert lifted[key]["score"] == pytest.approx(1.5 * gathered[key]["score"])
+    others = set(gathered) - {"k1", "k2"}
+    assert others and all(
+        lifted[key]["score"] == pytest.approx(gathered[key]["score"]) for key in others
+    )
+
+
+async def test_a_question_asking_for_one_thing_is_ranked_as_before(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    plain = await _items(graph, settings, kate, ONE, **OFF)
+    on = await _items(
+        graph,
+        settings,
+        kate,
+        ONE,
+        query_without_speakers="several",
+        several_own_turn_weight=0.3,
+        several_speaker_bonus=0.5,
+    )
+
+    assert {key: item["score"] for key, item in on.items()} == pytest.approx(
+        {key: item["score"] for key, item in plain.items()}
+    )
