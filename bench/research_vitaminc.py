@@ -81,7 +81,7 @@ from app.research.settings import ResearchSettings, for_offline_judge
 from app.research.sources.corpus import load_corpus_files
 from app.research.sources.documents import CorpusFile
 from app.research.sources.registry import build_source_registry
-from bench.support.vitaminc import VitaminCRow, corpus_jsonl, find_vitaminc, read_rows
+from tools.eval_data.vitaminc import VitaminCRow, corpus_jsonl, find_vitaminc, read_rows
 
 BENCH_CYPHER = Path(__file__).parent / "cypher"
 VERDICTS = ("confirmed", "refuted", "undecided")

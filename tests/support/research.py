@@ -18,7 +18,7 @@ from app.research.settings import ResearchSettings
 from app.research.sources.protocol import Passage, ResearchSource
 from app.research.sources.registry import SourceRegistry
 from app.text.words import token_similarity
-from tests.support.vitaminc_corpus import find_vitaminc
+from tools.eval_data.vitaminc import find_vitaminc
 
 
 class ListSource:

@@ -20,7 +20,7 @@ from app.research.sources.corpus import CorpusSource, load_corpus_files
 from app.research.sources.documents import CorpusFile
 from tests.support.agents import MakeAgent
 from tests.support.research import services_for
-from tests.support.vitaminc_corpus import corpus_jsonl, find_vitaminc, read_rows
+from tools.eval_data.vitaminc import corpus_jsonl, find_vitaminc, read_rows
 
 MOROCCO = 4  # rows 4 (REFUTES) and 5 (SUPPORTS) of the dev slice: one claim, a conflict
 

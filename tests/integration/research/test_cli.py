@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from app.cli.main import app
-from tests.support.vitaminc_corpus import find_vitaminc, read_rows, write_corpus
+from tools.eval_data.vitaminc import find_vitaminc, read_rows, write_corpus
 
 MOROCCO = 4
 

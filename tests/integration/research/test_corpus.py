@@ -18,7 +18,7 @@ from app.research.sources.corpus import (
     load_corpus_files,
 )
 from app.research.sources.documents import CorpusFile
-from tests.support.vitaminc_corpus import contested_claims, corpus_jsonl, find_vitaminc, read_rows
+from tools.eval_data.vitaminc import contested_claims, corpus_jsonl, find_vitaminc, read_rows
 
 NOTES = """Harbour notes
 

@@ -1,5 +1,6 @@
 """A research corpus built from the VitaminC development slice (``../shared/eval-data/
-vitaminc-dev/``, see its SOURCE.md), for the research tests and the research bench.
+vitaminc-dev/``, see its SOURCE.md), for the research tests and the research bench (both import
+it from here; neither imports the other).
 
 Each row of ``vitaminc_dev.jsonl`` is ``{page, evidence, claim, label}``. In the corpus every
 evidence sentence is one document (JSONL, the format ``credence research sources add`` takes):
@@ -7,8 +8,9 @@ evidence sentence is one document (JSONL, the format ``credence research sources
 <evidence>}``, no date; ``<row>`` is the 0-based line number in the data file. A claim with both
 a SUPPORTS and a REFUTES row is a real source conflict: ``contested_claims`` picks those.
 
-The data sits beside the repository (``<repo>/../shared/eval-data``), as for the benches; a clone
-without it (CI) gets ``None`` from ``find_vitaminc`` and the tests that need it skip.
+The data sits beside the repository (``<repo>/../shared/eval-data``); $VITAMINC_DEV_FILE names
+another file; a clone without either (CI) reads the repository's first 400 rows
+(``tests/fixtures/vitaminc/``, data only).
 """
 
 from __future__ import annotations
@@ -20,14 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[2]
 LABELS = ("SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO")
-DEFAULT_DATA = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "eval-data"
-    / "vitaminc-dev"
-    / "vitaminc_dev.jsonl"
-)
+DEFAULT_DATA = ROOT.parent / "shared" / "eval-data" / "vitaminc-dev" / "vitaminc_dev.jsonl"
 
 
 @dataclass(frozen=True)
@@ -63,9 +60,7 @@ class ContestedClaim:
 
 # The first 400 rows, in the repository (tests/fixtures/vitaminc/SOURCE.md): what the tests use
 # when the shared data is not beside the clone.
-FIXTURE_DATA = (
-    Path(__file__).resolve().parents[1] / "fixtures" / "vitaminc" / "vitaminc_dev_head.jsonl"
-)
+FIXTURE_DATA = ROOT / "tests" / "fixtures" / "vitaminc" / "vitaminc_dev_head.jsonl"
 
 
 def find_vitaminc(path: Path | None = None) -> Path | None:
