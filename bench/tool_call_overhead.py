@@ -31,6 +31,7 @@ import statistics
 import sys
 import time
 import timeit
+from datetime import datetime
 from pathlib import Path
 
 from app.agents.models import AgentCreate
@@ -39,11 +40,15 @@ from app.config import Settings
 from app.graph import client as graph_client
 from app.graph.agent_scope import lock_agent
 from app.loop import turn as turn_module
-from app.loop.activation import TOOL_CALL_SECTIONS, TURN_SECTIONS
+from app.loop.activation import Activation, activate
 from app.loop.models import ChatRequest
 from app.loop.recording import TurnRecorder, silent
+from app.loop.services import LoopServices
+from app.loop.tool_activation import activate_tool_call
 from app.loop.tool_routing import route_to_tool
+from app.loop.tool_turns import focus_on_tool
 from app.loop.turn import run_turn
+from app.reasoning.protocol import ToolCall
 from app.reasoning.settings import ReasonerSettings
 from app.runtime import Runtime
 from app.tools.calls import parse_tool_call
@@ -95,7 +100,7 @@ async def main(calls: int) -> None:
         trips = _count_round_trips()
         for index in range(10 + 2 * calls):
             full = index % 2 == 1
-            turn_module.TOOL_CALL_SECTIONS = TURN_SECTIONS if full else TOOL_CALL_SECTIONS
+            turn_module.activate_tool_call = _full_activation if full else activate_tool_call  # type: ignore[assignment]
             started = time.perf_counter()
             result = await run_turn(services, agent.id, ChatRequest(message=CALL))
             total = (time.perf_counter() - started) * 1000
@@ -117,7 +122,7 @@ async def main(calls: int) -> None:
             floors.append((time.perf_counter() - started) * 1000)
             for phase, ms in result.timings_ms.items():
                 phases.setdefault(phase, []).append(ms)
-        turn_module.TOOL_CALL_SECTIONS = TOOL_CALL_SECTIONS
+        turn_module.activate_tool_call = activate_tool_call
         trips.clear()
         await run_turn(services, agent.id, ChatRequest(message=CALL))
         # A read runs its query through a transaction too: count those once, as reads.
@@ -156,6 +161,31 @@ async def main(calls: int) -> None:
     finally:
         await delete_agent(graph, agent.id, default_agent_name="", force=True)
         await runtime.aclose()
+
+
+async def _full_activation(
+    services: LoopServices,
+    agent_id: str,
+    message: str,
+    call: ToolCall,
+    context_name: str | None,
+    session: str | None,
+    speaker: str | None,
+    now: datetime,
+) -> Activation:
+    """A call activated as an ordinary turn is (the whole retrieval), then focused on the tool."""
+    activation = await activate(
+        services.graph,
+        services.embedder,
+        services.settings,
+        agent_id,
+        message,
+        context_name,
+        session,
+        speaker,
+        now=now,
+    )
+    return await focus_on_tool(services, agent_id, call, activation)
 
 
 def _count_round_trips() -> dict[str, int]:

@@ -22,7 +22,7 @@ from dataclasses import replace
 from app.beliefs.revision import meditate_if_runaway
 from app.embeddings.store import embed_pending
 from app.errors import CredenceError
-from app.loop.activation import TOOL_CALL_SECTIONS, TURN_SECTIONS, Activation, activate
+from app.loop.activation import Activation, activate
 from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.planning import PlannedTurn, plan_turn
 from app.loop.recording import (
@@ -35,6 +35,7 @@ from app.loop.recording import (
 )
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
+from app.loop.tool_activation import activate_tool_call
 from app.loop.tool_routing import route_to_tool
 from app.loop.tool_turns import focus_on_tool
 from app.loop.write_phase import write_turn
@@ -96,18 +97,31 @@ async def _activate(
     services: LoopServices, recorder: TurnRecorder, agent_id: str, request: ChatRequest
 ) -> Activation:
     written_call = parse_tool_call(request.message)
-    activation = await activate(
-        services.graph,
-        services.embedder,
-        services.settings,
-        agent_id,
-        request.message,
-        request.context,
-        request.session,
-        request.speaker,
-        sections=TOOL_CALL_SECTIONS if written_call else TURN_SECTIONS,
-        now=services.clock.now(),
-    )
+    now = services.clock.now()
+    if written_call is not None:
+        # A call in the message's syntax (or POST /actions): the lean activation, one read.
+        activation = await activate_tool_call(
+            services,
+            agent_id,
+            request.message,
+            written_call,
+            request.context,
+            request.session,
+            request.speaker,
+            now,
+        )
+    else:
+        activation = await activate(
+            services.graph,
+            services.embedder,
+            services.settings,
+            agent_id,
+            request.message,
+            request.context,
+            request.session,
+            request.speaker,
+            now=now,
+        )
     if services.reasoner.name != "offline":
         # Claude's system prompt: the identity document, regenerated when what it shows changed.
         identity = await services.identity.markdown(services.graph, agent_id)
@@ -123,8 +137,9 @@ async def _activate(
         activation.recent(services.settings.loop.history_turns_answer),
         activation.identity,
     )
-    # A turn that calls a tool routes on the agent's belief about that tool.
-    activation = await focus_on_tool(services, agent_id, call, activation)
+    if written_call is None:
+        # A turn routed to a tool routes on the agent's belief about that tool.
+        activation = await focus_on_tool(services, agent_id, call, activation)
     activation = replace(activation, tool_route=route)
     await recorder.phase(
         "activate",
