@@ -47,7 +47,7 @@ from app.loop.services import LoopServices
 from app.loop.tool_activation import activate_tool_call
 from app.loop.tool_routing import route_to_tool
 from app.loop.tool_turns import focus_on_tool
-from app.loop.turn import run_turn
+from app.loop.turn import run_turn, settle_background
 from app.reasoning.protocol import ToolCall
 from app.reasoning.settings import ReasonerSettings
 from app.runtime import Runtime
@@ -55,6 +55,8 @@ from app.tools.calls import parse_tool_call
 from app.tools.connections import add_connection, connection_row, spec_for
 from app.tools.models import ConnectionCreate
 
+# The queries of the turn whose round trips are counted, in order ("read ..." for a read).
+NAMES: list[str] = []
 CALL = 'call clock.get_current_time {"timezone": "UTC"}'
 
 
@@ -95,7 +97,7 @@ async def main(calls: int) -> None:
             started = time.perf_counter()
             await clients.call(spec, "get_current_time", {"timezone": "UTC"})
             raw.append((time.perf_counter() - started) * 1000)
-        totals, servers, overheads, full_overheads, floors = [], [], [], [], []
+        totals, servers, overheads, full_overheads, floors, afters = [], [], [], [], [], []
         phases: dict[str, list[float]] = {}
         trips = _count_round_trips()
         for index in range(10 + 2 * calls):
@@ -104,6 +106,11 @@ async def main(calls: int) -> None:
             started = time.perf_counter()
             result = await run_turn(services, agent.id, ChatRequest(message=CALL))
             total = (time.perf_counter() - started) * 1000
+            # The work the turn left for after its answer (its episode's vector), timed apart:
+            # it runs while the caller reads the answer, not before the next call's turn.
+            started = time.perf_counter()
+            await settle_background()
+            after_ms = (time.perf_counter() - started) * 1000
             assert result.mode == "autonomous" and result.execution is not None, result.mode
             assert result.execution.status == "executed", result.execution
             if index < 10:
@@ -113,6 +120,7 @@ async def main(calls: int) -> None:
                 full_overheads.append(total - server_ms)
                 continue
             totals.append(total)
+            afters.append(after_ms)
             servers.append(server_ms)
             overheads.append(total - server_ms)
             started = time.perf_counter()
@@ -124,12 +132,16 @@ async def main(calls: int) -> None:
                 phases.setdefault(phase, []).append(ms)
         turn_module.activate_tool_call = activate_tool_call
         trips.clear()
+        NAMES.clear()
         await run_turn(services, agent.id, ChatRequest(message=CALL))
+        turn_queries = list(NAMES)
         # A read runs its query through a transaction too: count those once, as reads.
         turn_trips = {
             "reads": trips.get("reads", 0),
             "in the write transaction": trips.get("in transactions", 0) - trips.get("reads", 0),
         }
+        await settle_background()
+        after_queries = NAMES[len(turn_queries) :]
         message = "Please reconcile the Acme invoices for October before the close."
         # The route on a turn of an agent without tools: the syntax, then the cached look-up.
         bare = await create_agent(graph, AgentCreate(name="bench-tool-call-overhead-bare"))
@@ -154,6 +166,9 @@ async def main(calls: int) -> None:
         ratio = statistics.median(overheads) / statistics.median(floors)
         print(f"  overhead / floor (p50) {ratio:.1f}x")
         print(f"  graph round trips of one call's turn: {turn_trips}")
+        print("    " + ", ".join(turn_queries))
+        print("  after the answer: " + ", ".join(after_queries))
+        print(f"  the episode's vector after the answer {_quantiles(afters)}")
         for phase, values in sorted(phases.items()):
             print(f"    phase {phase:<18} {_quantiles(values)}")
         print(f"  tool route on a turn without a call: {parse_us / 10_000 * 1e6:.2f} µs (syntax)")
@@ -195,10 +210,12 @@ def _count_round_trips() -> dict[str, int]:
 
     async def counted_read(self: graph_client.GraphClient, name: str, **params: object) -> object:
         counts["reads"] = counts.get("reads", 0) + 1
+        NAMES.append(f"read {name}")
         return await read(self, name, **params)
 
     async def counted_run(self: graph_client.Transaction, name: str, **params: object) -> object:
         counts["in transactions"] = counts.get("in transactions", 0) + 1
+        NAMES.append(name)
         return await run(self, name, **params)
 
     graph_client.GraphClient.read = counted_read  # type: ignore[assignment,method-assign]

@@ -409,22 +409,14 @@ async def record_dissatisfaction_in(
 ) -> tuple[float, int]:
     """Inside the caller's transaction: a sample of D as it stands now, and the runaway guard's
     streak of consecutive samples above ``meditation_dissatisfaction`` (returned)."""
-    row = (
-        await tx.run(
-            "beliefs/dissatisfaction/compute_dissatisfaction",
-            agent_id=agent_id,
-            top=0,
-            count_beliefs=False,
-        )
-    )[0]
-    value = float(row["value"])
     rows = await tx.run(
         "beliefs/dissatisfaction/record_dissatisfaction",
         agent_id=agent_id,
-        value=value,
-        band=band(value, mechanics),
-        above=value > mechanics.meditation_dissatisfaction,
+        medium_from=mechanics.dissatisfaction_medium_from,
+        high_from=mechanics.dissatisfaction_high_from,
+        level=mechanics.meditation_dissatisfaction,
     )
+    value = float(rows[0]["value"])
     return value, int(rows[0]["streak"])
 
 

@@ -38,16 +38,26 @@ from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
 from app.loop.tool_activation import activate_tool_call
 from app.loop.tool_routing import route_to_tool
 from app.loop.tool_turns import focus_on_tool
-from app.loop.write_phase import write_turn
+from app.loop.write_phase import Aftermath, write_turn
+from app.memory.episodes import embed_deferred_episodes
 from app.tools.calls import parse_tool_call
 
 log = logging.getLogger(__name__)
 # Work a turn starts after its answer; kept referenced until done (asyncio holds tasks weakly).
 _BACKGROUND: set[asyncio.Task[object]] = set()
+# Of it, the work a closing process waits for (what is written nowhere else until it is done).
+_SETTLE: set[asyncio.Task[object]] = set()
 
 
-def in_background(work: Coroutine[object, object, object], what: str) -> None:
-    """Runs ``work`` after the caller returns; a failure is logged, never raised."""
+def in_background(
+    work: Coroutine[object, object, object], what: str, *, settle_on_close: bool = False
+) -> None:
+    """Runs ``work`` after the caller returns; a failure is logged, never raised.
+
+    Args:
+        settle_on_close: :func:`settle_background` waits for it (a reflection does not: one
+            lost with the process runs at the next trigger).
+    """
 
     async def run() -> object:
         try:
@@ -59,6 +69,16 @@ def in_background(work: Coroutine[object, object, object], what: str) -> None:
     task = asyncio.get_running_loop().create_task(run())
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)
+    if settle_on_close:
+        _SETTLE.add(task)
+        task.add_done_callback(_SETTLE.discard)
+
+
+async def settle_background() -> None:
+    """Waits for the background work that must not be lost (the deferred vectors of tool calls'
+    episodes) started so far; the runtime calls it before it closes the graph."""
+    while _SETTLE:
+        await asyncio.gather(*list(_SETTLE))
 
 
 async def run_turn(
@@ -83,13 +103,13 @@ async def run_turn(
         phase = "plan"
         turn = await _plan(services, recorder, agent_id, request, activation)
         phase = "learn"
-        result, sample = await write_turn(services, recorder, turn)
+        result, aftermath = await write_turn(services, recorder, turn)
     except ReasonerFailed as failure:
         raise await turn_failed(emit, agent_id, failure) from failure
     except CredenceError as error:
         await emit(TurnEvent(type="error", data={"phase": phase, "cause": error.message}))
         raise
-    await _after_turn(services, agent_id, request, result, sample)
+    await _after_turn(services, agent_id, request, result, aftermath)
     return await turn_done(emit, result)
 
 
@@ -170,26 +190,38 @@ async def _after_turn(
     agent_id: str,
     request: ChatRequest,
     result: TurnResult,
-    sample: tuple[float, int],
+    aftermath: Aftermath,
 ) -> None:
-    """Bookkeeping after the turn committed: vectors for revised and learned beliefs, a
-    meditation when the runaway guard's streak (``sample``: D and the streak, recorded by the
-    turn's transaction) says D stayed above the line too long, the session closed when asked
+    """Bookkeeping after the turn committed: the vector of a tool call's episode (in the
+    background), vectors for revised and learned beliefs, a meditation when the runaway
+    guard's streak (D and the streak, recorded by the turn's transaction) says D stayed above
+    the line too long, the session closed when asked
     (else reflection when enough episodes wait), and the agent's idle sessions closed (swept at
     most once per ``idle_sweep_interval_seconds``)."""
     try:
+        if aftermath.deferred_vectors:
+            in_background(
+                embed_deferred_episodes(
+                    services.graph,
+                    services.settings.retrieval,
+                    services.embedder,
+                    agent_id,
+                    aftermath.deferred_vectors,
+                ),
+                "the vector of a tool call's episode",
+                settle_on_close=True,
+            )
         if result.revisions or any(not item.reinforced for item in result.learned):
             # Revised and learned beliefs are written without vectors; give them theirs now so
             # the next turn finds them by meaning too, not only by their words.
             await embed_pending(services.graph, services.embedder, agent_id)
-        value, streak = sample
         await meditate_if_runaway(
             services.graph,
             services.settings.mechanics,
             services.reasoner,
             agent_id,
-            value,
-            streak,
+            aftermath.dissatisfaction,
+            aftermath.streak,
         )
         # Reflection runs after the answer, not before it (it reads and clusters many episodes:
         # ~1 s at 100k); the episodes it waits for are counted in the graph, so a reflection

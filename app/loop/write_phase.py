@@ -95,6 +95,17 @@ class _PeopleMet:
 
 
 @dataclass(frozen=True, slots=True)
+class Aftermath:
+    """What a committed turn leaves for the work after its answer: the dissatisfaction sample
+    taken after its learning (D, the runaway guard's streak), and the texts of the episode
+    vectors it deferred (by episode id; a tool call's episode is embedded after the answer)."""
+
+    dissatisfaction: float
+    streak: int
+    deferred_vectors: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class _TensionApplied:
     moves: list[TensionMove] = field(default_factory=list)
     touched: list[str] = field(default_factory=list)
@@ -105,7 +116,7 @@ class _TensionApplied:
 
 async def write_turn(
     services: LoopServices, recorder: TurnRecorder, turn: PlannedTurn
-) -> tuple[TurnResult, tuple[float, int]]:
+) -> tuple[TurnResult, Aftermath]:
     """Everything a turn writes, in one transaction, with the reasoner asked outside it (see
     app/loop/answers.py): the response first (for the turn as it would be without a revision,
     unless a belief is at the threshold already), then, when the transaction finds a belief
@@ -113,8 +124,7 @@ async def write_turn(
     again. The turn's events reach the listener once, after the commit.
 
     Returns:
-        The turn's result, and the dissatisfaction sample taken after its learning (D, the
-        runaway guard's streak).
+        The turn's result, and what it leaves for after the answer.
 
     Raises:
         ReasonerFailed (revise, respond) and CredenceError (the graph): nothing is written.
@@ -173,7 +183,7 @@ async def record_turn(
     recorder: TurnRecorder,
     turn: PlannedTurn,
     answers: TurnAnswers,
-) -> tuple[TurnResult, tuple[float, int]]:
+) -> tuple[TurnResult, Aftermath]:
     """Everything a turn writes, in the caller's transaction, with the reasoner's answers
     asked before it. Revision runs inside it, so the turn that pushes a belief over the
     threshold halts and revises.
@@ -193,7 +203,10 @@ async def record_turn(
     usable = _usable_evidence(settings.loop, plan)
     evidence = usable + reinforcements(plan.learning, usable)
     draft = _turn_episode(turn, outcome, evidence, people)
-    episode_id = await _write_episode(tx, services, agent_id, draft, now)
+    # A tool call's episode is embedded after the answer (its interference counted then).
+    episode_id, deferred = await _write_episode(
+        tx, services, agent_id, draft, now, defer_vectors=turn.activation.tool is not None
+    )
     await recorder.phase("episode", episode_id=episode_id)
     items = _evidence_for_beliefs(evidence, people.person_id, episode_id)
     tension = await _apply_evidence(tx, settings.mechanics, recorder, agent_id, items)
@@ -235,13 +248,13 @@ async def record_turn(
         decision_id=decision_id,
     )
     await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
-    sample = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
+    value, streak = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
     written = TurnWritten(
         episode_id, reply, decision_id, tension.moves, revision, approval, people.born, learned
     )
     result = turn_result(turn, recorder, written)
     result.action_id = action_id
-    return result, sample
+    return result, Aftermath(value, streak, deferred)
 
 
 async def _meet_people(
@@ -585,7 +598,7 @@ async def record_resumption(
         decided = "rejected" if run.rejected else outcome
         await record_decision_outcome_in(tx, agent_id, run.decision_id, decided, run.execution)
     draft = _resumption_episode(run, speaker, outcome)
-    episode_id = await _write_episode(tx, services, agent_id, draft, now)
+    episode_id, _ = await _write_episode(tx, services, agent_id, draft, now)
     action_id = await _complete_approved_action(tx, run, outcome, lesson, episode_id, now)
     rule_ids = state.rule_ids if state else []
     await _record_rules_used(tx, agent_id, episode_id, run.decision_id, rule_ids, outcome, now)
@@ -705,17 +718,31 @@ async def _meet_speaker(
 
 
 async def _write_episode(
-    tx: Transaction, services: LoopServices, agent_id: str, draft: EpisodeDraft, now: datetime
-) -> str:
-    """Writes the turn's episode at the end of its session (embedded with the turn before it);
-    returns its id."""
+    tx: Transaction,
+    services: LoopServices,
+    agent_id: str,
+    draft: EpisodeDraft,
+    now: datetime,
+    *,
+    defer_vectors: bool = False,
+) -> tuple[str, dict[str, str]]:
+    """Writes the turn's episode at the end of its session (embedded with the turn before it,
+    now or, with ``defer_vectors``, after the commit); returns its id and the texts of the
+    vectors deferred."""
     settings = services.settings
     episode_id = str(uuid.uuid4())
     row = turn_episode_row(
         draft, agent_id=agent_id, episode_id=episode_id, now=now, memory=settings.memory
     )
-    await write_episodes_in(tx, settings.retrieval, services.embedder, agent_id, [row])
-    return episode_id
+    deferred = await write_episodes_in(
+        tx,
+        settings.retrieval,
+        services.embedder,
+        agent_id,
+        [row],
+        defer_vectors=defer_vectors,
+    )
+    return episode_id, deferred
 
 
 async def _learn_from_outcome(
