@@ -82,16 +82,7 @@ async def activate_tool_call(
         dissatisfaction=Dissatisfaction(
             value=d, band=band(d, settings.mechanics), beliefs=None, contributors=[]
         ),
-        context=Context(
-            query=message,
-            k=0,
-            mode="fused",
-            frame=None,
-            budget_tokens=budget,
-            degraded=False,
-            sections={},
-            timings_ms={},
-        ),
+        context=_no_retrieval(message, budget),
         context_name=name,
         beliefs=[],
         relevance={},
@@ -118,3 +109,17 @@ async def activate_tool_call(
     )
     focus = focus_of(call, row["tool"], row["belief"], int(row["successes"]))
     return focused(activation, focus, settings.mechanics)
+
+
+def _no_retrieval(message: str, budget: int) -> Context:
+    """The context of a call's turn: nothing retrieved."""
+    return Context(
+        query=message,
+        k=0,
+        mode="fused",
+        frame=None,
+        budget_tokens=budget,
+        degraded=False,
+        sections={},
+        timings_ms={},
+    )

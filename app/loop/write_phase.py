@@ -32,16 +32,18 @@ from app.loop.acting import moral_valence, outcome_of
 from app.loop.activation import Activation
 from app.loop.answers import ROUNDS, AnswersNeeded, TurnAnswers
 from app.loop.approvals import TurnState, create_approval_in, resolve_in
-from app.loop.decisions import create_decision_in, record_decision_outcome_in
+from app.loop.decisions import create_decision_in, decision_params, record_decision_outcome_in
 from app.loop.episode_rows import (
     EpisodeDraft,
     TurnConduct,
     emotional_valence,
     finish_turn_episode_in,
     is_person,
+    responded,
     surprise,
     turn_actions,
     turn_episode_row,
+    turn_params,
 )
 from app.loop.learning import learn_in, reinforcements
 from app.loop.models import ApprovalPublic, TurnEvent, TurnResult
@@ -58,7 +60,7 @@ from app.memory.people.models import MetPerson
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.memory.settings import MemoryMechanics
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest, Verification
-from app.tools.actions import action_status, complete_approved_action_in, create_action_in
+from app.tools.actions import action_params, action_status, complete_approved_action_in
 
 _STATUS_BY_ACTION = {
     "approve": "approved",
@@ -103,6 +105,17 @@ class Aftermath:
     dissatisfaction: float
     streak: int
     deferred_vectors: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecords:
+    """What the end of a turn's transaction recorded: the answer, the decision, the question
+    left for a person, and the Action of a tool call."""
+
+    reply: Reply
+    decision_id: str | None
+    approval: ApprovalPublic | None
+    action_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +185,7 @@ def _unrevised_response(services: LoopServices, turn: PlannedTurn) -> ResponseRe
     return turn_response(
         turn,
         RevisionOutcome(),
-        _question_for(turn.plan, turn.activation),
+        question_for(turn.plan, turn.activation),
         services.settings.loop.history_turns_answer,
     )
 
@@ -224,6 +237,44 @@ async def record_turn(
     )
     revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
     await recorder.phase("learn", tension_changes=len(tension.moves))
+    if turn.activation.tool is not None:
+        records = await record_tool_call_turn(
+            tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now
+        )
+    else:
+        records = await _record_decision_and_answer(
+            tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now
+        )
+    value, streak = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
+    written = TurnWritten(
+        episode_id,
+        records.reply,
+        records.decision_id,
+        tension.moves,
+        revision,
+        records.approval,
+        people.born,
+        learned,
+    )
+    result = turn_result(turn, recorder, written)
+    result.action_id = records.action_id
+    return result, Aftermath(value, streak, deferred)
+
+
+async def _record_decision_and_answer(
+    tx: Transaction,
+    services: LoopServices,
+    recorder: TurnRecorder,
+    turn: PlannedTurn,
+    revised: tuple[RevisionOutcome, TurnAnswers],
+    written: tuple[str, str],
+    now: datetime,
+) -> TurnRecords:
+    """The decision (when the turn has a work unit), the rules used, the question to a
+    person, the answer, and the episode completed (a turn that calls no tool);
+    ``written``: the turn's outcome and its episode."""
+    settings, plan, agent_id = services.settings, turn.plan, turn.agent_id
+    (revision, answers), (outcome, episode_id) = revised, written
     decision_id = (
         await create_decision_in(tx, agent_id, turn.activation, plan, plan.work_unit)
         if plan.work_unit is not None
@@ -231,30 +282,26 @@ async def record_turn(
     )
     rule_ids = [rule.id for rule in turn.activation.rules]
     await _record_rules_used(tx, agent_id, episode_id, decision_id, rule_ids, outcome, now)
-    approval, question = await _ask_a_person(
+    approval, question = await ask_a_person(
         tx, settings.loop, recorder, turn, decision_id, episode_id
-    )
-    action_id = await _record_turn_action(
-        tx, turn, outcome, (decision_id, episode_id), approval, settings.loop, now
     )
     reply = answers.reply_for(
         turn_response(turn, revision, question, settings.loop.history_turns_answer)
     )
-    conduct = TurnConduct(
-        mode=plan.mode,
+    conduct = turn_conduct(turn, bool(revision.revisions), decision_id)
+    await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
+    return TurnRecords(reply, decision_id, approval, None)
+
+
+def turn_conduct(turn: PlannedTurn, revised: bool, decision_id: str | None) -> TurnConduct:
+    """How the turn ran, recorded on its episode."""
+    return TurnConduct(
+        mode=turn.plan.mode,
         dissatisfaction=turn.activation.dissatisfaction.value,
-        revision_triggered=bool(revision.revisions),
+        revision_triggered=revised,
         frame=turn.activation.frame,
         decision_id=decision_id,
     )
-    await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
-    value, streak = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
-    written = TurnWritten(
-        episode_id, reply, decision_id, tension.moves, revision, approval, people.born, learned
-    )
-    result = turn_result(turn, recorder, written)
-    result.action_id = action_id
-    return result, Aftermath(value, streak, deferred)
 
 
 async def _meet_people(
@@ -446,7 +493,7 @@ async def _revise(
     return revision
 
 
-async def _ask_a_person(
+async def ask_a_person(
     tx: Transaction,
     loop: LoopSettings,
     recorder: TurnRecorder,
@@ -459,7 +506,7 @@ async def _ask_a_person(
     plan = turn.plan
     if plan.mode not in ("guidance", "proposal") or plan.work_unit is None:
         return None, None
-    question = _question_for(plan, turn.activation)
+    question = question_for(plan, turn.activation)
     assert question is not None
     approval = await create_approval_in(
         tx,
@@ -475,7 +522,7 @@ async def _ask_a_person(
     return approval, question
 
 
-def _question_for(plan: Plan, activation: Activation) -> str | None:
+def question_for(plan: Plan, activation: Activation) -> str | None:
     """What a guidance or proposal turn with a work unit asks a person; None otherwise."""
     unit = plan.work_unit
     if plan.mode not in ("guidance", "proposal") or unit is None:
@@ -514,36 +561,58 @@ def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) 
     )
 
 
-async def _record_turn_action(
+async def record_tool_call_turn(
     tx: Transaction,
+    services: LoopServices,
+    recorder: TurnRecorder,
     turn: PlannedTurn,
-    outcome: str,
-    written: tuple[str | None, str],
-    approval: ApprovalPublic | None,
-    loop: LoopSettings,
+    revised: tuple[RevisionOutcome, TurnAnswers],
+    written: tuple[str, str],
     now: datetime,
-) -> str | None:
-    """A tool-call turn's Action: what was sent and what came of it (or that it waits for a
-    person, or was refused); ``written`` is the turn's decision and episode."""
-    decision_id, episode_id = written
-    plan = turn.plan
+) -> TurnRecords:
+    """The end of a tool call's transaction: the question to a person (a proposal), then in
+    one round trip (``loop/tool_turns/record_tool_call``) the decision, the Action (what was
+    sent and what came of it, or that it waits for a person, or was refused) and the episode
+    completed with the answer; ``written``: the turn's outcome and its episode."""
+    settings, plan, agent_id = services.settings, turn.plan, turn.agent_id
+    (revision, answers), (outcome, episode_id) = revised, written
     unit = plan.work_unit
-    if unit is None or unit.call is None:
-        return None
-    moved = outcome_beliefs(turn.activation, loop.outcome_beliefs) if outcome != "neutral" else []
-    return await create_action_in(
-        tx,
-        turn.agent_id,
-        unit.call,
-        status=action_status(plan.mode, plan.execution, outcome, approval is not None, False),
-        mode=plan.mode,
-        execution=plan.execution,
-        decision_id=decision_id,
-        episode_id=episode_id,
-        approval_id=approval.id if approval is not None else None,
-        moved=moved,
-        now=now,
+    assert unit is not None and unit.call is not None  # a tool call's unit is the call
+    decision_id, action_id = str(uuid.uuid4()), str(uuid.uuid4())
+    approval, question = await ask_a_person(
+        tx, settings.loop, recorder, turn, decision_id, episode_id
     )
+    reply = answers.reply_for(
+        turn_response(turn, revision, question, settings.loop.history_turns_answer)
+    )
+    moved = (
+        outcome_beliefs(turn.activation, settings.loop.outcome_beliefs)
+        if outcome != "neutral"
+        else []
+    )
+    await tx.run(
+        "loop/tool_turns/record_tool_call",
+        agent_id=agent_id,
+        now=now,
+        **decision_params(decision_id, turn.activation, plan, unit),
+        action=action_params(
+            action_id,
+            unit.call,
+            status=action_status(plan.mode, plan.execution, outcome, approval is not None, False),
+            mode=plan.mode,
+            execution=plan.execution,
+            decision_id=decision_id,
+            episode_id=episode_id,
+            approval_id=approval.id if approval is not None else None,
+            moved=moved,
+        ),
+        episode_id=episode_id,
+        turn=turn_params(
+            recorder, reply.text, turn_conduct(turn, bool(revision.revisions), decision_id)
+        ),
+    )
+    await responded(recorder, reply.text)
+    return TurnRecords(reply, decision_id, approval, action_id)
 
 
 # --- a resumed turn ----------------------------------------------------------------------------

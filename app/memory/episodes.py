@@ -390,12 +390,13 @@ async def write_episodes_in(
         scheme=EPISODE_EMBEDDING_SCHEME,
     )
     await link_subjects_in(tx, agent_id, rows)
-    await tx.run(
-        "memory/episodes/link_session_order",
-        agent_id=agent_id,
-        unlink=[list(pair) for pair in plan.unlink],
-        link=[list(pair) for pair in plan.link],
-    )
+    if plan.link or plan.unlink:  # none for episodes without a session, or a session's first
+        await tx.run(
+            "memory/episodes/link_session_order",
+            agent_id=agent_id,
+            unlink=[list(pair) for pair in plan.unlink],
+            link=[list(pair) for pair in plan.link],
+        )
     if vectors and restitched:
         await store_vectors_in(
             tx,
