@@ -3,6 +3,7 @@ the work unit, execute and verify), before the turn's one write transaction."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from app.guardian.audit import work_unit_text
@@ -95,7 +96,13 @@ async def plan_turn(
         ReasonerFailed: a judgement raised.
     """
     planning = _Planning(services, recorder, agent_id, request, activation)
-    appraisal = await _appraise(planning)
+    # The censors are read while the reasoner appraises (a model call, or the offline rules).
+    censors_read = asyncio.ensure_future(services.guard.censors(agent_id))
+    try:
+        appraisal = await _appraise(planning)
+    except BaseException:
+        censors_read.cancel()
+        raise
     called = tool_unit(activation)
     if called is not None:
         # A tool call is the request; its JSON teaches no claim and proposes no other work.
@@ -104,7 +111,7 @@ async def plan_turn(
         # A tool the message asks for without its arguments: the answer asks for them, and no
         # other work is proposed in its place.
         appraisal = appraisal.model_copy(update={"is_request": False, "work_unit": None})
-    censors = await services.guard.censors(agent_id)
+    censors = await censors_read
     guarded = await _guard_request(planning, appraisal, censors)
     evidence = (
         ExtractedEvidence(reasoner="loop")
