@@ -24,7 +24,9 @@ async def create_decision_in(
     """
     decision_id = str(uuid.uuid4())
     await tx.run(
-        "loop/decisions/create_decision", **decision_params(decision_id, activation, plan, unit)
+        "loop/decisions/create_decision",
+        agent_id=agent_id,
+        **decision_params(decision_id, activation, plan, unit),
     )
     return decision_id
 
