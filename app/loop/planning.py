@@ -3,7 +3,7 @@ the work unit, execute and verify), before the turn's one write transaction."""
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 from app.guardian.audit import work_unit_text
@@ -85,8 +85,12 @@ async def plan_turn(
     agent_id: str,
     request: ChatRequest,
     activation: Activation,
+    censors_read: Awaitable[Censors],
 ) -> Plan:
     """Appraise, evidence, guardian, route, work unit, execute and verify; writes nothing.
+
+    Args:
+        censors_read: the agent's censors (``services.guard.censors``), read meanwhile.
 
     Returns:
         The plan; it stops at routing when the turn is blocked, revises first, or asks for
@@ -96,13 +100,7 @@ async def plan_turn(
         ReasonerFailed: a judgement raised.
     """
     planning = _Planning(services, recorder, agent_id, request, activation)
-    # The censors are read while the reasoner appraises (a model call, or the offline rules).
-    censors_read = asyncio.ensure_future(services.guard.censors(agent_id))
-    try:
-        appraisal = await _appraise(planning)
-    except BaseException:
-        censors_read.cancel()
-        raise
+    appraisal = await _appraise(planning)
     called = tool_unit(activation)
     if called is not None:
         # A tool call is the request; its JSON teaches no claim and proposes no other work.

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from dataclasses import replace
 
 from app.beliefs.revision import meditate_if_runaway
 from app.embeddings.store import embed_pending
 from app.errors import CredenceError
+from app.guardian.check import Censors
 from app.loop.activation import Activation, activate
 from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.planning import PlannedTurn, plan_turn
@@ -98,10 +99,12 @@ async def run_turn(
     """
     recorder = TurnRecorder(emit=emit)
     phase = "activate"
+    # The guardian's censors are read while the turn activates (planning checks with them).
+    censors = asyncio.ensure_future(services.guard.censors(agent_id))
     try:
         activation = await _activate(services, recorder, agent_id, request)
         phase = "plan"
-        turn = await _plan(services, recorder, agent_id, request, activation)
+        turn = await _plan(services, recorder, agent_id, request, activation, censors)
         phase = "learn"
         result, aftermath = await write_turn(services, recorder, turn)
     except ReasonerFailed as failure:
@@ -109,6 +112,8 @@ async def run_turn(
     except CredenceError as error:
         await emit(TurnEvent(type="error", data={"phase": phase, "cause": error.message}))
         raise
+    finally:
+        _forget(censors)
     await _after_turn(services, agent_id, request, result, aftermath)
     return await turn_done(emit, result)
 
@@ -171,16 +176,26 @@ async def _activate(
     return activation
 
 
+def _forget(read: asyncio.Future[Censors]) -> None:
+    """A read the turn may not have awaited (it failed before): cancelled, or its failure
+    taken (the turn's own error is the one raised)."""
+    if not read.done():
+        read.cancel()
+    elif not read.cancelled():
+        read.exception()
+
+
 async def _plan(
     services: LoopServices,
     recorder: TurnRecorder,
     agent_id: str,
     request: ChatRequest,
     activation: Activation,
+    censors: Awaitable[Censors],
 ) -> PlannedTurn:
     """The turn's plan, with the people the message names who are not known yet (the write
     phase micro-births them)."""
-    plan = await plan_turn(services, recorder, agent_id, request, activation)
+    plan = await plan_turn(services, recorder, agent_id, request, activation, censors)
     plan.mentioned = [m.name for m in activation.mentions if not m.known]
     return PlannedTurn(agent_id=agent_id, request=request, activation=activation, plan=plan)
 
