@@ -98,14 +98,16 @@ async def main(calls: int) -> None:
             await clients.call(spec, "get_current_time", {"timezone": "UTC"})
             raw.append((time.perf_counter() - started) * 1000)
         totals, servers, overheads, full_overheads, floors, afters = [], [], [], [], [], []
+        cpus: list[float] = []
         phases: dict[str, list[float]] = {}
         trips = _count_round_trips()
         for index in range(10 + 2 * calls):
             full = index % 2 == 1
             turn_module.activate_tool_call = _full_activation if full else activate_tool_call  # type: ignore[assignment]
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             result = await run_turn(services, agent.id, ChatRequest(message=CALL))
             total = (time.perf_counter() - started) * 1000
+            cpu_ms = (time.process_time() - cpu) * 1000
             # The work the turn left for after its answer (its episode's vector), timed apart:
             # it runs while the caller reads the answer, not before the next call's turn.
             started = time.perf_counter()
@@ -121,6 +123,7 @@ async def main(calls: int) -> None:
                 continue
             totals.append(total)
             afters.append(after_ms)
+            cpus.append(cpu_ms)
             servers.append(server_ms)
             overheads.append(total - server_ms)
             started = time.perf_counter()
@@ -163,6 +166,7 @@ async def main(calls: int) -> None:
         print(f"    with full retrieval {_quantiles(full_overheads)}")
         print(f"  raw MCP call          {_quantiles(raw)}")
         print(f"  floor: one write tx   {_quantiles(floors)}")
+        print(f"  this process's CPU    {_quantiles(cpus)}   (the turn's, all threads)")
         ratio = statistics.median(overheads) / statistics.median(floors)
         print(f"  overhead / floor (p50) {ratio:.1f}x")
         print(f"  graph round trips of one call's turn: {turn_trips}")
