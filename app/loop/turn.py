@@ -235,7 +235,6 @@ async def _after_turn(
             services.settings.mechanics,
             services.reasoner,
             agent_id,
-            aftermath.dissatisfaction,
             aftermath.streak,
         )
         # Reflection runs after the answer, not before it (it reads and clusters many episodes:
