@@ -24,6 +24,7 @@ from app.loop.builtin_executors import WorkingMemoryExecutor
 from app.loop.executors import Executor, ExecutorRegistry
 from app.loop.guarding import Guard
 from app.loop.services import LoopServices
+from app.loop.turn import settle_background
 from app.reasoning.factory import make_reasoner, offline_judge
 from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices
@@ -161,9 +162,12 @@ class Runtime:
         return await find_default_agent(self.graph, self.settings.default_agent)
 
     async def aclose(self) -> None:
-        """Closes the MCP sessions, the graph client (when the runtime opened it) and the
+        """Waits for the turns' background work that must not be lost, then closes the MCP
+        sessions, the graph client (when the runtime opened it) and the
         reasoner's client."""
         try:
+            # The vectors of tool calls' episodes, deferred past their turns, are written first.
+            await settle_background()
             await self.mcp_clients.aclose()
             if self._owns_graph:
                 await self.graph.close()

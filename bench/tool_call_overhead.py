@@ -31,6 +31,7 @@ import statistics
 import sys
 import time
 import timeit
+from datetime import datetime
 from pathlib import Path
 
 from app.agents.models import AgentCreate
@@ -39,17 +40,23 @@ from app.config import Settings
 from app.graph import client as graph_client
 from app.graph.agent_scope import lock_agent
 from app.loop import turn as turn_module
-from app.loop.activation import TOOL_CALL_SECTIONS, TURN_SECTIONS
+from app.loop.activation import Activation, activate
 from app.loop.models import ChatRequest
 from app.loop.recording import TurnRecorder, silent
+from app.loop.services import LoopServices
+from app.loop.tool_activation import activate_tool_call
 from app.loop.tool_routing import route_to_tool
-from app.loop.turn import run_turn
+from app.loop.tool_turns import focus_on_tool
+from app.loop.turn import run_turn, settle_background
+from app.reasoning.protocol import ToolCall
 from app.reasoning.settings import ReasonerSettings
 from app.runtime import Runtime
 from app.tools.calls import parse_tool_call
 from app.tools.connections import add_connection, connection_row, spec_for
 from app.tools.models import ConnectionCreate
 
+# The queries of the turn whose round trips are counted, in order ("read ..." for a read).
+NAMES: list[str] = []
 CALL = 'call clock.get_current_time {"timezone": "UTC"}'
 
 
@@ -90,15 +97,22 @@ async def main(calls: int) -> None:
             started = time.perf_counter()
             await clients.call(spec, "get_current_time", {"timezone": "UTC"})
             raw.append((time.perf_counter() - started) * 1000)
-        totals, servers, overheads, full_overheads, floors = [], [], [], [], []
+        totals, servers, overheads, full_overheads, floors, afters = [], [], [], [], [], []
+        cpus: list[float] = []
         phases: dict[str, list[float]] = {}
         trips = _count_round_trips()
         for index in range(10 + 2 * calls):
             full = index % 2 == 1
-            turn_module.TOOL_CALL_SECTIONS = TURN_SECTIONS if full else TOOL_CALL_SECTIONS
-            started = time.perf_counter()
+            turn_module.activate_tool_call = _full_activation if full else activate_tool_call  # type: ignore[assignment]
+            started, cpu = time.perf_counter(), time.process_time()
             result = await run_turn(services, agent.id, ChatRequest(message=CALL))
             total = (time.perf_counter() - started) * 1000
+            cpu_ms = (time.process_time() - cpu) * 1000
+            # The work the turn left for after its answer (its episode's vector), timed apart:
+            # it runs while the caller reads the answer, not before the next call's turn.
+            started = time.perf_counter()
+            await settle_background()
+            after_ms = (time.perf_counter() - started) * 1000
             assert result.mode == "autonomous" and result.execution is not None, result.mode
             assert result.execution.status == "executed", result.execution
             if index < 10:
@@ -108,6 +122,8 @@ async def main(calls: int) -> None:
                 full_overheads.append(total - server_ms)
                 continue
             totals.append(total)
+            afters.append(after_ms)
+            cpus.append(cpu_ms)
             servers.append(server_ms)
             overheads.append(total - server_ms)
             started = time.perf_counter()
@@ -117,14 +133,18 @@ async def main(calls: int) -> None:
             floors.append((time.perf_counter() - started) * 1000)
             for phase, ms in result.timings_ms.items():
                 phases.setdefault(phase, []).append(ms)
-        turn_module.TOOL_CALL_SECTIONS = TOOL_CALL_SECTIONS
+        turn_module.activate_tool_call = activate_tool_call
         trips.clear()
+        NAMES.clear()
         await run_turn(services, agent.id, ChatRequest(message=CALL))
+        turn_queries = list(NAMES)
         # A read runs its query through a transaction too: count those once, as reads.
         turn_trips = {
             "reads": trips.get("reads", 0),
             "in the write transaction": trips.get("in transactions", 0) - trips.get("reads", 0),
         }
+        await settle_background()
+        after_queries = NAMES[len(turn_queries) :]
         message = "Please reconcile the Acme invoices for October before the close."
         # The route on a turn of an agent without tools: the syntax, then the cached look-up.
         bare = await create_agent(graph, AgentCreate(name="bench-tool-call-overhead-bare"))
@@ -146,9 +166,13 @@ async def main(calls: int) -> None:
         print(f"    with full retrieval {_quantiles(full_overheads)}")
         print(f"  raw MCP call          {_quantiles(raw)}")
         print(f"  floor: one write tx   {_quantiles(floors)}")
+        print(f"  this process's CPU    {_quantiles(cpus)}   (the turn's, all threads)")
         ratio = statistics.median(overheads) / statistics.median(floors)
         print(f"  overhead / floor (p50) {ratio:.1f}x")
         print(f"  graph round trips of one call's turn: {turn_trips}")
+        print("    " + ", ".join(turn_queries))
+        print("  after the answer: " + ", ".join(after_queries))
+        print(f"  the episode's vector after the answer {_quantiles(afters)}")
         for phase, values in sorted(phases.items()):
             print(f"    phase {phase:<18} {_quantiles(values)}")
         print(f"  tool route on a turn without a call: {parse_us / 10_000 * 1e6:.2f} µs (syntax)")
@@ -158,6 +182,31 @@ async def main(calls: int) -> None:
         await runtime.aclose()
 
 
+async def _full_activation(
+    services: LoopServices,
+    agent_id: str,
+    message: str,
+    call: ToolCall,
+    context_name: str | None,
+    session: str | None,
+    speaker: str | None,
+    now: datetime,
+) -> Activation:
+    """A call activated as an ordinary turn is (the whole retrieval), then focused on the tool."""
+    activation = await activate(
+        services.graph,
+        services.embedder,
+        services.settings,
+        agent_id,
+        message,
+        context_name,
+        session,
+        speaker,
+        now=now,
+    )
+    return await focus_on_tool(services, agent_id, call, activation)
+
+
 def _count_round_trips() -> dict[str, int]:
     """Counts the queries the graph client runs, by kind (patched for this process)."""
     counts: dict[str, int] = {}
@@ -165,10 +214,12 @@ def _count_round_trips() -> dict[str, int]:
 
     async def counted_read(self: graph_client.GraphClient, name: str, **params: object) -> object:
         counts["reads"] = counts.get("reads", 0) + 1
+        NAMES.append(f"read {name}")
         return await read(self, name, **params)
 
     async def counted_run(self: graph_client.Transaction, name: str, **params: object) -> object:
         counts["in transactions"] = counts.get("in transactions", 0) + 1
+        NAMES.append(name)
         return await run(self, name, **params)
 
     graph_client.GraphClient.read = counted_read  # type: ignore[assignment,method-assign]

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.beliefs.cascade import cascade_from
-from app.beliefs.formulas import band
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import ApprovalRequest, RevisionOutcome, RevisionSummary
 from app.errors import BeliefNotFound
@@ -405,26 +404,20 @@ async def meditate(
 
 
 async def record_dissatisfaction_in(
-    tx: Transaction, mechanics: Mechanics, agent_id: str
+    tx: Transaction, mechanics: Mechanics, agent_id: str, *, restart: bool = False
 ) -> tuple[float, int]:
     """Inside the caller's transaction: a sample of D as it stands now, and the runaway guard's
-    streak of consecutive samples above ``meditation_dissatisfaction`` (returned)."""
-    row = (
-        await tx.run(
-            "beliefs/dissatisfaction/compute_dissatisfaction",
-            agent_id=agent_id,
-            top=0,
-            count_beliefs=False,
-        )
-    )[0]
-    value = float(row["value"])
+    streak of consecutive samples above ``meditation_dissatisfaction`` (returned; ``restart``:
+    the streak restarts whatever D is)."""
     rows = await tx.run(
         "beliefs/dissatisfaction/record_dissatisfaction",
         agent_id=agent_id,
-        value=value,
-        band=band(value, mechanics),
-        above=value > mechanics.meditation_dissatisfaction,
+        medium_from=mechanics.dissatisfaction_medium_from,
+        high_from=mechanics.dissatisfaction_high_from,
+        level=mechanics.meditation_dissatisfaction,
+        restart=restart,
     )
+    value = float(rows[0]["value"])
     return value, int(rows[0]["streak"])
 
 
@@ -433,7 +426,6 @@ async def meditate_if_runaway(
     mechanics: Mechanics,
     reasoner: Reasoner,
     agent_id: str,
-    value: float,
     streak: int,
 ) -> RevisionOutcome | None:
     """After more than ``meditation_turns`` samples in a row above the line, a meditation runs
@@ -441,12 +433,10 @@ async def meditate_if_runaway(
     if streak <= mechanics.meditation_turns:
         return None
     outcome = await meditate(graph, mechanics, reasoner, agent_id)
-    await graph.write(
-        "beliefs/dissatisfaction/record_dissatisfaction",
-        agent_id=agent_id,
-        value=value,
-        band=band(value, mechanics),
-        above=False,
+    # The sample after the meditation: D as the meditation left it, the streak restarted.
+    await graph.write_transaction(
+        lambda tx: record_dissatisfaction_in(tx, mechanics, agent_id, restart=True),
+        action="recording dissatisfaction after a meditation",
     )
     return outcome
 
@@ -465,5 +455,5 @@ async def observe_turn(
         lambda tx: record_dissatisfaction_in(tx, mechanics, agent_id),
         action="recording dissatisfaction",
     )
-    outcome = await meditate_if_runaway(graph, mechanics, reasoner, agent_id, value, streak)
+    outcome = await meditate_if_runaway(graph, mechanics, reasoner, agent_id, streak)
     return value, (0 if outcome is not None else streak), outcome

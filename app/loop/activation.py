@@ -100,7 +100,7 @@ async def read_history(
     rows = await graph.read(
         "loop/activation/get_session_history", agent_id=agent_id, session=session, limit=limit
     )
-    return _history(rows)
+    return history_of(rows)
 
 
 async def read_people_and_history(
@@ -121,10 +121,10 @@ async def read_people_and_history(
     )
     if not rows:
         raise AgentNotFound(agent_id)
-    return list(rows[0]["people"]), _history(rows[0]["history"])
+    return list(rows[0]["people"]), history_of(rows[0]["history"])
 
 
-def _history(rows: list[dict[str, Any]]) -> list[HistoryTurn]:
+def history_of(rows: list[dict[str, Any]]) -> list[HistoryTurn]:
     """History rows (newest first) as turns, oldest first."""
     return [
         HistoryTurn(speaker=row["speaker"], message=row["message"], response=row["response"])
@@ -211,8 +211,6 @@ class _Start:
 
 # What a turn's retrieval reads (the context of GET /context but the people, read apart).
 TURN_SECTIONS: tuple[SectionName, ...] = ("beliefs", "episodes", "rules", "working_memory")
-# A tool call's: working memory alone (its temporal context decides the belief's strength).
-TOOL_CALL_SECTIONS: tuple[SectionName, ...] = ("working_memory",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +238,8 @@ async def activate(
     """Everything a turn knows before it judges anything.
 
     Args:
-        sections: what retrieval reads (a tool call reads only working memory: the belief it
-            routes on is the one about the tool, :mod:`app.loop.tool_turns`).
+        sections: what retrieval reads (a call in the message's syntax is activated by
+            :mod:`app.loop.tool_activation` instead).
         now: the turn's time (the loop's clock): working memory's period-end contexts and the
             recency of episodes are read at it; None is the system clock.
         context_name: the context asked for; None takes the temporal context of working memory.

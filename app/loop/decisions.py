@@ -23,12 +23,23 @@ async def create_decision_in(
         The decision's id.
     """
     decision_id = str(uuid.uuid4())
-    used = [activation.relevant.id] if activation.relevant else []
-    used += [b.id for b in activation.beliefs[:3] if b.id not in used]
     await tx.run(
         "loop/decisions/create_decision",
         agent_id=agent_id,
-        decision={
+        **decision_params(decision_id, activation, plan, unit),
+    )
+    return decision_id
+
+
+def decision_params(
+    decision_id: str, activation: Activation, plan: Plan, unit: WorkUnit
+) -> dict[str, Any]:
+    """The parameters ``decision``, ``reasons`` and ``used`` of the queries that record a
+    decision (``loop/decisions/create_decision``, ``loop/tool_turns/record_tool_call``)."""
+    used = [activation.relevant.id] if activation.relevant else []
+    used += [b.id for b in activation.beliefs[:3] if b.id not in used]
+    return {
+        "decision": {
             "id": decision_id,
             "description": unit.description,
             "confidence": unit.confidence,
@@ -40,10 +51,9 @@ async def create_decision_in(
             "outcome": _outcome(plan),
             "executor": plan.execution.executor if plan.execution else None,
         },
-        reasons=_reasons(activation, plan),
-        used=used,
-    )
-    return decision_id
+        "reasons": _reasons(activation, plan),
+        "used": used,
+    }
 
 
 async def record_decision_outcome_in(

@@ -100,16 +100,26 @@ async def finish_turn_episode_in(
         "loop/episode_rows/complete_turn_episode",
         agent_id=agent_id,
         episode_id=episode_id,
-        turn={
-            "response": response,
-            "supervision_mode": conduct.mode,
-            "dissatisfaction": conduct.dissatisfaction,
-            "revision_triggered": conduct.revision_triggered,
-            "frame": conduct.frame,
-            "decision_id": conduct.decision_id,
-            **usage_of(recorder),
-        },
+        turn=turn_params(recorder, response, conduct),
     )
+    await responded(recorder, response)
+
+
+def turn_params(recorder: TurnRecorder, response: str, conduct: TurnConduct) -> dict[str, Any]:
+    """The ``turn`` parameter of the queries that complete a turn's episode."""
+    return {
+        "response": response,
+        "supervision_mode": conduct.mode,
+        "dissatisfaction": conduct.dissatisfaction,
+        "revision_triggered": conduct.revision_triggered,
+        "frame": conduct.frame,
+        "decision_id": conduct.decision_id,
+        **usage_of(recorder),
+    }
+
+
+async def responded(recorder: TurnRecorder, response: str) -> None:
+    """Marks the respond phase and streams the response (once the episode holds it)."""
     await recorder.phase("respond")
     await recorder.emit(TurnEvent(type="response", data={"text": response}))
 

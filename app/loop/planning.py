@@ -3,6 +3,7 @@ the work unit, execute and verify), before the turn's one write transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 from app.guardian.audit import work_unit_text
@@ -84,8 +85,12 @@ async def plan_turn(
     agent_id: str,
     request: ChatRequest,
     activation: Activation,
+    censors_read: Awaitable[Censors],
 ) -> Plan:
     """Appraise, evidence, guardian, route, work unit, execute and verify; writes nothing.
+
+    Args:
+        censors_read: the agent's censors (``services.guard.censors``), read meanwhile.
 
     Returns:
         The plan; it stops at routing when the turn is blocked, revises first, or asks for
@@ -104,7 +109,7 @@ async def plan_turn(
         # A tool the message asks for without its arguments: the answer asks for them, and no
         # other work is proposed in its place.
         appraisal = appraisal.model_copy(update={"is_request": False, "work_unit": None})
-    censors = await services.guard.censors(agent_id)
+    censors = await censors_read
     guarded = await _guard_request(planning, appraisal, censors)
     evidence = (
         ExtractedEvidence(reasoner="loop")

@@ -15,12 +15,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.beliefs.formulas import is_invalidated
+from app.beliefs.mechanics import Mechanics
 from app.loop.activation import Activation
 from app.loop.models import RelevantBelief
 from app.loop.services import LoopServices
 from app.reasoning.protocol import BeliefBrief, ToolCall, WorkUnit
 from app.tools.calls import tool_work_unit
-from app.tools.focus import read_tool_focus
+from app.tools.focus import ToolFocus, read_tool_focus
 
 
 async def focus_on_tool(
@@ -35,6 +36,11 @@ async def focus_on_tool(
     if call is None:
         return activation
     focus = await read_tool_focus(services.graph, agent_id, call, activation.context_name)
+    return focused(activation, focus, services.settings.mechanics)
+
+
+def focused(activation: Activation, focus: ToolFocus, mechanics: Mechanics) -> Activation:
+    """``activation`` resting on the agent's belief about the tool (none: no belief decides)."""
     belief = focus.belief
     if belief is None:
         return replace(activation, tool=focus, beliefs=[], relevance={}, relevant=None)
@@ -52,7 +58,7 @@ async def focus_on_tool(
         default_strength=belief.default_strength,
         tension=belief.tension,
         relevance=1.0,
-        invalidated=is_invalidated(belief.strength, belief.category, services.settings.mechanics),
+        invalidated=is_invalidated(belief.strength, belief.category, mechanics),
     )
     return replace(
         activation,

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from dataclasses import replace
 
 from app.beliefs.revision import meditate_if_runaway
 from app.embeddings.store import embed_pending
 from app.errors import CredenceError
-from app.loop.activation import TOOL_CALL_SECTIONS, TURN_SECTIONS, Activation, activate
+from app.guardian.check import Censors
+from app.loop.activation import Activation, activate
 from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.planning import PlannedTurn, plan_turn
 from app.loop.recording import (
@@ -35,18 +36,29 @@ from app.loop.recording import (
 )
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
+from app.loop.tool_activation import activate_tool_call
 from app.loop.tool_routing import route_to_tool
 from app.loop.tool_turns import focus_on_tool
-from app.loop.write_phase import write_turn
+from app.loop.write_phase import Aftermath, write_turn
+from app.memory.episodes import embed_deferred_episodes
 from app.tools.calls import parse_tool_call
 
 log = logging.getLogger(__name__)
 # Work a turn starts after its answer; kept referenced until done (asyncio holds tasks weakly).
 _BACKGROUND: set[asyncio.Task[object]] = set()
+# Of it, the work a closing process waits for (what is written nowhere else until it is done).
+_SETTLE: set[asyncio.Task[object]] = set()
 
 
-def in_background(work: Coroutine[object, object, object], what: str) -> None:
-    """Runs ``work`` after the caller returns; a failure is logged, never raised."""
+def in_background(
+    work: Coroutine[object, object, object], what: str, *, settle_on_close: bool = False
+) -> None:
+    """Runs ``work`` after the caller returns; a failure is logged, never raised.
+
+    Args:
+        settle_on_close: :func:`settle_background` waits for it (a reflection does not: one
+            lost with the process runs at the next trigger).
+    """
 
     async def run() -> object:
         try:
@@ -58,6 +70,16 @@ def in_background(work: Coroutine[object, object, object], what: str) -> None:
     task = asyncio.get_running_loop().create_task(run())
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)
+    if settle_on_close:
+        _SETTLE.add(task)
+        task.add_done_callback(_SETTLE.discard)
+
+
+async def settle_background() -> None:
+    """Waits for the background work that must not be lost (the deferred vectors of tool calls'
+    episodes) started so far; the runtime calls it before it closes the graph."""
+    while _SETTLE:
+        await asyncio.gather(*list(_SETTLE))
 
 
 async def run_turn(
@@ -77,18 +99,22 @@ async def run_turn(
     """
     recorder = TurnRecorder(emit=emit)
     phase = "activate"
+    # The guardian's censors are read while the turn activates (planning checks with them).
+    censors = asyncio.ensure_future(services.guard.censors(agent_id))
     try:
         activation = await _activate(services, recorder, agent_id, request)
         phase = "plan"
-        turn = await _plan(services, recorder, agent_id, request, activation)
+        turn = await _plan(services, recorder, agent_id, request, activation, censors)
         phase = "learn"
-        result, sample = await write_turn(services, recorder, turn)
+        result, aftermath = await write_turn(services, recorder, turn)
     except ReasonerFailed as failure:
         raise await turn_failed(emit, agent_id, failure) from failure
     except CredenceError as error:
         await emit(TurnEvent(type="error", data={"phase": phase, "cause": error.message}))
         raise
-    await _after_turn(services, agent_id, request, result, sample)
+    finally:
+        _forget(censors)
+    await _after_turn(services, agent_id, request, result, aftermath)
     return await turn_done(emit, result)
 
 
@@ -96,18 +122,31 @@ async def _activate(
     services: LoopServices, recorder: TurnRecorder, agent_id: str, request: ChatRequest
 ) -> Activation:
     written_call = parse_tool_call(request.message)
-    activation = await activate(
-        services.graph,
-        services.embedder,
-        services.settings,
-        agent_id,
-        request.message,
-        request.context,
-        request.session,
-        request.speaker,
-        sections=TOOL_CALL_SECTIONS if written_call else TURN_SECTIONS,
-        now=services.clock.now(),
-    )
+    now = services.clock.now()
+    if written_call is not None:
+        # A call in the message's syntax (or POST /actions): the lean activation, one read.
+        activation = await activate_tool_call(
+            services,
+            agent_id,
+            request.message,
+            written_call,
+            request.context,
+            request.session,
+            request.speaker,
+            now,
+        )
+    else:
+        activation = await activate(
+            services.graph,
+            services.embedder,
+            services.settings,
+            agent_id,
+            request.message,
+            request.context,
+            request.session,
+            request.speaker,
+            now=now,
+        )
     if services.reasoner.name != "offline":
         # Claude's system prompt: the identity document, regenerated when what it shows changed.
         identity = await services.identity.markdown(services.graph, agent_id)
@@ -123,8 +162,9 @@ async def _activate(
         activation.recent(services.settings.loop.history_turns_answer),
         activation.identity,
     )
-    # A turn that calls a tool routes on the agent's belief about that tool.
-    activation = await focus_on_tool(services, agent_id, call, activation)
+    if written_call is None:
+        # A turn routed to a tool routes on the agent's belief about that tool.
+        activation = await focus_on_tool(services, agent_id, call, activation)
     activation = replace(activation, tool_route=route)
     await recorder.phase(
         "activate",
@@ -136,16 +176,26 @@ async def _activate(
     return activation
 
 
+def _forget(read: asyncio.Future[Censors]) -> None:
+    """A read the turn may not have awaited (it failed before): cancelled, or its failure
+    taken (the turn's own error is the one raised)."""
+    if not read.done():
+        read.cancel()
+    elif not read.cancelled():
+        read.exception()
+
+
 async def _plan(
     services: LoopServices,
     recorder: TurnRecorder,
     agent_id: str,
     request: ChatRequest,
     activation: Activation,
+    censors: Awaitable[Censors],
 ) -> PlannedTurn:
     """The turn's plan, with the people the message names who are not known yet (the write
     phase micro-births them)."""
-    plan = await plan_turn(services, recorder, agent_id, request, activation)
+    plan = await plan_turn(services, recorder, agent_id, request, activation, censors)
     plan.mentioned = [m.name for m in activation.mentions if not m.known]
     return PlannedTurn(agent_id=agent_id, request=request, activation=activation, plan=plan)
 
@@ -155,26 +205,37 @@ async def _after_turn(
     agent_id: str,
     request: ChatRequest,
     result: TurnResult,
-    sample: tuple[float, int],
+    aftermath: Aftermath,
 ) -> None:
-    """Bookkeeping after the turn committed: vectors for revised and learned beliefs, a
-    meditation when the runaway guard's streak (``sample``: D and the streak, recorded by the
-    turn's transaction) says D stayed above the line too long, the session closed when asked
+    """Bookkeeping after the turn committed: the vector of a tool call's episode (in the
+    background), vectors for revised and learned beliefs, a meditation when the runaway
+    guard's streak (D and the streak, recorded by the turn's transaction) says D stayed above
+    the line too long, the session closed when asked
     (else reflection when enough episodes wait), and the agent's idle sessions closed (swept at
     most once per ``idle_sweep_interval_seconds``)."""
     try:
+        if aftermath.deferred_vectors:
+            in_background(
+                embed_deferred_episodes(
+                    services.graph,
+                    services.settings.retrieval,
+                    services.embedder,
+                    agent_id,
+                    aftermath.deferred_vectors,
+                ),
+                "the vector of a tool call's episode",
+                settle_on_close=True,
+            )
         if result.revisions or any(not item.reinforced for item in result.learned):
             # Revised and learned beliefs are written without vectors; give them theirs now so
             # the next turn finds them by meaning too, not only by their words.
             await embed_pending(services.graph, services.embedder, agent_id)
-        value, streak = sample
         await meditate_if_runaway(
             services.graph,
             services.settings.mechanics,
             services.reasoner,
             agent_id,
-            value,
-            streak,
+            aftermath.streak,
         )
         # Reflection runs after the answer, not before it (it reads and clusters many episodes:
         # ~1 s at 100k); the episodes it waits for are counted in the graph, so a reflection

@@ -32,16 +32,18 @@ from app.loop.acting import moral_valence, outcome_of
 from app.loop.activation import Activation
 from app.loop.answers import ROUNDS, AnswersNeeded, TurnAnswers
 from app.loop.approvals import TurnState, create_approval_in, resolve_in
-from app.loop.decisions import create_decision_in, record_decision_outcome_in
+from app.loop.decisions import create_decision_in, decision_params, record_decision_outcome_in
 from app.loop.episode_rows import (
     EpisodeDraft,
     TurnConduct,
     emotional_valence,
     finish_turn_episode_in,
     is_person,
+    responded,
     surprise,
     turn_actions,
     turn_episode_row,
+    turn_params,
 )
 from app.loop.learning import learn_in, reinforcements
 from app.loop.models import ApprovalPublic, TurnEvent, TurnResult
@@ -58,7 +60,7 @@ from app.memory.people.models import MetPerson
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.memory.settings import MemoryMechanics
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest, Verification
-from app.tools.actions import action_status, complete_approved_action_in, create_action_in
+from app.tools.actions import action_params, action_status, complete_approved_action_in
 
 _STATUS_BY_ACTION = {
     "approve": "approved",
@@ -95,6 +97,28 @@ class _PeopleMet:
 
 
 @dataclass(frozen=True, slots=True)
+class Aftermath:
+    """What a committed turn leaves for the work after its answer: the dissatisfaction sample
+    taken after its learning (D, the runaway guard's streak), and the texts of the episode
+    vectors it deferred (by episode id; a tool call's episode is embedded after the answer)."""
+
+    dissatisfaction: float
+    streak: int
+    deferred_vectors: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecords:
+    """What the end of a turn's transaction recorded: the answer, the decision, the question
+    left for a person, and the Action of a tool call."""
+
+    reply: Reply
+    decision_id: str | None
+    approval: ApprovalPublic | None
+    action_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class _TensionApplied:
     moves: list[TensionMove] = field(default_factory=list)
     touched: list[str] = field(default_factory=list)
@@ -105,7 +129,7 @@ class _TensionApplied:
 
 async def write_turn(
     services: LoopServices, recorder: TurnRecorder, turn: PlannedTurn
-) -> tuple[TurnResult, tuple[float, int]]:
+) -> tuple[TurnResult, Aftermath]:
     """Everything a turn writes, in one transaction, with the reasoner asked outside it (see
     app/loop/answers.py): the response first (for the turn as it would be without a revision,
     unless a belief is at the threshold already), then, when the transaction finds a belief
@@ -113,8 +137,7 @@ async def write_turn(
     again. The turn's events reach the listener once, after the commit.
 
     Returns:
-        The turn's result, and the dissatisfaction sample taken after its learning (D, the
-        runaway guard's streak).
+        The turn's result, and what it leaves for after the answer.
 
     Raises:
         ReasonerFailed (revise, respond) and CredenceError (the graph): nothing is written.
@@ -162,7 +185,7 @@ def _unrevised_response(services: LoopServices, turn: PlannedTurn) -> ResponseRe
     return turn_response(
         turn,
         RevisionOutcome(),
-        _question_for(turn.plan, turn.activation),
+        question_for(turn.plan, turn.activation),
         services.settings.loop.history_turns_answer,
     )
 
@@ -173,7 +196,7 @@ async def record_turn(
     recorder: TurnRecorder,
     turn: PlannedTurn,
     answers: TurnAnswers,
-) -> tuple[TurnResult, tuple[float, int]]:
+) -> tuple[TurnResult, Aftermath]:
     """Everything a turn writes, in the caller's transaction, with the reasoner's answers
     asked before it. Revision runs inside it, so the turn that pushes a belief over the
     threshold halts and revises.
@@ -193,7 +216,10 @@ async def record_turn(
     usable = _usable_evidence(settings.loop, plan)
     evidence = usable + reinforcements(plan.learning, usable)
     draft = _turn_episode(turn, outcome, evidence, people)
-    episode_id = await _write_episode(tx, services, agent_id, draft, now)
+    # A tool call's episode is embedded after the answer (its interference counted then).
+    episode_id, deferred = await _write_episode(
+        tx, services, agent_id, draft, now, defer_vectors=turn.activation.tool is not None
+    )
     await recorder.phase("episode", episode_id=episode_id)
     items = _evidence_for_beliefs(evidence, people.person_id, episode_id)
     tension = await _apply_evidence(tx, settings.mechanics, recorder, agent_id, items)
@@ -211,6 +237,44 @@ async def record_turn(
     )
     revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
     await recorder.phase("learn", tension_changes=len(tension.moves))
+    if turn.activation.tool is not None:
+        records = await record_tool_call_turn(
+            tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now
+        )
+    else:
+        records = await _record_decision_and_answer(
+            tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now
+        )
+    value, streak = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
+    written = TurnWritten(
+        episode_id,
+        records.reply,
+        records.decision_id,
+        tension.moves,
+        revision,
+        records.approval,
+        people.born,
+        learned,
+    )
+    result = turn_result(turn, recorder, written)
+    result.action_id = records.action_id
+    return result, Aftermath(value, streak, deferred)
+
+
+async def _record_decision_and_answer(
+    tx: Transaction,
+    services: LoopServices,
+    recorder: TurnRecorder,
+    turn: PlannedTurn,
+    revised: tuple[RevisionOutcome, TurnAnswers],
+    written: tuple[str, str],
+    now: datetime,
+) -> TurnRecords:
+    """The decision (when the turn has a work unit), the rules used, the question to a
+    person, the answer, and the episode completed (a turn that calls no tool);
+    ``written``: the turn's outcome and its episode."""
+    settings, plan, agent_id = services.settings, turn.plan, turn.agent_id
+    (revision, answers), (outcome, episode_id) = revised, written
     decision_id = (
         await create_decision_in(tx, agent_id, turn.activation, plan, plan.work_unit)
         if plan.work_unit is not None
@@ -218,30 +282,26 @@ async def record_turn(
     )
     rule_ids = [rule.id for rule in turn.activation.rules]
     await _record_rules_used(tx, agent_id, episode_id, decision_id, rule_ids, outcome, now)
-    approval, question = await _ask_a_person(
+    approval, question = await ask_a_person(
         tx, settings.loop, recorder, turn, decision_id, episode_id
-    )
-    action_id = await _record_turn_action(
-        tx, turn, outcome, (decision_id, episode_id), approval, settings.loop, now
     )
     reply = answers.reply_for(
         turn_response(turn, revision, question, settings.loop.history_turns_answer)
     )
-    conduct = TurnConduct(
-        mode=plan.mode,
+    conduct = turn_conduct(turn, bool(revision.revisions), decision_id)
+    await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
+    return TurnRecords(reply, decision_id, approval, None)
+
+
+def turn_conduct(turn: PlannedTurn, revised: bool, decision_id: str | None) -> TurnConduct:
+    """How the turn ran, recorded on its episode."""
+    return TurnConduct(
+        mode=turn.plan.mode,
         dissatisfaction=turn.activation.dissatisfaction.value,
-        revision_triggered=bool(revision.revisions),
+        revision_triggered=revised,
         frame=turn.activation.frame,
         decision_id=decision_id,
     )
-    await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
-    sample = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
-    written = TurnWritten(
-        episode_id, reply, decision_id, tension.moves, revision, approval, people.born, learned
-    )
-    result = turn_result(turn, recorder, written)
-    result.action_id = action_id
-    return result, sample
 
 
 async def _meet_people(
@@ -433,7 +493,7 @@ async def _revise(
     return revision
 
 
-async def _ask_a_person(
+async def ask_a_person(
     tx: Transaction,
     loop: LoopSettings,
     recorder: TurnRecorder,
@@ -446,7 +506,7 @@ async def _ask_a_person(
     plan = turn.plan
     if plan.mode not in ("guidance", "proposal") or plan.work_unit is None:
         return None, None
-    question = _question_for(plan, turn.activation)
+    question = question_for(plan, turn.activation)
     assert question is not None
     approval = await create_approval_in(
         tx,
@@ -462,7 +522,7 @@ async def _ask_a_person(
     return approval, question
 
 
-def _question_for(plan: Plan, activation: Activation) -> str | None:
+def question_for(plan: Plan, activation: Activation) -> str | None:
     """What a guidance or proposal turn with a work unit asks a person; None otherwise."""
     unit = plan.work_unit
     if plan.mode not in ("guidance", "proposal") or unit is None:
@@ -501,36 +561,58 @@ def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) 
     )
 
 
-async def _record_turn_action(
+async def record_tool_call_turn(
     tx: Transaction,
+    services: LoopServices,
+    recorder: TurnRecorder,
     turn: PlannedTurn,
-    outcome: str,
-    written: tuple[str | None, str],
-    approval: ApprovalPublic | None,
-    loop: LoopSettings,
+    revised: tuple[RevisionOutcome, TurnAnswers],
+    written: tuple[str, str],
     now: datetime,
-) -> str | None:
-    """A tool-call turn's Action: what was sent and what came of it (or that it waits for a
-    person, or was refused); ``written`` is the turn's decision and episode."""
-    decision_id, episode_id = written
-    plan = turn.plan
+) -> TurnRecords:
+    """The end of a tool call's transaction: the question to a person (a proposal), then in
+    one round trip (``loop/tool_turns/record_tool_call``) the decision, the Action (what was
+    sent and what came of it, or that it waits for a person, or was refused) and the episode
+    completed with the answer; ``written``: the turn's outcome and its episode."""
+    settings, plan, agent_id = services.settings, turn.plan, turn.agent_id
+    (revision, answers), (outcome, episode_id) = revised, written
     unit = plan.work_unit
-    if unit is None or unit.call is None:
-        return None
-    moved = outcome_beliefs(turn.activation, loop.outcome_beliefs) if outcome != "neutral" else []
-    return await create_action_in(
-        tx,
-        turn.agent_id,
-        unit.call,
-        status=action_status(plan.mode, plan.execution, outcome, approval is not None, False),
-        mode=plan.mode,
-        execution=plan.execution,
-        decision_id=decision_id,
-        episode_id=episode_id,
-        approval_id=approval.id if approval is not None else None,
-        moved=moved,
-        now=now,
+    assert unit is not None and unit.call is not None  # a tool call's unit is the call
+    decision_id, action_id = str(uuid.uuid4()), str(uuid.uuid4())
+    approval, question = await ask_a_person(
+        tx, settings.loop, recorder, turn, decision_id, episode_id
     )
+    reply = answers.reply_for(
+        turn_response(turn, revision, question, settings.loop.history_turns_answer)
+    )
+    moved = (
+        outcome_beliefs(turn.activation, settings.loop.outcome_beliefs)
+        if outcome != "neutral"
+        else []
+    )
+    await tx.run(
+        "loop/tool_turns/record_tool_call",
+        agent_id=agent_id,
+        now=now,
+        **decision_params(decision_id, turn.activation, plan, unit),
+        action=action_params(
+            action_id,
+            unit.call,
+            status=action_status(plan.mode, plan.execution, outcome, approval is not None, False),
+            mode=plan.mode,
+            execution=plan.execution,
+            decision_id=decision_id,
+            episode_id=episode_id,
+            approval_id=approval.id if approval is not None else None,
+            moved=moved,
+        ),
+        episode_id=episode_id,
+        turn=turn_params(
+            recorder, reply.text, turn_conduct(turn, bool(revision.revisions), decision_id)
+        ),
+    )
+    await responded(recorder, reply.text)
+    return TurnRecords(reply, decision_id, approval, action_id)
 
 
 # --- a resumed turn ----------------------------------------------------------------------------
@@ -585,7 +667,7 @@ async def record_resumption(
         decided = "rejected" if run.rejected else outcome
         await record_decision_outcome_in(tx, agent_id, run.decision_id, decided, run.execution)
     draft = _resumption_episode(run, speaker, outcome)
-    episode_id = await _write_episode(tx, services, agent_id, draft, now)
+    episode_id, _ = await _write_episode(tx, services, agent_id, draft, now)
     action_id = await _complete_approved_action(tx, run, outcome, lesson, episode_id, now)
     rule_ids = state.rule_ids if state else []
     await _record_rules_used(tx, agent_id, episode_id, run.decision_id, rule_ids, outcome, now)
@@ -705,17 +787,31 @@ async def _meet_speaker(
 
 
 async def _write_episode(
-    tx: Transaction, services: LoopServices, agent_id: str, draft: EpisodeDraft, now: datetime
-) -> str:
-    """Writes the turn's episode at the end of its session (embedded with the turn before it);
-    returns its id."""
+    tx: Transaction,
+    services: LoopServices,
+    agent_id: str,
+    draft: EpisodeDraft,
+    now: datetime,
+    *,
+    defer_vectors: bool = False,
+) -> tuple[str, dict[str, str]]:
+    """Writes the turn's episode at the end of its session (embedded with the turn before it,
+    now or, with ``defer_vectors``, after the commit); returns its id and the texts of the
+    vectors deferred."""
     settings = services.settings
     episode_id = str(uuid.uuid4())
     row = turn_episode_row(
         draft, agent_id=agent_id, episode_id=episode_id, now=now, memory=settings.memory
     )
-    await write_episodes_in(tx, settings.retrieval, services.embedder, agent_id, [row])
-    return episode_id
+    deferred = await write_episodes_in(
+        tx,
+        settings.retrieval,
+        services.embedder,
+        agent_id,
+        [row],
+        defer_vectors=defer_vectors,
+    )
+    return episode_id, deferred
 
 
 async def _learn_from_outcome(

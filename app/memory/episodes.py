@@ -342,7 +342,8 @@ async def write_episodes_in(
     rows: list[dict[str, Any]],
     *,
     embedded: dict[str, Embedded] | None = None,
-) -> None:
+    defer_vectors: bool = False,
+) -> dict[str, str]:
     """Creates episode rows (``cypher/memory/episodes/create_episodes.cypher``) inside the caller's
     transaction, which holds the agent lock: merges them into their sessions' order (``NEXT``
     edges, ``session_order.py``), counts their words into the agent's lexical statistics
@@ -350,15 +351,35 @@ async def write_episodes_in(
     (``episode_subjects.py``), resolves the dates their text mentions against the day they were
     said (``app/text/dates.py``), embeds what ``embedded`` does not already hold, counts their
     interference with the stored episodes (the older of each similar pair suffers), and gives
-    the stored episodes whose previous turn changed their new vectors."""
+    the stored episodes whose previous turn changed their new vectors.
+
+    Args:
+        defer_vectors: write no vector (and so count no interference) now; the caller hands
+            the returned texts to :func:`embed_deferred_episodes` once its transaction has
+            committed.
+
+    Returns:
+        With ``defer_vectors``: the text each new episode's vector must embed, by episode id;
+        else nothing.
+    """
     if not rows:
-        return
+        return {}
     plan = await plan_rows(tx.run, agent_id, rows)
-    vectors = await embed_planned(embedder, plan, embedded)
+    new_ids = {row["id"] for row in rows}
+    restitched = plan.restitched(new_ids)
+    deferred = {eid: text for eid, text in plan.embed.items() if eid in new_ids}
+    if defer_vectors:
+        # Stored episodes whose previous turn changed (a turn arriving out of order, rare)
+        # still get their new vectors now: only the new ones wait.
+        now_embedded = {eid: plan.embed[eid] for eid in restitched}
+        vectors = await embed_planned(embedder, OrderPlan(embed=now_embedded), embedded)
+    else:
+        vectors = await embed_planned(embedder, plan, embedded)
     for row in rows:
         row["seq"] = plan.seq[row["id"]]
         row["mentioned_dates"] = mentioned_dates(row["text"], row["occurred_at"].date())
-        row["embedding"] = vector_param(vectors[row["id"]][1]) if vectors else None
+        vector = vectors.get(row["id"]) if vectors else None
+        row["embedding"] = vector_param(vector[1]) if vector else None
     await _add_stored_interference(tx, retrieval, agent_id, rows)
     # Before the create: statistics an older agent lacks are built from the episodes stored so far.
     await add_episode_statistics(tx, agent_id, rows)
@@ -369,19 +390,73 @@ async def write_episodes_in(
         scheme=EPISODE_EMBEDDING_SCHEME,
     )
     await link_subjects_in(tx, agent_id, rows)
-    await tx.run(
-        "memory/episodes/link_session_order",
-        agent_id=agent_id,
-        unlink=[list(pair) for pair in plan.unlink],
-        link=[list(pair) for pair in plan.link],
-    )
-    restitched = plan.restitched(row["id"] for row in rows)
+    if plan.link or plan.unlink:  # none for episodes without a session, or a session's first
+        await tx.run(
+            "memory/episodes/link_session_order",
+            agent_id=agent_id,
+            unlink=[list(pair) for pair in plan.unlink],
+            link=[list(pair) for pair in plan.link],
+        )
     if vectors and restitched:
         await store_vectors_in(
             tx,
             "Episode",
             [{"id": eid, "embedding": vector_param(vectors[eid][1])} for eid in restitched],
         )
+    return deferred if defer_vectors else {}
+
+
+async def embed_deferred_episodes(
+    graph: GraphClient,
+    retrieval: EpisodeWriting,
+    embedder: Embedder,
+    agent_id: str,
+    texts: dict[str, str],
+) -> int:
+    """The vectors :func:`write_episodes_in` deferred (``texts``: what each episode's vector
+    embeds, by id), stored under the agent's lock with the interference they bring, as the
+    write would have counted it: each similar stored older episode gets + 1, the episode the
+    count of similar newer ones. An episode that got a vector meanwhile (a later write
+    restitched it) keeps it. Returns how many vectors were stored; 0 without embeddings (the
+    episodes then wait for ``credence embed backfill``, as any episode written then does).
+    """
+    if not texts:
+        return 0
+    ids = list(texts)
+    vectors = await embedder.embed([texts[eid] for eid in ids])
+    if vectors is None:
+        return 0
+
+    async def work(tx: Transaction) -> int:
+        await lock_agent(tx, agent_id)
+        rows = [
+            {"id": eid, "embedding": vector_param(vector)}
+            for eid, vector in zip(ids, vectors, strict=True)
+        ]
+        waiting = await tx.run(
+            "memory/episodes/find_episodes_without_vectors", agent_id=agent_id, ids=ids
+        )
+        pending = {row["id"]: row["occurred_at"] for row in waiting}
+        rows = [row for row in rows if row["id"] in pending]
+        if not rows:
+            return 0
+        newer = await tx.run(
+            "memory/episodes/apply_interference",
+            agent_id=agent_id,
+            episodes=[row | {"occurred_at": pending[row["id"]]} for row in rows],
+            k=retrieval.interference_neighbours,
+            score_floor=(1.0 + retrieval.interference_similarity) / 2.0,
+        )
+        extra = {row["id"]: int(row["newer_neighbours"]) for row in newer}
+        stored = await tx.run(
+            "memory/episodes/store_deferred_vectors",
+            agent_id=agent_id,
+            rows=[row | {"newer": extra.get(row["id"], 0)} for row in rows],
+            scheme=EPISODE_EMBEDDING_SCHEME,
+        )
+        return int(stored[0]["stored"]) if stored else 0
+
+    return await graph.write_transaction(work, action="storing deferred episode vectors")
 
 
 async def _add_stored_interference(

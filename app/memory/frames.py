@@ -175,7 +175,7 @@ async def list_frames(graph: GraphClient, agent_id: str) -> FramePage:
     rows = await graph.read("memory/frames/list_frames", agent_id=agent_id)
     if not rows:
         raise AgentNotFound(agent_id)
-    frames = [Frame.model_validate(frame) for frame in rows[0]["frames"]]
+    frames = frames_of(rows[0]["frames"])
     return FramePage(data=frames, count=len(frames))
 
 
@@ -186,7 +186,17 @@ async def choose_frame(graph: GraphClient, agent_id: str, text: str) -> FrameCho
     Raises:
         AgentNotFound: no such agent.
     """
-    installed = (await list_frames(graph, agent_id)).data
+    return choose_among((await list_frames(graph, agent_id)).data, text)
+
+
+def frames_of(rows: Sequence[dict[str, object]]) -> list[Frame]:
+    """Frames from their stored property maps (as ``memory/frames/list_frames`` returns them)."""
+    return [Frame.model_validate(row) for row in rows]
+
+
+def choose_among(installed: Sequence[FrameInfo], text: str) -> FrameChoice:
+    """The frame for ``text`` among the ``installed`` frames, or among the shipped defaults
+    when there are none (pure: :func:`choose_frame` without its read)."""
     candidates: Sequence[FrameInfo] = installed or [
         FrameInfo.model_validate(spec.model_dump()) for spec in default_frames()
     ]

@@ -30,8 +30,12 @@ async def add_episode_statistics(
     agent's statistics, inside the caller's transaction (which holds the agent's lock and has
     not written them yet: statistics missing so far are built from the stored episodes
     first)."""
+    stats = DocumentStats.of(episode_document(row) for row in rows)
+    # One round trip when the statistics exist (every write but an agent's first).
+    if await tx.run("lexical/add_to_corpus", agent_id=agent_id, **_params(stats)):
+        return
     await _ensure(tx, agent_id)
-    await _add(tx, agent_id, DocumentStats.of(episode_document(row) for row in rows))
+    await _add(tx, agent_id, stats)
 
 
 async def ensure_statistics(graph: GraphClient, agent_id: str) -> None:
@@ -56,10 +60,12 @@ async def _ensure(tx: Transaction, agent_id: str) -> None:
 
 
 async def _add(tx: Transaction, agent_id: str, stats: DocumentStats) -> None:
-    await tx.run(
-        "lexical/add_statistics",
-        agent_id=agent_id,
-        docs=stats.docs,
-        length=stats.length,
-        terms=[{"term": term, "df": df} for term, df in sorted(stats.df.items())],
-    )
+    await tx.run("lexical/add_statistics", agent_id=agent_id, **_params(stats))
+
+
+def _params(stats: DocumentStats) -> dict[str, object]:
+    return {
+        "docs": stats.docs,
+        "length": stats.length,
+        "terms": [{"term": term, "df": df} for term, df in sorted(stats.df.items())],
+    }

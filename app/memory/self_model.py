@@ -230,26 +230,26 @@ async def record_capability_outcome_in(
     mechanics: MemoryMechanics,
     now: datetime,
 ) -> Capability:
-    """``record_capability_outcome`` inside the caller's transaction (holding the agent lock)."""
+    """``record_capability_outcome`` inside the caller's transaction (holding the agent lock),
+    in one query (:func:`capability_after`'s formulas in Cypher)."""
     rows = await tx.run(
-        "memory/self_model/get_capability",
+        "memory/self_model/apply_capability_outcome",
         agent_id=agent_id,
         domain=outcome.domain,
+        now=now,
+        success=outcome.success,
+        complexity=float(outcome.complexity),
         defaults={
             "proficiency": mechanics.capability_initial_proficiency,
             "success_rate": mechanics.capability_initial_success_rate,
         },
+        m={
+            "alpha": mechanics.capability_success_alpha,
+            "gain": mechanics.capability_gain,
+            "loss": mechanics.capability_loss,
+        },
     )
-    state = CapabilityState.model_validate(rows[0]["state"])
-    after = capability_after(state, outcome.success, outcome.complexity, mechanics)
-    saved = await tx.run(
-        "memory/self_model/save_capability",
-        agent_id=agent_id,
-        domain=outcome.domain,
-        state=after.model_dump(),
-        now=now,
-    )
-    return Capability.model_validate(saved[0]["capability"])
+    return Capability.model_validate(rows[0]["capability"])
 
 
 async def add_knowledge_gaps(

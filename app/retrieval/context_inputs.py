@@ -9,6 +9,7 @@ from typing import Any
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
 from app.memory import frames, working_memory
+from app.memory.working_memory import TemporalContext
 from app.retrieval.context import build_context
 from app.retrieval.models import Context, ContextRequest, FrameChoice
 from app.retrieval.settings import RetrievalSettings
@@ -47,24 +48,26 @@ async def frame_for_query(graph: GraphClient, agent_id: str, text: str) -> Frame
     )
 
 
+def temporal_item(temporal: TemporalContext) -> dict[str, Any]:
+    """The temporal context of the day as a context item (its contexts, its urgency)."""
+    return {
+        "kind": "temporal",
+        "content": (
+            f"{temporal.day}: next {temporal.deadline_kind.replace('_', ' ')} on "
+            f"{temporal.next_deadline} ({temporal.days_to_deadline} days), urgency "
+            f"×{temporal.urgency_multiplier:.2f}"
+        ),
+        "contexts": list(temporal.contexts),
+        "score": temporal.urgency_multiplier,
+    }
+
+
 async def working_memory_items(
     graph: GraphClient, agent_id: str, now: datetime
 ) -> list[dict[str, Any]]:
     """Working memory as context items (three columns flattened, most pressing first)."""
     memory = await working_memory.load_working_memory(graph, agent_id, now)
-    temporal = memory.objects.temporal
-    items: list[dict[str, Any]] = [
-        {
-            "kind": "temporal",
-            "content": (
-                f"{temporal.day}: next {temporal.deadline_kind.replace('_', ' ')} on "
-                f"{temporal.next_deadline} ({temporal.days_to_deadline} days), urgency "
-                f"×{temporal.urgency_multiplier:.2f}"
-            ),
-            "contexts": list(temporal.contexts),
-            "score": temporal.urgency_multiplier,
-        }
-    ]
+    items: list[dict[str, Any]] = [temporal_item(memory.objects.temporal)]
     items += [
         {"kind": "task", "id": t.id, "content": t.description, "state": t.state, "score": 1.0}
         for t in memory.tasks

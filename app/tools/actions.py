@@ -5,7 +5,6 @@ approval and the beliefs the outcome moved. Written inside the turn's transactio
 from __future__ import annotations
 
 import json
-import uuid
 from datetime import datetime
 from typing import Any
 
@@ -41,9 +40,8 @@ def _result_fields(execution: ExecutionResult | None) -> dict[str, Any]:
     }
 
 
-async def create_action_in(
-    tx: Transaction,
-    agent_id: str,
+def action_params(
+    action_id: str,
     call: ToolCall,
     *,
     status: ActionStatus,
@@ -53,29 +51,23 @@ async def create_action_in(
     episode_id: str,
     approval_id: str | None,
     moved: list[str],
-    now: datetime,
-) -> str:
-    action_id = str(uuid.uuid4())
-    await tx.run(
-        "tools/create_action",
-        agent_id=agent_id,
-        now=now,
-        action={
-            "id": action_id,
-            "qualified_name": call.qualified_name,
-            "connection": call.connection,
-            "tool": call.tool,
-            "arguments": json.dumps(call.arguments, default=str),
-            "status": status,
-            "mode": mode,
-            "decision_id": decision_id,
-            "episode_id": episode_id,
-            "approval_id": approval_id,
-            "moved": moved,
-            **_result_fields(execution),
-        },
-    )
-    return action_id
+) -> dict[str, Any]:
+    """The ``action`` parameter of the query that records a tool call's turn
+    (``loop/tool_turns/record_tool_call``: the Action, what was sent and what came of it)."""
+    return {
+        "id": action_id,
+        "qualified_name": call.qualified_name,
+        "connection": call.connection,
+        "tool": call.tool,
+        "arguments": json.dumps(call.arguments, default=str),
+        "status": status,
+        "mode": mode,
+        "decision_id": decision_id,
+        "episode_id": episode_id,
+        "approval_id": approval_id,
+        "moved": moved,
+        **_result_fields(execution),
+    }
 
 
 async def complete_approved_action_in(

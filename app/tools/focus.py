@@ -41,30 +41,45 @@ async def read_tool_focus(
     )
     if not rows:
         raise ToolNotFound(call.connection, call.tool, agent_id)
-    tool: dict[str, Any] = rows[0]["tool"]
     stored = rows[0]["belief"]
-    belief = None
-    if stored is not None:
-        # Without a context the strength is the default one: no second read on a call's path.
-        strengths = (
-            await context_strengths(graph, agent_id, [stored["id"]], context_name)
-            if context_chain(context_name)
-            else []
-        )
-        strength = float(strengths[0]["strength"]) if strengths else float(stored["strength"])
-        belief = ToolBelief(
-            id=stored["id"],
-            statement=stored["statement"],
-            category=stored["category"],
-            strength=strength,
-            default_strength=float(stored["strength"]),
-            tension=float(stored["tension"] or 0.0),
-        )
+    # Without a context the strength is the default one: no second read on a call's path.
+    strengths = (
+        await context_strengths(graph, agent_id, [stored["id"]], context_name)
+        if stored is not None and context_chain(context_name)
+        else []
+    )
+    belief = (
+        None
+        if stored is None
+        else {
+            **stored,
+            "default_strength": stored["strength"],
+            "strength": strengths[0]["strength"] if strengths else stored["strength"],
+        }
+    )
+    return focus_of(call, rows[0]["tool"], belief, int(rows[0]["successes"]))
+
+
+def focus_of(
+    call: ToolCall, tool: dict[str, Any], belief: dict[str, Any] | None, successes: int
+) -> ToolFocus:
+    """The focus from its stored rows: ``tool`` (the Tool's properties), ``belief`` (id,
+    statement, category, strength in the turn's context, default_strength, tension; None when
+    the tool has none) and the count of its calls that succeeded."""
     return ToolFocus(
         call=call,
         description=tool.get("description") or "",
         read_only=bool(tool.get("read_only")),
         destructive=bool(tool.get("destructive")),
-        belief=belief,
-        successes=int(rows[0]["successes"]),
+        belief=None
+        if belief is None
+        else ToolBelief(
+            id=belief["id"],
+            statement=belief["statement"],
+            category=belief["category"],
+            strength=float(belief["strength"]),
+            default_strength=float(belief["default_strength"]),
+            tension=float(belief["tension"] or 0.0),
+        ),
+        successes=successes,
     )

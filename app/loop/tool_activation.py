@@ -1,0 +1,125 @@
+"""Activate for a turn whose message is a tool call (the ``call`` syntax, or ``POST /actions``):
+everything supervision, the guardian and the answer need, in one graph read
+(``cypher/loop/activation/get_tool_call_start.cypher``) — the agent, the frame (its stakes cap
+autonomy), D (its band lowers the mode), the people and the session's history, the tool and
+the agent's belief about it in the turn's context, and its confirmed successes.
+
+What an ordinary turn reads besides, a call does not: the retrieval of beliefs, episodes and
+rules (the belief the call routes on is the one about the tool, the rules and recalled episodes
+are not shown to a call's judgements) and working memory's tasks and notes (its temporal
+context — pure, from the turn's clock — is kept: it names the context of the belief's
+strength).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from app.beliefs.contexts import context_chain
+from app.beliefs.formulas import band
+from app.beliefs.models import Dissatisfaction
+from app.common import utc_now
+from app.errors import AgentNotFound, ToolNotFound
+from app.loop.activation import Activation, bound_history, history_of, people_present
+from app.loop.services import LoopServices
+from app.loop.tool_turns import focused
+from app.memory.frames import choose_among, frames_of
+from app.memory.people.names import find_mentions
+from app.memory.working_memory import temporal_context
+from app.reasoning.protocol import MemoryItem, ToolCall
+from app.retrieval.context_inputs import temporal_item
+from app.retrieval.models import Context
+from app.tools.focus import focus_of
+
+
+async def activate_tool_call(
+    services: LoopServices,
+    agent_id: str,
+    message: str,
+    call: ToolCall,
+    context_name: str | None,
+    session: str | None,
+    speaker: str | None,
+    now: datetime,
+) -> Activation:
+    """The activation of a turn that calls ``call`` (see the module docstring).
+
+    Args:
+        context_name: the context asked for; None takes the temporal context of the day.
+
+    Raises:
+        AgentNotFound, ToolNotFound.
+    """
+    settings = services.settings
+    loop = settings.loop
+    temporal = temporal_context(utc_now(now).date())
+    name = context_name or (str(temporal.contexts[0]) if temporal.contexts else None)
+    rows = await services.graph.read(
+        "loop/activation/get_tool_call_start",
+        agent_id=agent_id,
+        qualified_name=call.qualified_name,
+        session=session,
+        limit=max(loop.history_turns_appraisal, loop.history_turns_answer) if session else 0,
+        chain=context_chain(name),
+    )
+    if not rows:
+        raise AgentNotFound(agent_id)
+    row = rows[0]
+    if row["tool"] is None:
+        raise ToolNotFound(call.connection, call.tool, agent_id)
+    frame = choose_among(frames_of(row["frames"]), message).frame
+    people = list(row["people"])
+    mentions = find_mentions(message, [(person["id"], person["name"]) for person in people])
+    d = float(row["d"])
+    budget = frame.context_budget if frame else settings.retrieval.default_budget_tokens
+    item = temporal_item(temporal)
+    activation = Activation(
+        agent=dict(row["agent"]),
+        frame=frame.key if frame else "conversation",
+        frame_name=frame.name if frame else "Conversation",
+        stakes=frame.default_stakes if frame else "low",
+        questions_to_ask=list(frame.questions_to_ask) if frame else [],
+        dissatisfaction=Dissatisfaction(
+            value=d, band=band(d, settings.mechanics), beliefs=None, contributors=[]
+        ),
+        context=_no_retrieval(message, budget),
+        context_name=name,
+        beliefs=[],
+        relevance={},
+        floor=loop.relevance_floor,
+        relevant=None,
+        at_threshold=[],
+        timings_ms={},
+        history=bound_history(
+            history_of(row["history"]),
+            budget,
+            loop.history_budget_share,
+            settings.retrieval.chars_per_token,
+        ),
+        query=message,
+        message=message,
+        people=people_present(
+            loop, people, speaker, [m.person_id for m in mentions if m.known and m.person_id]
+        ),
+        working_memory=[MemoryItem(kind="temporal", content=str(item["content"]))]
+        if loop.memory_items_per_turn
+        else [],
+        urgency_multiplier=float(item["score"]),
+        mentions=mentions,
+    )
+    focus = focus_of(call, row["tool"], row["belief"], int(row["successes"]))
+    return focused(activation, focus, settings.mechanics)
+
+
+def _no_retrieval(message: str, budget: int) -> Context:
+    """The context of a call's turn: nothing retrieved."""
+    return Context(
+        query=message,
+        k=0,
+        mode="fused",
+        frame=None,
+        budget_tokens=budget,
+        degraded=False,
+        sections={},
+        timings_ms={},
+    )
