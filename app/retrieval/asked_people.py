@@ -13,9 +13,18 @@ from __future__ import annotations
 import re
 
 from app.graph.client import GraphClient
+from app.memory.episode_subjects import names_in
 from app.retrieval.coverage import question_subjects
+from app.text.entities import entities
 
 NAME_PREFIX = "name:"
+
+
+def said_names(text: str) -> list[str]:
+    """The names (lower case) the people finder reads in ``text``, speakers or not (not every
+    capitalised word, as ``asked_speakers`` looks up: "What" opens most questions)."""
+    keys = [entity.key for entity in entities(text, names_in(text))]
+    return sorted(key[len(NAME_PREFIX) :] for key in keys if key.startswith(NAME_PREFIX))
 
 
 async def asked_speakers(graph: GraphClient, agent_id: str, text: str) -> list[str]:

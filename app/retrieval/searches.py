@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.graph.client import GraphClient
-from app.retrieval.asked_people import asked_speakers, without_names
+from app.retrieval.asked_people import asked_speakers, said_names, without_names
 from app.retrieval.coverage import coverage_hits, question_subjects
 from app.retrieval.diversity import diversified
 from app.retrieval.lexical import episode_hits
@@ -107,7 +107,8 @@ class SectionSearch:
         share keeps the fulltext index in). The lexical half is scored on the agent's own
         statistics (``lexical.py``) before the fused query; the coverage half (``coverage.py``)
         follows the question's subjects to the episodes that mention them; a question that asks
-        for several things about a speaker gathers that person's own turns (``_asked``)."""
+        for several things about a speaker gathers that person's own turns (``_asked``; the
+        fused query ranks them)."""
         s = self.settings
         own = s.episode_vector_share if self.embedding is not None else None
         long_query = self.terms is not None and len(self.terms.split()) >= s.long_query_terms
@@ -117,9 +118,10 @@ class SectionSearch:
         weights = self.weights(own)
         vector = weights["vector_on"] and self.embedding is not None
         # The lexical half does not wait for the asked speakers (a look-up, an embedding).
-        lexical, (asked, own_turns) = await asyncio.gather(
-            self._lexical(weights["fulltext_on"]), self._asked_turns(not long_query, vector)
+        lexical, asked = await asyncio.gather(
+            self._lexical(weights["fulltext_on"]), self._asked(not long_query, vector)
         )
+        own_turns = asked.several and vector and s.several_own_turn_weight > 0
         w = {
             **weights,
             **self._episode_weights(),
@@ -138,7 +140,8 @@ class SectionSearch:
             w=w,
             lexical=lexical,
             coverage=coverage,
-            own_turns=own_turns,
+            own_turn_speakers=list(asked.speakers) if own_turns else [],
+            own_turn_pool=s.several_own_turn_pool,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),
             **{**self.common(), "k": fetch, "embedding": asked.embedding},
@@ -159,22 +162,6 @@ class SectionSearch:
             background_docs=s.lexical_background_docs,
             common_frequency=s.lexical_common_frequency,
         )
-
-    async def _asked_turns(self, question: bool, vector: bool) -> tuple[AskedPeople, Rows | None]:
-        """Whom the question asks about (``_asked``) and, for a question asking for several
-        things, the own turns of those people nearest it (None: not wanted)."""
-        asked = await self._asked(question, vector)
-        s = self.settings
-        if not (asked.several and vector and s.several_own_turn_weight > 0):
-            return asked, None
-        own_turns = await self.graph.read(
-            "retrieval/speaker_turn_candidates",
-            agent_id=self.agent_id,
-            speakers=list(asked.speakers),
-            embedding=asked.embedding,
-            pool=s.several_own_turn_pool,
-        )
-        return asked, own_turns
 
     def _episode_weights(self) -> dict[str, Any]:
         """The episode section's own factors (time, neighbours, subjects)."""
@@ -218,12 +205,26 @@ class SectionSearch:
         wanted = several and (s.several_speaker_bonus > 0 or s.several_own_turn_weight > 0)
         if not question or not (strip or wanted):
             return AskedPeople((), False, self.embedding)
-        names = tuple(await asked_speakers(self.graph, self.agent_id, self.text))
-        stripped = without_names(self.text, list(names)) if names and strip else ""
+        # The question is embedded without the names it says while the graph tells which of
+        # them are speakers (nearly always all of them); embedded again when that differs.
+        said = said_names(self.text) if strip else []
+        found, guessed = await asyncio.gather(
+            asked_speakers(self.graph, self.agent_id, self.text), self._embed_without(said)
+        )
+        names = tuple(found)
         embedding = self.embedding
-        if self.embed is not None and stripped and stripped != self.text:
-            embedding = await self.embed(stripped) or self.embedding
+        if names and strip:
+            same = without_names(self.text, list(names)) == without_names(self.text, said)
+            embedding = guessed if same else await self._embed_without(list(names))
         return AskedPeople(names, several and bool(names), embedding)
+
+    async def _embed_without(self, names: list[str]) -> list[float] | None:
+        """The vector of the query without ``names`` (the query's own when that leaves it
+        unchanged, or embedding it fails)."""
+        stripped = without_names(self.text, names) if names else ""
+        if self.embed is None or not stripped or stripped == self.text:
+            return self.embedding
+        return await self.embed(stripped) or self.embedding
 
     async def rules(self) -> Rows:
         """Rules weighted by their confidence, decayed since the last validation."""

@@ -89,7 +89,7 @@ class RetrievalSettings(BaseModel):
     # Melanie do?"): that person's own turns × (1 + several_speaker_bonus), and the best
     # several_own_turn_pool of them by cosine to the question (without the name) become
     # candidates, adding several_own_turn_weight × their normalised cosine to their own score,
-    # whatever their session (cypher/retrieval/speaker_turn_candidates.cypher).
+    # whatever their session (cypher/retrieval/search_episodes.cypher).
     several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5
     several_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
     several_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 100

@@ -7,8 +7,9 @@
 //         | Σ weight_i / (rrf_k + rank_i)                (fusion 'rrf')
 //         + coverage_weight · c   (c: the share of the question's subjects the episode mentions,
 //           app/retrieval/coverage.py; 0 when it mentions none)
-//         + own_turn_weight · o   (o: the turn's normalised cosine among the own turns of the
-//           person a question asking for several things names, $own_turns; 0 when not one)
+//         + own_turn_weight · o   (o: the turn's cosine to $embedding min-max normalised over
+//           the best $own_turn_pool turns said by one of $own_turn_speakers, the people a
+//           question asking for several things names; 0 when not one of them)
 //   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
 //           (such a neighbour of a candidate becomes a candidate itself)
 //   score = fused · salience / (1 + interference_penalty · interference)
@@ -24,7 +25,8 @@
 //         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
 //         null when the lexical half is not searched),
 //         $coverage (list of maps: id, score (float in (0, 1]); or null: the coverage half off),
-//         $own_turns (list of maps: id, score (float in [0, 1]); or null: none asked for),
+//         $own_turn_speakers (list of strings: lower-case speaker names whose own turns are
+//         candidates; empty: none asked for), $own_turn_pool (int),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
 //             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
@@ -85,12 +87,22 @@ CALL () {
   RETURN e, null AS vector_rank, null AS fulltext_rank, null AS vector_score,
          null AS fulltext_score, hit.score AS coverage_score, null AS own_turn_score
   UNION ALL
-  WITH 1 AS go WHERE $own_turns IS NOT NULL
-  UNWIND $own_turns AS hit
-  MATCH (e:Episode {id: hit.id})
-    WHERE e.agent_id = $agent_id
-  RETURN e, null AS vector_rank, null AS fulltext_rank, null AS vector_score,
-         null AS fulltext_score, null AS coverage_score, hit.score AS own_turn_score
+  // The own turns of the people a question asking for several things names: said by one of
+  // $own_turn_speakers (found along their speaker's MENTIONS edge to the :Subject of the name),
+  // the best $own_turn_pool by cosine to $embedding, whichever session they are in.
+  WITH 1 AS go WHERE $embedding IS NOT NULL AND size($own_turn_speakers) > 0
+  UNWIND $own_turn_speakers AS name
+  MATCH (:Subject {id: $agent_id + '|name:' + name})<-[:MENTIONS]-(e:Episode)
+    WHERE toLower(e.speaker) = name AND e.embedding IS NOT NULL
+  WITH DISTINCT e
+  WITH e, vector.similarity.cosine(e.embedding, $embedding) AS similarity
+  ORDER BY similarity DESC, e.id
+  LIMIT $own_turn_pool
+  WITH collect({e: e, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi
+  UNWIND hits AS hit
+  RETURN hit.e AS e, null AS vector_rank, null AS fulltext_rank, null AS vector_score,
+         null AS fulltext_score, null AS coverage_score,
+         CASE WHEN hi > lo THEN (hit.s - lo) / (hi - lo) ELSE 1.0 END AS own_turn_score
 }
 WITH e, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
      max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score,

@@ -19,6 +19,7 @@ from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes
 from app.retrieval.asked_people import asked_speakers
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
+from app.retrieval.searches import SectionSearch
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 # Kate's hobbies are in two sessions, in turns she said that never say her name; Bart's and
@@ -158,3 +159,43 @@ async def test_a_question_asking_for_one_thing_is_ranked_as_before(
     assert {key: item["score"] for key, item in on.items()} == pytest.approx(
         {key: item["score"] for key, item in plain.items()}
     )
+
+
+async def test_the_vector_leaves_out_only_the_names_that_speak(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    # The question is embedded without the names it says while the speakers are looked up;
+    # "Tom" is no speaker, so it is embedded again with his name kept.
+    embedder = shared_embedder(settings.embeddings)
+    embedded: list[str] = []
+
+    async def embed(text: str) -> list[float] | None:
+        embedded.append(text)
+        return await embedder.embed_one(text)
+
+    async def asked(question: str) -> tuple[tuple[str, ...], list[float] | None]:
+        search = SectionSearch(
+            graph=graph,
+            settings=settings.retrieval,
+            agent_id=kate,
+            text=question,
+            k=10,
+            mode="fused",
+            now=START,
+            embedding=await embedder.embed_one(question),
+            terms=None,
+            embed=embed,
+        )
+        people = await search._asked(question=True, vector=True)
+        return people.speakers, people.embedding
+
+    speakers, vector = await asked("What hobbies do Kate and Tom have?")
+    assert speakers == ("kate",)
+    assert vector == await embedder.embed_one("What hobbies do and Tom have?")
+    assert embedded == ["What hobbies do and have?", "What hobbies do and Tom have?"]
+
+    embedded.clear()
+    speakers, vector = await asked(SEVERAL)
+    assert speakers == ("kate",)
+    assert vector == await embedder.embed_one("What hobbies does have?")
+    assert embedded == ["What hobbies does have?"]  # all its names speak: embedded once
