@@ -5,7 +5,7 @@ which no index over the turns' words finds."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
@@ -16,9 +16,9 @@ from app.embeddings.embedder import shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.memory.episode_subjects import link_stored_episodes
-from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
+from tests.support.conversations import import_conversation
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 # Kate's hobbies are in two sessions, in turns she said, none of which says "Kate" or "hobby"
@@ -47,23 +47,7 @@ QUESTION = "What are Kate's hobbies?"
 
 async def _import(graph: GraphClient, settings: Settings, agent: str) -> None:
     embedder = shared_embedder(EmbeddingSettings(enabled=False))
-    minute = 0
-    for session, turns in SESSIONS.items():
-        episodes = []
-        for external_id, speaker, text in turns:
-            minute += 1
-            episodes.append(
-                EpisodeIn(
-                    external_id=external_id,
-                    speaker=speaker,
-                    text=text,
-                    session=session,
-                    occurred_at=START + timedelta(days=minute // 4, minutes=minute),
-                )
-            )
-        await import_episodes(
-            graph, embedder, settings.retrieval, agent, EpisodeBatch(episodes=episodes)
-        )
+    await import_conversation(graph, embedder, settings.retrieval, agent, SESSIONS, START)
 
 
 async def _found(graph: GraphClient, settings: Settings, agent: str, weight: float) -> list[str]:

@@ -5,7 +5,7 @@ for one thing, or naming no speaker, is ranked as before."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -15,11 +15,11 @@ from app.agents.store import create_agent
 from app.config import Settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
-from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes
 from app.retrieval.asked_people import asked_speakers
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
 from app.retrieval.searches import SectionSearch
+from tests.support.conversations import import_conversation
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 # Kate's hobbies are in two sessions, in turns she said that never say her name; Bart's and
@@ -52,24 +52,7 @@ OFF = {
 async def kate(graph: GraphClient, settings: Settings) -> str:
     agent = (await create_agent(graph, AgentCreate(name="Several answers"))).id
     embedder = shared_embedder(settings.embeddings)
-    minute = 0
-    for session, turns in SESSIONS.items():
-        episodes = []
-        for external_id, speaker, text in turns:
-            minute += 1
-            when = START + timedelta(days=minute // 4, minutes=minute)
-            episodes.append(
-                EpisodeIn(
-                    external_id=external_id,
-                    speaker=speaker,
-                    text=text,
-                    session=session,
-                    occurred_at=when,
-                )
-            )
-        await import_episodes(
-            graph, embedder, settings.retrieval, agent, EpisodeBatch(episodes=episodes)
-        )
+    await import_conversation(graph, embedder, settings.retrieval, agent, SESSIONS, START)
     return agent
 
 
