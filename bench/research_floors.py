@@ -33,8 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from app.reasoning.offline.research import resolve_conflict
-from app.reasoning.protocol import ConflictRequest, ConflictSide
-from app.research.assessment import assess, counted_evidence, new_conflicts
+from app.research.assessment import assess, new_conflicts
 from app.research.models import (
     FoundSource,
     Hypothesis,
@@ -44,22 +43,9 @@ from app.research.models import (
     SourceConflict,
 )
 from app.research.settings import ResearchSettings
+from app.research.steps.resolve import conflict_request
 
 GRID = [round(0.40 + 0.05 * step, 2) for step in range(12)]  # 0.40 … 0.95
-
-
-def _side(state: ResearchState, evidence: ResearchEvidence) -> ConflictSide:
-    source = state.source(evidence.source_id)
-    return ConflictSide(
-        source_id=source.id,
-        stance=evidence.stance,
-        confidence=evidence.confidence,
-        text=source.text,
-        title=source.title,
-        origin=source.origin,
-        kind=source.kind,
-        published=source.published,
-    )
 
 
 def _settle(state: ResearchState, settings: ResearchSettings) -> ResearchState:
@@ -70,18 +56,8 @@ def _settle(state: ResearchState, settings: ResearchSettings) -> ResearchState:
             return state
         new = found[0]
         first, second = new.supporting, new.contradicting
-        others = [
-            _side(state, e)
-            for e in counted_evidence(state, new.hypothesis_id, settings)
-            if e.source_id not in (first.source_id, second.source_id)
-        ]
         answer = resolve_conflict(
-            ConflictRequest(
-                hypothesis=state.hypotheses[0].statement,
-                first=_side(state, first),
-                second=_side(state, second),
-                others=others,
-            )
+            conflict_request(state, state.hypotheses[0].statement, first, second, settings)
         )
         winner = {"first": first, "second": second}.get(answer.outcome)
         conflict = SourceConflict(

@@ -10,6 +10,7 @@ from app.research.assessment import counted_evidence
 from app.research.assessment_writes import assessment_params, write_assessment
 from app.research.models import ResearchEvidence, ResearchState
 from app.research.services import ResearchServices, StepPlan, Tally
+from app.research.settings import ResearchSettings
 
 
 def _side(state: ResearchState, evidence: ResearchEvidence) -> ConflictSide:
@@ -26,6 +27,28 @@ def _side(state: ResearchState, evidence: ResearchEvidence) -> ConflictSide:
     )
 
 
+def conflict_request(
+    state: ResearchState,
+    statement: str,
+    first: ResearchEvidence,
+    second: ResearchEvidence,
+    settings: ResearchSettings,
+) -> ConflictRequest:
+    """What the reasoner is asked about a conflict between ``first`` and ``second`` on one
+    hypothesis: both sides, and the other counted evidence on that hypothesis (for agreement)."""
+    others = [
+        _side(state, e)
+        for e in counted_evidence(state, first.hypothesis_id, settings)
+        if e.source_id not in (first.source_id, second.source_id)
+    ]
+    return ConflictRequest(
+        hypothesis=statement,
+        first=_side(state, first),
+        second=_side(state, second),
+        others=others,
+    )
+
+
 async def prepare(services: ResearchServices, state: ResearchState, conflict_id: str) -> StepPlan:
     """Resolves the conflict or says why it cannot be."""
     tally = Tally()
@@ -34,18 +57,8 @@ async def prepare(services: ResearchServices, state: ResearchState, conflict_id:
     on_hypothesis = {e.source_id: e for e in state.evidence_on(hypothesis.id)}
     first = on_hypothesis[conflict.first_source_id]
     second = on_hypothesis[conflict.second_source_id]
-    others = [
-        _side(state, e)
-        for e in counted_evidence(state, hypothesis.id, services.research)
-        if e.source_id not in (first.source_id, second.source_id)
-    ]
     answer = await services.reasoner.resolve_conflict(
-        ConflictRequest(
-            hypothesis=hypothesis.statement,
-            first=_side(state, first),
-            second=_side(state, second),
-            others=others,
-        )
+        conflict_request(state, hypothesis.statement, first, second, services.research)
     )
     tally.count(answer)
     winner = {"first": first, "second": second}.get(answer.outcome)
