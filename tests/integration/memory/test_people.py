@@ -164,11 +164,19 @@ async def test_mentions_find_known_and_new_names(graph: GraphClient, agent: str)
 
 
 async def test_listing_sorts_filters_and_pages(graph: GraphClient, agent: str) -> None:
-    low = await people.create_person(graph, agent, PersonCreate(name="Zed", seniority="entry"))
-    high = await people.create_person(
-        graph, agent, PersonCreate(name="Ada", seniority="c_suite", email="ada@corp.example")
+    # Fixed times (the order does not depend on today's date): both met on one day, Zed seen
+    # again the next.
+    met = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    low = await people.create_person(
+        graph, agent, PersonCreate(name="Zed", seniority="entry"), now=met
     )
-    await people.record_interaction(graph, agent, low.id, now=datetime.now(UTC) + timedelta(1))
+    high = await people.create_person(
+        graph,
+        agent,
+        PersonCreate(name="Ada", seniority="c_suite", email="ada@corp.example"),
+        now=met,
+    )
+    await people.record_interaction(graph, agent, low.id, now=met + timedelta(days=1))
 
     by_value = await people.list_people(graph, agent)
     by_name = await people.list_people(graph, agent, sort="name")

@@ -249,7 +249,7 @@ async def test_a_failing_section_is_reported_and_the_others_still_answer(
         agent.id,
         ContextRequest(q="anything", sections=["beliefs", "working_memory"]),
         extra_sections={"working_memory": broken},
-        now=datetime.now(UTC),
+        now=datetime(2026, 3, 2, 9, 0, tzinfo=UTC),
     )
 
     assert found.sections["working_memory"].error == "RuntimeError: working memory is on fire"
