@@ -22,13 +22,13 @@ from datetime import datetime
 from app.agents.store import find_agent_identity
 from app.beliefs.formulas import tension_delta
 from app.beliefs.mechanics import Mechanics
-from app.beliefs.models import EvidenceForBelief, OutcomeIn, RevisionOutcome, TensionMove
+from app.beliefs.models import EvidenceForBelief, RevisionOutcome, TensionMove
 from app.beliefs.revision import record_dissatisfaction_in, revise_tense_in
-from app.beliefs.updates import apply_evidence_in, apply_outcome_in
+from app.beliefs.updates import apply_evidence_in
 from app.errors import AgentNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import Transaction
-from app.loop.acting import moral_valence, outcome_of
+from app.loop.acting import outcome_of
 from app.loop.activation import Activation
 from app.loop.answers import ROUNDS, AnswersNeeded, TurnAnswers
 from app.loop.approvals import TurnState, create_approval_in, resolve_in
@@ -42,7 +42,6 @@ from app.loop.episode_rows import (
     responded,
     surprise,
     turn_actions,
-    turn_episode_row,
     turn_params,
 )
 from app.loop.learning import learn_in, reinforcements
@@ -54,12 +53,17 @@ from app.loop.responses import resumption_response, turn_response
 from app.loop.results import TurnWritten, resumption_result, turn_result
 from app.loop.services import LoopServices
 from app.loop.settings import LoopConfig, LoopSettings
-from app.memory.episodes import write_episodes_in
-from app.memory.people.micro_birth import meet_in
-from app.memory.people.models import MetPerson
-from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
-from app.memory.settings import MemoryMechanics
-from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest, Verification
+from app.loop.turn_memory import (
+    OutcomeLesson,
+    PeopleMet,
+    failure_severity,
+    learn_from_outcome,
+    meet_people,
+    meet_speaker,
+    outcome_beliefs,
+    write_turn_episode,
+)
+from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
 from app.tools.actions import action_params, action_status, complete_approved_action_in
 
 _STATUS_BY_ACTION = {
@@ -68,32 +72,6 @@ _STATUS_BY_ACTION = {
     "answer": "answered",
     "reject": "rejected",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class _OutcomeLesson:
-    """What learning takes from a turn's outcome."""
-
-    # The beliefs the outcome moves: the one that decided the turn's mode first, then the next
-    # most relevant (at most ``outcome_beliefs``); empty: no belief learns from this turn.
-    belief_ids: list[str]
-    outcome: str
-    # The words judged for a moral topic (a confirmation or a violation).
-    message: str
-    severity: float
-    context: str | None
-    # The frame whose capability record counts the outcome; None: none does.
-    capability_domain: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class _PeopleMet:
-    """The speaker met in a turn (and the affect in their words), and who was micro-born."""
-
-    person_id: str | None = None
-    frustrated: bool = False
-    praised: bool = False
-    born: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,13 +189,16 @@ async def record_turn(
     settings, plan, agent_id = services.settings, turn.plan, turn.agent_id
     now = services.clock.now()
     await lock_agent(tx, agent_id)
-    people = await _meet_people(tx, settings.memory, turn, now)
+    request = turn.request
+    people = await meet_people(
+        tx, settings.memory, agent_id, request.speaker, request.message, plan.mentioned, now
+    )
     outcome = outcome_of(plan.execution, plan.verification)
     usable = _usable_evidence(settings.loop, plan)
     evidence = usable + reinforcements(plan.learning, usable)
     draft = _turn_episode(turn, outcome, evidence, people)
     # A tool call's episode is embedded after the answer (its interference counted then).
-    episode_id, deferred = await _write_episode(
+    episode_id, deferred = await write_turn_episode(
         tx, services, agent_id, draft, now, defer_vectors=turn.activation.tool is not None
     )
     await recorder.phase("episode", episode_id=episode_id)
@@ -232,7 +213,7 @@ async def record_turn(
         plan.learning,
         (episode_id, people.person_id, speaker),
     )
-    await _learn_from_outcome(
+    await learn_from_outcome(
         tx, settings, agent_id, _turn_lesson(turn, outcome, settings.loop), now
     )
     revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
@@ -304,27 +285,6 @@ def turn_conduct(turn: PlannedTurn, revised: bool, decision_id: str | None) -> T
     )
 
 
-async def _meet_people(
-    tx: Transaction, memory: MemoryMechanics, turn: PlannedTurn, now: datetime
-) -> _PeopleMet:
-    """The speaker (their words read for affect cues), then the people the message names."""
-    request = turn.request
-    met = await _meet_speaker(tx, memory, turn.agent_id, request.speaker, request.message, now)
-    born = [met.person.name] if met is not None and met.created else []
-    for name in turn.plan.mentioned:
-        named = await meet_in(tx, turn.agent_id, name, None, memory, now)
-        if named.created:
-            born.append(named.person.name)
-    if met is None:
-        return _PeopleMet(born=born)
-    return _PeopleMet(
-        person_id=met.person.id,
-        frustrated=bool(met.frustration_cues),
-        praised=bool(met.praise_cues),
-        born=born,
-    )
-
-
 def _usable_evidence(loop: LoopSettings, plan: Plan) -> list[EvidenceItem]:
     """The evidence the turn applies: confident enough, and for or against a belief."""
     return [
@@ -336,7 +296,7 @@ def _usable_evidence(loop: LoopSettings, plan: Plan) -> list[EvidenceItem]:
 
 
 def _turn_episode(
-    turn: PlannedTurn, outcome: str, evidence: list[EvidenceItem], people: _PeopleMet
+    turn: PlannedTurn, outcome: str, evidence: list[EvidenceItem], people: PeopleMet
 ) -> EpisodeDraft:
     activation, request = turn.activation, turn.request
     about = list(
@@ -402,9 +362,9 @@ async def _apply_evidence(
     return _TensionApplied(moves=moves, touched=applied.touched_ids())
 
 
-def _turn_lesson(turn: PlannedTurn, outcome: str, loop: LoopSettings) -> _OutcomeLesson:
+def _turn_lesson(turn: PlannedTurn, outcome: str, loop: LoopSettings) -> OutcomeLesson:
     activation, plan = turn.activation, turn.plan
-    return _OutcomeLesson(
+    return OutcomeLesson(
         belief_ids=outcome_beliefs(activation, loop.outcome_beliefs),
         outcome=outcome,
         message=turn.request.message,
@@ -412,32 +372,6 @@ def _turn_lesson(turn: PlannedTurn, outcome: str, loop: LoopSettings) -> _Outcom
         context=activation.context_name,
         capability_domain=activation.frame,
     )
-
-
-def outcome_beliefs(activation: Activation, limit: int) -> list[str]:
-    """The beliefs an outcome moves (seed 000: the three most relevant): the relevant belief
-    that decided the mode, then the others at or above the relevance floor, most relevant
-    first; none when no belief decided."""
-    if activation.relevant is None:
-        return []
-    others = sorted(
-        (
-            belief.id
-            for belief in activation.beliefs
-            if belief.id != activation.relevant.id
-            and activation.relevance.get(belief.id, 0.0) >= activation.floor
-        ),
-        key=lambda belief_id: activation.relevance.get(belief_id, 0.0),
-        reverse=True,
-    )
-    return [activation.relevant.id, *others][:limit]
-
-
-def failure_severity(verification: Verification | None, loop: LoopSettings) -> float:
-    """How bad a failure was (seed 000): the largest of the verification issues' severities
-    through ``severity_by_issue`` (low 0.3, medium 0.6, high 0.9); 0 without issues."""
-    issues = verification.issues if verification is not None else []
-    return max((loop.severity_by_issue.get(issue.severity, 0.3) for issue in issues), default=0.0)
 
 
 async def _record_rules_used(
@@ -659,15 +593,15 @@ async def record_resumption(
     await lock_agent(tx, agent_id)
     approval = await _resolve_approval(tx, run)
     speaker = run.answer.speaker or (state.request.speaker if state else None)
-    met = await _meet_speaker(tx, settings.memory, agent_id, speaker, run.answer.text, now)
+    met = await meet_speaker(tx, settings.memory, agent_id, speaker, run.answer.text, now)
     outcome = "failure" if run.rejected else outcome_of(run.execution, run.verification)
     lesson = _resumption_lesson(run, outcome, settings.loop)
-    await _learn_from_outcome(tx, settings, agent_id, lesson, now)
+    await learn_from_outcome(tx, settings, agent_id, lesson, now)
     if run.decision_id is not None:
         decided = "rejected" if run.rejected else outcome
         await record_decision_outcome_in(tx, agent_id, run.decision_id, decided, run.execution)
     draft = _resumption_episode(run, speaker, outcome)
-    episode_id, _ = await _write_episode(tx, services, agent_id, draft, now)
+    episode_id, _ = await write_turn_episode(tx, services, agent_id, draft, now)
     action_id = await _complete_approved_action(tx, run, outcome, lesson, episode_id, now)
     rule_ids = state.rule_ids if state else []
     await _record_rules_used(tx, agent_id, episode_id, run.decision_id, rule_ids, outcome, now)
@@ -712,7 +646,7 @@ async def _complete_approved_action(
     tx: Transaction,
     run: Resumption,
     outcome: str,
-    lesson: _OutcomeLesson,
+    lesson: OutcomeLesson,
     episode_id: str,
     now: datetime,
 ) -> str | None:
@@ -734,14 +668,14 @@ async def _complete_approved_action(
     )
 
 
-def _resumption_lesson(run: Resumption, outcome: str, loop: LoopSettings) -> _OutcomeLesson:
+def _resumption_lesson(run: Resumption, outcome: str, loop: LoopSettings) -> OutcomeLesson:
     """A rejection is a failure of the belief that decided the mode (learned from); an
     outcome of the work moves the paused turn's most relevant beliefs; an immutable belief's
     revision approval teaches nothing."""
     state = run.state
     deciding = [run.belief_id] if run.belief_id else []
     moved = state.outcome_belief_ids if state and state.outcome_belief_ids else deciding
-    return _OutcomeLesson(
+    return OutcomeLesson(
         belief_ids=[]
         if run.stored.public.kind == "revision"
         else (deciding if run.rejected else moved),
@@ -766,76 +700,3 @@ def _resumption_episode(run: Resumption, speaker: str | None, outcome: str) -> E
         actions=1 + (1 if run.execution else 0) + (1 if run.verification else 0),
         about=[belief_id] if belief_id else [],
     )
-
-
-# --- steps both take ---------------------------------------------------------------------------
-
-
-async def _meet_speaker(
-    tx: Transaction,
-    memory: MemoryMechanics,
-    agent_id: str,
-    speaker: str | None,
-    words: str | None,
-    now: datetime,
-) -> MetPerson | None:
-    """The speaker met, when a person (not the agent itself): micro-born when new, one
-    interaction counted, the affect cues in ``words`` applied."""
-    if speaker is None or not is_person(speaker):
-        return None
-    return await meet_in(tx, agent_id, speaker, words, memory, now)
-
-
-async def _write_episode(
-    tx: Transaction,
-    services: LoopServices,
-    agent_id: str,
-    draft: EpisodeDraft,
-    now: datetime,
-    *,
-    defer_vectors: bool = False,
-) -> tuple[str, dict[str, str]]:
-    """Writes the turn's episode at the end of its session (embedded with the turn before it,
-    now or, with ``defer_vectors``, after the commit); returns its id and the texts of the
-    vectors deferred."""
-    settings = services.settings
-    episode_id = str(uuid.uuid4())
-    row = turn_episode_row(
-        draft, agent_id=agent_id, episode_id=episode_id, now=now, memory=settings.memory
-    )
-    deferred = await write_episodes_in(
-        tx,
-        settings.retrieval,
-        services.embedder,
-        agent_id,
-        [row],
-        defer_vectors=defer_vectors,
-    )
-    return episode_id, deferred
-
-
-async def _learn_from_outcome(
-    tx: Transaction, settings: LoopConfig, agent_id: str, lesson: _OutcomeLesson, now: datetime
-) -> None:
-    """A success or a failure moves the beliefs it concerns (with its moral valence) and the
-    agent's record of its capability in the frame; a neutral outcome teaches nothing."""
-    outcome = lesson.outcome
-    if outcome == "neutral" or not lesson.belief_ids:
-        return
-    mechanics = settings.mechanics
-    update = OutcomeIn(
-        outcome=outcome,
-        moral_valence=moral_valence(lesson.message, outcome, mechanics.moral_topics),
-        severity=lesson.severity,
-        context=lesson.context,
-    )
-    for belief_id in lesson.belief_ids:
-        await apply_outcome_in(tx, mechanics, agent_id, belief_id, update)
-    if lesson.capability_domain is not None:
-        await record_capability_outcome_in(
-            tx,
-            agent_id,
-            CapabilityOutcome(domain=lesson.capability_domain, success=outcome == "success"),
-            settings.memory,
-            now,
-        )

@@ -23,7 +23,7 @@ from app.loop.prompting import identity_system_prompt
 from app.loop.routing import route
 from app.loop.sessions import session_lessons, session_summary
 from app.loop.settings import LoopSettings
-from app.loop.write_phase import failure_severity
+from app.loop.turn_memory import failure_severity
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import (
     AppraisalRequest,
