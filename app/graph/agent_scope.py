@@ -14,12 +14,11 @@ async def lock_agent(tx: Transaction, agent_id: str) -> None:
     """Takes the agent's write lock for the transaction.
 
     Raises:
-        AgentNotFound: no such agent.
+        AgentNotFound: no such agent, or one being deleted.
     """
+    # One round trip: the lock, then the agent read again once it is held (a deletion that
+    # committed meanwhile is seen).
     if not await tx.run("graph/agent_scope/lock_agent", agent_id=agent_id):
-        raise AgentNotFound(agent_id)
-    # Read once the lock is held: a deletion that committed meanwhile is seen.
-    if not await tx.run("graph/agent_scope/check_agent_writable", agent_id=agent_id):
         raise AgentNotFound(agent_id)
 
 

@@ -199,12 +199,33 @@ class GraphClient:
         )
 
     async def read(self, name: str, **params: Any) -> list[Row]:
-        """Runs a read query by catalog name in its own transaction."""
-        return await self.read_transaction(lambda tx: tx.run(name, **params), action=name)
+        """Runs a read query by catalog name as its own (auto-commit) transaction: one round
+        trip, where a managed transaction takes three (begin, run, commit); retried like one."""
+        return await self._run_alone(name, params, neo4j.READ_ACCESS)
 
     async def write(self, name: str, **params: Any) -> list[Row]:
         """Runs a write query by catalog name in its own transaction."""
         return await self.write_transaction(lambda tx: tx.run(name, **params), action=name)
+
+    async def write_alone(self, name: str, **params: Any) -> list[Row]:
+        """Runs one write query by catalog name as its own (auto-commit) transaction: one
+        round trip for the query and its commit (a managed transaction takes three), all of it
+        committed or none of it; retried as a whole on transient errors, so the query must be
+        one that can run again after a failure (it writes nothing when it fails)."""
+        return await self._run_alone(name, params, neo4j.WRITE_ACCESS)
+
+    async def _run_alone(self, name: str, params: dict[str, Any], access: str) -> list[Row]:
+        text = self._catalog.get(name).text
+
+        async def alone(session: neo4j.AsyncSession) -> list[Row]:
+            result = await session.run(text, params)
+            rows = [native(record.data()) async for record in result]
+            if access == neo4j.WRITE_ACCESS:
+                record_written((await session.last_bookmarks()).raw_values)
+            return rows
+
+        async with translated_driver_errors(name):
+            return await self._retrying(alone, access=access, unreachable=True)
 
     async def read_transaction(
         self, work: Callable[[Transaction], Awaitable[T]], action: str = "reading"
@@ -234,11 +255,18 @@ class GraphClient:
             result = await session.run(query, params)
             await result.consume()
 
-    async def _retrying(self, run: Callable[[neo4j.AsyncSession], Awaitable[T]]) -> T:
+    async def _retrying(
+        self,
+        run: Callable[[neo4j.AsyncSession], Awaitable[T]],
+        access: str = neo4j.WRITE_ACCESS,
+        unreachable: bool = False,
+    ) -> T:
         """Runs a managed transaction in a new session until it does not fail with a transient
         error (a deadlock between writers of one dense node, a lock timeout), backing off with
         jitter, for at most ``transaction_retry_s``; the driver's own retries are short (they
-        also cover an unreachable server, which must fail fast)."""
+        also cover an unreachable server, which must fail fast; ``unreachable``: a query run
+        alone has no such retries, so a lost connection is retried here for as long as the
+        driver's are)."""
         started = time.monotonic()
         deadline = started + self._transaction_retry_s
         delay = 0.05
@@ -246,8 +274,15 @@ class GraphClient:
         while True:
             attempt += 1
             try:
-                async with self._session() as session:
+                async with self._session(access) as session:
                     return await run(session)
+            except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired):
+                late = time.monotonic() + delay > started + self._unavailable_retry_s
+                if not unreachable or late:
+                    raise
+                log.info("connection lost (attempt %d), retrying", attempt)
+                await asyncio.sleep(delay * random.uniform(0.5, 1.5))  # noqa: S311 (jitter)
+                delay = min(delay * 2, 1.0)
             except neo4j_errors.TransientError as error:
                 # A database that is not available (Neo4j starting or stopping) is retried only
                 # as long as an unreachable server is, then answered as unavailable: a request
@@ -286,10 +321,11 @@ class GraphClient:
 
         return unit
 
-    def _session(self) -> neo4j.AsyncSession:
+    def _session(self, access: str = neo4j.WRITE_ACCESS) -> neo4j.AsyncSession:
         after = bookmarks_to_wait_for()
         return self._driver.session(
             database=self._database,
+            default_access_mode=access,
             # A request's transactions wait for the writes the client has seen (its
             # X-Credence-Bookmark) and for the request's own earlier ones.
             bookmarks=Bookmarks.from_raw_values(after) if after else None,

@@ -37,8 +37,36 @@ class _Session:
             raise outcome
         return outcome
 
+    async def run(self, query: str, params: dict[str, Any]) -> _Rows:
+        """A query run alone (``GraphClient.read``, ``write_alone``): its rows, or its error."""
+        outcome = self._outcomes.pop(0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return _Rows(outcome)
+
     async def last_bookmarks(self) -> Bookmarks:
         return Bookmarks.from_raw_values(["FB:test"])
+
+
+class _Record:
+    def __init__(self, row: dict[str, Any]) -> None:
+        self._row = row
+
+    def data(self) -> dict[str, Any]:
+        return self._row
+
+
+class _Rows:
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self._rows = [_Record(row) for row in rows]
+
+    def __aiter__(self) -> _Rows:
+        return self
+
+    async def __anext__(self) -> _Record:
+        if not self._rows:
+            raise StopAsyncIteration
+        return self._rows.pop(0)
 
 
 class _Driver:
@@ -46,7 +74,12 @@ class _Driver:
         self.outcomes = outcomes
         self.sessions = 0
 
-    def session(self, database: str, bookmarks: Bookmarks | None = None) -> _Session:
+    def session(
+        self,
+        database: str,
+        bookmarks: Bookmarks | None = None,
+        default_access_mode: str | None = None,
+    ) -> _Session:
         self.sessions += 1
         return _Session(self.outcomes)
 
@@ -108,5 +141,31 @@ async def test_a_database_that_stays_unavailable_fails_fast_as_graph_unavailable
 
     assert raised.value.code == "graph_unavailable"
     assert "writing a belief" in str(raised.value)
+    assert time.monotonic() - started < 5.0
+    assert 2 <= driver.sessions < 1000
+
+
+def _unreachable() -> neo4j_errors.ServiceUnavailable:
+    return neo4j_errors.ServiceUnavailable("connection refused")
+
+
+async def test_a_query_run_alone_is_retried_on_a_deadlock_and_a_lost_connection() -> None:
+    """A read (one auto-commit query) has no driver retries: the client's cover a deadlock and,
+    briefly, a lost connection, as a managed transaction's do."""
+    rows = [{"id": "a"}]
+    client, driver = _client([_deadlock(), _unreachable(), rows], retry_s=10.0)
+
+    assert await client.read("graph/agent_scope/agent_exists", agent_id="a") == rows
+    assert driver.sessions == 3
+
+
+async def test_a_write_alone_that_stays_unreachable_fails_fast_as_graph_unavailable() -> None:
+    driver = _Driver([_unreachable() for _ in range(1000)])
+    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]
+    started = time.monotonic()
+
+    with pytest.raises(GraphUnavailable):
+        await client.write_alone("graph/agent_scope/lock_agent", agent_id="a")
+
     assert time.monotonic() - started < 5.0
     assert 2 <= driver.sessions < 1000
