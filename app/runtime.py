@@ -23,6 +23,7 @@ from app.graph.client import GraphClient
 from app.loop.builtin_executors import WorkingMemoryExecutor
 from app.loop.executors import Executor, ExecutorRegistry
 from app.loop.guarding import Guard
+from app.loop.pending_memories import PendingCallMemories
 from app.loop.services import LoopServices
 from app.loop.turn import settle_background
 from app.reasoning.factory import make_reasoner, offline_judge
@@ -98,6 +99,7 @@ class Runtime:
         self.monotonic: Callable[[], float] = monotonic or time.monotonic
         # When this process last swept each agent's idle sessions (``monotonic()`` seconds).
         self.idle_sweeps: dict[str, float] = {}
+        self.call_memories = PendingCallMemories()
         self._owns_graph = owns_graph
         self._loop = self._build_loop()
         self._research = self._build_research()
@@ -166,7 +168,7 @@ class Runtime:
         sessions, the graph client (when the runtime opened it) and the
         reasoner's client."""
         try:
-            # The vectors of tool calls' episodes, deferred past their turns, are written first.
+            # The memories of tool calls, written after their answers, are written first.
             await settle_background()
             await self.mcp_clients.aclose()
             if self._owns_graph:
@@ -189,6 +191,7 @@ class Runtime:
             clock=self.clock,
             monotonic=self.monotonic,
             tool_offers=self.mcp_clients.offers,
+            call_memories=self.call_memories,
         )
 
     def _build_research(self) -> ResearchServices:

@@ -1,9 +1,9 @@
 """Credence's own overhead per tool call (issue 25): a trivial tool (mcp-server-time's
 ``get_current_time``, read-only) called through the whole path — a turn of the loop
 (activation, appraisal, the guardian on the call and each argument, supervision on the tool's
-belief, the executor, verification, the turn's one write transaction with its Action node,
-the answer) — against the server's own time for the same call (the executor's measured
-round trip, which includes the MCP client's JSON-RPC over stdio).
+belief, the executor, verification, the answer, and the call's record: its decision and Action
+node, one write query with the agent's lock) — against the server's own time for the same
+call (the executor's measured round trip, which includes the MCP client's JSON-RPC over stdio).
 
 In process, offline reasoner, real Neo4j (CREDENCE_NEO4J_* as usual), a new agent whose
 belief about the tool starts at 0.8 so every call runs autonomously; deleted at the end.
@@ -17,10 +17,13 @@ and working memory, which a tool call does not need), alternating with the lean 
 working memory alone) so both see the same load; what a turn without tools pays for the
 tool route (parsing a message that is not a call, and looking up the agent's tools: a cached
 dictionary look-up, a graph read at most every 5 s); the graph round trips of one call's turn
-(reads before the transaction, queries inside it); and the floor: the smallest write
-transaction a turn can make (taking the agent's lock, two queries), timed right after each
-measured turn so it sees the same load. Reflection is left out of these turns
-(``reflect_every_episodes`` set out of reach): it runs after the answer, in the background.
+(reads, writes run alone, queries inside a transaction) and of the call's memory, written
+after the answer (its episode, the outcome on the tool's belief and the capability, D's
+sample, the episode's vector: app/loop/call_memory.py), timed apart; and the floor: the
+smallest write a turn can make (taking the agent's lock: one query, its own transaction) and
+one trivial read, timed right after each measured turn so they see the same load. Reflection
+is left out of these turns (``reflect_every_episodes`` set out of reach): it runs after the
+answer, in the background.
 """
 
 from __future__ import annotations
@@ -34,11 +37,12 @@ import timeit
 from datetime import datetime
 from pathlib import Path
 
+import neo4j
+
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent
 from app.config import Settings
 from app.graph import client as graph_client
-from app.graph.agent_scope import lock_agent
 from app.loop import turn as turn_module
 from app.loop.activation import Activation, activate
 from app.loop.models import ChatRequest
@@ -98,6 +102,7 @@ async def main(calls: int) -> None:
             await clients.call(spec, "get_current_time", {"timezone": "UTC"})
             raw.append((time.perf_counter() - started) * 1000)
         totals, servers, overheads, full_overheads, floors, afters = [], [], [], [], [], []
+        reads: list[float] = []
         cpus: list[float] = []
         phases: dict[str, list[float]] = {}
         trips = _count_round_trips()
@@ -108,7 +113,7 @@ async def main(calls: int) -> None:
             result = await run_turn(services, agent.id, ChatRequest(message=CALL))
             total = (time.perf_counter() - started) * 1000
             cpu_ms = (time.process_time() - cpu) * 1000
-            # The work the turn left for after its answer (its episode's vector), timed apart:
+            # The work the turn left for after its answer (the call's memory), timed apart:
             # it runs while the caller reads the answer, not before the next call's turn.
             started = time.perf_counter()
             await settle_background()
@@ -127,10 +132,11 @@ async def main(calls: int) -> None:
             servers.append(server_ms)
             overheads.append(total - server_ms)
             started = time.perf_counter()
-            await graph.write_transaction(
-                lambda tx: lock_agent(tx, agent.id), action="the floor: the agent's lock"
-            )
+            await graph.write_alone("graph/agent_scope/lock_agent", agent_id=agent.id)
             floors.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            await graph.read("graph/agent_scope/agent_exists", agent_id=agent.id)
+            reads.append((time.perf_counter() - started) * 1000)
             for phase, ms in result.timings_ms.items():
                 phases.setdefault(phase, []).append(ms)
         turn_module.activate_tool_call = activate_tool_call
@@ -141,7 +147,8 @@ async def main(calls: int) -> None:
         # A read runs its query through a transaction too: count those once, as reads.
         turn_trips = {
             "reads": trips.get("reads", 0),
-            "in the write transaction": trips.get("in transactions", 0) - trips.get("reads", 0),
+            "writes alone": trips.get("writes alone", 0),
+            "in a transaction": trips.get("in transactions", 0),
         }
         await settle_background()
         after_queries = NAMES[len(turn_queries) :]
@@ -165,14 +172,15 @@ async def main(calls: int) -> None:
         print(f"  Credence overhead     {_quantiles(overheads)}")
         print(f"    with full retrieval {_quantiles(full_overheads)}")
         print(f"  raw MCP call          {_quantiles(raw)}")
-        print(f"  floor: one write tx   {_quantiles(floors)}")
+        print(f"  floor: one write tx   {_quantiles(floors)}   (the agent's lock, one query)")
+        print(f"  one trivial read      {_quantiles(reads)}")
         print(f"  this process's CPU    {_quantiles(cpus)}   (the turn's, all threads)")
         ratio = statistics.median(overheads) / statistics.median(floors)
         print(f"  overhead / floor (p50) {ratio:.1f}x")
         print(f"  graph round trips of one call's turn: {turn_trips}")
         print("    " + ", ".join(turn_queries))
         print("  after the answer: " + ", ".join(after_queries))
-        print(f"  the episode's vector after the answer {_quantiles(afters)}")
+        print(f"  the call's memory after the answer {_quantiles(afters)}")
         for phase, values in sorted(phases.items()):
             print(f"    phase {phase:<18} {_quantiles(values)}")
         print(f"  tool route on a turn without a call: {parse_us / 10_000 * 1e6:.2f} µs (syntax)")
@@ -208,21 +216,25 @@ async def _full_activation(
 
 
 def _count_round_trips() -> dict[str, int]:
-    """Counts the queries the graph client runs, by kind (patched for this process)."""
+    """Counts the queries the graph client runs, by kind (patched for this process): a query
+    run alone (a read, or a write that is its own transaction), or one inside a transaction."""
     counts: dict[str, int] = {}
-    read, run = graph_client.GraphClient.read, graph_client.Transaction.run
+    alone, run = graph_client.GraphClient._run_alone, graph_client.Transaction.run
 
-    async def counted_read(self: graph_client.GraphClient, name: str, **params: object) -> object:
-        counts["reads"] = counts.get("reads", 0) + 1
-        NAMES.append(f"read {name}")
-        return await read(self, name, **params)
+    async def counted_alone(
+        self: graph_client.GraphClient, name: str, params: dict[str, object], access: str
+    ) -> object:
+        kind = "reads" if access == neo4j.READ_ACCESS else "writes alone"
+        counts[kind] = counts.get(kind, 0) + 1
+        NAMES.append(f"{'read' if kind == 'reads' else 'write'} {name}")
+        return await alone(self, name, params, access)
 
     async def counted_run(self: graph_client.Transaction, name: str, **params: object) -> object:
         counts["in transactions"] = counts.get("in transactions", 0) + 1
         NAMES.append(name)
         return await run(self, name, **params)
 
-    graph_client.GraphClient.read = counted_read  # type: ignore[assignment,method-assign]
+    graph_client.GraphClient._run_alone = counted_alone  # type: ignore[assignment,method-assign]
     graph_client.Transaction.run = counted_run  # type: ignore[assignment,method-assign]
     return counts
 

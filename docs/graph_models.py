@@ -400,6 +400,9 @@ class Action(AgentScoped):
     approval_id = StringProperty()
     created_at = DateTimeNeo4jFormatProperty()
     completed_at = DateTimeNeo4jFormatProperty()
+    # The call's memory (JSON) until it is written, right after the answer
+    # (app/loop/call_memory.py); absent once written.
+    memory_pending = StringProperty()
 
 
 class KnowledgePack(AgentScoped):

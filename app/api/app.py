@@ -13,6 +13,7 @@ from fastapi import APIRouter, FastAPI
 from app import __version__
 from app.agents.birth import ensure_default_agent
 from app.api.body_limit import BodyLimit
+from app.api.call_memories import AwaitCallMemories
 from app.api.causality import CausalConsistency
 from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import mount_mcp
@@ -47,6 +48,7 @@ from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
+from app.loop.call_memory import remember_pending_calls
 from app.research.store import running_investigations
 from app.research.tasks import InvestigationTasks
 from app.runtime import Runtime
@@ -109,6 +111,8 @@ def create_app(
         app.include_router(router)
     # MCP over streamable HTTP at /mcp (app/mcp), behind the same API keys.
     app.state.mcp_server = mount_mcp(app, settings)
+    # A request about an agent waits for the memories of its calls this process still writes.
+    app.add_middleware(AwaitCallMemories)
     # Bookmarks in and out (X-Credence-Bookmark): read-your-writes across API processes.
     app.add_middleware(CausalConsistency)
     # Bodies over CREDENCE_API__MAX_BODY_BYTES are refused (413) before anything reads them:
@@ -138,6 +142,7 @@ async def _lifespan(
         await _migrate(graph, settings)
     if settings.default_agent:
         await _ensure_default_agent(runtime)
+    await _remember_pending_calls(runtime)
     if settings.embeddings.preload:
         await _preload_embeddings(runtime)
     if settings.research.resume_on_start:
@@ -151,6 +156,15 @@ async def _lifespan(
         # Each stays "running" in the graph and continues from its last step on resume.
         await app.state.research_tasks.stop_all()
         await runtime.aclose()
+
+
+async def _remember_pending_calls(runtime: Runtime) -> None:
+    """Writes the memories of the tool calls a stopped process answered but did not remember
+    (app/loop/call_memory.py), before this one takes requests."""
+    try:
+        await remember_pending_calls(runtime.loop)
+    except CredenceError as error:
+        log.error("tool calls' memories left by a stopped process not written: %s", error.message)
 
 
 async def _resume_investigations(app: FastAPI, runtime: Runtime) -> None:

@@ -96,13 +96,22 @@ async def finish_turn_episode_in(
 ) -> None:
     """Writes the response and how the turn ran (with what its judgements cost) on its
     episode, then marks the respond phase and streams the response."""
+    await complete_turn_episode_in(
+        tx, agent_id, episode_id, turn_params(recorder, response, conduct)
+    )
+    await responded(recorder, response)
+
+
+async def complete_turn_episode_in(
+    tx: Transaction, agent_id: str, episode_id: str, turn: dict[str, Any]
+) -> None:
+    """Writes the response and how the turn ran on its episode (``turn``: :func:`turn_params`)."""
     await tx.run(
         "loop/episode_rows/complete_turn_episode",
         agent_id=agent_id,
         episode_id=episode_id,
-        turn=turn_params(recorder, response, conduct),
+        turn=turn,
     )
-    await responded(recorder, response)
 
 
 def turn_params(recorder: TurnRecorder, response: str, conduct: TurnConduct) -> dict[str, Any]:

@@ -92,6 +92,8 @@ async def resume_approval(
         AgentNotFound, ApprovalNotFound, ApprovalClosed (answered before, or expired),
         ApprovalAnswerInvalid, TurnFailed (nothing written).
     """
+    # The proposal's memory (a tool call's, written after its answer) comes first.
+    await services.call_memories.settled(agent_id)
     stored = await get_approval(services.graph, agent_id, approval_id)
     if stored.public.status not in ("pending", "expired"):
         raise ApprovalClosed(approval_id, stored.public.status)

@@ -13,6 +13,7 @@ from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
 from app.loop.executors import ExecutorRegistry
 from app.loop.guarding import Guard
+from app.loop.pending_memories import PendingCallMemories
 from app.loop.settings import LoopConfig
 from app.reasoning.protocol import Reasoner
 from app.tools.offers import ToolOffers
@@ -39,3 +40,6 @@ class LoopServices:
     # The agents' connected tools, offered to the reasoner for a message that may ask for one
     # (the runtime passes its MCP clients' cache, which connecting and removing servers clear).
     tool_offers: ToolOffers = field(default_factory=ToolOffers)
+    # The memories of this process's tool calls still being written, by agent (a turn waits
+    # for its agent's before it activates).
+    call_memories: PendingCallMemories = field(default_factory=PendingCallMemories)

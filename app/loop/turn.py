@@ -24,6 +24,8 @@ from app.embeddings.store import embed_pending
 from app.errors import CredenceError
 from app.guardian.check import Censors
 from app.loop.activation import Activation, activate
+from app.loop.call_memory import remember_call
+from app.loop.call_record import write_call_turn
 from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.planning import PlannedTurn, plan_turn
 from app.loop.recording import (
@@ -40,7 +42,6 @@ from app.loop.tool_activation import activate_tool_call
 from app.loop.tool_routing import route_to_tool
 from app.loop.tool_turns import focus_on_tool
 from app.loop.write_phase import Aftermath, write_turn
-from app.memory.episodes import embed_deferred_episodes
 from app.tools.calls import parse_tool_call
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ _SETTLE: set[asyncio.Task[object]] = set()
 
 def in_background(
     work: Coroutine[object, object, object], what: str, *, settle_on_close: bool = False
-) -> None:
+) -> asyncio.Task[object]:
     """Runs ``work`` after the caller returns; a failure is logged, never raised.
 
     Args:
@@ -73,11 +74,12 @@ def in_background(
     if settle_on_close:
         _SETTLE.add(task)
         task.add_done_callback(_SETTLE.discard)
+    return task
 
 
 async def settle_background() -> None:
-    """Waits for the background work that must not be lost (the deferred vectors of tool calls'
-    episodes) started so far; the runtime calls it before it closes the graph."""
+    """Waits for the background work that must not be lost (the memories of tool calls) started
+    so far; the runtime calls it before it closes the graph."""
     while _SETTLE:
         await asyncio.gather(*list(_SETTLE))
 
@@ -99,6 +101,8 @@ async def run_turn(
     """
     recorder = TurnRecorder(emit=emit)
     phase = "activate"
+    # What this process's earlier tool calls of the agent teach is read by this turn.
+    await services.call_memories.settled(agent_id)
     # The guardian's censors are read while the turn activates (planning checks with them).
     censors = asyncio.ensure_future(services.guard.censors(agent_id))
     try:
@@ -106,7 +110,10 @@ async def run_turn(
         phase = "plan"
         turn = await _plan(services, recorder, agent_id, request, activation, censors)
         phase = "learn"
-        result, aftermath = await write_turn(services, recorder, turn)
+        if activation.tool is not None:
+            result, aftermath = await write_call_turn(services, recorder, turn)
+        else:
+            result, aftermath = await write_turn(services, recorder, turn)
     except ReasonerFailed as failure:
         raise await turn_failed(emit, agent_id, failure) from failure
     except CredenceError as error:
@@ -207,25 +214,21 @@ async def _after_turn(
     result: TurnResult,
     aftermath: Aftermath,
 ) -> None:
-    """Bookkeeping after the turn committed: the vector of a tool call's episode (in the
-    background), vectors for revised and learned beliefs, a meditation when the runaway
-    guard's streak (D and the streak, recorded by the turn's transaction) says D stayed above
-    the line too long, the session closed when asked
-    (else reflection when enough episodes wait), and the agent's idle sessions closed (swept at
-    most once per ``idle_sweep_interval_seconds``)."""
+    """Bookkeeping after the turn committed: a tool call's memory (in the background: its
+    episode, what its outcome teaches, D's sample and a meditation when D ran away), vectors
+    for revised and learned beliefs, a meditation when the runaway guard's streak (D and the
+    streak, recorded by the turn's transaction) says D stayed above the line too long, the
+    session closed when asked (once a call's episode is in it; else reflection when enough
+    episodes wait), and the agent's idle sessions closed (swept at most once per
+    ``idle_sweep_interval_seconds``)."""
     try:
-        if aftermath.deferred_vectors:
-            in_background(
-                embed_deferred_episodes(
-                    services.graph,
-                    services.settings.retrieval,
-                    services.embedder,
-                    agent_id,
-                    aftermath.deferred_vectors,
-                ),
-                "the vector of a tool call's episode",
+        if aftermath.call_memory is not None:
+            remembering = in_background(
+                remember_call(services, agent_id, aftermath.call_memory),
+                "a tool call's memory",
                 settle_on_close=True,
             )
+            services.call_memories.add(agent_id, remembering)
         if result.revisions or any(not item.reinforced for item in result.learned):
             # Revised and learned beliefs are written without vectors; give them theirs now so
             # the next turn finds them by meaning too, not only by their words.
@@ -242,6 +245,7 @@ async def _after_turn(
         # lost with the process runs at the next trigger.
         loop = services.settings.loop
         if request.end_session and request.session:
+            await services.call_memories.settled(agent_id)
             await close_session(services, agent_id, request.session, "end_of_turn", reflect=False)
             closed = [request.session]
         else:

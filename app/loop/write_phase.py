@@ -9,13 +9,13 @@ answer and finish the episode → sample D.
 A resumed turn: resolve the approval → meet the speaker → learn from the outcome → record the
 decision's outcome → write the episode → answer and finish the episode.
 
-The steps both take (meet the speaker, write the episode, learn from the outcome, answer and
-finish the episode) are written once, below; each keeps the order its writes always had.
+The steps both take (meet the speaker, write the episode, learn from the outcome) live in
+app/loop/turn_memory.py; each keeps the order its writes always had. A turn that calls a tool
+writes through app/loop/call_record.py instead (its memory after its answer).
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -32,17 +32,15 @@ from app.loop.acting import outcome_of
 from app.loop.activation import Activation
 from app.loop.answers import ROUNDS, AnswersNeeded, TurnAnswers
 from app.loop.approvals import TurnState, create_approval_in, resolve_in
-from app.loop.decisions import create_decision_in, decision_params, record_decision_outcome_in
+from app.loop.decisions import create_decision_in, record_decision_outcome_in
 from app.loop.episode_rows import (
     EpisodeDraft,
     TurnConduct,
     emotional_valence,
     finish_turn_episode_in,
     is_person,
-    responded,
     surprise,
     turn_actions,
-    turn_params,
 )
 from app.loop.learning import learn_in, reinforcements
 from app.loop.models import ApprovalPublic, TurnEvent, TurnResult
@@ -64,7 +62,7 @@ from app.loop.turn_memory import (
     write_turn_episode,
 )
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
-from app.tools.actions import action_params, action_status, complete_approved_action_in
+from app.tools.actions import action_status, complete_approved_action_in
 
 _STATUS_BY_ACTION = {
     "approve": "approved",
@@ -77,23 +75,23 @@ _STATUS_BY_ACTION = {
 @dataclass(frozen=True, slots=True)
 class Aftermath:
     """What a committed turn leaves for the work after its answer: the dissatisfaction sample
-    taken after its learning (D, the runaway guard's streak), and the texts of the episode
-    vectors it deferred (by episode id; a tool call's episode is embedded after the answer)."""
+    taken after its learning (D, the runaway guard's streak), or the Action of a tool call whose
+    memory (its episode, what its outcome teaches, D's sample) is written after the answer
+    (app/loop/call_memory.py)."""
 
     dissatisfaction: float
     streak: int
-    deferred_vectors: dict[str, str] = field(default_factory=dict)
+    call_memory: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TurnRecords:
-    """What the end of a turn's transaction recorded: the answer, the decision, the question
-    left for a person, and the Action of a tool call."""
+    """What the end of a turn's transaction recorded: the answer, the decision and the question
+    left for a person."""
 
     reply: Reply
     decision_id: str | None
     approval: ApprovalPublic | None
-    action_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,10 +195,7 @@ async def record_turn(
     usable = _usable_evidence(settings.loop, plan)
     evidence = usable + reinforcements(plan.learning, usable)
     draft = _turn_episode(turn, outcome, evidence, people)
-    # A tool call's episode is embedded after the answer (its interference counted then).
-    episode_id, deferred = await write_turn_episode(
-        tx, services, agent_id, draft, now, defer_vectors=turn.activation.tool is not None
-    )
+    episode_id, _ = await write_turn_episode(tx, services, agent_id, draft, now)
     await recorder.phase("episode", episode_id=episode_id)
     items = _evidence_for_beliefs(evidence, people.person_id, episode_id)
     tension = await _apply_evidence(tx, settings.mechanics, recorder, agent_id, items)
@@ -218,14 +213,9 @@ async def record_turn(
     )
     revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
     await recorder.phase("learn", tension_changes=len(tension.moves))
-    if turn.activation.tool is not None:
-        records = await record_tool_call_turn(
-            tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now
-        )
-    else:
-        records = await _record_decision_and_answer(
-            tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now
-        )
+    records = await _record_decision_and_answer(
+        tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now
+    )
     value, streak = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
     written = TurnWritten(
         episode_id,
@@ -238,8 +228,7 @@ async def record_turn(
         learned,
     )
     result = turn_result(turn, recorder, written)
-    result.action_id = records.action_id
-    return result, Aftermath(value, streak, deferred)
+    return result, Aftermath(value, streak)
 
 
 async def _record_decision_and_answer(
@@ -271,7 +260,7 @@ async def _record_decision_and_answer(
     )
     conduct = turn_conduct(turn, bool(revision.revisions), decision_id)
     await finish_turn_episode_in(tx, recorder, agent_id, episode_id, reply.text, conduct)
-    return TurnRecords(reply, decision_id, approval, None)
+    return TurnRecords(reply, decision_id, approval)
 
 
 def turn_conduct(turn: PlannedTurn, revised: bool, decision_id: str | None) -> TurnConduct:
@@ -493,60 +482,6 @@ def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) 
         outcome_belief_ids=outcome_beliefs(activation, loop.outcome_beliefs),
         rule_ids=[rule.id for rule in activation.rules],
     )
-
-
-async def record_tool_call_turn(
-    tx: Transaction,
-    services: LoopServices,
-    recorder: TurnRecorder,
-    turn: PlannedTurn,
-    revised: tuple[RevisionOutcome, TurnAnswers],
-    written: tuple[str, str],
-    now: datetime,
-) -> TurnRecords:
-    """The end of a tool call's transaction: the question to a person (a proposal), then in
-    one round trip (``loop/tool_turns/record_tool_call``) the decision, the Action (what was
-    sent and what came of it, or that it waits for a person, or was refused) and the episode
-    completed with the answer; ``written``: the turn's outcome and its episode."""
-    settings, plan, agent_id = services.settings, turn.plan, turn.agent_id
-    (revision, answers), (outcome, episode_id) = revised, written
-    unit = plan.work_unit
-    assert unit is not None and unit.call is not None  # a tool call's unit is the call
-    decision_id, action_id = str(uuid.uuid4()), str(uuid.uuid4())
-    approval, question = await ask_a_person(
-        tx, settings.loop, recorder, turn, decision_id, episode_id
-    )
-    reply = answers.reply_for(
-        turn_response(turn, revision, question, settings.loop.history_turns_answer)
-    )
-    moved = (
-        outcome_beliefs(turn.activation, settings.loop.outcome_beliefs)
-        if outcome != "neutral"
-        else []
-    )
-    await tx.run(
-        "loop/tool_turns/record_tool_call",
-        agent_id=agent_id,
-        now=now,
-        **decision_params(decision_id, turn.activation, plan, unit),
-        action=action_params(
-            action_id,
-            unit.call,
-            status=action_status(plan.mode, plan.execution, outcome, approval is not None, False),
-            mode=plan.mode,
-            execution=plan.execution,
-            decision_id=decision_id,
-            episode_id=episode_id,
-            approval_id=approval.id if approval is not None else None,
-            moved=moved,
-        ),
-        episode_id=episode_id,
-        turn=turn_params(
-            recorder, reply.text, turn_conduct(turn, bool(revision.revisions), decision_id)
-        ),
-    )
-    await responded(recorder, reply.text)
-    return TurnRecords(reply, decision_id, approval, action_id)
 
 
 # --- a resumed turn ----------------------------------------------------------------------------

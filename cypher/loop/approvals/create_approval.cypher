@@ -1,11 +1,11 @@
 // A guidance or proposal turn waits for a person: the approval holds the question, the proposed
 // work unit and the turn's state (to resume it later, also after a restart), linked to the turn's
-// episode and, when one decided the mode, the relevant belief.
+// episode (a tool call's episode is written after its answer: loop/tool_turns/link_call_episode
+// links it then) and, when one decided the mode, the relevant belief.
 // Params: $agent_id (string), $approval (map: id, kind (guidance/proposal), question (string),
 //         work_unit (JSON string or null), belief_id (string or null), turn_state (JSON string),
 //         episode_id (string), expires_at (datetime)).
 // Returns: approval (map of properties).
-MATCH (e:Episode {agent_id: $agent_id, id: $approval.episode_id})
 CREATE (a:Approval {id: $approval.id, agent_id: $agent_id})
 SET a.kind = $approval.kind,
     a.status = 'pending',
@@ -15,8 +15,11 @@ SET a.kind = $approval.kind,
     a.turn_state = $approval.turn_state,
     a.created_at = datetime(),
     a.expires_at = $approval.expires_at
-CREATE (a)-[:RAISED_IN]->(e)
 WITH a
+CALL (a) {
+  MATCH (e:Episode {agent_id: $agent_id, id: $approval.episode_id})
+  CREATE (a)-[:RAISED_IN]->(e)
+}
 CALL (a) {
   MATCH (b:Belief {agent_id: $agent_id, id: $approval.belief_id})
   CREATE (a)-[:CONCERNS]->(b)

@@ -1,9 +1,12 @@
-// The records of a turn that calls a tool, in one round trip of its transaction (after its
-// episode, outcome and approval are written): the decision with its reasons and the beliefs it
-// used (as loop/decisions/create_decision), the Action with what was sent and what came of it,
-// linked to the tool, the decision, the episode, the approval and the beliefs its outcome moved
-// (as tools/create_action), and the episode completed with the answer and how the turn ran (as
-// loop/episode_rows/complete_turn_episode).
+// The record of a turn that calls a tool, in one round trip: the agent's lock first (as
+// graph/agent_scope/lock_agent, so a call that asks nobody is this query alone, its own
+// transaction; a proposal runs it after lock_agent and its approval, and takes the lock it holds
+// again), then the decision with its reasons and the beliefs it used
+// (as loop/decisions/create_decision), and the Action with what was sent and what came of it,
+// linked to the tool, the decision, the approval and the beliefs its outcome moves (as
+// tools/create_action). The turn's episode and what the outcome teaches are written right after
+// the answer (app/loop/call_memory.py): the Action holds them in memory_pending until then, so a
+// process that stops first leaves them for the next one.
 // Params: $agent_id (string), $now (datetime),
 //         $decision (map: id, description (string), confidence (float), stakes (string),
 //         mode (string), work_unit (JSON string), verb (string), execution_status (string or
@@ -12,11 +15,15 @@
 //         $action (map: id, qualified_name, connection, tool, arguments (JSON string), status,
 //         mode, duration_ms (float or null), result (string or null), is_error (bool or null),
 //         decision_id, episode_id, approval_id (strings or null), moved (list of belief ids)),
-//         $episode_id (string), $turn (map: response (string), supervision_mode (string),
-//         dissatisfaction (float), revision_triggered (boolean), frame (string), decision_id
-//         (string or null), model_calls (int), input_tokens (int), output_tokens (int),
-//         reasoners (list of strings)).
-// Returns: decision_id (string), action_id (string), episode_id (string).
+//         $memory (JSON string: the call's memory, app/loop/call_memory.py CallMemory).
+// Returns: decision_id (string), action_id (string). No row (nothing written) when the agent does
+// not exist or is being deleted.
+MATCH (:Agent {id: $agent_id})
+MERGE (l:AgentLock {of_agent: $agent_id})
+SET l.write_count = coalesce(l.write_count, 0) + 1
+WITH l
+MATCH (ag:Agent {id: $agent_id})
+WHERE ag.deleting IS NULL
 CREATE (d:Decision {id: $decision.id, agent_id: $agent_id})
 SET d.description = $decision.description,
     d.confidence = $decision.confidence,
@@ -40,7 +47,6 @@ CALL (d) {
   MATCH (b:Belief {agent_id: $agent_id, id: belief_id})
   MERGE (d)-[:USED]->(b)
 }
-MATCH (e:Episode {agent_id: $agent_id, id: $episode_id})
 CREATE (a:Action {id: $action.id, agent_id: $agent_id})
 SET a.qualified_name = $action.qualified_name,
     a.connection = $action.connection,
@@ -55,11 +61,10 @@ SET a.qualified_name = $action.qualified_name,
     a.episode_id = $action.episode_id,
     a.approval_id = $action.approval_id,
     a.created_at = $now,
-    a.completed_at = CASE WHEN $action.status IN ['pending'] THEN null ELSE $now END
+    a.completed_at = CASE WHEN $action.status IN ['pending'] THEN null ELSE $now END,
+    a.memory_pending = $memory
 CREATE (d)-[:TOOK]->(a)
-CREATE (a)-[:IN_EPISODE]->(e)
-CREATE (d)-[:IN_TURN]->(e)
-WITH d, a, e
+WITH d, a
 CALL (a) {
   MATCH (t:Tool {agent_id: $agent_id, qualified_name: $action.qualified_name})
   MERGE (a)-[:CALLED]->(t)
@@ -73,22 +78,4 @@ CALL (a) {
   MATCH (b:Belief {agent_id: $agent_id, id: belief_id})
   MERGE (a)-[:MOVED]->(b)
 }
-SET e.response = $turn.response,
-    e.supervision_mode = $turn.supervision_mode,
-    e.dissatisfaction = $turn.dissatisfaction,
-    e.revision_triggered = $turn.revision_triggered,
-    e.model_calls = $turn.model_calls,
-    e.input_tokens = $turn.input_tokens,
-    e.output_tokens = $turn.output_tokens,
-    e.reasoners = $turn.reasoners,
-    e.kind = 'turn'
-WITH d, a, e
-CALL (e) {
-  MATCH (f:Frame {agent_id: $agent_id, key: $turn.frame})
-  MERGE (e)-[:IN_FRAME]->(f)
-}
-CALL (e) {
-  MATCH (e)-[:IN_SESSION]->(s:Session)
-  SET s.last_active = e.occurred_at
-}
-RETURN d.id AS decision_id, a.id AS action_id, e.id AS episode_id
+RETURN d.id AS decision_id, a.id AS action_id

@@ -1,0 +1,170 @@
+"""The memory of a tool call, written right after its answer: the turn's episode (with the
+speaker met, its session order, lexical statistics and subjects, then its vector), joined to the
+call's decision and Action, what the outcome teaches (the beliefs it moves, with its moral
+valence and failure severity, the capability record and so the autonomy for that tool) and D's
+sample (then a meditation when the runaway guard asks for one).
+
+A call's own transaction records only what the call is (the decision, the Action, an approval;
+app/loop/call_record.py) and leaves this memory on the Action (``memory_pending``, a
+:class:`CallMemory` as JSON). The transaction here claims it, so it is written exactly once; a
+process that stops before it leaves it in the graph, and the next one writes it when it starts
+(:func:`remember_pending_calls`). Within a process the agent's next turn waits for it
+(app/loop/pending_memories.py), so every turn reads what the calls before it taught.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.beliefs.revision import meditate_if_runaway, record_dissatisfaction_in
+from app.errors import AgentNotFound
+from app.graph.agent_scope import lock_agent
+from app.graph.client import Transaction
+from app.loop.episode_rows import EpisodeDraft, complete_turn_episode_in, emotional_valence
+from app.loop.services import LoopServices
+from app.loop.turn_memory import (
+    OutcomeLesson,
+    learn_from_outcome,
+    meet_people,
+    write_turn_episode,
+)
+from app.memory.episodes import embed_deferred_episodes
+
+log = logging.getLogger(__name__)
+
+# How many calls' memories a starting process writes at most (the rest at the next start).
+_PENDING_AT_START = 10_000
+
+
+class CallLesson(BaseModel):
+    """What the call's outcome teaches (see :class:`app.loop.turn_memory.OutcomeLesson`)."""
+
+    belief_ids: list[str]
+    outcome: str
+    severity: float
+    context: str | None
+    capability_domain: str | None
+
+
+class CallMemory(BaseModel):
+    """What a tool call's memory is written from, kept on its Action until it is written."""
+
+    episode_id: str
+    decision_id: str
+    approval_id: str | None
+    occurred_at: datetime
+    speaker: str | None
+    message: str
+    session: str | None
+    # The people the message names who were not known when the turn activated.
+    mentioned: list[str] = Field(default_factory=list)
+    frame: str
+    actions: int
+    about: list[str] = Field(default_factory=list)
+    surprise: float | None = None
+    lesson: CallLesson
+    # The episode's completion: the answer and how the turn ran (``turn_params``).
+    turn: dict[str, Any]
+
+
+async def remember_call(services: LoopServices, agent_id: str, action_id: str) -> bool:
+    """Writes the memory the call ``action_id`` left (see the module docstring), then its
+    episode's vector and a meditation when D has run away; False when it was written already
+    (by another process) or the Action is gone."""
+    settings = services.settings
+
+    async def work(tx: Transaction) -> tuple[dict[str, str], int] | None:
+        await lock_agent(tx, agent_id)
+        rows = await tx.run(
+            "loop/tool_turns/claim_call_memory", agent_id=agent_id, action_id=action_id
+        )
+        if not rows:
+            return None
+        memory = CallMemory.model_validate_json(rows[0]["memory"])
+        deferred = await _write_memory(tx, services, agent_id, action_id, memory)
+        _, streak = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
+        return deferred, streak
+
+    written = await services.graph.write_transaction(work, action="writing a tool call's memory")
+    if written is None:
+        return False
+    deferred, streak = written
+    await embed_deferred_episodes(
+        services.graph, settings.retrieval, services.embedder, agent_id, deferred
+    )
+    await meditate_if_runaway(
+        services.graph, settings.mechanics, services.reasoner, agent_id, streak
+    )
+    return True
+
+
+async def _write_memory(
+    tx: Transaction, services: LoopServices, agent_id: str, action_id: str, memory: CallMemory
+) -> dict[str, str]:
+    """The call's episode (its vector deferred: returns its text), joined to the call's
+    records and completed, then what the outcome teaches; at the turn's own time."""
+    settings, now, lesson = services.settings, memory.occurred_at, memory.lesson
+    people = await meet_people(
+        tx,
+        settings.memory,
+        agent_id,
+        memory.speaker,
+        memory.message,
+        memory.mentioned,
+        now,
+    )
+    draft = EpisodeDraft(
+        speaker=memory.speaker,
+        text=memory.message,
+        session=memory.session,
+        outcome=lesson.outcome,
+        frame=memory.frame,
+        actions=memory.actions,
+        about=memory.about,
+        emotional_valence=emotional_valence(lesson.outcome, people.frustrated, people.praised),
+        surprise=memory.surprise,
+    )
+    episode_id, deferred = await write_turn_episode(
+        tx, services, agent_id, draft, now, defer_vectors=True, episode_id=memory.episode_id
+    )
+    await tx.run(
+        "loop/tool_turns/link_call_episode",
+        agent_id=agent_id,
+        episode_id=episode_id,
+        decision_id=memory.decision_id,
+        action_id=action_id,
+        approval_id=memory.approval_id,
+    )
+    await complete_turn_episode_in(tx, agent_id, episode_id, memory.turn)
+    outcome = OutcomeLesson(
+        belief_ids=lesson.belief_ids,
+        outcome=lesson.outcome,
+        message=memory.message,
+        severity=lesson.severity,
+        context=lesson.context,
+        capability_domain=lesson.capability_domain,
+    )
+    await learn_from_outcome(tx, settings, agent_id, outcome, now)
+    return deferred
+
+
+async def remember_pending_calls(services: LoopServices) -> int:
+    """Writes the memories that calls left when a process stopped before writing them (oldest
+    first); returns how many were written. Run when the runtime starts."""
+    rows = await services.graph.read(
+        "loop/tool_turns/list_pending_call_memories", limit=_PENDING_AT_START
+    )
+    written = 0
+    for row in rows:
+        try:
+            if await remember_call(services, str(row["agent_id"]), str(row["action_id"])):
+                written += 1
+        except AgentNotFound:
+            continue  # its agent is being deleted: the deletion takes the Action too
+    if written:
+        log.info("wrote the memory of %d tool calls left by a stopped process", written)
+    return written

@@ -1,0 +1,15 @@
+// What a tool call's memory wrote: whether it is still pending on the Action, the episode the
+// Action and its decision point at, the strength of the beliefs the call moved, and the agent's
+// capability records' experience.
+// Params: $agent_id (string), $action_id (string).
+// Returns: pending (boolean), action_episode (string or null), decision_episode (string or null),
+// moved (list of maps: id, strength), experience (int).
+MATCH (a:Action {agent_id: $agent_id, id: $action_id})
+OPTIONAL MATCH (a)-[:IN_EPISODE]->(e:Episode)
+OPTIONAL MATCH (:Decision {agent_id: $agent_id, id: a.decision_id})-[:IN_TURN]->(de:Episode)
+WITH a, e, de
+OPTIONAL MATCH (a)-[:MOVED]->(b:Belief)
+WITH a, e, de, collect(b {.id, .strength}) AS moved
+OPTIONAL MATCH (:Agent {id: $agent_id})-[:HAS_CAPABILITY]->(c:Capability)
+RETURN a.memory_pending IS NOT NULL AS pending, e.id AS action_episode,
+       de.id AS decision_episode, moved, sum(coalesce(c.experience_count, 0)) AS experience

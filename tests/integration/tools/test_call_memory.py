@@ -1,0 +1,166 @@
+"""A tool call's memory is written right after its answer (app/loop/call_memory.py, in the
+background): its episode joined to the call's records, what the outcome teaches, the episode's
+vector and the interference it brings (as a turn embedded at once writes them). A closing runtime
+waits for it, the agent's next turn reads it, and a memory a stopped process left is written
+once by the next one (real Neo4j, real mcp-server-time, offline reasoner)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent, delete_agent
+from app.clock import Clock
+from app.config import Settings
+from app.graph.client import GraphClient
+from app.loop import turn as turn_module
+from app.loop.call_memory import remember_call, remember_pending_calls
+from app.loop.models import ChatRequest
+from app.loop.turn import run_turn, settle_background
+from app.runtime import Runtime
+from app.tools.connections import add_connection
+from app.tools.models import ConnectionCreate
+from tests.integration.tools.conftest import TIME_SERVER, ToolAgent, tool_settings
+
+CALL = 'call clock.get_current_time {"timezone": "UTC"}'
+
+
+async def test_a_tool_calls_episode_gets_its_vector_and_interference_after_the_answer(
+    settings: Settings, clock: Clock, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent = await create_agent(runtime.graph, AgentCreate(name="Deferred vectors"))
+    try:
+        await add_connection(
+            runtime.graph,
+            runtime.mcp_clients,
+            runtime.loop.embedder,
+            settings.mechanics,
+            runtime.settings.tools,
+            agent.id,
+            ConnectionCreate(name="clock", transport="stdio", command=str(TIME_SERVER)),
+            now=clock.now(),
+        )
+        first = await run_turn(runtime.loop, agent.id, ChatRequest(message=CALL))
+        assert first.mode == "autonomous" and first.execution is not None
+        assert first.execution.status == "executed"
+        await settle_background()
+        second = await run_turn(runtime.loop, agent.id, ChatRequest(message=CALL))
+        assert second.execution is not None and second.execution.status == "executed"
+    finally:
+        # Closing waits for the second episode's vector (deferred past its turn).
+        await runtime.aclose()
+    try:
+        rows = await test_graph.read(
+            "probe/episode_vectors",
+            agent_id=agent.id,
+            ids=[first.turn_id, second.turn_id],
+        )
+        assert [(row["has_vector"], row["scheme"]) for row in rows] == [(True, 2), (True, 2)]
+        # The same call twice: the older episode suffers the interference of the newer one,
+        # counted when the newer one got its vector.
+        assert [row["interference"] for row in rows] == [1, 0]
+    finally:
+        await delete_agent(graph, agent.id, default_agent_name="", force=True)
+
+
+async def _clock_agent(runtime: Runtime, settings: Settings, clock: Clock, name: str) -> str:
+    agent = await create_agent(runtime.graph, AgentCreate(name=name))
+    await add_connection(
+        runtime.graph,
+        runtime.mcp_clients,
+        runtime.loop.embedder,
+        settings.mechanics,
+        runtime.settings.tools,
+        agent.id,
+        ConnectionCreate(name="clock", transport="stdio", command=str(TIME_SERVER)),
+        now=clock.now(),
+    )
+    return agent.id
+
+
+async def test_a_calls_memory_is_its_episode_and_what_its_outcome_taught(
+    settings: Settings, clock: Clock, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent_id = await _clock_agent(runtime, settings, clock, "Call memory")
+    try:
+        first = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+        # The next turn waits for the first call's memory: it routes on what it taught.
+        second = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+        await settle_background()
+        assert first.relevant_belief is not None and second.relevant_belief is not None
+        assert second.relevant_belief.strength > first.relevant_belief.strength
+        assert first.action_id is not None
+        rows = await test_graph.read(
+            "probe/call_memory", agent_id=agent_id, action_id=first.action_id
+        )
+        memory = rows[0]
+        assert memory["pending"] is False
+        assert memory["action_episode"] == memory["decision_episode"] == first.turn_id
+        assert [belief["id"] for belief in memory["moved"]] == [first.relevant_belief.id]
+        assert memory["experience"] == 2
+    finally:
+        await runtime.aclose()
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+
+
+async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
+    settings: Settings,
+    clock: Clock,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stopped = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent_id = await _clock_agent(stopped, settings, clock, "Call memory after a stop")
+
+    async def stops_first(*_: object) -> bool:
+        return False  # the process stops between the call's answer and its memory
+
+    monkeypatch.setattr(turn_module, "remember_call", stops_first)
+    try:
+        turn = await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
+    finally:
+        await stopped.aclose()
+    assert turn.action_id is not None and turn.execution is not None
+    left = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=turn.action_id)
+    assert left[0]["pending"] is True
+    assert left[0]["action_episode"] is None and left[0]["experience"] == 0
+    before = left[0]["moved"][0]["strength"]
+
+    monkeypatch.undo()
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    try:
+        assert await remember_pending_calls(runtime.loop) >= 1
+        # Claimed by the transaction that wrote it: never written twice.
+        assert await remember_call(runtime.loop, agent_id, turn.action_id) is False
+        rows = await test_graph.read(
+            "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
+        )
+        assert rows[0]["pending"] is False
+        assert rows[0]["action_episode"] == turn.turn_id
+        assert rows[0]["moved"][0]["strength"] > before
+        assert rows[0]["experience"] == 1
+        vectors = await test_graph.read(
+            "probe/episode_vectors", agent_id=agent_id, ids=[turn.turn_id]
+        )
+        assert vectors[0]["has_vector"] is True
+    finally:
+        await runtime.aclose()
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+
+
+def test_a_request_about_the_agent_right_after_a_call_reads_its_memory(agent: ToolAgent) -> None:
+    """Over REST: the call's episode is written after the answer, and a request about the agent
+    waits for it (in this process), so it is there at once."""
+    agent.post(
+        "/connections",
+        {"name": "clock", "transport": "stdio", "command": str(TIME_SERVER)},
+        expect=201,
+    )
+    for _ in range(3):
+        turn = agent.call("clock", "get_current_time", {"timezone": "UTC"})
+        episode = agent.get(f"/episodes/{turn['turn_id']}")
+        assert episode["id"] == turn["turn_id"]
+        assert episode["response"] == turn["response"]
