@@ -2,10 +2,11 @@
 
 Pure functions over a :class:`ResearchState`, so the rules are tested without a database and the
 steps write what they return. Evidence counts when its stance is confident enough
-(``evidence_floor``; the offline reasoner's judgements by a floor of their own per stance); a
-source that lost a resolved conflict no longer counts for that hypothesis. A hypothesis with an
-open conflict is still being validated; one with a conflict that cannot be resolved is
-undecided; otherwise the surviving evidence decides it.
+(``evidence_floor``; the offline reasoner's judgements by a floor of their own per stance, and
+only for the passages about as close to the hypothesis as the closest one judged: the relevance
+margin); a source that lost a resolved conflict no longer counts for that hypothesis. A
+hypothesis with an open conflict is still being validated; one with a conflict that cannot be
+resolved is undecided; otherwise the surviving evidence decides it.
 """
 
 from __future__ import annotations
@@ -65,17 +66,42 @@ def decides(item: ResearchEvidence, settings: ResearchSettings) -> bool:
     return item.confidence >= floor_of(item, settings)[1]
 
 
+def relevance_bar(evidence: list[ResearchEvidence], settings: ResearchSettings) -> float | None:
+    """The cosine an offline judgement's passage needs to count: the closest passage judged on
+    the hypothesis (neutral ones too) less ``offline_relevance_margin``; None when the margin is
+    off or no offline judgement carries a cosine."""
+    margin = settings.offline_relevance_margin
+    closest = [
+        item.similarity
+        for item in evidence
+        if item.similarity is not None and item.reasoner.startswith(OFFLINE_REASONER)
+    ]
+    if margin is None or not closest:
+        return None
+    return max(closest) - margin
+
+
+def _relevant(item: ResearchEvidence, bar: float | None) -> bool:
+    if bar is None or item.similarity is None:
+        return True
+    return not item.reasoner.startswith(OFFLINE_REASONER) or item.similarity >= bar
+
+
 def counted_evidence(
     state: ResearchState, hypothesis_id: str, settings: ResearchSettings
 ) -> list[ResearchEvidence]:
-    """The evidence that bears on the hypothesis now: confident, not neutral, not from a source
-    that lost a conflict about it; most confident first."""
+    """The evidence that bears on the hypothesis now: confident, not neutral, close enough to
+    the hypothesis (offline judgements), not from a source that lost a conflict about it; most
+    confident first."""
     losers = _losers(state, hypothesis_id)
+    judged = state.evidence_on(hypothesis_id)
+    bar = relevance_bar(judged, settings)
     counted = [
         item
-        for item in state.evidence_on(hypothesis_id)
+        for item in judged
         if item.stance != "neutral"
         and item.confidence >= floor_of(item, settings)[0]
+        and _relevant(item, bar)
         and item.source_id not in losers
     ]
     return sorted(counted, key=lambda item: (-item.confidence, item.source_id))
