@@ -18,22 +18,23 @@ verdict is compared with what the labels of its sentences in the corpus say:
   miss, and the share of these claims where the conflict was recorded is printed;
 - only NOT_ENOUGH_INFO rows → ``undecided``.
 
-Every SUPPORTS/REFUTES claim of the dev slice comes with both sides (VitaminC is contrastive), so
-the slice as it is holds only ``contested`` and NOT_ENOUGH_INFO claims, both expecting
-``undecided``: a judge that decides nothing would score 1.0 on it. The default sample
-(``--sample balanced``) is therefore built: **a quarter each of confirmed, refuted, contested
-and NOT_ENOUGH_INFO claims** (``--claims`` rounded down to a multiple of 4). The claims of the
-chosen pages are shuffled by the seeded generator and taken in that order; a NOT_ENOUGH_INFO
-claim fills the not-enough-info quarter; a contested claim of the slice fills the quarter of
-confirmed, refuted or contested claims that has the fewest so far (ties in that order), by
-leaving its REFUTES sentences out of the corpus (confirmed), its SUPPORTS sentences (refuted), or
-neither (contested). A sentence one claim keeps is never one another claim leaves out (a claim
+Every SUPPORTS/REFUTES claim of the dev slice's pages comes with both sides (VitaminC is
+contrastive: 908 contested and 382 NOT_ENOUGH_INFO claims on the held-out pages, none one-sided),
+so the slice as it is expects ``undecided`` only: a judge that decides nothing would score 1.0. The
+default sample (``--sample balanced``) is therefore built: **a quarter each of confirmed, refuted,
+contested and NOT_ENOUGH_INFO claims** (``--claims`` rounded down to a multiple of 4). The claims
+of the chosen pages are shuffled by the seeded generator and taken in that order; a NOT_ENOUGH_INFO
+claim fills the not-enough-info quarter (a one-sided claim, its own); a contested claim fills the
+quarter of confirmed, refuted or contested claims that has the fewest so far (ties in that order),
+by leaving its REFUTES sentences out of the corpus (confirmed), its SUPPORTS sentences (refuted),
+or neither (contested). A sentence one claim keeps is never one another claim leaves out (a claim
 whose sentences fit no open quarter is skipped), so each claim's expected verdict is exactly its
-quarter's. Abstaining on everything scores 0.5 on this sample, deciding every one-sided claim
-right and abstaining on the rest 1.0. ``--sample contested`` draws the claims as the slice has
-them (the sample of the earlier runs); ``--sample one-sided`` (or ``--drop-side``) leaves one
-side of each claim out, chosen by the generator, unless another claim keeps the sentence (the
-expected verdict then follows from the labels still in the corpus).
+quarter's. Abstaining on everything scores 0.5 on this sample, deciding every one-sided claim right
+and abstaining on the rest 1.0. ``--sample contested`` draws the claims as the slice has them (the
+sample of the earlier runs); ``--sample one-sided`` (or ``--drop-side``) leaves one side of each
+claim out, chosen by the generator, unless another claim keeps the sentence (the expected verdict
+then follows from the labels still in the corpus). The sampler is
+``balanced_sample`` in ``tools/eval_data/vitaminc.py`` (tests/unit/tools).
 
 Up to three passes in one run, on the same corpus and claims: the cue judge alone (as before
 issue 23, and the fallback without the model's weights, which keeps the 0.7 floors and counts
@@ -93,7 +94,14 @@ from app.research.settings import ResearchSettings, for_offline_judge
 from app.research.sources.corpus import load_corpus_files
 from app.research.sources.documents import CorpusFile
 from app.research.sources.registry import build_source_registry
-from tools.eval_data.vitaminc import VitaminCRow, corpus_jsonl, find_vitaminc, read_rows
+from tools.eval_data.vitaminc import (
+    VitaminCRow,
+    balanced_sample,
+    corpus_jsonl,
+    expected_verdict,
+    find_vitaminc,
+    read_rows,
+)
 
 BENCH_CYPHER = Path(__file__).parent / "cypher"
 VERDICTS = ("confirmed", "refuted", "undecided")
@@ -105,16 +113,6 @@ SHOWN_SETTINGS = (*FLOOR_SETTINGS, "offline_relevance_margin")
 # counting (no relevance margin).
 BEFORE = {"offline_support_floor": 0.8, "offline_contradiction_floor": 0.8,
           "offline_relevance_margin": None}  # fmt: skip
-
-
-def expected_of(labels: set[str]) -> str:
-    if "SUPPORTS" in labels and "REFUTES" in labels:
-        return "contested"
-    if "SUPPORTS" in labels:
-        return "confirmed"
-    if "REFUTES" in labels:
-        return "refuted"
-    return "undecided"
 
 
 def right(expected: str, verdict: str) -> bool:
@@ -160,46 +158,6 @@ def natural_sample(
             if row.label != dropped:
                 sentences.setdefault((row.page, row.evidence), row)
     return claims, sentences
-
-
-# What a contested claim of the slice becomes in the balanced sample: the labels left out.
-BALANCED_CLASSES = {"confirmed": "REFUTES", "refuted": "SUPPORTS", "contested": None}
-
-
-def balanced_sample(
-    by_claim: dict[str, list[VitaminCRow]], pool: list[str], count: int, generator: random.Random
-) -> tuple[list[str], Sentences]:
-    """A quarter each (``count // 4``) of confirmed, refuted, contested and NOT_ENOUGH_INFO
-    claims. The claims are taken in the generator's order; a contested claim of the slice is
-    given the class that has the fewest claims so far (ties: confirmed, refuted, contested) and
-    that its sentences allow: confirmed leaves its REFUTES sentences out of the corpus, refuted
-    its SUPPORTS ones, contested keeps both. A sentence one claim keeps is never one another
-    claim leaves out, so every claim's expected verdict is the class it was given; a claim
-    whose sentences fit no class still open is skipped."""
-    quota = count // 4
-    taken: dict[str, list[str]] = {name: [] for name in (*BALANCED_CLASSES, "undecided")}
-    kept: Sentences = {}
-    left_out: set[tuple[str, str]] = set()
-    order = generator.sample(pool, len(pool))
-    for claim in order:
-        labels = {row.label for row in by_claim[claim]}
-        options = ["undecided"] if expected_of(labels) == "undecided" else list(BALANCED_CLASSES)
-        options = [name for name in options if len(taken[name]) < quota]
-        for name in sorted(options, key=lambda name: len(taken[name])):
-            dropped = BALANCED_CLASSES.get(name)
-            keep = {(r.page, r.evidence): r for r in by_claim[claim] if r.label != dropped}
-            leave = {(r.page, r.evidence) for r in by_claim[claim] if r.label == dropped}
-            if keep.keys() & left_out or leave & kept.keys():
-                continue
-            taken[name].append(claim)
-            left_out |= leave
-            for key, row in keep.items():
-                kept.setdefault(key, row)
-            break
-        if all(len(chosen) >= quota for chosen in taken.values()):
-            break
-    chosen = {claim for claims in taken.values() for claim in claims}
-    return [claim for claim in order if claim in chosen], kept
 
 
 def passes(
@@ -331,7 +289,7 @@ async def investigate_all(
     conflicts: Counter[str] = Counter()
     records: list[dict[str, object]] = []
     for number, claim in enumerate(claims, 1):
-        expected = expected_of(
+        expected = expected_verdict(
             {row.label for row in by_claim[claim] if (row.page, row.evidence) in sentences}
         )
         begun = time.perf_counter()
