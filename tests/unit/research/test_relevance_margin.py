@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.research.assessment import assess, counted_evidence, new_conflicts, relevance_bar
+from app.research.assessment import (
+    assess,
+    counted_evidence,
+    new_conflicts,
+    relevance_bar,
+    relevant_sources,
+)
 from app.research.models import (
     FoundSource,
     Hypothesis,
@@ -21,15 +27,22 @@ SETTINGS = ResearchSettings(
 )
 H = Hypothesis(id="h", ordinal=0, statement="Book Club earned less than $73 million globally",
                status="validating", confidence=0.5, searches=1)  # fmt: skip
-# The sentence that states the claim's figure, and an older revision of the same page.
+# The sentence that states the claim's figure, and another sentence of its page with another figure.
 S1 = FoundSource(id="s1", number=1, source_name="corpus", kind="corpus", ref="r1",
                  title="Book Club", origin="o1",
-                 text="The film has grossed $72 million worldwide.")  # fmt: skip
+                 text="The film was released by Paramount Pictures and has grossed $72 million "
+                      "worldwide.")  # fmt: skip
 S2 = S1.model_copy(
     update={"id": "s2", "number": 2, "ref": "r2", "origin": "o2",
             "text": "The film was a box office success grossing over $93.4 million."}
 )  # fmt: skip
 S3 = S1.model_copy(update={"id": "s3", "number": 3, "ref": "r3", "origin": "o3", "text": "Cast."})
+# Another revision of the closest sentence: only the figure differs.
+S4 = S1.model_copy(
+    update={"id": "s4", "number": 4, "ref": "r4", "origin": "o4",
+            "text": "The film was released by Paramount Pictures and has grossed $75 million "
+                    "worldwide."}
+)  # fmt: skip
 
 
 def _evidence(
@@ -51,7 +64,10 @@ def _state(*evidence: ResearchEvidence) -> ResearchState:
         iteration_cap=10, started_by="test", started_at=datetime(2026, 1, 1, tzinfo=UTC),
     )  # fmt: skip
     return ResearchState(
-        investigation=investigation, hypotheses=[H], sources=[S1, S2, S3], evidence=list(evidence)
+        investigation=investigation,
+        hypotheses=[H],
+        sources=[S1, S2, S3, S4],
+        evidence=list(evidence),
     )
 
 
@@ -105,3 +121,16 @@ def test_the_cue_judge_alone_counts_every_passage() -> None:
     alone = for_offline_judge(SETTINGS, learned=False)
     assert alone.offline_relevance_margin is None
     assert for_offline_judge(SETTINGS, learned=True).offline_relevance_margin == 0.02
+
+
+def test_a_revision_of_the_closest_sentence_counts_though_further_than_the_margin() -> None:
+    # The two revisions of a contested claim: a real conflict, whatever their cosines.
+    state = _state(
+        _evidence("s1", "supports", 0.91, similarity=0.83),
+        _evidence("s4", "contradicts", 0.9, similarity=0.78),
+        _evidence("s2", "contradicts", 0.86, similarity=0.78),
+    )
+    assert relevant_sources(state, state.evidence, SETTINGS) == {"s1", "s4"}
+    assert {e.source_id for e in counted_evidence(state, "h", SETTINGS)} == {"s1", "s4"}
+    [conflict] = new_conflicts(state, SETTINGS)
+    assert (conflict.supporting.source_id, conflict.contradicting.source_id) == ("s1", "s4")
