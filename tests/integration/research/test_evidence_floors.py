@@ -88,7 +88,7 @@ def test_the_api_runs_research_with_the_floors_of_the_judge_it_has(settings: Set
     off = settings.model_copy(
         update={"reasoner": settings.reasoner.model_copy(update={"offline_stance_model": False})}
     )
-    learned = (0.8, 0.85, 0.01)
+    learned = (0.8, 0.7, 0.02)
     for app_settings, kind, floors in (
         (settings, "learned", learned),
         (off, "cues", (0.7, 0.7, None)),
