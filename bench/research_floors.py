@@ -11,15 +11,21 @@ second search's passages are judged the same way; then it is decided or undecide
 (:func:`app.research.assessment.assess`). ``--check`` replays the floors the recording's
 bench run used for its "after" pass to compare with the verdicts of a real run.
 
-The first recording is the bench's default sample (contested and NOT_ENOUGH_INFO claims: the
-honest verdict is ``undecided``), the second the one-sided ``--drop-side`` sample of the same
-pages (most claims expect ``confirmed`` or ``refuted``). The rule: the highest accuracy on the
-first among the floors that lose at most ``--tolerance`` (0.01, about three claims of 345) on the
-second against 0.7 / 0.7, then the floors closest to 0.7. (The rule written first, the highest
-mean of the two, chose 0.95 / 0.95: abstaining nearly always, the one-sided accuracy fell from
-0.52 to 0.37; bench/README.md shows both rankings.)
+The grid is floors × relevance margins (``--margins``; ``off`` = every passage counts): the
+margin is the offline judge's ``offline_relevance_margin``, read from the cosine each recorded
+judgement carries (recordings made before judgements carried one replay every margin as off).
 
-    PYTHONPATH=. .venv/bin/python bench/research_floors.py rec-contested.json rec-one-sided.json
+The rule: the highest accuracy on the first recording among the settings that lose at most
+``--tolerance`` (0.01) on the others against 0.7 / 0.7 without a margin, then the floors closest to
+0.7, then the smaller margin. With the bench's balanced sample (a quarter each of confirmed,
+refuted, contested and NOT_ENOUGH_INFO claims) one recording is enough and the tolerance
+vacuous. (The second session gave it two: the contested sample, which expects ``undecided``
+only, and a one-sided ``--drop-side`` one; the rule written first then, the highest mean of the
+two, chose 0.95 / 0.95, abstaining nearly always; bench/README.md shows both rankings.)
+
+    PYTHONPATH=. .venv/bin/python bench/research_floors.py rec-balanced.json
+    PYTHONPATH=. .venv/bin/python bench/research_floors.py rec-contested.json rec-one-sided.json \
+        --margins off
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import argparse
 import itertools
 import json
 from collections import Counter
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -46,6 +53,7 @@ from app.research.settings import ResearchSettings
 from app.research.steps.resolve import conflict_request
 
 GRID = [round(0.40 + 0.05 * step, 2) for step in range(12)]  # 0.40 … 0.95
+MARGINS = "off,0.01,0.02,0.03,0.05,0.08,0.12"
 
 
 def _settle(state: ResearchState, settings: ResearchSettings) -> ResearchState:
@@ -120,12 +128,19 @@ def main() -> None:
         help="replay these offline floors only, with the confusion per recording",
     )
     parser.add_argument("--tolerance", type=float, default=0.01)
+    parser.add_argument(
+        "--margins",
+        default=MARGINS,
+        help=f"relevance margins to try, comma-separated, 'off' for none (default {MARGINS})",
+    )
     args = parser.parse_args()
+    margins = [None if m == "off" else float(m) for m in args.margins.split(",")]
     recordings = [json.loads(path.read_text(encoding="utf-8")) for path in args.recordings]
     base = ResearchSettings()
     if args.check:
         floors = {"offline_support_floor": args.check[0],
-                  "offline_contradiction_floor": args.check[1]}  # fmt: skip
+                  "offline_contradiction_floor": args.check[1],
+                  "offline_relevance_margin": margins[0]}  # fmt: skip
         settings = base.model_copy(update=floors)
         for path, records in zip(args.recordings, recordings, strict=True):
             confusion = Counter((r["expected"], replay(r, settings)) for r in records)
@@ -133,37 +148,79 @@ def main() -> None:
             for (expected, verdict), n in sorted(confusion.items()):
                 print(f"  {expected:>10} → {verdict:<10} {n}")
         return
-    scored = []
-    for support, contradiction in itertools.product(GRID, GRID):
-        settings = base.model_copy(
-            update={"offline_support_floor": support, "offline_contradiction_floor": contradiction}
-        )
-        accuracies = [accuracy(records, settings) for records in recordings]
-        distance = round(abs(support - 0.7) + abs(contradiction - 0.7), 2)
-        scored.append((accuracies, distance, support, contradiction))
-    old = next(s for s in scored if (s[2], s[3]) == (0.7, 0.7))
+    scored = [
+        score(recordings, base, support, contradiction, margin)
+        for margin, support, contradiction in itertools.product(margins, GRID, GRID)
+    ]
+    old = next(s for s in scored if s.setting == (0.7, 0.7, margins[0]))
     names = " / ".join(path.stem for path in args.recordings)
-
-    def line(row: tuple[list[float], float, float, float]) -> str:
-        shown = " / ".join(f"{a:.3f}" for a in row[0])
-        mean = sum(row[0]) / len(row[0])
-        return f"  {row[2]:.2f} {row[3]:.2f}: {shown} (mean {mean:.3f})"
-
-    print(f"support floor, contradiction floor: accuracy ({names})")
-    print(line(old) + "  <- 0.7 / 0.7, before")
+    print(f"support floor, contradiction floor, margin: accuracy ({names}); one-sided claims")
+    print(old.line() + "  <- 0.7 / 0.7, the first margin (off by default)")
     print("by the mean of the recordings:")
-    for row in sorted(scored, key=lambda r: (-sum(r[0]), r[1]))[:5]:
-        print(line(row))
+    for row in sorted(scored, key=lambda r: (-sum(r.accuracies), r.distance))[:5]:
+        print(row.line())
     kept = [
         r
         for r in scored
-        if all(a >= b - args.tolerance for a, b in zip(r[0][1:], old[0][1:], strict=True))
-    ]
-    print(f"by the first, losing at most {args.tolerance} on the others:")
-    ranked = sorted(kept, key=lambda r: (-r[0][0], r[1]))
+        if all(a >= b - args.tolerance for a, b in zip(r.accuracies[1:], old.accuracies[1:],
+                                                        strict=True))
+    ]  # fmt: skip
+    best = max(r.accuracies[0] for r in kept)
+    print(
+        f"by the first, losing at most {args.tolerance} on the others; within {args.tolerance} "
+        "of the best on the first, the most one-sided claims right:"
+    )
+    ranked = sorted(
+        (r for r in kept if r.accuracies[0] >= best - args.tolerance - 1e-9),
+        key=lambda r: (-r.one_sided, -r.accuracies[0], r.distance),
+    )
     for row in ranked[:8]:
-        print(line(row))
-    print(f"chosen: support floor {ranked[0][2]:.2f}, contradiction floor {ranked[0][3]:.2f}")
+        print(row.line())
+    chosen = ranked[0]
+    print(
+        f"chosen: support floor {chosen.setting[0]:.2f}, contradiction floor "
+        f"{chosen.setting[1]:.2f}, relevance margin {chosen.setting[2] or 'off'}"
+    )
+
+
+@dataclass(frozen=True)
+class Score:
+    setting: tuple[float, float, float | None]
+    accuracies: list[float]
+    # Accuracy on the first recording's claims that expect confirmed or refuted.
+    one_sided: float
+
+    @property
+    def distance(self) -> tuple[float, float]:
+        support, contradiction, margin = self.setting
+        return round(abs(support - 0.7) + abs(contradiction - 0.7), 2), margin or 0.0
+
+    def line(self) -> str:
+        support, contradiction, margin = self.setting
+        shown = " / ".join(f"{a:.3f}" for a in self.accuracies)
+        mean = sum(self.accuracies) / len(self.accuracies)
+        margin_shown = "off" if margin is None else f"{margin:.2f}"
+        return (
+            f"  {support:.2f} {contradiction:.2f} margin {margin_shown}: {shown} (mean "
+            f"{mean:.3f}); one-sided {self.one_sided:.3f}"
+        )
+
+
+def score(
+    recordings: list[list[dict[str, Any]]],
+    base: ResearchSettings,
+    support: float,
+    contradiction: float,
+    margin: float | None,
+) -> Score:
+    settings = base.model_copy(
+        update={"offline_support_floor": support, "offline_contradiction_floor": contradiction,
+                "offline_relevance_margin": margin}
+    )  # fmt: skip
+    accuracies = [accuracy(records, settings) for records in recordings]
+    one_sided = [r for r in recordings[0] if r["expected"] in ("confirmed", "refuted")]
+    decided = accuracy(one_sided, settings) if one_sided else 0.0
+    return Score((support, contradiction, margin), accuracies, decided)
 
 
 if __name__ == "__main__":

@@ -3,13 +3,13 @@ the label, and how long an investigation takes offline.
 
 A fixed, seeded sample of claims (``--claims``, seed ``--seed``) is drawn from the dev slice
 (``../shared/eval-data/vitaminc-dev``), by default from the pages of its held-out half only
-(``--pages held-out``: the page split of ``bench/stance_vitaminc.py``; the stance judge and the
-research floors were chosen on the other half). The corpus of one bench agent holds every evidence
-sentence of the sampled claims (one document per distinct sentence; the sentences of the other
+(``--pages held-out``: the page split of ``bench/stance_vitaminc.py``; the stance judge and every
+research setting were chosen on the other half). The corpus of one bench agent holds the evidence
+sentences the sample keeps (one document per distinct sentence; the sentences of the other
 sampled claims are the distractors, many from the same Wikipedia page). Each claim is then
 investigated with the offline reasoner and the real embedder, searching that corpus only
 (``sources=["corpus"]``, so beliefs written by earlier investigations are not searched), and its
-verdict is compared with what the labels say:
+verdict is compared with what the labels of its sentences in the corpus say:
 
 - only SUPPORTS rows → ``confirmed``; only REFUTES rows → ``refuted``;
 - SUPPORTS and REFUTES rows (VitaminC's contrastive revisions: a real source conflict) →
@@ -18,17 +18,30 @@ verdict is compared with what the labels say:
   miss, and the share of these claims where the conflict was recorded is printed;
 - only NOT_ENOUGH_INFO rows → ``undecided``.
 
-Nearly every SUPPORTS/REFUTES claim of the dev slice comes with both (VitaminC is contrastive), so
-the sample holds almost no one-sided claim. ``--drop-side`` builds the other case: for each
-sampled claim one side's sentences (SUPPORTS or REFUTES, chosen by the seeded generator) are left
-out of the corpus, and the expected verdict follows from the labels of the claim's sentences
-that are still in it (a sentence another claim kept stays in, with its label for this claim).
+Every SUPPORTS/REFUTES claim of the dev slice's pages comes with both sides (VitaminC is
+contrastive: 908 contested and 382 NOT_ENOUGH_INFO claims on the held-out pages, none one-sided),
+so the slice as it is expects ``undecided`` only: a judge that decides nothing would score 1.0. The
+default sample (``--sample balanced``) is therefore built: **a quarter each of confirmed, refuted,
+contested and NOT_ENOUGH_INFO claims** (``--claims`` rounded down to a multiple of 4). The claims
+of the chosen pages are shuffled by the seeded generator and taken in that order; a NOT_ENOUGH_INFO
+claim fills the not-enough-info quarter (a one-sided claim, its own); a contested claim fills the
+quarter of confirmed, refuted or contested claims that has the fewest so far (ties in that order),
+by leaving its REFUTES sentences out of the corpus (confirmed), its SUPPORTS sentences (refuted),
+or neither (contested). A sentence one claim keeps is never one another claim leaves out (a claim
+whose sentences fit no open quarter is skipped), so each claim's expected verdict is exactly its
+quarter's. Abstaining on everything scores 0.5 on this sample, deciding every one-sided claim right
+and abstaining on the rest 1.0. ``--sample contested`` draws the claims as the slice has them (the
+sample of the earlier runs); ``--sample one-sided`` (or ``--drop-side``) leaves one side of each
+claim out, chosen by the generator, unless another claim keeps the sentence (the expected verdict
+then follows from the labels still in the corpus). The sampler is
+``balanced_sample`` in ``tools/eval_data/vitaminc.py`` (tests/unit/tools).
 
 Up to three passes in one run, on the same corpus and claims: the cue judge alone (as before
-issue 23, and the fallback without the model's weights, which keeps the 0.7 floors), then the
-learned stance judge shipped in the package with the research floors fixed at 0.7 as before they
-were chosen on data (**before**) and with the configured ones
-(``CREDENCE_RESEARCH__OFFLINE_SUPPORT_FLOOR`` / ``..._CONTRADICTION_FLOOR``, **after**).
+issue 23, and the fallback without the model's weights, which keeps the 0.7 floors and counts
+every passage), then the learned stance judge shipped in the package with the research settings
+before the relevance margin (offline floors 0.8 / 0.8, every passage counting: **before**) and
+with the configured ones (``CREDENCE_RESEARCH__OFFLINE_SUPPORT_FLOOR`` /
+``..._CONTRADICTION_FLOOR`` / ``..._OFFLINE_RELEVANCE_MARGIN``, **after**).
 ``--skip-cues`` / ``--cues-only`` leave passes out;
 ``--weights`` runs another model's weights (e.g. the one ``tools/stance/train.py
 --validation-weights`` fits without the validation pages). ``--record FILE`` instead makes one
@@ -42,8 +55,8 @@ overall, conflicts recorded / resolved / unresolvable on contested claims, steps
 investigation, and the wall time of one investigation p50 / p95 (start to finish, the runner's
 steps, as ``credence research start`` runs it), plus the corpus load time.
 
-    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py   # 300 held-out claims, seed 16
-    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --drop-side --skip-cues
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py   # 300 held-out claims, balanced
+    PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --sample contested --skip-cues
     PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --pages validation --claims 400 \
         --weights /tmp/validation.npz --record /tmp/val-contested.json
     PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --claims 50 --keep
@@ -81,25 +94,25 @@ from app.research.settings import ResearchSettings, for_offline_judge
 from app.research.sources.corpus import load_corpus_files
 from app.research.sources.documents import CorpusFile
 from app.research.sources.registry import build_source_registry
-from tools.eval_data.vitaminc import VitaminCRow, corpus_jsonl, find_vitaminc, read_rows
+from tools.eval_data.vitaminc import (
+    VitaminCRow,
+    balanced_sample,
+    corpus_jsonl,
+    expected_verdict,
+    find_vitaminc,
+    read_rows,
+)
 
 BENCH_CYPHER = Path(__file__).parent / "cypher"
 VERDICTS = ("confirmed", "refuted", "undecided")
 # The research settings that decide what counts as evidence and what decides a hypothesis.
 FLOOR_SETTINGS = ("evidence_floor", "decision_floor", "offline_support_floor",
                   "offline_contradiction_floor")  # fmt: skip
-# Before the floors were chosen on data: 0.7 for every judgement.
-BEFORE_FLOORS = {name: 0.7 for name in FLOOR_SETTINGS}
-
-
-def expected_of(labels: set[str]) -> str:
-    if "SUPPORTS" in labels and "REFUTES" in labels:
-        return "contested"
-    if "SUPPORTS" in labels:
-        return "confirmed"
-    if "REFUTES" in labels:
-        return "refuted"
-    return "undecided"
+SHOWN_SETTINGS = (*FLOOR_SETTINGS, "offline_relevance_margin")
+# Before this change: the offline floors 0.8 / 0.8 the previous choice made, every passage
+# counting (no relevance margin).
+BEFORE = {"offline_support_floor": 0.8, "offline_contradiction_floor": 0.8,
+          "offline_relevance_margin": None}  # fmt: skip
 
 
 def right(expected: str, verdict: str) -> bool:
@@ -125,6 +138,28 @@ def in_pages(page: str, pages: str) -> bool:
     return True
 
 
+Sentences = dict[tuple[str, str], VitaminCRow]
+
+
+def natural_sample(
+    by_claim: dict[str, list[VitaminCRow]],
+    pool: list[str],
+    count: int,
+    generator: random.Random,
+    drop_side: bool,
+) -> tuple[list[str], Sentences]:
+    """``--sample contested`` (the claims as the slice has them) or ``one-sided`` (one side of
+    each claim, chosen by the generator, left out unless another claim keeps the sentence)."""
+    claims = generator.sample(pool, min(count, len(pool)))
+    sentences: Sentences = {}
+    for claim in claims:
+        dropped = generator.choice(("SUPPORTS", "REFUTES")) if drop_side else None
+        for row in by_claim[claim]:
+            if row.label != dropped:
+                sentences.setdefault((row.page, row.evidence), row)
+    return claims, sentences
+
+
 def passes(
     args: argparse.Namespace, embedder: Embedder, settings: Settings
 ) -> list[tuple[str, OfflineReasoner, ResearchSettings]]:
@@ -145,7 +180,7 @@ def passes(
         unreached = research.model_copy(update={name: 1.0 for name in FLOOR_SETTINGS})
         return [(f"learned judge {learned.judge.version}, recording", learned, unreached)]
     cues = OfflineReasoner(embedder, settings.reasoner, LoadedJudge(None, None, "bench: cues"))
-    before = research.model_copy(update=BEFORE_FLOORS)
+    before = research.model_copy(update=BEFORE)
     # The cue judge runs with the settings research gives it (the 0.7 floors: for_offline_judge).
     alone = for_offline_judge(research, learned=False)
     runs = [] if args.skip_cues else [
@@ -156,14 +191,14 @@ def passes(
     version = learned.judge.version
     return [
         *runs,
-        (f"learned judge {version}, fixed 0.7 floors (before)", learned, before),
-        (f"learned judge {version}, configured floors (after): {floors_line(research)}",
+        (f"learned judge {version}, before: {floors_line(before)}", learned, before),
+        (f"learned judge {version}, configured (after): {floors_line(research)}",
          learned, research),
     ]  # fmt: skip
 
 
 def floors_line(research: ResearchSettings) -> str:
-    return ", ".join(f"{name} {getattr(research, name)}" for name in FLOOR_SETTINGS)
+    return ", ".join(f"{name} {getattr(research, name)}" for name in SHOWN_SETTINGS)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -181,13 +216,12 @@ async def main(args: argparse.Namespace) -> None:
         by_claim[row.claim].append(row)
     generator = random.Random(args.seed)
     pool = sorted(claim for claim in by_claim if in_pages(by_claim[claim][0].page, args.pages))
-    claims = generator.sample(pool, min(args.claims, len(pool)))
-    sentences: dict[tuple[str, str], VitaminCRow] = {}
-    for claim in claims:
-        dropped = generator.choice(("SUPPORTS", "REFUTES")) if args.drop_side else None
-        for row in by_claim[claim]:
-            if row.label != dropped:
-                sentences.setdefault((row.page, row.evidence), row)
+    if args.sample == "balanced":
+        claims, sentences = balanced_sample(by_claim, pool, args.claims, generator)
+    else:
+        claims, sentences = natural_sample(
+            by_claim, pool, args.claims, generator, args.sample == "one-sided"
+        )
 
     settings = Settings()
     graph = GraphClient.from_settings(settings.neo4j)
@@ -205,7 +239,9 @@ async def main(args: argparse.Namespace) -> None:
                                                    content=content)]
         )  # fmt: skip
         load_s = time.perf_counter() - begun
-        mode = ", one side dropped" if args.drop_side else ""
+        mode = {"balanced": ", balanced", "contested": "", "one-sided": ", one side dropped"}[
+            args.sample
+        ]
         held = sum(1 for claim in claims if held_out_page(by_claim[claim][0].page))
         print(
             f"{len(claims)} claims from {args.pages} pages (seed {args.seed}{mode}; {held} from "
@@ -253,7 +289,7 @@ async def investigate_all(
     conflicts: Counter[str] = Counter()
     records: list[dict[str, object]] = []
     for number, claim in enumerate(claims, 1):
-        expected = expected_of(
+        expected = expected_verdict(
             {row.label for row in by_claim[claim] if (row.page, row.evidence) in sentences}
         )
         begun = time.perf_counter()
@@ -352,7 +388,18 @@ if __name__ == "__main__":
     parser.add_argument("--claims", type=int, default=300)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument(
-        "--drop-side", action="store_true", help="leave one side of each claim out of the corpus"
+        "--sample",
+        choices=("balanced", "contested", "one-sided"),
+        default="balanced",
+        help="a quarter each of confirmed, refuted, contested and not-enough-info claims "
+        "(default); the claims as the slice has them; or one side of each left out",
+    )
+    parser.add_argument(
+        "--drop-side",
+        dest="sample",
+        action="store_const",
+        const="one-sided",
+        help="the same as --sample one-sided",
     )
     parser.add_argument("--keep", action="store_true", help="leave the bench agent in the graph")
     parser.add_argument("--cues-only", action="store_true", help="only the cue judge")

@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from app.text.claims import MAX_STATEMENT_CHARS
 
@@ -493,6 +494,9 @@ class PassageJudgement(Judgement):
     stance: ResearchStance
     confidence: float = Field(ge=0.0, le=1.0)
     reason: str = Field(description="why, in one short sentence")
+    # The cosine of the passage's and the hypothesis' embeddings, from the offline judge when it
+    # had embeddings (research's relevance margin reads it); not part of Claude's answer schema.
+    similarity: SkipJsonSchema[float | None] = None
 
 
 class ConflictSide(BaseModel):

@@ -2,10 +2,11 @@
 
 Pure functions over a :class:`ResearchState`, so the rules are tested without a database and the
 steps write what they return. Evidence counts when its stance is confident enough
-(``evidence_floor``; the offline reasoner's judgements by a floor of their own per stance); a
-source that lost a resolved conflict no longer counts for that hypothesis. A hypothesis with an
-open conflict is still being validated; one with a conflict that cannot be resolved is
-undecided; otherwise the surviving evidence decides it.
+(``evidence_floor``; the offline reasoner's judgements by a floor of their own per stance, and only
+for the passages about as close to the hypothesis as the closest one judged, the relevance margin,
+or revisions of it); a source that lost a resolved conflict no longer counts for that hypothesis. A
+hypothesis with an open conflict is still being validated; one with a conflict that cannot be
+resolved is undecided; otherwise the surviving evidence decides it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,12 @@ from dataclasses import dataclass
 from app.reasoning.offline.reasoner import OFFLINE as OFFLINE_REASONER
 from app.research.models import HypothesisStatus, ResearchEvidence, ResearchState
 from app.research.settings import ResearchSettings
+from app.text.words import content_words, jaccard
+
+# A passage whose content words overlap the closest passage's this much is a revision of the
+# same sentence (a contested claim's two revisions: 0.76 in tests/integration/research). 0.7 and
+# 0.8 gave the same verdicts on the VitaminC validation pages (bench/README.md).
+REVISION_OVERLAP = 0.7
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,17 +72,66 @@ def decides(item: ResearchEvidence, settings: ResearchSettings) -> bool:
     return item.confidence >= floor_of(item, settings)[1]
 
 
+def relevance_bar(evidence: list[ResearchEvidence], settings: ResearchSettings) -> float | None:
+    """The cosine an offline judgement's passage needs to count: the closest passage judged on
+    the hypothesis (neutral ones too) less ``offline_relevance_margin``; None when the margin is
+    off or no offline judgement carries a cosine."""
+    margin = settings.offline_relevance_margin
+    closest = [
+        item.similarity
+        for item in evidence
+        if item.similarity is not None and item.reasoner.startswith(OFFLINE_REASONER)
+    ]
+    if margin is None or not closest:
+        return None
+    return max(closest) - margin
+
+
+def relevant_sources(
+    state: ResearchState, evidence: list[ResearchEvidence], settings: ResearchSettings
+) -> set[str] | None:
+    """The sources whose offline judgements count: the passages at the relevance bar or above,
+    and the revisions of the closest passage (content words overlapping its own by at least
+    ``REVISION_OVERLAP``, Jaccard): two revisions of one sentence are equally about the
+    hypothesis, and those of a contested claim can lie further apart than the margin. None when
+    every passage counts."""
+    bar = relevance_bar(evidence, settings)
+    if bar is None:
+        return None
+    scored = [
+        e for e in evidence if e.similarity is not None and e.reasoner.startswith(OFFLINE_REASONER)
+    ]
+    closest = max(scored, key=lambda e: (e.similarity or 0.0, e.source_id))
+    words = set(content_words(state.source(closest.source_id).text))
+    return {
+        e.source_id
+        for e in scored
+        if (e.similarity or 0.0) >= bar
+        or jaccard(words, content_words(state.source(e.source_id).text)) >= REVISION_OVERLAP
+    }
+
+
+def _relevant(item: ResearchEvidence, relevant: set[str] | None) -> bool:
+    if relevant is None or item.similarity is None:
+        return True
+    return not item.reasoner.startswith(OFFLINE_REASONER) or item.source_id in relevant
+
+
 def counted_evidence(
     state: ResearchState, hypothesis_id: str, settings: ResearchSettings
 ) -> list[ResearchEvidence]:
-    """The evidence that bears on the hypothesis now: confident, not neutral, not from a source
-    that lost a conflict about it; most confident first."""
+    """The evidence that bears on the hypothesis now: confident, not neutral, close enough to
+    the hypothesis (offline judgements), not from a source that lost a conflict about it; most
+    confident first."""
     losers = _losers(state, hypothesis_id)
+    judged = state.evidence_on(hypothesis_id)
+    relevant = relevant_sources(state, judged, settings)
     counted = [
         item
-        for item in state.evidence_on(hypothesis_id)
+        for item in judged
         if item.stance != "neutral"
         and item.confidence >= floor_of(item, settings)[0]
+        and _relevant(item, relevant)
         and item.source_id not in losers
     ]
     return sorted(counted, key=lambda item: (-item.confidence, item.source_id))

@@ -66,6 +66,10 @@ class ResearchEvidence(BaseModel):
     confidence: float
     reason: str
     reasoner: str
+    similarity: float | None = Field(
+        default=None,
+        description="cosine of the passage's and the hypothesis' embeddings (offline judge)",
+    )
 
 
 class SourceConflict(BaseModel):

@@ -34,7 +34,13 @@ class ResearchSettings(BaseModel):
     # cue judge's confidences are no probabilities: its judgements keep evidence_floor and
     # decision_floor (see for_offline_judge).
     offline_support_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
-    offline_contradiction_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
+    offline_contradiction_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    # The learned judge's stances count only for the passages about as close to the hypothesis
+    # as the closest passage judged on it: cosine at least the best one's less this margin
+    # (None: every passage counts). A page's other sentences (older revisions of a figure,
+    # other facts about the subject) otherwise outvote the sentence that states the claim.
+    # Chosen on the VitaminC validation pages with the floors (bench/research_floors.py).
+    offline_relevance_margin: Annotated[float | None, Field(ge=0.0, le=1.0)] = 0.02
     # At API start, continue the investigations left "running" by a process that stopped (off:
     # an operator resumes them explicitly, POST .../resume or `credence research resume`, so a
     # crash loop does not restart them unattended).
@@ -44,12 +50,14 @@ class ResearchSettings(BaseModel):
 def for_offline_judge(settings: ResearchSettings, learned: bool) -> ResearchSettings:
     """The settings research runs with: as configured under the learned stance judge; under the
     cue judge alone, its judgements count and decide from ``evidence_floor`` (at 0.8 the cue
-    judge lost 9 points on one-sided VitaminC claims: bench/README.md)."""
+    judge lost 9 points on one-sided VitaminC claims: bench/README.md), every passage counting
+    (no relevance margin: it was chosen for the learned judge)."""
     if learned:
         return settings
     return settings.model_copy(
         update={
             "offline_support_floor": settings.evidence_floor,
             "offline_contradiction_floor": settings.evidence_floor,
+            "offline_relevance_margin": None,
         }
     )

@@ -7,6 +7,9 @@ evidence sentence is one document (JSONL, the format ``credence research sources
 ``{"id": "vitaminc-<row>", "title": <page>, "origin": "vitaminc:<page>#<row>", "text":
 <evidence>}``, no date; ``<row>`` is the 0-based line number in the data file. A claim with both
 a SUPPORTS and a REFUTES row is a real source conflict: ``contested_claims`` picks those.
+``balanced_sample`` draws the research bench's sample: a quarter each of confirmed, refuted,
+contested and NOT_ENOUGH_INFO claims, the one-sided ones made by leaving one side of a contested
+claim out of the corpus.
 
 The data sits beside the repository (``<repo>/../shared/eval-data``); $VITAMINC_DEV_FILE names
 another file; a clone without either (CI) reads the repository's first 400 rows
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,3 +140,61 @@ def build_corpus(
         return None
     rows = read_rows(path, limit)
     return write_corpus(rows, target), contested_claims(rows)
+
+
+SentenceRows = dict[tuple[str, str], VitaminCRow]
+
+
+def expected_verdict(labels: set[str]) -> str:
+    """What an investigation of a claim should end in, from the labels of its sentences in the
+    corpus: ``confirmed`` / ``refuted`` for one side only, ``contested`` for both (the honest
+    end is undecided after recording the conflict), ``undecided`` for NOT_ENOUGH_INFO only."""
+    if "SUPPORTS" in labels and "REFUTES" in labels:
+        return "contested"
+    if "SUPPORTS" in labels:
+        return "confirmed"
+    if "REFUTES" in labels:
+        return "refuted"
+    return "undecided"
+
+
+# What a contested claim of the slice becomes in the balanced sample: the labels left out.
+BALANCED_CLASSES = {"confirmed": "REFUTES", "refuted": "SUPPORTS", "contested": None}
+
+
+def balanced_sample(
+    by_claim: dict[str, list[VitaminCRow]], pool: list[str], count: int, generator: random.Random
+) -> tuple[list[str], SentenceRows]:
+    """A quarter each (``count // 4``) of confirmed, refuted, contested and NOT_ENOUGH_INFO
+    claims. The claims are taken in the generator's order. A one-sided claim of the slice fills
+    its own class; a contested one is given the class that has the fewest claims so far (ties:
+    confirmed, refuted, contested) and that its sentences allow: confirmed leaves its REFUTES
+    sentences out of the corpus, refuted its SUPPORTS ones, contested keeps both. A sentence one
+    claim keeps is never one another claim leaves out, so every claim's expected verdict is the
+    class it was given; a claim whose sentences fit no class still open is skipped. Returns the
+    claims (in the generator's order) and the corpus' sentences by (page, evidence)."""
+    quota = count // 4
+    taken: dict[str, list[str]] = {name: [] for name in (*BALANCED_CLASSES, "undecided")}
+    kept: SentenceRows = {}
+    left_out: set[tuple[str, str]] = set()
+    order = generator.sample(pool, len(pool))
+    for claim in order:
+        labels = {row.label for row in by_claim[claim]}
+        natural = expected_verdict(labels)
+        options = list(BALANCED_CLASSES) if natural == "contested" else [natural]
+        options = [name for name in options if len(taken[name]) < quota]
+        for name in sorted(options, key=lambda name: len(taken[name])):
+            dropped = BALANCED_CLASSES.get(name)
+            keep = {(r.page, r.evidence): r for r in by_claim[claim] if r.label != dropped}
+            leave = {(r.page, r.evidence) for r in by_claim[claim] if r.label == dropped}
+            if keep.keys() & left_out or leave & kept.keys():
+                continue
+            taken[name].append(claim)
+            left_out |= leave
+            for key, row in keep.items():
+                kept.setdefault(key, row)
+            break
+        if all(len(chosen) >= quota for chosen in taken.values()):
+            break
+    chosen = {claim for claims in taken.values() for claim in claims}
+    return [claim for claim in order if claim in chosen], kept

@@ -472,7 +472,8 @@ class OfflineReasoner:
     async def judge_passage(self, request: PassageRequest) -> PassageJudgement:
         """The stance machinery of ``classify_stance``, with the passage as the claim; a
         passage is read with its title when the title adds words (a Wikipedia sentence says
-        "the film" and means its page)."""
+        "the film" and means its page). With embeddings the judgement carries the cosine of
+        passage and hypothesis (research counts only the passages closest to the hypothesis)."""
         passage = request.passage
         title = request.title.strip()
         if title and title.lower() not in passage.lower():
@@ -480,8 +481,13 @@ class OfflineReasoner:
         similarities = await self._similarities([passage], [request.hypothesis])
         decision = self._judge(similarities, passage, 0, request.hypothesis, 0)
         stance, confidence, reason = research.passage_stance(decision)
+        similarity = round(decision.similarity, 4) if similarities.measure == "cosine" else None
         return PassageJudgement(
-            stance=stance, confidence=confidence, reason=reason, reasoner=OFFLINE
+            stance=stance,
+            confidence=confidence,
+            reason=reason,
+            similarity=similarity,
+            reasoner=OFFLINE,
         )
 
     async def resolve_conflict(self, request: ConflictRequest) -> ConflictResolution:

@@ -39,6 +39,7 @@ async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
                 confidence=answer.confidence,
                 reason=answer.reason[:1000],
                 reasoner=answer.reasoner,
+                similarity=answer.similarity,
             )
         )
     after = state.model_copy(update={"evidence": [*state.evidence, *judged]})

@@ -3,7 +3,8 @@
 // ABOUT) the hypothesis, with the stance's confidence and reason.
 // Params: $agent_id (string), $investigation_id (string), $step_id (string), $judgements (list
 //         of maps: id, hypothesis_id, source_id, stance (supports/contradicts/neutral),
-//         confidence (float), reason (string), reasoner (string)).
+//         confidence (float), reason (string), reasoner (string), similarity (float or null:
+//         the offline judge's cosine of passage and hypothesis; null leaves it unset)).
 // Returns: recorded (int).
 MATCH (step:ResearchStep {id: $step_id})
 UNWIND $judgements AS judgement
@@ -17,6 +18,7 @@ ON CREATE SET e.id = judgement.id,
               e.confidence = judgement.confidence,
               e.reason = judgement.reason,
               e.reasoner = judgement.reasoner,
+              e.similarity = judgement.similarity,
               e.judged_at = datetime()
 MERGE (e)-[:FROM]->(s)
 MERGE (step)-[:JUDGED]->(e)

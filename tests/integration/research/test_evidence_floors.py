@@ -82,14 +82,22 @@ async def test_with_the_old_fixed_floor_the_same_passage_confirms_the_claim(
 
 
 def test_the_api_runs_research_with_the_floors_of_the_judge_it_has(settings: Settings) -> None:
-    """With the learned judge, the configured offline floors; with the cue judge alone (the
-    model switched off), its stances keep ``evidence_floor``; /health names the judge."""
+    """With the learned judge, the configured offline floors and relevance margin; with the cue
+    judge alone (the model switched off), its stances keep ``evidence_floor`` and every passage
+    counts; /health names the judge."""
     off = settings.model_copy(
         update={"reasoner": settings.reasoner.model_copy(update={"offline_stance_model": False})}
     )
-    for app_settings, kind, floor in ((settings, "learned", 0.8), (off, "cues", 0.7)):
+    learned = (0.8, 0.7, 0.02)
+    for app_settings, kind, floors in (
+        (settings, "learned", learned),
+        (off, "cues", (0.7, 0.7, None)),
+    ):
         with TestClient(create_app(app_settings)) as client:
             assert client.get("/health").json()["stance_judge"]["kind"] == kind
             research = client.app.state.runtime.research.research  # type: ignore[attr-defined]
-            assert research.offline_support_floor == floor
-            assert research.offline_contradiction_floor == floor
+            assert (
+                research.offline_support_floor,
+                research.offline_contradiction_floor,
+                research.offline_relevance_margin,
+            ) == floors

@@ -444,9 +444,11 @@ async def test_each_judgement_sends_its_tool_and_model_and_parses_the_answer(cas
     [tool] = body["tools"]
     assert tool["name"] == case.prompt.tool_name
     assert tool["input_schema"] == answer_schema(case.answer_type)
+    # Not asked of Claude: who answered, the tokens, and the offline judge's cosine of a passage.
     assert set(tool["input_schema"]["properties"]) == set(case.answer_type.model_fields) - {
         "reasoner",
         "usage",
+        "similarity",
     }
     [system] = body["system"]
     assert system["cache_control"] == {"type": "ephemeral"}

@@ -176,6 +176,13 @@ async def test_classify_stance_and_the_research_judge_use_the_model() -> None:
         PassageRequest(hypothesis=statement, passage=claim, title="Close")
     )
     assert passage.stance == "contradicts" and "stance model" in passage.reason
+    # The research judgement carries the cosine it was judged at (research's relevance margin);
+    # without embeddings there is none.
+    assert passage.similarity is not None and 0.5 < passage.similarity <= 1.0
+    no_vectors = await OfflineReasoner(None).judge_passage(
+        PassageRequest(hypothesis=statement, passage=claim, title="Close")
+    )
+    assert no_vectors.similarity is None
     # Unrelated texts stay novel: the model never saw such pairs.
     unrelated = await OfflineReasoner(embedder, judge=_always("contradicting")).classify_stance(
         StanceRequest(claim="The canteen serves lunch at noon", statement=statement)
