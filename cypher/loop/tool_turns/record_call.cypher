@@ -6,7 +6,8 @@
 // linked to the tool, the decision, the approval and the beliefs its outcome moves (as
 // tools/create_action). The turn's episode and what the outcome teaches are written right after
 // the answer (app/loop/call_memory.py): the Action holds them in memory_pending until then, so a
-// process that stops first leaves them for the next one.
+// process that stops first leaves them for the next one. The decision and the Action are new, so
+// their edges are created, not merged ($used and $action.moved hold no id twice).
 // Params: $agent_id (string), $now (datetime),
 //         $decision (map: id, description (string), confidence (float), stakes (string),
 //         mode (string), work_unit (JSON string), verb (string), execution_status (string or
@@ -45,7 +46,7 @@ CALL (d) {
 CALL (d) {
   UNWIND $used AS belief_id
   MATCH (b:Belief {agent_id: $agent_id, id: belief_id})
-  MERGE (d)-[:USED]->(b)
+  CREATE (d)-[:USED]->(b)
 }
 CREATE (a:Action {id: $action.id, agent_id: $agent_id})
 SET a.qualified_name = $action.qualified_name,
@@ -67,15 +68,15 @@ CREATE (d)-[:TOOK]->(a)
 WITH d, a
 CALL (a) {
   MATCH (t:Tool {agent_id: $agent_id, qualified_name: $action.qualified_name})
-  MERGE (a)-[:CALLED]->(t)
+  CREATE (a)-[:CALLED]->(t)
 }
 CALL (a) {
   MATCH (p:Approval {agent_id: $agent_id, id: $action.approval_id})
-  MERGE (p)-[:FOR_ACTION]->(a)
+  CREATE (p)-[:FOR_ACTION]->(a)
 }
 CALL (a) {
   UNWIND $action.moved AS belief_id
   MATCH (b:Belief {agent_id: $agent_id, id: belief_id})
-  MERGE (a)-[:MOVED]->(b)
+  CREATE (a)-[:MOVED]->(b)
 }
 RETURN d.id AS decision_id, a.id AS action_id
