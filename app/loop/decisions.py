@@ -35,7 +35,7 @@ def decision_params(
     decision_id: str, activation: Activation, plan: Plan, unit: WorkUnit
 ) -> dict[str, Any]:
     """The parameters ``decision``, ``reasons`` and ``used`` of the queries that record a
-    decision (``loop/decisions/create_decision``, ``loop/tool_turns/record_tool_call``)."""
+    decision (``loop/decisions/create_decision``, ``loop/tool_turns/record_call``)."""
     used = [activation.relevant.id] if activation.relevant else []
     used += [b.id for b in activation.beliefs[:3] if b.id not in used]
     return {

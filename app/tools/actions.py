@@ -53,7 +53,7 @@ def action_params(
     moved: list[str],
 ) -> dict[str, Any]:
     """The ``action`` parameter of the query that records a tool call's turn
-    (``loop/tool_turns/record_tool_call``: the Action, what was sent and what came of it)."""
+    (``loop/tool_turns/record_call``: the Action, what was sent and what came of it)."""
     return {
         "id": action_id,
         "qualified_name": call.qualified_name,
