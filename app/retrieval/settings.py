@@ -93,6 +93,14 @@ class RetrievalSettings(BaseModel):
     several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5
     several_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
     several_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 100
+    # Which questions count as asking for several things (app/text/several_answers.py):
+    # "narrow": the plural-thing wordings; "broad": those and kinds of a thing, "what are"
+    # before a plural, questions about two people ("both", "in common").
+    several_questions: Literal["narrow", "broad"] = "narrow"
+    # Episodes, a question that names a speaker but does not ask for several things: the same
+    # two factors with their own weights (0: ranked without them).
+    named_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.0
+    named_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.0
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8
