@@ -144,6 +144,7 @@ class SectionSearch:
             coverage=coverage,
             own_turn_speakers=list(asked.speakers) if own_turns else [],
             own_turn_pool=s.several_own_turn_pool,
+            own_turn_scan=s.own_turn_scan,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),
             **{**self.common(), "k": fetch, "embedding": asked.embedding},

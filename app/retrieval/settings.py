@@ -95,6 +95,10 @@ class RetrievalSettings(BaseModel):
     several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5
     several_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
     several_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 100
+    # Where the own turns come from: 0, every turn the person said (along their MENTIONS
+    # edges), ranked exactly by cosine; N, their turns among the agent's N nearest episodes in
+    # the vector index (cheaper for a person with many turns).
+    own_turn_scan: Annotated[int, Field(ge=0, le=5000)] = 0
     # Which questions count as asking for several things (app/text/several_answers.py):
     # "narrow": a plural thing before a verb, "how many", "in what ways", "what has X done";
     # "broad": those and kinds of a thing, "what are" before a plural, irregular plurals,
