@@ -40,7 +40,10 @@ OFF = {"query_without_speakers": "never", "several_speaker_bonus": 0.0,
        "named_own_turn_weight": 0.0}  # fmt: skip
 # The defaults before the broad reading and the named questions' own turns (2026-11-26).
 NARROW = {"query_without_speakers": "several", "several_questions": "narrow",
-          "named_speaker_bonus": 0.0, "named_own_turn_weight": 0.0}  # fmt: skip
+          "named_speaker_bonus": 0.0, "named_own_turn_weight": 0.0,
+          "own_turn_scan": 0}  # fmt: skip
+# The defaults with the own turns ranked over every turn the person said (the exact walk).
+EXACT = {"own_turn_scan": 0}
 
 
 def _pct(values: Sequence[float], q: float) -> float:
@@ -51,7 +54,7 @@ def _pct(values: Sequence[float], q: float) -> float:
 async def main(args: argparse.Namespace) -> int:
     settings = get_settings()
     on: RetrievalSettings = settings.retrieval
-    off = on.model_copy(update=OFF if args.base == "off" else NARROW)
+    off = on.model_copy(update={"off": OFF, "narrow": NARROW, "exact": EXACT}[args.base])
     embedder = shared_embedder(settings.embeddings)
     graph = GraphClient.from_settings(settings.neo4j)
     asked: list[tuple[str, str]] = []
@@ -106,10 +109,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--base",
-        choices=["off", "narrow"],
+        choices=["off", "narrow", "exact"],
         default="off",
-        help="what the defaults are paired with: the step off, or the defaults before the "
-        "broad reading and the named questions' own turns",
+        help="what the defaults are paired with: the step off; the defaults before the "
+        "broad reading and the named questions' own turns; the defaults with own_turn_scan 0",
     )
     return parser.parse_args(argv)
 

@@ -224,3 +224,24 @@ async def test_a_question_that_only_names_her_gets_the_named_weights(
     for key, item in bonus_only.items():
         lift = 1.2 if key in {"k1", "k2"} else 1.0
         assert item["score"] == pytest.approx(lift * plain[key]["score"]), key
+
+
+async def test_the_own_turns_from_the_vector_index_are_those_of_the_exact_walk(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    # own_turn_scan N: Kate's turns among the agent's N nearest episodes (the vector index for
+    # N = 4, below the agent's 14; the exact cosine of every episode for N = 100, above it),
+    # instead of every turn she said along her MENTIONS edges (0). Her two turns are the
+    # nearest to the question without her name, so all three find the same own turns.
+    on = {**OFF, "query_without_speakers": "several", "several_own_turn_weight": 0.3}
+    walked = await _items(graph, settings, kate, SEVERAL, **on, own_turn_scan=0)
+    for scan in (4, 100):
+        scanned = await _items(graph, settings, kate, SEVERAL, **on, own_turn_scan=scan)
+        own = {key: item["own_turn_score"] for key, item in scanned.items()}
+        assert {key for key, score in own.items() if score is not None} == {"k1", "k2"}, scan
+        assert own["k1"] == pytest.approx(walked["k1"]["own_turn_score"]), scan
+        assert own["k2"] == pytest.approx(walked["k2"]["own_turn_score"]), scan
+    # A scan of one episode holds only the nearest of her turns.
+    scanned = await _items(graph, settings, kate, SEVERAL, **on, own_turn_scan=1)
+    nearest = {key for key, item in scanned.items() if item["own_turn_score"] is not None}
+    assert nearest <= {"k1", "k2"} and len(nearest) == 1
