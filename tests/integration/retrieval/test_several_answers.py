@@ -136,9 +136,12 @@ async def test_a_question_asking_for_one_thing_is_ranked_as_before(
         settings,
         kate,
         ONE,
-        **{**OFF, "query_without_speakers": "several"},
-        several_own_turn_weight=0.3,
-        several_speaker_bonus=0.5,
+        **{
+            **OFF,
+            "query_without_speakers": "several",
+            "several_own_turn_weight": 0.3,
+            "several_speaker_bonus": 0.5,
+        },
     )
 
     assert {key: item["score"] for key, item in on.items()} == pytest.approx(
