@@ -36,7 +36,14 @@ from app.retrieval.settings import RetrievalSettings
 from app.text.several_answers import asks_for_several
 
 OFF = {"query_without_speakers": "never", "several_speaker_bonus": 0.0,
-       "several_own_turn_weight": 0.0}  # fmt: skip
+       "several_own_turn_weight": 0.0, "named_speaker_bonus": 0.0,
+       "named_own_turn_weight": 0.0}  # fmt: skip
+# The defaults before the broad reading and the named questions' own turns (2026-11-26).
+NARROW = {"query_without_speakers": "several", "several_questions": "narrow",
+          "named_speaker_bonus": 0.0, "named_own_turn_weight": 0.0,
+          "own_turn_scan": 0}  # fmt: skip
+# The defaults with the own turns ranked over every turn the person said (the exact walk).
+EXACT = {"own_turn_scan": 0}
 
 
 def _pct(values: Sequence[float], q: float) -> float:
@@ -47,7 +54,7 @@ def _pct(values: Sequence[float], q: float) -> float:
 async def main(args: argparse.Namespace) -> int:
     settings = get_settings()
     on: RetrievalSettings = settings.retrieval
-    off = on.model_copy(update=OFF)
+    off = on.model_copy(update={"off": OFF, "narrow": NARROW, "exact": EXACT}[args.base])
     embedder = shared_embedder(settings.embeddings)
     graph = GraphClient.from_settings(settings.neo4j)
     asked: list[tuple[str, str]] = []
@@ -55,7 +62,11 @@ async def main(args: argparse.Namespace) -> int:
         agent_id = await find_agent(settings, f"locomo-{conversation.sample_id}")
         if agent_id is None:
             raise SystemExit("run bench/retrieval_tuning.py first (it imports the agents)")
-        asked += [(agent_id, q.text) for q in conversation.questions if asks_for_several(q.text)]
+        asked += [
+            (agent_id, q.text)
+            for q in conversation.questions
+            if args.questions == "all" or asks_for_several(q.text)
+        ]
     times: dict[str, list[float]] = {"on": [], "off": []}
     sections: dict[str, list[float]] = {"on": [], "off": []}
     try:
@@ -71,7 +82,10 @@ async def main(args: argparse.Namespace) -> int:
                         sections[name].append(context.timings_ms["episodes"])
     finally:
         await graph.close()
-    print(f"{len(asked)} questions x {args.rounds} rounds, on / off alternating (ms)")
+    print(
+        f"{len(asked)} questions x {args.rounds} rounds, the defaults (on) / {args.base} "
+        "alternating (ms)"
+    )
     for name in ("on", "off"):
         print(
             f"  {name:3s} p50 {statistics.median(times[name]):6.1f} p95 "
@@ -87,6 +101,19 @@ async def main(args: argparse.Namespace) -> int:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--questions",
+        choices=["several", "all"],
+        default="several",
+        help="the questions the narrow reading says ask for several things, or every question",
+    )
+    parser.add_argument(
+        "--base",
+        choices=["off", "narrow", "exact"],
+        default="off",
+        help="what the defaults are paired with: the step off; the defaults before the "
+        "broad reading and the named questions' own turns; the defaults with own_turn_scan 0",
+    )
     return parser.parse_args(argv)
 
 

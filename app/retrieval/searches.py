@@ -28,11 +28,13 @@ Rows = list[dict[str, Any]]
 
 @dataclass(frozen=True)
 class AskedPeople:
-    """The speakers a question names (lower case), whether it asks for several things about
-    them, and the episodes' query vector (None without one)."""
+    """The speakers a question names (lower case), the weights their own turns get (those of a
+    question asking for several things about them, or of one that only names them; 0 without
+    speakers), and the episodes' query vector (None without one)."""
 
     speakers: tuple[str, ...]
-    several: bool
+    speaker_bonus: float
+    own_turn_weight: float
     embedding: list[float] | None
 
 
@@ -121,13 +123,13 @@ class SectionSearch:
         lexical, asked = await asyncio.gather(
             self._lexical(weights["fulltext_on"]), self._asked(not long_query, vector)
         )
-        own_turns = asked.several and vector and s.several_own_turn_weight > 0
+        own_turns = vector and asked.own_turn_weight > 0
         w = {
             **weights,
             **self._episode_weights(),
-            "own_turn_weight": s.several_own_turn_weight,
-            "speaker_bonus": s.several_speaker_bonus,
-            "asked_speakers": list(asked.speakers) if asked.several else [],
+            "own_turn_weight": asked.own_turn_weight,
+            "speaker_bonus": asked.speaker_bonus,
+            "asked_speakers": list(asked.speakers),
         }
         coverage = (
             await coverage_hits(self.graph, self.agent_id, self.text, pool=s.coverage_pool)
@@ -142,6 +144,7 @@ class SectionSearch:
             coverage=coverage,
             own_turn_speakers=list(asked.speakers) if own_turns else [],
             own_turn_pool=s.several_own_turn_pool,
+            own_turn_scan=s.own_turn_scan,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),
             **{**self.common(), "k": fetch, "embedding": asked.embedding},
@@ -197,14 +200,19 @@ class SectionSearch:
         asking for several things, ``several_answers.py``). Embedding the shorter text failing
         keeps the question's vector."""
         s = self.settings
-        several = question and asks_for_several(self.text)
+        several = question and asks_for_several(self.text, broad=s.several_questions == "broad")
+        bonus, own = (
+            (s.several_speaker_bonus, s.several_own_turn_weight)
+            if several
+            else (s.named_speaker_bonus, s.named_own_turn_weight)
+        )
         strip = vector and (
             s.query_without_speakers == "always"
             or (s.query_without_speakers == "several" and several)
         )
-        wanted = several and (s.several_speaker_bonus > 0 or s.several_own_turn_weight > 0)
+        wanted = bonus > 0 or own > 0
         if not question or not (strip or wanted):
-            return AskedPeople((), False, self.embedding)
+            return AskedPeople((), 0.0, 0.0, self.embedding)
         # The question is embedded without the names it says while the graph tells which of
         # them are speakers (nearly always all of them); embedded again when that differs.
         said = said_names(self.text) if strip else []
@@ -216,7 +224,9 @@ class SectionSearch:
         if names and strip:
             same = without_names(self.text, list(names)) == without_names(self.text, said)
             embedding = guessed if same else await self._embed_without(list(names))
-        return AskedPeople(names, several and bool(names), embedding)
+        if not names:
+            return AskedPeople((), 0.0, 0.0, embedding)
+        return AskedPeople(names, bonus, own, embedding)
 
     async def _embed_without(self, names: list[str]) -> list[float] | None:
         """The vector of the query without ``names`` (the query's own when that leaves it

@@ -82,9 +82,11 @@ class RetrievalSettings(BaseModel):
     # Episodes: a question (shorter than long_query_terms) that names a speaker of the agent's
     # episodes searches the vector half without that name (app/retrieval/asked_people.py): the
     # name pulls the vector towards the turns that address the person, the person bonus finds
-    # their own turns through the graph. "several": only a question that asks for several
-    # things (app/text/several_answers.py); "always": every such question; "never".
-    query_without_speakers: Literal["never", "several", "always"] = "several"
+    # their own turns through the graph. "always": every such question; "several": only a
+    # question that asks for several things (app/text/several_answers.py); "never".
+    # "always" (with named_own_turn_weight 0.3) raised LoCoMo R@10 0.807 → 0.819, multi-hop
+    # 0.438 → 0.491, open-domain 0.368 → 0.421, no category or MADial lower (bench/README.md).
+    query_without_speakers: Literal["never", "several", "always"] = "always"
     # Episodes, a question that asks for several things about a speaker ("What activities does
     # Melanie do?"): that person's own turns × (1 + several_speaker_bonus), and the best
     # several_own_turn_pool of them by cosine to the question (without the name) become
@@ -93,6 +95,23 @@ class RetrievalSettings(BaseModel):
     several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5
     several_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
     several_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 100
+    # Where the own turns come from: 0, every turn the person said (along their MENTIONS
+    # edges), ranked exactly by cosine; N, their turns among the agent's N nearest episodes in
+    # the vector index. 200 and 400 gave LoCoMo the same recall as 0, and 0.93× p50 / 0.99× p95
+    # of its time (inside the machine's noise): off (bench/README.md).
+    own_turn_scan: Annotated[int, Field(ge=0, le=5000)] = 0
+    # Which questions count as asking for several things (app/text/several_answers.py):
+    # "narrow": a plural thing before a verb, "how many", "in what ways", "what has X done";
+    # "broad": those and kinds of a thing, "what are" before a plural, irregular plurals,
+    # questions about two people ("both", "in common"). "broad" raised multi-hop 0.438 → 0.450
+    # with no other figure moved (bench/README.md).
+    several_questions: Literal["narrow", "broad"] = "broad"
+    # Episodes, a question that names a speaker but does not ask for several things: the same
+    # two factors with their own weights (0: off), the own turns from the same pool. Own turns
+    # 0.3 (with query_without_speakers "always") no category lower; 0.5 and a speaker bonus of
+    # 0.2 cost the adversarial questions, which name the wrong person (bench/README.md).
+    named_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.0
+    named_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8

@@ -8,8 +8,8 @@
 //         + coverage_weight · c   (c: the share of the question's subjects the episode mentions,
 //           app/retrieval/coverage.py; 0 when it mentions none)
 //         + own_turn_weight · o   (o: the turn's cosine to $embedding min-max normalised over
-//           the best $own_turn_pool turns said by one of $own_turn_speakers, the people a
-//           question asking for several things names; 0 when not one of them)
+//           the best $own_turn_pool turns said by one of $own_turn_speakers, the people the
+//           question names; 0 when not one of them)
 //   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
 //           (such a neighbour of a candidate becomes a candidate itself)
 //   score = fused · salience / (1 + interference_penalty · interference)
@@ -26,7 +26,8 @@
 //         null when the lexical half is not searched),
 //         $coverage (list of maps: id, score (float in (0, 1]); or null: the coverage half off),
 //         $own_turn_speakers (list of strings: lower-case speaker names whose own turns are
-//         candidates; empty: none asked for), $own_turn_pool (int),
+//         candidates; empty: none asked for), $own_turn_pool (int), $own_turn_scan (int: 0,
+//         every turn of theirs ranked exactly; N, their turns among the agent's N nearest),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
 //             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
@@ -87,15 +88,41 @@ CALL () {
   RETURN e, null AS vector_rank, null AS fulltext_rank, null AS vector_score,
          null AS fulltext_score, hit.score AS coverage_score, null AS own_turn_score
   UNION ALL
-  // The own turns of the people a question asking for several things names: said by one of
-  // $own_turn_speakers (found along their speaker's MENTIONS edge to the :Subject of the name),
-  // the best $own_turn_pool by cosine to $embedding, whichever session they are in.
+  // The own turns of the people a question names: said by one of $own_turn_speakers, the best
+  // $own_turn_pool by cosine to $embedding, whichever session they are in. $own_turn_scan 0:
+  // every turn they said (found along their speaker's MENTIONS edge to the :Subject of the
+  // name), ranked exactly; N > 0: their turns among the agent's N nearest in the vector index
+  // (exactly, as the vector half does, for an agent with fewer embedded episodes than N).
   WITH 1 AS go WHERE $embedding IS NOT NULL AND size($own_turn_speakers) > 0
-  UNWIND $own_turn_speakers AS name
-  MATCH (:Subject {id: $agent_id + '|name:' + name})<-[:MENTIONS]-(e:Episode)
-    WHERE toLower(e.speaker) = name AND e.embedding IS NOT NULL
-  WITH DISTINCT e
-  WITH e, vector.similarity.cosine(e.embedding, $embedding) AS similarity
+  CALL () {
+    WITH 1 AS go WHERE $own_turn_scan = 0
+    UNWIND $own_turn_speakers AS name
+    MATCH (:Subject {id: $agent_id + '|name:' + name})<-[:MENTIONS]-(e:Episode)
+      WHERE toLower(e.speaker) = name AND e.embedding IS NOT NULL
+    WITH DISTINCT e
+    RETURN e, vector.similarity.cosine(e.embedding, $embedding) AS similarity
+    UNION ALL
+    WITH 1 AS go WHERE $own_turn_scan > 0
+    CALL () {
+      MATCH (x:Episode {agent_id: $agent_id}) WHERE x.embedding IS NOT NULL
+      RETURN x LIMIT $own_turn_scan
+    }
+    WITH collect(x) AS few
+    CALL (few) {
+      WITH few WHERE size(few) < $own_turn_scan
+      UNWIND few AS e
+      RETURN e, vector.similarity.cosine(e.embedding, $embedding) AS similarity
+      UNION ALL
+      WITH few WHERE size(few) >= $own_turn_scan
+      MATCH (e:Episode)
+        SEARCH e IN (VECTOR INDEX episode_embedding FOR $embedding WHERE e.agent_id = $agent_id LIMIT $own_turn_scan)
+        SCORE AS similarity
+      RETURN e, similarity
+    }
+    WITH e, similarity WHERE toLower(e.speaker) IN $own_turn_speakers
+    RETURN e, similarity
+  }
+  WITH e, similarity
   ORDER BY similarity DESC, e.id
   LIMIT $own_turn_pool
   WITH collect({e: e, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi

@@ -45,6 +45,8 @@ OFF = {
     "query_without_speakers": "never",
     "several_speaker_bonus": 0.0,
     "several_own_turn_weight": 0.0,
+    "named_speaker_bonus": 0.0,
+    "named_own_turn_weight": 0.0,
 }
 
 
@@ -134,9 +136,12 @@ async def test_a_question_asking_for_one_thing_is_ranked_as_before(
         settings,
         kate,
         ONE,
-        query_without_speakers="several",
-        several_own_turn_weight=0.3,
-        several_speaker_bonus=0.5,
+        **{
+            **OFF,
+            "query_without_speakers": "several",
+            "several_own_turn_weight": 0.3,
+            "several_speaker_bonus": 0.5,
+        },
     )
 
     assert {key: item["score"] for key, item in on.items()} == pytest.approx(
@@ -182,3 +187,64 @@ async def test_the_vector_leaves_out_only_the_names_that_speak(
     assert speakers == ("kate",)
     assert vector == await embedder.embed_one("What hobbies does have?")
     assert embedded == ["What hobbies does have?"]  # all its names speak: embedded once
+
+
+async def test_the_broad_reading_gives_a_set_question_her_own_turns(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    # "What are Kate's hobbies?" asks for a set without a plural thing before a verb: only the
+    # broad reading (several_questions "broad") gives it her own turns and the bonus.
+    question = "What are Kate's hobbies?"
+    on = {**OFF, "several_own_turn_weight": 0.3, "several_speaker_bonus": 0.5}
+    narrow = await _items(graph, settings, kate, question, **on, several_questions="narrow")
+    broad = await _items(graph, settings, kate, question, **on, several_questions="broad")
+
+    assert all(item["own_turn_score"] is None for item in narrow.values())
+    own = {key for key, item in broad.items() if item["own_turn_score"] is not None}
+    assert own == {"k1", "k2"}
+    for key in ("k1", "k2"):
+        assert broad[key]["score"] > narrow[key]["score"]
+
+
+async def test_a_question_that_only_names_her_gets_the_named_weights(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    # ONE asks for one thing: the several weights do not apply, the named ones do.
+    several_only = {**OFF, "several_own_turn_weight": 0.3, "several_speaker_bonus": 0.5}
+    plain = await _items(graph, settings, kate, ONE, **several_only)
+    named = await _items(
+        graph, settings, kate, ONE, **{**several_only, "named_own_turn_weight": 0.3}
+    )
+    bonus_only = await _items(
+        graph, settings, kate, ONE, **{**several_only, "named_speaker_bonus": 0.2}
+    )
+
+    assert all(item["own_turn_score"] is None for item in plain.values())
+    assert {key for key, item in named.items() if item["own_turn_score"] is not None} == {
+        "k1",
+        "k2",
+    }
+    for key, item in bonus_only.items():
+        lift = 1.2 if key in {"k1", "k2"} else 1.0
+        assert item["score"] == pytest.approx(lift * plain[key]["score"]), key
+
+
+async def test_the_own_turns_from_the_vector_index_are_those_of_the_exact_walk(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    # own_turn_scan N: Kate's turns among the agent's N nearest episodes (the vector index for
+    # N = 4, below the agent's 14; the exact cosine of every episode for N = 100, above it),
+    # instead of every turn she said along her MENTIONS edges (0). Her two turns are the
+    # nearest to the question without her name, so all three find the same own turns.
+    on = {**OFF, "query_without_speakers": "several", "several_own_turn_weight": 0.3}
+    walked = await _items(graph, settings, kate, SEVERAL, **on, own_turn_scan=0)
+    for scan in (4, 100):
+        scanned = await _items(graph, settings, kate, SEVERAL, **on, own_turn_scan=scan)
+        own = {key: item["own_turn_score"] for key, item in scanned.items()}
+        assert {key for key, score in own.items() if score is not None} == {"k1", "k2"}, scan
+        assert own["k1"] == pytest.approx(walked["k1"]["own_turn_score"]), scan
+        assert own["k2"] == pytest.approx(walked["k2"]["own_turn_score"]), scan
+    # A scan of one episode holds only the nearest of her turns.
+    scanned = await _items(graph, settings, kate, SEVERAL, **on, own_turn_scan=1)
+    nearest = {key for key, item in scanned.items() if item["own_turn_score"] is not None}
+    assert nearest <= {"k1", "k2"} and len(nearest) == 1
