@@ -25,45 +25,6 @@ from tests.integration.tools.conftest import TIME_SERVER, ToolAgent, tool_settin
 CALL = 'call clock.get_current_time {"timezone": "UTC"}'
 
 
-async def test_a_tool_calls_episode_gets_its_vector_and_interference_after_the_answer(
-    settings: Settings, clock: Clock, graph: GraphClient, test_graph: GraphClient
-) -> None:
-    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
-    agent = await create_agent(runtime.graph, AgentCreate(name="Deferred vectors"))
-    try:
-        await add_connection(
-            runtime.graph,
-            runtime.mcp_clients,
-            runtime.loop.embedder,
-            settings.mechanics,
-            runtime.settings.tools,
-            agent.id,
-            ConnectionCreate(name="clock", transport="stdio", command=str(TIME_SERVER)),
-            now=clock.now(),
-        )
-        first = await run_turn(runtime.loop, agent.id, ChatRequest(message=CALL))
-        assert first.mode == "autonomous" and first.execution is not None
-        assert first.execution.status == "executed"
-        await settle_background()
-        second = await run_turn(runtime.loop, agent.id, ChatRequest(message=CALL))
-        assert second.execution is not None and second.execution.status == "executed"
-    finally:
-        # Closing waits for the second episode's vector (deferred past its turn).
-        await runtime.aclose()
-    try:
-        rows = await test_graph.read(
-            "probe/episode_vectors",
-            agent_id=agent.id,
-            ids=[first.turn_id, second.turn_id],
-        )
-        assert [(row["has_vector"], row["scheme"]) for row in rows] == [(True, 2), (True, 2)]
-        # The same call twice: the older episode suffers the interference of the newer one,
-        # counted when the newer one got its vector.
-        assert [row["interference"] for row in rows] == [1, 0]
-    finally:
-        await delete_agent(graph, agent.id, default_agent_name="", force=True)
-
-
 async def _clock_agent(runtime: Runtime, settings: Settings, clock: Clock, name: str) -> str:
     agent = await create_agent(runtime.graph, AgentCreate(name=name))
     await add_connection(
@@ -77,6 +38,35 @@ async def _clock_agent(runtime: Runtime, settings: Settings, clock: Clock, name:
         now=clock.now(),
     )
     return agent.id
+
+
+async def test_a_tool_calls_episode_gets_its_vector_and_interference_after_the_answer(
+    settings: Settings, clock: Clock, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent_id = await _clock_agent(runtime, settings, clock, "Deferred vectors")
+    try:
+        first = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+        assert first.mode == "autonomous" and first.execution is not None
+        assert first.execution.status == "executed"
+        await settle_background()
+        second = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+        assert second.execution is not None and second.execution.status == "executed"
+    finally:
+        # Closing waits for the second episode's vector (deferred past its turn).
+        await runtime.aclose()
+    try:
+        rows = await test_graph.read(
+            "probe/episode_vectors",
+            agent_id=agent_id,
+            ids=[first.turn_id, second.turn_id],
+        )
+        assert [(row["has_vector"], row["scheme"]) for row in rows] == [(True, 2), (True, 2)]
+        # The same call twice: the older episode suffers the interference of the newer one,
+        # counted when the newer one got its vector.
+        assert [row["interference"] for row in rows] == [1, 0]
+    finally:
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
 
 
 async def test_a_calls_memory_is_its_episode_and_what_its_outcome_taught(
