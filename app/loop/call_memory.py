@@ -40,16 +40,6 @@ log = logging.getLogger(__name__)
 _PENDING_AT_START = 10_000
 
 
-class CallLesson(BaseModel):
-    """What the call's outcome teaches (see :class:`app.loop.turn_memory.OutcomeLesson`)."""
-
-    belief_ids: list[str]
-    outcome: str
-    severity: float
-    context: str | None
-    capability_domain: str | None
-
-
 class CallMemory(BaseModel):
     """What a tool call's memory is written from, kept on its Action until it is written."""
 
@@ -66,7 +56,8 @@ class CallMemory(BaseModel):
     actions: int
     about: list[str] = Field(default_factory=list)
     surprise: float | None = None
-    lesson: CallLesson
+    # What the outcome teaches (written only for a success or a failure).
+    lesson: OutcomeLesson
     # The episode's completion: the answer and how the turn ran (``turn_params``).
     turn: dict[str, Any]
 
@@ -140,15 +131,7 @@ async def _write_memory(
         approval_id=memory.approval_id,
     )
     await complete_turn_episode_in(tx, agent_id, episode_id, memory.turn)
-    outcome = OutcomeLesson(
-        belief_ids=lesson.belief_ids,
-        outcome=lesson.outcome,
-        message=memory.message,
-        severity=lesson.severity,
-        context=lesson.context,
-        capability_domain=lesson.capability_domain,
-    )
-    await learn_from_outcome(tx, settings, agent_id, outcome, now)
+    await learn_from_outcome(tx, settings, agent_id, lesson, now)
     return deferred
 
 

@@ -22,7 +22,7 @@ from app.errors import AgentNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import Transaction
 from app.loop.acting import outcome_of
-from app.loop.call_memory import CallLesson, CallMemory
+from app.loop.call_memory import CallMemory
 from app.loop.decisions import decision_params
 from app.loop.episode_rows import responded, surprise, turn_actions, turn_params
 from app.loop.models import ApprovalPublic, TurnResult
@@ -31,7 +31,7 @@ from app.loop.recording import TurnRecorder, write_then_emit
 from app.loop.responses import turn_response
 from app.loop.results import TurnWritten, turn_result
 from app.loop.services import LoopServices
-from app.loop.turn_memory import failure_severity, outcome_beliefs
+from app.loop.turn_memory import OutcomeLesson, turn_lesson
 from app.loop.write_phase import Aftermath, ask_a_person, question_for, turn_conduct
 from app.reasoning.protocol import Reply
 from app.tools.actions import action_params, action_status
@@ -114,15 +114,17 @@ def _record_params(
     unit = plan.work_unit
     assert unit is not None and unit.call is not None  # a tool call's unit is the call
     now = services.clock.now()
-    outcome = outcome_of(plan.execution, plan.verification)
-    moved = (
-        outcome_beliefs(turn.activation, settings.loop.outcome_beliefs)
-        if outcome != "neutral"
-        else []
+    lesson = turn_lesson(turn, outcome_of(plan.execution, plan.verification), settings.loop)
+    moved = lesson.belief_ids if lesson.outcome != "neutral" else []
+    approval_id = approval.id if approval is not None else None
+    memory = _memory_of(
+        turn,
+        lesson,
+        ids,
+        now,
+        approval_id,
+        turn_params(recorder, reply.text, turn_conduct(turn, False, ids.decision)),
     )
-    memory = _memory_of(services, turn, (outcome, moved), ids, now)
-    memory.approval_id = approval.id if approval is not None else None
-    memory.turn = turn_params(recorder, reply.text, turn_conduct(turn, False, ids.decision))
     return {
         "agent_id": turn.agent_id,
         "now": now,
@@ -130,12 +132,14 @@ def _record_params(
         "action": action_params(
             ids.action,
             unit.call,
-            status=action_status(plan.mode, plan.execution, outcome, approval is not None, False),
+            status=action_status(
+                plan.mode, plan.execution, lesson.outcome, approval is not None, False
+            ),
             mode=plan.mode,
             execution=plan.execution,
             decision_id=ids.decision,
             episode_id=ids.episode,
-            approval_id=memory.approval_id,
+            approval_id=approval_id,
             moved=moved,
         ),
         "memory": memory.model_dump_json(),
@@ -160,20 +164,20 @@ async def _recorded(
 
 
 def _memory_of(
-    services: LoopServices,
     turn: PlannedTurn,
-    learned: tuple[str, list[str]],
+    lesson: OutcomeLesson,
     ids: _CallIds,
     now: datetime,
+    approval_id: str | None,
+    completion: dict[str, Any],
 ) -> CallMemory:
-    """What the call's memory is written from (app/loop/call_memory.py); ``learned``: the
-    outcome and the beliefs it moves."""
+    """What the call's memory is written from (app/loop/call_memory.py); ``completion``: the
+    answer and how the turn ran, for its episode."""
     request, plan, activation = turn.request, turn.plan, turn.activation
-    outcome, moved = learned
     return CallMemory(
         episode_id=ids.episode,
         decision_id=ids.decision,
-        approval_id=None,
+        approval_id=approval_id,
         occurred_at=now,
         speaker=request.speaker,
         message=request.message,
@@ -183,12 +187,6 @@ def _memory_of(
         actions=turn_actions(plan),
         about=[activation.relevant.id] if activation.relevant else [],
         surprise=surprise(plan, activation),
-        lesson=CallLesson(
-            belief_ids=moved,
-            outcome=outcome,
-            severity=failure_severity(plan.verification, services.settings.loop),
-            context=activation.context_name,
-            capability_domain=activation.frame,
-        ),
-        turn={},
+        lesson=lesson,
+        turn=completion,
     )

@@ -19,6 +19,7 @@ from app.graph.client import Transaction
 from app.loop.acting import moral_valence
 from app.loop.activation import Activation
 from app.loop.episode_rows import EpisodeDraft, is_person, turn_episode_row
+from app.loop.planning import PlannedTurn
 from app.loop.services import LoopServices
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory.episodes import write_episodes_in
@@ -177,3 +178,17 @@ def failure_severity(verification: Verification | None, loop: LoopSettings) -> f
     through ``severity_by_issue`` (low 0.3, medium 0.6, high 0.9); 0 without issues."""
     issues = verification.issues if verification is not None else []
     return max((loop.severity_by_issue.get(issue.severity, 0.3) for issue in issues), default=0.0)
+
+
+def turn_lesson(turn: PlannedTurn, outcome: str, loop: LoopSettings) -> OutcomeLesson:
+    """What the turn's ``outcome`` teaches: the beliefs it moves, with its severity, context and
+    frame."""
+    activation, plan = turn.activation, turn.plan
+    return OutcomeLesson(
+        belief_ids=outcome_beliefs(activation, loop.outcome_beliefs),
+        outcome=outcome,
+        message=turn.request.message,
+        severity=failure_severity(plan.verification, loop),
+        context=activation.context_name,
+        capability_domain=activation.frame,
+    )

@@ -59,6 +59,7 @@ from app.loop.turn_memory import (
     meet_people,
     meet_speaker,
     outcome_beliefs,
+    turn_lesson,
     write_turn_episode,
 )
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
@@ -208,9 +209,7 @@ async def record_turn(
         plan.learning,
         (episode_id, people.person_id, speaker),
     )
-    await learn_from_outcome(
-        tx, settings, agent_id, _turn_lesson(turn, outcome, settings.loop), now
-    )
+    await learn_from_outcome(tx, settings, agent_id, turn_lesson(turn, outcome, settings.loop), now)
     revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
     await recorder.phase("learn", tension_changes=len(tension.moves))
     records = await _record_decision_and_answer(
@@ -349,18 +348,6 @@ async def _apply_evidence(
     for move in moves:
         await recorder.emit(TurnEvent(type="tension", data=move.model_dump()))
     return _TensionApplied(moves=moves, touched=applied.touched_ids())
-
-
-def _turn_lesson(turn: PlannedTurn, outcome: str, loop: LoopSettings) -> OutcomeLesson:
-    activation, plan = turn.activation, turn.plan
-    return OutcomeLesson(
-        belief_ids=outcome_beliefs(activation, loop.outcome_beliefs),
-        outcome=outcome,
-        message=turn.request.message,
-        severity=failure_severity(plan.verification, loop),
-        context=activation.context_name,
-        capability_domain=activation.frame,
-    )
 
 
 async def _record_rules_used(
