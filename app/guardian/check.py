@@ -5,9 +5,11 @@ costs one graph read (the agent's active censors) plus regular-expression search
 compiled once per process; a stored pattern that does not compile is skipped and logged, never
 allowed to fail a turn.
 
-The searches run in a small thread pool of their own (:func:`evaluate_off_loop`), never on the
-event loop, and within one time limit per check (``GuardianSettings.check_timeout_seconds``):
-each search gets what is left of it as the engine's timeout. A censor that runs out of time is
+The searches run in a small thread pool of their own (:func:`evaluate_off_loop`), never for
+long on the event loop: a short text is checked there first within a budget of 2 ms for all
+censors, and again in the pool when that is not enough (:func:`evaluate_soon`). A check has
+one time limit (``GuardianSettings.check_timeout_seconds``): each search gets what is left of
+it as the engine's timeout. A censor that runs out of time is
 a finding itself (the verdict is at least ``warn`` and names it), logged and counted in
 ``credence_guardian_timeouts``; it never stalls the request or the process.
 """
@@ -19,7 +21,7 @@ import logging
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -44,6 +46,10 @@ DEFAULT_CHECK_TIMEOUT_SECONDS = GuardianSettings().check_timeout_seconds
 # What each censor gets once the check's limit is spent (so a check ends within the limit plus
 # this much per censor).
 _SLICE_SECONDS = 0.01
+# A text this short is checked on the event loop first, all censors within this budget
+# (:func:`evaluate_soon`): the stall it can cause is bounded by the budget.
+_INLINE_MAX_CHARS = 2_000
+_INLINE_BUDGET_SECONDS = 0.002
 
 
 async def evaluate_off_loop(
@@ -54,6 +60,23 @@ async def evaluate_off_loop(
     """:func:`evaluate` in the guardian's thread pool, so the event loop never runs a search."""
     work = partial(evaluate, text, list(censors), timeout_seconds)
     return await asyncio.get_running_loop().run_in_executor(_CHECKS, work)
+
+
+async def evaluate_soon(
+    text: str,
+    censors: Iterable[CensorRule],
+    timeout_seconds: float = DEFAULT_CHECK_TIMEOUT_SECONDS,
+) -> Verdict:
+    """:func:`evaluate`, on the event loop when that is cheap and bounded: a text of at most
+    ``_INLINE_MAX_CHARS`` characters is checked here first, within ``_INLINE_BUDGET_SECONDS``
+    for all the censors together (the thread hand-off costs more than such a check); a check
+    that does not finish within it is done again in the thread pool, within the full limit."""
+    rules = list(censors)
+    if len(text) <= _INLINE_MAX_CHARS:
+        found = _search(text, rules, _INLINE_BUDGET_SECONDS, give_up=True)
+        if found is not None:
+            return _verdict(text, found, timeout_seconds)
+    return await evaluate_off_loop(text, rules, timeout_seconds)
 
 
 def evaluate(
@@ -68,11 +91,29 @@ def evaluate(
     ``timeout_seconds`` (once it is spent, each censor left gets 10 ms); a censor whose search
     runs out of time is named in ``timed_out`` and makes the verdict at least ``warn``.
     """
-    matches: list[CensorMatch] = []
-    skipped: list[str] = []
-    timed_out: list[str] = []
+    found = _search(text, censors, timeout_seconds, give_up=False)
+    assert found is not None  # only a search that gives up returns None
+    return _verdict(text, found, timeout_seconds)
+
+
+@dataclass(slots=True)
+class _Searched:
+    """What the searches of one check found."""
+
+    matches: list[CensorMatch] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    timed_out: list[str] = field(default_factory=list)
+    checked: int = 0
+
+
+def _search(
+    text: str, censors: Iterable[CensorRule], timeout_seconds: float, give_up: bool
+) -> _Searched | None:
+    """Every censor's search of ``text`` within ``timeout_seconds`` for all of them.
+    ``give_up``: the first search that runs out of time (or finds the time spent) ends the
+    check with None; otherwise each censor left gets a short slice and a timeout is noted."""
+    found = _Searched()
     seen: set[tuple[str, str]] = set()
-    checked = 0
     deadline = time.monotonic() + timeout_seconds
     for censor in censors:
         if (censor.pattern, censor.action) in seen:
@@ -80,34 +121,44 @@ def evaluate(
         seen.add((censor.pattern, censor.action))
         expression = compiled(censor.pattern)
         if expression is None:
-            skipped.append(censor.id)
+            found.skipped.append(censor.id)
             continue
+        remaining = deadline - time.monotonic()
+        if give_up and remaining <= 0:
+            return None
         # Past the deadline each censor still gets a short slice: one slow pattern must not
         # leave the others (the shipped absolute ones above all) unchecked.
-        remaining = max(deadline - time.monotonic(), _SLICE_SECONDS)
-        checked += 1
+        limit = remaining if give_up else max(remaining, _SLICE_SECONDS)
+        found.checked += 1
         try:
-            found = expression.search(text, timeout=remaining, concurrent=True)
+            hit = expression.search(text, timeout=limit, concurrent=not give_up)
         except TimeoutError:
-            timed_out.append(censor.id)
+            if give_up:
+                return None
+            found.timed_out.append(censor.id)
             continue
-        if found is None:
-            continue
-        matched = found.group(0)
-        matches.append(
-            CensorMatch(
-                censor_id=censor.id,
-                key=censor.key,
-                pattern=censor.pattern,
-                reason=censor.reason,
-                action=censor.action,
-                source=censor.source,
-                matched=matched if len(matched) <= _MATCHED_MAX else matched[:117] + "...",
-            )
-        )
+        if hit is not None:
+            found.matches.append(_match(censor, hit.group(0)))
+    return found
+
+
+def _match(censor: CensorRule, matched: str) -> CensorMatch:
+    return CensorMatch(
+        censor_id=censor.id,
+        key=censor.key,
+        pattern=censor.pattern,
+        reason=censor.reason,
+        action=censor.action,
+        source=censor.source,
+        matched=matched if len(matched) <= _MATCHED_MAX else matched[:117] + "...",
+    )
+
+
+def _verdict(text: str, found: _Searched, timeout_seconds: float) -> Verdict:
+    matches, timed_out = found.matches, found.timed_out
     matches.sort(key=lambda match: -GRAVITY[match.action])
     action: VerdictAction = matches[0].action if matches else "allow"
-    reason = _sentence(action, matches, checked)
+    reason = _sentence(action, matches, found.checked)
     if timed_out:
         _log_timeouts(text, timed_out, timeout_seconds)
         if action == "allow":
@@ -121,8 +172,8 @@ def evaluate(
         action=action,
         reason=reason,
         matches=matches,
-        censors_checked=checked,
-        skipped_invalid=skipped,
+        censors_checked=found.checked,
+        skipped_invalid=found.skipped,
         timed_out=timed_out,
     )
 
@@ -203,7 +254,7 @@ async def check(
         text = f"{text}\n{work_unit_text(work_unit)}"
     censors = await load_censors(graph, agent_id)
     limit = settings.check_timeout_seconds if settings else DEFAULT_CHECK_TIMEOUT_SECONDS
-    verdict = await evaluate_off_loop(text, censors.rules, limit)
+    verdict = await evaluate_soon(text, censors.rules, limit)
     verdict.skipped_invalid.extend(censors.malformed)
     if settings is not None:
         verdict.high_risk_kinds = high_risk_kinds(text, settings)
@@ -227,5 +278,11 @@ async def load_censors(graph: GraphClient, agent_id: str) -> Censors:
     rows = await graph.read("guardian/check/list_active_censors", agent_id=agent_id)
     if not rows:
         raise AgentNotFound(agent_id)
-    stored, malformed = rules_from_rows(rows[0]["censors"])
+    return censors_of(rows[0]["censors"])
+
+
+def censors_of(stored_rows: Iterable[dict[str, Any]]) -> Censors:
+    """The censors from the agent's stored ones (rows as ``guardian/check/list_active_censors``
+    returns them, also read by other queries: a tool call's start reads them with the rest)."""
+    stored, malformed = rules_from_rows(stored_rows)
     return Censors(rules=[*shipped_censors(), *stored], malformed=malformed)

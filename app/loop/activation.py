@@ -20,6 +20,7 @@ from app.beliefs.models import Dissatisfaction
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
+from app.guardian.check import Censors
 from app.loop.models import RelevantBelief, ToolRoute
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory import frames
@@ -83,6 +84,9 @@ class Activation:
     tool: ToolFocus | None = None
     # How the turn came to a tool (syntax or routed), also when its arguments are missing.
     tool_route: ToolRoute | None = None
+    # The agent's tier-1 censors when the activation read them (a written call's turn reads
+    # them in its one start read); None: the turn reads them beside the activation.
+    censors: Censors | None = None
 
     def recent(self, turns: int) -> list[HistoryTurn]:
         """The latest ``turns`` turns of the history, oldest first."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.graph.client import GraphClient
 from app.guardian.audit import creed_for, high_risk_kinds
-from app.guardian.check import Censors, evaluate_off_loop, load_censors
+from app.guardian.check import Censors, evaluate_soon, load_censors
 from app.guardian.settings import GuardianSettings
 from app.loop.models import GuardianReport
 
@@ -39,7 +39,7 @@ class Guard:
             AgentNotFound.
         """
         censors = censors or await self.censors(agent_id)
-        verdict = await evaluate_off_loop(text, censors.rules, self._settings.check_timeout_seconds)
+        verdict = await evaluate_soon(text, censors.rules, self._settings.check_timeout_seconds)
         verdict.skipped_invalid.extend(censors.malformed)
         return GuardianReport(
             action=verdict.action,

@@ -2,7 +2,9 @@
 everything supervision, the guardian and the answer need, in one graph read
 (``cypher/loop/activation/get_tool_call_start.cypher``) — the agent, the frame (its stakes cap
 autonomy), D (its band lowers the mode), the people and the session's history, the tool and
-the agent's belief about it in the turn's context, and its confirmed successes.
+the agent's belief about it in the turn's context, its confirmed successes (counted up to
+what the destructive cap asks for), and the agent's censors (the guardian checks the call and
+each argument with them).
 
 What an ordinary turn reads besides, a call does not: the retrieval of beliefs, episodes and
 rules (the belief the call routes on is the one about the tool, the rules and recalled episodes
@@ -20,6 +22,7 @@ from app.beliefs.formulas import band
 from app.beliefs.models import Dissatisfaction
 from app.common import utc_now
 from app.errors import AgentNotFound, ToolNotFound
+from app.guardian.check import censors_of
 from app.loop.activation import Activation, bound_history, history_of, people_present
 from app.loop.services import LoopServices
 from app.loop.tool_turns import focused
@@ -61,6 +64,7 @@ async def activate_tool_call(
         session=session,
         limit=max(loop.history_turns_appraisal, loop.history_turns_answer) if session else 0,
         chain=context_chain(name),
+        successes_cap=settings.tools.destructive_min_successes,
     )
     if not rows:
         raise AgentNotFound(agent_id)
@@ -106,6 +110,7 @@ async def activate_tool_call(
         else [],
         urgency_multiplier=float(item["score"]),
         mentions=mentions,
+        censors=censors_of(row["censors"]),
     )
     focus = focus_of(call, row["tool"], row["belief"], int(row["successes"]))
     return focused(activation, focus, settings.mechanics)

@@ -35,7 +35,13 @@ async def focus_on_tool(
     """
     if call is None:
         return activation
-    focus = await read_tool_focus(services.graph, agent_id, call, activation.context_name)
+    focus = await read_tool_focus(
+        services.graph,
+        agent_id,
+        call,
+        activation.context_name,
+        services.settings.tools.destructive_min_successes,
+    )
     return focused(activation, focus, services.settings.mechanics)
 
 

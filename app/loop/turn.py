@@ -42,6 +42,7 @@ from app.loop.tool_activation import activate_tool_call
 from app.loop.tool_routing import route_to_tool
 from app.loop.tool_turns import focus_on_tool
 from app.loop.write_phase import Aftermath, write_turn
+from app.reasoning.protocol import ToolCall
 from app.tools.calls import parse_tool_call
 
 log = logging.getLogger(__name__)
@@ -103,12 +104,17 @@ async def run_turn(
     phase = "activate"
     # What this process's earlier tool calls of the agent teach is read by this turn.
     await services.call_memories.settled(agent_id)
-    # The guardian's censors are read while the turn activates (planning checks with them).
-    censors = asyncio.ensure_future(services.guard.censors(agent_id))
+    written_call = parse_tool_call(request.message)
+    # The guardian's censors are read while the turn activates (planning checks with them); a
+    # call in the message's syntax reads them in its one start read.
+    censors = None
+    if written_call is None:
+        censors = asyncio.ensure_future(services.guard.censors(agent_id))
     try:
-        activation = await _activate(services, recorder, agent_id, request)
+        activation = await _activate(services, recorder, agent_id, request, written_call)
         phase = "plan"
-        turn = await _plan(services, recorder, agent_id, request, activation, censors)
+        read = censors if censors is not None else _read(activation)
+        turn = await _plan(services, recorder, agent_id, request, activation, read)
         phase = "learn"
         if activation.tool is not None:
             result, aftermath = await write_call_turn(services, recorder, turn)
@@ -120,15 +126,19 @@ async def run_turn(
         await emit(TurnEvent(type="error", data={"phase": phase, "cause": error.message}))
         raise
     finally:
-        _forget(censors)
+        if censors is not None:
+            _forget(censors)
     await _after_turn(services, agent_id, request, result, aftermath)
     return await turn_done(emit, result)
 
 
 async def _activate(
-    services: LoopServices, recorder: TurnRecorder, agent_id: str, request: ChatRequest
+    services: LoopServices,
+    recorder: TurnRecorder,
+    agent_id: str,
+    request: ChatRequest,
+    written_call: ToolCall | None,
 ) -> Activation:
-    written_call = parse_tool_call(request.message)
     now = services.clock.now()
     if written_call is not None:
         # A call in the message's syntax (or POST /actions): the lean activation, one read.
@@ -181,6 +191,12 @@ async def _activate(
         relevant=activation.relevant.model_dump() if activation.relevant else None,
     )
     return activation
+
+
+async def _read(activation: Activation) -> Censors:
+    """The censors the activation read with the rest."""
+    assert activation.censors is not None  # a written call's start read returns them
+    return activation.censors
 
 
 def _forget(read: asyncio.Future[Censors]) -> None:

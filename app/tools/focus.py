@@ -1,5 +1,6 @@
 """What a turn that calls a tool routes on: the tool, the agent's belief about it (its strength
-in the turn's context) and how many calls of it succeeded."""
+in the turn's context) and how many calls of it succeeded, counted up to the number the
+destructive cap asks for (``tools.destructive_min_successes``)."""
 
 from __future__ import annotations
 
@@ -29,15 +30,25 @@ class ToolFocus:
     read_only: bool
     destructive: bool
     belief: ToolBelief | None
+    # Confirmed successes, counted up to the cap's number (no more is ever asked).
     successes: int
 
 
 async def read_tool_focus(
-    graph: GraphClient, agent_id: str, call: ToolCall, context_name: str | None
+    graph: GraphClient,
+    agent_id: str,
+    call: ToolCall,
+    context_name: str | None,
+    successes_cap: int,
 ) -> ToolFocus:
-    """Raises: ToolNotFound (no such active tool on that connection of the agent)."""
+    """``successes_cap``: the successes are counted up to this many.
+
+    Raises: ToolNotFound (no such active tool on that connection of the agent)."""
     rows = await graph.read(
-        "tools/get_tool_focus", agent_id=agent_id, qualified_name=call.qualified_name
+        "tools/get_tool_focus",
+        agent_id=agent_id,
+        qualified_name=call.qualified_name,
+        successes_cap=successes_cap,
     )
     if not rows:
         raise ToolNotFound(call.connection, call.tool, agent_id)

@@ -1,17 +1,25 @@
 // What a turn that calls a tool routes on: the tool, the agent's belief about it and how many of
-// its calls succeeded (beliefs/contexts/get_context_strengths gives the belief's strength in the context).
-// Params: $agent_id (string), $qualified_name (string).
+// its calls succeeded, counted up to $successes_cap (beliefs/contexts/get_context_strengths gives
+// the belief's strength in the context).
+// Params: $agent_id (string), $qualified_name (string), $successes_cap (int: the destructive
+//         cap asks for no more; the count stays one look-up however many calls the tool had).
 // Returns: tool (map without embedding), belief (map: id, statement, category, strength,
-// tension; null when it has none, or it is inactive), successes (int). No row: no such active
-// tool.
+// tension; null when it has none, or it is inactive), successes (int, at most $successes_cap).
+// No row: no such active tool.
 MATCH (:Agent {id: $agent_id})-[:CAN_USE]->(t:Tool {agent_id: $agent_id,
                                                  qualified_name: $qualified_name})
 WHERE t.is_active
 OPTIONAL MATCH (b:Belief {agent_id: $agent_id, id: t.belief_id})
 WHERE b.is_active
+CALL (t) {
+  OPTIONAL MATCH (a:Action)-[:CALLED]->(t)
+  WHERE a.status = 'succeeded'
+  WITH a LIMIT $successes_cap
+  RETURN count(a) AS successes
+}
 RETURN t {.*, embedding: null} AS tool,
        CASE WHEN b IS NULL THEN null ELSE {
          id: b.id, statement: b.statement, category: b.category, strength: b.strength,
          tension: b.tension
        } END AS belief,
-       COUNT { (a:Action)-[:CALLED]->(t) WHERE a.status = 'succeeded' } AS successes
+       successes

@@ -5,16 +5,20 @@
 // get_turn_people_and_history), and the tool with the agent's belief about it (its strength in
 // the first context of $chain, or of its nearest WITHIN ancestor, that the belief holds in, else
 // its default strength; as beliefs/contexts/get_context_strengths) and how many of its calls
-// succeeded (as tools/get_tool_focus).
+// succeeded, counted up to $successes_cap (as tools/get_tool_focus), and the agent's active
+// censors (as guardian/check/list_active_censors: the guardian checks the call with them).
 // Params: $agent_id (string), $qualified_name (string), $session (string or null: no history),
-//         $limit (int: turns of history), $chain (list of context names; may be empty).
+//         $limit (int: turns of history), $chain (list of context names; may be empty),
+//         $successes_cap (int: the successes are counted up to this many; the destructive cap
+//         asks for no more, and the count stays one look-up however many calls the tool had).
 // Returns: agent (map: id, name, identity_goal, terminal_creed), frames (list of property
 //          maps, in position order), d (float), people (list of {id, name, name_key, role,
 //          authority, relationship_value, affect_valence, affect_stress}), history (list of
 //          {speaker, message, response, occurred_at}, newest first), tool (map without
 //          embedding; null when no such active tool), belief (map: id, statement, category,
 //          strength (in the context), default_strength, tension; null when the tool has none,
-//          or it is inactive), successes (int). No row for an unknown agent.
+//          or it is inactive), successes (int, at most $successes_cap), censors (list of maps,
+//          as guardian/check/list_active_censors returns them). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 WITH agent, toFloat(agent.d_max_degree) AS max_degree
 WITH agent,
@@ -59,6 +63,24 @@ CALL (b) {
   WITH collect(h.strength) AS found
   RETURN CASE WHEN size(found) > 0 THEN found[0] ELSE null END AS in_context
 }
+CALL (t) {
+  OPTIONAL MATCH (a:Action)-[:CALLED]->(t)
+  WHERE a.status = 'succeeded'
+  WITH a LIMIT $successes_cap
+  RETURN count(a) AS successes
+}
+CALL (agent) {
+  MATCH (c:Censor {agent_id: agent.id})
+  WHERE coalesce(c.is_active, true)
+  RETURN collect(c {
+    .id, key: coalesce(c.key, c.pack_key), .pattern, .reason, .action, .pack_name,
+    source: coalesce(c.source, CASE
+      WHEN c.pack_name = 'default' THEN 'default'
+      WHEN c.pack_name IS NOT NULL THEN 'pack'
+      WHEN c.auto_created THEN 'learned'
+      ELSE 'manual' END)
+  }) AS censors
+}
 RETURN agent {.id, .name, .identity_goal, .terminal_creed} AS agent,
        frames,
        CASE WHEN total > 0 THEN tense / total ELSE 0.0 END AS d,
@@ -70,5 +92,5 @@ RETURN agent {.id, .name, .identity_goal, .terminal_creed} AS agent,
          strength: coalesce(in_context, b.strength), default_strength: b.strength,
          tension: b.tension
        } END AS belief,
-       CASE WHEN t IS NULL THEN 0
-            ELSE COUNT { (a:Action)-[:CALLED]->(t) WHERE a.status = 'succeeded' } END AS successes
+       successes,
+       censors

@@ -10,7 +10,7 @@ from typing import cast
 import pytest
 
 from app.guardian.audit import audit_request, high_risk_kinds
-from app.guardian.check import evaluate, evaluate_off_loop, rules_from_rows
+from app.guardian.check import evaluate, evaluate_off_loop, evaluate_soon, rules_from_rows
 from app.guardian.errors import CensorPatternInvalid
 from app.guardian.models import CensorRule
 from app.guardian.patterns import compiled, shipped_censors, validate_pattern
@@ -201,6 +201,25 @@ async def test_a_slow_check_runs_off_the_event_loop() -> None:
 
     assert verdict.timed_out == ["nested"]
     # Blocked, the loop would have ticked once; free, about a hundred times.
+    assert ticks.count >= 10, ticks
+
+
+async def test_a_short_text_checked_on_the_loop_gets_the_verdict_the_pool_gives() -> None:
+    censors = [*shipped_censors(), rule(r"\bwire\s+funds\b", "block", "wire")]
+    for text in ("Please wire funds to ACME today", "Summarise the quarterly figures"):
+        soon = await evaluate_soon(text, censors)
+
+        assert soon == evaluate(text, censors)
+
+
+async def test_a_short_text_that_outlasts_the_loop_budget_is_checked_off_the_loop() -> None:
+    """The check on the event loop gives up within its small budget; the pool then takes the
+    whole limit, and the loop keeps serving other work meanwhile."""
+    async with ticking(0.01) as ticks:
+        verdict = await evaluate_soon("a" * 1500 + "!", [rule(r"(a+)+$", "block", "nested")], 1.0)
+
+    assert verdict.timed_out == ["nested"] and verdict.action == "warn"
+    assert "within the 1 s check limit" in verdict.reason
     assert ticks.count >= 10, ticks
 
 
