@@ -113,7 +113,7 @@ async def run_turn(
     try:
         activation = await _activate(services, recorder, agent_id, request, written_call)
         phase = "plan"
-        read = censors if censors is not None else _read(activation)
+        read = censors if censors is not None else _censors_of(services, agent_id, activation)
         turn = await _plan(services, recorder, agent_id, request, activation, read)
         phase = "learn"
         if activation.tool is not None:
@@ -193,10 +193,11 @@ async def _activate(
     return activation
 
 
-async def _read(activation: Activation) -> Censors:
-    """The censors the activation read with the rest."""
-    assert activation.censors is not None  # a written call's start read returns them
-    return activation.censors
+async def _censors_of(services: LoopServices, agent_id: str, activation: Activation) -> Censors:
+    """The censors the activation read with the rest; read now if it did not."""
+    if activation.censors is not None:
+        return activation.censors
+    return await services.guard.censors(agent_id)
 
 
 def _forget(read: asyncio.Future[Censors]) -> None:

@@ -120,6 +120,13 @@ def default_frames() -> list[FrameSpec]:
 
 
 @functools.lru_cache(maxsize=1)
+def _default_infos() -> tuple[FrameInfo, ...]:
+    """The shipped frames as the frame choice reads them, made once per process (never
+    changed after: a choice hands out these very instances)."""
+    return tuple(FrameInfo.model_validate(spec.model_dump()) for spec in default_frames())
+
+
+@functools.lru_cache(maxsize=1)
 def _shipped_frames() -> tuple[FrameSpec, ...]:
     """The seed file is read once per process (it ships with the code)."""
     return tuple(read_frames().frames)
@@ -197,9 +204,7 @@ def frames_of(rows: Sequence[dict[str, object]]) -> list[Frame]:
 def choose_among(installed: Sequence[FrameInfo], text: str) -> FrameChoice:
     """The frame for ``text`` among the ``installed`` frames, or among the shipped defaults
     when there are none (pure: :func:`choose_frame` without its read)."""
-    candidates: Sequence[FrameInfo] = installed or [
-        FrameInfo.model_validate(spec.model_dump()) for spec in default_frames()
-    ]
+    candidates: Sequence[FrameInfo] = installed or _default_infos()
     selection = select_frame(candidates, text)
     chosen = next((frame for frame in candidates if frame.key == selection.key), None)
     return FrameChoice(selection=selection, frame=chosen, from_defaults=not installed)
