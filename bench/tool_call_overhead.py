@@ -177,6 +177,11 @@ async def main(calls: int) -> None:
         print(f"  this process's CPU    {_quantiles(cpus)}   (the turn's, all threads)")
         ratio = statistics.median(overheads) / statistics.median(floors)
         print(f"  overhead / floor (p50) {ratio:.1f}x")
+        # What a call must do at least: read before it judges, write what it did.
+        both = [read + write for read, write in zip(reads, floors, strict=True)]
+        print(f"  floor: one read + one write {_quantiles(both)}")
+        to_both = statistics.median(overheads) / statistics.median(both)
+        print(f"  overhead / (read + write) (p50) {to_both:.1f}x")
         print(f"  graph round trips of one call's turn: {turn_trips}")
         print("    " + ", ".join(turn_queries))
         print("  after the answer: " + ", ".join(after_queries))
