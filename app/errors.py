@@ -134,7 +134,8 @@ class GraphUnavailable(GraphError):
 
 
 class GraphBusy(GraphUnavailable):
-    """Neo4j kept answering with a transient error (deadlock, lock timeout) after retries."""
+    """Neo4j kept answering with a transient error (deadlock, lock timeout) after retries, or no
+    connection of the pool was free in time."""
 
     code = "graph_busy"
 

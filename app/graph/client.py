@@ -87,6 +87,9 @@ def _translated(
         return GraphUnavailable(
             f"Neo4j refused the credentials while {action}", cause=error.message
         )
+    if isinstance(error, neo4j_errors.ConnectionAcquisitionTimeoutError):
+        # Every connection of the pool was busy for the whole acquisition timeout.
+        return GraphBusy(f"no connection to Neo4j was free in time while {action}: {error}")
     if isinstance(error, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired):
         return GraphUnavailable(f"Neo4j is not reachable while {action}: {error}")
     if error_code(error) == _DATABASE_UNAVAILABLE:

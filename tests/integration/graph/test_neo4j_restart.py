@@ -70,8 +70,15 @@ def test_writes_survive_a_neo4j_restart(neo4j: Launcher) -> None:
         failures: list[str] = []  # requests that got no HTTP answer, and after how long
         stop = threading.Event()
 
+        slowest = [0.0]
+
         def writer() -> None:
-            with httpx.Client(base_url=base, timeout=30) as client:
+            # What is checked is that every request gets an answer, 201 or 503. The first queries
+            # a Neo4j runs after it starts can take tens of seconds on a loaded machine (its
+            # caches cold: 20.8 s for the agent's lock, measured at load 8), and a request
+            # then answers 201 that late: a patient client, not a 30 s one, tells a slow answer
+            # from none.
+            with httpx.Client(base_url=base, timeout=120) as client:
                 n = 0
                 while not stop.is_set():
                     n += 1
@@ -88,6 +95,7 @@ def test_writes_survive_a_neo4j_restart(neo4j: Launcher) -> None:
                             f"{type(error).__name__} after {time.monotonic() - sent:.1f} s"
                         )
                         continue
+                    slowest[0] = max(slowest[0], time.monotonic() - sent)
                     statuses[response.status_code] += 1
                     if response.status_code == 201:
                         acknowledged.append((response.json()["id"], statement))
@@ -116,8 +124,9 @@ def test_writes_survive_a_neo4j_restart(neo4j: Launcher) -> None:
             thread.join()
 
         log.info(
-            "restart: ready %.1f s after Neo4j started; statuses %s; %d writes acknowledged",
-            ready_after_s, dict(statuses), len(acknowledged),
+            "restart: ready %.1f s after Neo4j started; statuses %s; %d writes acknowledged; "
+            "the slowest answer %.1f s",
+            ready_after_s, dict(statuses), len(acknowledged), slowest[0],
         )  # fmt: skip
         assert before > 0 and len(acknowledged) > at_ready >= before
         assert statuses[503] > 0, statuses  # the outage was seen, as a 503

@@ -56,6 +56,14 @@ def _probe_router() -> APIRouter:
             )
         return {}
 
+    @router.get("/v1/agents/{agent_id}/pool-full")
+    async def pool_full(agent_id: AgentIdDep) -> dict[str, str]:
+        async with translated_driver_errors("reading beliefs"):
+            raise neo4j_errors.ConnectionAcquisitionTimeoutError(
+                "failed to obtain a connection from the pool within 60.0s (timeout)"
+            )
+        return {}
+
     @router.post("/v1/agents/{agent_id}/echo")
     async def echo(
         agent_id: AgentIdDep, strength: Annotated[float, Body(ge=0, le=1, embed=True)]
@@ -130,6 +138,18 @@ def test_a_transient_error_after_retries_is_503_busy_with_retry_after(client: Te
     assert error["code"] == "graph_busy"
     assert error["details"]["neo4j_code"] == "Neo.TransientError.Transaction.DeadlockDetected"
     assert "while writing evidence" in error["message"]
+
+
+def test_a_pool_with_no_free_connection_is_503_busy_not_a_server_error(
+    client: TestClient,
+) -> None:
+    response = client.get("/v1/agents/a1/pool-full")
+
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "1"
+    error = response.json()["error"]
+    assert error["code"] == "graph_busy"
+    assert "no connection to Neo4j was free in time while reading beliefs" in error["message"]
 
 
 def test_invalid_input_lists_every_problem_with_its_location(client: TestClient) -> None:
