@@ -15,6 +15,12 @@ first line printed says how many changed), so its replay gives the recorded run'
 Use it on validation pages only: choosing a judge by its research verdicts on held-out pages
 would spend them.
 
+``--oracle own`` then sets every judgement of one of the claim's own VitaminC sentences to its
+label (SUPPORTS → supports, REFUTES → contradicts, NOT_ENOUGH_INFO → neutral, confidence 0.95),
+leaving the page's other sentences as judged: what a perfect per-sentence judge would give
+research with the same searches and rules. ``--oracle refutes`` does so for the REFUTES
+sentences only.
+
     PYTHONPATH=. .venv/bin/python tools/stance/train.py --validation-weights /tmp/val.npz
     PYTHONPATH=. .venv/bin/python bench/research_vitaminc.py --pages validation --claims 340 \
         --weights /tmp/val.npz --record /tmp/val-balanced.json
@@ -40,6 +46,10 @@ from app.research.settings import ResearchSettings
 from bench.research_floors import accuracy, replay, right
 
 CLASSES = ("confirmed", "refuted", "contested", "undecided")
+DEFAULT_DATA = (
+    Path(__file__).resolve().parents[2] / "shared/eval-data/vitaminc-dev/vitaminc_dev.jsonl"
+)
+ORACLE_STANCE = {"SUPPORTS": "supports", "REFUTES": "contradicts", "NOT_ENOUGH_INFO": "neutral"}
 
 
 def judge_of(weights: Path | None, cues: bool) -> LoadedJudge | None:
@@ -79,6 +89,25 @@ async def rejudge(records: list[dict[str, Any]], judge: LoadedJudge | None) -> t
     return changed, judged
 
 
+def apply_oracle(records: list[dict[str, Any]], data: Path, labels: set[str]) -> int:
+    """Sets the judgements of each claim's own sentences whose label is in ``labels`` to that
+    label, at confidence 0.95; how many it set."""
+    label_of: dict[tuple[str, str], str] = {}
+    with data.open(encoding="utf-8") as handle:
+        for text in handle:
+            row = json.loads(text)
+            label_of[(row["claim"], row["evidence"])] = row["label"]
+    changed = 0
+    for record in records:
+        texts = {source["id"]: source["text"] for source in record["sources"]}
+        for evidence in record["evidence"]:
+            label = label_of.get((record["claim"], texts[evidence["source_id"]]))
+            if label in labels:
+                evidence.update(stance=ORACLE_STANCE[label], confidence=0.95)
+                changed += 1
+    return changed
+
+
 def floors_of(text: str) -> tuple[float, float, float | None]:
     support, contradiction, margin = text.split(",")
     return float(support), float(contradiction), None if margin == "off" else float(margin)
@@ -111,12 +140,22 @@ def main() -> None:
         metavar="SUPPORT,CONTRADICTION,MARGIN",
         help="also replay these offline settings (MARGIN 'off' for none); repeatable",
     )
+    parser.add_argument(
+        "--oracle",
+        choices=("own", "refutes"),
+        help="then judge the claims' own sentences (or their REFUTES ones) as labelled",
+    )
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="for --oracle")
     parser.add_argument("--write", type=Path, help="write the re-judged recording here")
     args = parser.parse_args()
     records = json.loads(args.recording.read_text(encoding="utf-8"))
     changed, judged = asyncio.run(rejudge(records, judge_of(args.weights, args.cues)))
     name = "the cue judge" if args.cues else args.weights or "the shipped judge"
     print(f"{args.recording.name}: {judged} judgements re-judged by {name}, {changed} changed")
+    if args.oracle is not None:
+        labels = set(ORACLE_STANCE) if args.oracle == "own" else {"REFUTES"}
+        set_ = apply_oracle(records, args.data, labels)
+        print(f"oracle: {set_} judgements of the claims' own sentences set to their labels")
     base = ResearchSettings()
     print(f"  configured  {line(records, base)}")
     for text in args.floors:
