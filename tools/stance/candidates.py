@@ -51,7 +51,7 @@ import numpy.typing as npt
 
 from app.embeddings.embedder import shared_embedder
 from app.embeddings.settings import EmbeddingSettings
-from app.reasoning.offline import stance_judge
+from app.reasoning.offline import stance_features
 from app.reasoning.offline.stance import StanceDecision
 from app.reasoning.offline.stance_model import LoadedJudge, TreeEnsemble
 from app.research.settings import ResearchSettings
@@ -112,7 +112,7 @@ def with_edits(claim: str, statement: str, cosine: float, cue: StanceDecision) -
     return [*_TEXT_FEATURES(claim, statement, cosine, cue), *edit_features(claim, statement)]
 
 
-_TEXT_FEATURES = stance_judge.text_features
+_TEXT_FEATURES = stance_features.text_features
 
 
 @contextmanager
