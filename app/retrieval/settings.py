@@ -112,6 +112,9 @@ class RetrievalSettings(BaseModel):
     # 0.2 cost the adversarial questions, which name the wrong person (bench/README.md).
     named_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.0
     named_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
+    # How many of the named person's own turns (nearest the question) become candidates for
+    # such a question.
+    named_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 100
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8
