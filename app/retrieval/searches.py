@@ -146,6 +146,7 @@ class SectionSearch:
             coverage=coverage,
             own_turn_speakers=list(asked.speakers) if own_turns else [],
             own_turn_pool=max(asked.own_turn_pool, 1),
+            own_turn_candidates=s.own_turn_candidates,
             own_turn_scan=s.own_turn_scan,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),

@@ -115,6 +115,9 @@ class RetrievalSettings(BaseModel):
     # How many of the named person's own turns (nearest the question) become candidates for
     # such a question.
     named_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 100
+    # Of an own-turn pool (several or named), how many of the best become candidates (their
+    # cosine normalised over the whole pool): fewer candidates and neighbours to score.
+    own_turn_candidates: Annotated[int, Field(ge=1, le=1000)] = 100
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8

@@ -275,3 +275,19 @@ async def test_a_question_that_only_names_her_takes_its_own_pool(
     assert own(one) == {nearest}
     assert one[nearest]["own_turn_score"] == pytest.approx(1.0)
     assert own(several) == {"k1", "k2"}
+
+
+async def test_only_the_best_own_turns_become_candidates(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    # own_turn_candidates 1: of her pool of own turns only the nearest becomes a candidate, with
+    # the score it has in the whole pool; the other is found (if at all) by the other halves.
+    on = {**OFF, "query_without_speakers": "several", "several_own_turn_weight": 0.3}
+    every = await _items(graph, settings, kate, SEVERAL, **on, own_turn_candidates=100)
+    best = await _items(graph, settings, kate, SEVERAL, **on, own_turn_candidates=1)
+
+    nearest = max(("k1", "k2"), key=lambda key: every[key]["own_turn_score"])
+    kept = {key for key, item in best.items() if item["own_turn_score"] is not None}
+    assert kept == {nearest}
+    assert best[nearest]["own_turn_score"] == pytest.approx(every[nearest]["own_turn_score"])
+    assert best[nearest]["score"] == pytest.approx(every[nearest]["score"])
