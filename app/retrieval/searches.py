@@ -38,8 +38,6 @@ class AskedPeople:
     own_turn_weight: float
     own_turn_pool: int
     embedding: list[float] | None
-    # Pseudo-relevance feedback on the own turns (several-things questions only; 0: none).
-    own_turn_feedback: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -132,8 +130,6 @@ class SectionSearch:
             **weights,
             **self._episode_weights(),
             "own_turn_weight": asked.own_turn_weight,
-            "own_turn_feedback": asked.own_turn_feedback,
-            "feedback_turns": s.feedback_turns,
             "speaker_bonus": asked.speaker_bonus,
             "asked_speakers": list(asked.speakers),
         }
@@ -233,8 +229,7 @@ class SectionSearch:
             embedding = guessed if same else await self._embed_without(list(names))
         if not names:
             return AskedPeople((), 0.0, 0.0, 0, embedding)
-        feedback = s.several_own_turn_feedback if several else 0.0
-        return AskedPeople(names, bonus, own, pool, embedding, feedback)
+        return AskedPeople(names, bonus, own, pool, embedding)
 
     async def _embed_without(self, names: list[str]) -> list[float] | None:
         """The vector of the query without ``names`` (the query's own when that leaves it

@@ -118,11 +118,6 @@ class RetrievalSettings(BaseModel):
     # Of an own-turn pool (several or named), how many of the best become candidates (their
     # cosine normalised over the whole pool): fewer candidates and neighbours to score.
     own_turn_candidates: Annotated[int, Field(ge=1, le=1000)] = 100
-    # Pseudo-relevance feedback for a question that asks for several things: the person's own
-    # turns ranked by cosine to the question vector + several_own_turn_feedback × the mean
-    # vector of the feedback_turns of them nearest the question (0: off).
-    several_own_turn_feedback: Annotated[float, Field(ge=0.0, le=5.0)] = 0.0
-    feedback_turns: Annotated[int, Field(ge=1, le=50)] = 3
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8

@@ -10,8 +10,7 @@
 //         + own_turn_weight · o   (o: the turn's cosine to $embedding min-max normalised over
 //           the best $own_turn_pool turns said by one of $own_turn_speakers, the people the
 //           question names, of which the best $own_turn_candidates are candidates; 0 when not
-//           one of them; with $w.own_turn_feedback > 0 the cosine is to $embedding plus that
-//           share of the mean vector of their $w.feedback_turns turns nearest $embedding)
+//           one of them)
 //   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
 //           (such a neighbour of a candidate becomes a candidate itself)
 //   score = fused · salience / (1 + interference_penalty · interference)
@@ -38,8 +37,7 @@
 //             success_multiplier, recency_bonus_7d, recency_bonus_30d, asks_when (boolean),
 //             dated_bonus, query_dates (list of ISO date strings), date_match_bonus,
 //             coverage_weight, person_bonus, name_subjects (list of Subject ids),
-//             own_turn_weight, speaker_bonus, asked_speakers (list of lower-case names),
-//             own_turn_feedback (float, 0: none), feedback_turns (int)).
+//             own_turn_weight, speaker_bonus, asked_speakers (list of lower-case names)).
 // Returns: id, external_id, speaker, text, occurred_at, session, seq (int or null),
 //          mentioned_dates (list of ISO date strings), outcome,
 //          salience, interference,
@@ -127,20 +125,7 @@ CALL () {
     WITH e, similarity WHERE toLower(e.speaker) IN $own_turn_speakers
     RETURN e, similarity
   }
-  // Feedback ($w.own_turn_feedback > 0): the turns are ranked again by their cosine to the
-  // query vector plus feedback × the mean vector of the $w.feedback_turns nearest of them.
   WITH e, similarity
-  ORDER BY similarity DESC, e.id
-  WITH collect({e: e, s: similarity}) AS ranked
-  WITH ranked, ranked[0..$w.feedback_turns] AS top
-  WITH ranked, CASE WHEN $w.own_turn_feedback > 0 AND size(top) > 0 THEN
-         [i IN range(0, size($embedding) - 1) |
-           $embedding[i]
-           + $w.own_turn_feedback * reduce(t = 0.0, h IN top | t + h.e.embedding[i]) / size(top)]
-       END AS seed
-  UNWIND ranked AS turn
-  WITH turn.e AS e, CASE WHEN seed IS NULL THEN turn.s
-                         ELSE vector.similarity.cosine(turn.e.embedding, seed) END AS similarity
   ORDER BY similarity DESC, e.id
   LIMIT $own_turn_pool
   WITH collect({e: e, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi
