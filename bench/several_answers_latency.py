@@ -44,9 +44,9 @@ NARROW = {"query_without_speakers": "several", "several_questions": "narrow",
           "own_turn_scan": 0}  # fmt: skip
 # The defaults with the own turns ranked over every turn the person said (the exact walk).
 EXACT = {"own_turn_scan": 0}
-# The defaults with a question that only names a speaker taking 100 of their own turns (the
-# pool of the several-things questions; before named_own_turn_pool, 2026-11-26).
-WIDE = {"named_own_turn_pool": 100}
+# The defaults with 100 own turns as candidates for every question that names a speaker (before
+# named_own_turn_pool and own_turn_candidates, 2026-11-26).
+WIDE = {"named_own_turn_pool": 100, "own_turn_candidates": 100}
 
 
 def _pct(values: Sequence[float], q: float) -> float:
@@ -118,7 +118,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         default="off",
         help="what the defaults are paired with: the step off; the defaults before the "
         "broad reading and the named questions' own turns; the defaults with own_turn_scan 0; "
-        "the defaults with named_own_turn_pool 100",
+        "the defaults with named_own_turn_pool and own_turn_candidates 100",
     )
     return parser.parse_args(argv)
 
