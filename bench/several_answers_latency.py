@@ -44,6 +44,9 @@ NARROW = {"query_without_speakers": "several", "several_questions": "narrow",
           "own_turn_scan": 0}  # fmt: skip
 # The defaults with the own turns ranked over every turn the person said (the exact walk).
 EXACT = {"own_turn_scan": 0}
+# The defaults with 100 own turns as candidates for every question that names a speaker (before
+# named_own_turn_pool and own_turn_candidates, 2026-11-26).
+WIDE = {"named_own_turn_pool": 100, "own_turn_candidates": 100}
 
 
 def _pct(values: Sequence[float], q: float) -> float:
@@ -54,7 +57,9 @@ def _pct(values: Sequence[float], q: float) -> float:
 async def main(args: argparse.Namespace) -> int:
     settings = get_settings()
     on: RetrievalSettings = settings.retrieval
-    off = on.model_copy(update={"off": OFF, "narrow": NARROW, "exact": EXACT}[args.base])
+    off = on.model_copy(
+        update={"off": OFF, "narrow": NARROW, "exact": EXACT, "wide": WIDE}[args.base]
+    )
     embedder = shared_embedder(settings.embeddings)
     graph = GraphClient.from_settings(settings.neo4j)
     asked: list[tuple[str, str]] = []
@@ -109,10 +114,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--base",
-        choices=["off", "narrow", "exact"],
+        choices=["off", "narrow", "exact", "wide"],
         default="off",
         help="what the defaults are paired with: the step off; the defaults before the "
-        "broad reading and the named questions' own turns; the defaults with own_turn_scan 0",
+        "broad reading and the named questions' own turns; the defaults with own_turn_scan 0; "
+        "the defaults with named_own_turn_pool and own_turn_candidates 100",
     )
     return parser.parse_args(argv)
 

@@ -28,13 +28,15 @@ Rows = list[dict[str, Any]]
 
 @dataclass(frozen=True)
 class AskedPeople:
-    """The speakers a question names (lower case), the weights their own turns get (those of a
-    question asking for several things about them, or of one that only names them; 0 without
-    speakers), and the episodes' query vector (None without one)."""
+    """The speakers a question names (lower case), the weights their own turns get and how many
+    of them become candidates (those of a question asking for several things about them, or of
+    one that only names them; 0 without speakers), and the episodes' query vector (None without
+    one)."""
 
     speakers: tuple[str, ...]
     speaker_bonus: float
     own_turn_weight: float
+    own_turn_pool: int
     embedding: list[float] | None
 
 
@@ -143,7 +145,8 @@ class SectionSearch:
             lexical=lexical,
             coverage=coverage,
             own_turn_speakers=list(asked.speakers) if own_turns else [],
-            own_turn_pool=s.several_own_turn_pool,
+            own_turn_pool=max(asked.own_turn_pool, 1),
+            own_turn_candidates=s.own_turn_candidates,
             own_turn_scan=s.own_turn_scan,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),
@@ -201,10 +204,10 @@ class SectionSearch:
         keeps the question's vector."""
         s = self.settings
         several = question and asks_for_several(self.text, broad=s.several_questions == "broad")
-        bonus, own = (
-            (s.several_speaker_bonus, s.several_own_turn_weight)
+        bonus, own, pool = (
+            (s.several_speaker_bonus, s.several_own_turn_weight, s.several_own_turn_pool)
             if several
-            else (s.named_speaker_bonus, s.named_own_turn_weight)
+            else (s.named_speaker_bonus, s.named_own_turn_weight, s.named_own_turn_pool)
         )
         strip = vector and (
             s.query_without_speakers == "always"
@@ -212,7 +215,7 @@ class SectionSearch:
         )
         wanted = bonus > 0 or own > 0
         if not question or not (strip or wanted):
-            return AskedPeople((), 0.0, 0.0, self.embedding)
+            return AskedPeople((), 0.0, 0.0, 0, self.embedding)
         # The question is embedded without the names it says while the graph tells which of
         # them are speakers (nearly always all of them); embedded again when that differs.
         said = said_names(self.text) if strip else []
@@ -225,8 +228,8 @@ class SectionSearch:
             same = without_names(self.text, list(names)) == without_names(self.text, said)
             embedding = guessed if same else await self._embed_without(list(names))
         if not names:
-            return AskedPeople((), 0.0, 0.0, embedding)
-        return AskedPeople(names, bonus, own, embedding)
+            return AskedPeople((), 0.0, 0.0, 0, embedding)
+        return AskedPeople(names, bonus, own, pool, embedding)
 
     async def _embed_without(self, names: list[str]) -> list[float] | None:
         """The vector of the query without ``names`` (the query's own when that leaves it

@@ -107,11 +107,18 @@ class RetrievalSettings(BaseModel):
     # with no other figure moved (bench/README.md).
     several_questions: Literal["narrow", "broad"] = "broad"
     # Episodes, a question that names a speaker but does not ask for several things: the same
-    # two factors with their own weights (0: off), the own turns from the same pool. Own turns
+    # two factors with their own weights (0: off) and pool. Own turns
     # 0.3 (with query_without_speakers "always") no category lower; 0.5 and a speaker bonus of
     # 0.2 cost the adversarial questions, which name the wrong person (bench/README.md).
     named_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.0
     named_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
+    # How many of the named person's own turns (nearest the question) such a question ranks.
+    # 50 or 20 cost multi-hop 0.007 (bench/README.md, fifth round).
+    named_own_turn_pool: Annotated[int, Field(ge=1, le=1000)] = 100
+    # Of an own-turn pool (several or named), how many of the best become candidates (their
+    # cosine normalised over the whole pool): fewer candidates and neighbours to score. 40
+    # cost single-hop 0.020, for ~0.93x of /context's time (bench/README.md, fifth round).
+    own_turn_candidates: Annotated[int, Field(ge=1, le=1000)] = 100
     # Beliefs are short statements asked about in other words: the vector index carries more of
     # their ranking (chosen on bench/data/gaap_belief_questions.yaml, bench/retrieval_beliefs.py).
     belief_vector_share: Unit = 0.8

@@ -9,7 +9,8 @@
 //           app/retrieval/coverage.py; 0 when it mentions none)
 //         + own_turn_weight · o   (o: the turn's cosine to $embedding min-max normalised over
 //           the best $own_turn_pool turns said by one of $own_turn_speakers, the people the
-//           question names; 0 when not one of them)
+//           question names, of which the best $own_turn_candidates are candidates; 0 when not
+//           one of them)
 //   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
 //           (such a neighbour of a candidate becomes a candidate itself)
 //   score = fused · salience / (1 + interference_penalty · interference)
@@ -28,6 +29,8 @@
 //         $own_turn_speakers (list of strings: lower-case speaker names whose own turns are
 //         candidates; empty: none asked for), $own_turn_pool (int), $own_turn_scan (int: 0,
 //         every turn of theirs ranked exactly; N, their turns among the agent's N nearest),
+//         $own_turn_candidates (int: how many of the best of the pool become candidates; the
+//         cosine is normalised over the whole pool),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
 //             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
@@ -126,7 +129,7 @@ CALL () {
   ORDER BY similarity DESC, e.id
   LIMIT $own_turn_pool
   WITH collect({e: e, s: similarity}) AS hits, min(similarity) AS lo, max(similarity) AS hi
-  UNWIND hits AS hit
+  UNWIND hits[0..$own_turn_candidates] AS hit
   RETURN hit.e AS e, null AS vector_rank, null AS fulltext_rank, null AS vector_score,
          null AS fulltext_score, null AS coverage_score,
          CASE WHEN hi > lo THEN (hit.s - lo) / (hi - lo) ELSE 1.0 END AS own_turn_score

@@ -248,3 +248,46 @@ async def test_the_own_turns_from_the_vector_index_are_those_of_the_exact_walk(
     scanned = await _items(graph, settings, kate, SEVERAL, **on, own_turn_scan=1)
     nearest = {key for key, item in scanned.items() if item["own_turn_score"] is not None}
     assert nearest <= {"k1", "k2"} and len(nearest) == 1
+
+
+async def test_a_question_that_only_names_her_takes_its_own_pool(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    # named_own_turn_pool bounds the own turns of a question asking for one thing; a question
+    # asking for several things keeps several_own_turn_pool.
+    on = {
+        **OFF,
+        "query_without_speakers": "always",
+        "several_own_turn_weight": 0.3,
+        "named_own_turn_weight": 0.3,
+        "several_own_turn_pool": 100,
+        "named_own_turn_pool": 1,
+    }
+    one = await _items(graph, settings, kate, ONE, **on)
+    wide = await _items(graph, settings, kate, ONE, **{**on, "named_own_turn_pool": 100})
+    several = await _items(graph, settings, kate, SEVERAL, **on)
+
+    def own(items: dict[str, dict[str, Any]]) -> set[str]:
+        return {key for key, item in items.items() if item["own_turn_score"] is not None}
+
+    assert own(wide) == {"k1", "k2"}
+    nearest = max(("k1", "k2"), key=lambda key: wide[key]["own_turn_score"])
+    assert own(one) == {nearest}
+    assert one[nearest]["own_turn_score"] == pytest.approx(1.0)
+    assert own(several) == {"k1", "k2"}
+
+
+async def test_only_the_best_own_turns_become_candidates(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    # own_turn_candidates 1: of her pool of own turns only the nearest becomes a candidate, with
+    # the score it has in the whole pool; the other is found (if at all) by the other halves.
+    on = {**OFF, "query_without_speakers": "several", "several_own_turn_weight": 0.3}
+    every = await _items(graph, settings, kate, SEVERAL, **on, own_turn_candidates=100)
+    best = await _items(graph, settings, kate, SEVERAL, **on, own_turn_candidates=1)
+
+    nearest = max(("k1", "k2"), key=lambda key: every[key]["own_turn_score"])
+    kept = {key for key, item in best.items() if item["own_turn_score"] is not None}
+    assert kept == {nearest}
+    assert best[nearest]["own_turn_score"] == pytest.approx(every[nearest]["own_turn_score"])
+    assert best[nearest]["score"] == pytest.approx(every[nearest]["score"])
