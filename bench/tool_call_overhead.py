@@ -21,7 +21,9 @@ dictionary look-up, a graph read at most every 5 s); the graph round trips of on
 after the answer (its episode, the outcome on the tool's belief and the capability, D's
 sample, the episode's vector: app/loop/call_memory.py), timed apart; and the floor: the
 smallest write a turn can make (taking the agent's lock: one query, its own transaction) and
-one trivial read, timed right after each measured turn so they see the same load. Reflection
+one trivial read, and the turn's own two queries (its start read and its record's write, run
+again alone with the same parameters: the graph work no call can skip), timed right after each
+measured turn so they see the same load. Reflection
 is left out of these turns (``reflect_every_episodes`` set out of reach): it runs after the
 answer, in the background.
 """
@@ -34,6 +36,7 @@ import statistics
 import sys
 import time
 import timeit
+import uuid
 from datetime import datetime
 from pathlib import Path
 
@@ -61,6 +64,9 @@ from app.tools.models import ConnectionCreate
 
 # The queries of the turn whose round trips are counted, in order ("read ..." for a read).
 NAMES: list[str] = []
+# The parameters each query run alone was last given (the turn's own queries are replayed).
+PARAMS: dict[str, dict[str, object]] = {}
+START, RECORD = "loop/activation/get_tool_call_start", "loop/tool_turns/record_call"
 CALL = 'call clock.get_current_time {"timezone": "UTC"}'
 
 
@@ -103,6 +109,7 @@ async def main(calls: int) -> None:
             raw.append((time.perf_counter() - started) * 1000)
         totals, servers, overheads, full_overheads, floors, afters = [], [], [], [], [], []
         reads: list[float] = []
+        own: list[float] = []
         cpus: list[float] = []
         phases: dict[str, list[float]] = {}
         trips = _count_round_trips()
@@ -137,6 +144,7 @@ async def main(calls: int) -> None:
             started = time.perf_counter()
             await graph.read("graph/agent_scope/agent_exists", agent_id=agent.id)
             reads.append((time.perf_counter() - started) * 1000)
+            own.append(await _own_queries(graph))
             for phase, ms in result.timings_ms.items():
                 phases.setdefault(phase, []).append(ms)
         turn_module.activate_tool_call = activate_tool_call
@@ -182,6 +190,9 @@ async def main(calls: int) -> None:
         print(f"  floor: one read + one write {_quantiles(both)}")
         to_both = statistics.median(overheads) / statistics.median(both)
         print(f"  overhead / (read + write) (p50) {to_both:.1f}x")
+        print(f"  floor: the turn's own read + write {_quantiles(own)}   (the same parameters)")
+        to_own = statistics.median(overheads) / statistics.median(own)
+        print(f"  overhead / the turn's own read + write (p50) {to_own:.1f}x")
         print(f"  graph round trips of one call's turn: {turn_trips}")
         print("    " + ", ".join(turn_queries))
         print("  after the answer: " + ", ".join(after_queries))
@@ -220,6 +231,19 @@ async def _full_activation(
     return await focus_on_tool(services, agent_id, call, activation)
 
 
+async def _own_queries(graph: graph_client.GraphClient) -> float:
+    """The graph work a call's turn cannot skip, timed alone (ms): its start read and its
+    record's write, run again with the parameters the last turn gave them (new ids for the
+    decision and the Action it records)."""
+    record = dict(PARAMS[RECORD])
+    record["decision"] = {**record["decision"], "id": str(uuid.uuid4())}  # type: ignore[dict-item]
+    record["action"] = {**record["action"], "id": str(uuid.uuid4())}  # type: ignore[dict-item]
+    started = time.perf_counter()
+    await graph.read(START, **PARAMS[START])
+    await graph.write_alone(RECORD, **record)
+    return (time.perf_counter() - started) * 1000
+
+
 def _count_round_trips() -> dict[str, int]:
     """Counts the queries the graph client runs, by kind (patched for this process): a query
     run alone (a read, or a write that is its own transaction), or one inside a transaction."""
@@ -232,6 +256,7 @@ def _count_round_trips() -> dict[str, int]:
         kind = "reads" if access == neo4j.READ_ACCESS else "writes alone"
         counts[kind] = counts.get(kind, 0) + 1
         NAMES.append(f"{'read' if kind == 'reads' else 'write'} {name}")
+        PARAMS[name] = params
         return await alone(self, name, params, access)
 
     async def counted_run(self: graph_client.Transaction, name: str, **params: object) -> object:

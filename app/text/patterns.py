@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from app.text.words import normalise
 
@@ -20,21 +21,46 @@ _TOKEN = re.compile(r"\w+")
 
 def matched_patterns(patterns: Iterable[str], text: str) -> list[str]:
     """The distinct patterns (in their given order) that occur in ``text``."""
-    normalised = normalise(text).lower()
-    words = set(_TOKEN.findall(normalised))
+    normalised, words = _prepared(text)
     found: list[str] = []
     seen: set[str] = set()
     for pattern in patterns:
-        key = normalise(pattern).lower()
+        key, kind = _key(pattern)
         if not key or key in seen:
             continue
         seen.add(key)
-        if " " in key:
+        if kind == _PHRASE:
             hit = key in normalised
-        elif _TOKEN.fullmatch(key):
+        elif kind == _WORD:
             hit = key in words
         else:  # one word with an apostrophe or hyphen ("don't"): bounded by non-word characters
-            hit = re.search(rf"(?<!\w){re.escape(key)}(?!\w)", normalised) is not None
+            hit = key in normalised and _bounded(key).search(normalised) is not None
         if hit:
             found.append(pattern)
     return found
+
+
+_PHRASE, _WORD, _MARKED_WORD = "phrase", "word", "marked word"
+
+
+@lru_cache(maxsize=8192)
+def _key(pattern: str) -> tuple[str, str]:
+    """A pattern's normalised form and how it is matched (patterns are few and reused: the
+    frames' and cues' lists are read for every text)."""
+    key = normalise(pattern).lower()
+    if " " in key:
+        return key, _PHRASE
+    return key, _WORD if _TOKEN.fullmatch(key) else _MARKED_WORD
+
+
+@lru_cache(maxsize=1024)
+def _bounded(key: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(key)}(?!\w)")
+
+
+@lru_cache(maxsize=16)
+def _prepared(text: str) -> tuple[str, frozenset[str]]:
+    """The text normalised and its words (one text is matched against several lists in a row:
+    every frame's patterns)."""
+    normalised = normalise(text).lower()
+    return normalised, frozenset(_TOKEN.findall(normalised))

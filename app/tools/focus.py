@@ -74,9 +74,9 @@ async def read_tool_focus(
 def focus_of(
     call: ToolCall, tool: dict[str, Any], belief: dict[str, Any] | None, successes: int
 ) -> ToolFocus:
-    """The focus from its stored rows: ``tool`` (the Tool's properties), ``belief`` (id,
-    statement, category, strength in the turn's context, default_strength, tension; None when
-    the tool has none) and the count of its calls that succeeded."""
+    """The focus from its stored rows: ``tool`` (its description, read_only and destructive),
+    ``belief`` (id, statement, category, strength in the turn's context, default_strength,
+    tension; None when the tool has none) and the count of its calls that succeeded."""
     return ToolFocus(
         call=call,
         description=tool.get("description") or "",

@@ -3,8 +3,9 @@
 // the belief's strength in the context).
 // Params: $agent_id (string), $qualified_name (string), $successes_cap (int: the destructive
 //         cap asks for no more; the count stays one look-up however many calls the tool had).
-// Returns: tool (map without embedding), belief (map: id, statement, category, strength,
-// tension; null when it has none, or it is inactive), successes (int, at most $successes_cap).
+// Returns: tool (map: qualified_name, description, read_only, destructive: what supervision
+// reads), belief (map: id, statement, category, strength, tension; null when it has none, or
+// it is inactive), successes (int, at most $successes_cap).
 // No row: no such active tool.
 MATCH (:Agent {id: $agent_id})-[:CAN_USE]->(t:Tool {agent_id: $agent_id,
                                                  qualified_name: $qualified_name})
@@ -17,7 +18,7 @@ CALL (t) {
   WITH a LIMIT $successes_cap
   RETURN count(a) AS successes
 }
-RETURN t {.*, embedding: null} AS tool,
+RETURN t {.qualified_name, .description, .read_only, .destructive} AS tool,
        CASE WHEN b IS NULL THEN null ELSE {
          id: b.id, statement: b.statement, category: b.category, strength: b.strength,
          tension: b.tension

@@ -14,10 +14,10 @@
 // Returns: agent (map: id, name, identity_goal, terminal_creed), frames (list of property
 //          maps, in position order), d (float), people (list of {id, name, name_key, role,
 //          authority, relationship_value, affect_valence, affect_stress}), history (list of
-//          {speaker, message, response, occurred_at}, newest first), tool (map without
-//          embedding; null when no such active tool), belief (map: id, statement, category,
-//          strength (in the context), default_strength, tension; null when the tool has none,
-//          or it is inactive), successes (int, at most $successes_cap), censors (list of maps,
+//          {speaker, message, response, occurred_at}, newest first), tool (map: qualified_name,
+//          description, read_only, destructive: what supervision reads; null when no such
+//          active tool), belief (map: id, statement, category, strength (in the context),
+//          default_strength, tension; null when the tool has none, or it is inactive), successes (int, at most $successes_cap), censors (list of maps,
 //          as guardian/check/list_active_censors returns them). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 WITH agent, toFloat(agent.d_max_degree) AS max_degree
@@ -86,7 +86,8 @@ RETURN agent {.id, .name, .identity_goal, .terminal_creed} AS agent,
        CASE WHEN total > 0 THEN tense / total ELSE 0.0 END AS d,
        people,
        history,
-       CASE WHEN t IS NULL THEN null ELSE t {.*, embedding: null} END AS tool,
+       CASE WHEN t IS NULL THEN null
+            ELSE t {.qualified_name, .description, .read_only, .destructive} END AS tool,
        CASE WHEN b IS NULL THEN null ELSE {
          id: b.id, statement: b.statement, category: b.category,
          strength: coalesce(in_context, b.strength), default_strength: b.strength,
