@@ -72,6 +72,7 @@ from tools.stance.train import (
     load,
     training_pairs,
 )
+from tools.stance.train import fit as fit_trees
 
 Pairs = list[tuple[str, str]]
 EDIT_FEATURES = 12
@@ -194,19 +195,7 @@ CANDIDATES = [
 
 
 def fit(candidate: Candidate, x: Matrix, y: npt.NDArray[np.int64]) -> Any:
-    from sklearn.ensemble import HistGradientBoostingClassifier
-
-    trees = candidate.trees
-    return HistGradientBoostingClassifier(
-        learning_rate=trees.learning_rate,
-        max_iter=trees.max_iter,
-        max_leaf_nodes=trees.max_leaf_nodes,
-        min_samples_leaf=trees.min_samples_leaf,
-        l2_regularization=trees.l2_regularization,
-        early_stopping=False,
-        random_state=SEED,
-        class_weight=candidate.class_weight,
-    ).fit(x, y)
+    return fit_trees(x, y, candidate.trees, candidate.class_weight)
 
 
 def read_as(truth: npt.NDArray[np.int64], probabilities: Matrix, k: int) -> str:

@@ -234,8 +234,18 @@ def decide(model: Scorer, x: Matrix) -> npt.NDArray[np.int64]:
     return predicted.astype(np.int64)
 
 
-def fit(x: Matrix, y: npt.NDArray[np.int64], trees: Trees) -> Any:
-    """scikit-learn's gradient-boosted trees (fixed seed, no early stopping: deterministic)."""
+def fit(
+    x: Matrix,
+    y: npt.NDArray[np.int64],
+    trees: Trees,
+    class_weight: dict[int, float] | str | None = None,
+) -> Any:
+    """scikit-learn's gradient-boosted trees (fixed seed, no early stopping: deterministic).
+
+    Args:
+        class_weight: scikit-learn's ``class_weight`` (a weight per class, or ``"balanced"``;
+            None, the shipped judge's, weighs every row alike).
+    """
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     return HistGradientBoostingClassifier(
@@ -246,6 +256,7 @@ def fit(x: Matrix, y: npt.NDArray[np.int64], trees: Trees) -> Any:
         l2_regularization=trees.l2_regularization,
         early_stopping=False,
         random_state=SEED,
+        class_weight=class_weight,
     ).fit(x, y)
 
 
