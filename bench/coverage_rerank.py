@@ -150,9 +150,7 @@ def main(args: argparse.Namespace) -> int:
     for name, rerank in grid.items():
         at10 = []
         for query, rows, fires in zip(queries, lists, several, strict=True):
-            asked = {f"name:{w.lower()}" for w in query.text.split()} | set(
-                question_subjects(query.text)
-            )
+            asked = _asked(query)
             top = rerank(rows, asked) if (rerank and fires and rows) else rows[:10]
             at10.append(recall_at(query.relevant, [str(r["external_id"]) for r in top], 10))
         results[name] = at10
@@ -165,6 +163,7 @@ def main(args: argparse.Namespace) -> int:
         for q, rows, fires in zip(queries, lists, several, strict=True)
     ]
     print(f"  {'ceiling (evidence first)':22s} " + summary(queries, ceiling))
+    describe(queries, lists, several)
     print("\nleave one conversation out (chosen on the other two by LoCoMo R@10):")
     groups = sorted({q.group for q in queries if q.dataset == "locomo"})
     held: list[float] = [0.0] * len(queries)
@@ -179,6 +178,42 @@ def main(args: argparse.Namespace) -> int:
     sub = [queries[i] for i in keep]
     print("  held out: " + summary(sub, [held[i] for i in keep]))
     return 0
+
+
+def describe(queries: Sequence[Query], lists: Sequence[list[Row]], several: Sequence[bool]) -> None:
+    """How the turns at ranks 11-30 of the several-things questions differ, evidence or not:
+    the share of their subjects (less the question's) that the first ten lack, how many have
+    none, and their scores."""
+    groups: dict[str, list[dict[str, float]]] = {"evidence": [], "other": []}
+    for query, rows, fires in zip(queries, lists, several, strict=True):
+        if not fires:
+            continue
+        asked = _asked(query)
+        top = set().union(*(set(r["keys"]) - asked for r in rows[:10]))
+        for row in rows[10:30]:
+            keys = set(row["keys"]) - asked
+            evidence = str(row["external_id"]) in query.relevant
+            groups["evidence" if evidence else "other"].append(
+                {
+                    "novel share": len(keys - top) / len(keys) if keys else 0.0,
+                    "no subject": float(not keys),
+                    "score / top": float(row["score"]) / max(float(rows[0]["score"]), 1e-9),
+                    "own-turn score": float(row.get("own_turn_score") or 0.0),
+                    "vector score": float(row.get("vector_score") or 0.0),
+                    "fulltext score": float(row.get("fulltext_score") or 0.0),
+                }
+            )
+    print("ranks 11-30 of the several-things questions (means):")
+    for name, values in groups.items():
+        if values:
+            parts = ", ".join(
+                f"{k} {statistics.fmean(v[k] for v in values):.3f}" for k in values[0]
+            )
+            print(f"  {name} ({len(values)} turns): {parts}")
+
+
+def _asked(query: Query) -> set[str]:
+    return {f"name:{w.lower()}" for w in query.text.split()} | set(question_subjects(query.text))
 
 
 def _evidence_first(query: Query, rows: list[Row]) -> list[str]:
