@@ -11,10 +11,14 @@ the list by a greedy selection:
 - ``novelty λ``: each slot goes to the turn with the best ``score / top score + λ × the share of
   its subjects (those the question does not name) no chosen turn has``;
 - ``quota q``: at most ``q`` turns per session in the ten before the rest, best first;
+- ``fulltext β`` / ``own-turn β``: the list re-ordered by ``score / top score + β ×`` that
+  score of the row;
+- the ceiling: every evidence turn of the list first;
 
 and the R@10 of every LoCoMo category and of MADial is printed for each, beside the list as it
 is (its first ten), with leave-one-conversation-out over the grid as ``retrieval_tuning.py``
-does it. Every other question keeps its ten, so single-hop and adversarial move only where the
+does it, and a description of ranks 11-30 (evidence turns against the others). Every other
+question keeps its ten, so single-hop and adversarial move only where the
 detector fires on them.
 
     PYTHONPATH=. .venv/bin/python bench/coverage_rerank.py
@@ -71,6 +75,18 @@ def novelty(weight: float, session: bool = False) -> Rerank:
             chosen.append(best)
             covered |= _keys(best, asked)
         return chosen
+
+    return rerank
+
+
+def lifted(field: str, weight: float) -> Rerank:
+    """The list re-ordered by ``score / top score + weight × field`` (a score the row carries)."""
+
+    def rerank(rows: list[Row], asked: set[str]) -> list[Row]:
+        top = max(float(rows[0]["score"]), 1e-9)
+        return sorted(
+            rows, key=lambda r: -(float(r["score"]) / top + weight * float(r.get(field) or 0.0))
+        )[:10]
 
     return rerank
 
@@ -138,6 +154,9 @@ def main(args: argparse.Namespace) -> int:
         grid[f"novelty {w:g}"] = novelty(w)
     for q in (2, 3, 4):
         grid[f"quota {q}"] = quota(q)
+    for w in (0.1, 0.2, 0.4):
+        grid[f"fulltext {w:g}"] = lifted("fulltext_score", w)
+        grid[f"own-turn {w:g}"] = lifted("own_turn_score", w)
     for w in (0.2, 0.3):
         grid[f"novelty {w:g} + quota 4"] = both(w, 4)
         grid[f"novelty {w:g} + session"] = novelty(w, session=True)
