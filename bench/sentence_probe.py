@@ -320,13 +320,18 @@ def dense_alone(collected: Collected, per_query: list[Scored], variant: str) -> 
         print(f"  {name:22s} {summary(collected.queries, values)}")
 
 
+# Reciprocal-rank fusion's constant.
+RRF_K = 60
+
+
 def fused(
-    rows: list[Row], agent: Agent, s: Scored, beta: float, extra: int, gain: bool = False
+    rows: list[Row], agent: Agent, s: Scored, beta: float, extra: int, key: str = "best"
 ) -> list[str]:
-    """The list re-ranked by ``score / top + beta × best-sentence cosine`` (``gain``: by how
-    much the best sentence beats the whole turn, 0 when it does not; min-max over the
-    candidates), with the sentence-level dense top ``extra`` of the agent added (their score:
-    the lowest of the list)."""
+    """The list re-ranked by ``score / top + beta × best-sentence cosine`` (min-max over the
+    candidates; ``key`` "gain": by how much the best sentence beats the whole turn, 0 when it
+    does not; "rrf": ``1 / (60 + rank in the list) + beta / (60 + rank by best sentence)``),
+    with the sentence-level dense top ``extra`` of the agent added (their score: the lowest of
+    the list; their rank: the one after the list's last)."""
     index = {episode_id: i for i, episode_id in enumerate(agent.ids)}
     top = max((float(r["score"]) for r in rows), default=1.0) or 1.0
     pipeline = {index[str(r["id"])]: float(r["score"]) / top for r in rows}
@@ -336,7 +341,16 @@ def fused(
         seen = set(candidates)
         candidates += [int(i) for i in np.argsort(-s.best, kind="stable")[:extra] if i not in seen]
     best = s.best[candidates]
-    if gain:
+    if key == "rrf":
+        place = {c: r for r, c in enumerate(pipeline)}
+        by_sentence = {c: r for r, c in enumerate(np.array(candidates)[np.argsort(-best)])}
+        fusion = [
+            1 / (RRF_K + place.get(c, len(rows))) + beta / (RRF_K + by_sentence[c])
+            for c in candidates
+        ]
+        order = sorted(range(len(candidates)), key=lambda j: -fusion[j])
+        return [agent.external[candidates[j]] for j in order]
+    if key == "gain":
         best = np.maximum(best - s.whole[candidates], 0.0)
     lo, hi = float(best.min()), float(best.max())
     norm = (best - lo) / (hi - lo) if hi > lo else np.zeros_like(best)
@@ -357,16 +371,18 @@ def pipeline_probe(collected: Collected, per_query: list[Scored], variant: str) 
              for q, rows in zip(queries, lists, strict=True)]  # fmt: skip
     results: dict[str, list[float]] = {"as is": as_is}
     print(f"  {'as is':32s} {summary(queries, as_is)}")
-    for gate, extra, gain, beta in itertools.product(
-        ("all", "several"), (0, 20, 50), (False, True), (0.2, 0.3, 0.5, 1.0)
-    ):
-        name = f"{gate:7s} N={extra:<2d} {'gain' if gain else 'best'} beta={beta:g}"
+    grid = [
+        *itertools.product(("all", "several"), (0, 20, 50), ("best", "gain"), (0.2, 0.3, 0.5, 1.0)),
+        *itertools.product(("all", "several"), (0, 20, 50), ("rrf",), (0.5, 1.0)),
+    ]
+    for gate, extra, key, beta in grid:
+        name = f"{gate:7s} N={extra:<2d} {key} beta={beta:g}"
         values = []
         for i, (q, rows, s) in enumerate(zip(queries, lists, per_query, strict=True)):
             if gate == "several" and not several[i]:
                 values.append(as_is[i])
                 continue
-            top = fused(rows, collected.agents[q.agent_id], s, beta, extra, gain)
+            top = fused(rows, collected.agents[q.agent_id], s, beta, extra, key)
             values.append(recall_at(q.relevant, top, 10))
         results[name] = values
         print(f"  {name:32s} {summary(queries, values)}")
