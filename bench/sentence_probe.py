@@ -8,12 +8,15 @@ conversations, MADial) is scored here three ways:
 
 1. **dense alone**: the agent's episodes ranked by the cosine of the question's vector to the
    stored whole-turn vector (what the vector index holds: the previous turn + the turn), to the
-   turn's best sentence (``speaker: sentence``, split by :func:`sentences`), and to mixes of
-   the two (``max``, ``whole + α × best``);
+   turn's best sentence, and to mixes of the two (``max``, ``whole + α × best``); the sentences
+   (split by :func:`sentences`) two ways: ``speaker: sentence`` against the question's vector,
+   and the sentence alone against the question without the names it says (as the pipeline's
+   episode query vector is built);
 2. **the pipeline**: the list ``build_context`` gives with the defaults and ``k = --depth``
    (50), re-ranked by ``score / top score + β × best-sentence cosine`` (min-max normalised over
-   the candidates), alone or with the sentence-level dense top ``N`` of the agent added to the
-   candidates (their pipeline score 0), on every question or only on those
+   the candidates), by the sentence's gain over the whole turn, or by reciprocal-rank fusion of
+   the two orders (:func:`fused`), alone or with the sentence-level dense top ``N`` of the agent
+   added to the candidates, on every question or only on those
    ``asks_for_several`` reads as asking for several things; leave-one-conversation-out as
    ``retrieval_tuning.py`` does it (chosen on the other two conversations + MADial by the mean
    of LoCoMo R@10 and MADial R@10, scored on the third), and the ceiling (evidence anywhere in
@@ -22,8 +25,9 @@ conversations, MADial) is scored here three ways:
    all its sentences (one run, same embedder, no vector cache).
 
 The lists, the episodes and the vectors are cached under ``--cache`` (the temporary folder's
-``sentence-probe``), so a second run only scores. The database is only read: the agents must
-already be imported.
+``sentence-probe``), so a second run only scores. The agents are found by name as
+``retrieval_tuning.py`` finds them (imported only when missing: import them first, and the
+probe only reads).
 
     PYTHONPATH=. .venv/bin/python bench/sentence_probe.py
 """
