@@ -109,6 +109,12 @@ class Agent:
     def starts(self) -> np.ndarray:
         return np.flatnonzero(np.r_[True, self.owner[1:] != self.owner[:-1]])
 
+    def speaker(self, episode: int) -> str:
+        """The episode's speaker (lower case) as its search text names it; "" for none."""
+        first = int(self.starts()[episode])
+        said, bare = self.sentence_texts[first], self.bare_texts[first]
+        return said[: -len(bare) - 2].lower() if said != bare else ""
+
 
 @dataclass
 class Collected:
@@ -322,6 +328,21 @@ def dense_alone(collected: Collected, per_query: list[Scored], variant: str) -> 
             for q, s in zip(collected.queries, per_query, strict=True)
         ]
         print(f"  {name:22s} {summary(collected.queries, values)}")
+    # The adversarial questions name the other speaker (whose turn is the evidence).
+    named: dict[str, list[float]] = {"whole turn": [], "best sentence": []}
+    for q, s in zip(collected.queries, per_query, strict=True):
+        names = said_names(q.text)
+        if q.category != "adversarial" or not names:
+            continue
+        agent = collected.agents[q.agent_id]
+        for name, score in (("whole turn", s.whole), ("best sentence", s.best)):
+            top = np.argsort(-score, kind="stable")[:10]
+            named[name].append(sum(agent.speaker(int(t)) in names for t in top) / len(top))
+    print(
+        f"  adversarial questions naming someone ({len(named['whole turn'])}): share of the "
+        "named person's turns in the top ten: "
+        + ", ".join(f"{k} {statistics.fmean(v):.3f}" for k, v in named.items() if v)
+    )
 
 
 # Reciprocal-rank fusion's constant.
