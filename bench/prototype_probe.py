@@ -13,7 +13,9 @@ with what is said of it, "activities partake in") and embeds it three ways:
 - **templates**: the head put in a few answer-shaped sentences (:data:`TEMPLATES`, written from
   general English, not from the development questions) and averaged.
 
-Each turn of the agent is scored by its cosine to the concept, through the stored whole-turn
+The **control** is the question without the names it says (the episodes' own query vector),
+scored the same way, so that what the concept adds is told apart from what the sentence vectors
+add. Each turn of the agent is scored by its cosine to the concept, through the stored whole-turn
 vector or through its best sentence (the sentence alone, as ``sentence_probe.py`` splits and
 embeds it), either plainly or **centred** on its speaker's profile: the mean vector of that
 person's own turns (or sentences) subtracted from the turn and from the concept, so that what is
@@ -27,8 +29,9 @@ MADial's). Leave-one-conversation-out as ``sentence_probe.py`` does it (chosen o
 conversations + MADial, scored on the third), with the questions up / down. The cost at query
 time: one more embedding per such question (timed against the question's own), and the cosines.
 
-It reads ``sentence_probe.py``'s cache (run that first; it needs the Neo4j that holds the
-agents) and embeds only the concepts (cached under ``--cache``).
+It reads ``sentence_probe.py``'s cache under ``--cache`` (built as that probe builds it when
+missing: read from the Neo4j that holds the agents, and embedded) and embeds only the concept
+texts (cached in ``--concepts``).
 
     PYTHONPATH=. .venv/bin/python bench/prototype_probe.py
 """
