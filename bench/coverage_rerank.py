@@ -36,21 +36,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from probe_lists import Row, probe_session
 from retrieval_madial import recall_at
-from retrieval_tuning import Query, locomo_queries, madial_queries
+from retrieval_tuning import Query
 
-from app.config import get_settings
-from app.embeddings.embedder import shared_embedder
-from app.graph.catalog import QueryCatalog
-from app.graph.client import GraphClient
-from app.retrieval.context import build_context
 from app.retrieval.coverage import question_subjects
-from app.retrieval.models import ContextRequest
 from app.text.several_answers import asks_for_several
 
-BENCH_CYPHER = Path(__file__).resolve().parent / "cypher"
-
-Row = dict[str, Any]
 Rerank = Callable[[list[Row], set[str]], list[Row]]
 
 
@@ -121,30 +113,18 @@ def quota(per_session: int) -> Rerank:
 
 
 async def ranked_lists(depth: int) -> tuple[list[Query], list[list[Row]]]:
-    settings = get_settings()
-    base = settings.retrieval
-    embedder = shared_embedder(settings.embeddings)
-    graph = GraphClient.from_settings(settings.neo4j)
-    probe = GraphClient.from_settings(settings.neo4j, QueryCatalog(BENCH_CYPHER))
-    try:
-        queries = await locomo_queries(graph, settings, embedder, base)
-        queries += await madial_queries(graph, settings, embedder, base)
+    async with probe_session() as session:
         lists: list[list[Row]] = []
-        for query in queries:
-            request = ContextRequest(
-                q=query.text, k=depth, sections=["episodes"], budget_tokens=200_000
+        for query in session.queries:
+            rows = await session.episode_list(query, depth)
+            found = await session.probe.read(
+                "probe/episode_subject_keys", ids=[r["id"] for r in rows]
             )
-            context = await build_context(graph, embedder, base, query.agent_id, request)
-            rows = [dict(item) for item in context.sections["episodes"].items]
-            found = await probe.read("probe/episode_subject_keys", ids=[r["id"] for r in rows])
             keys = {str(r["id"]): list(r["keys"]) for r in found}
             for row in rows:
                 row["keys"] = keys.get(str(row["id"]), [])
             lists.append(rows)
-        return queries, lists
-    finally:
-        await graph.close()
-        await probe.close()
+        return session.queries, lists
 
 
 def main(args: argparse.Namespace) -> int:

@@ -55,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import sentence_probe
 from retrieval_madial import recall_at
-from sentence_probe import Agent, Collected, Row, leave_one_out, loaded, summary
+from sentence_probe import Agent, Collected, Row, leave_one_out, listed, loaded, summary
 
 from app.config import get_settings
 from app.embeddings.embedder import Embedder
@@ -180,11 +180,8 @@ def reranked(
     """The list by ``score / top + beta × concept cosine`` (min-max over the candidates), with
     the ``extra`` turns of ``own`` (the asked people's turns) nearest the concept added (their
     score: the list's lowest)."""
-    index = {episode_id: i for i, episode_id in enumerate(agent.ids)}
-    top = max((float(r["score"]) for r in rows), default=1.0) or 1.0
-    pipeline = {index[str(r["id"])]: float(r["score"]) / top for r in rows}
+    pipeline, floor = listed(rows, agent)
     candidates = list(pipeline)
-    floor = min(pipeline.values(), default=0.0)
     if extra:
         seen = set(candidates)
         nearest = own[np.argsort(-cosine[own], kind="stable")]
@@ -245,15 +242,21 @@ def own_turns(collected: Collected, gated: dict[int, Concept]) -> dict[int, np.n
     return own
 
 
-def dense_alone(
-    collected: Collected,
-    gated: dict[int, Concept],
-    vectors: dict[int, dict[str, np.ndarray]],
-    profiles: dict[tuple[str, bool], Profiles],
-    owns: dict[int, np.ndarray],
-) -> None:
+@dataclass(frozen=True)
+class GatedProbe:
+    """What both probes read: the gated questions' concepts, their vectors by kind, the
+    agents' turn profiles (by sentence or not) and the asked people's turns."""
+
+    gated: dict[int, Concept]
+    vectors: dict[int, dict[str, np.ndarray]]
+    profiles: dict[tuple[str, bool], Profiles]
+    owns: dict[int, np.ndarray]
+
+
+def dense_alone(collected: Collected, probe: GatedProbe) -> None:
     """R@10 of the asked people's turns ranked by each vector alone (the gated questions only;
     a diagnosis, not a ranking to use)."""
+    gated, vectors, profiles, owns = probe.gated, probe.vectors, probe.profiles, probe.owns
     print(
         f"\n1. dense alone over the asked people's turns, the {len(gated)} gated questions "
         "(R@10 by category)"
@@ -274,13 +277,8 @@ def dense_alone(
             print(f"  {name:17s} {kind:9s} {summary(queries, values, keep)}")
 
 
-def pipeline_probe(
-    collected: Collected,
-    gated: dict[int, Concept],
-    vectors: dict[int, dict[str, np.ndarray]],
-    profiles: dict[tuple[str, bool], Profiles],
-    owns: dict[int, np.ndarray],
-) -> None:
+def pipeline_probe(collected: Collected, probe: GatedProbe) -> None:
+    gated, vectors, profiles, owns = probe.gated, probe.vectors, probe.profiles, probe.owns
     queries, lists = collected.queries, collected.lists
     as_is = [recall_at(q.relevant, [str(r["external_id"]) for r in rows], 10)
              for q, rows in zip(queries, lists, strict=True)]  # fmt: skip
@@ -414,8 +412,9 @@ def main(args: argparse.Namespace) -> int:
     for i in gated:
         vectors[i]["question"] = figures["stripped questions"][i]
     owns = own_turns(collected, gated)
-    dense_alone(collected, gated, vectors, profiles, owns)
-    pipeline_probe(collected, gated, vectors, profiles, owns)
+    probe = GatedProbe(gated, vectors, profiles, owns)
+    dense_alone(collected, probe)
+    pipeline_probe(collected, probe)
     if args.rounds:
         cost(collected, gated, args.rounds, vectors, profiles, owns)
     return 0

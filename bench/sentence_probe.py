@@ -52,25 +52,19 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from probe_lists import Row, probe_session
 from retrieval_madial import recall_at
-from retrieval_tuning import Query, locomo_queries, madial_queries
+from retrieval_tuning import Query
 
 from app.config import get_settings
-from app.embeddings.embedder import Embedder, shared_embedder
-from app.graph.catalog import QueryCatalog
-from app.graph.client import GraphClient
+from app.embeddings.embedder import Embedder
 from app.memory.session_order import embedding_text, search_text
 from app.retrieval.asked_people import said_names, without_names
-from app.retrieval.context import build_context
-from app.retrieval.models import ContextRequest
 from app.text.several_answers import asks_for_several
 
-BENCH_CYPHER = Path(__file__).resolve().parent / "cypher"
 # A piece of fewer words than this is not a sentence of its own: it joins its neighbour.
 MIN_WORDS = 3
 _BOUNDARY = re.compile(r"(?<=[.!?])\s+|\n+")
-
-Row = dict[str, Any]
 
 
 def sentences(text: str) -> list[str]:
@@ -152,39 +146,22 @@ def agent_from_rows(rows: list[Row], dimensions: int) -> Agent:
 
 
 async def collect(depth: int) -> Collected:
-    settings = get_settings()
-    base = settings.retrieval
-    embedder = shared_embedder(settings.embeddings)
-    graph = GraphClient.from_settings(settings.neo4j)
-    probe = GraphClient.from_settings(settings.neo4j, QueryCatalog(BENCH_CYPHER))
-    try:
-        queries = await locomo_queries(graph, settings, embedder, base)
-        queries += await madial_queries(graph, settings, embedder, base)
+    async with probe_session() as session:
         agents: dict[str, Agent] = {}
-        for agent_id in sorted({q.agent_id for q in queries}):
-            rows = await probe.read(
-                "probe/agent_episode_vectors",
-                agent_id=agent_id,
-                dimensions=settings.embeddings.dimensions,
+        dimensions = session.settings.embeddings.dimensions
+        for agent_id in sorted({q.agent_id for q in session.queries}):
+            rows = await session.probe.read(
+                "probe/agent_episode_vectors", agent_id=agent_id, dimensions=dimensions
             )
-            agents[agent_id] = agent_from_rows(rows, settings.embeddings.dimensions)
+            agents[agent_id] = agent_from_rows(rows, dimensions)
         lists: list[list[Row]] = []
         started = time.perf_counter()
-        for query in queries:
-            request = ContextRequest(
-                q=query.text, k=depth, sections=["episodes"], budget_tokens=200_000
-            )
-            context = await build_context(graph, embedder, base, query.agent_id, request)
-            section = context.sections["episodes"]
-            if section.error:
-                raise SystemExit(f"episode section failed: {section.error}")
-            keep = ("id", "external_id", "score")
-            lists.append([{k: item.get(k) for k in keep} for item in section.items])
+        keep = ("id", "external_id", "score")
+        for query in session.queries:
+            items = await session.episode_list(query, depth)
+            lists.append([{k: item.get(k) for k in keep} for item in items])
         seconds = time.perf_counter() - started
-        return Collected(queries, lists, agents, seconds)
-    finally:
-        await graph.close()
-        await probe.close()
+        return Collected(session.queries, lists, agents, seconds)
 
 
 def embed_all(embedder: Embedder, texts: Sequence[str]) -> tuple[np.ndarray, float]:
@@ -349,6 +326,15 @@ def dense_alone(collected: Collected, per_query: list[Scored], variant: str) -> 
 RRF_K = 60
 
 
+def listed(rows: list[Row], agent: Agent) -> tuple[dict[int, float], float]:
+    """The list's turns (their place in the agent's arrays -> score / top score) and the list's
+    lowest such score (what a turn added to the list gets)."""
+    index = {episode_id: i for i, episode_id in enumerate(agent.ids)}
+    top = max((float(r["score"]) for r in rows), default=1.0) or 1.0
+    pipeline = {index[str(r["id"])]: float(r["score"]) / top for r in rows}
+    return pipeline, min(pipeline.values(), default=0.0)
+
+
 def fused(
     rows: list[Row], agent: Agent, s: Scored, beta: float, extra: int, key: str = "best"
 ) -> list[str]:
@@ -357,11 +343,8 @@ def fused(
     does not; "rrf": ``1 / (60 + rank in the list) + beta / (60 + rank by best sentence)``),
     with the sentence-level dense top ``extra`` of the agent added (their score: the lowest of
     the list; their rank: the one after the list's last)."""
-    index = {episode_id: i for i, episode_id in enumerate(agent.ids)}
-    top = max((float(r["score"]) for r in rows), default=1.0) or 1.0
-    pipeline = {index[str(r["id"])]: float(r["score"]) / top for r in rows}
+    pipeline, floor = listed(rows, agent)
     candidates = list(pipeline)
-    floor = min(pipeline.values(), default=0.0)
     if extra:
         seen = set(candidates)
         candidates += [int(i) for i in np.argsort(-s.best, kind="stable")[:extra] if i not in seen]
