@@ -34,7 +34,7 @@ def matched_patterns(patterns: Iterable[str], text: str) -> list[str]:
         elif kind == _WORD:
             hit = key in words
         else:  # one word with an apostrophe or hyphen ("don't"): bounded by non-word characters
-            hit = key in normalised and _bounded(key).search(normalised) is not None
+            hit = occurs_bounded(key, normalised)
         if hit:
             found.append(pattern)
     return found
@@ -53,9 +53,18 @@ def _key(pattern: str) -> tuple[str, str]:
     return key, _WORD if _TOKEN.fullmatch(key) else _MARKED_WORD
 
 
-@lru_cache(maxsize=1024)
-def _bounded(key: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w){re.escape(key)}(?!\w)")
+def occurs_bounded(phrase: str, text: str, *, hyphen_bounds: bool = False) -> bool:
+    """Whether ``phrase`` occurs in ``text`` between non-word characters (and, with
+    ``hyphen_bounds``, not joined to a hyphen either: "follow-up" does not hold "follow"). The
+    substring test comes first: most phrases are not in a given text at all, and it rules them
+    out for a fraction of a regular expression's cost."""
+    return phrase in text and _bounded(phrase, hyphen_bounds).search(text) is not None
+
+
+@lru_cache(maxsize=2048)
+def _bounded(phrase: str, hyphen_bounds: bool) -> re.Pattern[str]:
+    edge = r"[\w-]" if hyphen_bounds else r"\w"
+    return re.compile(rf"(?<!{edge}){re.escape(phrase)}(?!{edge})")
 
 
 @lru_cache(maxsize=16)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from app.text.claims import is_question, split_sentences
+from app.text.patterns import occurs_bounded
 from app.text.stopwords import word_set
 from app.text.words import normalise, tokens
 
@@ -87,15 +87,7 @@ _DETERMINERS = word_set("the a an this that these those my our your their its al
 
 
 def _phrase_matches(text: str, phrase: str) -> bool:
-    # Most cues are not in a given text at all: the substring test rules them out for a
-    # fraction of a regular expression's cost.
-    return phrase in text and _bounded(phrase).search(text) is not None
-
-
-@lru_cache(maxsize=1024)
-def _bounded(phrase: str) -> re.Pattern[str]:
-    """``phrase`` as a whole word or words (not inside a longer word or hyphenation)."""
-    return re.compile(r"(?<![\w-])" + re.escape(phrase) + r"(?![\w-])")
+    return occurs_bounded(phrase, text, hyphen_bounds=True)
 
 
 def request_sentence(message: str) -> str | None:

@@ -17,8 +17,9 @@
 //          {speaker, message, response, occurred_at}, newest first), tool (map: qualified_name,
 //          description, read_only, destructive: what supervision reads; null when no such
 //          active tool), belief (map: id, statement, category, strength (in the context),
-//          default_strength, tension; null when the tool has none, or it is inactive), successes (int, at most $successes_cap), censors (list of maps,
-//          as guardian/check/list_active_censors returns them). No row for an unknown agent.
+//          default_strength, tension; null when the tool has none, or it is inactive),
+//          successes (int, at most $successes_cap), censors (list of maps, as
+//          guardian/check/list_active_censors returns them). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 WITH agent, toFloat(agent.d_max_degree) AS max_degree
 WITH agent,
