@@ -11,7 +11,10 @@ belief about the tool starts at 0.8 so every call runs autonomously; deleted at 
     .venv/bin/python bench/tool_call_overhead.py            # 200 calls after 10 warm-up calls
     .venv/bin/python bench/tool_call_overhead.py --calls 50
 
-Also reported: the raw MCP round trip of the same call without Credence (McpClients.call);
+Also reported: the raw MCP round trip of the same call without Credence (McpClients.call), 200
+times before the turns and once right after each measured turn, and the turn's time beyond that
+raw call (the executor's round trip also holds what the process did while it waited, such as
+the call's record, written while the call runs);
 the same turns with the whole retrieval of an ordinary turn (``full``: beliefs, episodes, rules
 and working memory, which a tool call does not need), alternating with the lean ones (``lean``:
 working memory alone) so both see the same load; what a turn without tools pays for the
@@ -109,6 +112,8 @@ async def main(calls: int) -> None:
             raw.append((time.perf_counter() - started) * 1000)
         totals, servers, overheads, full_overheads, floors, afters = [], [], [], [], [], []
         reads: list[float] = []
+        raw_after: list[float] = []
+        beyond_raw: list[float] = []
         own: list[float] = []
         cpus: list[float] = []
         phases: dict[str, list[float]] = {}
@@ -138,6 +143,13 @@ async def main(calls: int) -> None:
             cpus.append(cpu_ms)
             servers.append(server_ms)
             overheads.append(total - server_ms)
+            # The server's own time measured apart, under the same load: the same call made
+            # right after the turn without Credence (the executor's round trip above also
+            # holds whatever this process did meanwhile, such as the record's write).
+            started = time.perf_counter()
+            await clients.call(spec, "get_current_time", {"timezone": "UTC"})
+            raw_after.append((time.perf_counter() - started) * 1000)
+            beyond_raw.append(total - raw_after[-1])
             started = time.perf_counter()
             await graph.write_alone("graph/agent_scope/lock_agent", agent_id=agent.id)
             floors.append((time.perf_counter() - started) * 1000)
@@ -180,6 +192,8 @@ async def main(calls: int) -> None:
         print(f"  Credence overhead     {_quantiles(overheads)}")
         print(f"    with full retrieval {_quantiles(full_overheads)}")
         print(f"  raw MCP call          {_quantiles(raw)}")
+        print(f"  raw MCP call after each turn {_quantiles(raw_after)}")
+        print(f"  overhead beyond that raw call {_quantiles(beyond_raw)}   (turn − raw call)")
         print(f"  floor: one write tx   {_quantiles(floors)}   (the agent's lock, one query)")
         print(f"  one trivial read      {_quantiles(reads)}")
         print(f"  this process's CPU    {_quantiles(cpus)}   (the turn's, all threads)")

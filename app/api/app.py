@@ -48,7 +48,7 @@ from app.config import Settings, get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
-from app.loop.call_memory import remember_pending_calls
+from app.loop.call_memory import interrupt_stale_calls, remember_pending_calls
 from app.research.store import running_investigations
 from app.research.tasks import InvestigationTasks
 from app.runtime import Runtime
@@ -159,12 +159,14 @@ async def _lifespan(
 
 
 async def _remember_pending_calls(runtime: Runtime) -> None:
-    """Writes the memories of the tool calls a stopped process answered but did not remember
-    (app/loop/call_memory.py), before this one takes requests."""
+    """Writes the memories of the tool calls a stopped process answered but did not remember,
+    and marks interrupted the calls it left running (app/loop/call_memory.py), before this one
+    takes requests."""
     try:
         await remember_pending_calls(runtime.loop)
+        await interrupt_stale_calls(runtime.loop, runtime.clock.now())
     except CredenceError as error:
-        log.error("tool calls' memories left by a stopped process not written: %s", error.message)
+        log.error("tool calls left by a stopped process not settled: %s", error.message)
 
 
 async def _resume_investigations(app: FastAPI, runtime: Runtime) -> None:

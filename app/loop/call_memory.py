@@ -4,18 +4,24 @@ call's decision and Action, what the outcome teaches (the beliefs it moves, with
 valence and failure severity, the capability record and so the autonomy for that tool) and D's
 sample (then a meditation when the runaway guard asks for one).
 
-A call's own transaction records only what the call is (the decision, the Action, an approval;
-app/loop/call_record.py) and leaves this memory on the Action (``memory_pending``, a
-:class:`CallMemory` as JSON). The transaction here claims it, so it is written exactly once; a
-process that stops before it leaves it in the graph, and the next one writes it when it starts
-(:func:`remember_pending_calls`). Within a process the agent's next turn waits for it
+A call's own write records only what the call is (the decision, the Action, an approval;
+app/loop/call_record.py). A call that waits for a person, or that was refused, leaves this memory
+on the Action (``memory_pending``, a :class:`CallMemory` as JSON): the transaction here claims
+it, so it is written exactly once; a process that stops before it leaves it in the graph, and the
+next one writes it when it starts (:func:`remember_pending_calls`). A call that runs is recorded
+while it runs, its Action ``running``: its outcome (status, result, the decision's outcome, the
+beliefs it moves) comes here with its memory (:class:`CallCompletion`), and the transaction that
+writes them completes the Action, so they are written once too; a process that stops first
+leaves the Action ``running``, and the next one marks it ``interrupted`` when it starts
+(:func:`interrupt_stale_calls`). Within a process the agent's next turn waits for the memory
 (app/loop/pending_memories.py), so every turn reads what the calls before it taught.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -62,20 +68,35 @@ class CallMemory(BaseModel):
     turn: dict[str, Any]
 
 
-async def remember_call(services: LoopServices, agent_id: str, action_id: str) -> bool:
-    """Writes the memory the call ``action_id`` left (see the module docstring), then its
-    episode's vector and a meditation when D has run away; False when it was written already
-    (by another process) or the Action is gone."""
+@dataclass(frozen=True, slots=True)
+class CallCompletion:
+    """What a call that ran beside its record came to, and its memory: the parameters of
+    ``loop/tool_turns/complete_call`` (``decision``: id, execution_status, outcome, executor;
+    ``action``: id, status, duration_ms, result, is_error, moved), at ``now``."""
+
+    decision: dict[str, Any]
+    action: dict[str, Any]
+    now: datetime
+    memory: CallMemory
+
+
+async def remember_call(
+    services: LoopServices,
+    agent_id: str,
+    action_id: str,
+    completion: CallCompletion | None = None,
+) -> bool:
+    """Writes the memory of the call ``action_id`` (see the module docstring): the one it left on
+    its Action, or with ``completion`` its outcome and memory; then its episode's vector and a
+    meditation when D has run away. False when it was written already (by another process) or
+    the Action is gone."""
     settings = services.settings
 
     async def work(tx: Transaction) -> tuple[dict[str, str], int] | None:
         await lock_agent(tx, agent_id)
-        rows = await tx.run(
-            "loop/tool_turns/claim_call_memory", agent_id=agent_id, action_id=action_id
-        )
-        if not rows:
+        memory = await _claim(tx, agent_id, action_id, completion)
+        if memory is None:
             return None
-        memory = CallMemory.model_validate_json(rows[0]["memory"])
         deferred = await _write_memory(tx, services, agent_id, action_id, memory)
         _, streak = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
         return deferred, streak
@@ -91,6 +112,24 @@ async def remember_call(services: LoopServices, agent_id: str, action_id: str) -
         services.graph, settings.mechanics, services.reasoner, agent_id, streak
     )
     return True
+
+
+async def _claim(
+    tx: Transaction, agent_id: str, action_id: str, completion: CallCompletion | None
+) -> CallMemory | None:
+    """The call's memory, claimed in the caller's transaction: the completion's, once its Action
+    is completed, or the one its record left; None when it was written already."""
+    if completion is not None:
+        rows = await tx.run(
+            "loop/tool_turns/complete_call",
+            agent_id=agent_id,
+            now=completion.now,
+            decision=completion.decision,
+            action=completion.action,
+        )
+        return completion.memory if rows else None
+    rows = await tx.run("loop/tool_turns/claim_call_memory", agent_id=agent_id, action_id=action_id)
+    return CallMemory.model_validate_json(rows[0]["memory"]) if rows else None
 
 
 async def _write_memory(
@@ -151,3 +190,30 @@ async def remember_pending_calls(services: LoopServices) -> int:
     if written:
         log.info("wrote the memory of %d tool calls left by a stopped process", written)
     return written
+
+
+async def interrupt_stale_calls(services: LoopServices, now: datetime) -> int:
+    """Marks ``interrupted`` the calls left ``running`` by a process that stopped while they ran
+    or before their outcome was written (started longer ago than a call may take: the tools'
+    call timeout and the reasoner's for each try the retry budget allows, and the answer, twice
+    over); returns how many. Run when the runtime starts."""
+    settings = services.settings
+    tries = settings.loop.retry_budget + 1
+    longest = tries * (settings.tools.call_timeout_s + settings.reasoner.timeout_s)
+    rows = await services.graph.write_alone(
+        "loop/tool_turns/interrupt_stale_calls",
+        before=now - timedelta(seconds=2 * (longest + settings.reasoner.timeout_s)),
+        now=now,
+        why=INTERRUPTED,
+    )
+    count = int(rows[0]["interrupted"]) if rows else 0
+    if count:
+        log.warning("%d tool calls were left running by a stopped process: interrupted", count)
+    return count
+
+
+# The result of a call whose outcome was never written.
+INTERRUPTED = (
+    "interrupted: the call was recorded before it ran, and its outcome was not written "
+    "(the turn failed or the process stopped); whether the tool acted is unknown"
+)

@@ -1,32 +1,40 @@
 """The write phase of a turn that calls a tool (the ``call`` syntax, ``POST /actions``, Claude's
-tool use or the offline route to a tool): what the call is, recorded before its answer, in one
-transaction under the agent's lock — the approval when the call waits for a person, then in one
-query (``loop/tool_turns/record_call``) the decision with its reasons and the Action with what
-was sent and what came of it.
+tool use or the offline route to a tool): what the call is, recorded before its answer under the
+agent's lock, in one query (``loop/tool_turns/record_call``: the decision with its reasons and
+the Action with what was sent).
 
-What the call teaches and its episode are its memory: written right after the answer
-(app/loop/call_memory.py), from what the Action holds until then. A call's turn carries no
-evidence and learns no claim (its message is the call), so it moves no tension and revises
-nothing; a belief already at the threshold is revised by the next turn that reads it.
+- A call that runs (autonomous) is recorded **while it runs**: the record's write is sent, the
+  tool is called and verified meanwhile, the answer is asked, and the answer waits for the
+  record. The Action is ``running`` until the call's memory, written right after the answer
+  (app/loop/call_memory.py), completes it with what came of the call. With
+  ``tools.outcome_before_answer`` it runs first and is recorded as below, outcome included.
+- A call that asks a person writes its approval and its record in one transaction; any other
+  is its record alone, with what came of it. Either leaves its memory on the Action.
+
+A call's turn carries no evidence and learns no claim (its message is the call), so it moves no
+tension and revises nothing; a belief already at the threshold is revised by the next turn that
+reads it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from app.beliefs.models import RevisionOutcome
-from app.errors import AgentNotFound
+from app.errors import AgentNotFound, CredenceError
 from app.graph.agent_scope import lock_agent
-from app.graph.client import Transaction
+from app.graph.client import Row, Transaction
 from app.loop.acting import outcome_of
-from app.loop.call_memory import CallMemory
+from app.loop.call_memory import INTERRUPTED, CallCompletion, CallMemory
 from app.loop.decisions import decision_params
 from app.loop.episode_rows import responded, surprise, turn_actions, turn_params
 from app.loop.models import ApprovalPublic, TurnResult
-from app.loop.planning import PlannedTurn
+from app.loop.planning import PlannedTurn, execute_planned
 from app.loop.recording import TurnRecorder, write_then_emit
 from app.loop.responses import turn_response
 from app.loop.results import TurnWritten, turn_result
@@ -35,25 +43,33 @@ from app.loop.turn_memory import OutcomeLesson, turn_lesson
 from app.loop.write_phase import Aftermath, ask_a_person, question_for, turn_conduct
 from app.reasoning.protocol import Reply
 from app.tools.actions import action_params, action_status
+from app.tools.models import ActionStatus
+
+log = logging.getLogger(__name__)
+_RECORD = "loop/tool_turns/record_call"
 
 
 async def write_call_turn(
     services: LoopServices, recorder: TurnRecorder, turn: PlannedTurn
 ) -> tuple[TurnResult, Aftermath]:
-    """Records the call (see the module docstring), with its answer asked before; the
-    Aftermath names the Action whose memory is written after the answer. A call that asks a
-    person writes its approval and its record in one transaction; any other call's record is
-    one query, its own transaction (the lock included: one round trip).
+    """Runs a call that runs while its record is written, or records one that does not run
+    (see the module docstring); the Aftermath names the Action whose memory is written after the
+    answer, with the call's outcome when it ran.
 
     Raises:
-        ReasonerFailed (respond) and CredenceError (the graph): nothing is written.
+        ReasonerFailed (verify, respond) and CredenceError (the graph): nothing is written, or a
+        call recorded while it ran is marked ``interrupted``.
     """
     plan, activation = turn.plan, turn.activation
-    history_turns = services.settings.loop.history_turns_answer
+    ids = _CallIds(str(uuid.uuid4()), str(uuid.uuid4()), str(uuid.uuid4()), services.clock.now())
+    if plan.mode == "autonomous" and plan.execution is None:
+        unit = plan.work_unit
+        assert unit is not None  # a tool call's unit is the call
+        if not services.settings.tools.outcome_before_answer:
+            return await _run_while_recording(services, recorder, turn, ids)
+        await execute_planned(services, recorder, turn.agent_id, plan, unit)
     question = question_for(plan, activation)
-    request = turn_response(turn, RevisionOutcome(), question, history_turns)
-    reply = await recorder.judge("respond", services.reasoner.respond(request))
-    ids = _CallIds(str(uuid.uuid4()), str(uuid.uuid4()), str(uuid.uuid4()))
+    reply = await _answer(services, recorder, turn, question)
     if question is not None:
         result = await write_then_emit(
             services.graph,
@@ -62,8 +78,9 @@ async def write_call_turn(
             action="recording a tool call",
         )
     else:
-        params = _record_params(services, recorder, turn, reply, ids, None)
-        if not await services.graph.write_alone("loop/tool_turns/record_call", **params):
+        memory = _memory_of(services, recorder, turn, reply, ids, None)
+        params = _record_params(services, turn, ids, None, memory)
+        if not await services.graph.write_alone(_RECORD, **params):
             raise AgentNotFound(turn.agent_id)
         result = await _recorded(recorder, turn, reply, ids, None)
     return result, Aftermath(
@@ -71,13 +88,87 @@ async def write_call_turn(
     )
 
 
+async def _run_while_recording(
+    services: LoopServices, recorder: TurnRecorder, turn: PlannedTurn, ids: _CallIds
+) -> tuple[TurnResult, Aftermath]:
+    """The record's write (the Action ``running``) sent, the call run and verified and the
+    answer asked meanwhile; the answer waits for the record. What came of the call goes to the
+    call's memory."""
+    plan = turn.plan
+    unit = plan.work_unit
+    assert unit is not None and unit.call is not None  # a tool call's unit is the call
+    recording = asyncio.ensure_future(
+        services.graph.write_alone(_RECORD, **_record_params(services, turn, ids, None, None))
+    )
+    try:
+        await execute_planned(services, recorder, turn.agent_id, plan, unit)
+        reply = await _answer(services, recorder, turn, None)
+    except Exception as error:
+        await _interrupt(services, turn.agent_id, ids.action, recording, error)
+        raise
+    if not await recording:
+        raise AgentNotFound(turn.agent_id)
+    memory = _memory_of(services, recorder, turn, reply, ids, None)
+    result = await _recorded(recorder, turn, reply, ids, None)
+    completion = CallCompletion(
+        decision={
+            "id": ids.decision,
+            "execution_status": plan.execution.status if plan.execution else None,
+            "outcome": memory.lesson.outcome,
+            "executor": plan.execution.executor if plan.execution else None,
+        },
+        action=_action_params(turn, ids, None, memory.lesson),
+        now=memory.occurred_at,
+        memory=memory,
+    )
+    aftermath = Aftermath(
+        dissatisfaction=turn.activation.dissatisfaction.value,
+        streak=0,
+        call_memory=ids.action,
+        call_completion=completion,
+    )
+    return result, aftermath
+
+
+async def _interrupt(
+    services: LoopServices,
+    agent_id: str,
+    action_id: str,
+    recording: asyncio.Future[list[Row]],
+    error: Exception,
+) -> None:
+    """The record of a call whose turn failed after the record was sent, once it is written:
+    its Action ``interrupted`` (a failure here is logged: the turn's own error is raised)."""
+    try:
+        if await recording:
+            await services.graph.write_alone(
+                "loop/tool_turns/interrupt_call",
+                agent_id=agent_id,
+                action_id=action_id,
+                now=services.clock.now(),
+                why=f"{INTERRUPTED} ({type(error).__name__}: {error})"[:2000],
+            )
+    except CredenceError:
+        log.exception("a failed tool call's record could not be marked interrupted")
+
+
+async def _answer(
+    services: LoopServices, recorder: TurnRecorder, turn: PlannedTurn, question: str | None
+) -> Reply:
+    history_turns = services.settings.loop.history_turns_answer
+    request = turn_response(turn, RevisionOutcome(), question, history_turns)
+    return await recorder.judge("respond", services.reasoner.respond(request))
+
+
 @dataclass(frozen=True, slots=True)
 class _CallIds:
-    """The ids of what a call's turn records (its episode is written after the answer)."""
+    """The ids of what a call's turn records (its episode is written after the answer), and the
+    turn's time."""
 
     episode: str
     decision: str
     action: str
+    at: datetime
 
 
 async def _record_asking(
@@ -94,55 +185,37 @@ async def _record_asking(
     approval, _ = await ask_a_person(
         tx, services.settings.loop, recorder, turn, ids.decision, ids.episode
     )
-    params = _record_params(services, recorder, turn, reply, ids, approval)
-    if not await tx.run("loop/tool_turns/record_call", **params):
+    memory = _memory_of(services, recorder, turn, reply, ids, approval)
+    if not await tx.run(_RECORD, **_record_params(services, turn, ids, approval, memory)):
         raise AgentNotFound(turn.agent_id)
     return await _recorded(recorder, turn, reply, ids, approval)
 
 
 def _record_params(
     services: LoopServices,
-    recorder: TurnRecorder,
     turn: PlannedTurn,
-    reply: Reply,
     ids: _CallIds,
     approval: ApprovalPublic | None,
+    memory: CallMemory | None,
 ) -> dict[str, Any]:
     """The parameters of ``loop/tool_turns/record_call``: the decision, the Action and the
-    call's memory."""
-    settings, plan = services.settings, turn.plan
+    call's memory; without a memory, the record of a call about to run (the Action and the
+    decision's outcome ``running``)."""
+    plan = turn.plan
     unit = plan.work_unit
     assert unit is not None and unit.call is not None  # a tool call's unit is the call
-    now = services.clock.now()
-    lesson = turn_lesson(turn, outcome_of(plan.execution, plan.verification), settings.loop)
-    moved = lesson.belief_ids if lesson.outcome != "neutral" else []
-    approval_id = approval.id if approval is not None else None
-    memory = _memory_of(
-        turn,
-        lesson,
-        ids,
-        now,
-        approval_id,
-        turn_params(recorder, reply.text, turn_conduct(turn, False, ids.decision)),
-    )
+    recorded = decision_params(ids.decision, turn.activation, plan, unit)
+    if memory is None:
+        recorded["decision"]["outcome"] = "running"
+        action = _action_params(turn, ids, approval, None)
+    else:
+        action = _action_params(turn, ids, approval, memory.lesson)
     return {
         "agent_id": turn.agent_id,
-        "now": now,
-        **decision_params(ids.decision, turn.activation, plan, unit),
-        "action": action_params(
-            ids.action,
-            unit.call,
-            status=action_status(
-                plan.mode, plan.execution, lesson.outcome, approval is not None, False
-            ),
-            mode=plan.mode,
-            execution=plan.execution,
-            decision_id=ids.decision,
-            episode_id=ids.episode,
-            approval_id=approval_id,
-            moved=moved,
-        ),
-        "memory": memory.model_dump_json(),
+        "now": ids.at,
+        **recorded,
+        "action": action,
+        "memory": memory.model_dump_json() if memory is not None else None,
     }
 
 
@@ -163,22 +236,55 @@ async def _recorded(
     return result
 
 
-def _memory_of(
+def _action_params(
     turn: PlannedTurn,
-    lesson: OutcomeLesson,
     ids: _CallIds,
-    now: datetime,
-    approval_id: str | None,
-    completion: dict[str, Any],
+    approval: ApprovalPublic | None,
+    lesson: OutcomeLesson | None,
+) -> dict[str, Any]:
+    """The Action's parameters (``action``): what was sent, and what came of it as ``lesson``
+    says (None: the call is about to run)."""
+    plan = turn.plan
+    assert plan.work_unit is not None and plan.work_unit.call is not None
+    status: ActionStatus
+    moved: list[str] = []
+    if lesson is None:
+        status = "running"
+    else:
+        pending = approval is not None
+        status = action_status(plan.mode, plan.execution, lesson.outcome, pending, False)
+        if lesson.outcome != "neutral":
+            moved = lesson.belief_ids
+    return action_params(
+        ids.action,
+        plan.work_unit.call,
+        status=status,
+        mode=plan.mode,
+        execution=plan.execution if lesson is not None else None,
+        decision_id=ids.decision,
+        episode_id=ids.episode,
+        approval_id=approval.id if approval is not None else None,
+        moved=moved,
+    )
+
+
+def _memory_of(
+    services: LoopServices,
+    recorder: TurnRecorder,
+    turn: PlannedTurn,
+    reply: Reply,
+    ids: _CallIds,
+    approval: ApprovalPublic | None,
 ) -> CallMemory:
-    """What the call's memory is written from (app/loop/call_memory.py); ``completion``: the
-    answer and how the turn ran, for its episode."""
+    """What the call's memory is written from (app/loop/call_memory.py): the turn, what its
+    outcome teaches, and its answer with how the turn ran, for its episode."""
     request, plan, activation = turn.request, turn.plan, turn.activation
+    outcome = outcome_of(plan.execution, plan.verification)
     return CallMemory(
         episode_id=ids.episode,
         decision_id=ids.decision,
-        approval_id=approval_id,
-        occurred_at=now,
+        approval_id=approval.id if approval is not None else None,
+        occurred_at=ids.at,
         speaker=request.speaker,
         message=request.message,
         session=request.session,
@@ -187,6 +293,6 @@ def _memory_of(
         actions=turn_actions(plan),
         about=[activation.relevant.id] if activation.relevant else [],
         surprise=surprise(plan, activation),
-        lesson=lesson,
-        turn=completion,
+        lesson=turn_lesson(turn, outcome, services.settings.loop),
+        turn=turn_params(recorder, reply.text, turn_conduct(turn, False, ids.decision)),
     )

@@ -87,7 +87,8 @@ async def plan_turn(
     activation: Activation,
     censors_read: Awaitable[Censors],
 ) -> Plan:
-    """Appraise, evidence, guardian, route, work unit, execute and verify; writes nothing.
+    """Appraise, evidence, guardian, route, work unit, execute and verify; writes nothing. An
+    autonomous tool call is planned, not run: it runs beside its record's write.
 
     Args:
         censors_read: the agent's censors (``services.guard.censors``), read meanwhile.
@@ -127,16 +128,22 @@ async def plan_turn(
     plan.work_unit = unit
     if await _blocks_action(planning, plan, unit, censors):
         return plan
-    if plan.mode == "autonomous":
-        plan.execution, plan.verification = await execute_and_verify(
-            services, recorder, agent_id, unit
-        )
-        await recorder.phase(
-            "execute",
-            status=plan.execution.status,
-            verification=plan.verification.action,
-        )
+    if plan.mode == "autonomous" and called is None:
+        await execute_planned(services, recorder, agent_id, plan, unit)
+    # An autonomous tool call runs while its record is written (app/loop/call_record.py).
     return plan
+
+
+async def execute_planned(
+    services: LoopServices, recorder: TurnRecorder, agent_id: str, plan: Plan, unit: WorkUnit
+) -> None:
+    """Executes and verifies the plan's unit, into the plan."""
+    plan.execution, plan.verification = await execute_and_verify(services, recorder, agent_id, unit)
+    await recorder.phase(
+        "execute",
+        status=plan.execution.status,
+        verification=plan.verification.action,
+    )
 
 
 async def _appraise(planning: _Planning) -> Appraisal:

@@ -241,7 +241,7 @@ async def _after_turn(
     try:
         if aftermath.call_memory is not None:
             remembering = in_background(
-                remember_call(services, agent_id, aftermath.call_memory),
+                remember_call(services, agent_id, aftermath.call_memory, aftermath.call_completion),
                 "a tool call's memory",
                 settle_on_close=True,
             )

@@ -32,6 +32,7 @@ from app.loop.acting import outcome_of
 from app.loop.activation import Activation
 from app.loop.answers import ROUNDS, AnswersNeeded, TurnAnswers
 from app.loop.approvals import TurnState, create_approval_in, resolve_in
+from app.loop.call_memory import CallCompletion
 from app.loop.decisions import create_decision_in, record_decision_outcome_in
 from app.loop.episode_rows import (
     EpisodeDraft,
@@ -78,11 +79,12 @@ class Aftermath:
     """What a committed turn leaves for the work after its answer: the dissatisfaction sample
     taken after its learning (D, the runaway guard's streak), or the Action of a tool call whose
     memory (its episode, what its outcome teaches, D's sample) is written after the answer
-    (app/loop/call_memory.py)."""
+    (app/loop/call_memory.py), with what came of the call when it ran beside its record."""
 
     dissatisfaction: float
     streak: int
     call_memory: str | None = None
+    call_completion: CallCompletion | None = None
 
 
 @dataclass(frozen=True, slots=True)

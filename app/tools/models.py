@@ -20,7 +20,16 @@ from app.reasoning.protocol import ToolCall
 ConnectionName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]
 Transport = Literal["stdio", "http"]
 SecretName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_-]{0,127}$")]
-ActionStatus = Literal["pending", "refused", "succeeded", "failed", "rejected", "not_executed"]
+ActionStatus = Literal[
+    "pending",
+    "running",
+    "refused",
+    "succeeded",
+    "failed",
+    "interrupted",
+    "rejected",
+    "not_executed",
+]
 
 
 class ConnectionCreate(BaseModel):

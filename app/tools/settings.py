@@ -18,6 +18,12 @@ class ToolSettings(BaseModel):
     start_timeout_s: Seconds = 30.0
     list_timeout_s: Seconds = 15.0
     call_timeout_s: Seconds = 30.0
+    # A call that runs is recorded while it runs (its decision and Action, ``running``), and
+    # what came of it is written with its memory right after the answer: the answer waits for
+    # no commit after the tool returns. A process that stops in between leaves the Action
+    # ``interrupted`` (the outcome unknown). True writes the outcome before the answer (one more
+    # commit per call, ~4 ms here: bench/README.md, "Tool calls", run L) and loses nothing.
+    outcome_before_answer: bool = False
     # The result kept on an Action node and shown to the verifier (characters).
     result_summary_chars: Annotated[int, Field(ge=100, le=100_000)] = 2000
     # The belief the agent forms about each tool it discovers ("ledger.write_query does what

@@ -1,7 +1,7 @@
 // Tool outcomes and autonomy over time: per period and tool, how the calls went and how many ran
 // autonomously. The calls of each tool of a connected MCP server (Action nodes), per day, week,
-// month or year: succeeded, failed, refused by the guardian, rejected by a person, still
-// pending, and how many ran without asking (earned autonomy) against those a person approved.
+// month or year: succeeded, failed, interrupted, refused by the guardian, rejected by a person,
+// still pending, and how many ran without asking (earned autonomy) against those a person approved.
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>', bucket: 'day'}
 // Params:
@@ -13,6 +13,8 @@
 //   calls :: INTEGER  calls asked for in the period
 //   succeeded :: INTEGER  calls that ran and were verified
 //   failed :: INTEGER  calls that ran and failed (an error result, a timeout, a dead server)
+//   interrupted :: INTEGER  calls that ran but whose outcome was never written (the turn failed
+//     or the process stopped after the call's record)
 //   refused :: INTEGER  calls the guardian refused
 //   rejected :: INTEGER  calls a person rejected
 //   pending :: INTEGER  calls waiting for a person
@@ -28,14 +30,16 @@ WITH period, a.qualified_name AS tool,
      count(a) AS calls,
      sum(CASE WHEN a.status = 'succeeded' THEN 1 ELSE 0 END) AS succeeded,
      sum(CASE WHEN a.status = 'failed' THEN 1 ELSE 0 END) AS failed,
+     sum(CASE WHEN a.status = 'interrupted' THEN 1 ELSE 0 END) AS interrupted,
      sum(CASE WHEN a.status = 'refused' THEN 1 ELSE 0 END) AS refused,
      sum(CASE WHEN a.status = 'rejected' THEN 1 ELSE 0 END) AS rejected,
      sum(CASE WHEN a.status = 'pending' THEN 1 ELSE 0 END) AS pending,
-     sum(CASE WHEN a.mode = 'autonomous' AND a.status IN ['succeeded', 'failed']
+     sum(CASE WHEN a.mode = 'autonomous' AND a.status IN ['succeeded', 'failed', 'interrupted']
               THEN 1 ELSE 0 END) AS autonomous,
      sum(CASE WHEN a.mode <> 'autonomous' AND a.status IN ['succeeded', 'failed']
               THEN 1 ELSE 0 END) AS approved
-RETURN toString(period) AS period, tool, calls, succeeded, failed, refused, rejected, pending,
+RETURN toString(period) AS period, tool, calls, succeeded, failed, interrupted, refused,
+       rejected, pending,
        autonomous, approved,
        CASE WHEN autonomous + approved = 0 THEN null
             ELSE toFloat(autonomous) / (autonomous + approved) END AS autonomy_share

@@ -64,7 +64,7 @@ SET a.qualified_name = $action.qualified_name,
     a.episode_id = $action.episode_id,
     a.approval_id = $action.approval_id,
     a.created_at = $now,
-    a.completed_at = CASE WHEN $action.status IN ['pending'] THEN null ELSE $now END,
+    a.completed_at = CASE WHEN $action.status IN ['pending', 'running'] THEN null ELSE $now END,
     a.memory_pending = $memory
 CREATE (d)-[:TOOK]->(a)
 WITH d, a

@@ -1,10 +1,14 @@
 """A tool call's memory is written right after its answer (app/loop/call_memory.py, in the
 background): its episode joined to the call's records, what the outcome teaches, the episode's
 vector and the interference it brings (as a turn embedded at once writes them). A closing runtime
-waits for it, the agent's next turn reads it, and a memory a stopped process left is written
-once by the next one (real Neo4j, real mcp-server-time, offline reasoner)."""
+waits for it, the agent's next turn reads it. A call recorded while it ran (the default) is
+completed by its memory, and one a stopped process left running is marked interrupted by a later
+one; with ``tools.outcome_before_answer`` a memory a stopped process left is written once by the
+next one (real Neo4j, real mcp-server-time, offline reasoner)."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 import pytest
 
@@ -12,12 +16,19 @@ from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent
 from app.clock import Clock
 from app.config import Settings
+from app.errors import TurnFailed
 from app.graph.client import GraphClient
 from app.loop import turn as turn_module
-from app.loop.call_memory import remember_call, remember_pending_calls
+from app.loop.call_memory import (
+    INTERRUPTED,
+    interrupt_stale_calls,
+    remember_call,
+    remember_pending_calls,
+)
 from app.loop.models import ChatRequest
 from app.loop.turn import run_turn, settle_background
 from app.runtime import Runtime
+from app.tools.actions import list_actions
 from app.tools.connections import add_connection
 from app.tools.models import ConnectionCreate
 from tests.integration.tools.conftest import TIME_SERVER, ToolAgent, tool_settings
@@ -90,6 +101,88 @@ async def test_a_calls_memory_is_its_episode_and_what_its_outcome_taught(
         assert memory["action_episode"] == memory["decision_episode"] == first.turn_id
         assert [belief["id"] for belief in memory["moved"]] == [first.relevant_belief.id]
         assert memory["experience"] == 2
+        # Recorded while it ran, completed by its memory.
+        assert memory["status"] == "succeeded" and memory["decision_outcome"] == "success"
+    finally:
+        await runtime.aclose()
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+
+
+async def test_a_call_a_stopped_process_left_running_is_interrupted_by_a_later_one(
+    settings: Settings,
+    clock: Clock,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stopped = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent_id = await _clock_agent(stopped, settings, clock, "Call left running")
+
+    async def stops_first(*_: object) -> bool:
+        return False  # the process stops between the call's answer and its memory
+
+    monkeypatch.setattr(turn_module, "remember_call", stops_first)
+    try:
+        turn = await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
+    finally:
+        await stopped.aclose()
+    assert turn.action_id is not None and turn.execution is not None
+    assert turn.execution.status == "executed"
+    left = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=turn.action_id)
+    # Its record was written before the answer; what came of it was not.
+    assert left[0]["status"] == "running" and left[0]["decision_outcome"] == "running"
+    assert left[0]["moved"] == [] and left[0]["experience"] == 0
+    assert left[0]["pending"] is False
+
+    monkeypatch.undo()
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    try:
+        # A process starting while the call may still run elsewhere leaves it alone.
+        await interrupt_stale_calls(runtime.loop, clock.now())
+        rows = await test_graph.read(
+            "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
+        )
+        assert rows[0]["status"] == "running"
+        # One starting after any call could have ended marks it interrupted; nothing is learned.
+        assert await interrupt_stale_calls(runtime.loop, clock.now() + timedelta(hours=2)) >= 1
+        rows = await test_graph.read(
+            "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
+        )
+        assert rows[0]["status"] == "interrupted" and rows[0]["result"] == INTERRUPTED
+        assert rows[0]["decision_outcome"] == "neutral"
+        assert rows[0]["moved"] == [] and rows[0]["experience"] == 0
+        assert await remember_call(runtime.loop, agent_id, turn.action_id) is False
+        listed = await list_actions(runtime.graph, agent_id, status="interrupted")
+        assert [action.id for action in listed.data] == [turn.action_id]
+    finally:
+        await runtime.aclose()
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+
+
+async def test_a_call_whose_turn_fails_after_its_record_is_interrupted(
+    settings: Settings,
+    clock: Clock,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent_id = await _clock_agent(runtime, settings, clock, "Call whose answer failed")
+
+    async def fails(*_: object) -> object:
+        raise RuntimeError("the answer broke")
+
+    monkeypatch.setattr(runtime.loop.reasoner, "respond", fails)
+    try:
+        with pytest.raises(TurnFailed):
+            await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+        listed = await list_actions(runtime.graph, agent_id)
+        assert len(listed.data) == 1
+        action = listed.data[0]
+        assert action.status == "interrupted" and action.completed_at is not None
+        assert action.result is not None and "the answer broke" in action.result
+        rows = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=action.id)
+        assert rows[0]["decision_outcome"] == "neutral" and rows[0]["experience"] == 0
     finally:
         await runtime.aclose()
         await delete_agent(graph, agent_id, default_agent_name="", force=True)
@@ -102,7 +195,10 @@ async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
     test_graph: GraphClient,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    stopped = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    """With ``tools.outcome_before_answer`` the call's outcome is recorded before its answer,
+    and its memory left on the Action."""
+    durable = tool_settings(settings, initial_strength=0.8, outcome_before_answer=True)
+    stopped = Runtime.open(durable, clock=clock)
     agent_id = await _clock_agent(stopped, settings, clock, "Call memory after a stop")
 
     async def stops_first(*_: object) -> bool:
@@ -119,8 +215,10 @@ async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
     assert left[0]["action_episode"] is None and left[0]["experience"] == 0
     before = left[0]["moved"][0]["strength"]
 
+    assert left[0]["status"] == "succeeded" and left[0]["decision_outcome"] == "success"
+
     monkeypatch.undo()
-    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    runtime = Runtime.open(durable, clock=clock)
     try:
         assert await remember_pending_calls(runtime.loop) >= 1
         # Claimed by the transaction that wrote it: never written twice.
