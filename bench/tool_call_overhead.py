@@ -13,22 +13,22 @@ belief about the tool starts at 0.8 so every call runs autonomously; deleted at 
 
 Also reported: the raw MCP round trip of the same call without Credence (McpClients.call), 200
 times before the turns and once right after each measured turn, and the turn's time beyond that
-raw call (the executor's round trip also holds what the process did while it waited, such as
-the call's record, written while the call runs);
-the same turns with the whole retrieval of an ordinary turn (``full``: beliefs, episodes, rules
-and working memory, which a tool call does not need), alternating with the lean ones (``lean``:
-working memory alone) so both see the same load; what a turn without tools pays for the
-tool route (parsing a message that is not a call, and looking up the agent's tools: a cached
-dictionary look-up, a graph read at most every 5 s); the graph round trips of one call's turn
-(reads, writes run alone, queries inside a transaction) and of the call's memory, written
-after the answer (its episode, the outcome on the tool's belief and the capability, D's
-sample, the episode's vector: app/loop/call_memory.py), timed apart; and the floor: the
-smallest write a turn can make (taking the agent's lock: one query, its own transaction) and
-one trivial read, and the turn's own two queries (its start read and its record's write, run
-again alone with the same parameters: the graph work no call can skip), timed right after each
-measured turn so they see the same load. Reflection
-is left out of these turns (``reflect_every_episodes`` set out of reach): it runs after the
-answer, in the background.
+raw call (the executor's round trip also holds what the process did while it waited, such as the
+call's record, written while the call runs); the same turns with the whole retrieval of an
+ordinary turn (``full``: beliefs, episodes, rules and working memory, which a tool call does not
+need), and the same call with its outcome recorded before its answer
+(``tools.outcome_before_answer``: the call run first, then its record), each alternating with
+the measured turns so all see the same load; what a turn without tools pays for the tool route
+(parsing a message that is not a call, and looking up the agent's tools: a cached dictionary
+look-up, a graph read at most every 5 s); the graph round trips of one call's turn (reads,
+writes run alone, queries inside a transaction) and of the call's memory, written after the
+answer (its episode, the outcome on the tool's belief and the capability, D's sample, the
+episode's vector: app/loop/call_memory.py), timed apart; and the floor: the smallest write a
+turn can make (taking the agent's lock: one query, its own transaction) and one trivial read,
+and the turn's own two queries (its start read and its record's write, run again alone with the
+same parameters: the graph work no call can skip), timed right after each measured turn so they
+see the same load. Reflection is left out of these turns (``reflect_every_episodes`` set out of
+reach): it runs after the answer, in the background.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ import sys
 import time
 import timeit
 import uuid
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -118,11 +119,22 @@ async def main(calls: int) -> None:
         cpus: list[float] = []
         phases: dict[str, list[float]] = {}
         trips = _count_round_trips()
-        for index in range(10 + 2 * calls):
-            full = index % 2 == 1
+        # The same call with its outcome recorded before its answer (the order before run L).
+        durable = replace(
+            services,
+            settings=settings.model_copy(
+                update={"tools": settings.tools.model_copy(update={"outcome_before_answer": True})}
+            ),
+        )
+        durable_totals: list[float] = []
+        durable_beyond: list[float] = []
+        for index in range(10 + 3 * calls):
+            full, before = index % 3 == 1, index % 3 == 2
             turn_module.activate_tool_call = _full_activation if full else activate_tool_call  # type: ignore[assignment]
             started, cpu = time.perf_counter(), time.process_time()
-            result = await run_turn(services, agent.id, ChatRequest(message=CALL))
+            result = await run_turn(
+                durable if before else services, agent.id, ChatRequest(message=CALL)
+            )
             total = (time.perf_counter() - started) * 1000
             cpu_ms = (time.process_time() - cpu) * 1000
             # The work the turn left for after its answer (the call's memory), timed apart:
@@ -138,6 +150,13 @@ async def main(calls: int) -> None:
             if full:
                 full_overheads.append(total - server_ms)
                 continue
+            started = time.perf_counter()
+            await clients.call(spec, "get_current_time", {"timezone": "UTC"})
+            raw_ms = (time.perf_counter() - started) * 1000
+            if before:
+                durable_totals.append(total)
+                durable_beyond.append(total - raw_ms)
+                continue
             totals.append(total)
             afters.append(after_ms)
             cpus.append(cpu_ms)
@@ -146,10 +165,8 @@ async def main(calls: int) -> None:
             # The server's own time measured apart, under the same load: the same call made
             # right after the turn without Credence (the executor's round trip above also
             # holds whatever this process did meanwhile, such as the record's write).
-            started = time.perf_counter()
-            await clients.call(spec, "get_current_time", {"timezone": "UTC"})
-            raw_after.append((time.perf_counter() - started) * 1000)
-            beyond_raw.append(total - raw_after[-1])
+            raw_after.append(raw_ms)
+            beyond_raw.append(total - raw_ms)
             started = time.perf_counter()
             await graph.write_alone("graph/agent_scope/lock_agent", agent_id=agent.id)
             floors.append((time.perf_counter() - started) * 1000)
@@ -194,6 +211,10 @@ async def main(calls: int) -> None:
         print(f"  raw MCP call          {_quantiles(raw)}")
         print(f"  raw MCP call after each turn {_quantiles(raw_after)}")
         print(f"  overhead beyond that raw call {_quantiles(beyond_raw)}   (turn − raw call)")
+        print(f"  outcome before the answer: whole turn {_quantiles(durable_totals)}")
+        print(f"    beyond the raw call after it    {_quantiles(durable_beyond)}")
+        pairs = statistics.median(durable_totals) / statistics.median(totals)
+        print(f"    its whole turn / this one's (p50) {pairs:.2f}x   (alternating turns)")
         print(f"  floor: one write tx   {_quantiles(floors)}   (the agent's lock, one query)")
         print(f"  one trivial read      {_quantiles(reads)}")
         print(f"  this process's CPU    {_quantiles(cpus)}   (the turn's, all threads)")

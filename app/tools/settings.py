@@ -21,8 +21,9 @@ class ToolSettings(BaseModel):
     # A call that runs is recorded while it runs (its decision and Action, ``running``), and
     # what came of it is written with its memory right after the answer: the answer waits for
     # no commit after the tool returns. A process that stops in between leaves the Action
-    # ``interrupted`` (the outcome unknown). True writes the outcome before the answer (one more
-    # commit per call, ~4 ms here: bench/README.md, "Tool calls", run L) and loses nothing.
+    # ``interrupted`` (the outcome unknown). True writes the outcome before the answer and loses
+    # nothing, for one more commit before each answer (bench/README.md, "Tool calls", run L:
+    # 2-3 ms a call for a trivial tool, the record's whole write for a slower one).
     outcome_before_answer: bool = False
     # The result kept on an Action node and shown to the verifier (characters).
     result_summary_chars: Annotated[int, Field(ge=100, le=100_000)] = 2000
