@@ -57,8 +57,9 @@ async def write_call_turn(
     answer, with the call's outcome when it ran.
 
     Raises:
-        ReasonerFailed (verify, respond) and CredenceError (the graph): nothing is written, or a
-        call recorded while it ran is marked ``interrupted``.
+        ReasonerFailed (verify, respond) and CredenceError (the graph): nothing is written, or
+        a call recorded while it ran keeps what came of it (``interrupted`` when that is not
+        known) and teaches nothing.
     """
     plan, activation = turn.plan, turn.activation
     ids = _CallIds(str(uuid.uuid4()), str(uuid.uuid4()), str(uuid.uuid4()), services.clock.now())
@@ -104,19 +105,14 @@ async def _run_while_recording(
         await execute_planned(services, recorder, turn.agent_id, plan, unit)
         reply = await _answer(services, recorder, turn, None)
     except Exception as error:
-        await _interrupt(services, turn.agent_id, ids.action, recording, error)
+        await _settle_failed(services, turn, ids, recording, error)
         raise
     if not await recording:
         raise AgentNotFound(turn.agent_id)
     memory = _memory_of(services, recorder, turn, reply, ids, None)
     result = await _recorded(recorder, turn, reply, ids, None)
     completion = CallCompletion(
-        decision={
-            "id": ids.decision,
-            "execution_status": plan.execution.status if plan.execution else None,
-            "outcome": memory.lesson.outcome,
-            "executor": plan.execution.executor if plan.execution else None,
-        },
+        decision=_decision_outcome(turn, ids, memory.lesson),
         action=_action_params(turn, ids, None, memory.lesson),
         now=memory.occurred_at,
         memory=memory,
@@ -130,26 +126,53 @@ async def _run_while_recording(
     return result, aftermath
 
 
-async def _interrupt(
+async def _settle_failed(
     services: LoopServices,
-    agent_id: str,
-    action_id: str,
+    turn: PlannedTurn,
+    ids: _CallIds,
     recording: asyncio.Future[list[Row]],
     error: Exception,
 ) -> None:
     """The record of a call whose turn failed after the record was sent, once it is written:
-    its Action ``interrupted`` (a failure here is logged: the turn's own error is raised)."""
+    what came of the call when it ran and was verified (nothing learned from it: the turn has
+    no memory), else its Action ``interrupted``. A failure here is logged: the turn's own error
+    is the one raised."""
+    plan, agent_id = turn.plan, turn.agent_id
     try:
-        if await recording:
-            await services.graph.write_alone(
-                "loop/tool_turns/interrupt_call",
-                agent_id=agent_id,
-                action_id=action_id,
-                now=services.clock.now(),
-                why=f"{INTERRUPTED} ({type(error).__name__}: {error})"[:2000],
+        if not await recording:
+            return
+        if plan.execution is not None:
+            lesson = turn_lesson(
+                turn, outcome_of(plan.execution, plan.verification), services.settings.loop
             )
+            await services.graph.write_alone(
+                "loop/tool_turns/complete_call",
+                agent_id=agent_id,
+                now=ids.at,
+                decision=_decision_outcome(turn, ids, lesson),
+                action={**_action_params(turn, ids, None, lesson), "moved": []},
+            )
+            return
+        await services.graph.write_alone(
+            "loop/tool_turns/interrupt_call",
+            agent_id=agent_id,
+            action_id=ids.action,
+            now=services.clock.now(),
+            why=f"{INTERRUPTED} ({type(error).__name__}: {error})"[:2000],
+        )
     except CredenceError:
-        log.exception("a failed tool call's record could not be marked interrupted")
+        log.exception("the record of a tool call whose turn failed could not be settled")
+
+
+def _decision_outcome(turn: PlannedTurn, ids: _CallIds, lesson: OutcomeLesson) -> dict[str, Any]:
+    """The ``decision`` parameter of ``loop/tool_turns/complete_call``."""
+    execution = turn.plan.execution
+    return {
+        "id": ids.decision,
+        "execution_status": execution.status if execution else None,
+        "outcome": lesson.outcome,
+        "executor": execution.executor if execution else None,
+    }
 
 
 async def _answer(

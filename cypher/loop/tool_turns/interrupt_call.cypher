@@ -1,6 +1,6 @@
-// A tool call recorded while it ran whose turn then failed (the executor or the answer raised):
-// its Action 'interrupted' with $why as its result, its decision's outcome 'neutral'. Only a
-// running Action is changed.
+// A tool call recorded while it ran whose turn failed before what came of the call was known
+// (its verification raised): its Action 'interrupted' with $why as its result, its decision's
+// outcome 'neutral'. Only a running Action is changed.
 // Params: $agent_id (string), $action_id (string), $now (datetime), $why (string).
 // Returns: action_id (string). No row when the Action is gone or not running.
 MATCH (a:Action {agent_id: $agent_id, id: $action_id})

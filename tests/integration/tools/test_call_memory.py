@@ -159,7 +159,7 @@ async def test_a_call_a_stopped_process_left_running_is_interrupted_by_a_later_o
         await delete_agent(graph, agent_id, default_agent_name="", force=True)
 
 
-async def test_a_call_whose_turn_fails_after_its_record_is_interrupted(
+async def test_a_call_whose_answer_fails_keeps_what_came_of_it_and_teaches_nothing(
     settings: Settings,
     clock: Clock,
     graph: GraphClient,
@@ -179,8 +179,41 @@ async def test_a_call_whose_turn_fails_after_its_record_is_interrupted(
         listed = await list_actions(runtime.graph, agent_id)
         assert len(listed.data) == 1
         action = listed.data[0]
+        # The tool ran and was verified before the answer failed: that is what the Action says.
+        assert action.status == "succeeded" and action.completed_at is not None
+        assert action.result is not None and "UTC" in action.result
+        rows = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=action.id)
+        assert rows[0]["decision_outcome"] == "success"
+        assert rows[0]["moved"] == [] and rows[0]["experience"] == 0
+        assert rows[0]["action_episode"] is None
+    finally:
+        await runtime.aclose()
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+
+
+async def test_a_call_whose_verification_fails_is_interrupted(
+    settings: Settings,
+    clock: Clock,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent_id = await _clock_agent(runtime, settings, clock, "Call whose check failed")
+
+    async def fails(*_: object) -> object:
+        raise RuntimeError("the check broke")
+
+    monkeypatch.setattr(runtime.loop.reasoner, "verify", fails)
+    try:
+        with pytest.raises(TurnFailed):
+            await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+        listed = await list_actions(runtime.graph, agent_id)
+        assert len(listed.data) == 1
+        action = listed.data[0]
         assert action.status == "interrupted" and action.completed_at is not None
-        assert action.result is not None and "the answer broke" in action.result
+        assert action.result is not None and "the check broke" in action.result
+        assert action.result.startswith(INTERRUPTED)
         rows = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=action.id)
         assert rows[0]["decision_outcome"] == "neutral" and rows[0]["experience"] == 0
     finally:
