@@ -20,12 +20,12 @@ from app.clock import Clock, clock_starting_at
 from app.config import Settings
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
+from app.loop.background import settle_background
 from app.loop.builtin_executors import WorkingMemoryExecutor
 from app.loop.executors import Executor, ExecutorRegistry
 from app.loop.guarding import Guard
 from app.loop.pending_memories import PendingCallMemories
 from app.loop.services import LoopServices
-from app.loop.turn import settle_background
 from app.reasoning.factory import make_reasoner, offline_judge
 from app.reasoning.protocol import Reasoner
 from app.research.services import ResearchServices

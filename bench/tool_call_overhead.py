@@ -52,13 +52,14 @@ from app.config import Settings
 from app.graph import client as graph_client
 from app.loop import turn as turn_module
 from app.loop.activation import Activation, activate
+from app.loop.background import settle_background
 from app.loop.models import ChatRequest
 from app.loop.recording import TurnRecorder, silent
 from app.loop.services import LoopServices
 from app.loop.tool_activation import activate_tool_call
 from app.loop.tool_routing import route_to_tool
 from app.loop.tool_turns import focus_on_tool
-from app.loop.turn import run_turn, settle_background
+from app.loop.turn import run_turn
 from app.reasoning.protocol import ToolCall
 from app.reasoning.settings import ReasonerSettings
 from app.runtime import Runtime

@@ -164,9 +164,12 @@ async def _remember_pending_calls(runtime: Runtime) -> None:
     takes requests."""
     try:
         await remember_pending_calls(runtime.loop)
+    except CredenceError as error:
+        log.error("tool calls' memories left by a stopped process not written: %s", error.message)
+    try:
         await interrupt_stale_calls(runtime.loop, runtime.clock.now())
     except CredenceError as error:
-        log.error("tool calls left by a stopped process not settled: %s", error.message)
+        log.error("tool calls left running by a stopped process not swept: %s", error.message)
 
 
 async def _resume_investigations(app: FastAPI, runtime: Runtime) -> None:

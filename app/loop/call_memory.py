@@ -27,9 +27,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.beliefs.revision import meditate_if_runaway, record_dissatisfaction_in
-from app.errors import AgentNotFound
+from app.errors import AgentNotFound, CredenceError
 from app.graph.agent_scope import lock_agent
 from app.graph.client import Transaction
+from app.loop.background import in_background
 from app.loop.episode_rows import EpisodeDraft, complete_turn_episode_in, emotional_valence
 from app.loop.services import LoopServices
 from app.loop.turn_memory import (
@@ -101,7 +102,14 @@ async def remember_call(
         _, streak = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
         return deferred, streak
 
-    written = await services.graph.write_transaction(work, action="writing a tool call's memory")
+    try:
+        written = await services.graph.write_transaction(
+            work, action="writing a tool call's memory"
+        )
+    except CredenceError:
+        if completion is not None:
+            await leave_for_later(services, agent_id, completion)
+        raise
     if written is None:
         return False
     deferred, streak = written
@@ -120,16 +128,50 @@ async def _claim(
     """The call's memory, claimed in the caller's transaction: the completion's, once its Action
     is completed, or the one its record left; None when it was written already."""
     if completion is not None:
-        rows = await tx.run(
-            "loop/tool_turns/complete_call",
-            agent_id=agent_id,
-            now=completion.now,
-            decision=completion.decision,
-            action=completion.action,
-        )
+        rows = await tx.run("loop/tool_turns/complete_call", **_completed(agent_id, completion))
         return completion.memory if rows else None
     rows = await tx.run("loop/tool_turns/claim_call_memory", agent_id=agent_id, action_id=action_id)
     return CallMemory.model_validate_json(rows[0]["memory"]) if rows else None
+
+
+def _completed(
+    agent_id: str, completion: CallCompletion, memory: CallMemory | None = None
+) -> dict[str, Any]:
+    """The parameters of ``loop/tool_turns/complete_call`` (``memory``: left on the Action)."""
+    return {
+        "agent_id": agent_id,
+        "now": completion.now,
+        "decision": completion.decision,
+        "action": completion.action,
+        "memory": memory.model_dump_json() if memory is not None else None,
+    }
+
+
+async def leave_for_later(
+    services: LoopServices, agent_id: str, completion: CallCompletion
+) -> None:
+    """What came of a call, written alone with its memory left on the Action for the next start
+    (:func:`remember_pending_calls`), when its memory cannot be written now; a failure here is
+    logged (the call's Action then stays ``running`` until a sweep interrupts it)."""
+    try:
+        await services.graph.write_alone(
+            "loop/tool_turns/complete_call", **_completed(agent_id, completion, completion.memory)
+        )
+    except CredenceError:
+        log.exception("what came of tool call %s could not be written", completion.action["id"])
+
+
+def remember_in_background(
+    services: LoopServices, agent_id: str, action_id: str, completion: CallCompletion | None
+) -> None:
+    """:func:`remember_call` after the caller returns; the agent's next turn, the runtime's
+    close and the requests about the agent wait for it."""
+    task = in_background(
+        remember_call(services, agent_id, action_id, completion),
+        "a tool call's memory",
+        settle_on_close=True,
+    )
+    services.call_memories.add(agent_id, task)
 
 
 async def _write_memory(
@@ -192,16 +234,20 @@ async def remember_pending_calls(services: LoopServices) -> int:
     return written
 
 
-async def interrupt_stale_calls(services: LoopServices, now: datetime) -> int:
+async def interrupt_stale_calls(
+    services: LoopServices, now: datetime, agent_id: str | None = None
+) -> int:
     """Marks ``interrupted`` the calls left ``running`` by a process that stopped while they ran
     or before their outcome was written (started longer ago than a call may take: the tools'
     call timeout and the reasoner's for each try the retry budget allows, and the answer, twice
-    over); returns how many. Run when the runtime starts."""
+    over), of ``agent_id`` or every agent; returns how many. Run when the runtime starts (every
+    agent) and with an agent's idle sessions' sweep."""
     settings = services.settings
     tries = settings.loop.retry_budget + 1
     longest = tries * (settings.tools.call_timeout_s + settings.reasoner.timeout_s)
     rows = await services.graph.write_alone(
         "loop/tool_turns/interrupt_stale_calls",
+        agent_id=agent_id,
         before=now - timedelta(seconds=2 * (longest + settings.reasoner.timeout_s)),
         now=now,
         why=INTERRUPTED,

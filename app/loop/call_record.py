@@ -30,7 +30,13 @@ from app.errors import AgentNotFound, CredenceError
 from app.graph.agent_scope import lock_agent
 from app.graph.client import Row, Transaction
 from app.loop.acting import outcome_of
-from app.loop.call_memory import INTERRUPTED, CallCompletion, CallMemory
+from app.loop.background import in_background
+from app.loop.call_memory import (
+    INTERRUPTED,
+    CallCompletion,
+    CallMemory,
+    remember_in_background,
+)
 from app.loop.decisions import decision_params
 from app.loop.episode_rows import responded, surprise, turn_actions, turn_params
 from app.loop.models import ApprovalPublic, TurnResult
@@ -62,13 +68,13 @@ async def write_call_turn(
         known) and teaches nothing.
     """
     plan, activation = turn.plan, turn.activation
-    ids = _CallIds(str(uuid.uuid4()), str(uuid.uuid4()), str(uuid.uuid4()), services.clock.now())
     if plan.mode == "autonomous" and plan.execution is None:
         unit = plan.work_unit
         assert unit is not None  # a tool call's unit is the call
         if not services.settings.tools.outcome_before_answer:
-            return await _run_while_recording(services, recorder, turn, ids)
+            return await _run_while_recording(services, recorder, turn, _new_ids(services))
         await execute_planned(services, recorder, turn.agent_id, plan, unit)
+    ids = _new_ids(services)
     question = question_for(plan, activation)
     reply = await _answer(services, recorder, turn, question)
     if question is not None:
@@ -104,19 +110,28 @@ async def _run_while_recording(
     try:
         await execute_planned(services, recorder, turn.agent_id, plan, unit)
         reply = await _answer(services, recorder, turn, None)
-    except Exception as error:
-        await _settle_failed(services, turn, ids, recording, error)
+    except BaseException as error:
+        settling = _settle_failed(services, turn, ids, recording, error)
+        if isinstance(error, Exception):
+            await settling
+        else:  # cancelled: settled once the record is written, whatever happens to the turn
+            in_background(settling, "a cancelled tool call's record", settle_on_close=True)
         raise
     if not await recording:
         raise AgentNotFound(turn.agent_id)
     memory = _memory_of(services, recorder, turn, reply, ids, None)
-    result = await _recorded(recorder, turn, reply, ids, None)
     completion = CallCompletion(
         decision=_decision_outcome(turn, ids, memory.lesson),
         action=_action_params(turn, ids, None, memory.lesson),
-        now=memory.occurred_at,
+        now=services.clock.now(),
         memory=memory,
     )
+    try:
+        result = await _recorded(recorder, turn, reply, ids, None)
+    except BaseException:
+        # The answer was made (its listener failed): the call's memory is written all the same.
+        remember_in_background(services, turn.agent_id, ids.action, completion)
+        raise
     aftermath = Aftermath(
         dissatisfaction=turn.activation.dissatisfaction.value,
         streak=0,
@@ -131,7 +146,7 @@ async def _settle_failed(
     turn: PlannedTurn,
     ids: _CallIds,
     recording: asyncio.Future[list[Row]],
-    error: Exception,
+    error: BaseException,
 ) -> None:
     """The record of a call whose turn failed after the record was sent, once it is written:
     what came of the call when it ran and was verified (nothing learned from it: the turn has
@@ -148,9 +163,10 @@ async def _settle_failed(
             await services.graph.write_alone(
                 "loop/tool_turns/complete_call",
                 agent_id=agent_id,
-                now=ids.at,
+                now=services.clock.now(),
                 decision=_decision_outcome(turn, ids, lesson),
                 action={**_action_params(turn, ids, None, lesson), "moved": []},
+                memory=None,
             )
             return
         await services.graph.write_alone(
@@ -181,6 +197,10 @@ async def _answer(
     history_turns = services.settings.loop.history_turns_answer
     request = turn_response(turn, RevisionOutcome(), question, history_turns)
     return await recorder.judge("respond", services.reasoner.respond(request))
+
+
+def _new_ids(services: LoopServices) -> _CallIds:
+    return _CallIds(str(uuid.uuid4()), str(uuid.uuid4()), str(uuid.uuid4()), services.clock.now())
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable
 from dataclasses import replace
 
 from app.beliefs.revision import meditate_if_runaway
@@ -24,7 +24,8 @@ from app.embeddings.store import embed_pending
 from app.errors import CredenceError
 from app.guardian.check import Censors
 from app.loop.activation import Activation, activate
-from app.loop.call_memory import remember_call
+from app.loop.background import in_background
+from app.loop.call_memory import interrupt_stale_calls, remember_in_background
 from app.loop.call_record import write_call_turn
 from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.planning import PlannedTurn, plan_turn
@@ -46,43 +47,6 @@ from app.reasoning.protocol import ToolCall
 from app.tools.calls import parse_tool_call
 
 log = logging.getLogger(__name__)
-# Work a turn starts after its answer; kept referenced until done (asyncio holds tasks weakly).
-_BACKGROUND: set[asyncio.Task[object]] = set()
-# Of it, the work a closing process waits for (what is written nowhere else until it is done).
-_SETTLE: set[asyncio.Task[object]] = set()
-
-
-def in_background(
-    work: Coroutine[object, object, object], what: str, *, settle_on_close: bool = False
-) -> asyncio.Task[object]:
-    """Runs ``work`` after the caller returns; a failure is logged, never raised.
-
-    Args:
-        settle_on_close: :func:`settle_background` waits for it (a reflection does not: one
-            lost with the process runs at the next trigger).
-    """
-
-    async def run() -> object:
-        try:
-            return await work
-        except Exception:
-            log.exception("%s failed in the background", what)
-            return None
-
-    task = asyncio.get_running_loop().create_task(run())
-    _BACKGROUND.add(task)
-    task.add_done_callback(_BACKGROUND.discard)
-    if settle_on_close:
-        _SETTLE.add(task)
-        task.add_done_callback(_SETTLE.discard)
-    return task
-
-
-async def settle_background() -> None:
-    """Waits for the background work that must not be lost (the memories of tool calls) started
-    so far; the runtime calls it before it closes the graph."""
-    while _SETTLE:
-        await asyncio.gather(*list(_SETTLE))
 
 
 async def run_turn(
@@ -115,10 +79,11 @@ async def run_turn(
         phase = "plan"
         read = censors if censors is not None else _censors_of(services, agent_id, activation)
         turn = await _plan(services, recorder, agent_id, request, activation, read)
-        phase = "learn"
         if activation.tool is not None:
+            phase = "execute"  # an autonomous call runs here, while its record is written
             result, aftermath = await write_call_turn(services, recorder, turn)
         else:
+            phase = "learn"
             result, aftermath = await write_turn(services, recorder, turn)
     except ReasonerFailed as failure:
         raise await turn_failed(emit, agent_id, failure) from failure
@@ -236,16 +201,13 @@ async def _after_turn(
     for revised and learned beliefs, a meditation when the runaway guard's streak (D and the
     streak, recorded by the turn's transaction) says D stayed above the line too long, the
     session closed when asked (once a call's episode is in it; else reflection when enough
-    episodes wait), and the agent's idle sessions closed (swept at most once per
-    ``idle_sweep_interval_seconds``)."""
+    episodes wait), and the agent's idle sessions closed and its tool calls left running by a
+    stopped process interrupted (swept at most once per ``idle_sweep_interval_seconds``)."""
     try:
         if aftermath.call_memory is not None:
-            remembering = in_background(
-                remember_call(services, agent_id, aftermath.call_memory, aftermath.call_completion),
-                "a tool call's memory",
-                settle_on_close=True,
+            remember_in_background(
+                services, agent_id, aftermath.call_memory, aftermath.call_completion
             )
-            services.call_memories.add(agent_id, remembering)
         if result.revisions or any(not item.reinforced for item in result.learned):
             # Revised and learned beliefs are written without vectors; give them theirs now so
             # the next turn finds them by meaning too, not only by their words.
@@ -270,6 +232,7 @@ async def _after_turn(
         if _sweep_due(services, agent_id):
             idle = await close_idle_sessions(services, agent_id, reflect=False)
             closed += [s.session for s in idle]
+            await interrupt_stale_calls(services, services.clock.now(), agent_id)
         minimum, when = (
             (loop.reflect_min_episodes, "after the session")
             if closed

@@ -1,7 +1,7 @@
 // Tool outcomes and autonomy over time: per period and tool, how the calls went and how many ran
 // autonomously. The calls of each tool of a connected MCP server (Action nodes), per day, week,
 // month or year: succeeded, failed, interrupted, refused by the guardian, rejected by a person,
-// still pending, and how many ran without asking (earned autonomy) against those a person approved.
+// still pending, running, and how many ran without asking (earned autonomy) against those a person approved.
 // In Neo4j Browser: run the :param line below (with your agent's id), then this file.
 // :param {agent_id: '<agent id>', bucket: 'day'}
 // Params:
@@ -18,6 +18,7 @@
 //   refused :: INTEGER  calls the guardian refused
 //   rejected :: INTEGER  calls a person rejected
 //   pending :: INTEGER  calls waiting for a person
+//   running :: INTEGER  calls running now, or whose outcome is being written
 //   autonomous :: INTEGER  calls that ran without asking
 //   approved :: INTEGER  calls that ran after a person approved them
 //   autonomy_share :: FLOAT  autonomous / (autonomous + approved), null when none ran
@@ -34,12 +35,13 @@ WITH period, a.qualified_name AS tool,
      sum(CASE WHEN a.status = 'refused' THEN 1 ELSE 0 END) AS refused,
      sum(CASE WHEN a.status = 'rejected' THEN 1 ELSE 0 END) AS rejected,
      sum(CASE WHEN a.status = 'pending' THEN 1 ELSE 0 END) AS pending,
+     sum(CASE WHEN a.status = 'running' THEN 1 ELSE 0 END) AS running,
      sum(CASE WHEN a.mode = 'autonomous' AND a.status IN ['succeeded', 'failed', 'interrupted']
               THEN 1 ELSE 0 END) AS autonomous,
      sum(CASE WHEN a.mode <> 'autonomous' AND a.status IN ['succeeded', 'failed']
               THEN 1 ELSE 0 END) AS approved
 RETURN toString(period) AS period, tool, calls, succeeded, failed, interrupted, refused,
-       rejected, pending,
+       rejected, pending, running,
        autonomous, approved,
        CASE WHEN autonomous + approved = 0 THEN null
             ELSE toFloat(autonomous) / (autonomous + approved) END AS autonomy_share

@@ -2,8 +2,11 @@
 // left its Action 'running' and its decision's outcome 'running'), in the transaction that writes
 // the call's memory, under the agent's lock: the Action's status, duration and result, the
 // decision's outcome, and the beliefs the outcome moves. Only a running Action is completed, so the
-// outcome and the memory written with it are written once.
-// Params: $agent_id (string), $now (datetime),
+// outcome and the memory written with it are written once. Run alone with $memory when that
+// transaction failed, or the turn failed after the call's answer was made: the memory is then left
+// on the Action for loop/tool_turns/claim_call_memory (the next start writes it).
+// Params: $agent_id (string), $now (datetime), $memory (JSON string or null: the call's memory,
+//         left to be written later),
 //         $decision (map: id, execution_status (string), outcome (string), executor (string or
 //         null)),
 //         $action (map: id, status (string), duration_ms (float or null), result (string or
@@ -15,7 +18,8 @@ SET a.status = $action.status,
     a.duration_ms = $action.duration_ms,
     a.result = $action.result,
     a.is_error = $action.is_error,
-    a.completed_at = $now
+    a.completed_at = $now,
+    a.memory_pending = $memory
 WITH a
 CALL (a) {
   MATCH (d:Decision {agent_id: $agent_id, id: $decision.id})

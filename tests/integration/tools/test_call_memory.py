@@ -16,17 +16,20 @@ from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent
 from app.clock import Clock
 from app.config import Settings
-from app.errors import TurnFailed
+from app.errors import CredenceError, TurnFailed
 from app.graph.client import GraphClient
+from app.loop import call_memory as call_memory_module
 from app.loop import turn as turn_module
+from app.loop.background import settle_background
 from app.loop.call_memory import (
     INTERRUPTED,
+    CallCompletion,
     interrupt_stale_calls,
     remember_call,
     remember_pending_calls,
 )
-from app.loop.models import ChatRequest
-from app.loop.turn import run_turn, settle_background
+from app.loop.models import ChatRequest, TurnEvent
+from app.loop.turn import run_turn
 from app.runtime import Runtime
 from app.tools.actions import list_actions
 from app.tools.connections import add_connection
@@ -101,8 +104,13 @@ async def test_a_calls_memory_is_its_episode_and_what_its_outcome_taught(
         assert memory["action_episode"] == memory["decision_episode"] == first.turn_id
         assert [belief["id"] for belief in memory["moved"]] == [first.relevant_belief.id]
         assert memory["experience"] == 2
-        # Recorded while it ran, completed by its memory.
+        # Recorded while it ran, completed by its memory (when the answer was made).
         assert memory["status"] == "succeeded" and memory["decision_outcome"] == "success"
+        action = next(
+            a for a in (await list_actions(runtime.graph, agent_id)).data if a.id == first.action_id
+        )
+        assert action.created_at is not None and action.completed_at is not None
+        assert action.completed_at > action.created_at
     finally:
         await runtime.aclose()
         await delete_agent(graph, agent_id, default_agent_name="", force=True)
@@ -117,11 +125,13 @@ async def test_a_call_a_stopped_process_left_running_is_interrupted_by_a_later_o
 ) -> None:
     stopped = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
     agent_id = await _clock_agent(stopped, settings, clock, "Call left running")
+    handed: list[CallCompletion | None] = []
 
-    async def stops_first(*_: object) -> bool:
-        return False  # the process stops between the call's answer and its memory
+    def stops_first(*args: object) -> None:
+        # The process stops between the call's answer and its memory.
+        handed.append(args[3])  # type: ignore[arg-type]
 
-    monkeypatch.setattr(turn_module, "remember_call", stops_first)
+    monkeypatch.setattr(turn_module, "remember_in_background", stops_first)
     try:
         turn = await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
     finally:
@@ -138,20 +148,27 @@ async def test_a_call_a_stopped_process_left_running_is_interrupted_by_a_later_o
     runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
     try:
         # A process starting while the call may still run elsewhere leaves it alone.
-        await interrupt_stale_calls(runtime.loop, clock.now())
+        assert await interrupt_stale_calls(runtime.loop, clock.now(), agent_id) == 0
         rows = await test_graph.read(
             "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
         )
         assert rows[0]["status"] == "running"
         # One starting after any call could have ended marks it interrupted; nothing is learned.
-        assert await interrupt_stale_calls(runtime.loop, clock.now() + timedelta(hours=2)) >= 1
+        later = clock.now() + timedelta(minutes=8)
+        assert await interrupt_stale_calls(runtime.loop, later, agent_id) == 1
         rows = await test_graph.read(
             "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
         )
         assert rows[0]["status"] == "interrupted" and rows[0]["result"] == INTERRUPTED
         assert rows[0]["decision_outcome"] == "neutral"
         assert rows[0]["moved"] == [] and rows[0]["experience"] == 0
-        assert await remember_call(runtime.loop, agent_id, turn.action_id) is False
+        # What came of the call, handed over too late, is not written over the interruption.
+        assert len(handed) == 1 and handed[0] is not None
+        assert await remember_call(runtime.loop, agent_id, turn.action_id, handed[0]) is False
+        rows = await test_graph.read(
+            "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
+        )
+        assert rows[0]["status"] == "interrupted" and rows[0]["experience"] == 0
         listed = await list_actions(runtime.graph, agent_id, status="interrupted")
         assert [action.id for action in listed.data] == [turn.action_id]
     finally:
@@ -221,6 +238,67 @@ async def test_a_call_whose_verification_fails_is_interrupted(
         await delete_agent(graph, agent_id, default_agent_name="", force=True)
 
 
+async def test_a_call_whose_listener_fails_after_the_answer_loses_nothing(
+    settings: Settings, clock: Clock, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent_id = await _clock_agent(runtime, settings, clock, "Call whose listener left")
+
+    async def hangs_up(event: TurnEvent) -> None:
+        if event.type == "response":
+            raise ConnectionError("the websocket closed")
+
+    try:
+        with pytest.raises(ConnectionError):
+            await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL), hangs_up)
+        await settle_background()
+        listed = await list_actions(runtime.graph, agent_id)
+        assert [action.status for action in listed.data] == ["succeeded"]
+        rows = await test_graph.read(
+            "probe/call_memory", agent_id=agent_id, action_id=listed.data[0].id
+        )
+        assert rows[0]["action_episode"] is not None and rows[0]["experience"] == 1
+    finally:
+        await runtime.aclose()
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+
+
+async def test_a_memory_that_fails_to_be_written_is_left_for_the_next_start(
+    settings: Settings,
+    clock: Clock,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent_id = await _clock_agent(runtime, settings, clock, "Call memory that failed")
+
+    async def breaks(*_: object) -> dict[str, str]:
+        raise CredenceError("the memory's write broke")
+
+    monkeypatch.setattr(call_memory_module, "_write_memory", breaks)
+    try:
+        turn = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+        await settle_background()  # the failure is logged, not raised
+        assert turn.action_id is not None
+        left = await test_graph.read(
+            "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
+        )
+        # What came of the call is written; its memory waits on the Action.
+        assert left[0]["status"] == "succeeded" and left[0]["pending"] is True
+        assert left[0]["action_episode"] is None and left[0]["experience"] == 0
+        monkeypatch.undo()
+        assert await remember_call(runtime.loop, agent_id, turn.action_id) is True
+        rows = await test_graph.read(
+            "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
+        )
+        assert rows[0]["pending"] is False and rows[0]["experience"] == 1
+        assert rows[0]["action_episode"] == turn.turn_id
+    finally:
+        await runtime.aclose()
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+
+
 async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
     settings: Settings,
     clock: Clock,
@@ -234,10 +312,10 @@ async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
     stopped = Runtime.open(durable, clock=clock)
     agent_id = await _clock_agent(stopped, settings, clock, "Call memory after a stop")
 
-    async def stops_first(*_: object) -> bool:
-        return False  # the process stops between the call's answer and its memory
+    def stops_first(*_: object) -> None:
+        return None  # the process stops between the call's answer and its memory
 
-    monkeypatch.setattr(turn_module, "remember_call", stops_first)
+    monkeypatch.setattr(turn_module, "remember_in_background", stops_first)
     try:
         turn = await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
     finally:
