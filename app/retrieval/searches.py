@@ -1,7 +1,8 @@
 """The built-in sections of a context, one Cypher query each (``cypher/retrieval/``).
 
-Each query does its reciprocal-rank fusion over the agent-scoped vector and fulltext indexes and
-its section's weighting in the database; here only the parameters are put together.
+Each query does its fusion of the agent-scoped vector index and the lexical hits and its
+section's weighting in the database; here the lexical hits are scored on the agent's own
+statistics (``lexical.py``) and the parameters put together.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from app.graph.client import GraphClient
 from app.retrieval.asked_people import asked_speakers, said_names, without_names
 from app.retrieval.coverage import coverage_hits, question_subjects
 from app.retrieval.diversity import diversified
-from app.retrieval.lexical import episode_hits
+from app.retrieval.lexical import BELIEFS, RULES, ShortTexts, episode_hits, short_text_hits
 from app.retrieval.models import Mode
 from app.retrieval.settings import RetrievalSettings
 from app.text.dates import asks_when, mentioned_dates
@@ -88,22 +89,25 @@ class SectionSearch:
         """The parameters every fused search takes."""
         return {
             "agent_id": self.agent_id,
-            "agent_clause": agent_clause(self.agent_id),
             "embedding": self.embedding,
-            "terms": self.terms,
             "candidates": max(self.settings.candidates, self.k),
             "k": self.k,
         }
 
     async def beliefs(self) -> Rows:
-        """Beliefs weighted by strength, the top ones expanded one hop along their edges."""
+        """Beliefs weighted by strength, the top ones expanded one hop along their edges (the
+        lexical half scored on the agent's own beliefs, ``lexical.py``)."""
+        weights = self.weights(self.settings.belief_vector_share)
         w = {
-            **self.weights(self.settings.belief_vector_share),
+            **weights,
             "strength_floor": self.settings.belief_strength_floor,
             "expand_top": self.settings.expand_top,
             "expansion_factor": self.settings.expansion_factor,
         }
-        return await self.graph.read("retrieval/search_beliefs", w=w, **self.common())
+        lexical = await self._short_lexical(BELIEFS, weights["fulltext_on"])
+        return await self.graph.read(
+            "retrieval/search_beliefs", w=w, lexical=lexical, **self.common()
+        )
 
     async def episodes(self) -> Rows:
         """Episodes weighted by salience, interference, outcome and recency (with their own
@@ -240,8 +244,28 @@ class SectionSearch:
         return await self.embed(stripped) or self.embedding
 
     async def rules(self) -> Rows:
-        """Rules weighted by their confidence, decayed since the last validation."""
-        return await self.graph.read("retrieval/search_rules", w=self.weights(), **self.common())
+        """Rules weighted by their confidence, decayed since the last validation (the lexical
+        half scored on the agent's own rules, ``lexical.py``)."""
+        weights = self.weights()
+        lexical = await self._short_lexical(RULES, weights["fulltext_on"])
+        return await self.graph.read(
+            "retrieval/search_rules", w=weights, lexical=lexical, **self.common()
+        )
+
+    async def _short_lexical(self, kind: ShortTexts, fulltext_on: bool) -> Rows | None:
+        """The lexical hits of the beliefs or the rules on the agent's own documents (None: not
+        searched)."""
+        if self.terms is None or not fulltext_on:
+            return None
+        s = self.settings
+        return await short_text_hits(
+            self.graph,
+            kind,
+            self.agent_id,
+            self.terms,
+            pool=max(s.lexical_pool, s.candidates, self.k),
+            keep=max(s.candidates, self.k),
+        )
 
     async def conflicts(self) -> Rows:
         """Open (and unresolvable) conflicts between the sources of the agent's investigations,
