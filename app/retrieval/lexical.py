@@ -22,7 +22,7 @@ from typing import Any
 from app.graph.client import GraphClient
 from app.memory.lexical_stats import ensure_statistics, episode_document
 from app.text.background import background_rate, common_in_english
-from app.text.lexical import bm25
+from app.text.lexical import DocumentStats, bm25
 from app.text.lucene import agent_clause
 
 
@@ -80,6 +80,10 @@ class ShortTexts:
 BELIEFS = ShortTexts("Belief", "belief_statement_fulltext", "statement")
 RULES = ShortTexts("Rule", "rule_content_fulltext", "content")
 
+# How many of an agent's beliefs or rules measure their mean length: reading every statement of
+# an agent with 3,000 beliefs cost ~8 ms a query; 200 (exact up to 200) cost ~1 ms.
+LENGTH_SAMPLE = 200
+
 
 async def short_text_hits(
     graph: GraphClient,
@@ -92,7 +96,8 @@ async def short_text_hits(
 ) -> list[dict[str, Any]]:
     """The ``keep`` best beliefs or rules (``kind``) for the Lucene ``terms`` by BM25 on the
     agent's own documents, counted at query time, best first: ``id``, ``rank`` and ``score``
-    (normalised as ``episode_hits`` does)."""
+    (normalised as ``episode_hits`` does). Lengths are in characters, their mean taken over at
+    most ``LENGTH_SAMPLE`` of the agent's documents."""
     rows = await graph.read(
         "retrieval/lexical_short_text_candidates",
         label=kind.label,
@@ -103,15 +108,19 @@ async def short_text_hits(
         terms=terms,
         term_list=terms.split(),
         pool=pool,
+        length_sample=LENGTH_SAMPLE,
     )
     row = rows[0]
     hits = {hit["id"]: str(hit["text"] or "") for hit in row["hits"]}
+    docs, sampled = int(row["docs"] or 0), int(row["sampled"] or 0)
+    # Fewer matches than the pool: every document holding a term is a hit, counted here.
+    df = _frequencies(row) if row["df"] is not None else DocumentStats.of(hits.values()).df
     scores = bm25(
         terms.split(),
         hits,
-        docs=int(row["docs"] or 0),
-        length=int(row["length"] or 0),
-        df=_frequencies(row),
+        docs=docs,
+        length=round(int(row["sampled_length"] or 0) * docs / sampled) if sampled else 0,
+        df=df,
         lengths={doc_id: len(text) for doc_id, text in hits.items()},
     )
     return _ranked(scores, keep)

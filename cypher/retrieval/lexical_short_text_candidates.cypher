@@ -1,29 +1,35 @@
 // The fulltext candidates of the belief or the rule search with what re-scores them on the
 // agent's own documents at query time (app/retrieval/lexical.py): the agent's documents the
 // fulltext index matches (at most $pool, Lucene's order; inactive beliefs dropped after the
-// limit), their text; how many of the agent's documents there are and their total length in
-// characters; each query term's document frequency among them (the index's matches of the agent
-// for that term alone, counted). Every figure is counted over the agent's own live documents, so
-// no other agent's nodes, present or deleted, enter them; Lucene's index-wide scores only choose
-// which $pool documents come back when more match.
+// limit) with their text; how many documents the agent has and the length in characters of up
+// to $length_sample of them (every one for an agent with no more; else the first in the index's
+// order, which no other agent's nodes change); and, when more than $pool documents matched, each
+// query term's document frequency among the agent's documents (the index's matches of the agent
+// for that term alone, counted; with fewer, every match is among the hits and they are counted
+// there). Every figure is counted over the agent's own live documents, so no other agent's
+// nodes, present or deleted, enter them; Lucene's index-wide scores only choose which $pool
+// documents come back when more match.
 // Beliefs: the active ones (`is_active`); rules: every rule (they have no `is_active`).
 // Params: $label (string: 'Belief' or 'Rule'), $index (string: belief_statement_fulltext or
 //         rule_content_fulltext), $field (string: statement or content, the indexed text),
 //         $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
 //         $terms (Lucene terms string), $term_list (list of strings: the same terms),
-//         $pool (int).
-// Returns: one row: hits (list of maps: id, text), docs (int), length (int),
-//          df (list of maps: term, df (int)).
+//         $pool (int), $length_sample (int).
+// Returns: one row: hits (list of maps: id, text), docs (int), sampled (int: documents
+//          measured), sampled_length (int: their characters), df (list of maps: term, df
+//          (int)), or null when every match is among the hits.
 CYPHER 25
 CALL () {
   CALL db.index.fulltext.queryNodes($index,
          $field + ':(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $pool})
     YIELD node
-    WHERE node.agent_id = $agent_id AND coalesce(node.is_active, true)
-  RETURN collect({id: node.id, text: node[$field]}) AS hits
+  WITH collect(node) AS found
+  RETURN size(found) AS matched,
+         [n IN found WHERE n.agent_id = $agent_id AND coalesce(n.is_active, true)
+          | {id: n.id, text: n[$field]}] AS hits
 }
-CALL () {
-  UNWIND $term_list AS term
+CALL (matched) {
+  UNWIND CASE WHEN matched >= $pool THEN $term_list ELSE [] END AS term
   CALL (term) {
     CALL db.index.fulltext.queryNodes($index,
            $field + ':(' + term + ') AND agent_id:' + $agent_clause)
@@ -31,18 +37,21 @@ CALL () {
       WHERE node.agent_id = $agent_id AND coalesce(node.is_active, true)
     RETURN count(node) AS df
   }
-  RETURN collect({term: term, df: df}) AS df
+  RETURN collect({term: term, df: df}) AS counted
 }
 CALL () {
   CALL () {
     WITH 1 AS go WHERE $label = 'Belief'
-    MATCH (n:Belief {agent_id: $agent_id}) WHERE n.is_active
-    RETURN n.statement AS text
+    MATCH (n:Belief {agent_id: $agent_id, is_active: true})
+    RETURN n
     UNION ALL
     WITH 1 AS go WHERE $label = 'Rule'
     MATCH (n:Rule {agent_id: $agent_id})
-    RETURN n.content AS text
+    RETURN n
   }
-  RETURN count(text) AS docs, sum(size(text)) AS length
+  WITH collect(n) AS every
+  WITH size(every) AS docs, every[0..$length_sample] AS sample
+  RETURN docs, size(sample) AS sampled,
+         reduce(total = 0, n IN sample | total + size(coalesce(n[$field], ''))) AS sampled_length
 }
-RETURN hits, docs, length, df
+RETURN hits, docs, sampled, sampled_length, CASE WHEN matched >= $pool THEN counted END AS df
