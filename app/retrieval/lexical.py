@@ -10,8 +10,10 @@ which ones come back can still depend on them.
 Episodes read statistics kept on every write (``app/memory/lexical_stats.py``). Beliefs and
 rules are short texts that many paths write and rewrite (packs, learning, research, revisions,
 edits), so their statistics are counted at query time over the agent's own live documents
-(``cypher/retrieval/lexical_short_text_candidates.cypher``): the document frequencies of the
-query's terms by the fulltext index scoped to the agent, the lengths in characters.
+(``cypher/retrieval/lexical_short_text_candidates.cypher``): the number of documents, each
+query term's document frequency (from the candidates when every match is one of them, else by
+the fulltext index scoped to the agent) and the mean length (over at most ``LENGTH_SAMPLE`` of
+them).
 """
 
 from __future__ import annotations
@@ -80,8 +82,8 @@ class ShortTexts:
 BELIEFS = ShortTexts("Belief", "belief_statement_fulltext", "statement")
 RULES = ShortTexts("Rule", "rule_content_fulltext", "content")
 
-# How many of an agent's beliefs or rules measure their mean length: reading every statement of
-# an agent with 3,000 beliefs cost ~8 ms a query; 200 (exact up to 200) cost ~1 ms.
+# How many of an agent's beliefs or rules measure their mean length (in tokens): reading every
+# statement of an agent with 3,000 beliefs cost ~8 ms a query; 200 (exact up to 200) ~1 ms.
 LENGTH_SAMPLE = 200
 
 
@@ -96,8 +98,8 @@ async def short_text_hits(
 ) -> list[dict[str, Any]]:
     """The ``keep`` best beliefs or rules (``kind``) for the Lucene ``terms`` by BM25 on the
     agent's own documents, counted at query time, best first: ``id``, ``rank`` and ``score``
-    (normalised as ``episode_hits`` does). Lengths are in characters, their mean taken over at
-    most ``LENGTH_SAMPLE`` of the agent's documents."""
+    (normalised as ``episode_hits`` does). The mean length is taken over at most
+    ``LENGTH_SAMPLE`` of the agent's documents."""
     rows = await graph.read(
         "retrieval/lexical_short_text_candidates",
         label=kind.label,
@@ -112,16 +114,15 @@ async def short_text_hits(
     )
     row = rows[0]
     hits = {hit["id"]: str(hit["text"] or "") for hit in row["hits"]}
-    docs, sampled = int(row["docs"] or 0), int(row["sampled"] or 0)
+    docs, sample = int(row["docs"] or 0), DocumentStats.of(row["sample"])
     # Fewer matches than the pool: every document holding a term is a hit, counted here.
     df = _frequencies(row) if row["df"] is not None else DocumentStats.of(hits.values()).df
     scores = bm25(
         terms.split(),
         hits,
         docs=docs,
-        length=round(int(row["sampled_length"] or 0) * docs / sampled) if sampled else 0,
+        length=round(sample.length * docs / sample.docs) if sample.docs else 0,
         df=df,
-        lengths={doc_id: len(text) for doc_id, text in hits.items()},
     )
     return _ranked(scores, keep)
 

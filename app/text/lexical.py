@@ -80,14 +80,9 @@ def bm25(
     *,
     background: Callable[[str], float] | None = None,
     background_docs: int = 0,
-    lengths: Mapping[str, int] | None = None,
 ) -> dict[str, float]:
     """The BM25 score of each document of ``texts`` (id -> text) that holds a query term, with
     the collection statistics given (``docs``, total ``length``, ``df``: one agent's).
-
-    A document's length is its number of tokens, or ``lengths[id]`` when given (then
-    ``length`` is the collection's total in that unit: the short-text searches measure
-    characters, which the database sums without tokenizing every document).
 
     With a ``background`` (term -> share of general documents holding it,
     ``app/text/background.py``) the idf counts ``background_docs`` such documents on top of the
@@ -112,8 +107,7 @@ def bm25(
         frequencies = [(weight, words.count(term)) for term, weight in weights.items()]
         if not any(tf for _, tf in frequencies):
             continue
-        size = len(words) if lengths is None else lengths[doc_id]
-        norm = K1 * (1.0 - B + B * size / average)
+        norm = K1 * (1.0 - B + B * len(words) / average)
         scores[doc_id] = sum(
             weight * tf * (K1 + 1.0) / (tf + norm) for weight, tf in frequencies if tf
         )

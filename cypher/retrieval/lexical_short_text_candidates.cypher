@@ -1,9 +1,10 @@
 // The fulltext candidates of the belief or the rule search with what re-scores them on the
 // agent's own documents at query time (app/retrieval/lexical.py): the agent's documents the
 // fulltext index matches (at most $pool, Lucene's order; inactive beliefs dropped after the
-// limit) with their text; how many documents the agent has and the length in characters of up
-// to $length_sample of them (every one for an agent with no more; else the first in the index's
-// order, which no other agent's nodes change); and, when more than $pool documents matched, each
+// limit) with their text; how many documents the agent has and the text of up to
+// $length_sample of them, whose mean length stands for the agent's (every one for an agent with
+// no more; else the first in the index's order, which no other agent's nodes change); and, when
+// more than $pool documents matched, each
 // query term's document frequency among the agent's documents (the index's matches of the agent
 // for that term alone, counted; with fewer, every match is among the hits and they are counted
 // there). Every figure is counted over the agent's own live documents, so no other agent's
@@ -15,9 +16,8 @@
 //         $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
 //         $terms (Lucene terms string), $term_list (list of strings: the same terms),
 //         $pool (int), $length_sample (int).
-// Returns: one row: hits (list of maps: id, text), docs (int), sampled (int: documents
-//          measured), sampled_length (int: their characters), df (list of maps: term, df
-//          (int)), or null when every match is among the hits.
+// Returns: one row: hits (list of maps: id, text), docs (int), sample (list of strings),
+//          df (list of maps: term, df (int)), or null when every match is among the hits.
 CYPHER 25
 CALL () {
   CALL db.index.fulltext.queryNodes($index,
@@ -50,8 +50,6 @@ CALL () {
     RETURN n
   }
   WITH collect(n) AS every
-  WITH size(every) AS docs, every[0..$length_sample] AS sample
-  RETURN docs, size(sample) AS sampled,
-         reduce(total = 0, n IN sample | total + size(coalesce(n[$field], ''))) AS sampled_length
+  RETURN size(every) AS docs, [n IN every[0..$length_sample] | coalesce(n[$field], '')] AS sample
 }
-RETURN hits, docs, sampled, sampled_length, CASE WHEN matched >= $pool THEN counted END AS df
+RETURN hits, docs, sample, CASE WHEN matched >= $pool THEN counted END AS df

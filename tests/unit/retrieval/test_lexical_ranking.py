@@ -27,18 +27,6 @@ def test_the_rarer_term_of_the_agent_ranks_its_document_first() -> None:
     assert math.isclose(scores["k"], idf(3, 1) * 2.2 / (1 + 1.2))  # tf 1, average length
 
 
-def test_lengths_given_per_document_replace_the_token_counts() -> None:
-    texts = {"short": "kayak", "long": "kayak down the long winding river"}
-    stats = DocumentStats.of(texts.values())
-    by_tokens = bm25(["kayak"], texts, stats.docs, stats.length, stats.df)
-    # In characters the short one is as long as the long one is in tokens: the order flips.
-    lengths = {"short": 60, "long": 5}
-    by_chars = bm25(["kayak"], texts, stats.docs, 65, stats.df, lengths=lengths)
-    assert by_tokens["short"] > by_tokens["long"]
-    assert by_chars["short"] < by_chars["long"]
-    assert math.isclose(by_chars["long"], idf(2, 2) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * 5 / 32.5)))
-
-
 def test_statistics_that_miss_a_term_still_give_a_score() -> None:
     scores = bm25(["new"], {"a": "a new turn"}, docs=0, length=0, df={})
     assert scores["a"] > 0
