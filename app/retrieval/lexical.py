@@ -24,7 +24,7 @@ from typing import Any
 from app.graph.client import GraphClient
 from app.memory.lexical_stats import ensure_statistics, episode_document
 from app.text.background import background_rate, common_in_english
-from app.text.lexical import DocumentStats, bm25
+from app.text.lexical import DocumentStats, bm25, tokens
 from app.text.lucene import agent_clause
 
 
@@ -114,14 +114,15 @@ async def short_text_hits(
     )
     row = rows[0]
     hits = {hit["id"]: str(hit["text"] or "") for hit in row["hits"]}
-    docs, sample = int(row["docs"] or 0), DocumentStats.of(row["sample"])
+    docs, sample = int(row["docs"] or 0), row["sample"]
+    sampled_length = sum(len(tokens(text)) for text in sample)
     # Fewer matches than the pool: every document holding a term is a hit, counted here.
     df = _frequencies(row) if row["df"] is not None else DocumentStats.of(hits.values()).df
     scores = bm25(
         terms.split(),
         hits,
         docs=docs,
-        length=round(sample.length * docs / sample.docs) if sample.docs else 0,
+        length=round(sampled_length * docs / len(sample)) if sample else 0,
         df=df,
     )
     return _ranked(scores, keep)
