@@ -86,10 +86,13 @@ class SectionSearch:
         }
 
     def common(self) -> dict[str, Any]:
-        """The parameters every fused search takes."""
+        """The parameters every fused search takes (the Lucene ``terms`` and ``agent_clause``
+        for the research corpus search, which reads the fulltext index itself)."""
         return {
             "agent_id": self.agent_id,
+            "agent_clause": agent_clause(self.agent_id),
             "embedding": self.embedding,
+            "terms": self.terms,
             "candidates": max(self.settings.candidates, self.k),
             "k": self.k,
         }
