@@ -12,6 +12,8 @@ from fastapi.testclient import TestClient
 
 from app.agents.store import delete_agent
 from app.graph.client import GraphClient
+from app.retrieval.lexical import BELIEFS, LENGTH_SAMPLE
+from app.text.lexical import DocumentStats
 from app.text.lucene import agent_clause, lucene_terms
 from tests.support.agents import MakeAgent
 
@@ -132,3 +134,48 @@ async def test_another_agents_beliefs_and_rules_do_not_move_an_agents_ranking(
     assert [i for i, _ in before["beliefs fulltext"]][:1] == [ids[0]]
     assert [i for i, _ in before["rules fulltext"]][:1] == [rule_ids[0]]
     assert len(before["beliefs fulltext"]) == 4 and len(before["rules fulltext"]) == 3
+
+
+async def test_frequencies_counted_by_the_index_match_those_counted_from_the_hits(
+    client: TestClient, make_agent: MakeAgent, graph: GraphClient
+) -> None:
+    """With more matches than the pool the document frequencies come from the fulltext index
+    (one query per term), else from the hits' own tokens: both count the agent's active beliefs
+    alone, the same way."""
+    agent = make_agent("Frequencies")
+    ids = []
+    for statement in [*OWN, f"An old {LANTERN} belief, since given up."]:
+        body = {"statement": statement, "category": "contextual"}
+        response = client.post(f"/v1/agents/{agent}/beliefs", json=body)
+        assert response.status_code == 201, response.text
+        ids.append(response.json()["id"])
+    response = client.patch(f"/v1/agents/{agent}/beliefs/{ids[-1]}", json={"is_active": False})
+    assert response.status_code == 200, response.text
+    terms = lucene_terms(QUERY)
+    assert terms is not None
+
+    async def read(pool: int) -> dict[str, Any]:
+        rows = await graph.read(
+            "retrieval/lexical_short_text_candidates",
+            label=BELIEFS.label,
+            index=BELIEFS.index,
+            field=BELIEFS.field,
+            agent_id=agent,
+            agent_clause=agent_clause(agent),
+            terms=terms,
+            term_list=terms.split(),
+            pool=pool,
+            length_sample=LENGTH_SAMPLE,
+        )
+        return dict(rows[0])
+
+    every, few = await read(100), await read(1)
+
+    assert every["df"] is None and len(every["hits"]) == 4  # the given-up belief is no hit
+    counted = DocumentStats.of(hit["text"] for hit in every["hits"]).df
+    assert (
+        {row["term"]: row["df"] for row in few["df"]}
+        == {KAYAK: 1, LANTERN: 3}
+        == {term: counted[term] for term in terms.split()}
+    )
+    assert every["docs"] == few["docs"] == len(OWN) and len(every["sample"]) == len(OWN)
