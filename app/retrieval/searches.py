@@ -8,8 +8,8 @@ statistics (``lexical.py``) and the parameters put together.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,6 +25,8 @@ from app.text.lucene import agent_clause, lucene_terms
 from app.text.several_answers import asks_for_several
 
 Rows = list[dict[str, Any]]
+# The sections whose lexical hits are short texts scored at query time (``lexical.py``).
+SHORT_TEXTS = {"beliefs": BELIEFS, "rules": RULES}
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,20 @@ class SectionSearch:
     # Embeds another text (the question without the asked people's names, ``asked_people.py``);
     # None: the episodes search with ``embedding`` alone.
     embed: Callable[[str], Awaitable[list[float] | None]] | None = None
+    # The lexical hits of the belief and rule sections already being read (``read_ahead``,
+    # while the query is embedded); a section without one reads its own.
+    ahead: Mapping[str, asyncio.Future[Rows | None]] = field(default_factory=dict)
+
+    def read_ahead(self, sections: Collection[str]) -> dict[str, asyncio.Future[Rows | None]]:
+        """Starts reading the lexical hits of the wanted belief and rule sections, which need
+        no query vector, so that they run while the query is embedded."""
+        return {
+            name: asyncio.ensure_future(
+                self._short_lexical(kind, self._short_weights(name)["fulltext_on"])
+            )
+            for name, kind in SHORT_TEXTS.items()
+            if name in sections
+        }
 
     def weights(self, vector_share: float | None = None) -> dict[str, Any]:
         """How the indexes are fused (``vector_share``: the section's own, else the common one):
@@ -100,14 +116,14 @@ class SectionSearch:
     async def beliefs(self) -> Rows:
         """Beliefs weighted by strength, the top ones expanded one hop along their edges (the
         lexical half scored on the agent's own beliefs, ``lexical.py``)."""
-        weights = self.weights(self.settings.belief_vector_share)
+        weights = self._short_weights("beliefs")
         w = {
             **weights,
             "strength_floor": self.settings.belief_strength_floor,
             "expand_top": self.settings.expand_top,
             "expansion_factor": self.settings.expansion_factor,
         }
-        lexical = await self._short_lexical(BELIEFS, weights["fulltext_on"])
+        lexical = await self._lexical_hits("beliefs", weights["fulltext_on"])
         return await self.graph.read(
             "retrieval/search_beliefs", w=w, lexical=lexical, **self.common()
         )
@@ -249,11 +265,22 @@ class SectionSearch:
     async def rules(self) -> Rows:
         """Rules weighted by their confidence, decayed since the last validation (the lexical
         half scored on the agent's own rules, ``lexical.py``)."""
-        weights = self.weights()
-        lexical = await self._short_lexical(RULES, weights["fulltext_on"])
+        weights = self._short_weights("rules")
+        lexical = await self._lexical_hits("rules", weights["fulltext_on"])
         return await self.graph.read(
             "retrieval/search_rules", w=weights, lexical=lexical, **self.common()
         )
+
+    def _short_weights(self, section: str) -> dict[str, Any]:
+        """How the belief section (its own vector share) or the rule section fuses."""
+        return self.weights(self.settings.belief_vector_share if section == "beliefs" else None)
+
+    async def _lexical_hits(self, section: str, fulltext_on: bool) -> Rows | None:
+        """The belief or rule section's lexical hits: those read ahead, else read now."""
+        ahead = self.ahead.get(section)
+        if ahead is not None:
+            return await ahead
+        return await self._short_lexical(SHORT_TEXTS[section], fulltext_on)
 
     async def _short_lexical(self, kind: ShortTexts, fulltext_on: bool) -> Rows | None:
         """The lexical hits of the beliefs or the rules on the agent's own documents (None: not
