@@ -100,19 +100,7 @@ async def short_text_hits(
     agent's own documents, counted at query time, best first: ``id``, ``rank`` and ``score``
     (normalised as ``episode_hits`` does). The mean length is taken over at most
     ``LENGTH_SAMPLE`` of the agent's documents."""
-    rows = await graph.read(
-        "retrieval/lexical_short_text_candidates",
-        label=kind.label,
-        index=kind.index,
-        field=kind.field,
-        agent_id=agent_id,
-        agent_clause=agent_clause(agent_id),
-        terms=terms,
-        term_list=terms.split(),
-        pool=pool,
-        length_sample=LENGTH_SAMPLE,
-    )
-    row = rows[0]
+    row = await short_text_candidates(graph, kind, agent_id, terms, pool)
     hits = {hit["id"]: str(hit["text"] or "") for hit in row["hits"]}
     docs, sample = int(row["docs"] or 0), row["sample"]
     sampled_length = sum(len(tokens(text)) for text in sample)
@@ -126,6 +114,27 @@ async def short_text_hits(
         df=df,
     )
     return _ranked(scores, keep)
+
+
+async def short_text_candidates(
+    graph: GraphClient, kind: ShortTexts, agent_id: str, terms: str, pool: int
+) -> dict[str, Any]:
+    """The agent's fulltext candidates of ``kind`` and their statistics: one row of
+    ``cypher/retrieval/lexical_short_text_candidates.cypher`` (``hits``, ``docs``, ``sample``,
+    ``df``: None when every match is a hit)."""
+    rows = await graph.read(
+        "retrieval/lexical_short_text_candidates",
+        label=kind.label,
+        index=kind.index,
+        field=kind.field,
+        agent_id=agent_id,
+        agent_clause=agent_clause(agent_id),
+        terms=terms,
+        term_list=terms.split(),
+        pool=pool,
+        length_sample=LENGTH_SAMPLE,
+    )
+    return dict(rows[0])
 
 
 def _frequencies(row: dict[str, Any]) -> dict[str, int]:

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.agents.store import delete_agent
 from app.graph.client import GraphClient
-from app.retrieval.lexical import BELIEFS, LENGTH_SAMPLE
+from app.retrieval.lexical import BELIEFS, short_text_candidates
 from app.text.lexical import DocumentStats
 from app.text.lucene import agent_clause, lucene_terms
 from tests.support.agents import MakeAgent
@@ -154,22 +154,8 @@ async def test_frequencies_counted_by_the_index_match_those_counted_from_the_hit
     terms = lucene_terms(QUERY)
     assert terms is not None
 
-    async def read(pool: int) -> dict[str, Any]:
-        rows = await graph.read(
-            "retrieval/lexical_short_text_candidates",
-            label=BELIEFS.label,
-            index=BELIEFS.index,
-            field=BELIEFS.field,
-            agent_id=agent,
-            agent_clause=agent_clause(agent),
-            terms=terms,
-            term_list=terms.split(),
-            pool=pool,
-            length_sample=LENGTH_SAMPLE,
-        )
-        return dict(rows[0])
-
-    every, few = await read(100), await read(1)
+    every = await short_text_candidates(graph, BELIEFS, agent, terms, pool=100)
+    few = await short_text_candidates(graph, BELIEFS, agent, terms, pool=1)
 
     assert every["df"] is None and len(every["hits"]) == 4  # the given-up belief is no hit
     counted = DocumentStats.of(hit["text"] for hit in every["hits"]).df
