@@ -985,8 +985,18 @@ class ContextFigures:
     load: str
 
 
+def context_params(q: str, k: int, sections: Sequence[str]) -> dict[str, Any]:
+    """The query string of ``GET /context`` (``sections``: those wanted, empty: all)."""
+    return {"q": q, "k": k, **({"section": list(sections)} if sections else {})}
+
+
 def measure_context(
-    server: ApiServer, agent_id: str, warmup: Sequence[str], queries: Sequence[str], k: int
+    server: ApiServer,
+    agent_id: str,
+    warmup: Sequence[str],
+    queries: Sequence[str],
+    k: int,
+    sections: Sequence[str] = (),
 ) -> ContextFigures:
     url = f"{server.base_url}/v1/agents/{agent_id}/context"
     timings: dict[str, list[float]] = {}
@@ -996,10 +1006,10 @@ def measure_context(
     ms: list[float] = []
     with httpx.Client(timeout=60.0) as client:
         for q in warmup:
-            client.get(url, params={"q": q, "k": k}).raise_for_status()
+            client.get(url, params=context_params(q, k, sections)).raise_for_status()
         for q in queries:
             started = time.perf_counter()
-            response = client.get(url, params={"q": q, "k": k})
+            response = client.get(url, params=context_params(q, k, sections))
             elapsed = (time.perf_counter() - started) * 1000.0
             response.raise_for_status()
             ms.append(elapsed)
@@ -1486,13 +1496,14 @@ def compare_with_before(
             for q in warmup:
                 for server in servers.values():
                     url = f"{server.base_url}/v1/agents/{agent_id}/context"
-                    client.get(url, params={"q": q, "k": args.k}).raise_for_status()
+                    params = context_params(q, args.k, args.section)
+                    client.get(url, params=params).raise_for_status()
             for i, q in enumerate(queries):
                 order = list(servers) if i % 2 == 0 else list(reversed(servers))
                 for name in order:
                     url = f"{servers[name].base_url}/v1/agents/{agent_id}/context"
                     started = time.perf_counter()
-                    response = client.get(url, params={"q": q, "k": args.k})
+                    response = client.get(url, params=context_params(q, args.k, args.section))
                     ms[name].append((time.perf_counter() - started) * 1000.0)
                     response.raise_for_status()
                     for section, value in response.json()["timings_ms"].items():
@@ -1504,9 +1515,12 @@ def compare_with_before(
     print(
         f"[context] current / before: p50 {now.p50 / old.p50:.2f}x, p95 {now.p95 / old.p95:.2f}x; "
         + ", ".join(
-            f"{name} p50 {statistics.median(sections['current'].get(name, [0])):.1f} vs "
-            f"{statistics.median(sections['before'].get(name, [0])):.1f} ms"
-            for name in ("episodes", "beliefs", "total")
+            f"{name} p50 {statistics.median(sections['current'][name]):.1f} vs "
+            f"{statistics.median(sections['before'][name]):.1f} ms, p95 "
+            f"{Latency.of(sections['current'][name]).p95:.1f} vs "
+            f"{Latency.of(sections['before'][name]).p95:.1f} ms"
+            for name in ("episodes", "beliefs", "rules", "total")
+            if name in sections["current"] and name in sections["before"]
         ),
         flush=True,
     )
@@ -1572,6 +1586,7 @@ def main(args: argparse.Namespace) -> None:
                         queries[: args.warmup],
                         queries[args.warmup :],
                         args.k,
+                        args.section,
                     )
                     print(f"[context] {context.latency.line()}", flush=True)
                     if args.compare_before:
@@ -1670,6 +1685,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         default=[],
         metavar="NAME=VALUE",
         help="environment of the API process (repeatable), e.g. OMP_WAIT_POLICY=PASSIVE",
+    )
+    parser.add_argument(
+        "--section",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="context: time only these sections (repeatable, e.g. --section beliefs; default all)",
     )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(

@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -65,14 +66,8 @@ async def build_context(
         # section alike, each logged: find out once, first, with the agent's existence.
         await require_agent(graph, agent_id)
     started = time.perf_counter()
-    embedding, degraded_reason = await _embed_query(embedder, request)
-    timings = {"embed": _ms_since(started)}
-    frame = await _frame(choose_frame, graph, agent_id, request.q)
-    budget = request.budget_tokens or (
-        frame.budget_tokens if frame else settings.default_budget_tokens
-    )
     wanted = list(dict.fromkeys(request.sections))
-    search = SectionSearch(
+    unembedded = SectionSearch(
         graph=graph,
         settings=settings,
         agent_id=agent_id,
@@ -80,12 +75,24 @@ async def build_context(
         k=request.k,
         mode=request.mode,
         now=now,
-        embedding=embedding,
+        embedding=None,
         terms=lucene_terms(request.q) if request.mode != "vector" else None,
         embed=embedder.embed_one,
     )
-    budgets = section_budgets(settings, budget, wanted)
-    sections = await _gather_sections(search, wanted, budgets, extra_sections or {})
+    # The belief and rule sections' lexical reads need no vector: they run during the embedding.
+    ahead = unembedded.read_ahead(set(wanted) - set(extra_sections or {}))
+    try:
+        embedding, degraded_reason = await _embed_query(embedder, request)
+        timings = {"embed": _ms_since(started)}
+        frame = await _frame(choose_frame, graph, agent_id, request.q)
+        budget = request.budget_tokens or (
+            frame.budget_tokens if frame else settings.default_budget_tokens
+        )
+        search = replace(unembedded, embedding=embedding, ahead=ahead)
+        budgets = section_budgets(settings, budget, wanted)
+        sections = await _gather_sections(search, wanted, budgets, extra_sections or {})
+    finally:
+        _settle(ahead.values())
     if all(not section.items for section in sections.values()):
         # Empty everywhere may just mean no such agent: that is an error, not an empty context.
         await require_agent(graph, agent_id)
@@ -102,6 +109,16 @@ async def build_context(
         sections={name: sections[name] for name in wanted},
         timings_ms={name: round(ms, 2) for name, ms in timings.items()},
     )
+
+
+def _settle(reads: Iterable[asyncio.Future[Any]]) -> None:
+    """Cancels the reads still running (the context failed before its sections awaited them)
+    and takes the failure of those that failed, so that none is left behind unretrieved."""
+    for read in reads:
+        if not read.done():
+            read.cancel()
+        elif not read.cancelled():
+            read.exception()
 
 
 async def _embed_query(

@@ -1,20 +1,30 @@
-"""The lexical half of the episode search on the agent's own statistics (``app/text/lexical.py``).
+"""The lexical half of the episode, belief and rule searches on the agent's own statistics
+(``app/text/lexical.py``).
 
-The fulltext index finds the agent's episodes that hold a query term (at most ``pool`` of them);
-they are scored again with BM25 over the agent's own document frequencies and lengths
-(``app/memory/lexical_stats.py``), so another agent's episodes, present or deleted, change
-neither the scores nor the order. Lucene's index-wide scores only choose the pool: when an
-agent has more matching episodes than the pool, which ones come back can still depend on them.
+The fulltext index finds the agent's documents that hold a query term (at most ``pool`` of
+them); they are scored again with BM25 over the agent's own document frequencies and lengths, so
+another agent's documents, present or deleted, change neither the scores nor the order. Lucene's
+index-wide scores only choose the pool: when an agent has more matching documents than the pool,
+which ones come back can still depend on them.
+
+Episodes read statistics kept on every write (``app/memory/lexical_stats.py``). Beliefs and
+rules are short texts that many paths write and rewrite (packs, learning, research, revisions,
+edits), so their statistics are counted at query time over the agent's own live documents
+(``cypher/retrieval/lexical_short_text_candidates.cypher``): the number of documents, each
+query term's document frequency (from the candidates when every match is one of them, else by
+the fulltext index scoped to the agent) and the mean length (over at most ``LENGTH_SAMPLE`` of
+them).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from app.graph.client import GraphClient
 from app.memory.lexical_stats import ensure_statistics, episode_document
 from app.text.background import background_rate, common_in_english
-from app.text.lexical import bm25
+from app.text.lexical import DocumentStats, bm25, tokens
 from app.text.lucene import agent_clause
 
 
@@ -52,10 +62,88 @@ async def episode_hits(
         {hit["id"]: episode_document(hit) for hit in row["hits"]},
         docs=int(row["docs"] or 0),
         length=int(row["length"] or 0),
-        df={item["term"]: int(item["df"]) for item in row["df"]},
+        df=_frequencies(row),
         background=background_rate if background_docs > 0 else None,
         background_docs=background_docs,
     )
+    return _ranked(scores, keep)
+
+
+@dataclass(frozen=True)
+class ShortTexts:
+    """A kind of short document searched by its fulltext index: its label, the index and the
+    indexed text property."""
+
+    label: str
+    index: str
+    field: str
+
+
+BELIEFS = ShortTexts("Belief", "belief_statement_fulltext", "statement")
+RULES = ShortTexts("Rule", "rule_content_fulltext", "content")
+
+# How many of an agent's beliefs or rules measure their mean length (in tokens): reading every
+# statement of an agent with 3,000 beliefs cost ~8 ms a query; 200 (exact up to 200) ~1 ms.
+LENGTH_SAMPLE = 200
+
+
+async def short_text_hits(
+    graph: GraphClient,
+    kind: ShortTexts,
+    agent_id: str,
+    terms: str,
+    *,
+    pool: int,
+    keep: int,
+) -> list[dict[str, Any]]:
+    """The ``keep`` best beliefs or rules (``kind``) for the Lucene ``terms`` by BM25 on the
+    agent's own documents, counted at query time, best first: ``id``, ``rank`` and ``score``
+    (normalised as ``episode_hits`` does). The mean length is taken over at most
+    ``LENGTH_SAMPLE`` of the agent's documents."""
+    row = await short_text_candidates(graph, kind, agent_id, terms, pool)
+    hits = {hit["id"]: str(hit["text"] or "") for hit in row["hits"]}
+    docs, sample = int(row["docs"] or 0), row["sample"]
+    sampled_length = sum(len(tokens(text)) for text in sample)
+    # Fewer matches than the pool: every document holding a term is a hit, counted here.
+    df = _frequencies(row) if row["df"] is not None else DocumentStats.of(hits.values()).df
+    scores = bm25(
+        terms.split(),
+        hits,
+        docs=docs,
+        length=round(sampled_length * docs / len(sample)) if sample else 0,
+        df=df,
+    )
+    return _ranked(scores, keep)
+
+
+async def short_text_candidates(
+    graph: GraphClient, kind: ShortTexts, agent_id: str, terms: str, pool: int
+) -> dict[str, Any]:
+    """The agent's fulltext candidates of ``kind`` and their statistics: one row of
+    ``cypher/retrieval/lexical_short_text_candidates.cypher`` (``hits``, ``docs``, ``sample``,
+    ``df``: None when every match is a hit)."""
+    rows = await graph.read(
+        "retrieval/lexical_short_text_candidates",
+        label=kind.label,
+        index=kind.index,
+        field=kind.field,
+        agent_id=agent_id,
+        agent_clause=agent_clause(agent_id),
+        terms=terms,
+        term_list=terms.split(),
+        pool=pool,
+        length_sample=LENGTH_SAMPLE,
+    )
+    return dict(rows[0])
+
+
+def _frequencies(row: dict[str, Any]) -> dict[str, int]:
+    return {item["term"]: int(item["df"]) for item in row["df"]}
+
+
+def _ranked(scores: dict[str, float], keep: int) -> list[dict[str, Any]]:
+    """The ``keep`` best of ``scores``, best first (ties by id), with their rank and their score
+    min-max normalised over the kept ones (1.0 when they are all equal)."""
     best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:keep]
     if not best:
         return []

@@ -1,14 +1,15 @@
 """The built-in sections of a context, one Cypher query each (``cypher/retrieval/``).
 
-Each query does its reciprocal-rank fusion over the agent-scoped vector and fulltext indexes and
-its section's weighting in the database; here only the parameters are put together.
+Each query does its fusion of the agent-scoped vector index and the lexical hits and its
+section's weighting in the database; here the lexical hits are scored on the agent's own
+statistics (``lexical.py``) and the parameters put together.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,7 +17,7 @@ from app.graph.client import GraphClient
 from app.retrieval.asked_people import asked_speakers, said_names, without_names
 from app.retrieval.coverage import coverage_hits, question_subjects
 from app.retrieval.diversity import diversified
-from app.retrieval.lexical import episode_hits
+from app.retrieval.lexical import BELIEFS, RULES, ShortTexts, episode_hits, short_text_hits
 from app.retrieval.models import Mode
 from app.retrieval.settings import RetrievalSettings
 from app.text.dates import asks_when, mentioned_dates
@@ -24,6 +25,8 @@ from app.text.lucene import agent_clause, lucene_terms
 from app.text.several_answers import asks_for_several
 
 Rows = list[dict[str, Any]]
+# The sections whose lexical hits are short texts scored at query time (``lexical.py``).
+SHORT_TEXTS = {"beliefs": BELIEFS, "rules": RULES}
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,20 @@ class SectionSearch:
     # Embeds another text (the question without the asked people's names, ``asked_people.py``);
     # None: the episodes search with ``embedding`` alone.
     embed: Callable[[str], Awaitable[list[float] | None]] | None = None
+    # The lexical hits of the belief and rule sections already being read (``read_ahead``,
+    # while the query is embedded); a section without one reads its own.
+    ahead: Mapping[str, asyncio.Future[Rows | None]] = field(default_factory=dict)
+
+    def read_ahead(self, sections: Collection[str]) -> dict[str, asyncio.Future[Rows | None]]:
+        """Starts reading the lexical hits of the wanted belief and rule sections, which need
+        no query vector, so that they run while the query is embedded."""
+        return {
+            name: asyncio.ensure_future(
+                self._short_lexical(kind, self._short_weights(name)["fulltext_on"])
+            )
+            for name, kind in SHORT_TEXTS.items()
+            if name in sections
+        }
 
     def weights(self, vector_share: float | None = None) -> dict[str, Any]:
         """How the indexes are fused (``vector_share``: the section's own, else the common one):
@@ -85,7 +102,8 @@ class SectionSearch:
         }
 
     def common(self) -> dict[str, Any]:
-        """The parameters every fused search takes."""
+        """The parameters every fused search takes (the Lucene ``terms`` and ``agent_clause``
+        for the research corpus search, which reads the fulltext index itself)."""
         return {
             "agent_id": self.agent_id,
             "agent_clause": agent_clause(self.agent_id),
@@ -96,14 +114,19 @@ class SectionSearch:
         }
 
     async def beliefs(self) -> Rows:
-        """Beliefs weighted by strength, the top ones expanded one hop along their edges."""
+        """Beliefs weighted by strength, the top ones expanded one hop along their edges (the
+        lexical half scored on the agent's own beliefs, ``lexical.py``)."""
+        weights = self._short_weights("beliefs")
         w = {
-            **self.weights(self.settings.belief_vector_share),
+            **weights,
             "strength_floor": self.settings.belief_strength_floor,
             "expand_top": self.settings.expand_top,
             "expansion_factor": self.settings.expansion_factor,
         }
-        return await self.graph.read("retrieval/search_beliefs", w=w, **self.common())
+        lexical = await self._lexical_hits("beliefs", weights["fulltext_on"])
+        return await self.graph.read(
+            "retrieval/search_beliefs", w=w, lexical=lexical, **self.common()
+        )
 
     async def episodes(self) -> Rows:
         """Episodes weighted by salience, interference, outcome and recency (with their own
@@ -240,8 +263,39 @@ class SectionSearch:
         return await self.embed(stripped) or self.embedding
 
     async def rules(self) -> Rows:
-        """Rules weighted by their confidence, decayed since the last validation."""
-        return await self.graph.read("retrieval/search_rules", w=self.weights(), **self.common())
+        """Rules weighted by their confidence, decayed since the last validation (the lexical
+        half scored on the agent's own rules, ``lexical.py``)."""
+        weights = self._short_weights("rules")
+        lexical = await self._lexical_hits("rules", weights["fulltext_on"])
+        return await self.graph.read(
+            "retrieval/search_rules", w=weights, lexical=lexical, **self.common()
+        )
+
+    def _short_weights(self, section: str) -> dict[str, Any]:
+        """How the belief section (its own vector share) or the rule section fuses."""
+        return self.weights(self.settings.belief_vector_share if section == "beliefs" else None)
+
+    async def _lexical_hits(self, section: str, fulltext_on: bool) -> Rows | None:
+        """The belief or rule section's lexical hits: those read ahead, else read now."""
+        ahead = self.ahead.get(section)
+        if ahead is not None:
+            return await ahead
+        return await self._short_lexical(SHORT_TEXTS[section], fulltext_on)
+
+    async def _short_lexical(self, kind: ShortTexts, fulltext_on: bool) -> Rows | None:
+        """The lexical hits of the beliefs or the rules on the agent's own documents (None: not
+        searched)."""
+        if self.terms is None or not fulltext_on:
+            return None
+        s = self.settings
+        return await short_text_hits(
+            self.graph,
+            kind,
+            self.agent_id,
+            self.terms,
+            pool=max(s.lexical_pool, s.candidates, self.k),
+            keep=max(s.candidates, self.k),
+        )
 
     async def conflicts(self) -> Rows:
         """Open (and unresolvable) conflicts between the sources of the agent's investigations,

@@ -15,11 +15,11 @@ Positive = Annotated[float, Field(gt=0.0)]
 class RetrievalSettings(BaseModel):
     # Candidates taken from each index before fusion.
     candidates: Annotated[int, Field(ge=1, le=1000)] = 50
-    # Episodes: how many of the agent's episodes the fulltext index may return, to be scored
-    # again by BM25 on the agent's own statistics (app/retrieval/lexical.py) before the best
-    # `candidates` are fused. An agent with no more matching episodes than this is ranked
-    # exactly as if it were alone in the database; a larger pool costs time (scored in Python:
-    # 500 took the episode section from 109 to 284 ms at 10k episodes, bench/README.md).
+    # Episodes, beliefs and rules: how many of the agent's documents the fulltext index may
+    # return, to be scored again by BM25 on the agent's own statistics (app/retrieval/lexical.py)
+    # before the best `candidates` are fused. An agent with no more matching documents than this
+    # is ranked exactly as if it were alone in the database; a larger pool costs time (scored in
+    # Python: 500 took the episode section from 109 to 284 ms at 10k episodes, bench/README.md).
     lexical_pool: Annotated[int, Field(ge=1, le=5000)] = 100
     # Episodes: documents of general English (app/text/background.py) counted with the agent's
     # own in the lexical idf, so that a small agent's noisy document frequencies lean on a fixed

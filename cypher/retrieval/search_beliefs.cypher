@@ -1,10 +1,13 @@
-// Belief section of the context (docs/retrieval.md §4): the agent's beliefs from the vector index and the
-// fulltext index (both scoped to the agent inside the index search), fused as the episode
-// section fuses (retrieval/search_episodes.cypher: 'score' or 'rrf'), weighted by strength, the top ones expanded one hop along SUPPORTS / CONTRADICTS, each with
-// its open contradictions.
-// Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
+// Belief section of the context (docs/retrieval.md §4): the agent's beliefs from the vector index
+// (scoped to the agent inside the index search) and its lexical hits (app/retrieval/lexical.py:
+// the fulltext index's candidates scored by BM25 on the agent's own beliefs), fused as the
+// episode section fuses (retrieval/search_episodes.cypher: 'score' or 'rrf'), weighted by
+// strength, the top ones expanded one hop along SUPPORTS / CONTRADICTS, each with its open
+// contradictions.
+// Params: $agent_id (string),
 //         $embedding (list of floats, or null: fulltext + graph only),
-//         $terms (Lucene terms string, or null), $candidates (int), $k (int),
+//         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
+//         null when the lexical half is not searched), $candidates (int), $k (int),
 //         $w (map: fusion, vector_on, fulltext_on, vector_share, rrf_k, vector_weight,
 //             fulltext_weight, strength_floor, expand_top, expansion_factor).
 // Returns: id, statement, category, domain, strength, tension, importance, is_core,
@@ -46,16 +49,12 @@ CALL () {
            null AS fulltext_score
     // end vector half
     UNION ALL
-    WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_on
-    CALL db.index.fulltext.queryNodes('belief_statement_fulltext',
-           'statement:(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $candidates})
-      YIELD node, score
-      WHERE node.agent_id = $agent_id
-    WITH node, score ORDER BY score DESC
-    WITH collect({b: node, s: score}) AS hits, min(score) AS lo, max(score) AS hi
-    UNWIND range(0, size(hits) - 1) AS i
-    RETURN hits[i].b AS b, null AS vector_rank, i + 1 AS fulltext_rank, null AS vector_score,
-           CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS fulltext_score
+    WITH 1 AS go WHERE $lexical IS NOT NULL AND $w.fulltext_on
+    UNWIND $lexical AS hit
+    MATCH (b:Belief {id: hit.id})
+      WHERE b.agent_id = $agent_id
+    RETURN b, null AS vector_rank, hit.rank AS fulltext_rank, null AS vector_score,
+           hit.score AS fulltext_score
   }
   WITH b, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
        max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score

@@ -1,8 +1,12 @@
-// Rule section of the context: the agent's rules from the vector and fulltext indexes, fused as
-// the episode section fuses (retrieval/search_episodes.cypher) and weighted by confidence decayed since the last validation (docs/memory.md §5:
-// confidence · 0.95^(months since validation) once 30 days have passed).
-// Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
-//         $embedding (list of floats or null), $terms (Lucene terms or null),
+// Rule section of the context: the agent's rules from the vector index and its lexical hits
+// (app/retrieval/lexical.py: the fulltext index's candidates scored by BM25 on the agent's own
+// rules), fused as the episode section fuses (retrieval/search_episodes.cypher) and weighted by
+// confidence decayed since the last validation (docs/memory.md §5: confidence · 0.95^(months
+// since validation) once 30 days have passed).
+// Params: $agent_id (string),
+//         $embedding (list of floats or null),
+//         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
+//         null when the lexical half is not searched),
 //         $candidates (int), $k (int), $w (map: fusion, vector_on, fulltext_on,
 //             vector_share, rrf_k, vector_weight, fulltext_weight).
 // Returns: id, trigger_concept, content, source, confidence, effective_confidence, score,
@@ -39,16 +43,12 @@ CALL () {
          null AS fulltext_score
   // end vector half
   UNION ALL
-  WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_on
-  CALL db.index.fulltext.queryNodes('rule_content_fulltext',
-         'content:(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $candidates})
-    YIELD node, score
-    WHERE node.agent_id = $agent_id
-  WITH node, score ORDER BY score DESC
-  WITH collect({r: node, s: score}) AS hits, min(score) AS lo, max(score) AS hi
-  UNWIND range(0, size(hits) - 1) AS i
-  RETURN hits[i].r AS r, null AS vector_rank, i + 1 AS fulltext_rank, null AS vector_score,
-         CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS fulltext_score
+  WITH 1 AS go WHERE $lexical IS NOT NULL AND $w.fulltext_on
+  UNWIND $lexical AS hit
+  MATCH (r:Rule {id: hit.id})
+    WHERE r.agent_id = $agent_id
+  RETURN r, null AS vector_rank, hit.rank AS fulltext_rank, null AS vector_score,
+         hit.score AS fulltext_score
 }
 WITH r, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
      max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score

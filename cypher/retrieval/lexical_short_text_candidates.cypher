@@ -1,0 +1,55 @@
+// The fulltext candidates of the belief or the rule search with what re-scores them on the
+// agent's own documents at query time (app/retrieval/lexical.py): the agent's documents the
+// fulltext index matches (at most $pool, Lucene's order; inactive beliefs dropped after the
+// limit) with their text; how many documents the agent has and the text of up to
+// $length_sample of them, whose mean length stands for the agent's (every one for an agent with
+// no more; else the first in the index's order, which no other agent's nodes change); and, when
+// more than $pool documents matched, each
+// query term's document frequency among the agent's documents (the index's matches of the agent
+// for that term alone, counted; with fewer, every match is among the hits and they are counted
+// there). Every figure is counted over the agent's own live documents, so no other agent's
+// nodes, present or deleted, enter them; Lucene's index-wide scores only choose which $pool
+// documents come back when more match.
+// Beliefs: the active ones (`is_active`); rules: every rule (they have no `is_active`).
+// Params: $label (string: 'Belief' or 'Rule'), $index (string: belief_statement_fulltext or
+//         rule_content_fulltext), $field (string: statement or content, the indexed text),
+//         $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
+//         $terms (Lucene terms string), $term_list (list of strings: the same terms),
+//         $pool (int), $length_sample (int).
+// Returns: one row: hits (list of maps: id, text), docs (int), sample (list of strings),
+//          df (list of maps: term, df (int)), or null when every match is among the hits.
+CYPHER 25
+CALL () {
+  CALL db.index.fulltext.queryNodes($index,
+         $field + ':(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $pool})
+    YIELD node
+  WITH collect(node) AS found
+  RETURN size(found) AS matched,
+         [n IN found WHERE n.agent_id = $agent_id AND coalesce(n.is_active, true)
+          | {id: n.id, text: n[$field]}] AS hits
+}
+CALL (matched) {
+  UNWIND CASE WHEN matched >= $pool THEN $term_list ELSE [] END AS term
+  CALL (term) {
+    CALL db.index.fulltext.queryNodes($index,
+           $field + ':(' + term + ') AND agent_id:' + $agent_clause)
+      YIELD node
+      WHERE node.agent_id = $agent_id AND coalesce(node.is_active, true)
+    RETURN count(node) AS df
+  }
+  RETURN collect({term: term, df: df}) AS counted
+}
+CALL () {
+  CALL () {
+    WITH 1 AS go WHERE $label = 'Belief'
+    MATCH (n:Belief {agent_id: $agent_id, is_active: true})
+    RETURN n
+    UNION ALL
+    WITH 1 AS go WHERE $label = 'Rule'
+    MATCH (n:Rule {agent_id: $agent_id})
+    RETURN n
+  }
+  WITH collect(n) AS every
+  RETURN size(every) AS docs, [n IN every[0..$length_sample] | coalesce(n[$field], '')] AS sample
+}
+RETURN hits, docs, sample, CASE WHEN matched >= $pool THEN counted END AS df

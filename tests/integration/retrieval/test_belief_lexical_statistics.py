@@ -1,0 +1,167 @@
+"""The lexical half of the belief and rule sections is scored on the agent's own documents (real
+Neo4j): another agent's thousands of beliefs and rules that share the query's words, written and
+then deleted, change neither the ids nor the scores of an agent's /context belief and rule
+sections, in fulltext or fused mode, although they move Neo4j's index-wide fulltext scores."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.agents.store import delete_agent
+from app.graph.client import GraphClient
+from app.retrieval.lexical import BELIEFS, short_text_candidates
+from app.text.lexical import DocumentStats
+from app.text.lucene import agent_clause, lucene_terms
+from tests.support.agents import MakeAgent
+
+# Words of this test run alone, so that what earlier runs left in the index (deleted nodes count
+# in Lucene's statistics until their segments merge) cannot change Lucene's order here.
+RUN = uuid.uuid4().hex[:8]
+KAYAK, LANTERN = f"kayak{RUN}", f"lantern{RUN}"
+QUERY = f"The {KAYAK} and the {LANTERN}?"
+# Within the agent the kayak word is rarer than the lantern word, so its kayak belief (and rule)
+# ranks first; the other agent makes the kayak word common in the index as a whole.
+OWN = [
+    f"Take the {KAYAK} out only when the lake is calm.",
+    f"The {LANTERN} on the porch needs new oil every week.",
+    f"A paper {LANTERN} is safer in the garden than a candle.",
+    f"Grandma's {LANTERN} stays in the attic beside the spare {LANTERN} glass.",
+    *(f"Filler belief number {i} about the weather and the seasons." for i in range(8)),
+]
+OWN_RULES = [
+    f"When the {KAYAK} goes out, tell someone on shore.",
+    f"Check the {LANTERN} wick before dusk.",
+    f"Carry a spare {LANTERN} mantle on long trips.",
+    *(f"Filler rule number {i}: dry every towel before storing it." for i in range(6)),
+]
+OTHER_BELIEFS = 10_000
+OTHER_RULES = 3000
+
+
+def _section(client: TestClient, agent: str, section: str, mode: str) -> list[tuple[str, Any]]:
+    response = client.get(
+        f"/v1/agents/{agent}/context",
+        params={"q": QUERY, "k": 10, "section": section, "mode": mode},
+    )
+    assert response.status_code == 200, response.text
+    found = response.json()["sections"][section]
+    assert found["error"] is None
+    return [(item["id"], item["score"]) for item in found["items"]]
+
+
+def _rankings(client: TestClient, agent: str) -> dict[str, list[tuple[str, Any]]]:
+    return {
+        f"{section} {mode}": _section(client, agent, section, mode)
+        for section in ("beliefs", "rules")
+        for mode in ("fulltext", "fused")
+    }
+
+
+async def _lucene(test_graph: GraphClient, agent: str) -> dict[str, list[str]]:
+    terms = lucene_terms(QUERY)
+    beliefs = await test_graph.read(
+        "probe/search_belief_fulltext", terms=terms, agent_id=agent, k=10
+    )
+    rules = await test_graph.read(
+        "probe/search_rule_fulltext",
+        terms=terms,
+        agent_clause=agent_clause(agent),
+        agent_id=agent,
+        k=10,
+    )
+    return {"beliefs": [row["id"] for row in beliefs], "rules": [row["id"] for row in rules]}
+
+
+async def test_another_agents_beliefs_and_rules_do_not_move_an_agents_ranking(
+    client: TestClient, make_agent: MakeAgent, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    agent = make_agent("Lexical beliefs")
+    ids = []
+    for statement in OWN:
+        body = {"statement": statement, "category": "contextual"}
+        response = client.post(f"/v1/agents/{agent}/beliefs", json=body)
+        assert response.status_code == 201, response.text
+        ids.append(response.json()["id"])
+    rule_ids = []
+    for content in OWN_RULES:
+        body = {"trigger_concept": "outdoors", "content": content}
+        response = client.post(f"/v1/agents/{agent}/rules", json=body)
+        assert response.status_code == 201, response.text
+        rule_ids.append(response.json()["id"])
+    before = _rankings(client, agent)
+    lucene_before = await _lucene(test_graph, agent)
+
+    other = make_agent("Kayaker")
+    crowd = [
+        {
+            "id": f"{other}-b{i}",
+            "agent_id": other,
+            "statement": f"The {KAYAK} trip number {i} went well.",
+            "category": "contextual",
+            "strength": 0.5,
+            "is_active": True,
+        }
+        for i in range(OTHER_BELIEFS)
+    ]
+    await test_graph.write("probe/create_beliefs", beliefs=crowd)
+    crowd_rules = [
+        {
+            "id": f"{other}-r{i}",
+            "agent_id": other,
+            "trigger_concept": "trips",
+            "content": f"Pack the {KAYAK} for trip {i}.",
+            "confidence": 0.7,
+        }
+        for i in range(OTHER_RULES)
+    ]
+    await test_graph.write("probe/create_rules", rules=crowd_rules)
+    during = _rankings(client, agent)
+    lucene_during = await _lucene(test_graph, agent)
+    await delete_agent(graph, other, default_agent_name="")
+    after = _rankings(client, agent)
+
+    # The index-wide scores did move: the other agent's kayaks push the own kayak ones down.
+    for kind, kayak in (("beliefs", ids[0]), ("rules", rule_ids[0])):
+        moved = lucene_during[kind].index(kayak) > lucene_before[kind].index(kayak)
+        assert moved, (kind, lucene_before, lucene_during)
+    # The agent's own ranking did not, ids and scores, while the other agent was there or after.
+    assert during == before
+    assert after == before
+    # On its own documents the rare kayak word outweighs the lantern one.
+    assert [i for i, _ in before["beliefs fulltext"]][:1] == [ids[0]]
+    assert [i for i, _ in before["rules fulltext"]][:1] == [rule_ids[0]]
+    assert len(before["beliefs fulltext"]) == 4 and len(before["rules fulltext"]) == 3
+
+
+async def test_frequencies_counted_by_the_index_match_those_counted_from_the_hits(
+    client: TestClient, make_agent: MakeAgent, graph: GraphClient
+) -> None:
+    """With more matches than the pool the document frequencies come from the fulltext index
+    (one query per term), else from the hits' own tokens: both count the agent's active beliefs
+    alone, the same way."""
+    agent = make_agent("Frequencies")
+    ids = []
+    for statement in [*OWN, f"An old {LANTERN} belief, since given up."]:
+        body = {"statement": statement, "category": "contextual"}
+        response = client.post(f"/v1/agents/{agent}/beliefs", json=body)
+        assert response.status_code == 201, response.text
+        ids.append(response.json()["id"])
+    response = client.patch(f"/v1/agents/{agent}/beliefs/{ids[-1]}", json={"is_active": False})
+    assert response.status_code == 200, response.text
+    terms = lucene_terms(QUERY)
+    assert terms is not None
+
+    every = await short_text_candidates(graph, BELIEFS, agent, terms, pool=100)
+    few = await short_text_candidates(graph, BELIEFS, agent, terms, pool=1)
+
+    assert every["df"] is None and len(every["hits"]) == 4  # the given-up belief is no hit
+    counted = DocumentStats.of(hit["text"] for hit in every["hits"]).df
+    assert (
+        {row["term"]: row["df"] for row in few["df"]}
+        == {KAYAK: 1, LANTERN: 3}
+        == {term: counted[term] for term in terms.split()}
+    )
+    assert every["docs"] == few["docs"] == len(OWN) and len(every["sample"]) == len(OWN)
