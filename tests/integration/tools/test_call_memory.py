@@ -8,7 +8,9 @@ next one (real Neo4j, real mcp-server-time, offline reasoner)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -33,7 +35,7 @@ from app.loop.turn import run_turn
 from app.runtime import Runtime
 from app.tools.actions import list_actions
 from app.tools.connections import add_connection
-from app.tools.models import ConnectionCreate
+from app.tools.models import ActionPublic, ConnectionCreate
 from tests.integration.tools.conftest import TIME_SERVER, ToolAgent, tool_settings
 
 CALL = 'call clock.get_current_time {"timezone": "UTC"}'
@@ -52,6 +54,21 @@ async def _clock_agent(runtime: Runtime, settings: Settings, clock: Clock, name:
         now=clock.now(),
     )
     return agent.id
+
+
+@pytest.fixture
+async def clock_call(
+    settings: Settings, clock: Clock, graph: GraphClient
+) -> AsyncIterator[tuple[Runtime, str]]:
+    """A runtime of its own and a new agent connected to mcp-server-time, whose belief about the
+    tool (0.8) lets every call run; closed and deleted after the test."""
+    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
+    agent_id = await _clock_agent(runtime, settings, clock, "Tool call memory")
+    try:
+        yield runtime, agent_id
+    finally:
+        await runtime.aclose()
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
 
 
 async def test_a_tool_calls_episode_gets_its_vector_and_interference_after_the_answer(
@@ -84,36 +101,29 @@ async def test_a_tool_calls_episode_gets_its_vector_and_interference_after_the_a
 
 
 async def test_a_calls_memory_is_its_episode_and_what_its_outcome_taught(
-    settings: Settings, clock: Clock, graph: GraphClient, test_graph: GraphClient
+    clock_call: tuple[Runtime, str], test_graph: GraphClient
 ) -> None:
-    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
-    agent_id = await _clock_agent(runtime, settings, clock, "Call memory")
-    try:
-        first = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
-        # The next turn waits for the first call's memory: it routes on what it taught.
-        second = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
-        await settle_background()
-        assert first.relevant_belief is not None and second.relevant_belief is not None
-        assert second.relevant_belief.strength > first.relevant_belief.strength
-        assert first.action_id is not None
-        rows = await test_graph.read(
-            "probe/call_memory", agent_id=agent_id, action_id=first.action_id
-        )
-        memory = rows[0]
-        assert memory["pending"] is False
-        assert memory["action_episode"] == memory["decision_episode"] == first.turn_id
-        assert [belief["id"] for belief in memory["moved"]] == [first.relevant_belief.id]
-        assert memory["experience"] == 2
-        # Recorded while it ran, completed by its memory (when the answer was made).
-        assert memory["status"] == "succeeded" and memory["decision_outcome"] == "success"
-        action = next(
-            a for a in (await list_actions(runtime.graph, agent_id)).data if a.id == first.action_id
-        )
-        assert action.created_at is not None and action.completed_at is not None
-        assert action.completed_at > action.created_at
-    finally:
-        await runtime.aclose()
-        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+    runtime, agent_id = clock_call
+    first = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+    # The next turn waits for the first call's memory: it routes on what it taught.
+    second = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+    await settle_background()
+    assert first.relevant_belief is not None and second.relevant_belief is not None
+    assert second.relevant_belief.strength > first.relevant_belief.strength
+    assert first.action_id is not None
+    rows = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=first.action_id)
+    memory = rows[0]
+    assert memory["pending"] is False
+    assert memory["action_episode"] == memory["decision_episode"] == first.turn_id
+    assert [belief["id"] for belief in memory["moved"]] == [first.relevant_belief.id]
+    assert memory["experience"] == 2
+    # Recorded while it ran, completed by its memory (when the answer was made).
+    assert memory["status"] == "succeeded" and memory["decision_outcome"] == "success"
+    action = next(
+        a for a in (await list_actions(runtime.graph, agent_id)).data if a.id == first.action_id
+    )
+    assert action.created_at is not None and action.completed_at is not None
+    assert action.completed_at > action.created_at
 
 
 async def test_a_call_a_stopped_process_left_running_is_interrupted_by_a_later_one(
@@ -176,127 +186,100 @@ async def test_a_call_a_stopped_process_left_running_is_interrupted_by_a_later_o
         await delete_agent(graph, agent_id, default_agent_name="", force=True)
 
 
+async def _call_whose_judgement_fails(
+    clock_call: tuple[Runtime, str],
+    test_graph: GraphClient,
+    monkeypatch: pytest.MonkeyPatch,
+    judgement: str,
+) -> tuple[ActionPublic, dict[str, Any]]:
+    """A call's turn whose reasoner raises in ``judgement`` (its record already sent): the one
+    Action it left, and what the probe reads of it."""
+    runtime, agent_id = clock_call
+
+    async def fails(*_: object) -> object:
+        raise RuntimeError(f"the {judgement} broke")
+
+    monkeypatch.setattr(runtime.loop.reasoner, judgement, fails)
+    with pytest.raises(TurnFailed):
+        await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+    listed = await list_actions(runtime.graph, agent_id)
+    assert len(listed.data) == 1
+    action = listed.data[0]
+    rows = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=action.id)
+    return action, rows[0]
+
+
 async def test_a_call_whose_answer_fails_keeps_what_came_of_it_and_teaches_nothing(
-    settings: Settings,
-    clock: Clock,
-    graph: GraphClient,
+    clock_call: tuple[Runtime, str],
     test_graph: GraphClient,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
-    agent_id = await _clock_agent(runtime, settings, clock, "Call whose answer failed")
-
-    async def fails(*_: object) -> object:
-        raise RuntimeError("the answer broke")
-
-    monkeypatch.setattr(runtime.loop.reasoner, "respond", fails)
-    try:
-        with pytest.raises(TurnFailed):
-            await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
-        listed = await list_actions(runtime.graph, agent_id)
-        assert len(listed.data) == 1
-        action = listed.data[0]
-        # The tool ran and was verified before the answer failed: that is what the Action says.
-        assert action.status == "succeeded" and action.completed_at is not None
-        assert action.result is not None and "UTC" in action.result
-        rows = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=action.id)
-        assert rows[0]["decision_outcome"] == "success"
-        assert rows[0]["moved"] == [] and rows[0]["experience"] == 0
-        assert rows[0]["action_episode"] is None
-    finally:
-        await runtime.aclose()
-        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+    action, probe = await _call_whose_judgement_fails(
+        clock_call, test_graph, monkeypatch, "respond"
+    )
+    # The tool ran and was verified before the answer failed: that is what the Action says.
+    assert action.status == "succeeded" and action.completed_at is not None
+    assert action.result is not None and "UTC" in action.result
+    assert probe["decision_outcome"] == "success"
+    assert probe["moved"] == [] and probe["experience"] == 0
+    assert probe["action_episode"] is None
 
 
 async def test_a_call_whose_verification_fails_is_interrupted(
-    settings: Settings,
-    clock: Clock,
-    graph: GraphClient,
+    clock_call: tuple[Runtime, str],
     test_graph: GraphClient,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
-    agent_id = await _clock_agent(runtime, settings, clock, "Call whose check failed")
-
-    async def fails(*_: object) -> object:
-        raise RuntimeError("the check broke")
-
-    monkeypatch.setattr(runtime.loop.reasoner, "verify", fails)
-    try:
-        with pytest.raises(TurnFailed):
-            await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
-        listed = await list_actions(runtime.graph, agent_id)
-        assert len(listed.data) == 1
-        action = listed.data[0]
-        assert action.status == "interrupted" and action.completed_at is not None
-        assert action.result is not None and "the check broke" in action.result
-        assert action.result.startswith(INTERRUPTED)
-        rows = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=action.id)
-        assert rows[0]["decision_outcome"] == "neutral" and rows[0]["experience"] == 0
-    finally:
-        await runtime.aclose()
-        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+    action, probe = await _call_whose_judgement_fails(clock_call, test_graph, monkeypatch, "verify")
+    assert action.status == "interrupted" and action.completed_at is not None
+    assert action.result is not None and action.result.startswith(INTERRUPTED)
+    assert "the verify broke" in action.result
+    assert probe["decision_outcome"] == "neutral" and probe["experience"] == 0
 
 
 async def test_a_call_whose_listener_fails_after_the_answer_loses_nothing(
-    settings: Settings, clock: Clock, graph: GraphClient, test_graph: GraphClient
+    clock_call: tuple[Runtime, str], test_graph: GraphClient
 ) -> None:
-    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
-    agent_id = await _clock_agent(runtime, settings, clock, "Call whose listener left")
+    runtime, agent_id = clock_call
 
     async def hangs_up(event: TurnEvent) -> None:
         if event.type == "response":
             raise ConnectionError("the websocket closed")
 
-    try:
-        with pytest.raises(ConnectionError):
-            await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL), hangs_up)
-        await settle_background()
-        listed = await list_actions(runtime.graph, agent_id)
-        assert [action.status for action in listed.data] == ["succeeded"]
-        rows = await test_graph.read(
-            "probe/call_memory", agent_id=agent_id, action_id=listed.data[0].id
-        )
-        assert rows[0]["action_episode"] is not None and rows[0]["experience"] == 1
-    finally:
-        await runtime.aclose()
-        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+    with pytest.raises(ConnectionError):
+        await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL), hangs_up)
+    await settle_background()
+    listed = await list_actions(runtime.graph, agent_id)
+    assert [action.status for action in listed.data] == ["succeeded"]
+    rows = await test_graph.read(
+        "probe/call_memory", agent_id=agent_id, action_id=listed.data[0].id
+    )
+    assert rows[0]["action_episode"] is not None and rows[0]["experience"] == 1
 
 
 async def test_a_memory_that_fails_to_be_written_is_left_for_the_next_start(
-    settings: Settings,
-    clock: Clock,
-    graph: GraphClient,
+    clock_call: tuple[Runtime, str],
     test_graph: GraphClient,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    runtime = Runtime.open(tool_settings(settings, initial_strength=0.8), clock=clock)
-    agent_id = await _clock_agent(runtime, settings, clock, "Call memory that failed")
+    runtime, agent_id = clock_call
 
     async def breaks(*_: object) -> dict[str, str]:
         raise CredenceError("the memory's write broke")
 
     monkeypatch.setattr(call_memory_module, "_write_memory", breaks)
-    try:
-        turn = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
-        await settle_background()  # the failure is logged, not raised
-        assert turn.action_id is not None
-        left = await test_graph.read(
-            "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
-        )
-        # What came of the call is written; its memory waits on the Action.
-        assert left[0]["status"] == "succeeded" and left[0]["pending"] is True
-        assert left[0]["action_episode"] is None and left[0]["experience"] == 0
-        monkeypatch.undo()
-        assert await remember_call(runtime.loop, agent_id, turn.action_id) is True
-        rows = await test_graph.read(
-            "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
-        )
-        assert rows[0]["pending"] is False and rows[0]["experience"] == 1
-        assert rows[0]["action_episode"] == turn.turn_id
-    finally:
-        await runtime.aclose()
-        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+    turn = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+    await settle_background()  # the failure is logged, not raised
+    assert turn.action_id is not None
+    left = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=turn.action_id)
+    # What came of the call is written; its memory waits on the Action.
+    assert left[0]["status"] == "succeeded" and left[0]["pending"] is True
+    assert left[0]["action_episode"] is None and left[0]["experience"] == 0
+    monkeypatch.undo()
+    assert await remember_call(runtime.loop, agent_id, turn.action_id) is True
+    rows = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=turn.action_id)
+    assert rows[0]["pending"] is False and rows[0]["experience"] == 1
+    assert rows[0]["action_episode"] == turn.turn_id
 
 
 async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
