@@ -3,6 +3,8 @@ outcome and moral valence that learning applies."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from app.loop.recording import TurnRecorder
 from app.loop.services import LoopServices
 from app.reasoning.protocol import (
@@ -38,12 +40,23 @@ def outcome_of(execution: ExecutionResult | None, verification: Verification | N
 
 
 async def execute_and_verify(
-    services: LoopServices, recorder: TurnRecorder, agent_id: str, unit: WorkUnit
+    services: LoopServices,
+    recorder: TurnRecorder,
+    agent_id: str,
+    unit: WorkUnit,
+    ran: Callable[[ExecutionResult], None] | None = None,
 ) -> tuple[ExecutionResult, Verification]:
-    """Runs the unit through its executor; verify decides proceed / retry (budget) / escalate."""
+    """Runs the unit through its executor; verify decides proceed / retry (budget) / escalate.
+
+    Args:
+        ran: told each execution's result before it is verified (a caller whose verification
+            may raise still knows what the executor did).
+    """
     attempt = 1
     while True:
         execution = await services.executors.execute(agent_id, unit)
+        if ran is not None:
+            ran(execution)
         if execution.status == "recorded_not_executed":
             # Nothing ran, so there is nothing to check: no reasoner call spent on it.
             return execution, Verification(

@@ -263,3 +263,8 @@ INTERRUPTED = (
     "interrupted: the call was recorded before it ran, and its outcome was not written "
     "(the turn failed or the process stopped); whether the tool acted is unknown"
 )
+# The result of a call that ran, whose turn failed before its result was verified.
+INTERRUPTED_AFTER_RUN = (
+    "interrupted: the call ran, and its turn failed before its result was verified; nothing "
+    "was learned from it"
+)

@@ -33,6 +33,7 @@ from app.loop.acting import outcome_of
 from app.loop.background import in_background
 from app.loop.call_memory import (
     INTERRUPTED,
+    INTERRUPTED_AFTER_RUN,
     CallCompletion,
     CallMemory,
     remember_in_background,
@@ -47,8 +48,8 @@ from app.loop.results import TurnWritten, turn_result
 from app.loop.services import LoopServices
 from app.loop.turn_memory import OutcomeLesson, turn_lesson
 from app.loop.write_phase import Aftermath, ask_a_person, question_for, turn_conduct
-from app.reasoning.protocol import Reply
-from app.tools.actions import action_params, action_status
+from app.reasoning.protocol import ExecutionResult, Reply
+from app.tools.actions import action_params, action_status, result_fields
 from app.tools.models import ActionStatus
 
 log = logging.getLogger(__name__)
@@ -156,7 +157,7 @@ async def _settle_failed(
     try:
         if not await recording:
             return
-        if plan.execution is not None:
+        if plan.execution is not None and plan.verification is not None:
             lesson = turn_lesson(
                 turn, outcome_of(plan.execution, plan.verification), services.settings.loop
             )
@@ -174,10 +175,22 @@ async def _settle_failed(
             agent_id=agent_id,
             action_id=ids.action,
             now=services.clock.now(),
-            why=f"{INTERRUPTED} ({type(error).__name__}: {error})"[:2000],
+            why=_why_interrupted(plan.execution, error),
         )
     except CredenceError:
         log.exception("the record of a tool call whose turn failed could not be settled")
+
+
+def _why_interrupted(execution: ExecutionResult | None, error: BaseException) -> str:
+    """The result an interrupted call's Action shows: the failure, and what the tool answered
+    when it ran before its verification was made."""
+    failure = f"{type(error).__name__}: {error}"
+    if execution is None:
+        return f"{INTERRUPTED} ({failure})"[:2000]
+    answered = result_fields(execution)["result"] or ""
+    return (f"{INTERRUPTED_AFTER_RUN} ({failure}); the call was {execution.status}: {answered}")[
+        :2000
+    ]
 
 
 def _decision_outcome(turn: PlannedTurn, ids: _CallIds, lesson: OutcomeLesson) -> dict[str, Any]:

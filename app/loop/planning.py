@@ -137,8 +137,15 @@ async def plan_turn(
 async def execute_planned(
     services: LoopServices, recorder: TurnRecorder, agent_id: str, plan: Plan, unit: WorkUnit
 ) -> None:
-    """Executes and verifies the plan's unit, into the plan."""
-    plan.execution, plan.verification = await execute_and_verify(services, recorder, agent_id, unit)
+    """Executes and verifies the plan's unit, into the plan (its execution as soon as it ran,
+    its verification once made)."""
+
+    def ran(execution: ExecutionResult) -> None:
+        plan.execution = execution
+
+    plan.execution, plan.verification = await execute_and_verify(
+        services, recorder, agent_id, unit, ran
+    )
     await recorder.phase(
         "execute",
         status=plan.execution.status,

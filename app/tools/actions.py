@@ -28,7 +28,7 @@ def action_status(
     return "succeeded" if outcome == "success" else "failed"
 
 
-def _result_fields(execution: ExecutionResult | None) -> dict[str, Any]:
+def result_fields(execution: ExecutionResult | None) -> dict[str, Any]:
     if execution is None:
         return {"duration_ms": None, "result": None, "is_error": None}
     output = execution.output
@@ -66,7 +66,7 @@ def action_params(
         "episode_id": episode_id,
         "approval_id": approval_id,
         "moved": moved,
-        **_result_fields(execution),
+        **result_fields(execution),
     }
 
 
@@ -92,7 +92,7 @@ async def complete_approved_action_in(
             "status": status,
             "episode_id": episode_id,
             "moved": moved,
-            **_result_fields(execution),
+            **result_fields(execution),
         },
     )
     return str(rows[0]["id"]) if rows else None

@@ -25,6 +25,7 @@ from app.loop import turn as turn_module
 from app.loop.background import settle_background
 from app.loop.call_memory import (
     INTERRUPTED,
+    INTERRUPTED_AFTER_RUN,
     CallCompletion,
     interrupt_stale_calls,
     remember_call,
@@ -232,8 +233,9 @@ async def test_a_call_whose_verification_fails_is_interrupted(
 ) -> None:
     action, probe = await _call_whose_judgement_fails(clock_call, test_graph, monkeypatch, "verify")
     assert action.status == "interrupted" and action.completed_at is not None
-    assert action.result is not None and action.result.startswith(INTERRUPTED)
-    assert "the verify broke" in action.result
+    # The tool ran before its verification failed: the Action says so, with what it answered.
+    assert action.result is not None and action.result.startswith(INTERRUPTED_AFTER_RUN)
+    assert "the verify broke" in action.result and "UTC" in action.result
     assert probe["decision_outcome"] == "neutral" and probe["experience"] == 0
 
 
