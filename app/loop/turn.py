@@ -232,7 +232,11 @@ async def _after_turn(
         if _sweep_due(services, agent_id):
             idle = await close_idle_sessions(services, agent_id, reflect=False)
             closed += [s.session for s in idle]
-            await interrupt_stale_calls(services, services.clock.now(), agent_id)
+            # Nothing the turn's caller waits for: swept after the answer.
+            in_background(
+                interrupt_stale_calls(services, services.clock.now(), agent_id),
+                "the sweep of tool calls left running",
+            )
         minimum, when = (
             (loop.reflect_min_episodes, "after the session")
             if closed
