@@ -213,8 +213,10 @@ class GraphClient:
     async def write_alone(self, name: str, **params: Any) -> list[Row]:
         """Runs one write query by catalog name as its own (auto-commit) transaction: one
         round trip for the query and its commit (a managed transaction takes three), all of it
-        committed or none of it; retried as a whole on transient errors, so the query must be
-        one that can run again after a failure (it writes nothing when it fails)."""
+        committed or none of it; retried as a whole on transient errors and when the
+        connection is lost, so the query must be one that can run again: after a failure (it
+        wrote nothing) and after a lost connection that may have hidden its commit (its second
+        run must write nothing more: loop/tool_turns/record_call checks for what it creates)."""
         return await self._run_alone(name, params, neo4j.WRITE_ACCESS)
 
     async def _run_alone(self, name: str, params: dict[str, Any], access: str) -> list[Row]:

@@ -8,6 +8,9 @@
 // the answer (app/loop/call_memory.py): the Action holds them in memory_pending until then, so a
 // process that stops first leaves them for the next one. The decision and the Action are new, so
 // their edges are created, not merged ($used and $action.moved hold no id twice).
+// Run again with the same parameters (a retry after the connection was lost when the first run
+// may have committed), it writes nothing more once the Action exists: the Action is created in
+// the same transaction as everything else, so its presence says the whole record is written.
 // Params: $agent_id (string), $now (datetime),
 //         $decision (map: id, description (string), confidence (float), stakes (string),
 //         mode (string), work_unit (JSON string), verb (string), execution_status (string or
@@ -27,58 +30,62 @@ WITH l
 MATCH (ag:Agent {id: $agent_id})
 WHERE ag.deleting IS NULL
 // end agent lock
-CREATE (d:Decision {id: $decision.id, agent_id: $agent_id})
-SET d.description = $decision.description,
-    d.confidence = $decision.confidence,
-    d.stakes = $decision.stakes,
-    d.mode = $decision.mode,
-    d.work_unit = $decision.work_unit,
-    d.verb = $decision.verb,
-    d.execution_status = $decision.execution_status,
-    d.outcome = $decision.outcome,
-    d.executor = $decision.executor,
-    d.created_at = datetime()
-WITH d
-CALL (d) {
-  UNWIND $reasons AS reason
-  CREATE (r:Reason {id: randomUUID(), agent_id: $agent_id, text: reason.text,
-                    weight: reason.weight})
-  CREATE (d)-[:BECAUSE]->(r)
+OPTIONAL MATCH (written:Action {id: $action.id})
+CALL (written) {
+  WITH written WHERE written IS NULL
+  CREATE (d:Decision {id: $decision.id, agent_id: $agent_id})
+  SET d.description = $decision.description,
+      d.confidence = $decision.confidence,
+      d.stakes = $decision.stakes,
+      d.mode = $decision.mode,
+      d.work_unit = $decision.work_unit,
+      d.verb = $decision.verb,
+      d.execution_status = $decision.execution_status,
+      d.outcome = $decision.outcome,
+      d.executor = $decision.executor,
+      d.created_at = datetime()
+  WITH d
+  CALL (d) {
+    UNWIND $reasons AS reason
+    CREATE (r:Reason {id: randomUUID(), agent_id: $agent_id, text: reason.text,
+                      weight: reason.weight})
+    CREATE (d)-[:BECAUSE]->(r)
+  }
+  CALL (d) {
+    UNWIND $used AS belief_id
+    MATCH (b:Belief {agent_id: $agent_id, id: belief_id})
+    CREATE (d)-[:USED]->(b)
+  }
+  CREATE (a:Action {id: $action.id, agent_id: $agent_id})
+  SET a.qualified_name = $action.qualified_name,
+      a.connection = $action.connection,
+      a.tool = $action.tool,
+      a.arguments = $action.arguments,
+      a.status = $action.status,
+      a.mode = $action.mode,
+      a.duration_ms = $action.duration_ms,
+      a.result = $action.result,
+      a.is_error = $action.is_error,
+      a.decision_id = $action.decision_id,
+      a.episode_id = $action.episode_id,
+      a.approval_id = $action.approval_id,
+      a.created_at = $now,
+      a.completed_at = CASE WHEN $action.status IN ['pending', 'running'] THEN null ELSE $now END,
+      a.memory_pending = $memory
+  CREATE (d)-[:TOOK]->(a)
+  WITH d, a
+  CALL (a) {
+    MATCH (t:Tool {agent_id: $agent_id, qualified_name: $action.qualified_name})
+    CREATE (a)-[:CALLED]->(t)
+  }
+  CALL (a) {
+    MATCH (p:Approval {agent_id: $agent_id, id: $action.approval_id})
+    CREATE (p)-[:FOR_ACTION]->(a)
+  }
+  CALL (a) {
+    UNWIND $action.moved AS belief_id
+    MATCH (b:Belief {agent_id: $agent_id, id: belief_id})
+    CREATE (a)-[:MOVED]->(b)
+  }
 }
-CALL (d) {
-  UNWIND $used AS belief_id
-  MATCH (b:Belief {agent_id: $agent_id, id: belief_id})
-  CREATE (d)-[:USED]->(b)
-}
-CREATE (a:Action {id: $action.id, agent_id: $agent_id})
-SET a.qualified_name = $action.qualified_name,
-    a.connection = $action.connection,
-    a.tool = $action.tool,
-    a.arguments = $action.arguments,
-    a.status = $action.status,
-    a.mode = $action.mode,
-    a.duration_ms = $action.duration_ms,
-    a.result = $action.result,
-    a.is_error = $action.is_error,
-    a.decision_id = $action.decision_id,
-    a.episode_id = $action.episode_id,
-    a.approval_id = $action.approval_id,
-    a.created_at = $now,
-    a.completed_at = CASE WHEN $action.status IN ['pending', 'running'] THEN null ELSE $now END,
-    a.memory_pending = $memory
-CREATE (d)-[:TOOK]->(a)
-WITH d, a
-CALL (a) {
-  MATCH (t:Tool {agent_id: $agent_id, qualified_name: $action.qualified_name})
-  CREATE (a)-[:CALLED]->(t)
-}
-CALL (a) {
-  MATCH (p:Approval {agent_id: $agent_id, id: $action.approval_id})
-  CREATE (p)-[:FOR_ACTION]->(a)
-}
-CALL (a) {
-  UNWIND $action.moved AS belief_id
-  MATCH (b:Belief {agent_id: $agent_id, id: belief_id})
-  CREATE (a)-[:MOVED]->(b)
-}
-RETURN d.id AS decision_id, a.id AS action_id
+RETURN $decision.id AS decision_id, $action.id AS action_id

@@ -348,3 +348,36 @@ def test_a_request_about_the_agent_right_after_a_call_reads_its_memory(agent: To
         episode = agent.get(f"/episodes/{turn['turn_id']}")
         assert episode["id"] == turn["turn_id"]
         assert episode["response"] == turn["response"]
+
+
+async def test_a_calls_record_run_again_after_a_lost_connection_writes_nothing_more(
+    clock_call: tuple[Runtime, str], test_graph: GraphClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A query run alone is retried when the connection is lost, and the first run may have
+    # committed before its answer was lost: the record's second run must not fail on the ids
+    # the first one created, nor write the call again.
+    runtime, agent_id = clock_call
+    graph = runtime.graph
+    sent: list[dict[str, Any]] = []
+    write_alone = graph.write_alone
+
+    async def kept(name: str, **params: Any) -> Any:
+        if name == "loop/tool_turns/record_call":
+            sent.append(params)
+        return await write_alone(name, **params)
+
+    monkeypatch.setattr(graph, "write_alone", kept)
+    result = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+    await settle_background()
+    assert len(sent) == 1 and result.action_id is not None
+    nodes = (await test_graph.read("probe/count_agent_nodes", agent_id=agent_id))[0]["nodes"]
+    rows = await write_alone("loop/tool_turns/record_call", **sent[0])
+    assert rows == [{"decision_id": result.decision_id, "action_id": result.action_id}]
+    assert (await test_graph.read("probe/count_agent_nodes", agent_id=agent_id))[0]["nodes"] == (
+        nodes
+    )
+    # What came of the call (written after the answer) is not taken back to ``running``.
+    memory = await test_graph.read(
+        "probe/call_memory", agent_id=agent_id, action_id=result.action_id
+    )
+    assert memory[0]["status"] == "succeeded" and memory[0]["decision_outcome"] == "success"
