@@ -11,9 +11,14 @@ belief about the tool starts at 0.8 so every call runs autonomously; deleted at 
     .venv/bin/python bench/tool_call_overhead.py            # 200 calls after 10 warm-up calls
     .venv/bin/python bench/tool_call_overhead.py --calls 50
 
-Also reported: the raw MCP round trip of the same call without Credence (McpClients.call), 200
-times before the turns and once right after each measured turn, and the turn's time beyond that
-raw call (the executor's round trip also holds what the process did while it waited, such as the
+First, the headline: 200 call turns one after the other, as a client calling the tool in a loop
+makes them (each turn's memory, written after its answer, awaited before the next turn and timed
+apart), each followed by the same call made without Credence (McpClients.call: the server's own
+time under the same load), and the turn's time beyond that raw call.
+
+Then, alternating turn by turn so that all see the same load: the raw MCP round trip of the same
+call without Credence, 200 times before the turns and once right after each measured turn, and
+the turn's time beyond that raw call (the executor's round trip also holds what the process did while it waited, such as the
 call's record, written while the call runs); the same turns with the whole retrieval of an
 ordinary turn (``full``: beliefs, episodes, rules and working memory, which a tool call does not
 need), and the same call with its outcome recorded before its answer
@@ -40,7 +45,7 @@ import sys
 import time
 import timeit
 import uuid
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -64,6 +69,7 @@ from app.reasoning.protocol import ToolCall
 from app.reasoning.settings import ReasonerSettings
 from app.runtime import Runtime
 from app.tools.calls import parse_tool_call
+from app.tools.clients import McpClients, ServerSpec
 from app.tools.connections import add_connection, connection_row, spec_for
 from app.tools.models import ConnectionCreate
 
@@ -112,6 +118,7 @@ async def main(calls: int) -> None:
             started = time.perf_counter()
             await clients.call(spec, "get_current_time", {"timezone": "UTC"})
             raw.append((time.perf_counter() - started) * 1000)
+        series = await _consecutive_calls(services, clients, spec, agent.id, calls)
         totals, servers, overheads, full_overheads, floors, afters = [], [], [], [], [], []
         reads: list[float] = []
         raw_after: list[float] = []
@@ -131,7 +138,7 @@ async def main(calls: int) -> None:
         durable_beyond: list[float] = []
         for index in range(10 + 3 * calls):
             full, before = index % 3 == 1, index % 3 == 2
-            turn_module.activate_tool_call = _full_activation if full else activate_tool_call  # type: ignore[assignment]
+            _activate_calls_with(_full_activation if full else activate_tool_call)
             started, cpu = time.perf_counter(), time.process_time()
             result = await run_turn(
                 durable if before else services, agent.id, ChatRequest(message=CALL)
@@ -177,7 +184,7 @@ async def main(calls: int) -> None:
             own.append(await _own_queries(graph))
             for phase, ms in result.timings_ms.items():
                 phases.setdefault(phase, []).append(ms)
-        turn_module.activate_tool_call = activate_tool_call
+        _activate_calls_with(activate_tool_call)
         trips.clear()
         NAMES.clear()
         await run_turn(services, agent.id, ChatRequest(message=CALL))
@@ -194,17 +201,25 @@ async def main(calls: int) -> None:
         # The route on a turn of an agent without tools: the syntax, then the cached look-up.
         bare = await create_agent(graph, AgentCreate(name="bench-tool-call-overhead-bare"))
         request = ChatRequest(message=message)
-        await route_to_tool(services, TurnRecorder(emit=silent), bare.id, request, None, [], None)
+        recorder = TurnRecorder(emit=silent)
+        await route_to_tool(services, recorder, bare.id, request, None, [], None)
         route_us = []
         for _ in range(2000):
             started = time.perf_counter()
             await route_to_tool(
-                services, None, bare.id, request, parse_tool_call(message), [], None
-            )  # type: ignore[arg-type]
+                services, recorder, bare.id, request, parse_tool_call(message), [], None
+            )
             route_us.append((time.perf_counter() - started) * 1e6)
         await delete_agent(graph, bare.id, default_agent_name="", force=True)
         parse_us = min(timeit.repeat(lambda: parse_tool_call(message), number=10_000, repeat=5))
         print(f"{calls} calls of clock.get_current_time (autonomous), offline reasoner")
+        print(f"  {calls} consecutive calls, nothing else between them:")
+        print(f"    whole turn            {_quantiles(series.turns)}")
+        print(f"    raw MCP call after each {_quantiles(series.raw_after)}")
+        print(f"    **overhead beyond that raw call** {_quantiles(series.beyond_raw)}")
+        print(f"    turn − executor's round trip {_quantiles(series.beyond_executor)}")
+        print(f"    the call's memory after the answer {_quantiles(series.memory)}")
+        print("  then the same calls alternating with the variants below, and the floors:")
         print(f"  whole turn            {_quantiles(totals)}")
         print(f"  server (executor)     {_quantiles(servers)}")
         print(f"  Credence overhead     {_quantiles(overheads)}")
@@ -240,6 +255,51 @@ async def main(calls: int) -> None:
     finally:
         await delete_agent(graph, agent.id, default_agent_name="", force=True)
         await runtime.aclose()
+
+
+def _activate_calls_with(activation: object) -> None:
+    """The activation a call's turn uses (patched in app.loop.turn for the ``full`` variant)."""
+    vars(turn_module)["activate_tool_call"] = activation
+
+
+@dataclass
+class _Series:
+    """What consecutive call turns took (ms each)."""
+
+    turns: list[float] = field(default_factory=list)
+    raw_after: list[float] = field(default_factory=list)
+    beyond_raw: list[float] = field(default_factory=list)
+    beyond_executor: list[float] = field(default_factory=list)
+    memory: list[float] = field(default_factory=list)
+
+
+async def _consecutive_calls(
+    services: LoopServices, clients: McpClients, spec: ServerSpec, agent_id: str, calls: int
+) -> _Series:
+    """``calls`` call turns one after the other (after 10 warm-up turns), as a client calling
+    the tool in a loop would make them: each turn, its memory written after its answer (awaited
+    before the next turn, timed apart), and the same call made without Credence right after it
+    (the server's own time under the same load)."""
+    series = _Series()
+    for index in range(10 + calls):
+        started = time.perf_counter()
+        result = await run_turn(services, agent_id, ChatRequest(message=CALL))
+        total = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        await settle_background()
+        memory = (time.perf_counter() - started) * 1000
+        assert result.execution is not None and result.execution.status == "executed"
+        started = time.perf_counter()
+        await clients.call(spec, "get_current_time", {"timezone": "UTC"})
+        raw = (time.perf_counter() - started) * 1000
+        if index < 10:
+            continue
+        series.turns.append(total)
+        series.raw_after.append(raw)
+        series.beyond_raw.append(total - raw)
+        series.beyond_executor.append(total - float(result.execution.output["duration_ms"]))
+        series.memory.append(memory)
+    return series
 
 
 async def _full_activation(
