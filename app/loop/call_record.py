@@ -6,8 +6,10 @@ the Action with what was sent).
 - A call that runs (autonomous) is recorded **while it runs**: the record's write is sent, the
   tool is called and verified meanwhile, the answer is asked, and the answer waits for the
   record. The Action is ``running`` until the call's memory, written right after the answer
-  (app/loop/call_memory.py), completes it with what came of the call. With
-  ``tools.outcome_before_answer`` it runs first and is recorded as below, outcome included.
+  (app/loop/call_memory.py), completes it with what came of the call. A turn cancelled while it
+  waits for the record (its client gone) leaves the record to be written and the memory to
+  follow it, in the background. With ``tools.outcome_before_answer`` it runs first and is
+  recorded as below, outcome included.
 - A call that asks a person writes its approval and its record in one transaction; any other
   is its record alone, with what came of it. Either leaves its memory on the Action.
 
@@ -36,6 +38,7 @@ from app.loop.call_memory import (
     INTERRUPTED_AFTER_RUN,
     CallCompletion,
     CallMemory,
+    remember_call,
     remember_in_background,
 )
 from app.loop.decisions import decision_params
@@ -118,8 +121,7 @@ async def _run_while_recording(
         else:  # cancelled: settled once the record is written, whatever happens to the turn
             in_background(settling, "a cancelled tool call's record", settle_on_close=True)
         raise
-    if not await recording:
-        raise AgentNotFound(turn.agent_id)
+    # What the call's memory is written from is made while the record's write is in flight.
     memory = _memory_of(services, recorder, turn, reply, ids, None)
     completion = CallCompletion(
         decision=_decision_outcome(turn, ids, memory.lesson),
@@ -127,6 +129,20 @@ async def _run_while_recording(
         now=services.clock.now(),
         memory=memory,
     )
+    try:
+        # Shielded: a turn cancelled now (its client gone) must not cancel the record of a call
+        # that ran; the record and then the memory are written in the background.
+        written = await asyncio.shield(recording)
+    except asyncio.CancelledError:
+        task = in_background(
+            _remember_once_recorded(services, turn.agent_id, ids.action, recording, completion),
+            "the memory of a tool call whose turn was cancelled",
+            settle_on_close=True,
+        )
+        services.call_memories.add(turn.agent_id, task)
+        raise
+    if not written:
+        raise AgentNotFound(turn.agent_id)
     try:
         result = await _recorded(recorder, turn, reply, ids, None)
     except BaseException:
@@ -140,6 +156,24 @@ async def _run_while_recording(
         call_completion=completion,
     )
     return result, aftermath
+
+
+async def _remember_once_recorded(
+    services: LoopServices,
+    agent_id: str,
+    action_id: str,
+    recording: asyncio.Future[list[Row]],
+    completion: CallCompletion,
+) -> None:
+    """The memory of a call whose turn was cancelled after the call ran and was answered, once
+    its record is written (nothing when the record could not be: the turn wrote nothing)."""
+    try:
+        if not await recording:
+            return
+    except CredenceError:
+        log.exception("the record of a tool call whose turn was cancelled could not be written")
+        return
+    await remember_call(services, agent_id, action_id, completion)
 
 
 async def _settle_failed(

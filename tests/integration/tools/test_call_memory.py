@@ -8,6 +8,7 @@ next one (real Neo4j, real mcp-server-time, offline reasoner)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
@@ -21,6 +22,7 @@ from app.config import Settings
 from app.errors import CredenceError, TurnFailed
 from app.graph.client import GraphClient
 from app.loop import call_memory as call_memory_module
+from app.loop import call_record as call_record_module
 from app.loop import turn as turn_module
 from app.loop.background import settle_background
 from app.loop.call_memory import (
@@ -381,3 +383,45 @@ async def test_a_calls_record_run_again_after_a_lost_connection_writes_nothing_m
         "probe/call_memory", agent_id=agent_id, action_id=result.action_id
     )
     assert memory[0]["status"] == "succeeded" and memory[0]["decision_outcome"] == "success"
+
+
+async def test_a_call_whose_turn_is_cancelled_while_its_record_is_written_loses_nothing(
+    clock_call: tuple[Runtime, str], test_graph: GraphClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The client goes away after the call ran and its answer was made, while the record is
+    # still being written: the record is not cancelled with the turn, and the call's memory
+    # follows it in the background.
+    runtime, agent_id = clock_call
+    graph = runtime.graph
+    write_alone = graph.write_alone
+    answered, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_record(name: str, **params: Any) -> Any:
+        if name == "loop/tool_turns/record_call":
+            await release.wait()
+        return await write_alone(name, **params)
+
+    answer = call_record_module._answer
+
+    async def answered_then(*args: Any) -> Any:
+        reply = await answer(*args)
+        answered.set()
+        return reply
+
+    monkeypatch.setattr(graph, "write_alone", slow_record)
+    monkeypatch.setattr(call_record_module, "_answer", answered_then)
+    turn = asyncio.ensure_future(run_turn(runtime.loop, agent_id, ChatRequest(message=CALL)))
+    await answered.wait()
+    await asyncio.sleep(0.05)  # the turn waits for its record now
+    turn.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await turn
+    release.set()
+    await settle_background()
+    listed = await list_actions(graph, agent_id)
+    assert [action.status for action in listed.data] == ["succeeded"]
+    rows = await test_graph.read(
+        "probe/call_memory", agent_id=agent_id, action_id=listed.data[0].id
+    )
+    assert rows[0]["pending"] is False and rows[0]["action_episode"] is not None
+    assert rows[0]["decision_outcome"] == "success" and rows[0]["experience"] == 1
