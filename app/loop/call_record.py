@@ -91,7 +91,8 @@ async def write_call_turn(
     else:
         memory = _memory_of(services, recorder, turn, reply, ids, None)
         params = _record_params(services, turn, ids, None, memory)
-        if not await services.graph.write_alone(_RECORD, **params):
+        recording = asyncio.ensure_future(services.graph.write_alone(_RECORD, **params))
+        if not await _recorded_even_if_cancelled(services, turn.agent_id, ids, recording, None):
             raise AgentNotFound(turn.agent_id)
         result = await _recorded(recorder, turn, reply, ids, None)
     return result, Aftermath(
@@ -129,19 +130,7 @@ async def _run_while_recording(
         now=services.clock.now(),
         memory=memory,
     )
-    try:
-        # Shielded: a turn cancelled now (its client gone) must not cancel the record of a call
-        # that ran; the record and then the memory are written in the background.
-        written = await asyncio.shield(recording)
-    except asyncio.CancelledError:
-        task = in_background(
-            _remember_once_recorded(services, turn.agent_id, ids.action, recording, completion),
-            "the memory of a tool call whose turn was cancelled",
-            settle_on_close=True,
-        )
-        services.call_memories.add(turn.agent_id, task)
-        raise
-    if not written:
+    if not await _recorded_even_if_cancelled(services, turn.agent_id, ids, recording, completion):
         raise AgentNotFound(turn.agent_id)
     try:
         result = await _recorded(recorder, turn, reply, ids, None)
@@ -158,15 +147,38 @@ async def _run_while_recording(
     return result, aftermath
 
 
+async def _recorded_even_if_cancelled(
+    services: LoopServices,
+    agent_id: str,
+    ids: _CallIds,
+    recording: asyncio.Future[list[Row]],
+    completion: CallCompletion | None,
+) -> bool:
+    """Whether the record's write wrote (no row: the agent is gone). A turn cancelled while it
+    waits (its client gone) does not cancel the record of a call that ran or was answered: the
+    record is written, then the call's memory (``completion``, else the one the record left on
+    the Action), in the background."""
+    try:
+        return bool(await asyncio.shield(recording))
+    except asyncio.CancelledError:
+        task = in_background(
+            _remember_once_recorded(services, agent_id, ids.action, recording, completion),
+            "the memory of a tool call whose turn was cancelled",
+            settle_on_close=True,
+        )
+        services.call_memories.add(agent_id, task)
+        raise
+
+
 async def _remember_once_recorded(
     services: LoopServices,
     agent_id: str,
     action_id: str,
     recording: asyncio.Future[list[Row]],
-    completion: CallCompletion,
+    completion: CallCompletion | None,
 ) -> None:
-    """The memory of a call whose turn was cancelled after the call ran and was answered, once
-    its record is written (nothing when the record could not be: the turn wrote nothing)."""
+    """The memory of a call whose turn was cancelled while its record was written, once the
+    record is (nothing when it could not be: the turn wrote nothing)."""
     try:
         if not await recording:
             return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -385,13 +386,21 @@ async def test_a_calls_record_run_again_after_a_lost_connection_writes_nothing_m
     assert memory[0]["status"] == "succeeded" and memory[0]["decision_outcome"] == "success"
 
 
+@pytest.mark.parametrize("outcome_before_answer", [False, True])
 async def test_a_call_whose_turn_is_cancelled_while_its_record_is_written_loses_nothing(
-    clock_call: tuple[Runtime, str], test_graph: GraphClient, monkeypatch: pytest.MonkeyPatch
+    clock_call: tuple[Runtime, str],
+    test_graph: GraphClient,
+    monkeypatch: pytest.MonkeyPatch,
+    outcome_before_answer: bool,
 ) -> None:
     # The client goes away after the call ran and its answer was made, while the record is
-    # still being written: the record is not cancelled with the turn, and the call's memory
-    # follows it in the background.
+    # still being written (beside the call, or after it with ``outcome_before_answer``): the
+    # record is not cancelled with the turn, and the call's memory follows it in the background.
     runtime, agent_id = clock_call
+    tools = runtime.settings.tools.model_copy(
+        update={"outcome_before_answer": outcome_before_answer}
+    )
+    services = replace(runtime.loop, settings=runtime.settings.model_copy(update={"tools": tools}))
     graph = runtime.graph
     write_alone = graph.write_alone
     answered, release = asyncio.Event(), asyncio.Event()
@@ -410,7 +419,7 @@ async def test_a_call_whose_turn_is_cancelled_while_its_record_is_written_loses_
 
     monkeypatch.setattr(graph, "write_alone", slow_record)
     monkeypatch.setattr(call_record_module, "_answer", answered_then)
-    turn = asyncio.ensure_future(run_turn(runtime.loop, agent_id, ChatRequest(message=CALL)))
+    turn = asyncio.ensure_future(run_turn(services, agent_id, ChatRequest(message=CALL)))
     await answered.wait()
     await asyncio.sleep(0.05)  # the turn waits for its record now
     turn.cancel()
