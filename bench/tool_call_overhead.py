@@ -10,6 +10,10 @@ belief about the tool starts at 0.8 so every call runs autonomously; deleted at 
 
     .venv/bin/python bench/tool_call_overhead.py            # 200 calls after 10 warm-up calls
     .venv/bin/python bench/tool_call_overhead.py --calls 50
+    .venv/bin/python bench/tool_call_overhead.py --loop asyncio   # not the server's loop
+
+The turns run on uvloop, the event loop `credence serve` runs on (uvicorn takes it when it is
+installed, and `uvicorn[standard]` installs it); ``--loop asyncio`` runs them on asyncio's own.
 
 First, the headline: 200 call turns one after the other, as a client calling the tool in a loop
 makes them (each turn's memory, written after its answer, awaited before the next turn and timed
@@ -18,10 +22,10 @@ time under the same load), and the turn's time beyond that raw call.
 
 Then, alternating turn by turn so that all see the same load: the raw MCP round trip of the same
 call without Credence, 200 times before the turns and once right after each measured turn, and
-the turn's time beyond that raw call (the executor's round trip also holds what the process did while it waited, such as the
-call's record, written while the call runs); the same turns with the whole retrieval of an
-ordinary turn (``full``: beliefs, episodes, rules and working memory, which a tool call does not
-need), and the same call with its outcome recorded before its answer
+the turn's time beyond that raw call (the executor's round trip also holds what the process did
+while it waited, such as the call's record, written while the call runs); the same turns with
+the whole retrieval of an ordinary turn (``full``: beliefs, episodes, rules and working memory,
+which a tool call does not need), and the same call with its outcome recorded before its answer
 (``tools.outcome_before_answer``: the call run first, then its record), each alternating with
 the measured turns so all see the same load; what a turn without tools pays for the tool route
 (parsing a message that is not a call, and looking up the agent's tools: a cached dictionary
@@ -50,6 +54,7 @@ from datetime import datetime
 from pathlib import Path
 
 import neo4j
+import uvloop
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent
@@ -368,4 +373,16 @@ def _count_round_trips() -> dict[str, int]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=200)
-    asyncio.run(main(parser.parse_args().calls))
+    parser.add_argument(
+        "--loop",
+        choices=["uvloop", "asyncio"],
+        default="uvloop",
+        help="the event loop (default uvloop: the one `credence serve` runs on, uvicorn's choice "
+        "when uvloop is installed, as `uvicorn[standard]` installs it)",
+    )
+    arguments = parser.parse_args()
+    print(f"event loop: {arguments.loop}")
+    if arguments.loop == "uvloop":
+        uvloop.run(main(arguments.calls))
+    else:
+        asyncio.run(main(arguments.calls))
