@@ -1,0 +1,107 @@
+"""The lexical half of the corpus search is scored on the agent's own passages (real Neo4j):
+another agent's thousands of corpus passages that share the query's words, loaded, then replaced
+and deleted, change neither the passages nor the scores of an agent's corpus search, fulltext
+only or fused with the vector half, although they move Lucene's index-wide fulltext order."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from app.embeddings.embedder import Embedder, UnavailableEmbedder
+from app.graph.client import GraphClient
+from app.research.sources.corpus import CorpusSource, delete_corpus_document, load_corpus_files
+from app.research.sources.documents import CorpusFile
+from app.text.lucene import agent_clause, lucene_terms
+from tests.support.agents import MakeAgent
+
+# Words of this test run alone, so that what earlier runs left in the index (deleted nodes count
+# in Lucene's statistics until their segments merge) cannot change Lucene's order here.
+RUN = uuid.uuid4().hex[:8]
+KAYAK, LANTERN = f"kayak{RUN}", f"lantern{RUN}"
+QUERY = f"The {KAYAK} and the {LANTERN}?"
+# Within the agent the kayak word is rarer than the lantern word, so its kayak passage ranks
+# first; the other agent makes the kayak word common in the index as a whole.
+OWN = [
+    f"Take the {KAYAK} out only when the lake is calm.",
+    f"The {LANTERN} on the porch needs new oil every week.",
+    f"A paper {LANTERN} is safer in the garden than a candle.",
+    f"Grandma's {LANTERN} stays in the attic beside the spare {LANTERN} glass.",
+    *(f"Filler note number {i} about the weather and the seasons." for i in range(8)),
+]
+CROWD_DOCUMENTS, CROWD_PASSAGES = 20, 200  # 4,000 passages that all say the kayak word
+
+
+def _own_file() -> CorpusFile:
+    lines = [
+        json.dumps({"id": f"own{i}", "title": "Cabin notes", "text": text})
+        for i, text in enumerate(OWN)
+    ]
+    return CorpusFile(name="own.jsonl", format="jsonl", content="\n".join(lines) + "\n")
+
+
+def _crowd_file(number: int, word: str) -> CorpusFile:
+    """One of the other agent's documents: a paragraph (a passage) per trip."""
+    text = "\n\n".join(f"The {word} trip number {i} went well." for i in range(CROWD_PASSAGES))
+    return CorpusFile(name=f"trips{number}.txt", format="txt", content=text)
+
+
+async def _rankings(
+    graph: GraphClient, embedder: Embedder, agent: str
+) -> dict[str, list[tuple[str, float]]]:
+    return {
+        mode: [
+            (p.ref, p.score) for p in await CorpusSource(graph, used).search(agent, QUERY, limit=10)
+        ]
+        for mode, used in (("fulltext", UnavailableEmbedder()), ("fused", embedder))
+    }
+
+
+async def _lucene(test_graph: GraphClient, agent: str) -> list[str]:
+    rows = await test_graph.read(
+        "probe/search_corpus_fulltext",
+        terms=lucene_terms(QUERY),
+        agent_clause=agent_clause(agent),
+        agent_id=agent,
+        k=10,
+    )
+    return [row["id"] for row in rows]
+
+
+async def test_another_agents_corpus_does_not_move_an_agents_corpus_ranking(
+    graph: GraphClient, test_graph: GraphClient, embedder: Embedder, make_agent: MakeAgent
+) -> None:
+    agent = make_agent("Cabin")
+    await load_corpus_files(graph, embedder, agent, [_own_file()])
+    before = await _rankings(graph, embedder, agent)
+    found = await CorpusSource(graph, UnavailableEmbedder()).search(agent, QUERY, limit=10)
+    kayak = next(p.ref for p in found if p.text == OWN[0])
+    lucene_before = await _lucene(test_graph, agent)
+
+    other = make_agent("Kayaker")
+    crowd = [_crowd_file(n, KAYAK) for n in range(CROWD_DOCUMENTS)]
+    report = await load_corpus_files(graph, UnavailableEmbedder(), other, crowd, max_chars=60)
+    assert sum(f.passages for f in report.files) == CROWD_DOCUMENTS * CROWD_PASSAGES
+    during = await _rankings(graph, embedder, agent)
+    lucene_during = await _lucene(test_graph, agent)
+    # Half the documents are replaced by ones without the kayak word, then all are deleted.
+    half = CROWD_DOCUMENTS // 2
+    replaced = [_crowd_file(n, "canoe") for n in range(half)]
+    report = await load_corpus_files(graph, UnavailableEmbedder(), other, replaced, max_chars=60)
+    assert [f.replaced for f in report.files] == [1] * half
+    for n in range(CROWD_DOCUMENTS):
+        await delete_corpus_document(graph, other, f"trips{n}.txt")
+    after = await _rankings(graph, embedder, agent)
+
+    # The index-wide scores did move: the other agent's kayaks push the own kayak passage down.
+    assert lucene_during.index(kayak) > lucene_before.index(kayak), (lucene_before, lucene_during)
+    # The agent's own ranking did not, passages and scores, while the other agent's corpus was
+    # there or after it was replaced and deleted.
+    assert during == before
+    assert after == before
+    # On its own passages the rare kayak word outweighs the lantern one: the kayak passage first,
+    # then the lantern ones (the one that says it twice first).
+    order = [p.text for p in found]
+    assert [p.ref for p in found] == [ref for ref, _ in before["fulltext"]]
+    assert order[:2] == [OWN[0], OWN[3]] and sorted(order) == sorted(OWN[:4])
+    assert len(before["fused"]) == 10
