@@ -15,21 +15,22 @@ from app.research.sources.documents import CorpusFile
 from app.text.lucene import agent_clause, lucene_terms
 from tests.support.agents import MakeAgent
 
-# Words of this test run alone, so that what earlier runs left in the index (deleted nodes count
-# in Lucene's statistics until their segments merge) cannot change Lucene's order here.
+# The query's words are new to every run: passages of earlier runs, deleted but still counted in
+# Lucene's statistics until their segments merge, cannot change Lucene's order here.
 RUN = uuid.uuid4().hex[:8]
-KAYAK, LANTERN = f"kayak{RUN}", f"lantern{RUN}"
-QUERY = f"The {KAYAK} and the {LANTERN}?"
-# Within the agent the kayak word is rarer than the lantern word, so its kayak passage ranks
-# first; the other agent makes the kayak word common in the index as a whole.
+FERRY, HARBOUR = f"ferry{RUN}", f"harbour{RUN}"
+QUERY = f"A {FERRY} from the {HARBOUR}?"
+# The agent says the ferry word once and the harbour word in three passages, so on its own
+# passages the ferry passage ranks first; the other agent's trips make the ferry word common in
+# the index as a whole.
 OWN = [
-    f"Take the {KAYAK} out only when the lake is calm.",
-    f"The {LANTERN} on the porch needs new oil every week.",
-    f"A paper {LANTERN} is safer in the garden than a candle.",
-    f"Grandma's {LANTERN} stays in the attic beside the spare {LANTERN} glass.",
-    *(f"Filler note number {i} about the weather and the seasons." for i in range(8)),
+    f"The {FERRY} sails at noon.",
+    f"Fishing boats unload in the {HARBOUR} before dawn, then the nets are dried.",
+    f"The {HARBOUR} wall was rebuilt after the winter storms broke it twice.",
+    f"Seals sleep on the {HARBOUR} slipway beside the old {HARBOUR} crane.",
+    *(f"Cabin diary entry {i}: rain again, and the stove smoked." for i in range(8)),
 ]
-CROWD_DOCUMENTS, CROWD_PASSAGES = 20, 200  # 4,000 passages that all say the kayak word
+CROWD_DOCUMENTS, CROWD_PASSAGES = 20, 200  # 4,000 passages that all say the ferry word
 
 
 def _own_file() -> CorpusFile:
@@ -75,32 +76,32 @@ async def test_another_agents_corpus_does_not_move_an_agents_corpus_ranking(
     await load_corpus_files(graph, embedder, agent, [_own_file()])
     before = await _rankings(graph, embedder, agent)
     found = await CorpusSource(graph, UnavailableEmbedder()).search(agent, QUERY, limit=10)
-    kayak = next(p.ref for p in found if p.text == OWN[0])
+    ferry = next(p.ref for p in found if p.text == OWN[0])
     lucene_before = await _lucene(test_graph, agent)
 
-    other = make_agent("Kayaker")
-    crowd = [_crowd_file(n, KAYAK) for n in range(CROWD_DOCUMENTS)]
+    other = make_agent("Ferry company")
+    crowd = [_crowd_file(n, FERRY) for n in range(CROWD_DOCUMENTS)]
     report = await load_corpus_files(graph, UnavailableEmbedder(), other, crowd, max_chars=60)
     assert sum(f.passages for f in report.files) == CROWD_DOCUMENTS * CROWD_PASSAGES
     during = await _rankings(graph, embedder, agent)
     lucene_during = await _lucene(test_graph, agent)
-    # Half the documents are replaced by ones without the kayak word, then all are deleted.
+    # Half the documents are replaced by ones without the ferry word, then all are deleted.
     half = CROWD_DOCUMENTS // 2
-    replaced = [_crowd_file(n, "canoe") for n in range(half)]
+    replaced = [_crowd_file(n, "bus") for n in range(half)]
     report = await load_corpus_files(graph, UnavailableEmbedder(), other, replaced, max_chars=60)
     assert [f.replaced for f in report.files] == [1] * half
     for n in range(CROWD_DOCUMENTS):
         await delete_corpus_document(graph, other, f"trips{n}.txt")
     after = await _rankings(graph, embedder, agent)
 
-    # The index-wide scores did move: the other agent's kayaks push the own kayak passage down.
-    assert lucene_during.index(kayak) > lucene_before.index(kayak), (lucene_before, lucene_during)
+    # The index-wide scores did move: the other agent's ferry passages push the own one down.
+    assert lucene_during.index(ferry) > lucene_before.index(ferry), (lucene_before, lucene_during)
     # The agent's own ranking did not, passages and scores, while the other agent's corpus was
     # there or after it was replaced and deleted.
     assert during == before
     assert after == before
-    # On its own passages the rare kayak word outweighs the lantern one: the kayak passage first,
-    # then the lantern ones (the one that says it twice first).
+    # On its own passages the rare ferry word outweighs the harbour one: the ferry passage first,
+    # then the harbour ones (the one that says it twice first).
     order = [p.text for p in found]
     assert [p.ref for p in found] == [ref for ref, _ in before["fulltext"]]
     assert order[:2] == [OWN[0], OWN[3]] and sorted(order) == sorted(OWN[:4])
