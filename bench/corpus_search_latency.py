@@ -9,7 +9,9 @@ alternating order, after one warm-up round:
   ``--old-query``, which ranked the fulltext half by Lucene's index-wide scores; now: the lexical
   read of ``app/retrieval/lexical.py`` and then the fused query);
 - ``search``: ``CorpusSource.search`` as an investigation calls it, the query embedded (before:
-  embedded, then the old query; now: the lexical read runs while the query is embedded).
+  embedded, then the old query; now: the lexical read runs while the query is embedded). Each
+  call gets a query of its own, drawn afresh (unseeded), so that no embedding comes from the
+  embedder's caches.
 
 The old query is the file of the code before, e.g.
 ``git show 26729a3:cypher/research/search_corpus_passages.cypher > /tmp/old.cypher``. Both
@@ -148,14 +150,16 @@ async def _compare(
     async def old_search(query: str) -> list[dict[str, Any]]:
         return await old_query(query, await embedder.embed_one(query))
 
+    fresh = random.Random()
     for round_ in range(args.rounds + 1):
         warm = round_ > 0
         for i, query in enumerate(queries):
+            one, two = (" ".join(fresh.sample(VOCABULARY[: args.query_ranks], 3)) for _ in "12")
             pairs: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
                 ("query before", lambda q=query: old_query(q, vectors[q])),
                 ("query now", lambda q=query: new_query(q, vectors[q])),
-                ("search before", lambda q=query: old_search(q)),
-                ("search now", lambda q=query: source.search(agent, q, limit=10)),
+                ("search before", lambda q=one: old_search(q)),
+                ("search now", lambda q=two: source.search(agent, q, limit=10)),
             ]
             if (i + round_) % 2:
                 pairs = [pairs[1], pairs[0], pairs[3], pairs[2]]

@@ -25,7 +25,7 @@ from typing import Any
 from app.graph.client import GraphClient
 from app.memory.lexical_stats import ensure_statistics, episode_document
 from app.text.background import background_rate, common_in_english
-from app.text.lexical import DocumentStats, bm25, tokens
+from app.text.lexical import bm25, bm25_of_words, document_frequencies, tokens
 from app.text.lucene import agent_clause
 
 
@@ -106,13 +106,19 @@ async def short_text_hits(
     ``score`` (normalised as ``episode_hits`` does). The mean length is taken over at most
     ``LENGTH_SAMPLE`` of the agent's documents."""
     row = await short_text_candidates(graph, kind, agent_id, terms, pool)
-    hits = {hit["id"]: str(hit["text"] or "") for hit in row["hits"]}
+    query_terms = terms.split()
+    # Each hit split into its tokens once: for its frequencies and for its score.
+    hits = {hit["id"]: tokens(str(hit["text"] or "")) for hit in row["hits"]}
     docs, sample = int(row["docs"] or 0), row["sample"]
     sampled_length = sum(len(tokens(text)) for text in sample)
     # Fewer matches than the pool: every document holding a term is a hit, counted here.
-    df = _frequencies(row) if row["df"] is not None else DocumentStats.of(hits.values()).df
-    scores = bm25(
-        terms.split(),
+    df = (
+        _frequencies(row)
+        if row["df"] is not None
+        else document_frequencies(query_terms, hits.values())
+    )
+    scores = bm25_of_words(
+        query_terms,
         hits,
         docs=docs,
         length=round(sampled_length * docs / len(sample)) if sample else 0,
