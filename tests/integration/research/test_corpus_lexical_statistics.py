@@ -12,6 +12,8 @@ from app.embeddings.embedder import Embedder, UnavailableEmbedder
 from app.graph.client import GraphClient
 from app.research.sources.corpus import CorpusSource, delete_corpus_document, load_corpus_files
 from app.research.sources.documents import CorpusFile
+from app.retrieval.lexical import CORPUS_PASSAGES, short_text_candidates
+from app.text.lexical import document_frequencies, tokens
 from app.text.lucene import agent_clause, lucene_terms
 from tests.support.agents import MakeAgent
 
@@ -106,3 +108,29 @@ async def test_another_agents_corpus_does_not_move_an_agents_corpus_ranking(
     assert [p.ref for p in found] == [ref for ref, _ in before["fulltext"]]
     assert order[:2] == [OWN[0], OWN[3]] and sorted(order) == sorted(OWN[:4])
     assert len(before["fused"]) == 10
+
+
+async def test_frequencies_counted_by_the_index_match_those_counted_from_the_hits(
+    graph: GraphClient, make_agent: MakeAgent
+) -> None:
+    """With more matches than the pool each term's document frequency is counted by the
+    fulltext index, else from the hits: both count a passage whose title alone says the word,
+    and count it once when its title and its text both do."""
+    agent = make_agent("Frequencies")
+    titled = [
+        {"id": "t1", "title": f"The {FERRY} timetable", "text": "Departures at nine and noon."},
+        {"id": "t2", "title": f"{HARBOUR} {FERRY}", "text": f"The {FERRY} waits in the bay."},
+    ]
+    lines = [json.dumps(doc) for doc in titled]
+    file = CorpusFile(name="titled.jsonl", format="jsonl", content="\n".join(lines) + "\n")
+    await load_corpus_files(graph, UnavailableEmbedder(), agent, [_own_file(), file])
+    terms = lucene_terms(QUERY)
+    assert terms is not None
+
+    every = await short_text_candidates(graph, CORPUS_PASSAGES, agent, terms, pool=100)
+    few = await short_text_candidates(graph, CORPUS_PASSAGES, agent, terms, pool=1)
+
+    assert every["df"] is None and len(every["hits"]) == 6
+    counted = document_frequencies(terms.split(), (tokens(h["text"]) for h in every["hits"]))
+    assert {row["term"]: row["df"] for row in few["df"]} == {FERRY: 3, HARBOUR: 4} == counted
+    assert every["docs"] == few["docs"] == len(OWN) + 2 and len(every["sample"]) == len(OWN) + 2
