@@ -13,8 +13,8 @@ edits), and corpus passages are written and removed a document at a time (loads,
 deletions), so their statistics are counted at query time over the agent's own live documents
 (``cypher/retrieval/lexical_short_text_candidates.cypher``): the number of documents, each
 query term's document frequency (from the candidates when every match is one of them, else by
-the fulltext index scoped to the agent) and the mean length (over at most ``LENGTH_SAMPLE`` of
-them).
+the fulltext index scoped to the agent) and their total length (corpus passages carry theirs,
+written with them; beliefs and rules by the mean over at most ``LENGTH_SAMPLE`` of them).
 """
 
 from __future__ import annotations
@@ -103,14 +103,20 @@ async def short_text_hits(
 ) -> list[dict[str, Any]]:
     """The ``keep`` best beliefs, rules or passages (``kind``) for the Lucene ``terms`` by BM25
     on the agent's own documents, counted at query time, best first: ``id``, ``rank`` and
-    ``score`` (normalised as ``episode_hits`` does). The mean length is taken over at most
-    ``LENGTH_SAMPLE`` of the agent's documents."""
+    ``score`` (normalised as ``episode_hits`` does). Documents without a stored length (every
+    belief and rule, passages written before it was) count by the mean of at most
+    ``LENGTH_SAMPLE`` of them."""
     row = await short_text_candidates(graph, kind, agent_id, terms, pool)
     query_terms = terms.split()
     # Each hit split into its tokens once: for its frequencies and for its score.
     hits = {hit["id"]: tokens(str(hit["text"] or "")) for hit in row["hits"]}
-    docs, sample = int(row["docs"] or 0), row["sample"]
+    docs, stored, sample = int(row["docs"] or 0), int(row["stored"] or 0), row["sample"]
+    # Documents that carry their length (corpus passages) count by it, the others by the mean of
+    # the sampled ones.
     sampled_length = sum(len(tokens(text)) for text in sample)
+    length = int(row["stored_length"] or 0)
+    if sample:
+        length += round(sampled_length * (docs - stored) / len(sample))
     # Fewer matches than the pool: every document holding a term is a hit, counted here.
     df = (
         _frequencies(row)
@@ -121,7 +127,7 @@ async def short_text_hits(
         query_terms,
         hits,
         docs=docs,
-        length=round(sampled_length * docs / len(sample)) if sample else 0,
+        length=length,
         df=df,
     )
     return _ranked(scores, keep)
@@ -131,8 +137,8 @@ async def short_text_candidates(
     graph: GraphClient, kind: ShortTexts, agent_id: str, terms: str, pool: int
 ) -> dict[str, Any]:
     """The agent's fulltext candidates of ``kind`` and their statistics: one row of
-    ``cypher/retrieval/lexical_short_text_candidates.cypher`` (``hits``, ``docs``, ``sample``,
-    ``df``: None when every match is a hit)."""
+    ``cypher/retrieval/lexical_short_text_candidates.cypher`` (``hits``, ``docs``, ``stored``,
+    ``stored_length``, ``sample``, ``df``: None when every match is a hit)."""
     rows = await graph.read(
         "retrieval/lexical_short_text_candidates",
         label=kind.label,

@@ -12,7 +12,7 @@ from app.embeddings.embedder import Embedder, UnavailableEmbedder
 from app.graph.client import GraphClient
 from app.research.sources.corpus import CorpusSource, delete_corpus_document, load_corpus_files
 from app.research.sources.documents import CorpusFile
-from app.retrieval.lexical import CORPUS_PASSAGES, short_text_candidates
+from app.retrieval.lexical import CORPUS_PASSAGES, short_text_candidates, short_text_hits
 from app.text.lexical import document_frequencies, tokens
 from app.text.lucene import agent_clause, lucene_terms
 from tests.support.agents import MakeAgent
@@ -133,4 +133,25 @@ async def test_frequencies_counted_by_the_index_match_those_counted_from_the_hit
     assert every["df"] is None and len(every["hits"]) == 6
     counted = document_frequencies(terms.split(), (tokens(h["text"]) for h in every["hits"]))
     assert {row["term"]: row["df"] for row in few["df"]} == {FERRY: 3, HARBOUR: 4} == counted
-    assert every["docs"] == few["docs"] == len(OWN) + 2 and len(every["sample"]) == len(OWN) + 2
+    # Every passage carries its length: none is read to measure it.
+    assert every["docs"] == few["docs"] == every["stored"] == len(OWN) + 2
+    assert every["sample"] == []
+    texts = [f"{doc['title']}\n{doc['text']}" for doc in titled] + [f"Cabin notes {t}" for t in OWN]
+    assert every["stored_length"] == sum(len(tokens(text)) for text in texts)
+
+
+async def test_passages_loaded_before_their_length_was_stored_count_by_their_text(
+    graph: GraphClient, test_graph: GraphClient, make_agent: MakeAgent
+) -> None:
+    agent = make_agent("Old passages")
+    await load_corpus_files(graph, UnavailableEmbedder(), agent, [_own_file()])
+    terms = lucene_terms(QUERY)
+    assert terms is not None
+    stored = await short_text_hits(graph, CORPUS_PASSAGES, agent, terms, pool=100, keep=50)
+
+    await test_graph.write("probe/forget_passage_lengths", agent_id=agent)
+    row = await short_text_candidates(graph, CORPUS_PASSAGES, agent, terms, pool=100)
+    counted = await short_text_hits(graph, CORPUS_PASSAGES, agent, terms, pool=100, keep=50)
+
+    assert row["stored"] == 0 and len(row["sample"]) == len(OWN)
+    assert counted == stored and len(stored) == 4
