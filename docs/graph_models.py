@@ -436,12 +436,15 @@ class CorpusDocument(AgentScoped):
 
 
 class CorpusPassage(AgentScoped):
-    """A passage of a corpus document, searched by vector and fulltext like an episode."""
+    """A passage of a corpus document, searched by vector and fulltext like an episode
+    (``token_count``: its title and text in tokens, what the corpus search's BM25 averages;
+    absent on passages loaded before it was stored)."""
 
     document_id = StringProperty(required=True)
     ordinal = IntegerProperty()
     title = _fulltext()
     text = _fulltext(required=True)
+    token_count = IntegerProperty()
     embedding = _embedding()
 
 

@@ -1,5 +1,5 @@
-"""The lexical half of the episode, belief and rule searches on the agent's own statistics
-(``app/text/lexical.py``).
+"""The lexical half of the episode, belief and rule searches and of the research corpus search,
+on the agent's own statistics (``app/text/lexical.py``).
 
 The fulltext index finds the agent's documents that hold a query term (at most ``pool`` of
 them); they are scored again with BM25 over the agent's own document frequencies and lengths, so
@@ -9,11 +9,12 @@ which ones come back can still depend on them.
 
 Episodes read statistics kept on every write (``app/memory/lexical_stats.py``). Beliefs and
 rules are short texts that many paths write and rewrite (packs, learning, research, revisions,
-edits), so their statistics are counted at query time over the agent's own live documents
+edits), and corpus passages are written and removed a document at a time (loads, replacements,
+deletions), so their statistics are counted at query time over the agent's own live documents
 (``cypher/retrieval/lexical_short_text_candidates.cypher``): the number of documents, each
 query term's document frequency (from the candidates when every match is one of them, else by
-the fulltext index scoped to the agent) and the mean length (over at most ``LENGTH_SAMPLE`` of
-them).
+the fulltext index scoped to the agent) and their total length (corpus passages carry theirs,
+written with them; beliefs and rules by the mean over at most ``LENGTH_SAMPLE`` of them).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 from app.graph.client import GraphClient
 from app.memory.lexical_stats import ensure_statistics, episode_document
 from app.text.background import background_rate, common_in_english
-from app.text.lexical import DocumentStats, bm25, tokens
+from app.text.lexical import bm25, bm25_of_words, document_frequencies, tokens
 from app.text.lucene import agent_clause
 
 
@@ -71,19 +72,23 @@ async def episode_hits(
 
 @dataclass(frozen=True)
 class ShortTexts:
-    """A kind of short document searched by its fulltext index: its label, the index and the
-    indexed text property."""
+    """A kind of document whose statistics are counted at query time, searched by its fulltext
+    index: its label, the index and the indexed text properties (a query term matches in any of
+    them; a document's words are theirs together)."""
 
     label: str
     index: str
-    field: str
+    fields: tuple[str, ...]
 
 
-BELIEFS = ShortTexts("Belief", "belief_statement_fulltext", "statement")
-RULES = ShortTexts("Rule", "rule_content_fulltext", "content")
+BELIEFS = ShortTexts("Belief", "belief_statement_fulltext", ("statement",))
+RULES = ShortTexts("Rule", "rule_content_fulltext", ("content",))
+# A passage of the research corpus carries its document's title, indexed beside its text.
+CORPUS_PASSAGES = ShortTexts("CorpusPassage", "corpus_passage_text_fulltext", ("title", "text"))
 
-# How many of an agent's beliefs or rules measure their mean length (in tokens): reading every
-# statement of an agent with 3,000 beliefs cost ~8 ms a query; 200 (exact up to 200) ~1 ms.
+# How many of an agent's beliefs, rules or passages measure their mean length (in tokens):
+# reading every statement of an agent with 3,000 beliefs cost ~8 ms a query; 200 (exact up to
+# 200) ~1 ms.
 LENGTH_SAMPLE = 200
 
 
@@ -96,21 +101,33 @@ async def short_text_hits(
     pool: int,
     keep: int,
 ) -> list[dict[str, Any]]:
-    """The ``keep`` best beliefs or rules (``kind``) for the Lucene ``terms`` by BM25 on the
-    agent's own documents, counted at query time, best first: ``id``, ``rank`` and ``score``
-    (normalised as ``episode_hits`` does). The mean length is taken over at most
-    ``LENGTH_SAMPLE`` of the agent's documents."""
+    """The ``keep`` best beliefs, rules or passages (``kind``) for the Lucene ``terms`` by BM25
+    on the agent's own documents, counted at query time, best first: ``id``, ``rank`` and
+    ``score`` (normalised as ``episode_hits`` does). Documents without a stored length (every
+    belief and rule, passages written before it was) count by the mean of at most
+    ``LENGTH_SAMPLE`` of them."""
     row = await short_text_candidates(graph, kind, agent_id, terms, pool)
-    hits = {hit["id"]: str(hit["text"] or "") for hit in row["hits"]}
-    docs, sample = int(row["docs"] or 0), row["sample"]
+    query_terms = terms.split()
+    # Each hit split into its tokens once: for its frequencies and for its score.
+    hits = {hit["id"]: tokens(str(hit["text"] or "")) for hit in row["hits"]}
+    docs, stored, sample = int(row["docs"] or 0), int(row["stored"] or 0), row["sample"]
+    # Documents that carry their length (corpus passages) count by it, the others by the mean of
+    # the sampled ones.
     sampled_length = sum(len(tokens(text)) for text in sample)
+    length = int(row["stored_length"] or 0)
+    if sample:
+        length += round(sampled_length * (docs - stored) / len(sample))
     # Fewer matches than the pool: every document holding a term is a hit, counted here.
-    df = _frequencies(row) if row["df"] is not None else DocumentStats.of(hits.values()).df
-    scores = bm25(
-        terms.split(),
+    df = (
+        _frequencies(row)
+        if row["df"] is not None
+        else document_frequencies(query_terms, hits.values())
+    )
+    scores = bm25_of_words(
+        query_terms,
         hits,
         docs=docs,
-        length=round(sampled_length * docs / len(sample)) if sample else 0,
+        length=length,
         df=df,
     )
     return _ranked(scores, keep)
@@ -120,13 +137,13 @@ async def short_text_candidates(
     graph: GraphClient, kind: ShortTexts, agent_id: str, terms: str, pool: int
 ) -> dict[str, Any]:
     """The agent's fulltext candidates of ``kind`` and their statistics: one row of
-    ``cypher/retrieval/lexical_short_text_candidates.cypher`` (``hits``, ``docs``, ``sample``,
-    ``df``: None when every match is a hit)."""
+    ``cypher/retrieval/lexical_short_text_candidates.cypher`` (``hits``, ``docs``, ``stored``,
+    ``stored_length``, ``sample``, ``df``: None when every match is a hit)."""
     rows = await graph.read(
         "retrieval/lexical_short_text_candidates",
         label=kind.label,
         index=kind.index,
-        field=kind.field,
+        fields=list(kind.fields),
         agent_id=agent_id,
         agent_clause=agent_clause(agent_id),
         terms=terms,

@@ -72,7 +72,7 @@ class SectionSearch:
         no query vector, so that they run while the query is embedded."""
         return {
             name: asyncio.ensure_future(
-                self._short_lexical(kind, self._short_weights(name)["fulltext_on"])
+                self.short_lexical(kind, self._short_weights(name)["fulltext_on"])
             )
             for name, kind in SHORT_TEXTS.items()
             if name in sections
@@ -102,13 +102,10 @@ class SectionSearch:
         }
 
     def common(self) -> dict[str, Any]:
-        """The parameters every fused search takes (the Lucene ``terms`` and ``agent_clause``
-        for the research corpus search, which reads the fulltext index itself)."""
+        """The parameters every fused search takes."""
         return {
             "agent_id": self.agent_id,
-            "agent_clause": agent_clause(self.agent_id),
             "embedding": self.embedding,
-            "terms": self.terms,
             "candidates": max(self.settings.candidates, self.k),
             "k": self.k,
         }
@@ -280,11 +277,11 @@ class SectionSearch:
         ahead = self.ahead.get(section)
         if ahead is not None:
             return await ahead
-        return await self._short_lexical(SHORT_TEXTS[section], fulltext_on)
+        return await self.short_lexical(SHORT_TEXTS[section], fulltext_on)
 
-    async def _short_lexical(self, kind: ShortTexts, fulltext_on: bool) -> Rows | None:
-        """The lexical hits of the beliefs or the rules on the agent's own documents (None: not
-        searched)."""
+    async def short_lexical(self, kind: ShortTexts, fulltext_on: bool) -> Rows | None:
+        """The lexical hits of the beliefs, the rules or the research corpus passages on the
+        agent's own documents (None: not searched)."""
         if self.terms is None or not fulltext_on:
             return None
         s = self.settings

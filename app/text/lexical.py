@@ -66,6 +66,18 @@ class DocumentStats:
         return cls(docs=docs, length=length, df=dict(df))
 
 
+def document_frequencies(
+    query_terms: Iterable[str], documents: Iterable[Sequence[str]]
+) -> dict[str, int]:
+    """How many of ``documents`` (each its tokens) hold each query term (as ``DocumentStats``
+    counts it, for these terms only)."""
+    wanted = set(query_terms)
+    df: Counter[str] = Counter()
+    for words in documents:
+        df.update(wanted.intersection(words))
+    return dict(df)
+
+
 def idf(docs: float, df: float) -> float:
     """Lucene's BM25 idf (never negative)."""
     return math.log(1.0 + (docs - df + 0.5) / (df + 0.5))
@@ -90,6 +102,23 @@ def bm25(
 
     A document or term the statistics do not count yet (written after they were read) counts
     as if it were in them, so a score is never undefined."""
+    words = {doc_id: tokens(text) for doc_id, text in texts.items()}
+    return bm25_of_words(
+        query_terms, words, docs, length, df, background=background, background_docs=background_docs
+    )
+
+
+def bm25_of_words(
+    query_terms: Sequence[str],
+    documents: Mapping[str, Sequence[str]],
+    docs: int,
+    length: int,
+    df: Mapping[str, int],
+    *,
+    background: Callable[[str], float] | None = None,
+    background_docs: int = 0,
+) -> dict[str, float]:
+    """``bm25`` of documents already split into their ``tokens`` (id -> tokens)."""
     average = length / docs if docs > 0 and length > 0 else 1.0
     total_docs = max(docs, 1)
     extra = background_docs if background is not None else 0
@@ -102,8 +131,7 @@ def bm25(
         for term in query_terms
     }
     scores: dict[str, float] = {}
-    for doc_id, text in texts.items():
-        words = tokens(text)
+    for doc_id, words in documents.items():
         frequencies = [(weight, words.count(term)) for term, weight in weights.items()]
         if not any(tf for _, tf in frequencies):
             continue

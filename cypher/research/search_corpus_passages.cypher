@@ -1,12 +1,15 @@
-// Corpus search of an investigation (issue 16): the agent's passages from the vector and the
-// fulltext index (both scoped to the agent inside the index search), fused as the episode
-// section fuses (retrieval/search_episodes.cypher):
-//   score = vector_share · v + (1 − vector_share) · f   (fusion 'score': v, f = each index's
-//           score min-max normalised over its candidates, 0 when not a candidate)
+// Corpus search of an investigation (issue 16): the agent's passages from the vector index
+// (scoped to the agent inside the index search) and its lexical hits (app/retrieval/lexical.py:
+// the fulltext index's candidates scored by BM25 on the agent's own passages, so no other
+// agent's passages, present or deleted, change them), fused as the episode section fuses
+// (retrieval/search_episodes.cypher):
+//   score = vector_share · v + (1 − vector_share) · f   (fusion 'score': v = the vector score
+//           min-max normalised over its candidates, f = the lexical hit's normalised score,
+//           0 when not a candidate)
 //         | Σ weight_i / (rrf_k + rank_i)               (fusion 'rrf')
-// Params: $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
-//         $embedding (list of floats or null), $terms (Lucene terms or null),
-//         $candidates (int), $k (int),
+// Params: $agent_id (string), $embedding (list of floats or null),
+//         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
+//         null when the lexical half is not searched), $candidates (int), $k (int),
 //         $w (map: fusion, vector_on, fulltext_on, vector_share, rrf_k, vector_weight,
 //             fulltext_weight).
 // Returns: id, document_id, ordinal, text, title, origin, published (date or null),
@@ -42,17 +45,12 @@ CALL () {
          null AS fulltext_score
   // end vector half
   UNION ALL
-  WITH 1 AS go WHERE $terms IS NOT NULL AND $w.fulltext_on
-  CALL db.index.fulltext.queryNodes('corpus_passage_text_fulltext',
-         '(text:(' + $terms + ') OR title:(' + $terms + ')) AND agent_id:' + $agent_clause,
-         {limit: $candidates})
-    YIELD node, score
-    WHERE node.agent_id = $agent_id
-  WITH node, score ORDER BY score DESC
-  WITH collect({p: node, s: score}) AS hits, min(score) AS lo, max(score) AS hi
-  UNWIND range(0, size(hits) - 1) AS i
-  RETURN hits[i].p AS p, null AS vector_rank, i + 1 AS fulltext_rank, null AS vector_score,
-         CASE WHEN hi > lo THEN (hits[i].s - lo) / (hi - lo) ELSE 1.0 END AS fulltext_score
+  WITH 1 AS go WHERE $lexical IS NOT NULL AND $w.fulltext_on
+  UNWIND $lexical AS hit
+  MATCH (p:CorpusPassage {id: hit.id})
+    WHERE p.agent_id = $agent_id
+  RETURN p, null AS vector_rank, hit.rank AS fulltext_rank, null AS vector_score,
+         hit.score AS fulltext_score
 }
 WITH p, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
      max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score

@@ -1,38 +1,49 @@
-// The fulltext candidates of the belief or the rule search with what re-scores them on the
-// agent's own documents at query time (app/retrieval/lexical.py): the agent's documents the
-// fulltext index matches (at most $pool, Lucene's order; inactive beliefs dropped after the
-// limit) with their text; how many documents the agent has and the text of up to
-// $length_sample of them, whose mean length stands for the agent's (every one for an agent with
+// The fulltext candidates of the belief, the rule or the research corpus search with what
+// re-scores them on the agent's own documents at query time (app/retrieval/lexical.py): the
+// agent's documents the fulltext index matches in any of $fields (at most $pool, Lucene's order;
+// inactive beliefs dropped after the limit) with their text (the fields' values, one a line);
+// how many documents the agent has and their length: the sum of the lengths stored on the
+// documents that carry one (`token_count`: corpus passages), and the text of up to
+// $length_sample of the others, whose mean length stands for theirs (every one for an agent with
 // no more; else the first in the index's order, which no other agent's nodes change); and, when
-// more than $pool documents matched, each
-// query term's document frequency among the agent's documents (the index's matches of the agent
-// for that term alone, counted; with fewer, every match is among the hits and they are counted
-// there). Every figure is counted over the agent's own live documents, so no other agent's
-// nodes, present or deleted, enter them; Lucene's index-wide scores only choose which $pool
-// documents come back when more match.
-// Beliefs: the active ones (`is_active`); rules: every rule (they have no `is_active`).
-// Params: $label (string: 'Belief' or 'Rule'), $index (string: belief_statement_fulltext or
-//         rule_content_fulltext), $field (string: statement or content, the indexed text),
-//         $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
+// more than $pool documents matched, each query term's document frequency among the agent's
+// documents (the index's matches of the agent for that term alone, counted; with fewer, every
+// match is among the hits and they are counted there). Every figure is counted over the agent's own live documents, so
+// no other agent's nodes, present or deleted, enter them; Lucene's index-wide scores only choose
+// which $pool documents come back when more match.
+// Beliefs: the active ones (`is_active`); rules and corpus passages: every one (they have no
+// `is_active`).
+// Params: $label (string: 'Belief', 'Rule' or 'CorpusPassage'), $index (string:
+//         belief_statement_fulltext, rule_content_fulltext or corpus_passage_text_fulltext),
+//         $fields (list of strings: the indexed text properties, e.g. ['statement'] or
+//         ['title', 'text']), $agent_id (string),
+//         $agent_clause (string: app.text.lucene.agent_clause),
 //         $terms (Lucene terms string), $term_list (list of strings: the same terms),
 //         $pool (int), $length_sample (int).
-// Returns: one row: hits (list of maps: id, text), docs (int), sample (list of strings),
-//          df (list of maps: term, df (int)), or null when every match is among the hits.
+// Returns: one row: hits (list of maps: id, text), docs (int), stored (int: documents with a
+//          stored length), stored_length (int: their lengths summed), sample (list of strings:
+//          texts of documents without one), df (list of maps: term, df (int)), or null when
+//          every match is among the hits.
 CYPHER 25
 CALL () {
   CALL db.index.fulltext.queryNodes($index,
-         $field + ':(' + $terms + ') AND agent_id:' + $agent_clause, {limit: $pool})
+         '(' + reduce(q = '', f IN $fields | q + CASE q WHEN '' THEN '' ELSE ' OR ' END
+                                                + f + ':(' + $terms + ')')
+         + ') AND agent_id:' + $agent_clause, {limit: $pool})
     YIELD node
   WITH collect(node) AS found
   RETURN size(found) AS matched,
          [n IN found WHERE n.agent_id = $agent_id AND coalesce(n.is_active, true)
-          | {id: n.id, text: n[$field]}] AS hits
+          | {id: n.id, text: reduce(t = '', f IN $fields | t + coalesce(n[f], '') + '\n')}]
+           AS hits
 }
 CALL (matched) {
   UNWIND CASE WHEN matched >= $pool THEN $term_list ELSE [] END AS term
   CALL (term) {
     CALL db.index.fulltext.queryNodes($index,
-           $field + ':(' + term + ') AND agent_id:' + $agent_clause)
+           '(' + reduce(q = '', f IN $fields | q + CASE q WHEN '' THEN '' ELSE ' OR ' END
+                                                  + f + ':(' + term + ')')
+           + ') AND agent_id:' + $agent_clause)
       YIELD node
       WHERE node.agent_id = $agent_id AND coalesce(node.is_active, true)
     RETURN count(node) AS df
@@ -48,8 +59,17 @@ CALL () {
     WITH 1 AS go WHERE $label = 'Rule'
     MATCH (n:Rule {agent_id: $agent_id})
     RETURN n
+    UNION ALL
+    WITH 1 AS go WHERE $label = 'CorpusPassage'
+    MATCH (n:CorpusPassage {agent_id: $agent_id})
+    RETURN n
   }
   WITH collect(n) AS every
-  RETURN size(every) AS docs, [n IN every[0..$length_sample] | coalesce(n[$field], '')] AS sample
+  WITH every, [n IN every WHERE n.token_count IS NULL] AS unknown
+  RETURN size(every) AS docs, size(every) - size(unknown) AS stored,
+         reduce(total = 0, n IN every | total + coalesce(n.token_count, 0)) AS stored_length,
+         [n IN unknown[0..$length_sample]
+          | reduce(t = '', f IN $fields | t + coalesce(n[f], '') + '\n')] AS sample
 }
-RETURN hits, docs, sample, CASE WHEN matched >= $pool THEN counted END AS df
+RETURN hits, docs, stored, stored_length, sample,
+       CASE WHEN matched >= $pool THEN counted END AS df

@@ -4,14 +4,17 @@ per file in one transaction), listing and removing them, and searching their pas
 Loading is idempotent: a document is keyed by (agent, document id) and stored with a checksum of
 its content, so loading the same file again writes nothing, and a changed document replaces its
 passages. Passages are embedded with the app's embedder (in batches) and searched through the
-same agent-scoped vector and fulltext indexes, and the same fusion, as the episode section of a
-context (``cypher/research/search_corpus_passages.cypher``).
+agent-scoped vector index and the fulltext index's candidates scored by BM25 on the agent's own
+passages, fused as the episode section of a context fuses them
+(``cypher/research/search_corpus_passages.cypher``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -24,8 +27,10 @@ from app.graph.client import GraphClient, Transaction
 from app.research.sources.chunking import DEFAULT_MAX_CHARS
 from app.research.sources.documents import CorpusDocumentIn, CorpusFile, read_corpus_files
 from app.research.sources.protocol import Passage
+from app.retrieval.lexical import CORPUS_PASSAGES
 from app.retrieval.searches import SectionSearch
 from app.retrieval.settings import RetrievalSettings
+from app.text.lexical import document_text, tokens
 from app.text.lucene import lucene_terms
 
 # Ids of corpus nodes are derived (uuid5) from the agent, the document id and the passage text,
@@ -205,6 +210,7 @@ def _passage_rows(
                     "document_id": document.document_id,
                     "ordinal": ordinal,
                     "text": text,
+                    "token_count": len(tokens(document_text(document.title, text))),
                     "embedding": vectors[len(rows)] if vectors else None,
                 }
             )
@@ -270,8 +276,9 @@ async def delete_corpus_document(
 
 
 class CorpusSource:
-    """The agent's loaded corpus as a research source (``corpus``): passages from the vector and
-    fulltext indexes, fused by score as the context's episode section fuses them."""
+    """The agent's loaded corpus as a research source (``corpus``): passages from the vector
+    index and the agent's own BM25 lexical hits, fused by score as the context's episode section
+    fuses them."""
 
     name = "corpus"
 
@@ -286,12 +293,10 @@ class CorpusSource:
         self._settings = settings or RetrievalSettings()
 
     async def search(self, agent_id: str, query: str, *, limit: int) -> list[Passage]:
-        """At most ``limit`` of the agent's passages about ``query``, best first."""
+        """At most ``limit`` of the agent's passages about ``query``, best first. The lexical
+        half is scored by BM25 on the agent's own passages (``app/retrieval/lexical.py``), read
+        while the query is embedded."""
         if limit < 1 or not query.strip():
-            return []
-        terms = lucene_terms(query)
-        embedding = await self._embedder.embed_one(query)
-        if terms is None and embedding is None:
             return []
         search = SectionSearch(
             graph=self._graph,
@@ -301,11 +306,21 @@ class CorpusSource:
             k=limit,
             mode="fused",
             now=datetime.now(UTC),
-            embedding=embedding,
-            terms=terms,
+            embedding=None,
+            terms=lucene_terms(query),
         )
+        w = search.weights()
+        lexical, embedding = await asyncio.gather(
+            search.short_lexical(CORPUS_PASSAGES, w["fulltext_on"]),
+            self._embedder.embed_one(query),
+        )
+        if search.terms is None and embedding is None:
+            return []
         rows = await self._graph.read(
-            "research/search_corpus_passages", w=search.weights(), **search.common()
+            "research/search_corpus_passages",
+            w=w,
+            lexical=lexical,
+            **replace(search, embedding=embedding).common(),
         )
         return [
             Passage(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from app.retrieval.diversity import diversified
-from app.text.lexical import DocumentStats, bm25, idf, tokens
+from app.text.lexical import DocumentStats, bm25, bm25_of_words, document_frequencies, idf, tokens
 
 
 def test_tokens_are_lower_cased_words_without_apostrophes() -> None:
@@ -30,6 +30,18 @@ def test_the_rarer_term_of_the_agent_ranks_its_document_first() -> None:
 def test_statistics_that_miss_a_term_still_give_a_score() -> None:
     scores = bm25(["new"], {"a": "a new turn"}, docs=0, length=0, df={})
     assert scores["a"] > 0
+
+
+def test_frequencies_and_scores_of_split_documents_are_those_of_their_texts() -> None:
+    texts = {"a": "The lantern and the lantern", "b": "A kayak by the lantern", "c": "rain"}
+    words = {doc_id: tokens(text) for doc_id, text in texts.items()}
+    terms = ["lantern", "kayak", "stove"]
+    stats = DocumentStats.of(texts.values())
+    assert document_frequencies(terms, words.values()) == {"lantern": 2, "kayak": 1}
+    assert {t: stats.df[t] for t in ("lantern", "kayak")} == {"lantern": 2, "kayak": 1}
+    by_words = bm25_of_words(terms, words, stats.docs, stats.length, stats.df)
+    assert by_words == bm25(terms, texts, stats.docs, stats.length, stats.df)
+    assert set(by_words) == {"a", "b"}
 
 
 def _row(name: str, session: str | None, seq: int | None) -> dict[str, object]:
