@@ -242,9 +242,16 @@ async def _after_turn(
             if closed
             else (loop.reflect_every_episodes, "after this turn")
         )
-        in_background(reflect_if_due(services, agent_id, minimum, when), f"reflection {when}")
+        in_background(_reflect_if_due(services, agent_id, minimum, when), f"reflection {when}")
     except CredenceError:
         log.exception("after-turn bookkeeping failed for turn %s", result.turn_id)
+
+
+async def _reflect_if_due(services: LoopServices, agent_id: str, minimum: int, when: str) -> None:
+    """Reflection when enough episodes wait, counted once the agent's tool calls' memories are
+    written (a call's episode is written after its answer, and it is one of those counted)."""
+    await services.call_memories.settled(agent_id)
+    await reflect_if_due(services, agent_id, minimum, when)
 
 
 def _sweep_due(services: LoopServices, agent_id: str) -> bool:

@@ -434,3 +434,27 @@ async def test_a_call_whose_turn_is_cancelled_while_its_record_is_written_loses_
     )
     assert rows[0]["pending"] is False and rows[0]["action_episode"] is not None
     assert rows[0]["decision_outcome"] == "success" and rows[0]["experience"] == 1
+
+
+async def test_the_reflection_check_after_a_call_counts_the_calls_episode(
+    clock_call: tuple[Runtime, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A call's episode is written after its answer, in the background: the check whether
+    # reflection is due, after the turn, waits for it, so the count includes it.
+    runtime, agent_id = clock_call
+    counted: list[int] = []
+    checked = asyncio.Event()
+    reflect_if_due = turn_module.reflect_if_due
+
+    async def counting(*args: Any) -> Any:
+        report = await reflect_if_due(*args)
+        counted.append(report.open_episodes)
+        checked.set()
+        return report
+
+    monkeypatch.setattr(turn_module, "reflect_if_due", counting)
+    for _ in range(2):
+        checked.clear()
+        await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL))
+        await checked.wait()
+    assert counted == [1, 2]
