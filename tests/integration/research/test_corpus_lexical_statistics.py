@@ -14,8 +14,9 @@ from app.research.sources.corpus import CorpusSource, delete_corpus_document, lo
 from app.research.sources.documents import CorpusFile
 from app.retrieval.lexical import CORPUS_PASSAGES, short_text_candidates, short_text_hits
 from app.text.lexical import document_frequencies, tokens
-from app.text.lucene import agent_clause, lucene_terms
+from app.text.lucene import lucene_terms
 from tests.support.agents import MakeAgent
+from tests.support.lucene import lucene_order
 
 # The query's words are new to every run: passages of earlier runs, deleted but still counted in
 # Lucene's statistics until their segments merge, cannot change Lucene's order here.
@@ -61,14 +62,7 @@ async def _rankings(
 
 
 async def _lucene(test_graph: GraphClient, agent: str) -> list[str]:
-    rows = await test_graph.read(
-        "probe/search_corpus_fulltext",
-        terms=lucene_terms(QUERY),
-        agent_clause=agent_clause(agent),
-        agent_id=agent,
-        k=10,
-    )
-    return [row["id"] for row in rows]
+    return await lucene_order(test_graph, "probe/search_corpus_fulltext", QUERY, agent)
 
 
 async def test_another_agents_corpus_does_not_move_an_agents_corpus_ranking(

@@ -14,8 +14,9 @@ from app.agents.store import delete_agent
 from app.graph.client import GraphClient
 from app.retrieval.lexical import BELIEFS, short_text_candidates
 from app.text.lexical import DocumentStats
-from app.text.lucene import agent_clause, lucene_terms
+from app.text.lucene import lucene_terms
 from tests.support.agents import MakeAgent
+from tests.support.lucene import lucene_order
 
 # Words of this test run alone, so that what earlier runs left in the index (deleted nodes count
 # in Lucene's statistics until their segments merge) cannot change Lucene's order here.
@@ -61,18 +62,10 @@ def _rankings(client: TestClient, agent: str) -> dict[str, list[tuple[str, Any]]
 
 
 async def _lucene(test_graph: GraphClient, agent: str) -> dict[str, list[str]]:
-    terms = lucene_terms(QUERY)
-    beliefs = await test_graph.read(
-        "probe/search_belief_fulltext", terms=terms, agent_id=agent, k=10
-    )
-    rules = await test_graph.read(
-        "probe/search_rule_fulltext",
-        terms=terms,
-        agent_clause=agent_clause(agent),
-        agent_id=agent,
-        k=10,
-    )
-    return {"beliefs": [row["id"] for row in beliefs], "rules": [row["id"] for row in rules]}
+    return {
+        section: await lucene_order(test_graph, f"probe/search_{kind}_fulltext", QUERY, agent)
+        for section, kind in (("beliefs", "belief"), ("rules", "rule"))
+    }
 
 
 async def test_another_agents_beliefs_and_rules_do_not_move_an_agents_ranking(

@@ -17,7 +17,7 @@ from app.graph.client import GraphClient
 from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest, Mode
-from app.text.lucene import agent_clause, lucene_terms
+from tests.support.lucene import lucene_order
 
 # Words of this test run alone, so that what earlier runs left in the index (deleted episodes
 # count in Lucene's statistics until their segments merge) cannot change Lucene's order here.
@@ -69,14 +69,9 @@ async def _rankings(graph: GraphClient, settings: Settings, agent: str) -> dict[
 
 
 async def _lucene(test_graph: GraphClient, agent: str) -> list[str]:
-    rows = await test_graph.read(
-        "probe/search_episode_fulltext",
-        terms=lucene_terms(QUERY),
-        agent_clause=agent_clause(agent),
-        agent_id=agent,
-        k=10,
+    return await lucene_order(
+        test_graph, "probe/search_episode_fulltext", QUERY, agent, key="external_id"
     )
-    return [str(row["external_id"]) for row in rows]
 
 
 async def test_another_agents_episodes_do_not_move_an_agents_ranking(
