@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, LiteralString, TypeVar
 
 import neo4j
+import neo4j.graph
 import neo4j.time
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, Bookmarks
 from neo4j import exceptions as neo4j_errors
@@ -48,17 +49,46 @@ class ServerInfo:
     edition: str
 
 
+# Values that need no conversion: checked first, since most of what a query returns is these.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def native(value: Any) -> Any:
-    """Converts driver temporal values (recursively) to Python ones at the graph boundary."""
-    if isinstance(value, dict):
-        return {key: native(item) for key, item in value.items()}
-    if isinstance(value, list):
+    """A value of a record as Python holds it at the graph boundary, in one walk: driver
+    temporal values as Python's, nodes as their property maps, a relationship as (start node's
+    properties, type, end node's properties) and a path as nodes' properties and relationship
+    types in turn (as the driver's ``Record.data`` gives them); anything else as it is."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list:
         return [native(item) for item in value]
+    if kind is dict:
+        return {key: native(item) for key, item in value.items()}
     if isinstance(value, neo4j.time.DateTime | neo4j.time.Date | neo4j.time.Time):
         return value.to_native()
     if isinstance(value, neo4j.time.Duration):
         return str(value)
+    if isinstance(value, neo4j.graph.Node):
+        return native(dict(value))
+    if isinstance(value, neo4j.graph.Relationship):
+        start, end = value.start_node, value.end_node
+        return (
+            native(dict(start)) if start is not None else None,
+            type(value).__name__,
+            native(dict(end)) if end is not None else None,
+        )
+    if isinstance(value, neo4j.graph.Path):
+        walked: list[Any] = [native(value.start_node)]
+        for relationship, node in zip(value.relationships, value.nodes[1:], strict=True):
+            walked += [type(relationship).__name__, native(node)]
+        return walked
     return value
+
+
+def row_of(record: neo4j.Record) -> Row:
+    """A record as a row (``native`` of each of its values)."""
+    return {key: native(value) for key, value in zip(record.keys(), record.values(), strict=True)}
 
 
 @asynccontextmanager
@@ -130,7 +160,7 @@ class Transaction:
     async def run(self, name: str, **params: Any) -> list[Row]:
         """Runs the named query inside this transaction and returns its rows."""
         result = await self._tx.run(self._catalog.get(name).text, params)
-        return [native(record.data()) async for record in result]
+        return [row_of(record) async for record in result]
 
 
 class GraphClient:
@@ -224,7 +254,7 @@ class GraphClient:
 
         async def alone(session: neo4j.AsyncSession) -> list[Row]:
             result = await session.run(text, params)
-            rows = [native(record.data()) async for record in result]
+            rows = [row_of(record) async for record in result]
             if access == neo4j.WRITE_ACCESS:
                 record_written((await session.last_bookmarks()).raw_values)
             return rows

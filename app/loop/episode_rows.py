@@ -16,6 +16,7 @@ from app.loop.recording import TurnRecorder, usage_of
 from app.memory.people.micro_birth import micro_birth_properties
 from app.memory.session_order import AGENT_SPEAKERS
 from app.memory.settings import MemoryMechanics
+from app.text.lexical import counted_terms, tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,12 +106,16 @@ async def finish_turn_episode_in(
 async def complete_turn_episode_in(
     tx: Transaction, agent_id: str, episode_id: str, turn: dict[str, Any]
 ) -> None:
-    """Writes the response and how the turn ran on its episode (``turn``: :func:`turn_params`)."""
+    """Writes the response and how the turn ran on its episode (``turn``: :func:`turn_params`);
+    the response's words join those the episode is scored by."""
+    words = tokens(str(turn["response"] or ""))
     await tx.run(
         "loop/episode_rows/complete_turn_episode",
         agent_id=agent_id,
         episode_id=episode_id,
         turn=turn,
+        response_terms=counted_terms(words),
+        response_tokens=len(words),
     )
 
 

@@ -5,6 +5,12 @@ agent's own episodes only (``cypher/lexical/``).
 They are written in the transaction that writes the episodes, which holds the agent's lock. An
 agent whose episodes were written before the statistics were kept gets them built from its
 stored episodes the first time they are needed (on its next write, or its next search).
+
+Each episode also stores the words it is scored by (``lexical_terms``: its counted tokens, in
+order; ``token_count``: every token), so a search scores hundreds of matches without reading
+their text; a turn's response joins them when the turn completes its episode
+(``cypher/loop/episode_rows/complete_turn_episode.cypher``). Episodes written before they were
+stored get them on the agent's next search (:func:`ensure_episode_terms`).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from typing import Any
 
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.text.lexical import DocumentStats, document_text
+from app.text.lexical import DocumentStats, counted_terms, document_text, tokens
 
 
 def episode_document(row: dict[str, Any]) -> str:
@@ -29,8 +35,14 @@ async def add_episode_statistics(
     """Counts new episodes (rows with ``search_text``, ``user_message``, ``response``) into the
     agent's statistics, inside the caller's transaction (which holds the agent's lock and has
     not written them yet: statistics missing so far are built from the stored episodes
-    first)."""
-    stats = DocumentStats.of(episode_document(row) for row in rows)
+    first), and gives each row what the episode stores to be scored without its text:
+    ``lexical_terms`` (its counted tokens, in order) and ``token_count`` (every token)."""
+    documents = []
+    for row in rows:
+        words = tokens(episode_document(row))
+        row["lexical_terms"], row["token_count"] = counted_terms(words), len(words)
+        documents.append(words)
+    stats = DocumentStats.of_words(documents)
     # One round trip when the statistics exist (every write but an agent's first).
     if await tx.run("lexical/add_to_corpus", agent_id=agent_id, **_params(stats)):
         return
@@ -50,6 +62,42 @@ async def ensure_statistics(graph: GraphClient, agent_id: str) -> None:
         await _ensure(tx, agent_id)
 
     await graph.write_transaction(work, action="building lexical statistics")
+
+
+# How many episodes get their stored terms in one transaction.
+TERMS_BATCH = 5000
+
+
+async def ensure_episode_terms(graph: GraphClient, agent_id: str) -> int:
+    """Gives the agent's episodes written before episodes stored their lexical terms those
+    terms, a batch at a time (each under the agent's lock); returns how many got them."""
+    stored = 0
+    while True:
+
+        async def work(tx: Transaction) -> int:
+            await lock_agent(tx, agent_id)
+            rows = await tx.run(
+                "lexical/list_episodes_without_terms", agent_id=agent_id, limit=TERMS_BATCH
+            )
+            episodes = []
+            for row in rows:
+                words = tokens(episode_document(row))
+                episodes.append(
+                    {
+                        "id": row["id"],
+                        "lexical_terms": counted_terms(words),
+                        "token_count": len(words),
+                    }
+                )
+            if not episodes:
+                return 0
+            done = await tx.run("lexical/store_episode_terms", agent_id=agent_id, episodes=episodes)
+            return int(done[0]["stored"])
+
+        batch = await graph.write_transaction(work, action="storing episodes' lexical terms")
+        if batch == 0:
+            return stored
+        stored += batch
 
 
 async def _ensure(tx: Transaction, agent_id: str) -> None:

@@ -7,7 +7,10 @@ another agent's documents, present or deleted, change neither the scores nor the
 index-wide scores only choose the pool: when an agent has more matching documents than the pool,
 which ones come back can still depend on them.
 
-Episodes read statistics kept on every write (``app/memory/lexical_stats.py``). Beliefs and
+Episodes read statistics kept on every write (``app/memory/lexical_stats.py``) and store the
+words they are scored by, so only the query's terms among them travel, not their text: their pool
+(``episode_lexical_pool``, 1,000) is ten times the others', which holds every match of most
+agents' queries (every one on the LoCoMo development conversations). Beliefs and
 rules are short texts that many paths write and rewrite (packs, learning, research, revisions,
 edits), and corpus passages are written and removed a document at a time (loads, replacements,
 deletions), so their statistics are counted at query time over the agent's own live documents
@@ -23,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.graph.client import GraphClient
-from app.memory.lexical_stats import ensure_statistics, episode_document
+from app.memory.lexical_stats import ensure_episode_terms, ensure_statistics, episode_document
 from app.text.background import background_rate, common_in_english
-from app.text.lexical import bm25, bm25_of_words, document_frequencies, tokens
+from app.text.lexical import bm25_of_words, document_frequencies, tokens
 from app.text.lucene import agent_clause
 
 
@@ -58,14 +61,28 @@ async def episode_hits(
         # Episodes written before the statistics were kept: built once, then read again.
         await ensure_statistics(graph, agent_id)
         row = await _candidates(graph, agent_id, terms, pool)
-    scores = bm25(
+    if any("terms" not in hit for hit in row["hits"]):
+        # Episodes written before episodes stored their terms: stored once, then read again.
+        await ensure_episode_terms(graph, agent_id)
+        row = await _candidates(graph, agent_id, terms, pool)
+    words: dict[str, list[str]] = {}
+    lengths: dict[str, int] = {}
+    for hit in row["hits"]:
+        if "terms" in hit:
+            # An episode that stores its terms: the query's among them, and its whole length.
+            words[hit["id"]] = list(hit["terms"])
+            lengths[hit["id"]] = int(hit["token_count"] or 0)
+        else:
+            words[hit["id"]] = tokens(episode_document(hit))
+    scores = bm25_of_words(
         terms.split(),
-        {hit["id"]: episode_document(hit) for hit in row["hits"]},
+        words,
         docs=int(row["docs"] or 0),
         length=int(row["length"] or 0),
         df=_frequencies(row),
         background=background_rate if background_docs > 0 else None,
         background_docs=background_docs,
+        lengths=lengths,
     )
     return _ranked(scores, keep)
 

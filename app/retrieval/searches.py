@@ -183,7 +183,7 @@ class SectionSearch:
             self.graph,
             self.agent_id,
             self.terms,
-            pool=max(s.lexical_pool, s.candidates, self.k),
+            pool=max(s.episode_lexical_pool, s.candidates, self.k),
             keep=max(s.candidates, self.k),
             background_docs=s.lexical_background_docs,
             common_frequency=s.lexical_common_frequency,

@@ -21,6 +21,10 @@ class RetrievalSettings(BaseModel):
     # is ranked exactly as if it were alone in the database; a larger pool costs time (scored in
     # Python: 500 took the episode section from 109 to 284 ms at 10k episodes, bench/README.md).
     lexical_pool: Annotated[int, Field(ge=1, le=5000)] = 100
+    # Episodes: the same pool, larger, since an episode stores the words it is scored by (only
+    # the query's terms among them travel, not its text): an agent with no more matching
+    # episodes than this is ranked exactly as if it were alone in the database.
+    episode_lexical_pool: Annotated[int, Field(ge=1, le=20_000)] = 1000
     # Episodes: documents of general English (app/text/background.py) counted with the agent's
     # own in the lexical idf, so that a small agent's noisy document frequencies lean on a fixed
     # background vocabulary, the same for every tenant (0: the agent's statistics alone).

@@ -56,14 +56,24 @@ class DocumentStats:
 
     @classmethod
     def of(cls, texts: Iterable[str]) -> DocumentStats:
+        return cls.of_words(tokens(text) for text in texts)
+
+    @classmethod
+    def of_words(cls, documents: Iterable[Sequence[str]]) -> DocumentStats:
+        """The statistics of documents already split into their ``tokens``."""
         docs = length = 0
         df: Counter[str] = Counter()
-        for text in texts:
-            words = tokens(text)
+        for words in documents:
             docs += 1
             length += len(words)
             df.update({word for word in words if counted(word)})
         return cls(docs=docs, length=length, df=dict(df))
+
+
+def counted_terms(words: Iterable[str]) -> list[str]:
+    """The tokens of a document that a query can ask for (``counted``), in order, repeats kept:
+    what an episode stores to be scored without its text (``Episode.lexical_terms``)."""
+    return [word for word in words if counted(word)]
 
 
 def document_frequencies(
@@ -117,8 +127,11 @@ def bm25_of_words(
     *,
     background: Callable[[str], float] | None = None,
     background_docs: int = 0,
+    lengths: Mapping[str, int] | None = None,
 ) -> dict[str, float]:
-    """``bm25`` of documents already split into their ``tokens`` (id -> tokens)."""
+    """``bm25`` of documents already split into their ``tokens`` (id -> tokens); ``lengths``:
+    the length of those documents that are given by their counted terms alone (id -> every
+    token's count), the others' being their number of tokens."""
     average = length / docs if docs > 0 and length > 0 else 1.0
     total_docs = max(docs, 1)
     extra = background_docs if background is not None else 0
@@ -135,7 +148,8 @@ def bm25_of_words(
         frequencies = [(weight, words.count(term)) for term, weight in weights.items()]
         if not any(tf for _, tf in frequencies):
             continue
-        norm = K1 * (1.0 - B + B * len(words) / average)
+        size = lengths.get(doc_id, len(words)) if lengths is not None else len(words)
+        norm = K1 * (1.0 - B + B * size / average)
         scores[doc_id] = sum(
             weight * tf * (K1 + 1.0) / (tf + norm) for weight, tf in frequencies if tf
         )

@@ -9,6 +9,8 @@
 //         outcome, emotional_valence, surprise, frame, actions, trivial, interference,
 //         search_text (string), seq (int or null: place of arrival in the session),
 //         mentioned_dates (list of ISO date strings: app/text/dates.py),
+//         lexical_terms (list of strings: the counted tokens of its indexed text, in order,
+//         repeats kept), token_count (int: every token of it; app/memory/lexical_stats.py),
 //         embedding (float32 VECTOR or null), about (list of belief ids)),
 //         $scheme (int: the embedding scheme of the given vectors).
 // The agent counts the episodes written since its last reflection (episodes_since_reflection:
@@ -42,7 +44,9 @@ SET e.external_id = row.external_id,
     e.consolidated = false,
     e.revision_triggered = false,
     e.session_key = row.session,
-    e.mentioned_dates = row.mentioned_dates
+    e.mentioned_dates = row.mentioned_dates,
+    e.lexical_terms = row.lexical_terms,
+    e.token_count = row.token_count
 WITH e, row
 CALL (e, row) {
   WITH e, row WHERE row.embedding IS NOT NULL

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent
@@ -15,8 +16,11 @@ from app.embeddings.embedder import shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes
+from app.memory.lexical_stats import episode_document
 from app.retrieval.context import build_context
+from app.retrieval.lexical import episode_hits
 from app.retrieval.models import ContextRequest, Mode
+from app.text.lexical import counted_terms, tokens
 from tests.support.lucene import lucene_order
 
 # Words of this test run alone, so that what earlier runs left in the index (deleted episodes
@@ -122,3 +126,93 @@ async def test_statistics_missing_for_stored_episodes_are_built_from_them(
     rebuilt = (await test_graph.read("probe/lexical_statistics", agent_id=agent))[0]
     assert rebuilt["docs"] == kept["docs"] and rebuilt["length"] == kept["length"]
     assert sorted(map(tuple, rebuilt["pairs"])) == sorted(map(tuple, kept["pairs"]))
+
+
+# An agent with more matching episodes than the pool of 100 the index once chose them from: 60
+# say the canoe word, 90 the torch word (words of their own: the test above leaves deleted kayaks
+# in Lucene's statistics). Within the agent the canoe word is the rarer, so its turns rank first;
+# the other agent's canoes make it the commoner in the index as a whole, so that Lucene's own
+# best 100 of the 150 change from every canoe turn to mostly torch turns.
+CANOE, TORCH = f"canoe{RUN}", f"torch{RUN}"
+CROWDED = [
+    *((f"k{i}", "Bart", f"The {CANOE} went out on trip {i}.") for i in range(60)),
+    *((f"l{i}", "Lisa", f"The {TORCH} number {i} was lit.") for i in range(90)),
+]
+CROWDED_QUERY = f"{CANOE} {TORCH}"
+
+
+async def _lexical(graph: GraphClient, settings: Settings, agent: str) -> list[str]:
+    hits = await episode_hits(
+        graph,
+        agent,
+        CROWDED_QUERY,
+        pool=settings.retrieval.episode_lexical_pool,
+        keep=settings.retrieval.candidates,
+    )
+    return [hit["id"] for hit in hits]
+
+
+async def _crowded_lucene(test_graph: GraphClient, agent: str) -> list[str]:
+    return await lucene_order(
+        test_graph,
+        "probe/search_episode_fulltext",
+        CROWDED_QUERY,
+        agent,
+        "external_id",
+        len(CROWDED),
+    )
+
+
+async def test_an_agent_with_more_matches_than_the_old_pool_is_ranked_as_if_alone(
+    graph: GraphClient, test_graph: GraphClient, settings: Settings
+) -> None:
+    offline = shared_embedder(EmbeddingSettings(enabled=False))
+    agent = (await create_agent(graph, AgentCreate(name="Crowded"))).id
+    await import_episodes(graph, offline, settings.retrieval, agent, _batch(CROWDED, "own"))
+    ids = {row["id"]: row["external_id"] for row in await _episodes(test_graph, agent)}
+    before = await _lexical(graph, settings, agent)
+    lucene_before = await _crowded_lucene(test_graph, agent)
+
+    other = (await create_agent(graph, AgentCreate(name="Kayaker"))).id
+    crowd = [(f"o{i}", "Kim", f"The {CANOE} trip number {i} went well.") for i in range(OTHERS)]
+    for start in range(0, OTHERS, 200):
+        batch = _batch(crowd[start : start + 200], f"crowd-{start}")
+        await import_episodes(graph, offline, settings.retrieval, other, batch)
+    during = await _lexical(graph, settings, agent)
+    lucene_during = await _crowded_lucene(test_graph, agent)
+    await delete_agent(graph, other, default_agent_name="")
+    after = await _lexical(graph, settings, agent)
+
+    old_pool = settings.retrieval.lexical_pool
+    assert len(CROWDED) > old_pool
+    # The index's own best 100 moved from the canoe turns to the torch turns ...
+    assert sum(key.startswith("k") for key in lucene_before[:old_pool]) == 60
+    assert sum(key.startswith("k") for key in lucene_during[:old_pool]) < 60
+    # ... and the agent's ranking did not: every canoe turn first, the same order throughout.
+    assert {ids[hit][0] for hit in before[:60]} == {"k"}
+    assert during == before
+    assert after == before
+
+
+async def test_episodes_stored_without_their_terms_get_them_on_the_next_search(
+    graph: GraphClient, test_graph: GraphClient, settings: Settings
+) -> None:
+    offline = shared_embedder(EmbeddingSettings(enabled=False))
+    agent = (await create_agent(graph, AgentCreate(name="Older terms"))).id
+    await import_episodes(graph, offline, settings.retrieval, agent, _batch(OWN, "a"))
+    stored = await _episodes(test_graph, agent)
+    ranked = await _rankings(graph, settings, agent)
+
+    for row in stored:
+        words = tokens(episode_document(row))
+        assert row["lexical_terms"] == counted_terms(words)
+        assert row["token_count"] == len(words)
+    dropped = await test_graph.write("probe/drop_episode_terms", agent_id=agent)
+    assert dropped[0]["dropped"] == len(OWN)
+
+    assert await _rankings(graph, settings, agent) == ranked
+    assert await _episodes(test_graph, agent) == stored
+
+
+async def _episodes(test_graph: GraphClient, agent: str) -> list[dict[str, Any]]:
+    return await test_graph.read("probe/episode_lexical_terms", agent_id=agent)

@@ -52,8 +52,11 @@ class _Record:
     def __init__(self, row: dict[str, Any]) -> None:
         self._row = row
 
-    def data(self) -> dict[str, Any]:
-        return self._row
+    def keys(self) -> list[str]:
+        return list(self._row)
+
+    def values(self) -> list[Any]:
+        return list(self._row.values())
 
 
 class _Rows:
