@@ -175,6 +175,10 @@ class Episode(AgentScoped):
     # The dates the text mentions, resolved against occurred_at (app/text/dates.py): ISO
     # strings, "2023-05-07" (a day), "2023-05" (a month), "2023" (a year).
     mentioned_dates = ArrayProperty(StringProperty())
+    # The words the lexical search scores it by (app/memory/lexical_stats.py): the counted tokens
+    # of its search text, message and response, in order, repeats kept; and every token's count.
+    lexical_terms = ArrayProperty(StringProperty())
+    token_count = IntegerProperty()
     # Order of arrival in the session (ties of occurred_at); the session's chain is NEXT edges.
     seq = IntegerProperty()
     # What the vector embeds: 2 = previous turn + search text (app/embeddings/store.py).
