@@ -1601,7 +1601,9 @@ def main(args: argparse.Namespace) -> None:
                     per_run += [cold_agent, warm_agent]
                     asyncio.run(create_agents_now(settings, [cold_agent, warm_agent]))
                     episode_texts = texts.distinct(args.import_episodes, "episode_text")
-                    irng = random.Random(f"{args.seed}-import")
+                    # Each run draws the same speakers: an episode's vector embeds its speaker
+                    # and the turn before it, so only identical turns find their vectors cached.
+                    seed = f"{args.seed}-import"
                     print(
                         f"[import] {args.import_episodes:,} episodes, batches of "
                         f"{args.import_batch}; load average {load_average()} ...",
@@ -1611,7 +1613,9 @@ def main(args: argparse.Namespace) -> None:
                         measure_import(
                             server,
                             cold_agent,
-                            episode_batches(episode_texts, args.import_batch, irng, "new"),
+                            episode_batches(
+                                episode_texts, args.import_batch, random.Random(seed), "new"
+                            ),
                             "new texts (model runs)",
                         )
                     )
@@ -1620,7 +1624,9 @@ def main(args: argparse.Namespace) -> None:
                         measure_import(
                             server,
                             warm_agent,
-                            episode_batches(episode_texts, args.import_batch, irng, "cached"),
+                            episode_batches(
+                                episode_texts, args.import_batch, random.Random(seed), "cached"
+                            ),
                             "same texts (vector cache warm)",
                         )
                     )
