@@ -65,6 +65,10 @@ class Agent(AgentScoped):
 
 class Belief(AgentScoped):
     statement = _fulltext(required=True)
+    # The words the lexical search scores it by (app/text/lexical.py scored_words): the counted
+    # tokens of its statement, in order, and every token's count.
+    lexical_terms = ArrayProperty(StringProperty())
+    token_count = IntegerProperty()
     category = StringProperty(index=True)
     domain = StringProperty()
     strength = FloatProperty()
@@ -294,6 +298,9 @@ class Entity(AgentScoped):
 class Rule(AgentScoped):
     trigger_concept = StringProperty()
     content = _fulltext(required=True)
+    # The words the lexical search scores its content by (as a belief's).
+    lexical_terms = ArrayProperty(StringProperty())
+    token_count = IntegerProperty()
     source = StringProperty(
         choices={
             "reflection": "reflection",
@@ -441,13 +448,15 @@ class CorpusDocument(AgentScoped):
 
 class CorpusPassage(AgentScoped):
     """A passage of a corpus document, searched by vector and fulltext like an episode
-    (``token_count``: its title and text in tokens, what the corpus search's BM25 averages;
-    absent on passages loaded before it was stored)."""
+    (``lexical_terms``: the counted tokens of its title and text, in order, the words the corpus
+    search's BM25 scores it by; ``token_count``: every token, what it averages; both given on
+    the first search to passages loaded before they were stored)."""
 
     document_id = StringProperty(required=True)
     ordinal = IntegerProperty()
     title = _fulltext()
     text = _fulltext(required=True)
+    lexical_terms = ArrayProperty(StringProperty())
     token_count = IntegerProperty()
     embedding = _embedding()
 

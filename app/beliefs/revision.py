@@ -23,6 +23,7 @@ from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.metrics import count_revisions
 from app.reasoning.protocol import EvidenceNote, Neighbour, Reasoner, RevisedBelief, RevisionRequest
+from app.text.lexical import scored_words
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,8 @@ async def apply_revision_in(
         "beliefs/revision/apply_revision",
         agent_id=agent_id,
         m=mechanics.as_params(),
-        revision=revision,
+        # The words the lexical search scores the new belief by.
+        revision={**revision, **scored_words(revision["statement"])},
     )
 
 

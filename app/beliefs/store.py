@@ -21,6 +21,7 @@ from app.beliefs.models import (
 from app.errors import BeliefImmutable, BeliefNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
+from app.text.lexical import scored_words
 
 
 def belief_params(
@@ -33,6 +34,7 @@ def belief_params(
         "event_kind": event_kind,
         "contexts": [c.model_dump() for c in data.contexts],
         "context_parents": all_context_parents([c.name for c in data.contexts]),
+        **scored_words(data.statement),
     }
 
 
@@ -165,6 +167,7 @@ async def update_belief(
         raise BeliefImmutable(belief_id, "change its statement or deactivate it")
     params = {
         "statement": changes.statement,
+        **(scored_words(changes.statement) if changes.statement is not None else {}),
         "importance": changes.importance,
         "supervision_mode": (
             None if changes.supervision_mode == "derived" else changes.supervision_mode

@@ -25,6 +25,7 @@ from app.errors import AgentNotFound, InvalidInput, RuleNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory.settings import MemoryMechanics
+from app.text.lexical import scored_words
 
 RuleSource = Literal["reflection", "manual", "consolidation", "pack"]
 
@@ -118,6 +119,7 @@ async def create_rule(
         "id": str(uuid.uuid4()),
         **data.model_dump(),
         "embedding": vectors[0] if vectors else None,
+        **scored_words(data.content),
     }
 
     async def work(tx: Transaction) -> None:

@@ -35,6 +35,7 @@ from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.metrics import count_revisions
 from app.seeds.pack_schema import KnowledgePack, PackBelief
+from app.text.lexical import scored_words
 
 Vector = list[float]
 Progress = Callable[[str, int, int], None]
@@ -262,6 +263,7 @@ async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
             ),
             "is_immutable": b.key in load.immutable_keys,
             "source": load.source,
+            **scored_words(b.statement),
         }
         for i, b in enumerate(load.diff.new)
     ]
@@ -309,6 +311,7 @@ async def _upsert_rules(tx: Transaction, load: _Load) -> None:
             **rule.model_dump(exclude={"key"}),
             "key": rule.key,
             "embedding": vector_param(load.vectors.get(f"rule:{rule.key}")),
+            **scored_words(rule.content),
         }
         for rule in load.pack.rules
     ]

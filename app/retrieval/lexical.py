@@ -7,17 +7,22 @@ another agent's documents, present or deleted, change neither the scores nor the
 index-wide scores only choose the pool: when an agent has more matching documents than the pool,
 which ones come back can still depend on them.
 
-Episodes read statistics kept on every write (``app/memory/lexical_stats.py``) and store the
-words they are scored by, so only the query's terms among them travel, not their text: their pool
-(``episode_lexical_pool``, 1,000) is ten times the others', which holds every match of most
-agents' queries (every one on the LoCoMo development conversations). Beliefs and
+Every document stores the words it is scored by (``lexical_terms``: its counted tokens, in
+order; ``token_count``: every token), written with it (``app/text/lexical.py`` ``scored_words``),
+so only the query's terms among them travel, not the text, and the pools are large: episodes
+``episode_lexical_pool`` (1,000: every match of the LoCoMo development questions), beliefs,
+rules and passages ``lexical_pool`` (300). Documents written before they stored their terms get
+them the first time a search meets one (``app/memory/lexical_stats.py`` for episodes,
+``app/retrieval/stored_terms.py`` for the others).
+
+Episodes read statistics kept on every write (``app/memory/lexical_stats.py``). Beliefs and
 rules are short texts that many paths write and rewrite (packs, learning, research, revisions,
 edits), and corpus passages are written and removed a document at a time (loads, replacements,
 deletions), so their statistics are counted at query time over the agent's own live documents
 (``cypher/retrieval/lexical_short_text_candidates.cypher``): the number of documents, each
 query term's document frequency (from the candidates when every match is one of them, else by
-the fulltext index scoped to the agent) and their total length (corpus passages carry theirs,
-written with them; beliefs and rules by the mean over at most ``LENGTH_SAMPLE`` of them).
+the fulltext index scoped to the agent) and their total length (stored with their terms; a
+document written before by the mean over at most ``LENGTH_SAMPLE`` of such ones).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any
 
 from app.graph.client import GraphClient
 from app.memory.lexical_stats import ensure_episode_terms, ensure_statistics, episode_document
+from app.retrieval.stored_terms import ensure_short_text_terms
 from app.text.background import background_rate, common_in_english
 from app.text.lexical import bm25_of_words, document_frequencies, tokens
 from app.text.lucene import agent_clause
@@ -120,16 +126,27 @@ async def short_text_hits(
 ) -> list[dict[str, Any]]:
     """The ``keep`` best beliefs, rules or passages (``kind``) for the Lucene ``terms`` by BM25
     on the agent's own documents, counted at query time, best first: ``id``, ``rank`` and
-    ``score`` (normalised as ``episode_hits`` does). Documents without a stored length (every
-    belief and rule, passages written before it was) count by the mean of at most
-    ``LENGTH_SAMPLE`` of them."""
+    ``score`` (normalised as ``episode_hits`` does). Documents met without their stored terms
+    (written before documents stored them) get them first, then the candidates are read
+    again."""
     row = await short_text_candidates(graph, kind, agent_id, terms, pool)
+    if any("terms" not in hit for hit in row["hits"]):
+        # Documents written before documents stored their terms: stored once, then read again.
+        await ensure_short_text_terms(graph, kind.label, kind.fields, agent_id)
+        row = await short_text_candidates(graph, kind, agent_id, terms, pool)
     query_terms = terms.split()
-    # Each hit split into its tokens once: for its frequencies and for its score.
-    hits = {hit["id"]: tokens(str(hit["text"] or "")) for hit in row["hits"]}
+    # Each hit's words: the query's terms among those it stores (its length stored beside
+    # them), or its text split into tokens (one written meanwhile without them).
+    hits: dict[str, list[str]] = {}
+    lengths: dict[str, int] = {}
+    for hit in row["hits"]:
+        if "terms" in hit:
+            hits[hit["id"]] = list(hit["terms"])
+            lengths[hit["id"]] = int(hit["token_count"] or 0)
+        else:
+            hits[hit["id"]] = tokens(str(hit["text"] or ""))
     docs, stored, sample = int(row["docs"] or 0), int(row["stored"] or 0), row["sample"]
-    # Documents that carry their length (corpus passages) count by it, the others by the mean of
-    # the sampled ones.
+    # Documents that carry their length count by it, the others by the mean of the sampled ones.
     sampled_length = sum(len(tokens(text)) for text in sample)
     length = int(row["stored_length"] or 0)
     if sample:
@@ -140,13 +157,7 @@ async def short_text_hits(
         if row["df"] is not None
         else document_frequencies(query_terms, hits.values())
     )
-    scores = bm25_of_words(
-        query_terms,
-        hits,
-        docs=docs,
-        length=length,
-        df=df,
-    )
+    scores = bm25_of_words(query_terms, hits, docs=docs, length=length, df=df, lengths=lengths)
     return _ranked(scores, keep)
 
 

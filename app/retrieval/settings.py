@@ -15,15 +15,17 @@ Positive = Annotated[float, Field(gt=0.0)]
 class RetrievalSettings(BaseModel):
     # Candidates taken from each index before fusion.
     candidates: Annotated[int, Field(ge=1, le=1000)] = 50
-    # Episodes, beliefs and rules: how many of the agent's documents the fulltext index may
-    # return, to be scored again by BM25 on the agent's own statistics (app/retrieval/lexical.py)
-    # before the best `candidates` are fused. An agent with no more matching documents than this
-    # is ranked exactly as if it were alone in the database; a larger pool costs time (scored in
-    # Python: 500 took the episode section from 109 to 284 ms at 10k episodes, bench/README.md).
-    lexical_pool: Annotated[int, Field(ge=1, le=5000)] = 100
-    # Episodes: the same pool, larger, since an episode stores the words it is scored by (only
-    # the query's terms among them travel, not its text): an agent with no more matching
-    # episodes than this is ranked exactly as if it were alone in the database.
+    # Beliefs, rules and research passages: how many of the agent's documents the fulltext index
+    # may return, to be scored again by BM25 on the agent's own statistics
+    # (app/retrieval/lexical.py) before the best `candidates` are fused. An agent with no more
+    # matching documents than this is ranked exactly as if it were alone in the database. A
+    # document stores the words it is scored by, so only the query's terms among them are read;
+    # still, an agent of 10,000 short statements from a small vocabulary (the latency bench's)
+    # matches more than 1,000 of them per query, and reading 1,000 took /context to 1.15-1.18x
+    # the pool of 100 (bench/README.md), so 300 here.
+    lexical_pool: Annotated[int, Field(ge=1, le=20_000)] = 300
+    # Episodes: the same pool, larger: 1,000 holds every match of the LoCoMo development
+    # questions (a median of 280 of 419 turns), which 100 cut to a third.
     episode_lexical_pool: Annotated[int, Field(ge=1, le=20_000)] = 1000
     # Episodes: documents of general English (app/text/background.py) counted with the agent's
     # own in the lexical idf, so that a small agent's noisy document frequencies lean on a fixed

@@ -15,6 +15,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from app.text.lucene import WORD_TOKEN
 from app.text.stopwords import QUERY_STOP_WORDS
@@ -72,8 +73,16 @@ class DocumentStats:
 
 def counted_terms(words: Iterable[str]) -> list[str]:
     """The tokens of a document that a query can ask for (``counted``), in order, repeats kept:
-    what an episode stores to be scored without its text (``Episode.lexical_terms``)."""
+    what a document stores to be scored without its text (``lexical_terms``)."""
     return [word for word in words if counted(word)]
+
+
+def scored_words(*fields: str | None) -> dict[str, Any]:
+    """What a document of several text fields stores to be scored without its text (a belief's
+    statement, a rule's content, a passage's title and text): ``lexical_terms`` (its counted
+    tokens, in order) and ``token_count`` (every token)."""
+    words = tokens(document_text(*fields))
+    return {"lexical_terms": counted_terms(words), "token_count": len(words)}
 
 
 def document_frequencies(

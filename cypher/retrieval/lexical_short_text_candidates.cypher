@@ -1,9 +1,11 @@
 // The fulltext candidates of the belief, the rule or the research corpus search with what
 // re-scores them on the agent's own documents at query time (app/retrieval/lexical.py): the
 // agent's documents the fulltext index matches in any of $fields (at most $pool, Lucene's order;
-// inactive beliefs dropped after the limit) with their text (the fields' values, one a line);
+// inactive beliefs dropped after the limit), each with the query's terms among the words it is
+// scored by (its stored lexical terms) and its length, or its text (the fields' values, one a
+// line) when it stores no terms (written before documents stored them);
 // how many documents the agent has and their length: the sum of the lengths stored on the
-// documents that carry one (`token_count`: corpus passages), and the text of up to
+// documents that carry one (`token_count`, written with their terms), and the text of up to
 // $length_sample of the others, whose mean length stands for theirs (every one for an agent with
 // no more; else the first in the index's order, which no other agent's nodes change); and, when
 // more than $pool documents matched, each query term's document frequency among the agent's
@@ -20,7 +22,8 @@
 //         $agent_clause (string: app.text.lucene.agent_clause),
 //         $terms (Lucene terms string), $term_list (list of strings: the same terms),
 //         $pool (int), $length_sample (int).
-// Returns: one row: hits (list of maps: id, text), docs (int), stored (int: documents with a
+// Returns: one row: hits (list of maps: id, terms (list of strings: its words that are query
+//          terms, repeats kept), token_count (int); or id, text), docs (int), stored (int: documents with a
 //          stored length), stored_length (int: their lengths summed), sample (list of strings:
 //          texts of documents without one), df (list of maps: term, df (int)), or null when
 //          every match is among the hits.
@@ -34,8 +37,11 @@ CALL () {
   WITH collect(node) AS found
   RETURN size(found) AS matched,
          [n IN found WHERE n.agent_id = $agent_id AND coalesce(n.is_active, true)
-          | {id: n.id, text: reduce(t = '', f IN $fields | t + coalesce(n[f], '') + '\n')}]
-           AS hits
+          | CASE WHEN n.lexical_terms IS NULL
+              THEN {id: n.id, text: reduce(t = '', f IN $fields | t + coalesce(n[f], '') + '\n')}
+              ELSE {id: n.id, terms: [w IN n.lexical_terms WHERE w IN $term_list],
+                    token_count: n.token_count}
+            END] AS hits
 }
 CALL (matched) {
   UNWIND CASE WHEN matched >= $pool THEN $term_list ELSE [] END AS term

@@ -14,6 +14,7 @@ from app.memory.reflection.models import CapabilityChange, ReflectionFailed, Ref
 from app.memory.reflection.plans import CandidateEpisode, ClusterPlan, ReflectionScope
 from app.memory.self_model import CapabilityState, capability_after, merged_gaps
 from app.memory.settings import MemoryMechanics, ReflectionSettings
+from app.text.lexical import scored_words
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ async def _create_rule(tx: Transaction, plan: ClusterPlan, scope: ReflectionScop
             **plan.rule.model_dump(),
             "derived_from": episode_ids,
             "embedding": plan.embedding,
+            **scored_words(plan.rule.content),
         },
         now=scope.at,
     )

@@ -30,7 +30,7 @@ from app.research.sources.protocol import Passage
 from app.retrieval.lexical import CORPUS_PASSAGES
 from app.retrieval.searches import SectionSearch
 from app.retrieval.settings import RetrievalSettings
-from app.text.lexical import document_text, tokens
+from app.text.lexical import scored_words
 from app.text.lucene import lucene_terms
 
 # Ids of corpus nodes are derived (uuid5) from the agent, the document id and the passage text,
@@ -210,7 +210,8 @@ def _passage_rows(
                     "document_id": document.document_id,
                     "ordinal": ordinal,
                     "text": text,
-                    "token_count": len(tokens(document_text(document.title, text))),
+                    # The words the corpus search scores it by (title and text).
+                    **scored_words(document.title, text),
                     "embedding": vectors[len(rows)] if vectors else None,
                 }
             )

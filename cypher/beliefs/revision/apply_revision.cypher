@@ -7,7 +7,9 @@
 // Params: $agent_id (string), $m (map: mechanics), $revision (map: id, old_id, new_id, statement,
 //         reasoning, evidence_summary, behavioral_changes (list of strings), depth (int),
 //         mode (string), reasoner (string), parent_revision_id (string or null),
-//         initial_strength (float or null: without supporters; null = the mechanics' default)).
+//         initial_strength (float or null: without supporters; null = the mechanics' default),
+//         lexical_terms (list of strings), token_count (int): the words the lexical search
+//         scores the new belief by, app/text/lexical.py scored_words).
 // Returns: revision_id, old_id, new_id (strings), trigger_tension (float), new_strength (float).
 //          No row when the old belief is unknown or no longer active.
 MATCH (agent:Agent {id: $agent_id})
@@ -16,6 +18,8 @@ WHERE old.is_active
 CREATE (new:Belief {id: $revision.new_id, agent_id: $agent_id})
 WITH agent, old, new
 SET new.statement = $revision.statement,
+    new.lexical_terms = $revision.lexical_terms,
+    new.token_count = $revision.token_count,
     new.category = old.category,
     new.domain = old.domain,
     new.importance = old.importance,

@@ -3,11 +3,15 @@
 // Params: $agent_id (string), $m (map: mechanics, see app/beliefs/mechanics.py),
 //         $belief (map: id, statement, category, domain (nullable), strength, importance,
 //         is_core, is_immutable, source, event_kind ('manual' or 'pack'),
-//         contexts: list of {name, strength}, context_parents: list of {child, parent}).
+//         contexts: list of {name, strength}, context_parents: list of {child, parent},
+//         lexical_terms (list of strings), token_count (int): the words the lexical search
+//         scores it by, app/text/lexical.py scored_words).
 // Returns: id (string).
 MATCH (agent:Agent {id: $agent_id})
 CREATE (b:Belief {id: $belief.id, agent_id: $agent_id})
 SET b.statement = $belief.statement,
+    b.lexical_terms = $belief.lexical_terms,
+    b.token_count = $belief.token_count,
     b.category = $belief.category,
     b.domain = $belief.domain,
     b.strength = toFloat($belief.strength),

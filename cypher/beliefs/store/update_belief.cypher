@@ -3,6 +3,8 @@
 // Call graph/agent_scope/lock_agent first in the same transaction. Immutable beliefs are refused by the
 // service before this runs.
 // Params: $agent_id (string), $belief_id (string), $changes (map: statement string or null,
+//         with a statement its lexical_terms (list of strings) and token_count (int): the words
+//         the lexical search scores it by, app/text/lexical.py scored_words;
 //         importance float or null, supervision_mode string or null,
 //         clear_supervision_mode boolean).
 // Returns: id (string). No row if unknown.
@@ -10,6 +12,8 @@ MATCH (agent:Agent {id: $agent_id})
 MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
 WITH agent, b, b.statement AS old_statement, b.importance AS old_importance
 SET b.statement = coalesce($changes.statement, b.statement),
+    b.lexical_terms = coalesce($changes.lexical_terms, b.lexical_terms),
+    b.token_count = coalesce($changes.token_count, b.token_count),
     // A new statement needs a new vector (app/embeddings/store.py embeds it).
     b.embedding_pending = CASE WHEN $changes.statement IS NOT NULL
                                  AND $changes.statement <> old_statement

@@ -3,12 +3,16 @@
 // Call graph/agent_scope/lock_agent first in the same transaction.
 // Params: $agent_id (string), $now (datetime),
 //         $rule (map: id, trigger_concept, content, source, confidence (float),
-//         embedding (list of 384 floats or null), derived_from (list of episode ids)).
+//         embedding (list of 384 floats or null), derived_from (list of episode ids),
+//         lexical_terms (list of strings), token_count (int): the words the lexical search
+//         scores its content by, app/text/lexical.py scored_words).
 // Returns: id (string), linked (list of the episode ids found and linked).
 MATCH (agent:Agent {id: $agent_id})
 CREATE (r:Rule {id: $rule.id, agent_id: $agent_id})
 SET r.trigger_concept = $rule.trigger_concept,
     r.content = $rule.content,
+    r.lexical_terms = $rule.lexical_terms,
+    r.token_count = $rule.token_count,
     r.source = $rule.source,
     r.confidence = toFloat($rule.confidence),
     r.validation_count = 0,

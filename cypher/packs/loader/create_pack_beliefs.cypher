@@ -6,12 +6,16 @@
 //         $rows (list of maps: id, key, statement, category, domain, strength, prior_strength
 //         (the pack's own figure; strength may be lower by the birth policy), importance,
 //         is_core, is_immutable, source ('pack' or 'birth'), seq, embedding (float32 VECTOR or null), contexts (list of {name, strength}),
-//         context_parents (list of {child, parent})).
+//         context_parents (list of {child, parent}), lexical_terms (list of strings),
+//         token_count (int): the words the lexical search scores it by,
+//         app/text/lexical.py scored_words).
 // Returns: created (int).
 MATCH (k:KnowledgePack {agent_id: $agent_id, name: $pack_name})
 UNWIND $rows AS row
 CREATE (b:Belief {id: row.id, agent_id: $agent_id})
 SET b.statement = row.statement,
+    b.lexical_terms = row.lexical_terms,
+    b.token_count = row.token_count,
     b.category = row.category,
     b.domain = row.domain,
     b.strength = toFloat(row.strength),

@@ -1,14 +1,17 @@
 // A pack's rules (MERGE on pack + key). A changed rule text replaces the content and needs a new
 // vector; learned confidence and validation counts are kept.
 // Params: $agent_id (string), $pack_name (string),
-//         $rows (list of {key, trigger_concept, content, confidence, embedding or null}).
+//         $rows (list of {key, trigger_concept, content, confidence, embedding or null,
+//         lexical_terms (list of strings), token_count (int): the words the lexical search
+//         scores its content by, app/text/lexical.py scored_words}).
 // Returns: created (int), changed (int).
 UNWIND $rows AS row
 MERGE (r:Rule {agent_id: $agent_id, pack_name: $pack_name, pack_key: row.key})
   ON CREATE SET r.id = randomUUID(), r.created_at = datetime(), r.source = 'pack',
                 r.confidence = toFloat(row.confidence), r.validation_count = 0, r.fresh = true
 WITH r, row, coalesce(r.fresh, false) AS created, coalesce(r.content <> row.content, false) AS changed
-SET r.trigger_concept = row.trigger_concept, r.content = row.content
+SET r.trigger_concept = row.trigger_concept, r.content = row.content,
+    r.lexical_terms = row.lexical_terms, r.token_count = row.token_count
 REMOVE r.fresh
 WITH r, row, created, changed
 CALL (r, row, created, changed) {

@@ -125,7 +125,7 @@ async def test_frequencies_counted_by_the_index_match_those_counted_from_the_hit
     few = await short_text_candidates(graph, CORPUS_PASSAGES, agent, terms, pool=1)
 
     assert every["df"] is None and len(every["hits"]) == 6
-    counted = document_frequencies(terms.split(), (tokens(h["text"]) for h in every["hits"]))
+    counted = document_frequencies(terms.split(), (h["terms"] for h in every["hits"]))
     assert {row["term"]: row["df"] for row in few["df"]} == {FERRY: 3, HARBOUR: 4} == counted
     # Every passage carries its length: none is read to measure it.
     assert every["docs"] == few["docs"] == every["stored"] == len(OWN) + 2
@@ -134,7 +134,7 @@ async def test_frequencies_counted_by_the_index_match_those_counted_from_the_hit
     assert every["stored_length"] == sum(len(tokens(text)) for text in texts)
 
 
-async def test_passages_loaded_before_their_length_was_stored_count_by_their_text(
+async def test_passages_loaded_before_their_terms_were_stored_get_them_on_the_next_search(
     graph: GraphClient, test_graph: GraphClient, make_agent: MakeAgent
 ) -> None:
     agent = make_agent("Old passages")
@@ -143,9 +143,15 @@ async def test_passages_loaded_before_their_length_was_stored_count_by_their_tex
     assert terms is not None
     stored = await short_text_hits(graph, CORPUS_PASSAGES, agent, terms, pool=100, keep=50)
 
-    await test_graph.write("probe/forget_passage_lengths", agent_id=agent)
+    await test_graph.write("probe/forget_passage_terms", agent_id=agent)
     row = await short_text_candidates(graph, CORPUS_PASSAGES, agent, terms, pool=100)
     counted = await short_text_hits(graph, CORPUS_PASSAGES, agent, terms, pool=100, keep=50)
+    again = await short_text_candidates(graph, CORPUS_PASSAGES, agent, terms, pool=100)
 
+    # Before the search: measured by a sample of their text, matched by their text.
     assert row["stored"] == 0 and len(row["sample"]) == len(OWN)
+    assert all("text" in hit for hit in row["hits"])
+    # The search gave them their terms and lengths again: the same scores, nothing sampled.
     assert counted == stored and len(stored) == 4
+    assert again["stored"] == len(OWN) and again["sample"] == []
+    assert all("terms" in hit for hit in again["hits"])

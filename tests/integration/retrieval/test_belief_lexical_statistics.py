@@ -11,9 +11,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.agents.store import delete_agent
+from app.config import Settings
 from app.graph.client import GraphClient
-from app.retrieval.lexical import BELIEFS, short_text_candidates
-from app.text.lexical import DocumentStats
+from app.retrieval.lexical import BELIEFS, short_text_candidates, short_text_hits
+from app.text.lexical import DocumentStats, scored_words
 from app.text.lucene import lucene_terms
 from tests.support.agents import MakeAgent
 from tests.support.lucene import lucene_order
@@ -151,10 +152,87 @@ async def test_frequencies_counted_by_the_index_match_those_counted_from_the_hit
     few = await short_text_candidates(graph, BELIEFS, agent, terms, pool=1)
 
     assert every["df"] is None and len(every["hits"]) == 4  # the given-up belief is no hit
-    counted = DocumentStats.of(hit["text"] for hit in every["hits"]).df
+    counted = DocumentStats.of_words(hit["terms"] for hit in every["hits"]).df
     assert (
         {row["term"]: row["df"] for row in few["df"]}
         == {KAYAK: 1, LANTERN: 3}
         == {term: counted[term] for term in terms.split()}
     )
-    assert every["docs"] == few["docs"] == len(OWN) and len(every["sample"]) == len(OWN)
+    # Every belief stores its length with its terms: no statement is sampled.
+    assert every["docs"] == few["docs"] == every["stored"] == len(OWN) and every["sample"] == []
+
+
+# An agent with more matching beliefs than the pool of 100 the index once chose them from: 60
+# say the canoe word, 90 the torch word (words of their own: the test above leaves deleted kayaks
+# in Lucene's statistics). Written without their stored terms (as before beliefs stored them),
+# so the first search also gives them their terms.
+CANOE, TORCH = f"canoe{RUN}", f"torch{RUN}"
+CROWDED = [
+    *(f"The {CANOE} went out on trip {i}." for i in range(60)),
+    *(f"The {TORCH} number {i} was lit." for i in range(90)),
+]
+CROWDED_QUERY = f"{CANOE} {TORCH}"
+OLD_POOL = 100
+
+
+def _beliefs(agent: str, statements: list[str], tag: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": f"{agent}-{tag}{i}",
+            "agent_id": agent,
+            "statement": statement,
+            "category": "contextual",
+            "strength": 0.5,
+            "is_active": True,
+        }
+        for i, statement in enumerate(statements)
+    ]
+
+
+async def _crowded(graph: GraphClient, settings: Settings, agent: str) -> list[str]:
+    hits = await short_text_hits(
+        graph,
+        BELIEFS,
+        agent,
+        CROWDED_QUERY,
+        pool=settings.retrieval.lexical_pool,
+        keep=settings.retrieval.candidates,
+    )
+    return [hit["id"] for hit in hits]
+
+
+async def test_an_agent_with_more_matching_beliefs_than_the_old_pool_is_ranked_as_if_alone(
+    make_agent: MakeAgent, graph: GraphClient, test_graph: GraphClient, settings: Settings
+) -> None:
+    agent = make_agent("Crowded beliefs")
+    await test_graph.write("probe/create_beliefs", beliefs=_beliefs(agent, CROWDED, "b"))
+    before = await _crowded(graph, settings, agent)
+    stored = await test_graph.read("probe/belief_lexical_terms", agent_id=agent)
+    lucene_before = await lucene_order(
+        test_graph, "probe/search_belief_fulltext", CROWDED_QUERY, agent, "id", len(CROWDED)
+    )
+
+    other = make_agent("Canoeist")
+    crowd = [f"The {CANOE} trip number {i} went well." for i in range(400)]
+    await test_graph.write("probe/create_beliefs", beliefs=_beliefs(other, crowd, "o"))
+    during = await _crowded(graph, settings, agent)
+    lucene_during = await lucene_order(
+        test_graph, "probe/search_belief_fulltext", CROWDED_QUERY, agent, "id", len(CROWDED)
+    )
+    await delete_agent(graph, other, default_agent_name="")
+    after = await _crowded(graph, settings, agent)
+
+    # The first search gave every belief its terms, as a new belief gets them when written.
+    assert len(stored) == len(CROWDED)
+    for row in stored:
+        assert {k: row[k] for k in ("lexical_terms", "token_count")} == scored_words(
+            row["statement"]
+        )
+    # The index's own best 100 moved from the canoe beliefs to the torch ones ...
+    canoes = {f"{agent}-b{i}" for i in range(60)}
+    assert len(canoes & set(lucene_before[:OLD_POOL])) == 60
+    assert len(canoes & set(lucene_during[:OLD_POOL])) < 60
+    # ... and the agent's ranking did not: its best are canoe beliefs, the same throughout.
+    assert len(before) == settings.retrieval.candidates and set(before) <= canoes
+    assert during == before
+    assert after == before
