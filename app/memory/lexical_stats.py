@@ -10,7 +10,7 @@ Each episode also stores the words it is scored by (``lexical_terms``: its count
 order; ``token_count``: every token), so a search scores hundreds of matches without reading
 their text; a turn's response joins them when the turn completes its episode
 (``cypher/loop/episode_rows/complete_turn_episode.cypher``). Episodes written before they were
-stored get them on the agent's next search (:func:`ensure_episode_terms`).
+stored get them on the agent's next search (``app/retrieval/stored_terms.py``).
 """
 
 from __future__ import annotations
@@ -62,42 +62,6 @@ async def ensure_statistics(graph: GraphClient, agent_id: str) -> None:
         await _ensure(tx, agent_id)
 
     await graph.write_transaction(work, action="building lexical statistics")
-
-
-# How many episodes get their stored terms in one transaction.
-TERMS_BATCH = 5000
-
-
-async def ensure_episode_terms(graph: GraphClient, agent_id: str) -> int:
-    """Gives the agent's episodes written before episodes stored their lexical terms those
-    terms, a batch at a time (each under the agent's lock); returns how many got them."""
-    stored = 0
-    while True:
-
-        async def work(tx: Transaction) -> int:
-            await lock_agent(tx, agent_id)
-            rows = await tx.run(
-                "lexical/list_episodes_without_terms", agent_id=agent_id, limit=TERMS_BATCH
-            )
-            episodes = []
-            for row in rows:
-                words = tokens(episode_document(row))
-                episodes.append(
-                    {
-                        "id": row["id"],
-                        "lexical_terms": counted_terms(words),
-                        "token_count": len(words),
-                    }
-                )
-            if not episodes:
-                return 0
-            done = await tx.run("lexical/store_episode_terms", agent_id=agent_id, episodes=episodes)
-            return int(done[0]["stored"])
-
-        batch = await graph.write_transaction(work, action="storing episodes' lexical terms")
-        if batch == 0:
-            return stored
-        stored += batch
 
 
 async def _ensure(tx: Transaction, agent_id: str) -> None:

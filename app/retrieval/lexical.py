@@ -27,12 +27,13 @@ document written before by the mean over at most ``LENGTH_SAMPLE`` of such ones)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from app.graph.client import GraphClient
-from app.memory.lexical_stats import ensure_episode_terms, ensure_statistics, episode_document
-from app.retrieval.stored_terms import ensure_short_text_terms
+from app.memory.lexical_stats import ensure_statistics, episode_document
+from app.retrieval.stored_terms import ensure_episode_terms, ensure_short_text_terms
 from app.text.background import background_rate, common_in_english
 from app.text.lexical import bm25_of_words, document_frequencies, tokens
 from app.text.lucene import agent_clause
@@ -71,15 +72,7 @@ async def episode_hits(
         # Episodes written before episodes stored their terms: stored once, then read again.
         await ensure_episode_terms(graph, agent_id)
         row = await _candidates(graph, agent_id, terms, pool)
-    words: dict[str, list[str]] = {}
-    lengths: dict[str, int] = {}
-    for hit in row["hits"]:
-        if "terms" in hit:
-            # An episode that stores its terms: the query's among them, and its whole length.
-            words[hit["id"]] = list(hit["terms"])
-            lengths[hit["id"]] = int(hit["token_count"] or 0)
-        else:
-            words[hit["id"]] = tokens(episode_document(hit))
+    words, lengths = _words_of(row["hits"], episode_document)
     scores = bm25_of_words(
         terms.split(),
         words,
@@ -135,16 +128,7 @@ async def short_text_hits(
         await ensure_short_text_terms(graph, kind.label, kind.fields, agent_id)
         row = await short_text_candidates(graph, kind, agent_id, terms, pool)
     query_terms = terms.split()
-    # Each hit's words: the query's terms among those it stores (its length stored beside
-    # them), or its text split into tokens (one written meanwhile without them).
-    hits: dict[str, list[str]] = {}
-    lengths: dict[str, int] = {}
-    for hit in row["hits"]:
-        if "terms" in hit:
-            hits[hit["id"]] = list(hit["terms"])
-            lengths[hit["id"]] = int(hit["token_count"] or 0)
-        else:
-            hits[hit["id"]] = tokens(str(hit["text"] or ""))
+    hits, lengths = _words_of(row["hits"], lambda hit: str(hit["text"] or ""))
     docs, stored, sample = int(row["docs"] or 0), int(row["stored"] or 0), row["sample"]
     # Documents that carry their length count by it, the others by the mean of the sampled ones.
     sampled_length = sum(len(tokens(text)) for text in sample)
@@ -180,6 +164,23 @@ async def short_text_candidates(
         length_sample=LENGTH_SAMPLE,
     )
     return dict(rows[0])
+
+
+def _words_of(
+    hits: list[dict[str, Any]], text_of: Callable[[dict[str, Any]], str]
+) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """Each hit's words, by id: the query's terms among those it stores, with its length stored
+    beside them (the second map), or its text (``text_of``) split into tokens (a document
+    written without them meanwhile)."""
+    words: dict[str, list[str]] = {}
+    lengths: dict[str, int] = {}
+    for hit in hits:
+        if "terms" in hit:
+            words[hit["id"]] = list(hit["terms"])
+            lengths[hit["id"]] = int(hit["token_count"] or 0)
+        else:
+            words[hit["id"]] = tokens(text_of(hit))
+    return words, lengths
 
 
 def _frequencies(row: dict[str, Any]) -> dict[str, int]:

@@ -1,16 +1,32 @@
-"""Beliefs, rules and research-corpus passages written before documents stored the words they
-are scored by (``lexical_terms``, ``token_count``: ``app/text/lexical.py`` ``scored_words``) get
-them, a batch at a time under the agent's lock, the first time a search meets one of them; the
-episodes' counterpart is ``app/memory/lexical_stats.py`` ``ensure_episode_terms``."""
+"""Documents written before documents stored the words they are scored by (``lexical_terms``,
+``token_count``: ``app/text/lexical.py`` ``scored_words``) get them, a batch at a time under the
+agent's lock, the first time a search meets one of them: episodes, and beliefs, rules and
+research-corpus passages."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from app.graph.agent_scope import lock_agent
-from app.graph.client import GraphClient, Transaction
-from app.text.lexical import counted_terms, tokens
+from app.graph.client import GraphClient, Row, Transaction
+from app.memory.lexical_stats import episode_document
+from app.text.lexical import scored_words
 
 # How many documents get their stored terms in one transaction.
 TERMS_BATCH = 5000
+
+
+async def ensure_episode_terms(graph: GraphClient, agent_id: str) -> int:
+    """Gives the agent's episodes that store no lexical terms their terms (from their search
+    text, message and response); returns how many got them."""
+    return await _store_missing(
+        graph,
+        agent_id,
+        ("retrieval/list_episodes_without_terms", "retrieval/store_episode_terms"),
+        {},
+        episode_document,
+    )
 
 
 async def ensure_short_text_terms(
@@ -18,39 +34,38 @@ async def ensure_short_text_terms(
 ) -> int:
     """Gives the agent's documents of ``label`` (``Belief``, ``Rule`` or ``CorpusPassage``, text
     in ``fields``) that store no lexical terms their terms; returns how many got them."""
-    stored = 0
+    return await _store_missing(
+        graph,
+        agent_id,
+        ("retrieval/list_short_texts_without_terms", "retrieval/store_short_text_terms"),
+        {"label": label, "fields": list(fields)},
+        lambda row: str(row["text"]),
+    )
+
+
+async def _store_missing(
+    graph: GraphClient,
+    agent_id: str,
+    queries: tuple[str, str],
+    params: dict[str, Any],
+    text_of: Callable[[Row], str],
+) -> int:
+    """Runs ``queries`` (the list of documents without terms, the store of their terms) with
+    ``params``, a batch at a time, until none is left; ``text_of``: a listed row's text."""
+    listed, stored = queries
+    total = 0
     while True:
 
         async def work(tx: Transaction) -> int:
             await lock_agent(tx, agent_id)
-            rows = await tx.run(
-                "retrieval/list_short_texts_without_terms",
-                label=label,
-                fields=list(fields),
-                agent_id=agent_id,
-                limit=TERMS_BATCH,
-            )
-            documents = []
-            for row in rows:
-                words = tokens(str(row["text"]))
-                documents.append(
-                    {
-                        "id": row["id"],
-                        "lexical_terms": counted_terms(words),
-                        "token_count": len(words),
-                    }
-                )
+            rows = await tx.run(listed, agent_id=agent_id, limit=TERMS_BATCH, **params)
+            documents = [{"id": row["id"], **scored_words(text_of(row))} for row in rows]
             if not documents:
                 return 0
-            done = await tx.run(
-                "retrieval/store_short_text_terms",
-                label=label,
-                agent_id=agent_id,
-                documents=documents,
-            )
+            done = await tx.run(stored, agent_id=agent_id, documents=documents, **params)
             return int(done[0]["stored"])
 
-        batch = await graph.write_transaction(work, action=f"storing {label} lexical terms")
+        batch = await graph.write_transaction(work, action="storing documents' lexical terms")
         if batch == 0:
-            return stored
-        stored += batch
+            return total
+        total += batch

@@ -1,6 +1,6 @@
 // Beliefs, rules or research-corpus passages of the agent that store no lexical terms yet (written
 // before documents stored them), with their text (the indexed fields' values, one a line), a
-// batch at a time (app/retrieval/lexical.py gives them their terms). Inactive beliefs too.
+// batch at a time (app/retrieval/stored_terms.py gives them their terms). Inactive beliefs too.
 // Params: $label (string: 'Belief', 'Rule' or 'CorpusPassage'), $fields (list of strings: the
 //         indexed text properties), $agent_id (string), $limit (int).
 // Returns: id, text (strings).

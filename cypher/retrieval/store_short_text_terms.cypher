@@ -1,6 +1,6 @@
-// Stores the words beliefs, rules or research-corpus passages are scored by (app/retrieval/
-// lexical.py): their counted tokens, in order, and the number of every token. Only a document
-// that has none yet gets them, so a run again (a retry) changes nothing.
+// Stores the words beliefs, rules or research-corpus passages are scored by
+// (app/retrieval/stored_terms.py): their counted tokens, in order, and the number of every
+// token. Only a document that has none yet gets them, so a run again (a retry) changes nothing.
 // Params: $label (string: 'Belief', 'Rule' or 'CorpusPassage'), $agent_id (string),
 //         $documents (list of maps: id (string), lexical_terms (list of strings),
 //         token_count (int)).

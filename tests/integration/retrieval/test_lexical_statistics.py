@@ -59,6 +59,15 @@ def _batch(rows: list[tuple[str, str, str]], session: str) -> EpisodeBatch:
     )
 
 
+async def _crowd(graph: GraphClient, settings: Settings, other: str, word: str) -> None:
+    """``OTHERS`` turns of ``other`` that all say ``word``, in batches of 200 (no vectors)."""
+    offline = shared_embedder(EmbeddingSettings(enabled=False))
+    crowd = [(f"o{i}", "Kim", f"The {word} trip number {i} went well.") for i in range(OTHERS)]
+    for start in range(0, OTHERS, 200):
+        batch = _batch(crowd[start : start + 200], f"crowd-{start}")
+        await import_episodes(graph, offline, settings.retrieval, other, batch)
+
+
 async def _rankings(graph: GraphClient, settings: Settings, agent: str) -> dict[str, list[str]]:
     embedder = shared_embedder(settings.embeddings)
     found: dict[str, list[str]] = {}
@@ -88,11 +97,7 @@ async def test_another_agents_episodes_do_not_move_an_agents_ranking(
     lucene_before = await _lucene(test_graph, agent)
 
     other = (await create_agent(graph, AgentCreate(name="Kayaker"))).id
-    offline = shared_embedder(EmbeddingSettings(enabled=False))
-    crowd = [(f"o{i}", "Kim", f"The {KAYAK} trip number {i} went well.") for i in range(OTHERS)]
-    for start in range(0, OTHERS, 200):
-        batch = _batch(crowd[start : start + 200], f"crowd-{start}")
-        await import_episodes(graph, offline, settings.retrieval, other, batch)
+    await _crowd(graph, settings, other, KAYAK)
     during = await _rankings(graph, settings, agent)
     lucene_during = await _lucene(test_graph, agent)
     await delete_agent(graph, other, default_agent_name="")
@@ -176,10 +181,7 @@ async def test_an_agent_with_more_matches_than_the_old_pool_is_ranked_as_if_alon
     lucene_before = await _crowded_lucene(test_graph, agent)
 
     other = (await create_agent(graph, AgentCreate(name="Kayaker"))).id
-    crowd = [(f"o{i}", "Kim", f"The {CANOE} trip number {i} went well.") for i in range(OTHERS)]
-    for start in range(0, OTHERS, 200):
-        batch = _batch(crowd[start : start + 200], f"crowd-{start}")
-        await import_episodes(graph, offline, settings.retrieval, other, batch)
+    await _crowd(graph, settings, other, CANOE)
     during = await _lexical(graph, settings, agent)
     lucene_during = await _crowded_lucene(test_graph, agent)
     await delete_agent(graph, other, default_agent_name="")

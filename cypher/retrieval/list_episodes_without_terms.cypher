@@ -1,5 +1,5 @@
 // Episodes of the agent that store no lexical terms yet (written before episodes stored them), with
-// their indexed fields, a batch at a time (app/memory/lexical_stats.py gives them their terms).
+// their indexed fields, a batch at a time (app/retrieval/stored_terms.py gives them their terms).
 // Params: $agent_id (string), $limit (int).
 // Returns: id, search_text, user_message, response (string or null).
 MATCH (e:Episode {agent_id: $agent_id})
