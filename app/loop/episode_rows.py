@@ -16,7 +16,7 @@ from app.loop.recording import TurnRecorder, usage_of
 from app.memory.people.micro_birth import micro_birth_properties
 from app.memory.session_order import AGENT_SPEAKERS
 from app.memory.settings import MemoryMechanics
-from app.text.lexical import counted_terms, tokens
+from app.text.lexical import scored_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,14 +108,14 @@ async def complete_turn_episode_in(
 ) -> None:
     """Writes the response and how the turn ran on its episode (``turn``: :func:`turn_params`);
     the response's words join those the episode is scored by."""
-    words = tokens(str(turn["response"] or ""))
+    words = scored_words(turn["response"])
     await tx.run(
         "loop/episode_rows/complete_turn_episode",
         agent_id=agent_id,
         episode_id=episode_id,
         turn=turn,
-        response_terms=counted_terms(words),
-        response_tokens=len(words),
+        response_terms=words["lexical_terms"],
+        response_tokens=words["token_count"],
     )
 
 

@@ -15,12 +15,11 @@ stored get them on the agent's next search (``app/retrieval/stored_terms.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.text.lexical import DocumentStats, counted_terms, document_text, tokens
+from app.text.lexical import DocumentStats, document_text, scored_words
 
 
 def episode_document(row: dict[str, Any]) -> str:
@@ -30,19 +29,16 @@ def episode_document(row: dict[str, Any]) -> str:
 
 
 async def add_episode_statistics(
-    tx: Transaction, agent_id: str, rows: Iterable[dict[str, Any]]
+    tx: Transaction, agent_id: str, rows: list[dict[str, Any]]
 ) -> None:
     """Counts new episodes (rows with ``search_text``, ``user_message``, ``response``) into the
     agent's statistics, inside the caller's transaction (which holds the agent's lock and has
     not written them yet: statistics missing so far are built from the stored episodes
     first), and gives each row what the episode stores to be scored without its text:
     ``lexical_terms`` (its counted tokens, in order) and ``token_count`` (every token)."""
-    documents = []
     for row in rows:
-        words = tokens(episode_document(row))
-        row["lexical_terms"], row["token_count"] = counted_terms(words), len(words)
-        documents.append(words)
-    stats = DocumentStats.of_words(documents)
+        row.update(scored_words(episode_document(row)))
+    stats = DocumentStats.of_scored(rows)
     # One round trip when the statistics exist (every write but an agent's first).
     if await tx.run("lexical/add_to_corpus", agent_id=agent_id, **_params(stats)):
         return

@@ -60,6 +60,17 @@ class DocumentStats:
         return cls.of_words(tokens(text) for text in texts)
 
     @classmethod
+    def of_scored(cls, documents: Iterable[Mapping[str, Any]]) -> DocumentStats:
+        """The statistics of documents given by what they store (``scored_words``)."""
+        docs = length = 0
+        df: Counter[str] = Counter()
+        for document in documents:
+            docs += 1
+            length += int(document["token_count"])
+            df.update(set(document["lexical_terms"]))
+        return cls(docs=docs, length=length, df=dict(df))
+
+    @classmethod
     def of_words(cls, documents: Iterable[Sequence[str]]) -> DocumentStats:
         """The statistics of documents already split into their ``tokens``."""
         docs = length = 0

@@ -7,8 +7,7 @@
 // Params: $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
 //         $terms (Lucene terms string), $term_list (list of strings: the same terms),
 //         $pool (int).
-// Returns: one row: matched (int: how many episodes the index gave, at most $pool),
-//          hits (list of maps: id, terms (list of strings: its words that are query terms,
+// Returns: one row: hits (list of maps: id, terms (list of strings: its words that are query terms,
 //          repeats kept), token_count (int); or id, search_text, user_message, response when
 //          it stores no terms), docs, length (int or null: null when the agent has no
 //          statistics yet), df (list of maps: term, df (int)).
@@ -18,15 +17,13 @@ CALL () {
          '(search_text:(' + $terms + ') OR user_message:(' + $terms + ') OR response:(' + $terms
          + ')) AND agent_id:' + $agent_clause, {limit: $pool})
     YIELD node
-  WITH collect(node) AS found
-  RETURN size(found) AS matched,
-         [n IN found WHERE n.agent_id = $agent_id
-          | CASE WHEN n.lexical_terms IS NULL
-              THEN {id: n.id, search_text: n.search_text, user_message: n.user_message,
-                    response: n.response}
-              ELSE {id: n.id, terms: [w IN n.lexical_terms WHERE w IN $term_list],
-                    token_count: n.token_count}
-            END] AS hits
+    WHERE node.agent_id = $agent_id
+  RETURN collect(CASE WHEN node.lexical_terms IS NULL
+                   THEN {id: node.id, search_text: node.search_text,
+                         user_message: node.user_message, response: node.response}
+                   ELSE {id: node.id, terms: [w IN node.lexical_terms WHERE w IN $term_list],
+                         token_count: node.token_count}
+                 END) AS hits
 }
 CALL () {
   UNWIND $term_list AS term
@@ -34,4 +31,4 @@ CALL () {
   RETURN collect({term: term, df: coalesce(t.df, 0)}) AS df
 }
 OPTIONAL MATCH (c:LexicalCorpus {id: $agent_id})
-RETURN matched, hits, c.docs AS docs, c.length AS length, df
+RETURN hits, c.docs AS docs, c.length AS length, df
