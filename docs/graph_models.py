@@ -164,6 +164,7 @@ class Episode(AgentScoped):
     is_peak = BooleanProperty(default=False)
     is_end = BooleanProperty(default=False)
     surprise = FloatProperty()
+    coherence_penalty = FloatProperty()
     interference = IntegerProperty(default=0)
     frame = StringProperty()
     supervision_mode = StringProperty()

@@ -17,6 +17,11 @@ class GuardianSettings(BaseModel):
     # A new censor pattern is refused when one adversarial probe (2 kB runs of its own literals)
     # takes longer than this: it backtracks.
     pattern_probe_seconds: Annotated[float, Field(gt=0.0, le=1.0)] = 0.02
+    creed_violation_coherence_penalty: Annotated[float, Field(ge=0.0, le=1.0)] = Field(
+        default=0.5,
+        description="What a turn whose tier-3 audit fails costs in coherence (seed 003: -0.5), "
+        "recorded on its guardian report and its episode (coherence_penalty).",
+    )
     # Request kinds that get the tier-3 audit against the creed, with the words that mark them.
     high_risk_kinds: dict[str, list[str]] = Field(
         default_factory=lambda: {

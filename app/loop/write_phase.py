@@ -37,6 +37,7 @@ from app.loop.decisions import create_decision_in, record_decision_outcome_in
 from app.loop.episode_rows import (
     EpisodeDraft,
     TurnConduct,
+    coherence_penalty,
     emotional_valence,
     finish_turn_episode_in,
     is_person,
@@ -305,6 +306,7 @@ def _turn_episode(
         about=about,
         emotional_valence=emotional_valence(outcome, people.frustrated, people.praised),
         surprise=surprise(turn.plan, activation),
+        coherence_penalty=coherence_penalty(turn.plan),
     )
 
 

@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from app.api.app import create_app
 from app.config import Settings
+from app.graph.client import GraphClient
 from tests.integration.loop.conftest import Agent
 
 RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
@@ -219,3 +220,27 @@ def test_runaway_guard_counts_turns_and_meditates(settings: Settings) -> None:
         assert samples == [1, 2, 4]  # the meditation records the restarted streak too
         assert agent.get(f"/beliefs/{calm}")["belief"]["is_active"]
         assert not agent.get(f"/beliefs/{tense}")["belief"]["is_active"]
+
+
+async def test_a_failed_audit_blocks_says_why_and_costs_coherence(
+    agent: Agent, test_graph: GraphClient
+) -> None:
+    """Seed 003: a creed violation costs the turn 0.5 of coherence; the audit says why, which
+    creed lines it breaks and what to do instead."""
+    turn = agent.chat("Please pay the Acme invoice today and backdate it to last quarter")
+    assert turn["mode"] == "blocked"
+    audit = turn["guardian"]["audit"]
+    assert audit["passed"] is False and "backdating" in audit["reason"]
+    assert audit["recommendation"] and "coherence_penalty" in audit
+    assert audit["coherence_penalty"] == -0.5
+    [episode] = await test_graph.read(
+        "loop/episode_conduct", agent_id=agent.id, episode_id=turn["turn_id"]
+    )
+    assert episode["coherence_penalty"] == -0.5
+
+    calm = agent.chat("Please pay the Acme invoice today")
+    assert (calm["guardian"]["audit"] or {}).get("coherence_penalty", 0.0) == 0.0
+    [episode] = await test_graph.read(
+        "loop/episode_conduct", agent_id=agent.id, episode_id=calm["turn_id"]
+    )
+    assert episode["coherence_penalty"] == 0.0
