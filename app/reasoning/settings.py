@@ -9,24 +9,33 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 
 class ReasonerSettings(BaseModel):
-    # auto: Claude when a key is set, else offline; offline: never Claude; claude: key required.
+    """Which reasoner judges, and how Claude is called (``CREDENCE_REASONER__*``)."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     provider: Literal["auto", "offline", "claude"] = "auto"
+    """auto: Claude when a key is set, else offline; offline: never Claude; claude: key required."""
     api_key: SecretStr | None = None
-    # Routine judgements (appraise, stance, evidence, work units, verify, respond).
+    """The Anthropic API key (ANTHROPIC_API_KEY is read too); unset: the offline reasoner."""
     fast_model: str = "claude-haiku-4-5"
-    # Revision, audit and rule abstraction: fewer, weightier calls.
+    """The model of routine judgements (appraise, stance, evidence, work units, verify, respond)."""
     strong_model: str = "claude-sonnet-4-6"
+    """The model of revision, audit and rule abstraction: fewer, weightier calls."""
     max_tokens: Annotated[int, Field(ge=64, le=32000)] = 1024
+    """The most tokens one Claude answer may take."""
     timeout_s: Annotated[float, Field(gt=0)] = 30.0
-    # Retries on 429 / 5xx / overloaded (the SDK backs off between them).
+    """Seconds one judgement waits for Claude (retries included) before the offline reasoner
+    answers it."""
     max_retries: Annotated[int, Field(ge=0, le=10)] = 2
+    """Retries on 429 / 5xx / overloaded (the SDK backs off between them)."""
     base_url: str | None = None
-    # Offline stance: cosine at or above this between claim and belief counts as "about" it.
+    """Another address of the Anthropic API (unset: the SDK's own)."""
     offline_topic_similarity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.45
-    # Offline stance: the learned judge shipped in the package (app/reasoning/offline/weights)
-    # decides pairs about the topic when embeddings are on; false = the cue judge alone.
+    """Offline stance: a claim this close to a belief (cosine) is about it."""
     offline_stance_model: bool = True
+    """Offline stance: the learned judge shipped in app/reasoning/offline/weights decides pairs
+    about the topic when embeddings are on; false: the cue judge alone."""
