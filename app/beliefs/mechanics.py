@@ -59,6 +59,16 @@ class Mechanics(BaseModel):
     """A meditation runs when more than this many consecutive turns were that dissatisfied."""
     meditation_min_tension: Unit = 0.5
     """A meditation revises every active belief with at least this tension."""
+    # Seed 001's orchestrator, step 2: at high dissatisfaction the turn revises its most urgent
+    # beliefs before it answers (docs/beliefs.md §9).
+    urgent_revision_beliefs: Annotated[int, Field(ge=0, le=10)] = 2
+    """At high dissatisfaction a turn first revises at most this many of the agent's most tense
+    beliefs (mutable ones, most tense first) before it answers; 0 turns the step off."""
+    urgent_revision_min_tension: Unit = 0.5
+    """The least tension that makes a belief urgent for that step."""
+    urgent_revision_seconds: Annotated[float, Field(gt=0.0, le=300.0)] = 20.0
+    """No further urgent revision starts once the step has run this long (the rest wait for
+    the next dissatisfied turn)."""
     # Supervision (competence-based autonomy).
     supervision_guidance_below: Unit = 0.4
     """Below this strength the deciding belief makes the agent ask for guidance."""
