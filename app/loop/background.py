@@ -47,3 +47,11 @@ async def settle_background() -> None:
     so far; the runtime calls it before it closes the graph."""
     while _SETTLE:
         await asyncio.gather(*list(_SETTLE))
+
+
+async def settle_all_background() -> None:
+    """Waits for every piece of background work started so far, and for what it starts in
+    turn (reflections too): for a caller that must see each turn's whole aftermath before the
+    next turn starts, as the demo does to be deterministic (app/demo/)."""
+    while _BACKGROUND:
+        await asyncio.gather(*list(_BACKGROUND))
