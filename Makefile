@@ -20,7 +20,7 @@ HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
 .PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
-	train-stance check-stance
+	train-stance check-stance env-example
 
 install: $(STAMP) $(MCP_STAMP)
 
@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-# mcp-server-sqlite (the ledger of the tool tests and README "Acting through tools") runs only
+# mcp-server-sqlite (the ledger of the tool tests and docs/tools.md) runs only
 # on the 1.x MCP SDK, so it gets an environment of its own; Credence (2.x) talks to it over stdio.
 $(MCP_STAMP):
 	@test -x $(MCP_VENV)/bin/python || $(PYTHON) -m venv $(MCP_VENV)
@@ -78,6 +78,11 @@ train-stance: install
 
 check-stance: install
 	PYTHONPATH=. $(BIN)/python tools/stance/train.py --check
+
+# .env.example from the settings models and their field docstrings (tests/unit/test_env_example.py
+# fails when it is out of date).
+env-example: install
+	$(BIN)/python tools/settings/env_example.py
 
 lint: install
 	$(BIN)/ruff check .

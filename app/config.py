@@ -71,7 +71,10 @@ class Settings(BaseSettings):
     """The address the API listens on."""
     api_port: Annotated[int, Field(ge=1, le=65535)] = 8000
     """The port the API listens on."""
-    api_keys: dict[str, list[str]] = Field(default_factory=dict)
+    api_keys: dict[str, list[str]] = Field(
+        default_factory=dict,
+        examples=[{"change-me-admin-key": ["*"], "change-me-agent-key": ["<agent id>"]}],
+    )
     """API key -> the agent ids it may touch ("*": every agent), as JSON; with no keys the server
     listens on loopback only."""
     # Only for a container whose published port is itself bound to loopback (docker-compose.yml).
@@ -91,7 +94,7 @@ class Settings(BaseSettings):
 
     log_level: str = "INFO"
     """The log level (DEBUG, INFO, WARNING, ERROR)."""
-    # Counting costs ~15 µs per request, measured (README "Metrics").
+    # Counting costs ~15 µs per request, measured (docs/operations.md, "Metrics").
     metrics_enabled: bool = True
     """Prometheus metrics at /metrics (route templates and counts, no agent data)."""
 
@@ -102,7 +105,7 @@ class Settings(BaseSettings):
     """The industry the default agent is born into."""
 
     # For tests, demos and replays; unset in production.
-    clock_start: datetime | None = None
+    clock_start: datetime | None = Field(default=None, examples=["2026-11-30T09:00:00Z"])
     """Run the process's clock from this instant (ISO 8601) instead of the system's: the loop,
     working memory's period-end contexts and the session sweep follow it."""
 

@@ -19,7 +19,7 @@ class ReasonerSettings(BaseModel):
 
     provider: Literal["auto", "offline", "claude"] = "auto"
     """auto: Claude when a key is set, else offline; offline: never Claude; claude: key required."""
-    api_key: SecretStr | None = None
+    api_key: SecretStr | None = Field(default=None, examples=["<your Anthropic API key>"])
     """The Anthropic API key (ANTHROPIC_API_KEY is read too); unset: the offline reasoner."""
     fast_model: str = "claude-haiku-4-5"
     """The model of routine judgements (appraise, stance, evidence, work units, verify, respond)."""
@@ -32,7 +32,7 @@ class ReasonerSettings(BaseModel):
     answers it."""
     max_retries: Annotated[int, Field(ge=0, le=10)] = 2
     """Retries on 429 / 5xx / overloaded (the SDK backs off between them)."""
-    base_url: str | None = None
+    base_url: str | None = Field(default=None, examples=["https://api.anthropic.com"])
     """Another address of the Anthropic API (unset: the SDK's own)."""
     offline_topic_similarity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.45
     """Offline stance: a claim this close to a belief (cosine) is about it."""

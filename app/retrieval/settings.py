@@ -83,7 +83,7 @@ class RetrievalSettings(BaseModel):
     # A chat turn searches with its loop's episode_vector_share (LoopSettings): one message is
     # a short query, where vector-only ranks as well as fused (MADial last-1, bench/README) at
     # a third of the cost.
-    episode_vector_share: Unit | None = None
+    episode_vector_share: Unit | None = Field(default=None, examples=[1.0])
     """Episodes' own vector share (unset: vector_share)."""
     # 0.6 brought MADial-Bench (whole dialogues as queries, 13–64 terms) from R@10 0.674 to
     # 0.723 and left LoCoMo's questions (at most 10 terms) as they were (bench/README.md,

@@ -50,9 +50,11 @@ class ToolSettings(BaseModel):
     """A destructive tool never runs autonomously before this many confirmed successes."""
     # Created at API start when missing; the secret values it holds stay in the process, never
     # in the graph.
-    connections_file: Path | None = None
+    connections_file: Path | None = Field(default=None, examples=["/etc/credence/connections.yaml"])
     """A YAML file of the deployment's tool connections (unset: none)."""
     # Whoever may write an agent's connections may start processes on this host (a stdio server
     # is a command).
-    stdio_commands: list[str] | None = None
+    stdio_commands: list[str] | None = Field(
+        default=None, examples=[[".venv-mcp/bin/mcp-server-sqlite"]]
+    )
     """The only commands a stdio connection may run, as given (unset: any)."""
