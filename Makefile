@@ -20,7 +20,7 @@ HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
 .PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
-	train-stance check-stance env-example
+	train-stance check-stance env-example demo
 
 install: $(STAMP) $(MCP_STAMP)
 
@@ -48,7 +48,12 @@ run: install neo4j-up
 	$(BIN)/credence agents default
 	@echo "Neo4j Browser: http://127.0.0.1:$(HTTP_PORT)/browser/  (user neo4j)"
 	@echo "Credence API:  http://127.0.0.1:$(API_PORT)/   OpenAPI: http://127.0.0.1:$(API_PORT)/docs"
+	@echo "Demo agent:    $(BIN)/credence demo (or make demo) builds an agent with a history to explore"
 	$(BIN)/credence serve
+
+# The lived-in demo agent (app/demo/, docs/demo.md): built once and kept; REBUILD=1 builds it again.
+demo: install neo4j-up
+	$(BIN)/credence demo $(if $(REBUILD),--rebuild)
 
 test: install neo4j-up lint typecheck
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
