@@ -61,6 +61,8 @@ class Agent(AgentScoped):
     created_at = DateTimeNeo4jFormatProperty()
     # What the agent knows it does not know yet (app/memory/self_model.py).
     knowledge_gaps = ArrayProperty(StringProperty())
+    suggested_goals = ArrayProperty(StringProperty())
+    last_introspection_at = DateTimeNeo4jFormatProperty()
 
 
 class Belief(AgentScoped):

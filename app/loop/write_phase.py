@@ -64,6 +64,7 @@ from app.loop.turn_memory import (
     turn_lesson,
     write_turn_episode,
 )
+from app.memory.capability_map import capability_for
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
 from app.tools.actions import action_status, complete_approved_action_in
 
@@ -611,7 +612,9 @@ def _resumption_lesson(run: Resumption, outcome: str, loop: LoopSettings) -> Out
             loop.rejection_severity if run.rejected else failure_severity(run.verification, loop)
         ),
         context=state.context_name if state else None,
-        capability_domain=state.frame if state else None,
+        capability_domain=(
+            capability_for(run.unit.verb if run.unit else None, state.frame) if state else None
+        ),
     )
 
 

@@ -160,10 +160,20 @@ class MemoryMechanics(BaseModel):
     """A success raises a capability's proficiency by this × the work's complexity."""
     capability_loss: Unit = 0.02
     """A failure lowers a capability's proficiency by this × the work's complexity."""
-    capability_initial_proficiency: Unit = 0.3
-    """A new capability's proficiency."""
+    capability_initial_proficiency: Unit = 0.5
+    """A new capability's proficiency (seed 003: 0.5)."""
     capability_initial_success_rate: Unit = 0.5
     """The success rate of a capability with no outcome yet (the moving average's prior)."""
+    introspection_min_experience: Annotated[int, Field(ge=1)] = 3
+    """Introspection judges a capability only after this many outcomes in it."""
+    introspection_weak_success_rate: Unit = 0.5
+    """Below this success rate (or the weak proficiency) a capability is a gap to work on."""
+    introspection_weak_proficiency: Unit = 0.35
+    """Below this proficiency a capability is a gap to work on."""
+    introspection_strong_proficiency: Unit = 0.7
+    """From this proficiency (with the strong success rate) the agent suggests taking on more."""
+    introspection_strong_success_rate: Unit = 0.8
+    """From this success rate (with the strong proficiency) the agent suggests taking on more."""
     max_knowledge_gaps: Annotated[int, Field(ge=1, le=1000)] = 100
     """Knowledge gaps the self-model keeps (the oldest go)."""
 
