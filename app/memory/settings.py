@@ -92,6 +92,10 @@ class MemoryMechanics(BaseModel):
             "still broken",
             "not what i asked",
             "how many times",
+            # Seed 003's own cues.
+            "stuck",
+            "hate",
+            "hates",
         ]
     )
     """Words and phrases that mark a message as frustrated."""
@@ -112,6 +116,9 @@ class MemoryMechanics(BaseModel):
             "nice work",
             "good job",
             "great job",
+            # Seed 003's own cue.
+            "love",
+            "loved",
         ]
     )
     """Words and phrases that mark a message as thanks or praise."""
