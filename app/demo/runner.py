@@ -125,16 +125,12 @@ async def _build(settings: Settings, options: DemoOptions, say: Progress) -> Dem
             ledger_path=str(options.ledger),
             stories=[born],
         )
-        say(f"{born.title}: {born.lines[-1]}")
-        for hours, story in _calendar(options.ledger, server):
+        say(f"{born.title} ({stage.clock.now():%a %d %b %H:%M})")
+        for hours, story in _calendar(options.ledger, server, report):
             stage.at(script.START + timedelta(hours=hours))
             told = await story(stage)
             report.stories.append(told)
-            say(f"{told.title}: " + "; ".join(told.lines[-1:]))
-            if told.key == "revision":
-                report.stories.append(
-                    await stories.settle_contradictions(stage, told.ids["new_belief"])
-                )
+            say(f"{told.title} ({stage.clock.now():%a %d %b %H:%M}, {stage.turns} turns so far)")
         report.turns = stage.turns
         return report
     finally:
@@ -174,11 +170,15 @@ async def _born(runtime: Runtime, name: str) -> StoryReport:
 Story = Callable[[DemoStage], Awaitable[StoryReport]]
 
 
-def _calendar(ledger: Path, server: Path) -> list[tuple[float, Story]]:
+def _calendar(ledger: Path, server: Path, report: DemoReport) -> list[tuple[float, Story]]:
     """The stories in order, each with its hour after the start (28 October 2026, 08:30)."""
 
     async def books(stage: DemoStage) -> StoryReport:
         return await stories.close_the_books(stage, ledger, server)
+
+    async def contradictions(stage: DemoStage) -> StoryReport:
+        [revision] = [story for story in report.stories if story.key == "revision"]
+        return await stories.settle_contradictions(stage, revision)
 
     return [
         (0.1, stories.meet_people),
@@ -187,6 +187,7 @@ def _calendar(ledger: Path, server: Path) -> list[tuple[float, Story]]:
         (2.5, stories.keep_the_checklist),
         (24.5, stories.revise_under_pressure),
         (26.5, stories.weigh_people),
+        (27.5, contradictions),
         (29.5, stories.investigate),
         (48.5, stories.sign_off),
     ]

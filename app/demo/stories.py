@@ -20,8 +20,10 @@ from app.loop.approvals import list_approvals
 from app.loop.models import LearnedBelief, TurnResult
 from app.memory.people.models import PersonCreate
 from app.memory.people.store import create_person
+from app.memory.rules import get_rule
 from app.packs.loader import load_pack
 from app.research import investigations
+from app.research import store as research_store
 from app.research.runner import run_investigation
 from app.research.sources.corpus import load_corpus_files
 from app.research.sources.documents import CorpusFile
@@ -136,7 +138,18 @@ async def close_the_books(stage: DemoStage, ledger: Path, sqlite_server: Path) -
     expect(story, totals.execution is not None, "the totals query did not run")
     closed = await stage.close(session)
     story.lines.append(f"session {session} closed: {_short(closed.summary, 90)}")
+    story.lines += await _rules_learned(stage, story, closed.reflection.rules)
     return story
+
+
+async def _rules_learned(stage: DemoStage, story: StoryReport, rule_ids: list[str]) -> list[str]:
+    """A line for each rule reflection learned when a session closed."""
+    lines = []
+    for rule_id in rule_ids:
+        rule = await get_rule(stage.runtime.graph, stage.agent_id, rule_id, now=stage.clock.now())
+        story.ids.setdefault("rule", rule_id)
+        lines.append(f"reflection learned a rule: {_short(rule.content, 90)}")
+    return lines
 
 
 async def _connect_ledger(stage: DemoStage, ledger: Path, sqlite_server: Path) -> None:
@@ -255,18 +268,20 @@ def _learned_line(item: LearnedBelief) -> str:
     return f"; learned ({item.kind}){against}"
 
 
-async def settle_contradictions(stage: DemoStage, new_belief_id: str) -> StoryReport:
-    """The controller settles the contradictions the revised belief carried over; the pack's
-    other contradictions stay open (docs/beliefs.md §8, docs/graph-model.md)."""
+async def settle_contradictions(stage: DemoStage, revision: StoryReport) -> StoryReport:
+    """The controller settles the contradictions the revised belief carried over; the others
+    stay open: the pack's own and the CFO's claim against the bank-reconciliation belief
+    (docs/beliefs.md §8, docs/graph-model.md)."""
     story = StoryReport(key="contradictions", title="Contradictions, open and resolved")
     runtime = stage.runtime
     mechanics = runtime.settings.mechanics
+    new_belief_id = revision.ids["new_belief"]
     detail = await get_belief(runtime.graph, mechanics, stage.agent_id, new_belief_id)
-    open_ones = sorted(
+    settled = sorted(
         (c for c in detail.contradictions if c.status != "resolved"), key=lambda c: c.statement
     )
-    expect(story, bool(open_ones), "the revised belief carries no contradiction to settle")
-    for contradiction in open_ones:
+    expect(story, bool(settled), "the revised belief carries no contradiction to settle")
+    for contradiction in settled:
         await create_edge(
             runtime.graph,
             mechanics,
@@ -280,11 +295,15 @@ async def settle_contradictions(stage: DemoStage, new_belief_id: str) -> StoryRe
             ),
         )
         story.lines.append(f"resolved: {_short(contradiction.statement)}")
+    still = await runtime.graph.read("demo/list_open_contradictions", agent_id=stage.agent_id)
+    expect(story, bool(still), "no contradiction is left open")
+    for row in still:
+        story.lines.append(f"open: {_short(row['source'], 45)} ↔ {_short(row['target'], 45)}")
     return story
 
 
 async def investigate(stage: DemoStage) -> StoryReport:
-    """A research investigation over a corpus whose sources disagree (docs/loop.md §12)."""
+    """A research investigation over a corpus whose sources disagree (docs/research.md)."""
     story = StoryReport(key="research", title="An investigation with conflicting sources")
     runtime = stage.runtime
     content = "\n".join(
@@ -304,7 +323,17 @@ async def investigate(stage: DemoStage) -> StoryReport:
     story.ids["investigation"] = started.id
     finished = await run_investigation(runtime.research, stage.agent_id, started.id)
     expect(story, finished.status == "finished", f"the investigation {finished.status}")
-    story.lines.append(f"{_short(script.RESEARCH_QUESTION, 80)} → {finished.verdict}")
+    detail = await research_store.load_detail(runtime.graph, stage.agent_id, started.id)
+    expect(story, bool(detail.conflicts), "the sources raised no conflict")
+    story.lines.append(f"{len(detail.sources)} sources judged against the hypothesis")
+    for conflict in detail.conflicts:
+        first = detail.source(conflict.first_source_id)
+        second = detail.source(conflict.second_source_id)
+        story.lines.append(
+            f"conflict: [{first.number}] {first.title} supports, [{second.number}] "
+            f"{second.title} contradicts → {conflict.status} by {conflict.basis}"
+        )
+    story.lines.append(f"verdict: {finished.verdict}")
     return story
 
 
@@ -314,13 +343,16 @@ async def keep_the_checklist(stage: DemoStage) -> StoryReport:
     story = StoryReport(key="reflection", title="A closed session and a rule learned")
     session = script.NOTES_SESSION
     story.ids["session"] = session
+    modes = []
     for speaker, message in script.NOTE_TURNS:
-        await settle_approval(stage, await stage.say(speaker, message, session), speaker)
+        turn = await stage.say(speaker, message, session)
+        modes.append(turn.mode)
+        await settle_approval(stage, turn, speaker)
+    story.lines.append(f"{len(modes)} notes asked for, modes {', '.join(modes)}")
     closed = await stage.close(session)
-    story.lines.append(f"summary: {_short(closed.summary, 100)}")
-    story.lines.append(f"reflection: {closed.reflection.why}")
+    story.lines.append(f"session {session} closed: {_short(closed.summary, 90)}")
     expect(story, bool(closed.reflection.rules), f"no rule learned: {closed.reflection.why}")
-    story.ids["rule"] = closed.reflection.rules[0]
+    story.lines += await _rules_learned(stage, story, closed.reflection.rules)
     return story
 
 

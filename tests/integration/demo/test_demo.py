@@ -52,8 +52,8 @@ async def test_the_demo_agent_has_a_history_that_every_analytics_query_reads(
         "ledger",
         "reflection",
         "revision",
-        "contradictions",
         "authority",
+        "contradictions",
         "research",
         "sign-off",
     ]
