@@ -346,6 +346,7 @@ class Censor(AgentScoped):
 class Decision(AgentScoped):
     description = StringProperty()
     confidence = FloatProperty()
+    proposed_confidence = FloatProperty()
     stakes = StringProperty()
     work_unit = JSONProperty()
     outcome = StringProperty()

@@ -56,6 +56,7 @@ def test_the_capability_a_turn_exercises() -> None:
     assert capability_for("unheard_of", "task") == "task_execution"
     assert capability_for(None, "conversation") is None
     assert capability_for(None, "a_new_frame") == "a_new_frame"
+    assert capability_for("call_tool", "conversation") == "tool_use"
 
 
 def test_every_mapped_seeded_domain_is_a_seeded_capability_or_new() -> None:
@@ -65,4 +66,4 @@ def test_every_mapped_seeded_domain_is_a_seeded_capability_or_new() -> None:
     mapping = shipped_capability_map()
     targets = set(mapping.verbs.values()) | {v for v in mapping.frames.values() if v}
     assert seeded <= targets
-    assert targets - seeded == {"task_execution", "decision_support"}
+    assert targets - seeded == {"task_execution", "decision_support", "tool_use"}
