@@ -110,12 +110,14 @@ async def close_the_books(stage: DemoStage, ledger: Path, sqlite_server: Path) -
     )
     expect(story, created.execution is not None, "create_table did not run once approved")
     modes: list[str] = []
+    warned = 0
     for number, (invoice, supplier, amount) in enumerate(script.INVOICES):
         if number == 2:
             await _rejected_delete(stage, story)
         query = script.insert_invoice(invoice, supplier, amount)
         turn = await stage.call(clerk, "write_query", {"query": query}, session)
         modes.append(turn.mode)
+        warned += turn.guardian.action == "warn"
         if turn.approval is not None:
             turn = await stage.answer(turn.approval.id, "approve", controller)
         expect(
@@ -127,6 +129,10 @@ async def close_the_books(stage: DemoStage, ledger: Path, sqlite_server: Path) -
     story.lines.append(
         f"{len(script.INVOICES)} invoices recorded by ledger.write_query, modes {', '.join(modes)}"
     )
+    if warned:
+        story.lines.append(
+            f"her 'never' taught a warn censor: the guardian flagged the next {warned} calls"
+        )
     refused = await stage.call(clerk, "write_query", {"query": script.DROP_INVOICES}, session)
     expect(story, refused.mode == "blocked", f"DROP TABLE was not refused: {refused.mode}")
     story.lines.append(
