@@ -52,6 +52,9 @@ class MemoryMechanics(BaseModel):
     """The weight of interaction frequency in a person's relationship value."""
     relationship_weight_relevance: Unit = 0.2
     """The weight of context relevance in a person's relationship value."""
+    micro_birth_context_relevance: Unit = 0.5
+    """The context relevance of a person micro-born on first mention (seed 000: 0.5, so an
+    unknown person's relationship value starts at 0.40)."""
     # Interaction frequency (the rule is ours: docs/memory.md §2). Between two
     # interactions the frequency halves every `interaction_half_life_days` of silence; each
     # interaction then closes `interaction_gain` of the gap to 1:
