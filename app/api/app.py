@@ -13,6 +13,7 @@ from fastapi import APIRouter, FastAPI
 from app import __version__
 from app.agents.birth import ensure_default_agent
 from app.api.body_limit import BodyLimit
+from app.api.browser_cors import BrowserCors
 from app.api.call_memories import AwaitCallMemories
 from app.api.causality import CausalConsistency
 from app.api.errors import install_error_handlers
@@ -24,6 +25,7 @@ from app.api.routes import (
     agents,
     analytics,
     beliefs,
+    browser,
     censors,
     chat,
     context,
@@ -80,6 +82,7 @@ _ROUTERS: tuple[APIRouter, ...] = (
     investigations.router,
     research_sources.router,
     tools.router,
+    browser.router,
 )
 
 
@@ -118,6 +121,8 @@ def create_app(
     # Bodies over CREDENCE_API__MAX_BODY_BYTES are refused (413) before anything reads them:
     # outside authentication, routing and parsing (only the metrics count them).
     app.add_middleware(BodyLimit, limits=settings.api)
+    # Neo4j Browser reads the guide and the style from its own origin (docs/browser.md).
+    app.add_middleware(BrowserCors)
     if settings.metrics_enabled:
         app.include_router(metrics_router)
         app.add_middleware(RequestMetrics)

@@ -165,6 +165,11 @@ class ToolRoute(BaseModel):
     similarity: float | None = Field(
         default=None, description="cosine between the message and the tool's description"
     )
+    purpose: str = Field(default="", description="the tool's description, as its server gives it")
+    needs: dict[str, str] = Field(
+        default_factory=dict,
+        description="each missing argument with its description in the tool's input schema",
+    )
 
 
 class TurnResult(BaseModel):

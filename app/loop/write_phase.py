@@ -444,14 +444,16 @@ def question_for(plan: Plan, activation: Activation) -> str | None:
         return None
     if plan.mode == "proposal":
         return f"May I go ahead? Proposed: {unit.description}"
-    asks = activation.questions_to_ask[:1]
+    # The frame's questions_to_ask are the agent's own checks ("Do I actually know this?"), not
+    # questions for the person: the question asked is about this request alone.
     topic = activation.relevant.statement if activation.relevant else None
-    base = (
-        f"I am not sure enough to act on this ({topic}). How should I proceed?"
-        if topic
-        else "I have no belief I trust to act on this. How should I proceed?"
-    )
-    return f"{base} {asks[0]}" if asks else base
+    if topic:
+        return (
+            f"I am not sure enough to act on this (“{topic.strip().rstrip('.')}”). "
+            "How should I proceed?"
+        )
+    asked = unit.description.strip().rstrip(".")
+    return f"I have no belief I trust to act on this ({asked}). How should I proceed?"
 
 
 def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) -> TurnState:
