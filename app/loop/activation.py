@@ -17,6 +17,7 @@ from app.beliefs.contexts import context_strengths
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.formulas import is_invalidated
 from app.beliefs.models import Dissatisfaction
+from app.common import Category
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
@@ -87,6 +88,9 @@ class Activation:
     # The agent's tier-1 censors when the activation read them (a written call's turn reads
     # them in its one start read); None: the turn reads them beside the activation.
     censors: Censors | None = None
+    # The A.C.R.E. category of what the turn learns: its frame's default_category (docs/memory.md
+    # §3).
+    learned_category: Category = "contextual"
 
     def recent(self, turns: int) -> list[HistoryTurn]:
         """The latest ``turns`` turns of the history, oldest first."""
@@ -280,6 +284,7 @@ async def activate(
         frame=frame.key if frame else "conversation",
         frame_name=frame.name if frame else "Conversation",
         stakes=frame.default_stakes if frame else "low",
+        learned_category=frame.default_category if frame else "contextual",
         questions_to_ask=list(frame.questions_to_ask) if frame else [],
         dissatisfaction=start.dissatisfaction,
         context=context,

@@ -212,6 +212,7 @@ async def record_turn(
         agent_id,
         plan.learning,
         (episode_id, people.person_id, speaker),
+        turn.activation.learned_category,
     )
     await learn_from_outcome(tx, settings, agent_id, turn_lesson(turn, outcome, settings.loop), now)
     revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
@@ -475,6 +476,7 @@ def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) 
         used_belief_ids=[b.id for b in activation.beliefs[:3]],
         outcome_belief_ids=outcome_beliefs(activation, loop.outcome_beliefs),
         rule_ids=[rule.id for rule in activation.rules],
+        learned_category=activation.learned_category,
     )
 
 
@@ -544,6 +546,7 @@ async def record_resumption(
         agent_id,
         run.learning,
         (episode_id, person_id, speaker if is_person(speaker) else None),
+        state.learned_category if state else "contextual",
     )
     conduct = TurnConduct(
         mode=run.mode,
