@@ -94,25 +94,34 @@ async def build_demo(
         complete = [str(row["id"]) for row in rows if row["complete"]]
         if complete and not options.rebuild:
             return DemoReport(agent_id=complete[0], agent_name=options.name, reused=True)
+        # Checked before anything is deleted: without the ledger's server the demo cannot run.
+        server = _sqlite_server(options)
         replaced = [str(row["id"]) for row in rows]
         for agent_id in replaced:
             say(f"deleting the earlier demo agent {agent_id}")
             await delete_agent(graph, agent_id, default_agent_name=settings.default_agent)
     finally:
         await graph.close()
-    report = await _build(settings, options, say)
+    report = await _build(settings, options, server, say)
     report.replaced = replaced
     report.seconds = round(time.perf_counter() - started, 1)
     return report
 
 
-async def _build(settings: Settings, options: DemoOptions, say: Progress) -> DemoReport:
+def _sqlite_server(options: DemoOptions) -> Path:
     server = options.sqlite_server or find_sqlite_server()
     if server is None or not server.exists():
         raise DemoFailed(
             "ledger",
-            f"{SQLITE_SERVER_NAME} not found (`make install` puts it in .venv-mcp/bin)",
+            f"{SQLITE_SERVER_NAME} not found (`make install` puts it in .venv-mcp/bin; "
+            "--sqlite-server names another)",
         )
+    return server
+
+
+async def _build(
+    settings: Settings, options: DemoOptions, server: Path, say: Progress
+) -> DemoReport:
     clock = FixedClock(script.START)
     runtime = Runtime.open(settings, clock=clock, monotonic=lambda: clock.now().timestamp())
     try:
