@@ -7,6 +7,8 @@ are about the message (an approval, guidance, a belief under tension, a tool's a
 
 from __future__ import annotations
 
+import re
+
 from app.reasoning.offline.requests import is_request
 from app.reasoning.protocol import BeliefBrief, ResponseRequest
 from app.text.claims import GREETINGS, is_courtesy, is_question, split_sentences
@@ -20,6 +22,8 @@ KNOWN_FROM = 0.6
 
 _GREETING_WORDS = frozenset({"hi", "hello", "hey", "hiya", "howdy", "morning", "afternoon"})
 _THANKS_WORDS = frozenset({"thanks", "thank", "cheers", "appreciate", "appreciated", "thx"})
+# "… satisfied. (Revised from the earlier belief: ….)": brackets of whole sentences at the end.
+_TRAILING_REMARK = re.compile(r"\s*\([^()]*[.!?]\)$")
 _ASKING_AFTER = ("how are you", "how's it going", "how are things", "how is it going")
 
 
@@ -31,12 +35,13 @@ def _quoted(statement: str) -> str:
 
 
 def clause(statement: str, names: frozenset[str] = frozenset()) -> str:
-    """The statement for use inside a sentence: its closing full stop dropped and its first
+    """The statement for use inside a sentence: a closing remark of whole sentences in brackets
+    ("… (Revised from the earlier belief: ….)") and its closing full stop dropped, and its first
     word lower-cased, unless that word is a name (one of ``names``, the people present), an
     acronym ("ASC 606", "IFRS"), "I" or a code-like token (``ledger.write_query``). Word
     frequencies cannot tell a company's name from a rare noun ("Acme" and "invoices" are
     equally rare in English), so any other first word is read as an ordinary one."""
-    text = statement.strip().rstrip(".").rstrip()
+    text = _TRAILING_REMARK.sub("", statement.strip()).rstrip(".").rstrip()
     first, _, rest = text.partition(" ")
     if _keeps_capital(first, names):
         return text

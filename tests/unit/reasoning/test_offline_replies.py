@@ -45,6 +45,12 @@ def _reads_as_one_text(text: str) -> None:
         ("ASC 606 governs revenue.", "ASC 606 governs revenue"),
         ("IFRS 15 applies", "IFRS 15 applies"),
         ("VAT is filed quarterly.", "VAT is filed quarterly"),
+        # A revised statement's closing remark (the earlier belief) is left out of the clause.
+        (
+            "Revenue is not recognised. (Revised from the earlier belief: Revenue is recognised.)",
+            "revenue is not recognised",
+        ),
+        ("Revenue follows ASC 606 (effective 2018).", "revenue follows ASC 606 (effective 2018)"),
         (
             "ledger.write_query does what is asked of it.",
             "ledger.write_query does what is asked of it",
