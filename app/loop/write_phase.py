@@ -39,6 +39,7 @@ from app.loop.episode_rows import (
     TurnConduct,
     coherence_penalty,
     emotional_valence,
+    error_surprise,
     finish_turn_episode_in,
     is_person,
     surprise,
@@ -633,4 +634,5 @@ def _resumption_episode(run: Resumption, speaker: str | None, outcome: str) -> E
         frame=run.frame,
         actions=1 + (1 if run.execution else 0) + (1 if run.verification else 0),
         about=[belief_id] if belief_id else [],
+        surprise=error_surprise(run.execution, run.unit),
     )
