@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from app.api.app import create_app
 from app.config import Settings
 from app.graph.client import GraphClient
+from app.reasoning.offline.replies import clause
 from tests.integration.loop.conftest import Agent
 
 RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
@@ -50,9 +51,10 @@ def test_resistance_then_breakthrough_then_self_correction(agent: Agent) -> None
     assert old["successors"][0]["id"] == revision["new_belief_id"]
     # Self-correction: the next answer rests on the revised belief.
     answer = agent.chat(QUESTION)
-    assert revision["new_statement"] in answer["response"]
+    # (quoted as a clause of the answer: clause() of app/reasoning/offline/replies.py)
+    assert clause(revision["new_statement"]) in answer["response"]
     assert [c.split(":")[0] for c in answer["reasoners"]["calls"]] == ["appraise", "respond"]
-    assert RECOGNITION + "." not in answer["response"].replace(revision["new_statement"], "")
+    assert clause(RECOGNITION) not in answer["response"]
 
 
 def test_appropriate_uncertainty_by_dissatisfaction_band(client: TestClient) -> None:
@@ -70,7 +72,7 @@ def test_appropriate_uncertainty_by_dissatisfaction_band(client: TestClient) -> 
         assert turn["dissatisfaction"]["band"] == band, turn["dissatisfaction"]
         answers[band] = turn
     low, medium, high = answers["low"], answers["medium"], answers["high"]
-    assert RECOGNITION in low["response"]
+    assert clause(RECOGNITION) in low["response"]
     assert not low["questions"]
     assert medium["questions"], "a medium band answer asks questions"
     assert medium["response"] != low["response"]
@@ -184,7 +186,7 @@ def test_an_answer_to_a_question_asks_no_approval(agent: Agent) -> None:
     assert turn["mode"] == "proposal"  # the supervision level its belief allows...
     assert turn["approval"] is None  # ...but a question asks for nothing to be done
     assert "go ahead" not in turn["response"].lower()
-    assert RECOGNITION in turn["response"]
+    assert clause(RECOGNITION) in turn["response"]
 
 
 def test_turn_episode_carries_surprise_and_valence(agent: Agent) -> None:
