@@ -44,6 +44,7 @@ from app.api.routes import people as people_routes
 from app.api.routes import rules as rule_routes
 from app.api.routes import self_model as self_routes
 from app.api.routes import sessions as session_routes
+from app.api.routes import status as status_routes
 from app.api.routes import working_memory as working_memory_routes
 from app.clock import Clock
 from app.config import Settings, get_settings
@@ -78,6 +79,7 @@ _ROUTERS: tuple[APIRouter, ...] = (
     censors.router,
     reflection.router,
     session_routes.router,
+    status_routes.router,
     identity_routes.router,
     investigations.router,
     research_sources.router,
@@ -154,6 +156,9 @@ async def _lifespan(
         await _resume_investigations(app, runtime)
     if settings.tools.connections_file is not None:
         await _apply_connections_file(runtime)
+    if settings.scheduler.enabled:
+        # Background work between turns (docs/loop.md §14); stopped by runtime.aclose().
+        runtime.scheduler.start()
     try:
         async with app.state.mcp_server.session_manager.run():
             yield

@@ -25,6 +25,8 @@ from app.cli import (
     people,
     research,
     servers,
+    status,
+    worker,
 )
 from app.cli.common import err_console
 from app.errors import CredenceError
@@ -57,6 +59,8 @@ app.command("revisions")(beliefs.revisions)
 app.command("chat")(chat.chat_command)
 app.command("analytics")(analytics.analytics_command)
 app.command("demo")(demo.demo_command)
+app.command("status")(status.status_command)
+app.command("worker")(worker.worker_command)
 
 
 def main() -> None:

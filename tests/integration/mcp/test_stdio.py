@@ -157,6 +157,7 @@ async def test_every_tool_resource_and_prompt_over_stdio(
         }
         assert templates == {
             "credence://agents/{agent_id}/self",
+            "credence://agents/{agent_id}/status",
             "credence://agents/{agent_id}/beliefs/{belief_id}",
         }
         analytics = await session.read_resource("credence://analytics")
@@ -165,6 +166,10 @@ async def test_every_tool_resource_and_prompt_over_stdio(
             (await session.read_resource(f"credence://agents/{agent}/self")).contents[0].text  # type: ignore[union-attr]
         )
         assert me["identity"]["name"] == "Over MCP"
+        status = json.loads(
+            (await session.read_resource(f"credence://agents/{agent}/status")).contents[0].text  # type: ignore[union-attr]
+        )
+        assert status["agent_id"] == agent and status["state"] in ("active", "idle")
         one = json.loads(
             (await session.read_resource(f"credence://agents/{agent}/beliefs/{belief}"))
             .contents[0]
