@@ -22,6 +22,7 @@ from app.agents.store import delete_agent
 from app.clock import FixedClock
 from app.config import Settings
 from app.demo import DEMO_AGENT_NAME, script, stories
+from app.demo.hold import scheduler_held_off
 from app.demo.models import DemoFailed, DemoReport, StoryReport
 from app.demo.stage import DemoStage, Progress
 from app.graph.client import GraphClient
@@ -135,11 +136,12 @@ async def _build(
             stories=[born],
         )
         say(f"{born.title} ({stage.clock.now():%a %d %b %H:%M})")
-        for hours, story in _calendar(options.ledger, server, report):
-            stage.at(script.START + timedelta(hours=hours))
-            told = await story(stage)
-            report.stories.append(told)
-            say(f"{told.title} ({stage.clock.now():%a %d %b %H:%M}, {stage.turns} turns so far)")
+        async with scheduler_held_off(runtime.graph, settings, stage.agent_id):
+            for hours, story in _calendar(options.ledger, server, report):
+                stage.at(script.START + timedelta(hours=hours))
+                told = await story(stage)
+                report.stories.append(told)
+                say(f"{told.title} ({stage.clock.now():%a %d %b %H:%M}, {stage.turns} turns)")
         report.turns = stage.turns
         return report
     finally:
