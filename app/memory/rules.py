@@ -36,7 +36,8 @@ class RuleCreate(BaseModel):
     trigger_concept: Annotated[str, Field(min_length=1, max_length=200)]
     content: Annotated[str, Field(min_length=1, max_length=2000)]
     source: RuleSource = "manual"
-    confidence: Unit = 0.7
+    # A rule captured by hand starts at 0.8 (seed 003), one from reflection at what it earned.
+    confidence: Unit = 0.8
     # Episodes the rule was abstracted from ((:Rule)-[:DERIVED_FROM]->(:Episode)).
     derived_from: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=list, max_length=100
