@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.offline.replies import clause
@@ -188,3 +190,26 @@ async def test_revision_refusal_approval_execution_and_guidance() -> None:
         == "I'm not sure enough to act on this alone. How would you like me to proceed?"
     )
     assert guidance.questions == ["How would you like me to proceed?"]
+
+
+_WORDS = st.sampled_from(
+    ["revenue", "Invoices", "the", "controller", "ASC", "606", "approves", "at", "month", "end"]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    words=st.lists(_WORDS, min_size=2, max_size=8),
+    stop=st.sampled_from(["", ".", ". ", ".."]),
+    strength=st.floats(min_value=0.0, max_value=1.0),
+    band=st.sampled_from(["low", "medium", "high"]),
+)
+async def test_no_answer_has_a_double_full_stop_whatever_the_statement(
+    words: list[str], stop: str, strength: float, band: str
+) -> None:
+    statement = " ".join(words).capitalize() + stop
+    belief = _belief(statement, strength=strength, tension=0.3)
+    reply = await _reply(band=band, beliefs=[belief], tensions=[belief])
+
+    assert ".." not in reply.text and ". ." not in reply.text, reply.text
+    assert reply.text.rstrip()[-1] in ".?!", reply.text
