@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from datetime import datetime
 
 import pytest
 
@@ -41,8 +40,3 @@ async def make_runtime(
     yield make
     for runtime in made:
         await runtime.aclose()
-
-
-def at(value: object) -> datetime:
-    assert isinstance(value, datetime), value
-    return value
