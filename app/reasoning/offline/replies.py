@@ -70,7 +70,9 @@ def tension_summary(request: ResponseRequest) -> str:
         return f"my overall dissatisfaction is {request.dissatisfaction:.2f}"
     top = max(tense, key=lambda belief: belief.tension)
     others = len(tense) - 1
-    more = f", and {others} other belief(s) are under tension too" if others else ""
+    more = ""
+    if others:
+        more = f", and {others} other belief{' is' if others == 1 else 's are'} under tension too"
     return (
         f"my belief that {clause(top.statement, _names(request))} is under tension "
         f"({top.tension:.2f}){more}"
