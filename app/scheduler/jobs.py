@@ -4,8 +4,10 @@ a turn triggers it; the scheduler only makes it happen without a turn.
 - ``idle_sessions`` (per agent): closes the sessions idle past ``session_idle_timeout_minutes``
   with their summary, lessons and learned items, and reflection when due
   (:func:`app.loop.sessions.close_idle_sessions`).
-- ``reflection`` (per agent): reflects on an agent with at least ``reflect_min_episodes``
-  episodes since its last reflection (:func:`app.loop.sessions.reflect_if_due`).
+- ``reflection`` (per agent): reflects on an agent with at least ``reflect_every_episodes``
+  episodes since its last reflection, or at least ``reflect_min_episodes`` once it has gone
+  quiet (no session active within the idle timeout): episodes imported without a turn, or
+  left by a reflection that failed (:func:`app.loop.sessions.reflect_if_due`).
 - ``rule_decay`` (per agent, monthly): records each rule's decayed confidence
   (:func:`app.memory.rules.record_decay`).
 - ``interrupted_actions`` (the whole process): marks interrupted the tool calls a stopped process
@@ -100,13 +102,22 @@ async def _close_idle_sessions(
 
 
 async def _reflection_agents(services: LoopServices, query: AgentQuery) -> list[str]:
-    minimum = services.settings.loop.reflect_min_episodes
-    return await _find(services, "scheduler/find_reflection_agents", query, minimum=minimum)
+    loop = services.settings.loop
+    quiet_since = query.now - timedelta(minutes=loop.session_idle_timeout_minutes)
+    return await _find(
+        services,
+        "scheduler/find_reflection_agents",
+        query,
+        minimum=loop.reflect_min_episodes,
+        every=loop.reflect_every_episodes,
+        active_after=quiet_since,
+    )
 
 
 async def _reflect(services: LoopServices, agent_id: str | None, now: datetime) -> JobDone:
     agent = _agent(agent_id)
     await services.call_memories.settled(agent)
+    # The agent was chosen with at least reflect_min_episodes waiting (see _reflection_agents).
     reflection = await reflect_if_due(
         services, agent, services.settings.loop.reflect_min_episodes, "on the schedule"
     )

@@ -36,8 +36,9 @@ class SchedulerSettings(BaseModel):
     idle_sessions_every_seconds: Annotated[float, Field(gt=0.0)] = 60.0
     """An agent's idle sessions are looked at most this often (clock seconds)."""
     reflection_every_seconds: Annotated[float, Field(gt=0.0)] = 600.0
-    """An agent is reflected on by the schedule at most this often (clock seconds), when at least
-    ``loop.reflect_min_episodes`` episodes were written since its last reflection."""
+    """An agent is reflected on by the schedule at most this often (clock seconds), when
+    ``loop.reflect_every_episodes`` episodes wait, or ``loop.reflect_min_episodes`` once it has
+    gone quiet."""
     rule_decay_every_days: Annotated[float, Field(gt=0.0)] = 30.0
     """An agent's rules have their decayed confidence recorded this often (clock days)."""
     interrupted_actions_every_seconds: Annotated[float, Field(gt=0.0)] = 300.0

@@ -101,3 +101,30 @@ def test_credence_worker_once_runs_what_is_due(
     assert result.exit_code == 0, result.output
     assert "rule_decay" in result.output and agent in result.output
     assert "1 rule(s), 1 decaying" in result.output
+
+
+async def test_episodes_imported_without_a_turn_are_reflected_on_once_the_agent_is_quiet(
+    client: TestClient,
+    make_agent: MakeAgent,
+    make_runtime: MakeRuntime,
+    moved_clock: FixedClock,
+    clock: Clock,
+) -> None:
+    quiet, busy = make_agent("Imported"), make_agent("Talking")
+    episodes = [
+        {"external_id": f"e{day}", "speaker": "Dana Fox", "text": f"The audit meeting is on {day}"}
+        for day in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+    ]
+    for agent in (quiet, busy):
+        imported = client.post(f"/v1/agents/{agent}/episodes", json={"episodes": episodes})
+        assert imported.status_code == 201, imported.text
+    # The busy agent is in a session now: a turn's own triggers reflect on it (docs/loop.md §11).
+    client.post(f"/v1/agents/{busy}/chat", json={"message": "Hello there.", "session": "now"})
+    moved_clock.at = clock.now()
+    runtime = make_runtime([quiet, busy], ["reflection"])
+    [run] = await runtime.scheduler.tick()
+    assert (run.agent_id, run.outcome) == (quiet, "ok"), run
+    assert run.detail.startswith("5 open episode(s) on the schedule:")
+    status = client.get(f"/v1/agents/{quiet}/status").json()
+    assert status["episodes"]["since_reflection"] == 0 and status["last_reflection_at"]
+    assert client.get(f"/v1/agents/{busy}/status").json()["episodes"]["since_reflection"] == 6
