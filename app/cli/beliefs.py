@@ -43,6 +43,13 @@ def beliefs_list(
     text: Annotated[str | None, typer.Option(help="Statement contains")] = None,
     min_tension: Annotated[float | None, typer.Option(min=0, max=1)] = None,
     include_inactive: Annotated[bool, typer.Option(help="Also superseded ones")] = False,
+    needing_attention: Annotated[
+        bool,
+        typer.Option(
+            "--needing-attention",
+            help="Only invalidated beliefs (below their category's threshold)",
+        ),
+    ] = False,
     limit: Annotated[int, typer.Option(min=1, max=500)] = 50,
 ) -> None:
     """List beliefs (newest first)."""
@@ -55,6 +62,7 @@ def beliefs_list(
             active=None if include_inactive else True,
             min_tension=min_tension,
             text=text,
+            invalidated=True if needing_attention else None,
             limit=limit,
         )
     )

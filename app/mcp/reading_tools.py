@@ -89,12 +89,14 @@ class ReadingTools(ToolCalls):
         min_tension: Annotated[float | None, Field(ge=0, le=1)] = None,
         sort: Literal["newest", "tension"] = "newest",
         active: bool = True,
+        needing_attention: bool = False,
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
         skip: Annotated[int, Field(ge=0)] = 0,
         agent_id: AgentArg = None,
     ) -> BeliefPage:
         """The agent's beliefs filtered by words in the statement and tension, newest or most
-        tense first."""
+        tense first; needing_attention: only the invalidated ones (below their category's
+        threshold)."""
         return await self.run(
             ctx,
             agent_id,
@@ -104,6 +106,7 @@ class ReadingTools(ToolCalls):
                 active=active,
                 min_tension=min_tension,
                 text=text,
+                invalidated=True if needing_attention else None,
                 sort=sort,
                 skip=skip,
                 limit=limit,

@@ -50,11 +50,18 @@ async def list_beliefs(
     active: Annotated[bool, Query(description="true: active beliefs; false: inactive")] = True,
     min_tension: Annotated[float | None, Query(ge=0, le=1)] = None,
     text: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+    invalidated: Annotated[
+        bool | None,
+        Query(
+            description="true: only the beliefs that need attention (strength below their "
+            "category's invalidation threshold); false: only valid ones"
+        ),
+    ] = None,
     sort: Literal["newest", "tension"] = "newest",
     skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> BeliefPage:
-    """List beliefs (filters: category, active, min tension, text in the statement)."""
+    """List beliefs (filters: category, active, min tension, text in the statement, invalidated)."""
     return await store.list_beliefs(
         graph,
         agent_id,
@@ -62,6 +69,7 @@ async def list_beliefs(
         active=active,
         min_tension=min_tension,
         text=text,
+        invalidated=invalidated,
         sort=sort,
         skip=skip,
         limit=limit,

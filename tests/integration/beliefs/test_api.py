@@ -6,6 +6,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from app.cli.main import app as cli_app
 
 
 def _belief(client: TestClient, agent: str, **fields: Any) -> str:
@@ -289,3 +292,38 @@ def test_deactivating_twice_records_one_event(client: TestClient, agent: str) ->
     assert again.status_code == 200
     actions = [e["action"] for e in client.get(url).json()["events"]]
     assert actions.count("deactivated") == 1
+
+
+def test_beliefs_needing_attention_are_the_invalidated_ones(
+    client: TestClient, agent: str, cli: CliRunner
+) -> None:
+    """Seed 000's beliefs "needing attention": below their category's invalidation threshold
+    (contextual 0.75), over REST and from the terminal."""
+    url = f"/v1/agents/{agent}/beliefs"
+    weak = client.post(
+        url,
+        json={
+            "statement": "Petty cash is counted weekly",
+            "strength": 0.5,
+            "category": "contextual",
+        },
+    )
+    firm = client.post(
+        url,
+        json={
+            "statement": "Invoices are approved twice",
+            "strength": 0.9,
+            "category": "contextual",
+        },
+    )
+    assert weak.status_code == firm.status_code == 201
+    attention = client.get(url, params={"invalidated": True}).json()
+    assert [b["id"] for b in attention["data"]] == [weak.json()["id"]]
+    valid = client.get(url, params={"invalidated": False}).json()
+    assert [b["id"] for b in valid["data"]] == [firm.json()["id"]]
+    assert client.get(url).json()["count"] == 2
+    assert client.get(url, params={"invalidated": "perhaps"}).status_code == 422
+
+    listed = cli.invoke(cli_app, ["beliefs", "list", "--agent", agent, "--needing-attention"])
+    assert listed.exit_code == 0, listed.output
+    assert "Petty cash" in listed.output and "approved twice" not in listed.output

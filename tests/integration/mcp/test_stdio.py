@@ -80,6 +80,10 @@ async def test_every_tool_resource_and_prompt_over_stdio(
             await session.call_tool("list_beliefs", {"active": False, "sort": "tension", **on})
         )
         assert [b["id"] for b in superseded["data"]] == [history.old_root]
+        attention = answer(
+            await session.call_tool("list_beliefs", {"needing_attention": True, **on})
+        )
+        assert all(b["is_invalidated"] for b in attention["data"])
 
         why = answer(
             await session.call_tool("explain_belief", {"belief_id": history.new_root, **on})
