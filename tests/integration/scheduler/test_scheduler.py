@@ -18,7 +18,7 @@ from app.clock import Clock, FixedClock
 from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop.services import LoopServices
-from app.scheduler.jobs import Job
+from app.scheduler.jobs import AgentQuery, Job
 from app.scheduler.models import JobDone
 from app.scheduler.scheduler import Scheduler
 from app.scheduler.store import Claim, claim_jobs, finish_job
@@ -214,3 +214,42 @@ async def test_eight_claims_at_once_of_a_due_job_leave_it_to_one(
             )
         )
         assert sum(1 for claimed in claims if claimed) == 1
+
+
+async def test_an_agent_whose_job_timed_out_is_in_error_until_it_runs_again(
+    client: TestClient,
+    make_agent: MakeAgent,
+    moved_clock: FixedClock,
+    make_runtime: MakeRuntime,
+) -> None:
+    agent = make_agent("Stuck")
+    name = f"stuck-{uuid.uuid4().hex[:12]}"
+    stuck = True
+
+    async def the_agent(services: LoopServices, query: AgentQuery) -> list[str]:
+        return [agent]
+
+    async def work(services: LoopServices, agent_id: str | None, now: datetime) -> JobDone:
+        if stuck:
+            await asyncio.Event().wait()
+        return JobDone(detail="done")
+
+    runtime = make_runtime([agent], [], job_timeout_seconds=0.2, lease_seconds=60)
+    scheduler = Scheduler(
+        lambda: runtime.loop,
+        runtime.settings.scheduler,
+        jobs=[Job(name, timedelta(minutes=1), work, the_agent)],
+    )
+    [run] = await scheduler.tick()
+    assert (run.agent_id, run.outcome) == (agent, "timed_out")
+    status = client.get(f"/v1/agents/{agent}/status").json()
+    assert status["state"] == "error"
+    assert status["state_reason"] == f"the scheduler's {name} job timed_out: cancelled after 0.2 s"
+    [job] = [j for j in status["scheduler"] if j["job"] == name]
+    assert job["last_outcome"] == "timed_out" and job["runs"] == 1
+
+    stuck = False
+    moved_clock.advance(timedelta(minutes=1))
+    [again] = await scheduler.tick()
+    assert again.outcome == "ok"
+    assert client.get(f"/v1/agents/{agent}/status").json()["state"] == "idle"
