@@ -10,7 +10,11 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
+from tests.integration.loop.conftest import Agent
 from tests.support.agents import MakeAgent
+
+RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
+REQUEST = "Please reconcile the Chase bank account before the books are closed"
 
 
 def _status(client: TestClient, agent: str) -> dict[str, object]:
@@ -90,3 +94,19 @@ def test_credence_status_prints_the_agent_s_status(cli: CliRunner, agent: str) -
     assert "idle — no open session" in shown.output
     missing = cli.invoke(cli_app, ["status", "--agent", "no-such-agent"])
     assert missing.exit_code == 1 and "agent_not_found" in missing.output
+
+
+def test_a_proposal_waiting_for_a_person_is_a_pending_approval(
+    client: TestClient, make_agent: MakeAgent
+) -> None:
+    agent = Agent(client, make_agent("Asking"))
+    agent.belief(RECONCILE, 0.55)
+    turn = agent.chat(REQUEST)
+    assert turn["approval"] is not None and turn["approval"]["status"] == "pending"
+    assert _status(client, agent.id)["pending_approvals"] == 1
+    answered = client.post(
+        f"/v1/agents/{agent.id}/approvals/{turn['approval']['id']}",
+        json={"action": "reject", "text": "Not now"},
+    )
+    assert answered.status_code == 200, answered.text
+    assert _status(client, agent.id)["pending_approvals"] == 0
