@@ -20,7 +20,7 @@ HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
 .PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
-	train-stance check-stance env-example demo
+	train-stance check-stance env-example demo test-browser chromium
 
 install: $(STAMP) $(MCP_STAMP)
 
@@ -58,6 +58,27 @@ demo: install neo4j-up
 test: install neo4j-up lint typecheck
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
 		$(BIN)/pytest
+
+# Neo4j Browser with Credence's guide and style, driven in a real Chromium (tests/browser/,
+# docs/browser.md §5): Debian's chromium (apt-get install when missing, as root) and Playwright
+# (the browser extra); the API on a free port and the demo agent (credence demo) against Neo4j.
+BROWSER_STAMP := $(VENV)/.credence-browser-installed
+
+$(BROWSER_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
+	@touch $(BROWSER_STAMP)
+
+chromium:
+	@command -v $${CREDENCE_CHROMIUM:-chromium} >/dev/null || { \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+		else \
+			echo "test-browser: Debian's chromium is missing: sudo apt-get install -y chromium" >&2; exit 1; \
+		fi; }
+
+test-browser: install neo4j-up $(BROWSER_STAMP) chromium
+	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
+		$(BIN)/pytest tests/browser
 
 unit: install
 	$(BIN)/pytest tests/unit
