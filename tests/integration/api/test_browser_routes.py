@@ -11,11 +11,12 @@ from app.browser.guide import param_command, query_text
 from app.browser.slides import AGENTS, OVERVIEW, SLIDES
 from app.graph.catalog import default_catalog
 from app.graph.client import GraphClient
+from tests.support.agents import MakeAgent
 
 BROWSER_ORIGIN = "http://127.0.0.1:7474"
 
 
-def test_the_guide_of_an_agent_sets_its_id(client: TestClient, make_agent) -> None:  # type: ignore[no-untyped-def]
+def test_the_guide_of_an_agent_sets_its_id(client: TestClient, make_agent: MakeAgent) -> None:
     agent_id = make_agent(name="Guided")
 
     response = client.get("/browser/guide", params={"agent_id": agent_id})
