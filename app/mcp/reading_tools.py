@@ -18,6 +18,7 @@ from app.beliefs.analytics import runner
 from app.beliefs.analytics.models import AnalyticsList, AnalyticsResult
 from app.beliefs.explain import MAX_DEPTH, BeliefExplanation
 from app.beliefs.models import BeliefPage
+from app.beliefs.replay import ConsistencyReport, check_consistency
 from app.errors import CredenceError
 from app.loop import approvals
 from app.loop.models import ApprovalsPublic, ApprovalStatus
@@ -172,6 +173,15 @@ class ReadingTools(ToolCalls):
         }
         return await self.run(
             ctx, agent_id, lambda s, agent: runner.run_analytics(s.graph, agent, name, values)
+        )
+
+    async def replay_beliefs(self, ctx: Context, agent_id: AgentArg = None) -> ConsistencyReport:
+        """Rebuild every belief from the agent's event log alone and compare with the graph:
+        whether the log explains every belief, and each difference."""
+        return await self.run(
+            ctx,
+            agent_id,
+            lambda s, agent: check_consistency(s.graph, s.settings.mechanics, agent),
         )
 
     async def agent_overview(

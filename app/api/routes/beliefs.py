@@ -35,6 +35,7 @@ from app.beliefs.models import (
     OutcomeIn,
     OutcomeResult,
 )
+from app.beliefs.replay import ConsistencyReport, check_consistency
 from app.common import Category
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["beliefs"])
@@ -220,3 +221,12 @@ async def graph_view(
 ) -> history.GraphView:
     """A bounded node/edge view of the belief graph for a viewer."""
     return await history.graph_view(graph, agent_id, limit, include_inactive)
+
+
+@router.get("/replay")
+async def replay_event_log(
+    graph: GraphDep, mechanics: MechanicsDep, agent_id: AgentIdDep
+) -> ConsistencyReport:
+    """Rebuild every belief from the event log alone and compare with the graph: consistent,
+    or each difference (seed 000's replay)."""
+    return await check_consistency(graph, mechanics, agent_id)

@@ -33,6 +33,7 @@ TOOLS = {
     "list_analytics",
     "run_analytics",
     "agent_overview",
+    "replay_beliefs",
 }
 
 
@@ -80,6 +81,8 @@ async def test_every_tool_resource_and_prompt_over_stdio(
             await session.call_tool("list_beliefs", {"active": False, "sort": "tension", **on})
         )
         assert [b["id"] for b in superseded["data"]] == [history.old_root]
+        replayed = answer(await session.call_tool("replay_beliefs", on))
+        assert replayed["consistent"] is True and replayed["events"] > 0
         attention = answer(
             await session.call_tool("list_beliefs", {"needing_attention": True, **on})
         )
