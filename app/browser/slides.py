@@ -30,11 +30,11 @@ class Slide:
 SLIDES: tuple[Slide, ...] = (
     Slide(
         title="What it holds most firmly",
-        lead="The strongest beliefs that other beliefs support, and what holds each up.",
+        lead="The most firmly held beliefs that other beliefs support, and what holds each up.",
         text=(
             "A belief's strength is its default (0..1); where it holds in a context of its own "
-            "(month_end, audit ...) that strength counts there. SUPPORTS edges carry a weight: "
-            "tension and revisions flow along them.",
+            "(month_end, audit ...) that strength counts there, and it ranks by the higher of "
+            "the two. SUPPORTS edges carry a weight: tension and revisions flow along them.",
         ),
         queries=(
             GuideQuery("list_strongest_beliefs", "Each belief, its strength and its supports"),
