@@ -49,6 +49,7 @@ run: install neo4j-up
 	@echo "Neo4j Browser: http://127.0.0.1:$(HTTP_PORT)/browser/  (user neo4j)"
 	@echo "Credence API:  http://127.0.0.1:$(API_PORT)/   OpenAPI: http://127.0.0.1:$(API_PORT)/docs"
 	@echo "Demo agent:    $(BIN)/credence demo (or make demo) builds an agent with a history to explore"
+	@echo "Browser guide: opens when Browser connects; by hand :guide http://127.0.0.1:$(API_PORT)/browser/guide"
 	$(BIN)/credence serve
 
 # The lived-in demo agent (app/demo/, docs/demo.md): built once and kept; REBUILD=1 builds it again.
