@@ -70,8 +70,9 @@ def test_browser_connects_and_opens_the_guide_on_connect(browser_page: Page) -> 
     expect(guide).to_contain_text("Credence in Neo4j Browser")
     # Pagination numbers count from 1: the first slide and one per story.
     expect(guide.get_by_test_id(f"pagination-{len(SLIDES) + 1}")).to_be_visible()
-    # Telemetry is off (client.allow_telemetry=false): no consent banner.
-    expect(page.get_by_text("product usage", exact=False)).to_have_count(0)
+    # Telemetry is off (client.allow_telemetry=false): Browser shows no consent banner ("To help
+    # make Neo4j Browser better we collect information on product usage").
+    expect(page.get_by_text("information on product usage", exact=False)).to_have_count(0)
     page.screenshot(path=str(SCREENSHOTS / "01-connected-guide.png"))
 
 
