@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.agents.settings import EnrichmentSettings
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.settings import EmbeddingSettings
 from app.graph.settings import MigrationSettings, Neo4jSettings
@@ -132,6 +133,8 @@ class Settings(BaseSettings):
     """Connected MCP servers and their tools (docs/loop.md §13)"""
     scheduler: SchedulerSettings = Field(default_factory=SchedulerSettings)
     """Background work between turns, claimed with a lease in the graph (docs/loop.md §14)"""
+    enrichment: EnrichmentSettings = Field(default_factory=EnrichmentSettings)
+    """Enrichment at birth: the directory MCP server asked for the principal (docs/packs.md §4)"""
 
     @property
     def neo4j(self) -> Neo4jSettings:
