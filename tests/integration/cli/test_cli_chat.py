@@ -283,7 +283,8 @@ async def test_chat_session_shows_tension_rising_then_a_revision(
     assert re.search(r"── dissatisfaction .*· mode proposal", proposal)
     approved = repl.command(rf"\approve {pending.group(1)}")
     assert f"approval {pending.group(1)} approved" in approved
-    assert "execution recorded, not executed: no executor is registered for 'reconcile'" in approved
+    unregistered = "no executor is registered for 'reconcile_accounts'"
+    assert f"execution recorded, not executed: {unregistered}" in approved
     assert "Done:" not in approved.replace("Done: recorded_not_executed", "")
     assert "no pending approval" in repl.command(r"\approve")
 

@@ -91,11 +91,11 @@ def test_autonomy_follows_competence(client: TestClient) -> None:
     assert modes["weak"]["approval"]["kind"] == "guidance"
     assert modes["medium"]["mode"] == "proposal"
     assert modes["medium"]["approval"]["kind"] == "proposal"
-    assert modes["medium"]["approval"]["work_unit"]["verb"] == "reconcile"
+    assert modes["medium"]["approval"]["work_unit"]["verb"] == "reconcile_accounts"
     strong = modes["strong"]
     assert strong["mode"] == "autonomous"
     assert strong["approval"] is None
-    # No executor for "reconcile": recorded as a decision, never a fake success.
+    # No executor for "reconcile_accounts": recorded as a decision, never a fake success.
     assert strong["execution"]["status"] == "recorded_not_executed"
     assert strong["decision_id"]
     assert "not executed" in strong["response"].lower() or "recorded" in strong["response"].lower()

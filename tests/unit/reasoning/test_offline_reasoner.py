@@ -191,7 +191,7 @@ async def test_propose_work_unit_verb_entities_constraints() -> None:
     unit = await reasoner.propose_work_unit(
         WorkRequest(message="Please reconcile the Chase account for October")
     )
-    assert unit.verb == "reconcile"
+    assert unit.verb == "reconcile_accounts"  # the accounting skill's verb
     assert unit.entities == ["Chase account", "October"]
     assert unit.description == "Reconcile the Chase account for October."
     assert unit.reasoner == "offline"
@@ -356,6 +356,6 @@ async def test_appraisal_of_a_request_names_its_work_unit() -> None:
         AppraisalRequest(message="Please reconcile the Chase account for October")
     )
     assert asked.is_request and asked.work_unit is not None
-    assert asked.work_unit.verb == "reconcile"
+    assert asked.work_unit.verb == "reconcile_accounts"
     remark = await reasoner.appraise(AppraisalRequest(message="The close went well."))
     assert not remark.is_request and remark.work_unit is None
