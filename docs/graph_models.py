@@ -249,7 +249,9 @@ class Person(AgentScoped):
     knowledge_level = StringProperty()
     # Open-ended keys, always read and written whole: one JSON string.
     preferences = JSONProperty()
-    birth_source = StringProperty(choices={"full": "full", "micro": "micro", "api": "api"})
+    birth_source = StringProperty(
+        choices={"full": "full", "micro": "micro", "api": "api", "enrichment": "enrichment"}
+    )
     created_at = DateTimeNeo4jFormatProperty()
     last_seen = DateTimeNeo4jFormatProperty()
 
