@@ -34,6 +34,7 @@ from app.reasoning.protocol import (
     MemoryItem,
     PersonBrief,
     RecalledEpisode,
+    RevisitedBelief,
     RuleBrief,
 )
 from app.retrieval.context import build_context
@@ -91,6 +92,8 @@ class Activation:
     # The A.C.R.E. category of what the turn learns: its frame's default_category (docs/memory.md
     # §3).
     learned_category: Category = "contextual"
+    # Earlier answers to the speaker that rested on a belief revised since (app/loop/revisits.py).
+    revisited: list[RevisitedBelief] = field(default_factory=list)
 
     def recent(self, turns: int) -> list[HistoryTurn]:
         """The latest ``turns`` turns of the history, oldest first."""

@@ -52,6 +52,7 @@ from app.loop.planning import Plan, PlannedTurn
 from app.loop.recording import TurnRecorder, write_then_emit
 from app.loop.responses import resumption_response, turn_response
 from app.loop.results import TurnWritten, resumption_result, turn_result
+from app.loop.revisits import mark_told_in
 from app.loop.services import LoopServices
 from app.loop.settings import LoopConfig, LoopSettings
 from app.loop.turn_memory import (
@@ -217,6 +218,9 @@ async def record_turn(
     )
     await learn_from_outcome(tx, settings, agent_id, turn_lesson(turn, outcome, settings.loop), now)
     revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
+    # The speaker has now been told of what this answer names and of what it revised.
+    told = [r.revision_id for r in turn.activation.revisited] + [r.id for r in revision.revisions]
+    await mark_told_in(tx, agent_id, speaker, told, episode_id, now)
     await recorder.phase("learn", tension_changes=len(tension.moves))
     records = await _record_decision_and_answer(
         tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now

@@ -205,7 +205,9 @@ question; proposal: present the proposed action and ask for approval; blocked: s
 it is refused; revision: say what was revised and how the view changed. Say an action was done \
 only when the execution says it was executed. `history` holds the session's earlier turns \
 (oldest first): continue that conversation, and never ask again what it already answered. Name \
-the `rules` you follow, and mention the `working_memory` tasks or notes the message concerns.
+the `rules` you follow, and mention the `working_memory` tasks or notes the message concerns. \
+Each `revisited` item is something you told this person earlier that you have revised since: \
+say first, briefly, what you told them and what you hold now.
 - questions: the questions the reply asks the person (empty when none).""",
 )
 

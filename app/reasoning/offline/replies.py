@@ -83,6 +83,7 @@ def compose(request: ResponseRequest) -> tuple[str, list[str]]:
     """The answer's text and the questions it asks."""
     parts: list[str] = []
     top = request.beliefs[0] if request.beliefs else None
+    parts += _revisited(request)
     if request.revision:
         parts.append(f"I have revised my belief: {_quoted(request.revision)}")
     if request.refusal or request.mode == "blocked":
@@ -105,6 +106,17 @@ def compose(request: ResponseRequest) -> tuple[str, list[str]]:
     if not parts:
         parts.append("Noted.")
     return " ".join(parts), questions
+
+
+def _revisited(request: ResponseRequest) -> list[str]:
+    """Seed 001's "revisits past outputs": each belief an earlier answer to this person rested
+    on, revised since, named before the answer."""
+    names = frozenset(person.name for person in request.people)
+    return [
+        f"Since we last spoke I have changed my mind: I told you that "
+        f"{clause(item.old_statement, names)}; I now hold that {clause(item.new_statement, names)}."
+        for item in request.revisited
+    ]
 
 
 def _remembered(request: ResponseRequest) -> list[str]:

@@ -277,3 +277,28 @@ def test_high_dissatisfaction_revises_the_most_urgent_beliefs_first(settings: Se
         assert turn["relevant_belief"]["id"] != tense[0]
         modes = [r["mode"] for r in agent.get("/revisions")["data"]]
         assert modes.count("urgent") == 2
+
+
+def test_the_next_answer_to_a_person_names_what_changed_since_they_were_told(
+    agent: Agent,
+) -> None:
+    """Seed 001's "revisits past outputs": after a revision, the next answer to the person an
+    earlier answer rested on the old belief for says what changed, once; nobody else hears it."""
+    belief = agent.belief(RECOGNITION, 0.8)
+    told = agent.chat(QUESTION, speaker="Dana Fox")
+    assert told["relevant_belief"]["id"] == belief and told["revisited"] == []
+    agent.contradict(belief, 5)  # the API's own evidence: revised at the threshold
+    assert not agent.get(f"/beliefs/{belief}")["belief"]["is_active"]
+
+    stranger = agent.chat(QUESTION, speaker="Omar Haddad")
+    assert stranger["revisited"] == []
+    again = agent.chat("Good morning, what is on the agenda today?", speaker="Dana Fox")
+    [change] = again["revisited"]
+    assert change["old_statement"] == RECOGNITION
+    assert change["new_statement"] != RECOGNITION
+    assert again["response"].startswith("Since we last spoke I have changed my mind")
+    assert "revenue is recognised when the performance obligation is satisfied" in (
+        again["response"]
+    )
+    later = agent.chat("And tomorrow?", speaker="Dana Fox")
+    assert later["revisited"] == []
