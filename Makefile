@@ -20,7 +20,7 @@ HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
 .PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
-	train-stance check-stance env-example demo test-browser chromium
+	train-stance check-stance env-example demo test-browser chromium tour-tools
 
 install: $(STAMP) $(MCP_STAMP)
 
@@ -56,7 +56,17 @@ run: install neo4j-up
 demo: install neo4j-up
 	$(BIN)/credence demo $(if $(REBUILD),--rebuild)
 
-test: install neo4j-up lint typecheck
+# The README tour's test (tests/integration/test_readme_tour.py) runs its commands with bash,
+# curl and jq: Debian's, installed when missing (as root), else a clear message.
+tour-tools:
+	@for tool in curl jq; do command -v $$tool >/dev/null || { \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$tool; \
+		else \
+			echo "make test: $$tool is missing (the README tour uses it): sudo apt-get install -y $$tool" >&2; exit 1; \
+		fi; }; done
+
+test: install neo4j-up tour-tools lint typecheck
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
 		$(BIN)/pytest
 

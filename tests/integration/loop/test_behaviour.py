@@ -297,8 +297,8 @@ def test_the_next_answer_to_a_person_names_what_changed_since_they_were_told(
     assert change["old_statement"] == RECOGNITION
     assert change["new_statement"] != RECOGNITION
     assert again["response"].startswith("Since we last spoke I have changed my mind")
-    assert "revenue is recognised when the performance obligation is satisfied" in (
-        again["response"]
+    assert (
+        "revenue is recognised when the performance obligation is satisfied" in (again["response"])
     )
     later = agent.chat("And tomorrow?", speaker="Dana Fox")
     assert later["revisited"] == []
