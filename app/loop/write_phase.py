@@ -67,6 +67,7 @@ from app.loop.turn_memory import (
     write_turn_episode,
 )
 from app.memory.capability_map import capability_for
+from app.memory.working_memory import note_entities_in
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
 from app.tools.actions import action_status, complete_approved_action_in
 
@@ -221,6 +222,9 @@ async def record_turn(
     # The speaker has now been told of what this answer names and of what it revised.
     told = [r.revision_id for r in turn.activation.revisited] + [r.id for r in revision.revisions]
     await mark_told_in(tx, agent_id, speaker, told, episode_id, now)
+    if turn.plan.work_unit is not None:
+        # What the work acts on becomes salient in working memory (seed 002's entities column).
+        await note_entities_in(tx, agent_id, turn.plan.work_unit.entities, "work_unit", now)
     await recorder.phase("learn", tension_changes=len(tension.moves))
     records = await _record_decision_and_answer(
         tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now

@@ -302,3 +302,15 @@ def test_the_next_answer_to_a_person_names_what_changed_since_they_were_told(
     )
     later = agent.chat("And tomorrow?", speaker="Dana Fox")
     assert later["revisited"] == []
+
+
+def test_the_entities_a_work_unit_acts_on_become_salient_in_working_memory(agent: Agent) -> None:
+    """Seed 002's entities column, filled by the loop: what the turn's work acts on."""
+    agent.belief(RECONCILE, 0.55)
+    turn = agent.chat(REQUEST)
+    entities = turn["work_unit"]["entities"]
+    assert entities, turn["work_unit"]
+    memory = agent.get("/working-memory")
+    noted = {e["name"]: e for e in memory["objects"]["entities"]}
+    assert set(entities) <= set(noted)
+    assert all(noted[name]["kind"] == "work_unit" for name in entities)
