@@ -24,6 +24,7 @@ from app.cli import (
     packs,
     people,
     research,
+    scenario,
     servers,
     status,
     worker,
@@ -49,6 +50,7 @@ app.add_typer(episodes.episodes_app, name="episodes")
 app.add_typer(embed.embed_app, name="embed")
 investigations.register(research.research_app)
 app.add_typer(research.research_app, name="research")
+app.add_typer(scenario.scenario_app, name="scenario")
 app.command("serve")(servers.serve)
 app.command("mcp")(servers.mcp)
 app.command("birth")(packs.birth_command)

@@ -9,7 +9,6 @@ differ).
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -28,24 +27,18 @@ from app.demo.stage import DemoStage, Progress
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.runtime import Runtime
-
-REPOSITORY = Path(__file__).resolve().parents[2]
-SQLITE_SERVER_NAME = "mcp-server-sqlite"
+from app.scenarios.driver import (
+    SQLITE_SERVER_NAME,
+    find_sqlite_server,
+    offline_settings,
+    open_runtime,
+)
 
 
 def default_ledger_path() -> Path:
     """Where the demo's ledger (a SQLite file) lives: beside the user's other Credence files,
     so the API can start the ledger's server again after the demo has finished."""
     return Path.home() / ".cache" / "credence" / "demo" / "northwind-ledger.db"
-
-
-def find_sqlite_server() -> Path | None:
-    """The SQLite MCP server: the one ``make install`` puts in ``.venv-mcp``, else on PATH."""
-    installed = REPOSITORY / ".venv-mcp" / "bin" / SQLITE_SERVER_NAME
-    if installed.exists():
-        return installed
-    found = shutil.which(SQLITE_SERVER_NAME)
-    return Path(found) if found else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +60,7 @@ class DemoOptions:
 
 def demo_settings(settings: Settings) -> Settings:
     """The settings the demo builds with: the offline reasoner (deterministic, no network)."""
-    reasoner = settings.reasoner.model_copy(update={"provider": "offline"})
-    return settings.model_copy(update={"reasoner": reasoner})
+    return offline_settings(settings)
 
 
 async def build_demo(
@@ -124,7 +116,7 @@ async def _build(
     settings: Settings, options: DemoOptions, server: Path, say: Progress
 ) -> DemoReport:
     clock = FixedClock(script.START)
-    runtime = Runtime.open(settings, clock=clock, monotonic=lambda: clock.now().timestamp())
+    runtime = open_runtime(settings, clock)
     try:
         born = await _born(runtime, options.name)
         stage = DemoStage(runtime, clock, born.ids["agent"], say)
