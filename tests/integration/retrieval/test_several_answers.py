@@ -172,6 +172,7 @@ async def test_the_vector_leaves_out_only_the_names_that_speak(
             now=START,
             embedding=await embedder.embed_one(question),
             terms=None,
+            embedding_model=embedder.model_id,
             embed=embed,
         )
         people = await search._asked(question=True, vector=True)
