@@ -19,8 +19,8 @@ BOLT_URI := bolt://127.0.0.1:$(or $(CREDENCE_NEO4J_BOLT_PORT),7687)
 HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
-.PHONY: run test install models-test neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
-	train-stance check-stance
+.PHONY: run test install models-test neo4j-up neo4j-stop lint format typecheck unit integration \
+	fuzz clean train-stance check-stance env-example demo
 
 install: $(STAMP) $(MCP_STAMP)
 	@$(BIN)/credence embed install
@@ -36,7 +36,7 @@ $(STAMP): pyproject.toml
 models-test: install
 	@$(BIN)/credence embed install --model all-minilm-l6-v2
 
-# mcp-server-sqlite (the ledger of the tool tests and README "Acting through tools") runs only
+# mcp-server-sqlite (the ledger of the tool tests and docs/tools.md) runs only
 # on the 1.x MCP SDK, so it gets an environment of its own; Credence (2.x) talks to it over stdio.
 $(MCP_STAMP):
 	@test -x $(MCP_VENV)/bin/python || $(PYTHON) -m venv $(MCP_VENV)
@@ -54,7 +54,12 @@ run: install neo4j-up
 	$(BIN)/credence agents default
 	@echo "Neo4j Browser: http://127.0.0.1:$(HTTP_PORT)/browser/  (user neo4j)"
 	@echo "Credence API:  http://127.0.0.1:$(API_PORT)/   OpenAPI: http://127.0.0.1:$(API_PORT)/docs"
+	@echo "Demo agent:    $(BIN)/credence demo (or make demo) builds an agent with a history to explore"
 	$(BIN)/credence serve
+
+# The lived-in demo agent (app/demo/, docs/demo.md): built once and kept; REBUILD=1 builds it again.
+demo: install neo4j-up
+	$(BIN)/credence demo $(if $(REBUILD),--rebuild)
 
 test: install models-test neo4j-up lint typecheck
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
@@ -84,6 +89,11 @@ train-stance: install
 
 check-stance: install
 	PYTHONPATH=. $(BIN)/python tools/stance/train.py --check
+
+# .env.example from the settings models and their field docstrings (tests/unit/test_env_example.py
+# fails when it is out of date).
+env-example: install
+	$(BIN)/python tools/settings/env_example.py
 
 lint: install
 	$(BIN)/ruff check .

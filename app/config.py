@@ -6,7 +6,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Annotated
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.beliefs.mechanics import Mechanics
@@ -28,78 +28,107 @@ class ApiLimits(BaseModel):
     """How much one request may carry (``CREDENCE_API__MAX_BODY_BYTES=...``): a larger body is
     refused with 413 ``body_too_large`` before it is read, authenticated or parsed."""
 
-    # Every request body, WebSocket message and MCP request.
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     max_body_bytes: Annotated[int, Field(ge=1024)] = 2 * MEBIBYTE
-    # The bulk uploads (an episode import, research source files): up to 1,000 episodes of
-    # 20,000 characters, or 10,000,000 characters of files, in one request.
+    """The largest request body, WebSocket message and MCP request (bytes)."""
+    # Up to 1,000 episodes of 20,000 characters, or 10,000,000 characters of files, in one
+    # request.
     max_upload_body_bytes: Annotated[int, Field(ge=1024)] = 64 * MEBIBYTE
+    """The largest body of the bulk uploads: an episode import, research source files (bytes)."""
 
 
 class Settings(BaseSettings):
-    """Every tunable of Credence. See ``.env.example`` for the documented defaults."""
+    """Every tunable of Credence. ``.env.example`` lists them all with their defaults; it is
+    generated from these models and their field docstrings (tools/settings/env_example.py)."""
 
     model_config = SettingsConfigDict(
-        env_prefix="CREDENCE_", env_file=".env", extra="ignore", env_nested_delimiter="__"
+        env_prefix="CREDENCE_",
+        env_file=".env",
+        extra="ignore",
+        env_nested_delimiter="__",
+        use_attribute_docstrings=True,
     )
 
     neo4j_uri: str = "bolt://127.0.0.1:7687"
+    """Where Neo4j answers Bolt."""
     neo4j_user: str = "neo4j"
+    """The Neo4j user."""
     neo4j_password: SecretStr = SecretStr("credence-dev")
+    """The Neo4j password; also the initial one of the local launcher and of docker compose."""
     neo4j_database: str = "neo4j"
+    """The Neo4j database."""
     neo4j_connection_timeout_s: Annotated[float, Field(gt=0)] = 10.0
+    """Seconds the driver waits to connect."""
     neo4j_max_pool_size: Annotated[int, Field(ge=1)] = 50
-    # Managed transactions are retried on transient errors (deadlocks under contention) for at
-    # most this long; after that the request gets 503 graph_busy with Retry-After.
+    """The most connections the driver keeps open."""
+    # Transient errors are deadlocks under contention, lock timeouts, leader switches.
     neo4j_transaction_retry_s: Annotated[float, Field(gt=0, le=300)] = 30.0
+    """Seconds a managed transaction is retried on transient errors; after that the request
+    gets 503 graph_busy with Retry-After."""
 
     api_host: str = "127.0.0.1"
+    """The address the API listens on."""
     api_port: Annotated[int, Field(ge=1, le=65535)] = 8000
-    # API key -> the agent ids it may touch ("*" = every agent). JSON in the environment:
-    # CREDENCE_API_KEYS='{"k3y": ["*"]}'. With no keys the server listens on loopback only.
-    api_keys: dict[str, list[str]] = Field(default_factory=dict)
+    """The port the API listens on."""
+    api_keys: dict[str, list[str]] = Field(
+        default_factory=dict,
+        examples=[{"change-me-admin-key": ["*"], "change-me-agent-key": ["<agent id>"]}],
+    )
+    """API key -> the agent ids it may touch ("*": every agent), as JSON; with no keys the server
+    listens on loopback only."""
     # Only for a container whose published port is itself bound to loopback (docker-compose.yml).
     api_allow_open_bind_without_keys: bool = False
-    # Request size limits (CREDENCE_API__MAX_BODY_BYTES, CREDENCE_API__MAX_UPLOAD_BODY_BYTES).
+    """Listen on a non-loopback address without API keys."""
     api: ApiLimits = Field(default_factory=ApiLimits)
+    """Request size limits"""
     migrate_on_start: bool = True
+    """Apply pending schema migrations when the API starts."""
 
     migrations_lock_timeout_s: Annotated[float, Field(gt=0)] = 60.0
+    """Seconds a migration run waits for another run's lock."""
     migrations_lock_stale_after_s: Annotated[float, Field(gt=0)] = 600.0
+    """A migration lock older than this many seconds (its process died) is taken over."""
     migrations_index_online_timeout_s: Annotated[float, Field(gt=0)] = 300.0
+    """Seconds a migration run waits for new indexes to come online."""
 
     log_level: str = "INFO"
-    # Prometheus metrics at /metrics (no agent data: route templates and counts). On by default:
-    # counting costs ~15 µs per request, measured (README "Metrics").
+    """The log level (DEBUG, INFO, WARNING, ERROR)."""
+    # Counting costs ~15 µs per request, measured (docs/operations.md, "Metrics").
     metrics_enabled: bool = True
+    """Prometheus metrics at /metrics (route templates and counts, no agent data)."""
 
-    # The agent `make run` and `docker compose up` start with: born once (full birth, every
-    # shipped pack) when the API starts and no agent has this name. Empty: none.
     default_agent: str = "Credence"
+    """The agent `make run` and `docker compose up` start with, born once (every shipped pack)
+    when the API starts and no agent has this name (empty: none)."""
     default_agent_industry: str = "accounting"
+    """The industry the default agent is born into."""
 
-    # Run the process's clock from this instant (ISO 8601, e.g. 2026-11-30T09:00:00Z) instead of
-    # the system's: the loop, working memory's period-end contexts and the session sweep follow
-    # it. For tests, demos and replays; empty in production.
-    clock_start: datetime | None = None
+    # For tests, demos and replays; unset in production.
+    clock_start: datetime | None = Field(default=None, examples=["2026-11-30T09:00:00Z"])
+    """Run the process's clock from this instant (ISO 8601) instead of the system's: the loop,
+    working memory's period-end contexts and the session sweep follow it."""
 
-    # The cognitive mechanics (docs/beliefs.md §10): CREDENCE_MECHANICS__REVISION_THRESHOLD=0.7, ...
     mechanics: Mechanics = Field(default_factory=Mechanics)
-    # Embeddings (CREDENCE_EMBEDDINGS__MODEL=...), retrieval weights (CREDENCE_RETRIEVAL__RRF_K=60).
+    """The cognitive mechanics (docs/beliefs.md §10)"""
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    """Embeddings (docs/architecture.md §5)"""
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
-    # People, working memory, rules and capabilities (CREDENCE_MEMORY__MAX_ACTIVE_TASKS=4).
+    """Relevance retrieval, the context API's ranking (docs/retrieval.md)"""
     memory: MemoryMechanics = Field(default_factory=MemoryMechanics)
-    # Reasoners: Claude when a key is set (CREDENCE_REASONER__FAST_MODEL=...), else offline.
+    """People, working memory, rules and capabilities (docs/memory.md)"""
     reasoner: ReasonerSettings = Field(default_factory=ReasonerSettings)
-    # The cognitive loop (CREDENCE_LOOP__APPROVAL_TTL_HOURS=72) and the guardian.
+    """Reasoners: Claude when a key is set, else offline (docs/loop.md §12)"""
     loop: LoopSettings = Field(default_factory=LoopSettings)
+    """The cognitive loop (docs/loop.md)"""
     guardian: GuardianSettings = Field(default_factory=GuardianSettings)
-    # Reflection and consolidation (CREDENCE_REFLECTION__SIMILARITY=0.6).
+    """The guardian (docs/loop.md §5)"""
     reflection: ReflectionSettings = Field(default_factory=ReflectionSettings)
-    # Research mode: investigations (CREDENCE_RESEARCH__DEFAULT_ITERATION_CAP=12).
+    """Reflection and consolidation (docs/memory.md)"""
     research: ResearchSettings = Field(default_factory=ResearchSettings)
-    # Connected MCP servers and their tools (CREDENCE_TOOLS__CALL_TIMEOUT_S=30).
+    """Research mode: investigations"""
     tools: ToolSettings = Field(default_factory=ToolSettings)
+    """Connected MCP servers and their tools (docs/loop.md §13)"""
 
     @property
     def neo4j(self) -> Neo4jSettings:

@@ -704,7 +704,7 @@ VECTOR_INDEX_LABELS: tuple[tuple[LiteralString, LiteralString], ...] = (
 async def rebuild_vector_indexes(driver: AsyncDriver, database: str) -> None:
     """Drops and recreates the vector indexes (definitions as in schema/V0004). Neo4j 2026.08.1's
     filtered vector search failed (Lucene FixedBitSet out of bounds) after bulk deletes of this
-    size until the index was rebuilt (README "Known problems"), so every bulk delete ends here."""
+    size until the index was rebuilt (docs/known-problems.md), so every bulk delete ends here."""
     for name, label in VECTOR_INDEX_LABELS:
         await run_autocommit(driver, database, "DROP INDEX " + name + " IF EXISTS")
         await run_autocommit(

@@ -61,6 +61,8 @@ class Agent(AgentScoped):
     created_at = DateTimeNeo4jFormatProperty()
     # What the agent knows it does not know yet (app/memory/self_model.py).
     knowledge_gaps = ArrayProperty(StringProperty())
+    suggested_goals = ArrayProperty(StringProperty())
+    last_introspection_at = DateTimeNeo4jFormatProperty()
 
 
 class Belief(AgentScoped):
@@ -164,6 +166,7 @@ class Episode(AgentScoped):
     is_peak = BooleanProperty(default=False)
     is_end = BooleanProperty(default=False)
     surprise = FloatProperty()
+    coherence_penalty = FloatProperty()
     interference = IntegerProperty(default=0)
     frame = StringProperty()
     supervision_mode = StringProperty()
@@ -343,6 +346,7 @@ class Censor(AgentScoped):
 class Decision(AgentScoped):
     description = StringProperty()
     confidence = FloatProperty()
+    proposed_confidence = FloatProperty()
     stakes = StringProperty()
     work_unit = JSONProperty()
     outcome = StringProperty()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -402,6 +403,43 @@ async def meditate(
         )
         outcome.revisions.extend(result.revisions)
         outcome.approvals.extend(result.approvals)
+    return outcome
+
+
+async def revise_urgent(
+    graph: GraphClient, mechanics: Mechanics, reasoner: Reasoner, agent_id: str
+) -> RevisionOutcome:
+    """Seed 001's orchestrator step 2, for a turn at high dissatisfaction: revises the agent's
+    most urgent beliefs (mutable, tension ≥ ``urgent_revision_min_tension``, most tense first,
+    at most ``urgent_revision_beliefs``, with their cascades; mode ``urgent``), starting no new
+    revision once ``urgent_revision_seconds`` have passed. Each revision asks the reasoner
+    before its own transaction, as every revision does."""
+    outcome = RevisionOutcome()
+    if mechanics.urgent_revision_beliefs == 0:
+        return outcome
+    rows = await graph.read(
+        "beliefs/revision/list_tense_beliefs",
+        agent_id=agent_id,
+        min_tension=mechanics.urgent_revision_min_tension,
+    )
+    urgent = [row["id"] for row in rows if not row["is_immutable"]]
+    started = time.monotonic()
+    revised: set[str] = set()
+    chosen = 0
+    for belief_id in urgent:
+        if chosen >= mechanics.urgent_revision_beliefs:
+            break
+        if time.monotonic() - started >= mechanics.urgent_revision_seconds:
+            log.info("urgent revisions of agent %s stopped at the time bound", agent_id)
+            break
+        if belief_id in revised:  # revised already by an earlier one's cascade
+            continue
+        chosen += 1
+        result = await revise_belief(graph, mechanics, reasoner, agent_id, belief_id, "urgent")
+        outcome.revisions.extend(result.revisions)
+        outcome.approvals.extend(result.approvals)
+        revised.update(summary.old_belief_id for summary in result.revisions)
+        revised.add(belief_id)
     return outcome
 
 

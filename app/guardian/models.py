@@ -7,6 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from app.reasoning.protocol import Audit
+
 CensorAction = Literal["warn", "block", "absolute"]
 LearnedAction = Literal["warn", "block"]
 CensorSource = Literal["default", "pack", "learned", "manual"]
@@ -120,6 +122,12 @@ class Verdict(BaseModel):
         default_factory=list,
         description="ids of censors that could not finish within the check's time limit (the "
         "verdict is then at least warn)",
+    )
+    audit: Audit | None = Field(
+        default=None,
+        description="the tier-3 audit against the creed, when asked for (``audit: true``): "
+        "passed, risk, reason, concerns, the creed lines violated and a recommendation; a "
+        "failed audit makes the verdict block",
     )
 
     @computed_field  # type: ignore[prop-decorator]

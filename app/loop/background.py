@@ -47,3 +47,12 @@ async def settle_background() -> None:
     so far; the runtime calls it before it closes the graph."""
     while _SETTLE:
         await asyncio.gather(*list(_SETTLE))
+
+
+async def settle_all_background() -> None:
+    """Waits for every piece of background work started so far, and for what it starts in
+    turn (reflections too), on this event loop: for a caller that must see each turn's whole
+    aftermath before the next turn starts, as the demo does to be deterministic (app/demo/)."""
+    loop = asyncio.get_running_loop()
+    while mine := [task for task in _BACKGROUND if task.get_loop() is loop]:
+        await asyncio.gather(*mine)

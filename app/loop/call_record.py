@@ -41,7 +41,7 @@ from app.loop.call_memory import (
     remember_call,
     remember_in_background,
 )
-from app.loop.decisions import decision_params
+from app.loop.decisions import decision_params, finalised_confidence
 from app.loop.episode_rows import responded, surprise, turn_actions, turn_params
 from app.loop.models import ApprovalPublic, TurnResult
 from app.loop.planning import PlannedTurn, execute_planned
@@ -246,6 +246,7 @@ def _decision_outcome(turn: PlannedTurn, ids: _CallIds, lesson: OutcomeLesson) -
         "id": ids.decision,
         "execution_status": execution.status if execution else None,
         "outcome": lesson.outcome,
+        "final_confidence": finalised_confidence(lesson.outcome),
         "executor": execution.executor if execution else None,
     }
 
@@ -309,6 +310,7 @@ def _record_params(
     recorded = decision_params(ids.decision, turn.activation, plan, unit)
     if memory is None:
         recorded["decision"]["outcome"] = "running"
+        recorded["decision"]["final_confidence"] = None
         action = _action_params(turn, ids, approval, None)
     else:
         action = _action_params(turn, ids, approval, memory.lesson)

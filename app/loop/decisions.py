@@ -12,6 +12,16 @@ from app.loop.activation import Activation
 from app.loop.planning import Plan
 from app.reasoning.protocol import ExecutionResult, WorkUnit
 
+# Seed 002's finalize(): once its outcome is known, a decision's confidence becomes what the
+# outcome says of it (the confidence it was proposed with is kept as proposed_confidence).
+FINAL_CONFIDENCE = {"success": 0.8, "partial": 0.5, "failure": 0.3, "rejected": 0.3}
+
+
+def finalised_confidence(outcome: str) -> float | None:
+    """The confidence a decision with this outcome ends with; None while it is not known
+    (pending, running) or says nothing of the decision (neutral)."""
+    return FINAL_CONFIDENCE.get(outcome)
+
 
 async def create_decision_in(
     tx: Transaction, agent_id: str, activation: Activation, plan: Plan, unit: WorkUnit
@@ -49,6 +59,7 @@ def decision_params(
             "verb": unit.verb,
             "execution_status": plan.execution.status if plan.execution else None,
             "outcome": _outcome(plan),
+            "final_confidence": finalised_confidence(_outcome(plan)),
             "executor": plan.execution.executor if plan.execution else None,
         },
         "reasons": _reasons(activation, plan),
@@ -63,13 +74,14 @@ async def record_decision_outcome_in(
     outcome: str,
     execution: ExecutionResult | None,
 ) -> None:
-    """Writes how a decision that waited for a person turned out (inside the resumed turn's
-    transaction)."""
+    """Writes how a decision that waited for a person turned out, and the confidence that
+    outcome gives it (inside the resumed turn's transaction)."""
     await tx.run(
         "loop/decisions/update_decision_outcome",
         agent_id=agent_id,
         decision_id=decision_id,
         outcome=outcome,
+        confidence=finalised_confidence(outcome),
         execution_status=execution.status if execution else None,
         executor=execution.executor if execution else None,
     )

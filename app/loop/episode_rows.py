@@ -33,6 +33,8 @@ class EpisodeDraft:
     about: list[str]
     emotional_valence: float | None = None
     surprise: float | None = None
+    # Negative when the turn's tier-3 audit failed (GuardianSettings.creed_violation_...).
+    coherence_penalty: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,7 @@ def turn_episode_row(
         "outcome": draft.outcome,
         "emotional_valence": draft.emotional_valence,
         "surprise": draft.surprise,
+        "coherence_penalty": draft.coherence_penalty,
         "frame": draft.frame,
         "actions": draft.actions,
         "trivial": draft.actions < 2,
@@ -161,6 +164,11 @@ def surprise(plan: Plan, activation: Activation) -> float:
         ),
         3,
     )
+
+
+def coherence_penalty(plan: Plan) -> float:
+    """What the turn's failed tier-3 audit cost in coherence (0 when it passed or none ran)."""
+    return float((plan.guardian.audit or {}).get("coherence_penalty", 0.0))
 
 
 def turn_actions(plan: Plan) -> int:

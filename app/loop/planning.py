@@ -213,8 +213,12 @@ async def _audit(
             )
         ),
     )
+    penalty = 0.0 if audit.passed else -services.settings.guardian.creed_violation_coherence_penalty
     report = report.model_copy(
-        update={"audit": audit.model_dump(exclude={"usage"}) | {"kinds": risk_kinds}}
+        update={
+            "audit": audit.model_dump(exclude={"usage"})
+            | {"kinds": risk_kinds, "coherence_penalty": penalty}
+        }
     )
     if audit.passed:
         return _Guarded(report)

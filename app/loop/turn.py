@@ -19,7 +19,8 @@ import logging
 from collections.abc import Awaitable
 from dataclasses import replace
 
-from app.beliefs.revision import meditate_if_runaway
+from app.beliefs.models import RevisionOutcome
+from app.beliefs.revision import meditate_if_runaway, revise_urgent
 from app.embeddings.store import embed_pending
 from app.errors import CredenceError
 from app.guardian.check import Censors
@@ -76,6 +77,11 @@ async def run_turn(
         censors = asyncio.ensure_future(services.guard.censors(agent_id))
     try:
         activation = await _activate(services, recorder, agent_id, request, written_call)
+        urgent = RevisionOutcome()
+        if written_call is None and activation.dissatisfaction.band == "high":
+            urgent, activation = await _revise_urgent_first(
+                services, recorder, agent_id, request, activation
+            )
         phase = "plan"
         read = censors if censors is not None else _censors_of(services, agent_id, activation)
         turn = await _plan(services, recorder, agent_id, request, activation, read)
@@ -93,6 +99,8 @@ async def run_turn(
     finally:
         if censors is not None:
             _forget(censors)
+    if urgent.revisions:
+        result = result.model_copy(update={"revisions": [*urgent.revisions, *result.revisions]})
     await _after_turn(services, agent_id, request, result, aftermath)
     return await turn_done(emit, result)
 
@@ -156,6 +164,28 @@ async def _activate(
         relevant=activation.relevant.model_dump() if activation.relevant else None,
     )
     return activation
+
+
+async def _revise_urgent_first(
+    services: LoopServices,
+    recorder: TurnRecorder,
+    agent_id: str,
+    request: ChatRequest,
+    activation: Activation,
+) -> tuple[RevisionOutcome, Activation]:
+    """At high dissatisfaction the turn first revises the agent's most urgent beliefs (seed
+    001's orchestrator step 2; bounded by count and time, app/beliefs/revision.py), then
+    activates again so it answers from the revised beliefs, in the band of the dissatisfaction
+    it started with (the seed's turn answers in the D it measured first)."""
+    urgent = await revise_urgent(
+        services.graph, services.settings.mechanics, services.reasoner, agent_id
+    )
+    if not urgent.revisions:
+        return urgent, activation
+    for summary in urgent.revisions:
+        await recorder.emit(TurnEvent(type="revision", data=summary.model_dump(mode="json")))
+    again = await _activate(services, recorder, agent_id, request, None)
+    return urgent, replace(again, dissatisfaction=activation.dissatisfaction)
 
 
 async def _censors_of(services: LoopServices, agent_id: str, activation: Activation) -> Censors:

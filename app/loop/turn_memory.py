@@ -22,6 +22,7 @@ from app.loop.episode_rows import EpisodeDraft, is_person, turn_episode_row
 from app.loop.planning import PlannedTurn
 from app.loop.services import LoopServices
 from app.loop.settings import LoopConfig, LoopSettings
+from app.memory.capability_map import capability_for
 from app.memory.episodes import write_episodes_in
 from app.memory.people.micro_birth import meet_in
 from app.memory.people.models import MetPerson
@@ -181,8 +182,9 @@ def failure_severity(verification: Verification | None, loop: LoopSettings) -> f
 
 
 def turn_lesson(turn: PlannedTurn, outcome: str, loop: LoopSettings) -> OutcomeLesson:
-    """What the turn's ``outcome`` teaches: the beliefs it moves, with its severity, context and
-    frame."""
+    """What the turn's ``outcome`` teaches: the beliefs it moves, with its severity and context,
+    and the capability it exercised (app/memory/capability_map.py: by its work unit's verb, else
+    its frame)."""
     activation, plan = turn.activation, turn.plan
     return OutcomeLesson(
         belief_ids=outcome_beliefs(activation, loop.outcome_beliefs),
@@ -190,5 +192,7 @@ def turn_lesson(turn: PlannedTurn, outcome: str, loop: LoopSettings) -> OutcomeL
         message=turn.request.message,
         severity=failure_severity(plan.verification, loop),
         context=activation.context_name,
-        capability_domain=activation.frame,
+        capability_domain=capability_for(
+            plan.work_unit.verb if plan.work_unit else None, activation.frame
+        ),
     )

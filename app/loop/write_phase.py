@@ -37,6 +37,7 @@ from app.loop.decisions import create_decision_in, record_decision_outcome_in
 from app.loop.episode_rows import (
     EpisodeDraft,
     TurnConduct,
+    coherence_penalty,
     emotional_valence,
     finish_turn_episode_in,
     is_person,
@@ -63,6 +64,7 @@ from app.loop.turn_memory import (
     turn_lesson,
     write_turn_episode,
 )
+from app.memory.capability_map import capability_for
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
 from app.tools.actions import action_status, complete_approved_action_in
 
@@ -305,6 +307,7 @@ def _turn_episode(
         about=about,
         emotional_valence=emotional_valence(outcome, people.frustrated, people.praised),
         surprise=surprise(turn.plan, activation),
+        coherence_penalty=coherence_penalty(turn.plan),
     )
 
 
@@ -609,7 +612,9 @@ def _resumption_lesson(run: Resumption, outcome: str, loop: LoopSettings) -> Out
             loop.rejection_severity if run.rejected else failure_severity(run.verification, loop)
         ),
         context=state.context_name if state else None,
-        capability_domain=state.frame if state else None,
+        capability_domain=(
+            capability_for(run.unit.verb if run.unit else None, state.frame) if state else None
+        ),
     )
 
 

@@ -95,6 +95,12 @@ class SelfView(BaseModel):
     capabilities: list[Capability]
     knowledge_gaps: list[str]
     self_beliefs: list[SelfBelief]
+    suggested_goals: list[str] = Field(
+        default_factory=list,
+        description="what the last introspection suggests the agent work on (app/memory/"
+        "introspection.py), from its capabilities' track record",
+    )
+    last_introspection_at: datetime | None = None
 
 
 def capability_after(
@@ -143,6 +149,8 @@ async def get_self(graph: GraphClient, agent_id: str) -> SelfView:
         capabilities=[Capability.model_validate(c) for c in row["capabilities"]],
         knowledge_gaps=row["knowledge_gaps"] or [],
         self_beliefs=[SelfBelief.model_validate(b) for b in row["self_beliefs"]],
+        suggested_goals=row["suggested_goals"] or [],
+        last_introspection_at=row["last_introspection_at"],
     )
 
 

@@ -5,11 +5,11 @@ then ``seq`` (the order of arrival, so turns of equal time keep the order they c
 episodes are merged into that order: mostly appended, but an episode that predates stored ones
 is stitched in between them, and the stored episode after it gets a new predecessor.
 
-What an episode is searched by (issue 12, measured on LoCoMo and MADial, README "Episodes and
-the context API"): its **search text** ``"<speaker>: <text>"`` is indexed for fulltext, since
-questions name the people who spoke; its **vector** embeds the previous turn of its session
-before it, since a reply ("Yes, last week!") means little without the turn it answers. A
-speaker named by role only ("assistant", "user") adds nothing and is left out.
+What an episode is searched by (issue 12, measured on LoCoMo and MADial,
+docs/episodes-and-context.md): its **search text** ``"<speaker>: <text>"`` is indexed for
+fulltext, since questions name the people who spoke; its **vector** embeds the previous turn of
+its session before it, since a reply ("Yes, last week!") means little without the turn it
+answers. A speaker named by role only ("assistant", "user") adds nothing and is left out.
 """
 
 from __future__ import annotations

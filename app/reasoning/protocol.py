@@ -390,11 +390,26 @@ class AuditRequest(BaseModel):
 
 
 class Audit(Judgement):
-    """The tier-3 guardian check of a high-risk action against the creed."""
+    """The tier-3 guardian check of a high-risk action against the creed: the verdict, and why
+    (docs/loop.md §5)."""
 
     passed: bool
     risk: Level
+    reason: str = Field(
+        min_length=1,
+        max_length=2000,
+        description="why it passed or failed, in one or two sentences a person can read",
+    )
     concerns: list[str] = Field(default_factory=list)
+    creed_violations: list[str] = Field(
+        default_factory=list,
+        description="the creed lines the request would break, verbatim (empty when none)",
+    )
+    recommendation: str = Field(
+        min_length=1,
+        max_length=2000,
+        description="what to do instead, or what to confirm before acting",
+    )
 
 
 # --- reflection --------------------------------------------------------------------------------

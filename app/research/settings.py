@@ -4,47 +4,52 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class ResearchSettings(BaseModel):
-    # Steps an investigation takes unless its start asks otherwise; at the cap it synthesizes.
+    """Research mode's tunables (``CREDENCE_RESEARCH__*``)."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     default_iteration_cap: Annotated[int, Field(ge=1, le=100)] = 12
+    """Steps an investigation takes unless its start asks otherwise; at the cap it synthesizes."""
     max_iteration_cap: Annotated[int, Field(ge=1, le=1000)] = 100
-    # Hypotheses the reasoner may propose for one question.
+    """The largest iteration cap an investigation's start may ask for."""
     max_hypotheses: Annotated[int, Field(ge=1, le=5)] = 3
-    # Passages each source returns per search.
+    """Hypotheses the reasoner may propose for one question."""
     passages_per_source: Annotated[int, Field(ge=1, le=50)] = 5
-    # Searches per hypothesis (each with a different query) before it is left undecided.
+    """Passages each source returns per search."""
     searches_per_hypothesis: Annotated[int, Field(ge=1, le=10)] = 2
-    # (hypothesis, source) pairs one judge step judges.
+    """Searches per hypothesis (each with a different query) before it is left undecided."""
     judgements_per_step: Annotated[int, Field(ge=1, le=100)] = 12
-    # A stance counts as evidence (and can make a conflict) from this confidence on. The offline
-    # judge calls any passage about the topic without a contradiction cue "supports", with a
-    # confidence that grows with similarity; 0.7 (cosine >= ~0.72) keeps sentences that merely
-    # share a page with the claim from counting (0.5 let three such sentences outvote a real
-    # conflict in tests/integration/research).
+    """(hypothesis, source) pairs one judge step judges."""
+    # The offline judge calls any passage about the topic without a contradiction cue
+    # "supports", with a confidence that grows with similarity; 0.7 (cosine >= ~0.72) keeps
+    # sentences that merely share a page with the claim from counting (0.5 let three such
+    # sentences outvote a real conflict in tests/integration/research).
     evidence_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
-    # A hypothesis is confirmed / refuted when its winning evidence is at least this confident.
+    """A stance counts as evidence (and can make a conflict) from this confidence on."""
     decision_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
-    # The offline reasoner's judgements have floors of their own, per stance (both to count as
-    # evidence and to decide), for the learned stance judge, whose confidence is its class
-    # probability. Chosen on the VitaminC validation pages (bench/research_floors.py;
-    # bench/README.md). Without the learned judge (its weights missing or switched off) the
-    # cue judge's confidences are no probabilities: its judgements keep evidence_floor and
-    # decision_floor (see for_offline_judge).
+    """A hypothesis is confirmed / refuted when its winning evidence is at least this confident."""
+    # The learned stance judge's confidence is its class probability; the floors were chosen on
+    # the VitaminC validation pages (bench/research_floors.py; bench/README.md). Without the
+    # learned judge (its weights missing or switched off) the cue judge's confidences are no
+    # probabilities: its judgements keep evidence_floor and decision_floor (for_offline_judge).
     offline_support_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
+    """The learned offline stance judge: a support counts and decides from this confidence on."""
     offline_contradiction_floor: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
-    # The learned judge's stances count only for the passages about as close to the hypothesis
-    # as the closest passage judged on it: cosine at least the best one's less this margin
-    # (None: every passage counts). A page's other sentences (older revisions of a figure,
-    # other facts about the subject) otherwise outvote the sentence that states the claim.
-    # Chosen on the VitaminC validation pages with the floors (bench/research_floors.py).
+    """The learned offline stance judge: a contradiction counts and decides from this on."""
+    # A page's other sentences (older revisions of a figure, other facts about the subject)
+    # otherwise outvote the sentence that states the claim. Chosen on the VitaminC validation
+    # pages with the floors (bench/research_floors.py).
     offline_relevance_margin: Annotated[float | None, Field(ge=0.0, le=1.0)] = 0.02
-    # At API start, continue the investigations left "running" by a process that stopped (off:
-    # an operator resumes them explicitly, POST .../resume or `credence research resume`, so a
-    # crash loop does not restart them unattended).
+    """The learned judge's stances count only for passages at least as close to the hypothesis
+    as the closest one judged, less this margin (cosine; unset: every passage counts)."""
+    # Off: an operator resumes them explicitly (POST .../resume or `credence research resume`),
+    # so a crash loop does not restart them unattended.
     resume_on_start: bool = False
+    """At API start, continue the investigations a stopped process left running."""
 
 
 def for_offline_judge(settings: ResearchSettings, learned: bool) -> ResearchSettings:

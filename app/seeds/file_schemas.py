@@ -34,14 +34,26 @@ class SeedCapability(StrictModel):
     proficiency: Unit = 0.3
 
 
+CapabilityName = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z][a-z0-9_]*$")]
+
+
+class CapabilityMap(StrictModel):
+    """Which capability a turn's outcome exercises: by the work unit's verb, else by the frame
+    (null: none)."""
+
+    verbs: dict[CapabilityName, CapabilityName] = Field(default_factory=dict)
+    frames: dict[CapabilityName, CapabilityName | None] = Field(default_factory=dict)
+
+
 class SelfFile(StrictModel):
-    """The agent's initial self-model: identity goal, self-beliefs, starting capabilities and the
-    knowledge gaps it knows it has."""
+    """The agent's initial self-model: identity goal, self-beliefs, starting capabilities, the
+    knowledge gaps it knows it has and the map from work to capabilities."""
 
     identity_goal: Text
     self_beliefs: list[SeedBelief] = Field(min_length=1)
     capabilities: list[SeedCapability] = Field(default_factory=list)
     knowledge_gaps: list[Text] = Field(default_factory=list)
+    capability_map: CapabilityMap = Field(default_factory=CapabilityMap)
 
 
 class FramesFile(StrictModel):

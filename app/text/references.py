@@ -82,8 +82,17 @@ def _pointer_positions(text: str) -> list[tuple[int, int]]:
         before = text[: match.start()].split()
         if word == "that" and before and before[-1].lower() in ("think", "say", "said", "know"):
             continue
+        # "that" right after a noun opens a relative clause ("misstatements that are trivial"):
+        # it names that noun, not the previous turn's subject.
+        if word == "that" and before and _is_content_word(before[-1]):
+            continue
         spans.append((match.start(1), match.end(1)))
     return spans
+
+
+def _is_content_word(token: str) -> bool:
+    word = token.strip(".,;:!?\"'()").lower()
+    return word.isalpha() and word not in _NOT_SUBJECT
 
 
 def resolve_references(message: str, earlier: Sequence[str]) -> str:

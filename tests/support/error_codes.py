@@ -1,4 +1,4 @@
-"""Every error code the API can answer with, and its HTTP status: the README's error table is
+"""Every error code the API can answer with, and its HTTP status: the error table of docs/api.md is
 checked against this (tests/unit/test_error_table.py) and printed by ``python -m
 tests.support.error_codes`` when it needs rewriting."""
 

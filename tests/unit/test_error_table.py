@@ -1,4 +1,4 @@
-"""The README's error table lists every error code the API can answer with, with its status
+"""The error table of docs/api.md lists every error code the API can answer with, with its status
 (tests/support/error_codes.py collects them from the CredenceError classes)."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from pathlib import Path
 
 from tests.support.error_codes import error_codes
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 
-def test_the_readme_error_table_lists_every_code_with_its_status() -> None:
-    text = README.read_text()
+def test_the_api_doc_error_table_lists_every_code_with_its_status() -> None:
+    text = API_DOC.read_text()
     section = text.split("### Error codes", 1)[1].split("\n#", 1)[0]
     listed = {
         code: int(status)
@@ -20,6 +20,6 @@ def test_the_readme_error_table_lists_every_code_with_its_status() -> None:
     }
     expected = {code: status for code, (status, _) in error_codes().items()}
     assert listed == expected, (
-        "README 'Error codes' is out of date; regenerate it with "
+        "docs/api.md 'Error codes' is out of date; regenerate it with "
         "`.venv/bin/python -m tests.support.error_codes`"
     )

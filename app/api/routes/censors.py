@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import AgentIdDep, GraphDep, SettingsDep
+from app.api.deps import AgentIdDep, GraphDep, ReasonerDep, SettingsDep
 from app.guardian import censors
-from app.guardian.check import check
+from app.guardian.check import check, check_and_audit
 from app.guardian.models import (
     Censor,
     CensorAction,
@@ -34,6 +34,11 @@ class GuardianCheck(BaseModel):
         default=None,
         description="the action proposed for the text: its description, verb and entities are "
         "checked too, and read for the high-risk kinds of the tier-3 audit",
+    )
+    audit: bool = Field(
+        default=False,
+        description="also run the tier-3 audit against the agent's creed (the reasoner's "
+        "judgement: Claude when a key is set), whether or not the text is high-risk",
     )
 
 
@@ -85,9 +90,23 @@ async def remove_censor(graph: GraphDep, agent_id: AgentIdDep, censor_id: Censor
 
 @router.post("/guardian/check")
 async def check_text(
-    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, body: GuardianCheck
+    graph: GraphDep,
+    reasoner: ReasonerDep,
+    settings: SettingsDep,
+    agent_id: AgentIdDep,
+    body: GuardianCheck,
 ) -> Verdict:
-    """Check a text against the agent's censors: allow / warn / block / absolute, and why."""
+    """Check a text against the agent's censors: allow / warn / block / absolute, and why;
+    with ``audit: true`` also audit it against the creed (reason, violations, recommendation)."""
+    if body.audit:
+        return await check_and_audit(
+            graph,
+            reasoner,
+            agent_id,
+            body.text,
+            settings=settings.guardian,
+            work_unit=body.work_unit,
+        )
     return await check(
         graph, agent_id, body.text, settings=settings.guardian, work_unit=body.work_unit
     )

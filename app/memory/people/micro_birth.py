@@ -29,12 +29,15 @@ def micro_birth_properties(
 ) -> dict[str, Any]:
     """The property map of a person micro-born with ``name`` (for writers that create people in
     bulk inside their own statement, such as the episode import): role and seniority unknown,
-    authority 0.5, frequency and relevance 0, birth source ``micro``.
+    authority 0.5, frequency 0, context relevance ``micro_birth_context_relevance`` (0.5), birth
+    source ``micro``.
 
     Raises:
         InvalidInput: the name is blank or too long.
     """
-    data = validated_create({"name": name, "context_relevance": 0.0})
+    data = validated_create(
+        {"name": name, "context_relevance": mechanics.micro_birth_context_relevance}
+    )
     return stored_properties(new_person(agent_id, data, "micro", now), mechanics)
 
 
@@ -48,8 +51,9 @@ async def micro_birth(
 ) -> MicroBirth:
     """The person called ``name`` (any case), micro-born on first mention (docs/memory.md §2).
 
-    A new person has role and seniority ``unknown`` (authority 0.5), interaction frequency and
-    context relevance 0, and birth source ``micro``. Idempotent, also under concurrency: the
+    A new person has role and seniority ``unknown`` (authority 0.5), interaction frequency 0,
+    context relevance ``micro_birth_context_relevance`` (0.5, seed 000) and birth source
+    ``micro``. Idempotent, also under concurrency: the
     look-up and the creation happen under the agent's lock.
 
     Raises:
@@ -58,7 +62,9 @@ async def micro_birth(
     """
     mechanics = mechanics or MemoryMechanics()
     at = utc_now(now)
-    data = validated_create({"name": name, "context_relevance": 0.0})
+    data = validated_create(
+        {"name": name, "context_relevance": mechanics.micro_birth_context_relevance}
+    )
 
     async def work(tx: Transaction) -> MicroBirth:
         await lock_agent(tx, agent_id)
@@ -88,7 +94,9 @@ async def meet_in(
     Raises:
         InvalidInput: the name is blank or too long.
     """
-    data = validated_create({"name": name, "context_relevance": 0.0})
+    data = validated_create(
+        {"name": name, "context_relevance": mechanics.micro_birth_context_relevance}
+    )
     rows = await tx.run(
         "memory/people/find_person_by_name", agent_id=agent_id, name_key=name_key(data.name)
     )

@@ -84,6 +84,11 @@ class ReflectionReport(BaseModel):
     skipped: SkippedEpisodes
     capabilities: list[CapabilityChange]
     knowledge_gaps_added: list[str]
+    suggested_goals: list[str] = Field(
+        default_factory=list,
+        description="What the introspection after the reflection suggests (when capabilities "
+        "moved; app/memory/introspection.py).",
+    )
     rules_embedded: bool = Field(description="Whether the new rules got their vectors now.")
 
 

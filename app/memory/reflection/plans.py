@@ -9,6 +9,7 @@ from datetime import datetime
 
 import numpy as np
 
+from app.memory.capability_map import capability_for
 from app.memory.reflection.clustering import central, cohesion
 from app.memory.reflection.models import OUTCOME_KEYS, ReflectRequest
 from app.memory.rules import RuleCreate
@@ -97,8 +98,10 @@ def domain_of(members: list[CandidateEpisode], concept: str, settings: Reflectio
     if settings.capability_domain == "frame":
         frames = Counter(m.frame for m in members if m.frame)
         if frames:
-            # Most common; a tie goes to the alphabetically first frame.
-            return min(frames, key=lambda frame: (-frames[frame], frame))
+            # Most common; a tie goes to the alphabetically first frame. The capability is the
+            # one a turn in that frame exercises (app/memory/capability_map.py).
+            frame = min(frames, key=lambda frame: (-frames[frame], frame))
+            return capability_for(None, frame) or frame
     return _concept_domain(concept)
 
 

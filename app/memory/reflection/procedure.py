@@ -9,6 +9,7 @@ from datetime import datetime
 from app.common import utc_now
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
+from app.memory.introspection import introspect
 from app.memory.reflection.abstraction import abstract_rules, embed_rules
 from app.memory.reflection.candidates import read_candidates
 from app.memory.reflection.clustering import cluster_by_similarity
@@ -78,6 +79,11 @@ async def reflect(
     await abstract_rules(graph, reasoner, plans, scope)
     rules_embedded = await embed_rules(embedder, plans, scope.request)
     written = await write_reflection(graph, plans, scope)
+    goals: list[str] = []
+    if not scope.request.dry_run and written.capabilities:
+        # The capabilities moved: the agent reads its track record again (seed 003).
+        looked = await introspect(graph, agent_id, mechanics=scope.mechanics, now=scope.at)
+        goals = looked.suggested_goals
     clusters = [reflected_cluster(plan, rule_id) for plan, rule_id in written.rules]
     clustered = sum(len(p.members) for p in plans)
     report = ReflectionReport(
@@ -95,6 +101,7 @@ async def reflect(
         ),
         capabilities=written.capabilities,
         knowledge_gaps_added=written.gaps,
+        suggested_goals=goals,
         rules_embedded=rules_embedded and bool(clusters),
     )
     log.info(

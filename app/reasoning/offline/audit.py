@@ -1,12 +1,17 @@
 """The offline tier-3 audit: a high-risk request checked against cue lists of what no creed
 allows (deceiving, concealing, falsifying, backdating, bypassing approvals or controls,
-exfiltrating credentials, breaching confidentiality) and against the creed lines it is given."""
+exfiltrating credentials, breaching confidentiality) and against the creed lines it is given.
+Every result says why, which creed lines it breaks and what to do instead."""
 
 from __future__ import annotations
 
 import re
 
+from app.reasoning.offline.requests import risk_kinds
+from app.reasoning.protocol import Audit, AuditRequest, Level
 from app.text.words import content_words, normalise
+
+OFFLINE = "offline"
 
 VIOLATIONS: dict[str, tuple[str, ...]] = {
     "deception": (
@@ -106,3 +111,91 @@ _KIND_STEMS: dict[str, tuple[str, ...]] = {
     "breach of confidentiality": ("confiden", "privacy", "private", "personal", "secret",
                                   "disclos"),
 }  # fmt: skip
+
+
+# What to do instead, by the violation found first (in VIOLATIONS' order).
+_RECOMMENDATIONS: dict[str, str] = {
+    "deception": "Say what is true instead, and tell the person plainly what cannot be done.",
+    "concealment": "Record and disclose it to the people responsible instead of hiding it.",
+    "falsification": "Record the real figures; correct errors with a documented adjusting "
+    "entry approved by the controller.",
+    "backdating": "Date the document or entry when it really happened, and disclose the late "
+    "posting in the period's notes.",
+    "bypassing approvals or controls": "Route it through the approval it needs; ask the "
+    "approver rather than working around the control.",
+    "credential exfiltration": "Never share credentials; grant access through the system's "
+    "own access request instead.",
+    "breach of confidentiality": "Share it only with people entitled to it, through the "
+    "approved channel, after checking with the data's owner.",
+}
+
+
+def audit_offline(request: AuditRequest) -> Audit:
+    """Fails (risk high) a request that would deceive, conceal, falsify, backdate, bypass
+    approvals or controls, exfiltrate credentials or breach confidentiality, or that breaks a
+    prohibition of the creed; otherwise passes, medium risk for high-risk kinds. Either way it
+    says why and what to do (or confirm)."""
+    text = request.message
+    if request.work_unit is not None:
+        unit = request.work_unit
+        text = " ".join([text, unit.description, *unit.constraints])
+    found = violations(text)
+    conflicts = creed_conflicts(text, request.creed, list(found))
+    if found or conflicts:
+        return _failed(found, conflicts)
+    kinds = sorted(set(request.risk_kinds) | set(risk_kinds(text)))
+    risk: Level = "medium" if kinds else "low"
+    concerns = [f"high-risk kind '{kind}': confirm the details before acting" for kind in kinds]
+    return Audit(
+        passed=True,
+        risk=risk,
+        reason=(
+            f"It touches {_listed(kinds)} but breaks no line of the creed."
+            if kinds
+            else "Nothing in it conflicts with the creed."
+        ),
+        concerns=concerns or ["no conflict with the creed found"],
+        creed_violations=[],
+        recommendation=(
+            "Confirm the amounts, the recipients and the approvals before acting."
+            if kinds
+            else "Go ahead."
+        ),
+        reasoner=OFFLINE,
+    )
+
+
+def _failed(found: dict[str, list[str]], conflicts: list[str]) -> Audit:
+    concerns = [f"{kind}: “{'”, “'.join(phrases)}”" for kind, phrases in sorted(found.items())]
+    concerns += [f"conflicts with the creed: “{line}”" for line in conflicts]
+    kinds = [kind for kind in VIOLATIONS if kind in found]
+    if kinds:
+        quoted = "; ".join(f"{kind} (“{found[kind][0]}”)" for kind in kinds)
+        reason = f"The request asks for {quoted}, which no creed allows."
+    else:
+        reason = "The request does what the creed forbids."
+    if conflicts:
+        reason += f" It breaks {_count(len(conflicts), 'line')} of the creed."
+    recommendation = _RECOMMENDATIONS.get(
+        kinds[0] if kinds else "",
+        "Do not act on it as asked; rephrase it so it keeps to the creed, or ask a person "
+        "with the authority to decide.",
+    )
+    return Audit(
+        passed=False,
+        risk="high",
+        reason=reason,
+        concerns=concerns,
+        creed_violations=conflicts,
+        recommendation=recommendation,
+        reasoner=OFFLINE,
+    )
+
+
+def _listed(kinds: list[str]) -> str:
+    names = [kind.replace("_", " ") for kind in kinds]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -18,7 +18,7 @@ import numpy as np
 
 from app.embeddings.embedder import Embedder, stance_embedder
 from app.reasoning.offline import research
-from app.reasoning.offline.audit import creed_conflicts, violations
+from app.reasoning.offline.audit import audit_offline
 from app.reasoning.offline.replies import compose
 from app.reasoning.offline.requests import face_threat, is_request, parse_work, risk_kinds, urgency
 from app.reasoning.offline.rules import draft_rule
@@ -41,7 +41,6 @@ from app.reasoning.protocol import (
     HistoryTurn,
     HypothesesRequest,
     LearnedClaim,
-    Level,
     PassageJudgement,
     PassageRequest,
     PersonBrief,
@@ -374,25 +373,10 @@ class OfflineReasoner:
         )
 
     async def audit(self, request: AuditRequest) -> Audit:
-        """Fails (risk high) a request that would deceive, conceal, falsify, backdate, bypass
-        approvals or controls, exfiltrate credentials or breach confidentiality, or that breaks
-        a prohibition of the creed; otherwise passes, medium risk for high-risk kinds."""
-        text = request.message
-        if request.work_unit is not None:
-            unit = request.work_unit
-            text = " ".join([text, unit.description, *unit.constraints])
-        found = violations(text)
-        conflicts = creed_conflicts(text, request.creed, list(found))
-        concerns = [f"{kind}: “{'”, “'.join(phrases)}”" for kind, phrases in sorted(found.items())]
-        concerns += [f"conflicts with the creed: “{line}”" for line in conflicts]
-        if found or conflicts:
-            return Audit(passed=False, risk="high", concerns=concerns, reasoner=OFFLINE)
-        kinds = sorted(set(request.risk_kinds) | set(risk_kinds(text)))
-        risk: Level = "medium" if kinds else "low"
-        concerns = [
-            f"high-risk kind '{kind}': confirm the details before acting" for kind in kinds
-        ] or ["no conflict with the creed found"]
-        return Audit(passed=True, risk=risk, concerns=concerns, reasoner=OFFLINE)
+        """The cue-list audit of app/reasoning/offline/audit.py: fails (risk high) what no creed
+        allows or what breaks a prohibition of the creed, with the reason, the creed lines
+        broken and what to do instead."""
+        return audit_offline(request)
 
     # --- reflection and response -------------------------------------------------------------
 

@@ -3,12 +3,14 @@
 // Params: $agent_id (string), $decision (map: id, description (string), confidence (float),
 //         stakes (string), mode (string), work_unit (JSON string), verb (string),
 //         execution_status (string or null), outcome (string: success/failure/neutral/pending/
-//         rejected), executor (string or null)),
+//         rejected), final_confidence (float or null: what the outcome makes the confidence,
+//         app/loop/decisions.py), executor (string or null)),
 //         $reasons (list of maps: text (string), weight (float)), $used (list of belief ids).
 // Returns: id (string), reasons (int), used (int).
 CREATE (d:Decision {id: $decision.id, agent_id: $agent_id})
 SET d.description = $decision.description,
-    d.confidence = $decision.confidence,
+    d.proposed_confidence = $decision.confidence,
+    d.confidence = coalesce($decision.final_confidence, $decision.confidence),
     d.stakes = $decision.stakes,
     d.mode = $decision.mode,
     d.work_unit = $decision.work_unit,

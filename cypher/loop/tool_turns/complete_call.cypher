@@ -7,8 +7,9 @@
 // on the Action for loop/tool_turns/claim_call_memory (the next start writes it).
 // Params: $agent_id (string), $now (datetime), $memory (JSON string or null: the call's memory,
 //         left to be written later),
-//         $decision (map: id, execution_status (string), outcome (string), executor (string or
-//         null)),
+//         $decision (map: id, execution_status (string), outcome (string), final_confidence
+//         (float or null: what the outcome makes its confidence; null keeps it), executor (string
+//         or null)),
 //         $action (map: id, status (string), duration_ms (float or null), result (string or
 //         null), is_error (bool or null), moved (list of belief ids, none twice)).
 // Returns: action_id (string). No row when the Action is gone or not running any more.
@@ -25,6 +26,7 @@ CALL (a) {
   MATCH (d:Decision {agent_id: $agent_id, id: $decision.id})
   SET d.execution_status = $decision.execution_status,
       d.outcome = $decision.outcome,
+      d.confidence = coalesce($decision.final_confidence, d.confidence),
       d.executor = $decision.executor
 }
 CALL (a) {

@@ -14,7 +14,8 @@
 // Params: $agent_id (string), $now (datetime),
 //         $decision (map: id, description (string), confidence (float), stakes (string),
 //         mode (string), work_unit (JSON string), verb (string), execution_status (string or
-//         null), outcome (string), executor (string or null)),
+//         null), outcome (string), final_confidence (float or null: what the outcome makes the
+//         confidence, app/loop/decisions.py), executor (string or null)),
 //         $reasons (list of maps: text (string), weight (float)), $used (list of belief ids),
 //         $action (map: id, qualified_name, connection, tool, arguments (JSON string), status,
 //         mode, duration_ms (float or null), result (string or null), is_error (bool or null),
@@ -35,7 +36,8 @@ CALL (written) {
   WITH written WHERE written IS NULL
   CREATE (d:Decision {id: $decision.id, agent_id: $agent_id})
   SET d.description = $decision.description,
-      d.confidence = $decision.confidence,
+      d.proposed_confidence = $decision.confidence,
+      d.confidence = coalesce($decision.final_confidence, $decision.confidence),
       d.stakes = $decision.stakes,
       d.mode = $decision.mode,
       d.work_unit = $decision.work_unit,

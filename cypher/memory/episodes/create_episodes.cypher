@@ -6,7 +6,8 @@
 //         $episodes (list of maps: id, external_id, speaker, person (the micro-birth property
 //         map of the speaker, app/memory/people.py micro_birth_properties, with name_key; null
 //         when the agent itself spoke), text, user_message, response, occurred_at (datetime), session,
-//         outcome, emotional_valence, surprise, frame, actions, trivial, interference,
+//         outcome, emotional_valence, surprise, coherence_penalty (float or null: negative when
+//         the turn's tier-3 audit failed), frame, actions, trivial, interference,
 //         search_text (string), seq (int or null: place of arrival in the session),
 //         mentioned_dates (list of ISO date strings: app/text/dates.py),
 //         lexical_terms (list of strings: the counted tokens of its indexed text, in order,
@@ -35,6 +36,7 @@ SET e.external_id = row.external_id,
     e.outcome = row.outcome,
     e.emotional_valence = row.emotional_valence,
     e.surprise = row.surprise,
+    e.coherence_penalty = row.coherence_penalty,
     e.frame = row.frame,
     e.actions = row.actions,
     e.trivial = row.trivial,

@@ -2,6 +2,8 @@
 // Params: $agent_id (string), $self_domain (string: the belief domain of self-beliefs, 'self').
 // Returns: identity (map: id, name, identity_goal, terminal_creed, birth_source, created_at),
 //          capabilities (list of maps, by domain), knowledge_gaps (list of strings or null),
+//          suggested_goals (list of strings or null: the last introspection's),
+//          last_introspection_at (datetime or null),
 //          self_beliefs (list of maps, most important first). No row for an unknown agent.
 MATCH (a:Agent {id: $agent_id})
 CALL (a) {
@@ -18,4 +20,5 @@ CALL (a) {
                     .is_immutable}) AS self_beliefs
 }
 RETURN a {.id, .name, .identity_goal, .terminal_creed, .birth_source, .created_at} AS identity,
-       capabilities, a.knowledge_gaps AS knowledge_gaps, self_beliefs
+       capabilities, a.knowledge_gaps AS knowledge_gaps, self_beliefs,
+       a.suggested_goals AS suggested_goals, a.last_introspection_at AS last_introspection_at

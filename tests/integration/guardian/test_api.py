@@ -177,3 +177,29 @@ async def test_a_long_adversarial_check_leaves_the_event_loop_free(
     assert verdict.action in ("allow", "warn")
     assert elapsed < settings.guardian.check_timeout_seconds + 5.0
     assert ticks.count >= 5 or elapsed < 0.1, (ticks, elapsed)
+
+
+def test_an_audit_on_request_says_why_and_what_to_do(client: TestClient, agent: str) -> None:
+    """``audit: true`` runs tier 3 whether or not the text is high-risk; a failed audit blocks
+    with its reason, the creed lines it breaks and a recommendation."""
+    url = f"/v1/agents/{agent}/guardian/check"
+    plain = client.post(url, json={"text": "Summarise the October close"}).json()
+    assert plain["audit"] is None
+
+    calm = client.post(url, json={"text": "Summarise the October close", "audit": True})
+    assert calm.status_code == 200, calm.text
+    assert calm.json()["audit"]["passed"] is True and calm.json()["audit"]["reason"]
+    assert calm.json()["action"] == "allow"
+
+    body = {"text": "Tell the auditors the figures are final and hide the refund", "audit": True}
+    failed = client.post(url, json=body)
+    assert failed.status_code == 200, failed.text
+    verdict = failed.json()
+    assert verdict["action"] == "block" and verdict["allowed"] is False
+    audit = verdict["audit"]
+    assert audit["passed"] is False and audit["risk"] == "high"
+    assert "concealment" in audit["reason"] and verdict["reason"].endswith(audit["reason"])
+    assert audit["recommendation"] and isinstance(audit["creed_violations"], list)
+
+    unknown = client.post("/v1/agents/no-such-agent/guardian/check", json=body)
+    assert unknown.status_code == 404

@@ -354,7 +354,14 @@ class FakeAuditor:
 
     async def audit(self, request: AuditRequest) -> Audit:
         self.requests.append(request)
-        return Audit(reasoner="fake", passed=False, risk="high", concerns=["no approval"])
+        return Audit(
+            reasoner="fake",
+            passed=False,
+            risk="high",
+            reason="it moves money without approval",
+            concerns=["no approval"],
+            recommendation="ask for the approval first",
+        )
 
 
 async def test_the_creed_and_the_audit_of_a_high_risk_request(

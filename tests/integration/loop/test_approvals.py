@@ -233,3 +233,54 @@ class SlowReconciler:
 class RespondFails(OfflineReasoner):
     async def respond(self, request: ResponseRequest) -> Reply:
         raise RuntimeError("no answer")
+
+
+REMEMBER_BELIEF = "Dates the person asks me to remember, such as when an audit starts, are noted"
+
+
+async def test_a_decisions_confidence_is_finalised_by_its_outcome(
+    agent: Agent, test_graph: GraphClient
+) -> None:
+    """Seed 002's finalize: success 0.8, rejection (a failure of the decision) 0.3; pending
+    keeps the confidence it was proposed with."""
+
+    async def decision(decision_id: object) -> dict[str, object]:
+        [row] = await test_graph.read(
+            "loop/decision_confidence", agent_id=agent.id, decision_id=decision_id
+        )
+        return row
+
+    agent.belief(REMEMBER_BELIEF, 0.9)
+    done = agent.chat("Please remember that the audit starts on Monday")
+    assert done["mode"] == "autonomous" and done["execution"]["status"] == "executed"
+    row = await decision(done["decision_id"])
+    assert row["outcome"] == "success" and row["confidence"] == 0.8
+    assert row["proposed_confidence"] == done["work_unit"]["confidence"]
+
+    # A second agent, less sure of the same belief: it proposes and waits.
+    created = agent.client.post("/v1/agents", json={"name": "finalised confidence"})
+    agent = Agent(agent.client, created.json()["id"])
+    agent.belief(REMEMBER_BELIEF, 0.55)
+    asked = agent.chat("Please remember that the audit fieldwork starts on Tuesday")
+    assert asked["approval"] is not None, asked
+    pending = await decision(asked["decision_id"])
+    assert pending["outcome"] == "pending"
+    assert pending["confidence"] == pending["proposed_confidence"]
+    approved = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{asked['approval']['id']}", json={"action": "approve"}
+    )
+    assert approved.status_code == 200, approved.text
+    assert (await decision(asked["decision_id"]))["confidence"] == 0.8
+
+    created = agent.client.post("/v1/agents", json={"name": "rejected confidence"})
+    agent = Agent(agent.client, created.json()["id"])
+    agent.belief(REMEMBER_BELIEF, 0.55)
+    refused = agent.chat("Please remember that the audit closing meeting is on Friday")
+    assert refused["approval"] is not None, refused
+    rejected = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{refused['approval']['id']}",
+        json={"action": "reject", "text": "Not that one"},
+    )
+    assert rejected.status_code == 200, rejected.text
+    row = await decision(refused["decision_id"])
+    assert row["outcome"] == "rejected" and row["confidence"] == 0.3

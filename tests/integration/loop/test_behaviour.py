@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from app.api.app import create_app
 from app.config import Settings
+from app.graph.client import GraphClient
 from tests.integration.loop.conftest import Agent
 
 RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
@@ -219,3 +220,58 @@ def test_runaway_guard_counts_turns_and_meditates(settings: Settings) -> None:
         assert samples == [1, 2, 4]  # the meditation records the restarted streak too
         assert agent.get(f"/beliefs/{calm}")["belief"]["is_active"]
         assert not agent.get(f"/beliefs/{tense}")["belief"]["is_active"]
+
+
+async def test_a_failed_audit_blocks_says_why_and_costs_coherence(
+    agent: Agent, test_graph: GraphClient
+) -> None:
+    """Seed 003: a creed violation costs the turn 0.5 of coherence; the audit says why, which
+    creed lines it breaks and what to do instead."""
+    turn = agent.chat("Please pay the Acme invoice today and backdate it to last quarter")
+    assert turn["mode"] == "blocked"
+    audit = turn["guardian"]["audit"]
+    assert audit["passed"] is False and "backdating" in audit["reason"]
+    assert audit["recommendation"] and "coherence_penalty" in audit
+    assert audit["coherence_penalty"] == -0.5
+    [episode] = await test_graph.read(
+        "loop/episode_conduct", agent_id=agent.id, episode_id=turn["turn_id"]
+    )
+    assert episode["coherence_penalty"] == -0.5
+
+    calm = agent.chat("Please pay the Acme invoice today")
+    assert (calm["guardian"]["audit"] or {}).get("coherence_penalty", 0.0) == 0.0
+    [episode] = await test_graph.read(
+        "loop/episode_conduct", agent_id=agent.id, episode_id=calm["turn_id"]
+    )
+    assert episode["coherence_penalty"] == 0.0
+
+
+def test_high_dissatisfaction_revises_the_most_urgent_beliefs_first(settings: Settings) -> None:
+    """Seed 001's orchestrator step 2: at high D the turn revises its most tense beliefs (at
+    most ``urgent_revision_beliefs``) before it answers, in the band it started in."""
+    mechanics = settings.mechanics.model_copy(update={"urgent_revision_beliefs": 2})
+    with TestClient(create_app(settings.model_copy(update={"mechanics": mechanics}))) as client:
+        response = client.post("/v1/agents", json={"name": "Urgent"})
+        agent = Agent(client, response.json()["id"])
+        tense = [
+            agent.belief(RECOGNITION, 0.8),
+            agent.belief("Expenses are matched to the period that earned the revenue", 0.8),
+            agent.belief("Accruals are reversed on the first day of the next period", 0.8),
+        ]
+        for belief, extra in zip(tense, (0.4, 0.3, 0.0), strict=True):
+            agent.contradict(belief, 4)
+            if extra:
+                agent.contradict(belief, 1, confidence=extra)
+        tensions = [agent.tension(belief) for belief in tense]
+        assert tensions[0] > tensions[1] > tensions[2] >= 0.5, tensions
+        turn = agent.chat(QUESTION)
+        assert turn["dissatisfaction"]["band"] == "high"
+        urgent = [r for r in turn["revisions"] if r["mode"] == "urgent"]
+        assert [r["old_belief_id"] for r in urgent] == tense[:2]
+        assert all(r["trigger_tension"] >= 0.5 for r in urgent)
+        assert not agent.get(f"/beliefs/{tense[0]}")["belief"]["is_active"]
+        assert agent.get(f"/beliefs/{tense[2]}")["belief"]["is_active"]
+        # It answered from the revised belief, not the one it replaced.
+        assert turn["relevant_belief"]["id"] != tense[0]
+        modes = [r["mode"] for r in agent.get("/revisions")["data"]]
+        assert modes.count("urgent") == 2

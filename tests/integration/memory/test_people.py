@@ -93,7 +93,8 @@ async def test_micro_birth_is_idempotent_case_insensitive_and_fast(
     assert again.person.id == first.person.id
     assert first.person.birth_source == "micro" and first.person.role == "unknown"
     assert first.person.authority == 0.5 and first.person.seniority == "unknown"
-    assert first.person.relationship_value == pytest.approx(0.3)
+    # Seed 000: context relevance 0.5, so 0.6·0.5 + 0.2·0 + 0.2·0.5.
+    assert first.person.relationship_value == pytest.approx(0.4)
     assert elapsed < 1.0
 
 

@@ -202,7 +202,8 @@ async def test_reflection_consolidates_clusters_into_rules(graph: GraphClient, a
     bank, quarterly = report.clusters
     assert bank.trigger_concept == "bank reconciliation" and bank.reasoner == "fake"
     assert bank.outcomes == {"success": 2, "failure": 1, "partial": 0, "neutral": 0, "unknown": 0}
-    assert bank.domain == "task"  # the episodes' frame
+    # The capability a turn in the episodes' frame exercises (seeds/self.yaml capability_map).
+    assert bank.domain == "task_execution"
     assert quarterly.domain == "quarterly report"  # no frame: the rule's trigger concept
     assert bank.cohesion > 0.6 and quarterly.cohesion > 0.6
     assert report.considered == 7
@@ -246,14 +247,14 @@ async def test_reflection_consolidates_clusters_into_rules(graph: GraphClient, a
     for success in (True, False, True):
         expected = capability_after(expected, success, 0.5, mechanics)
     changes = {c.domain: c for c in report.capabilities}
-    assert changes["task"].successes == 2 and changes["task"].failures == 1
-    assert changes["task"].after == expected
+    assert changes["task_execution"].successes == 2 and changes["task_execution"].failures == 1
+    assert changes["task_execution"].after == expected
     assert changes["quarterly report"].failures == 2
     me = await self_model.get_self(graph, agent)
     capabilities = {c.domain: c for c in me.capabilities}
-    assert capabilities["task"].proficiency == pytest.approx(expected.proficiency)
-    assert capabilities["task"].success_rate == pytest.approx(expected.success_rate)
-    assert capabilities["task"].experience_count == 3
+    assert capabilities["task_execution"].proficiency == pytest.approx(expected.proficiency)
+    assert capabilities["task_execution"].success_rate == pytest.approx(expected.success_rate)
+    assert capabilities["task_execution"].experience_count == 3
     assert capabilities["quarterly report"].success_rate < mechanics.capability_initial_success_rate
 
     # Mostly failures → a knowledge gap naming the concept; the mixed cluster adds none.
@@ -360,7 +361,7 @@ async def test_a_dry_run_previews_and_writes_nothing(graph: GraphClient, agent: 
     assert preview.dry_run and len(preview.clusters) == 2
     assert all(c.rule_id is None for c in preview.clusters)
     assert preview.clusters[0].trigger_concept == "bank reconciliation"
-    assert {c.domain for c in preview.capabilities} == {"task", "quarterly report"}
+    assert {c.domain for c in preview.capabilities} == {"task_execution", "quarterly report"}
     assert preview.knowledge_gaps_added == ["quarterly report (similar episodes mostly failed)"]
     assert (await rules.list_rules(graph, agent)).count == 0
     assert not any([await _consolidated(graph, agent, i) for i in ids.values()])
@@ -509,7 +510,7 @@ async def test_concurrent_reflections_never_duplicate_rules(graph: GraphClient, 
     assert (await rules.list_rules(graph, agent)).count == 2
     capabilities = (await self_model.get_self(graph, agent)).capabilities
     assert {c.domain: c.experience_count for c in capabilities} == {
-        "task": 3,
+        "task_execution": 3,
         "quarterly report": 2,
     }
 

@@ -312,7 +312,7 @@ async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
     left = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=turn.action_id)
     assert left[0]["pending"] is True
     assert left[0]["action_episode"] is None and left[0]["experience"] == 0
-    before = left[0]["moved"][0]["strength"]
+    before = left[0]["moved"][0]["held"]
 
     assert left[0]["status"] == "succeeded" and left[0]["decision_outcome"] == "success"
 
@@ -327,7 +327,7 @@ async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
         )
         assert rows[0]["pending"] is False
         assert rows[0]["action_episode"] == turn.turn_id
-        assert rows[0]["moved"][0]["strength"] > before
+        assert rows[0]["moved"][0]["held"] > before
         assert rows[0]["experience"] == 1
         vectors = await test_graph.read(
             "probe/episode_vectors", agent_id=agent_id, ids=[turn.turn_id]

@@ -308,7 +308,10 @@ class FakeAuditor:
             reasoner="fake",
             passed=not failing,
             risk="high" if failing else "low",
+            reason="it moves money without approval" if failing else "nothing against the creed",
             concerns=["moves money without approval"] if failing else [],
+            creed_violations=request.creed if failing else [],
+            recommendation="ask for the approval first" if failing else "go ahead",
         )
 
 

@@ -101,6 +101,13 @@ def test_thanks_raise_valence_and_lower_stress() -> None:
     assert affect.stress == pytest.approx(0.4)
 
 
+def test_the_seeds_own_cues_stuck_hate_and_love() -> None:
+    _, frustration, _ = affect_after(Affect(), "I'm stuck on this and I hate the new ledger", M)
+    assert frustration == ["stuck", "hate"]
+    affect, _, praise = affect_after(Affect(), "I love the new close checklist", M)
+    assert praise == ["love"] and affect.valence == pytest.approx(0.2)
+
+
 def test_each_kind_of_cue_applies_once_per_text_and_both_can_apply() -> None:
     affect, _, _ = affect_after(
         Affect(), "Annoying, frustrating, useless — but thanks for trying", M

@@ -290,7 +290,10 @@ CASES = [
         {
             "passed": False,
             "risk": "high",
+            "reason": "Paying a new bank account today skips the second approval.",
             "concerns": ["Conflicts with the creed: 'Never move money without two approvals'."],
+            "creed_violations": ["Never move money without two approvals"],
+            "recommendation": "Get the second approval and verify the new account first.",
         },
     ),
     Case(

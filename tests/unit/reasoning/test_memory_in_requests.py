@@ -86,6 +86,12 @@ def test_the_subject_of_a_turn_is_its_longest_run_of_content_words(
         ("Is that right?", "Is wire transfers right?"),
         # "that" before a noun is a determiner, not a reference.
         ("Send that invoice to Maria", "Send that invoice to Maria"),
+        # "that" after a noun opens a relative clause: it names the noun.
+        (
+            "Misstatements that are clearly trivial may not be left unadjusted.",
+            "Misstatements that are clearly trivial may not be left unadjusted.",
+        ),
+        ("We approved that", "We approved wire transfers"),
         ("Hello there", "Hello there"),
     ],
 )

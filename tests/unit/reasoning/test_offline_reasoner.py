@@ -274,6 +274,8 @@ async def test_audit_fails_what_no_creed_allows(message: str, kind: str) -> None
     audit = await OfflineReasoner().audit(AuditRequest(message=message, creed=CREED))
     assert not audit.passed and audit.risk == "high"
     assert any(kind in concern for concern in audit.concerns), audit.concerns
+    # Every failed audit says why (naming what it found) and what to do instead.
+    assert kind.split()[0] in audit.reason and audit.recommendation
 
 
 async def test_audit_names_the_creed_line_and_passes_the_rest() -> None:
@@ -290,6 +292,20 @@ async def test_audit_names_the_creed_line_and_passes_the_rest() -> None:
     assert payment.passed and payment.risk == "medium"
     plain = await reasoner.audit(AuditRequest(message="Summarise the October close", creed=CREED))
     assert plain.passed and plain.risk == "low"
+
+
+async def test_audit_lists_the_creed_lines_it_breaks_and_recommends() -> None:
+    reasoner = OfflineReasoner()
+    bypass = await reasoner.audit(AuditRequest(message="Skip the approval and pay it", creed=CREED))
+    assert bypass.creed_violations == ["Respect the approval process."]
+    assert "bypassing approvals or controls" in bypass.reason
+    assert "1 line of the creed" in bypass.reason
+    assert "approval" in bypass.recommendation
+    payment = await reasoner.audit(
+        AuditRequest(message="Pay the Acme invoice", creed=CREED, risk_kinds=["payment"])
+    )
+    assert payment.creed_violations == [] and "payment" in payment.reason
+    assert "Confirm" in payment.recommendation
 
 
 # --- rules -----------------------------------------------------------------------------------

@@ -1,0 +1,100 @@
+"""``credence demo``: build the lived-in demo agent (app/demo/, docs/demo.md) and say what to
+look at next."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from app.cli.common import console, err_console
+from app.config import get_settings
+from app.demo import DEMO_AGENT_NAME, script
+from app.demo.models import DemoReport
+from app.demo.runner import DemoOptions, build_demo, default_ledger_path
+from app.errors import CredenceError
+
+GUIDE_URL = "http://127.0.0.1:8000/browser/guide"
+
+
+def demo_command(
+    rebuild: Annotated[
+        bool,
+        typer.Option(
+            "--rebuild", help="Delete the demo agent (every agent of its name) and build it again."
+        ),
+    ] = False,
+    name: Annotated[
+        str, typer.Option("--name", help="The demo agent's name.", show_default=True)
+    ] = DEMO_AGENT_NAME,
+    ledger: Annotated[
+        Path | None,
+        typer.Option(
+            "--ledger",
+            help=f"The SQLite file of the demo's ledger (default {default_ledger_path()}).",
+        ),
+    ] = None,
+    sqlite_server: Annotated[
+        Path | None,
+        typer.Option(
+            "--sqlite-server",
+            help="The mcp-server-sqlite command (default: .venv-mcp/bin, else PATH).",
+        ),
+    ] = None,
+) -> None:
+    """Build an agent with a history (a month-end close, a revision, research, reflection)
+    through the real loop, offline and deterministic; keeps a complete one unless --rebuild."""
+    options = DemoOptions(
+        name=name,
+        rebuild=rebuild,
+        ledger=(ledger or default_ledger_path()).resolve(),
+        sqlite_server=sqlite_server.resolve() if sqlite_server else None,
+    )
+    console.print(f"[bold]credence demo[/]: the agent {escape(name)!r} (offline reasoner)")
+    try:
+        report = asyncio.run(build_demo(get_settings(), options, _progress))
+    except CredenceError as error:
+        err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
+        raise typer.Exit(code=1) from error
+    _print_report(report)
+
+
+def _progress(line: str) -> None:
+    console.print(f"  [dim]·[/] {escape(line)}")
+
+
+def _print_report(report: DemoReport) -> None:
+    if report.reused:
+        console.print(
+            f"A complete demo agent exists already; kept as it is ([dim]--rebuild[/] builds it "
+            f"again): [bold]{report.agent_id}[/]"
+        )
+    else:
+        console.print(
+            f"Built in {report.seconds:.0f} s: {report.turns} turns over "
+            f"{len(report.stories)} stories."
+        )
+        for story in report.stories:
+            console.print(f"[bold]{escape(story.title)}[/]")
+            for line in story.lines:
+                console.print(f"  {escape(line)}")
+    agent = report.agent_id
+    console.print()
+    console.print(f"[bold green]Demo agent[/] {escape(report.agent_name)}: [bold]{agent}[/]")
+    console.print("Next:")
+    for command, why in _next_steps(agent):
+        console.print(f"  [bold]{escape(command)}[/]  [dim]# {escape(why)}[/]", soft_wrap=True)
+
+
+def _next_steps(agent_id: str) -> list[tuple[str, str]]:
+    return [
+        (f":guide {GUIDE_URL}", "in Neo4j Browser (http://127.0.0.1:7474/browser/)"),
+        (f"export CREDENCE_AGENT_ID={agent_id}", "the commands below then read the demo agent"),
+        ("credence analytics longest_lineages", "the belief it revised, first to current"),
+        ("credence analytics tool_outcomes_over_time", "how it earned autonomy with the ledger"),
+        ("credence revisions", "what changed and why"),
+        ("credence chat", "talk to it: " + repr(script.ADJUSTMENT_QUESTION[1])),
+    ]
