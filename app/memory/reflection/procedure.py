@@ -69,12 +69,12 @@ async def reflect(
     similarity = scope.request.similarity
     if similarity is None:
         similarity = scope.settings.similarity
-    if embedder is not None:  # written on all-MiniLM-L6-v2's cosine scale, as every threshold
-        similarity = embedder.threshold(similarity)
+    # Written on all-MiniLM-L6-v2's cosine scale, as every threshold: the model's own to cluster.
+    threshold = embedder.threshold(similarity) if embedder is not None else similarity
     min_size = scope.request.min_cluster_size or scope.settings.min_cluster_size
     candidates = await read_candidates(graph, embedder, scope)
     # Up to seconds of numpy for thousands of episodes: off the event loop.
-    partition = await asyncio.to_thread(cluster_by_similarity, candidates.unit, similarity)
+    partition = await asyncio.to_thread(cluster_by_similarity, candidates.unit, threshold)
     plans = cluster_plans(candidates, [g for g in partition if len(g) >= min_size], scope.settings)
     await abstract_rules(graph, reasoner, plans, scope)
     rules_embedded = await embed_rules(embedder, plans, scope.request)
