@@ -18,7 +18,7 @@ from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.formulas import is_invalidated
 from app.beliefs.models import Dissatisfaction
 from app.embeddings.bundled import Pair
-from app.embeddings.embedder import Embedder
+from app.embeddings.embedder import Embedder, embedder_for_model
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.guardian.check import Censors
@@ -155,16 +155,27 @@ def bound_history(
 
 
 async def relevance_scores(
-    embedder: Embedder, query: str, items: list[dict[str, Any]], pair: Pair = "query"
+    embedder: Embedder,
+    query: str,
+    items: list[dict[str, Any]],
+    pair: Pair = "query",
+    model: str = "",
 ) -> tuple[list[float], bool]:
-    """Cosine similarity of the query to each retrieved belief — computed by the retrieval query
-    from the stored vectors; the model runs only for a belief still without one — on
-    all-MiniLM-L6-v2's scale, the scale of the floors (:meth:`Embedder.reference_cosine`), or
-    token overlap (Jaccard) when there are no embeddings; and whether cosine was used.
-    ``pair``: "query" (a message against stored texts) or "passage" (two statements alike)."""
+    """Cosine similarity of the query to each retrieved belief on all-MiniLM-L6-v2's scale, the
+    scale of the floors, or token overlap (Jaccard) when there are no embeddings; and whether
+    cosine was used. ``model``: the model the floors read (``loop.relevance_embedding_model``);
+    when it is the running one (or empty), the cosines the retrieval query computed from the
+    stored vectors are taken (the model runs only for a belief still without one) and mapped
+    (:meth:`Embedder.reference_cosine`); otherwise that model embeds the query and the
+    statements (its vectors cached). ``pair``: "query" (a message against stored texts) or
+    "passage" (two statements alike)."""
     if not items:
         return [], True
-    scores: list[float | None] = [item.get("similarity") for item in items]
+    judge = embedder_for_model(embedder, model) or embedder
+    scores: list[float | None] = [
+        item.get("similarity") if judge is embedder else None for item in items
+    ]
+    embedder = judge
     missing = [i for i, score in enumerate(scores) if score is None]
     if missing:
         asked = await embedder.embed([query], pair)
@@ -410,7 +421,9 @@ async def _score(
 ) -> _Scored:
     """Relevance of each retrieved belief; the chosen one is the first found by search (not
     only by its links) at or above the floor."""
-    scores, cosine = await relevance_scores(embedder, message, items)
+    scores, cosine = await relevance_scores(
+        embedder, message, items, model=loop.relevance_embedding_model
+    )
     relevance = {item["id"]: score for item, score in zip(items, scores, strict=True)}
     floor = loop.relevance_floor if cosine else loop.relevance_floor_tokens
     searched = [item["id"] for item in items if item.get("via") == "search"]
@@ -464,7 +477,9 @@ async def applying_rules(
         }
         for item in items
     ]
-    scores, cosine = await relevance_scores(embedder, query, texts)
+    scores, cosine = await relevance_scores(
+        embedder, query, texts, model=loop.relevance_embedding_model
+    )
     floor = loop.rule_relevance_floor if cosine else loop.rule_relevance_floor_tokens
     ranked = sorted(
         (pair for pair in zip(scores, items, strict=True) if pair[0] >= floor),
