@@ -27,6 +27,15 @@ from app.memory.settings import MemoryMechanics, ReflectionSettings
 log = logging.getLogger(__name__)
 
 
+def _similarity(scope: ReflectionScope, embedder: Embedder | None) -> tuple[float, float]:
+    """The clustering similarity asked for (or the setting), on all-MiniLM-L6-v2's cosine scale
+    as every threshold, and the same on the running model's scale, which clusters."""
+    similarity = scope.request.similarity
+    if similarity is None:
+        similarity = scope.settings.similarity
+    return similarity, embedder.threshold(similarity) if embedder is not None else similarity
+
+
 async def reflect(
     graph: GraphClient,
     embedder: Embedder | None,
@@ -58,19 +67,12 @@ async def reflect(
         AgentNotFound: no such agent.
         ReflectionFailed: the reasoner failed or answered an unusable rule (nothing written).
     """
+    model = embedder.model_id if embedder is not None else None
     scope = ReflectionScope(
-        agent_id=agent_id,
-        request=request or ReflectRequest(),
-        settings=settings or ReflectionSettings(),
-        mechanics=mechanics or MemoryMechanics(),
-        at=utc_now(now),
-        embedding_model=embedder.model_id if embedder is not None else None,
-    )
-    similarity = scope.request.similarity
-    if similarity is None:
-        similarity = scope.settings.similarity
-    # Written on all-MiniLM-L6-v2's cosine scale, as every threshold: the model's own to cluster.
-    threshold = embedder.threshold(similarity) if embedder is not None else similarity
+        agent_id, request or ReflectRequest(), settings or ReflectionSettings(),
+        mechanics or MemoryMechanics(), utc_now(now), embedding_model=model,
+    )  # fmt: skip
+    similarity, threshold = _similarity(scope, embedder)
     min_size = scope.request.min_cluster_size or scope.settings.min_cluster_size
     candidates = await read_candidates(graph, embedder, scope)
     # Up to seconds of numpy for thousands of episodes: off the event loop.
