@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 from app.api.app import create_app
+from app.cli.main import app as cli_app
 from app.config import Settings
 from app.embeddings import reindex as reindexing
 from app.embeddings.embedder import Embedder, shared_embedder
@@ -137,3 +139,30 @@ async def test_new_vectors_record_the_model_that_made_them(
         )
     counts = await reindexing.count_by_model(graph, agent)
     assert [(c.label, c.model) for c in counts] == [("Episode", E5)]
+
+
+def test_the_cli_counts_and_reindexes(
+    settings: Settings, cli: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _api(settings, MINILM) as old:
+        agent = create_agent_over_rest(old)
+        import_episodes(
+            old,
+            agent,
+            {
+                "external_id": "a",
+                "speaker": "Alice",
+                "text": "I bake bread.",
+                "occurred_at": T0.isoformat(),
+            },
+        )
+    monkeypatch.setenv("CREDENCE_EMBEDDINGS__MODEL", E5)
+    monkeypatch.setenv("CREDENCE_EMBEDDINGS__CACHE_PATH", "")
+    status = cli.invoke(cli_app, ["embed", "status", "--vectors"])
+    assert status.exit_code == 0, status.output
+    assert "reindex needed" in status.output and MINILM in status.output
+    done = cli.invoke(cli_app, ["embed", "reindex", "--agent", agent])
+    assert done.exit_code == 0, done.output
+    assert "1 vectors re-embedded now, 1 agent(s) switched" in done.output
+    again = cli.invoke(cli_app, ["embed", "reindex", "--agent", agent])
+    assert "0 vectors re-embedded now, 0 agent(s) switched" in again.output
