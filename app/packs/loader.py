@@ -148,6 +148,7 @@ async def load_pack(
     pack: KnowledgePack,
     *,
     vectors: dict[str, Vector] | None = None,
+    vectors_model: str | None = None,
     progress: Progress | None = None,
     install_frames: FrameInstaller | None = None,
     immutable_keys: frozenset[str] = frozenset(),
@@ -156,8 +157,9 @@ async def load_pack(
 ) -> PackLoadReport:
     """Loads (or upgrades) ``pack`` into the agent; all or nothing.
 
-    ``vectors`` maps belief key (and ``rule:<key>``) to precomputed embeddings; missing ones are
-    computed with ``embedder`` (batched) when it works, else the nodes are marked pending.
+    ``vectors`` maps belief key (and ``rule:<key>``) to precomputed embeddings (made by
+    ``vectors_model``, else by ``embedder``'s model); missing ones are computed with ``embedder``
+    (batched) when it works, else the nodes are marked pending.
     ``immutable_keys`` names beliefs created immutable (the terminal creed at birth); ``source``
     is the beliefs' source (``pack``, or ``birth`` for the birth packs). ``strength_cap`` bounds
     the strength new beliefs start at; each keeps the pack's figure as ``prior_strength``. By
@@ -196,7 +198,7 @@ async def load_pack(
         immutable_keys=immutable_keys,
         source=source,
         strength_cap=strength_cap,
-        embedding_model=embedder.model_id if embedder is not None else None,
+        embedding_model=embedder.model_id if embedder is not None else vectors_model,
     )
     report = await graph.write_transaction(partial(_write_pack, load))
     # Counted once committed: each superseded belief is a pack_upgrade revision.
