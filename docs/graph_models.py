@@ -255,7 +255,9 @@ class Person(AgentScoped):
     knowledge_level = StringProperty()
     # Open-ended keys, always read and written whole: one JSON string.
     preferences = JSONProperty()
-    birth_source = StringProperty(choices={"full": "full", "micro": "micro", "api": "api"})
+    birth_source = StringProperty(
+        choices={"full": "full", "micro": "micro", "api": "api", "enrichment": "enrichment"}
+    )
     created_at = DateTimeNeo4jFormatProperty()
     last_seen = DateTimeNeo4jFormatProperty()
 
@@ -322,6 +324,9 @@ class Rule(AgentScoped):
     validation_count = IntegerProperty(default=0)
     last_validated = DateTimeNeo4jFormatProperty()
     created_at = DateTimeNeo4jFormatProperty()
+    # The decayed confidence the scheduler's monthly pass recorded, and when (docs/loop.md §14).
+    decayed_confidence = FloatProperty()
+    decayed_at = DateTimeNeo4jFormatProperty()
     embedding = _embedding()
     # The model that made the vector (app/embeddings/bundled.py); a reindex stores the new
     # one beside it (embedding_next, embedding_next_model) until the swap.
@@ -578,8 +583,33 @@ class AgentLock(StructuredNode):
     write_count = IntegerProperty(default=0)
 
 
+class ScheduledJob(StructuredNode):
+    """One background job of the scheduler (docs/loop.md §14): per job kind, and agent for the
+    per-agent jobs; claimed with a lease so that one process runs it."""
+
+    # "<job>" or "<job>:<agent id>"; no id: the key is its identity.
+    key = StringProperty(unique_index=True, required=True)
+    job = StringProperty(required=True)
+    # Null for a job of the whole graph.
+    agent_id = StringProperty(index=True)
+    lease_owner = StringProperty()
+    lease_until = DateTimeNeo4jFormatProperty()
+    claimed_at = DateTimeNeo4jFormatProperty()
+    claim_tried_at = DateTimeNeo4jFormatProperty()
+    last_run_at = DateTimeNeo4jFormatProperty()
+    last_outcome = StringProperty(
+        choices={"ok": "ok", "skipped": "skipped", "failed": "failed", "timed_out": "timed_out"}
+    )
+    last_duration_ms = FloatProperty()
+    last_detail = StringProperty()
+    last_owner = StringProperty()
+    runs = IntegerProperty(default=0)
+    created_at = DateTimeNeo4jFormatProperty()
+
+
 NODE_MODELS: tuple[type[StructuredNode], ...] = (
     AgentLock,
+    ScheduledJob,
     Agent,
     Belief,
     Context,

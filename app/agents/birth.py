@@ -6,22 +6,35 @@ identity (``seeds/self.yaml``), the principal as a Person (authority from senior
 as immutable beliefs, the ethical core, the self-beliefs, role beliefs drawn from the profile, the
 knowledge packs for the industry, the default frames and censors, capabilities and knowledge gaps.
 Everything is validated (request, seed files, packs) before anything is written, and all texts
-are embedded in one batch. An :class:`EnrichmentProvider` may fill in the profile first; the
-default provider does nothing and needs no network.
+are embedded in one batch. With ``enrich`` an :class:`~app.agents.enrichment.EnrichmentProvider`
+(a directory server) is asked first, outside any transaction, and fills in the profile and the
+people around the principal (app/agents/enrichment.py); without one it is a 422.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, replace
 
-from app.agents.models import Agent, AgentCreate, BirthDetails, BirthProfile, BornAgent
+from app.agents.enrichment import (
+    EnrichmentPlan,
+    EnrichmentProvider,
+    plan_enrichment,
+    write_enrichment,
+)
+from app.agents.models import (
+    Agent,
+    AgentCreate,
+    BirthDetails,
+    BirthProfile,
+    BornAgent,
+    EnrichmentReport,
+)
 from app.agents.store import agent_params, create_agent, find_default_agent, get_agent
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.embedder import Embedder
-from app.errors import PackNotFound
+from app.errors import EnrichmentNotConfigured, PackNotFound
 from app.graph.client import GraphClient
 from app.memory.frames import install_frames
 from app.memory.people.formulas import authority_for
@@ -37,23 +50,6 @@ from app.seeds.pack_schema import KnowledgePack, PackBelief
 log = logging.getLogger(__name__)
 
 SELF_DOMAIN = "self"
-
-
-class EnrichmentProvider(Protocol):
-    """Fills in a profile from an external source (a directory, a CRM)."""
-
-    name: str
-
-    async def enrich(self, profile: BirthProfile) -> BirthProfile: ...
-
-
-class NoEnrichment:
-    """The default: the profile as given, no network."""
-
-    name = "none"
-
-    async def enrich(self, profile: BirthProfile) -> BirthProfile:
-        return profile
 
 
 def packs_for(profile: BirthProfile, names: list[str] | None) -> list[KnowledgePack]:
@@ -252,23 +248,32 @@ async def birth(
 ) -> BornAgent:
     """Creates an agent: full birth with a profile, else an empty agent.
 
+    Args:
+        enrichment: the directory a birth with ``data.enrich`` asks first (the request's
+            ``enrichment`` server, else the settings'); None when there is none.
+
     Raises:
+        EnrichmentNotConfigured: ``enrich`` without a provider or without a profile.
+        EnrichmentFailed, EnrichmentTimedOut: the directory failed (nothing written).
         SeedFileInvalid: a seed file or pack is invalid (nothing written).
         PackNotFound: a named pack does not exist (nothing written).
     """
     started = time.perf_counter()
+    if data.enrich and data.profile is None:
+        raise EnrichmentNotConfigured("enrichment needs a profile (the principal to look up)")
+    if data.enrich and enrichment is None:
+        raise EnrichmentNotConfigured("no enrichment provider is configured")
     if data.profile is None:
         agent = await create_agent(graph, data)
         return BornAgent(**agent.model_dump())
 
-    provider = enrichment or NoEnrichment()
-    profile = data.profile
-    if data.enrich:
-        profile = await provider.enrich(profile)
-    plan = _plan(data, profile, memory_mechanics or MemoryMechanics())
+    memory = memory_mechanics or MemoryMechanics()
+    enriched = await _enrich(enrichment, data.profile) if data.enrich else None
+    plan = _plan(data, enriched.profile if enriched else data.profile, memory)
     vectors = await _embed_packs(embedder, plan.own_packs + plan.industry_packs)
 
     agent_id, principal = await _create_agent_and_principal(graph, plan)
+    report = await _write_enrichment(graph, agent_id, principal, enriched, memory)
     reports = await _load_packs(graph, mechanics, agent_id, plan, vectors)
     installed = await _install_the_rest(graph, agent_id, plan)
     agent = await get_agent(graph, agent_id)
@@ -281,10 +286,46 @@ async def birth(
         knowledge_gaps=installed.knowledge_gaps,
         embedded=vectors.embedded,
         degraded=vectors.degraded,
-        enriched_by=provider.name if data.enrich else None,
+        enriched_by=enriched.provider if enriched else None,
+        enrichment=report,
         ms=(time.perf_counter() - started) * 1000,
     )
     return BornAgent(**agent.model_dump(), birth=details)
+
+
+async def _enrich(provider: EnrichmentProvider | None, profile: BirthProfile) -> EnrichmentPlan:
+    """Asks the directory (before any write, outside any transaction) and validates its answer.
+
+    Raises:
+        EnrichmentFailed, EnrichmentTimedOut.
+    """
+    assert provider is not None  # birth() refuses enrich without a provider first
+    started = time.perf_counter()
+    answer = await provider.lookup(profile)
+    plan = plan_enrichment(provider.name, profile, answer)
+    return replace(plan, lookup_ms=(time.perf_counter() - started) * 1000)
+
+
+async def _write_enrichment(
+    graph: GraphClient,
+    agent_id: str,
+    principal: Person,
+    enriched: EnrichmentPlan | None,
+    memory: MemoryMechanics,
+) -> EnrichmentReport | None:
+    """The people around the principal and their reporting lines, right after the principal."""
+    if enriched is None:
+        return None
+    started = time.perf_counter()
+    written = await write_enrichment(graph, agent_id, principal, enriched, mechanics=memory)
+    return EnrichmentReport(
+        provider=enriched.provider,
+        found=enriched.found,
+        filled=enriched.filled,
+        people=written.people,
+        reporting_lines=written.reporting_lines,
+        ms=enriched.lookup_ms + (time.perf_counter() - started) * 1000,
+    )
 
 
 def _plan(data: AgentCreate, profile: BirthProfile, memory: MemoryMechanics) -> _Plan:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.agents.settings import EnrichmentTransport
 from app.common import not_blank
 from app.memory.people.models import Email, Person
 from app.packs.loader import PackLoadReport
@@ -31,6 +32,34 @@ class BirthProfile(BaseModel):
     )
 
 
+class EnrichmentSource(BaseModel):
+    """The directory (people-search) MCP server a birth asks: stdio (``command``, ``args``,
+    ``cwd``) or streamable HTTP (``url``), and the tool to call (docs/packs.md §4)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    transport: EnrichmentTransport = "stdio"
+    command: Annotated[str | None, Field(min_length=1, max_length=1000)] = None
+    args: list[Annotated[str, Field(max_length=4000)]] = Field(default_factory=list, max_length=64)
+    cwd: Annotated[str | None, Field(min_length=1, max_length=1000)] = None
+    url: Annotated[str | None, Field(pattern=r"^https?://", max_length=2000)] = None
+    tool: Annotated[str, Field(min_length=1, max_length=128)] = Field(
+        default="lookup_person", description="The tool called with email, name and company."
+    )
+    timeout_s: Annotated[float | None, Field(gt=0.0, le=600.0)] = Field(
+        default=None,
+        description="Seconds the enrichment may take (default CREDENCE_ENRICHMENT__TIMEOUT_S).",
+    )
+
+    @model_validator(mode="after")
+    def _fits_transport(self) -> EnrichmentSource:
+        if self.transport == "stdio" and (self.command is None or self.url is not None):
+            raise ValueError("a stdio directory server takes command (and args, cwd), not url")
+        if self.transport == "http" and (self.url is None or self.command is not None):
+            raise ValueError("an http directory server takes url, not command")
+        return self
+
+
 class AgentCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -43,9 +72,26 @@ class AgentCreate(BaseModel):
         default=None,
         description="Packs to load at full birth (default: the base packs and the industry's).",
     )
-    enrich: bool = Field(default=True, description="Ask the enrichment provider first.")
+    # False by default: an agent is created without a directory unless one is asked for.
+    enrich: bool = Field(
+        default=False,
+        description="Ask a directory server (``enrichment``, else CREDENCE_ENRICHMENT__*) for "
+        "the principal and the people around them first; true without one is a 422.",
+    )
+    enrichment: EnrichmentSource | None = Field(
+        default=None,
+        description="The directory MCP server to ask at birth (implies enrich; needs a profile).",
+    )
 
     _check = field_validator("name")(not_blank)
+
+    @model_validator(mode="after")
+    def _enrichment_fits(self) -> AgentCreate:
+        if self.enrichment is not None:
+            if "enrich" in self.model_fields_set and not self.enrich:
+                raise ValueError("enrichment names a directory server but enrich is false")
+            self.enrich = True
+        return self
 
 
 class Agent(BaseModel):
@@ -86,6 +132,21 @@ class AgentDeletion(BaseModel):
     batches: int
 
 
+class EnrichmentReport(BaseModel):
+    """What the directory server gave a birth (docs/packs.md §4)."""
+
+    provider: str = Field(description="The directory server and tool asked (server.tool).")
+    found: bool = Field(description="Whether the directory knew the principal.")
+    filled: list[str] = Field(
+        default_factory=list, description="The profile fields the directory filled in."
+    )
+    people: list[Person] = Field(
+        default_factory=list, description="The people written beside the principal."
+    )
+    reporting_lines: int = Field(default=0, description="REPORTS_TO edges written.")
+    ms: float = 0.0
+
+
 class BirthDetails(BaseModel):
     """What a full birth did."""
 
@@ -98,6 +159,7 @@ class BirthDetails(BaseModel):
     embedded: bool = True
     degraded: str | None = None
     enriched_by: str | None = None
+    enrichment: EnrichmentReport | None = None
     ms: float = 0.0
 
 

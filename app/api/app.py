@@ -13,6 +13,7 @@ from fastapi import APIRouter, FastAPI
 from app import __version__
 from app.agents.birth import ensure_default_agent
 from app.api.body_limit import BodyLimit
+from app.api.browser_cors import BrowserCors
 from app.api.call_memories import AwaitCallMemories
 from app.api.causality import CausalConsistency
 from app.api.errors import install_error_handlers
@@ -24,6 +25,7 @@ from app.api.routes import (
     agents,
     analytics,
     beliefs,
+    browser,
     censors,
     chat,
     context,
@@ -42,6 +44,7 @@ from app.api.routes import people as people_routes
 from app.api.routes import rules as rule_routes
 from app.api.routes import self_model as self_routes
 from app.api.routes import sessions as session_routes
+from app.api.routes import status as status_routes
 from app.api.routes import working_memory as working_memory_routes
 from app.clock import Clock
 from app.config import Settings, get_settings
@@ -79,10 +82,12 @@ _ROUTERS: tuple[APIRouter, ...] = (
     censors.router,
     reflection.router,
     session_routes.router,
+    status_routes.router,
     identity_routes.router,
     investigations.router,
     research_sources.router,
     tools.router,
+    browser.router,
 )
 
 
@@ -121,6 +126,8 @@ def create_app(
     # Bodies over CREDENCE_API__MAX_BODY_BYTES are refused (413) before anything reads them:
     # outside authentication, routing and parsing (only the metrics count them).
     app.add_middleware(BodyLimit, limits=settings.api)
+    # Neo4j Browser reads the guide and the style from its own origin (docs/browser.md).
+    app.add_middleware(BrowserCors)
     if settings.metrics_enabled:
         app.include_router(metrics_router)
         app.add_middleware(RequestMetrics)
@@ -153,6 +160,9 @@ async def _lifespan(
         await _resume_investigations(app, runtime)
     if settings.tools.connections_file is not None:
         await _apply_connections_file(runtime)
+    if settings.scheduler.enabled:
+        # Background work between turns (docs/loop.md §14); stopped by runtime.aclose().
+        runtime.scheduler.start()
     try:
         async with app.state.mcp_server.session_manager.run():
             yield

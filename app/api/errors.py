@@ -20,6 +20,8 @@ from app.errors import (
     AuthenticationRequired,
     Conflict,
     CredenceError,
+    EnrichmentFailed,
+    EnrichmentTimedOut,
     GraphBusy,
     GraphUnavailable,
     InvalidInput,
@@ -42,6 +44,8 @@ _STATUS_BY_ERROR: tuple[tuple[type[CredenceError], int], ...] = (
     (GraphUnavailable, 503),
     (NotReady, 503),
     (ToolServerFailed, 502),
+    (EnrichmentTimedOut, 504),
+    (EnrichmentFailed, 502),
 )
 # When a client may try a 503 again (seconds): a busy graph clears quickly, an unreachable one
 # (restarting) takes longer.

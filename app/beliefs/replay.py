@@ -8,12 +8,16 @@ replayed value before it: a gap means an update was lost or written outside the 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from app.beliefs import formulas
 from app.beliefs.mechanics import Mechanics
+from app.graph.agent_scope import require_agent
 from app.graph.client import GraphClient
 
 TOLERANCE = 1e-9
@@ -129,6 +133,11 @@ def _apply(
 
 async def replay_agent(graph: GraphClient, mechanics: Mechanics, agent_id: str) -> Replay:
     """Reads every event of an agent (in pages) and replays them."""
+    return replay_events(await _read_events(graph, agent_id), mechanics)
+
+
+async def _read_events(graph: GraphClient, agent_id: str) -> list[dict[str, Any]]:
+    """Every event of an agent, in sequence order, read in pages."""
     events: list[dict[str, Any]] = []
     after = 0
     while True:
@@ -145,7 +154,48 @@ async def replay_agent(graph: GraphClient, mechanics: Mechanics, agent_id: str) 
         if len(page) < 5000:
             break
         after = page[-1]["seq"]
-    return replay_events(events, mechanics)
+    return events
+
+
+# A report lists at most this many differences (all are counted).
+MAX_LISTED = 100
+
+
+class ConsistencyReport(BaseModel):
+    """Whether the agent's event log explains its beliefs exactly (seed 000's replay)."""
+
+    agent_id: str
+    events: int = Field(description="BeliefEvents replayed.")
+    beliefs: int = Field(description="Beliefs stored.")
+    consistent: bool
+    difference_count: int
+    differences: list[str] = Field(
+        description=f"Each difference or continuity problem (the first {MAX_LISTED})."
+    )
+
+
+async def check_consistency(
+    graph: GraphClient, mechanics: Mechanics, agent_id: str
+) -> ConsistencyReport:
+    """Rebuilds the agent's beliefs from its event log alone and compares them with the graph;
+    the replay itself runs off the event loop (a long log is seconds of Python).
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    await require_agent(graph, agent_id)
+    events = await _read_events(graph, agent_id)
+    stored = (await graph.read("beliefs/events/get_belief_states", agent_id=agent_id))[0]["states"]
+    replay = await asyncio.to_thread(replay_events, events, mechanics)
+    differences = differences_from_stored(replay, stored)
+    return ConsistencyReport(
+        agent_id=agent_id,
+        events=len(events),
+        beliefs=len(stored),
+        consistent=not differences,
+        difference_count=len(differences),
+        differences=differences[:MAX_LISTED],
+    )
 
 
 async def compare_with_stored(graph: GraphClient, mechanics: Mechanics, agent_id: str) -> list[str]:
@@ -153,6 +203,12 @@ async def compare_with_stored(graph: GraphClient, mechanics: Mechanics, agent_id
     continuity problem). An empty list means the event log explains the graph exactly."""
     replay = await replay_agent(graph, mechanics, agent_id)
     stored = (await graph.read("beliefs/events/get_belief_states", agent_id=agent_id))[0]["states"]
+    return differences_from_stored(replay, stored)
+
+
+def differences_from_stored(replay: Replay, stored: list[dict[str, Any]]) -> list[str]:
+    """Every difference between the replayed and the stored beliefs, after the replay's own
+    continuity problems (pure)."""
     differences = list(replay.problems)
     for row in stored:
         state = replay.beliefs.get(row["id"])

@@ -130,11 +130,13 @@ async def list_beliefs(
     active: bool | None = True,
     min_tension: float | None = None,
     text: str | None = None,
+    invalidated: bool | None = None,
     sort: Literal["newest", "tension"] = "newest",
     skip: int = 0,
     limit: int = 50,
 ) -> BeliefPage:
-    """A page of an agent's beliefs matching the filters, newest first."""
+    """A page of an agent's beliefs matching the filters, newest first; ``invalidated=True``
+    lists the beliefs that need attention (below their category's threshold, seed 000)."""
     rows = await graph.read(
         "beliefs/store/list_beliefs",
         agent_id=agent_id,
@@ -142,6 +144,7 @@ async def list_beliefs(
         active=active,
         min_tension=min_tension,
         text=text,
+        invalidated=invalidated,
         sort=sort,
         skip=skip,
         limit=limit,

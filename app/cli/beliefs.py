@@ -11,6 +11,7 @@ from rich.table import Table
 from app.beliefs import history, store, writes
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Belief, BeliefCreate, Dissatisfaction
+from app.beliefs.replay import check_consistency
 from app.cli.common import AgentOption, agent_id_of, bar, console, meter, run_with_graph
 from app.common import Category
 from app.config import get_settings
@@ -43,6 +44,13 @@ def beliefs_list(
     text: Annotated[str | None, typer.Option(help="Statement contains")] = None,
     min_tension: Annotated[float | None, typer.Option(min=0, max=1)] = None,
     include_inactive: Annotated[bool, typer.Option(help="Also superseded ones")] = False,
+    needing_attention: Annotated[
+        bool,
+        typer.Option(
+            "--needing-attention",
+            help="Only invalidated beliefs (below their category's threshold)",
+        ),
+    ] = False,
     limit: Annotated[int, typer.Option(min=1, max=500)] = 50,
 ) -> None:
     """List beliefs (newest first)."""
@@ -55,10 +63,32 @@ def beliefs_list(
             active=None if include_inactive else True,
             min_tension=min_tension,
             text=text,
+            invalidated=True if needing_attention else None,
             limit=limit,
         )
     )
     console.print(_belief_table(page.data, f"{len(page.data)} of {page.count} beliefs"))
+
+
+@beliefs_app.command("replay")
+def beliefs_replay(agent: AgentOption = None) -> None:
+    """Rebuild every belief from the event log and compare with the graph (exit 1 on a
+    difference)."""
+    agent_id = agent_id_of(agent)
+    settings = get_settings()
+    report = run_with_graph(lambda graph: check_consistency(graph, settings.mechanics, agent_id))
+    console.print(
+        f"{report.events} events replayed over {report.beliefs} beliefs: "
+        + (
+            "[green]the event log explains every belief[/]"
+            if report.consistent
+            else f"[red]{report.difference_count} difference(s)[/]"
+        )
+    )
+    for difference in report.differences:
+        console.print(f"  {difference}")
+    if not report.consistent:
+        raise typer.Exit(1)
 
 
 @beliefs_app.command("add")

@@ -58,6 +58,8 @@ def demo_command(
         report = asyncio.run(build_demo(get_settings(), options, _progress))
     except CredenceError as error:
         err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
+        if error.code == "demo_failed":
+            err_console.print("the half-built demo agent is built again by the next run")
         raise typer.Exit(code=1) from error
     _print_report(report)
 

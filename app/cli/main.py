@@ -24,7 +24,10 @@ from app.cli import (
     packs,
     people,
     research,
+    scenario,
     servers,
+    status,
+    worker,
 )
 from app.cli.common import err_console
 from app.errors import CredenceError
@@ -47,6 +50,7 @@ app.add_typer(episodes.episodes_app, name="episodes")
 app.add_typer(embed.embed_app, name="embed")
 investigations.register(research.research_app)
 app.add_typer(research.research_app, name="research")
+app.add_typer(scenario.scenario_app, name="scenario")
 app.command("serve")(servers.serve)
 app.command("mcp")(servers.mcp)
 app.command("birth")(packs.birth_command)
@@ -57,6 +61,8 @@ app.command("revisions")(beliefs.revisions)
 app.command("chat")(chat.chat_command)
 app.command("analytics")(analytics.analytics_command)
 app.command("demo")(demo.demo_command)
+app.command("status")(status.status_command)
+app.command("worker")(worker.worker_command)
 
 
 def main() -> None:

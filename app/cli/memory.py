@@ -10,11 +10,18 @@ from rich.table import Table
 
 from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, run_with_runtime, when
 from app.config import get_settings
-from app.memory import working_memory
+from app.memory import rules, working_memory
 from app.memory.introspection import introspect
-from app.memory.reflection.models import ReflectionReport, ReflectRequest, SkippedEpisodes
+from app.memory.reflection.models import (
+    TARGETED_MAX,
+    ReflectionReport,
+    ReflectRequest,
+    SkippedEpisodes,
+)
 from app.memory.reflection.procedure import reflect
+from app.memory.rules import RuleCreate
 from app.memory.settings import MAX_EPISODES_LIMIT
+from app.text.words import content_words
 
 memory_app = typer.Typer(help="Working memory, reflection and introspection.", no_args_is_help=True)
 
@@ -69,15 +76,28 @@ def memory_reflect(
     ] = None,
     max_episodes: Annotated[int | None, typer.Option(min=1, max=MAX_EPISODES_LIMIT)] = None,
     dry_run: Annotated[bool, typer.Option(help="Cluster and abstract, write nothing")] = False,
+    episode: Annotated[
+        list[str] | None,
+        typer.Option(help="Reflect on this episode (repeat for up to 10) as one group"),
+    ] = None,
+    recent: Annotated[
+        int | None,
+        typer.Option(min=1, max=TARGETED_MAX, help="Reflect on the last N episodes as one group"),
+    ] = None,
 ) -> None:
-    """Consolidate recent similar episodes into rules, capabilities and knowledge gaps."""
+    """Consolidate recent similar episodes into rules, capabilities and knowledge gaps; with
+    --episode or --recent, draw one rule from those episodes (no clustering)."""
     agent_id = agent_id_of(agent)
+    if episode and recent is not None:
+        raise typer.BadParameter("give --episode or --recent, not both")
     request = ReflectRequest(
         since=since,
         min_cluster_size=min_cluster_size,
         similarity=similarity,
         max_episodes=max_episodes,
         dry_run=dry_run,
+        episode_ids=episode or None,
+        recent=recent,
     )
     report = _reflect(agent_id, request)
     console.print(_clusters_table(report))
@@ -141,6 +161,33 @@ def _print_self_model_changes(report: ReflectionReport) -> None:
         console.print(f"knowledge gap: {gap}")
     for goal in report.suggested_goals:
         console.print(f"suggested goal: {goal}")
+
+
+@memory_app.command("learn")
+def memory_learn(
+    insight: Annotated[str, typer.Argument(help="The lesson or heuristic to remember")],
+    agent: AgentOption = None,
+    domain: Annotated[
+        str | None,
+        typer.Option(help="What it applies to (default: the insight's first content words)"),
+    ] = None,
+) -> None:
+    """Capture an insight by hand: a manual rule at confidence 0.8 (seed 003's /s3-learn)."""
+    agent_id = agent_id_of(agent)
+    text = " ".join(insight.split())
+    if not text:
+        raise typer.BadParameter("the insight is empty")
+    concept = " ".join((domain or " ".join(content_words(text)[:3]) or text[:60]).split())
+    data = RuleCreate(trigger_concept=concept[:200], content=text, source="manual")
+    rule = run_with_runtime(
+        lambda runtime: rules.create_rule(
+            runtime.graph, agent_id, data, runtime.embedder, now=runtime.clock.now()
+        )
+    )
+    console.print(
+        f"rule {rule.id[:8]} [bold]{rule.trigger_concept}[/]: {rule.content} "
+        f"(confidence {rule.confidence:.2f}, {rule.source})"
+    )
 
 
 @memory_app.command("introspect")

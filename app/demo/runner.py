@@ -9,7 +9,6 @@ differ).
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -22,29 +21,24 @@ from app.agents.store import delete_agent
 from app.clock import FixedClock
 from app.config import Settings
 from app.demo import DEMO_AGENT_NAME, script, stories
+from app.demo.hold import scheduler_held_off
 from app.demo.models import DemoFailed, DemoReport, StoryReport
 from app.demo.stage import DemoStage, Progress
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.runtime import Runtime
-
-REPOSITORY = Path(__file__).resolve().parents[2]
-SQLITE_SERVER_NAME = "mcp-server-sqlite"
+from app.scenarios.driver import (
+    SQLITE_SERVER_NAME,
+    find_sqlite_server,
+    offline_settings,
+    open_runtime,
+)
 
 
 def default_ledger_path() -> Path:
     """Where the demo's ledger (a SQLite file) lives: beside the user's other Credence files,
     so the API can start the ledger's server again after the demo has finished."""
     return Path.home() / ".cache" / "credence" / "demo" / "northwind-ledger.db"
-
-
-def find_sqlite_server() -> Path | None:
-    """The SQLite MCP server: the one ``make install`` puts in ``.venv-mcp``, else on PATH."""
-    installed = REPOSITORY / ".venv-mcp" / "bin" / SQLITE_SERVER_NAME
-    if installed.exists():
-        return installed
-    found = shutil.which(SQLITE_SERVER_NAME)
-    return Path(found) if found else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +60,7 @@ class DemoOptions:
 
 def demo_settings(settings: Settings) -> Settings:
     """The settings the demo builds with: the offline reasoner (deterministic, no network)."""
-    reasoner = settings.reasoner.model_copy(update={"provider": "offline"})
-    return settings.model_copy(update={"reasoner": reasoner})
+    return offline_settings(settings)
 
 
 async def build_demo(
@@ -94,27 +87,36 @@ async def build_demo(
         complete = [str(row["id"]) for row in rows if row["complete"]]
         if complete and not options.rebuild:
             return DemoReport(agent_id=complete[0], agent_name=options.name, reused=True)
+        # Checked before anything is deleted: without the ledger's server the demo cannot run.
+        server = _sqlite_server(options)
         replaced = [str(row["id"]) for row in rows]
         for agent_id in replaced:
             say(f"deleting the earlier demo agent {agent_id}")
             await delete_agent(graph, agent_id, default_agent_name=settings.default_agent)
     finally:
         await graph.close()
-    report = await _build(settings, options, say)
+    report = await _build(settings, options, server, say)
     report.replaced = replaced
     report.seconds = round(time.perf_counter() - started, 1)
     return report
 
 
-async def _build(settings: Settings, options: DemoOptions, say: Progress) -> DemoReport:
+def _sqlite_server(options: DemoOptions) -> Path:
     server = options.sqlite_server or find_sqlite_server()
     if server is None or not server.exists():
         raise DemoFailed(
             "ledger",
-            f"{SQLITE_SERVER_NAME} not found (`make install` puts it in .venv-mcp/bin)",
+            f"{SQLITE_SERVER_NAME} not found (`make install` puts it in .venv-mcp/bin; "
+            "--sqlite-server names another)",
         )
+    return server
+
+
+async def _build(
+    settings: Settings, options: DemoOptions, server: Path, say: Progress
+) -> DemoReport:
     clock = FixedClock(script.START)
-    runtime = Runtime.open(settings, clock=clock, monotonic=lambda: clock.now().timestamp())
+    runtime = open_runtime(settings, clock)
     try:
         born = await _born(runtime, options.name)
         stage = DemoStage(runtime, clock, born.ids["agent"], say)
@@ -126,11 +128,12 @@ async def _build(settings: Settings, options: DemoOptions, say: Progress) -> Dem
             stories=[born],
         )
         say(f"{born.title} ({stage.clock.now():%a %d %b %H:%M})")
-        for hours, story in _calendar(options.ledger, server, report):
-            stage.at(script.START + timedelta(hours=hours))
-            told = await story(stage)
-            report.stories.append(told)
-            say(f"{told.title} ({stage.clock.now():%a %d %b %H:%M}, {stage.turns} turns so far)")
+        async with scheduler_held_off(runtime.graph, settings, stage.agent_id):
+            for hours, story in _calendar(options.ledger, server, report):
+                stage.at(script.START + timedelta(hours=hours))
+                told = await story(stage)
+                report.stories.append(told)
+                say(f"{told.title} ({stage.clock.now():%a %d %b %H:%M}, {stage.turns} turns)")
         report.turns = stage.turns
         return report
     finally:

@@ -7,15 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from app.scenarios import driver
+
 # Northwind Trading closes October 2026. The 28th is a Wednesday and one of the month's last
 # three business days, so the close runs in the `month_end` context (docs/memory.md §4).
 START = datetime(2026, 10, 28, 8, 30, tzinfo=UTC)
-# Minutes the clock moves before each turn (a conversation's pace).
-TURN_MINUTES = 3
 
 COMPANY = "Northwind Trading"
 PACK = "gaap-fundamentals"
-LEDGER = "ledger"
+# The ledger's connection name (its tools are ledger.<tool>); the stage's calls go to it.
+LEDGER = driver.LEDGER
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,6 @@ would show analytics of nothing."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import timedelta
 from pathlib import Path
@@ -27,9 +26,8 @@ from app.research import store as research_store
 from app.research.runner import run_investigation
 from app.research.sources.corpus import load_corpus_files
 from app.research.sources.documents import CorpusFile
+from app.scenarios.driver import start_fresh_file
 from app.seeds.files import find_pack
-from app.tools.connections import add_connection
-from app.tools.models import ConnectionCreate
 
 
 def _short(text: str, width: int = 70) -> str:
@@ -159,29 +157,8 @@ async def _rules_learned(stage: DemoStage, story: StoryReport, rule_ids: list[st
 
 
 async def _connect_ledger(stage: DemoStage, ledger: Path, sqlite_server: Path) -> None:
-    runtime = stage.runtime
-    await asyncio.to_thread(_fresh_file, ledger)
-    await add_connection(
-        runtime.graph,
-        runtime.mcp_clients,
-        runtime.embedder,
-        runtime.settings.mechanics,
-        runtime.settings.tools,
-        stage.agent_id,
-        ConnectionCreate(
-            name=script.LEDGER,
-            transport="stdio",
-            command=str(sqlite_server),
-            args=["--db-path", str(ledger)],
-        ),
-        now=stage.clock.now(),
-    )
-
-
-def _fresh_file(path: Path) -> None:
-    """The ledger's file is the demo's own: a build starts it empty."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.unlink(missing_ok=True)
+    await start_fresh_file(ledger)
+    await stage.connect_sqlite_ledger(ledger, sqlite_server, name=script.LEDGER)
 
 
 async def _approved_call(

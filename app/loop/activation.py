@@ -17,6 +17,7 @@ from app.beliefs.contexts import context_strengths
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.formulas import is_invalidated
 from app.beliefs.models import Dissatisfaction
+from app.common import Category
 from app.embeddings.bundled import Pair
 from app.embeddings.embedder import Embedder, embedder_for_model
 from app.errors import AgentNotFound
@@ -34,6 +35,7 @@ from app.reasoning.protocol import (
     MemoryItem,
     PersonBrief,
     RecalledEpisode,
+    RevisitedBelief,
     RuleBrief,
 )
 from app.retrieval.context import build_context
@@ -88,6 +90,11 @@ class Activation:
     # The agent's tier-1 censors when the activation read them (a written call's turn reads
     # them in its one start read); None: the turn reads them beside the activation.
     censors: Censors | None = None
+    # The A.C.R.E. category of what the turn learns: its frame's default_category (docs/memory.md
+    # §3).
+    learned_category: Category = "contextual"
+    # Earlier answers to the speaker that rested on a belief revised since (app/loop/revisits.py).
+    revisited: list[RevisitedBelief] = field(default_factory=list)
 
     def recent(self, turns: int) -> list[HistoryTurn]:
         """The latest ``turns`` turns of the history, oldest first."""
@@ -296,6 +303,7 @@ async def activate(
         frame=frame.key if frame else "conversation",
         frame_name=frame.name if frame else "Conversation",
         stakes=frame.default_stakes if frame else "low",
+        learned_category=frame.default_category if frame else "contextual",
         questions_to_ask=list(frame.questions_to_ask) if frame else [],
         dissatisfaction=start.dissatisfaction,
         context=context,

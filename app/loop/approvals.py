@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from app.common import Category
 from app.errors import ApprovalClosed, ApprovalNotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
@@ -38,6 +39,8 @@ class TurnState(BaseModel):
     # the rules the paused turn applied (validated when the resumed turn succeeds).
     outcome_belief_ids: list[str] = Field(default_factory=list)
     rule_ids: list[str] = Field(default_factory=list)
+    # The category of what the resumed turn learns (the paused turn's frame's default_category).
+    learned_category: Category = "contextual"
 
 
 class StoredApproval(BaseModel):

@@ -16,6 +16,7 @@ from app.loop.recording import TurnRecorder, usage_of
 from app.memory.people.micro_birth import micro_birth_properties
 from app.memory.session_order import AGENT_SPEAKERS
 from app.memory.settings import MemoryMechanics
+from app.reasoning.protocol import ExecutionResult, WorkUnit
 from app.text.lexical import scored_words
 
 
@@ -149,20 +150,36 @@ def emotional_valence(outcome: str, frustrated: bool, praised: bool) -> float:
     return max(-1.0, min(1.0, round(value, 3)))
 
 
+# Seed 002's structural surprise: the turn's work raised an error (0.9), a tool call it made
+# answered with an error (0.3). A turn that fails outright writes nothing, so its episode never
+# exists; the work that failed is the structural error an episode can carry.
+SURPRISE_WORK_ERROR = 0.9
+SURPRISE_TOOL_ERROR = 0.3
+
+
 def surprise(plan: Plan, activation: Activation) -> float:
-    """How far the turn's evidence went against what was believed: the strongest contradicting
-    confidence times that belief's strength (0 when nothing contradicted)."""
+    """How surprising the turn was: the strongest contradicting confidence times that belief's
+    strength, raised to 0.9 when the turn's work failed and to 0.3 when a tool call it made
+    failed (seed 002), whichever is largest (0 when nothing contradicted or failed)."""
     strengths = {b.id: b.strength for b in activation.beliefs}
-    return round(
-        max(
-            (
-                item.confidence * strengths.get(item.belief_id, 0.0)
-                for item in (plan.evidence.items if plan.evidence else [])
-                if item.stance == "contradicting"
-            ),
-            default=0.0,
+    contradiction = max(
+        (
+            item.confidence * strengths.get(item.belief_id, 0.0)
+            for item in (plan.evidence.items if plan.evidence else [])
+            if item.stance == "contradicting"
         ),
-        3,
+        default=0.0,
+    )
+    return round(max(contradiction, error_surprise(plan.execution, plan.work_unit)), 3)
+
+
+def error_surprise(execution: ExecutionResult | None, unit: WorkUnit | None) -> float:
+    """Seed 002's structural surprise of work that failed: 0.3 for a tool call, 0.9 for other
+    work; 0 when nothing failed."""
+    if execution is None or execution.status != "failed":
+        return 0.0
+    return (
+        SURPRISE_TOOL_ERROR if unit is not None and unit.call is not None else SURPRISE_WORK_ERROR
     )
 
 

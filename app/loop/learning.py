@@ -22,6 +22,7 @@ from app.beliefs.edges import create_supports_in, upsert_contradicts_in
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
 from app.beliefs.store import belief_params, create_belief_in
+from app.common import Category
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient, Transaction
 from app.loop.activation import relevance_scores
@@ -166,12 +167,15 @@ async def learn_in(
     agent_id: str,
     planned: list[NewBelief],
     source: tuple[str, str | None, str | None],
+    category: Category = "contextual",
 ) -> list[LearnedBelief]:
     """Writes the new beliefs of a turn inside its transaction (the caller holds the agent
     lock); the repeats were applied as reinforcing evidence already.
 
     Args:
         source: the episode id, and the id and name of the person the claims came from.
+        category: the A.C.R.E. category of the new beliefs: the turn's frame's
+            ``default_category`` (docs/memory.md §3).
 
     Returns:
         What was learned: each new belief, and each repeat with the belief it reinforced.
@@ -193,7 +197,7 @@ async def learn_in(
         belief_id = str(uuid.uuid4())
         data = BeliefCreate(
             statement=new.statement[:2000],
-            category="contextual",
+            category=category,
             strength=loop.learned_strength,
             importance=0.5,
             source="learned",

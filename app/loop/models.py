@@ -13,6 +13,7 @@ from app.reasoning.protocol import (
     Appraisal,
     ExecutionResult,
     PersonBrief,
+    RevisitedBelief,
     RuleBrief,
     Verification,
     WorkUnit,
@@ -165,6 +166,11 @@ class ToolRoute(BaseModel):
     similarity: float | None = Field(
         default=None, description="cosine between the message and the tool's description"
     )
+    purpose: str = Field(default="", description="the tool's description, as its server gives it")
+    needs: dict[str, str] = Field(
+        default_factory=dict,
+        description="each missing argument with its description in the tool's input schema",
+    )
 
 
 class TurnResult(BaseModel):
@@ -184,6 +190,11 @@ class TurnResult(BaseModel):
     verification: Verification | None = None
     decision_id: str | None = None
     tension_changes: list[TensionMove] = Field(default_factory=list)
+    revisited: list[RevisitedBelief] = Field(
+        default_factory=list,
+        description="Earlier answers to this person that rested on a belief revised since; "
+        "the reply names each change (once).",
+    )
     revisions: list[RevisionSummary] = Field(default_factory=list)
     approval: ApprovalPublic | None = None
     people_born: list[str] = Field(default_factory=list)

@@ -53,6 +53,7 @@ def turn_response(
         rules=activation.rules,
         working_memory=activation.working_memory,
         episodes=activation.episodes,
+        revisited=activation.revisited,
     )
 
 

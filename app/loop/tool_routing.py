@@ -64,19 +64,30 @@ async def route_to_tool(
             )
         ),
     )
-    known = {tool.qualified_name for tool in tools}
+    known = {tool.qualified_name: tool for tool in tools}
     if choice.tool is None or choice.tool not in known:
         return None, None
     if choice.call is not None and choice.call.qualified_name != choice.tool:
         return None, None
+    chosen = known[choice.tool]
+    properties = chosen.input_schema.get("properties") or {}
     route = ToolRoute(
         tool=choice.tool,
         how=choice.reasoner,
         called=choice.call is not None,
         missing=list(choice.missing),
         similarity=choice.similarity,
+        purpose=chosen.description,
+        needs={name: _described(properties.get(name)) for name in choice.missing},
     )
     return choice.call, route
+
+
+def _described(spec: object) -> str:
+    """An argument's description in a JSON schema ("" when it has none)."""
+    if isinstance(spec, dict) and isinstance(spec.get("description"), str):
+        return str(spec["description"]).strip()
+    return ""
 
 
 async def _similarities(
@@ -111,9 +122,16 @@ async def _similarities(
 
 
 def arguments_needed(route: ToolRoute) -> str:
-    """What the answer says when the message asks for a tool without its required arguments."""
+    """What the answer says when the message asks for a tool without its required arguments:
+    which connected tool could do it (with what its server says it does) and what it needs."""
+    purpose = route.purpose.strip().rstrip(".")
+    tool = f"{route.tool} (“{purpose}”)" if purpose else route.tool
+    needs = "; ".join(
+        f"{name} ({route.needs[name].rstrip('.')})" if route.needs.get(name) else name
+        for name in route.missing
+    )
     example = ", ".join(f'"{name}": "…"' for name in route.missing)
     return (
-        f"I can do this with {route.tool}, but I need its arguments: {', '.join(route.missing)}. "
-        f"Tell me, e.g. call {route.tool} {{{example}}}"
+        f"I can't turn this into a call from your message alone. The connected tool for it is "
+        f"{tool}, and it needs {needs}. Tell me, e.g. call {route.tool} {{{example}}}"
     )

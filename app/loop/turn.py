@@ -28,6 +28,7 @@ from app.loop.activation import Activation, activate
 from app.loop.background import in_background
 from app.loop.call_memory import interrupt_stale_calls, remember_in_background
 from app.loop.call_record import write_call_turn
+from app.loop.episode_rows import is_person
 from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.planning import PlannedTurn, plan_turn
 from app.loop.recording import (
@@ -38,6 +39,7 @@ from app.loop.recording import (
     turn_done,
     turn_failed,
 )
+from app.loop.revisits import untold_revisions
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, close_session, reflect_if_due
 from app.loop.tool_activation import activate_tool_call
@@ -82,6 +84,9 @@ async def run_turn(
             urgent, activation = await _revise_urgent_first(
                 services, recorder, agent_id, request, activation
             )
+        if activation.tool is None and is_person(request.speaker):
+            revisited = await untold_revisions(services.graph, agent_id, request.speaker)
+            activation = replace(activation, revisited=revisited)
         phase = "plan"
         read = censors if censors is not None else _censors_of(services, agent_id, activation)
         turn = await _plan(services, recorder, agent_id, request, activation, read)
@@ -101,6 +106,8 @@ async def run_turn(
             _forget(censors)
     if urgent.revisions:
         result = result.model_copy(update={"revisions": [*urgent.revisions, *result.revisions]})
+    if activation.revisited:
+        result = result.model_copy(update={"revisited": activation.revisited})
     await _after_turn(services, agent_id, request, result, aftermath)
     return await turn_done(emit, result)
 

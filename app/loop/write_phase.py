@@ -39,6 +39,7 @@ from app.loop.episode_rows import (
     TurnConduct,
     coherence_penalty,
     emotional_valence,
+    error_surprise,
     finish_turn_episode_in,
     is_person,
     surprise,
@@ -51,6 +52,7 @@ from app.loop.planning import Plan, PlannedTurn
 from app.loop.recording import TurnRecorder, write_then_emit
 from app.loop.responses import resumption_response, turn_response
 from app.loop.results import TurnWritten, resumption_result, turn_result
+from app.loop.revisits import mark_told_in
 from app.loop.services import LoopServices
 from app.loop.settings import LoopConfig, LoopSettings
 from app.loop.turn_memory import (
@@ -65,6 +67,7 @@ from app.loop.turn_memory import (
     write_turn_episode,
 )
 from app.memory.capability_map import capability_for
+from app.memory.working_memory import note_entities_in
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
 from app.tools.actions import action_status, complete_approved_action_in
 
@@ -212,9 +215,16 @@ async def record_turn(
         agent_id,
         plan.learning,
         (episode_id, people.person_id, speaker),
+        turn.activation.learned_category,
     )
     await learn_from_outcome(tx, settings, agent_id, turn_lesson(turn, outcome, settings.loop), now)
     revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
+    # The speaker has now been told of what this answer names and of what it revised.
+    told = [r.revision_id for r in turn.activation.revisited] + [r.id for r in revision.revisions]
+    await mark_told_in(tx, agent_id, speaker, told, episode_id, now)
+    if turn.plan.work_unit is not None:
+        # What the work acts on becomes salient in working memory (seed 002's entities column).
+        await note_entities_in(tx, agent_id, turn.plan.work_unit.entities, "work_unit", now)
     await recorder.phase("learn", tension_changes=len(tension.moves))
     records = await _record_decision_and_answer(
         tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now
@@ -444,14 +454,16 @@ def question_for(plan: Plan, activation: Activation) -> str | None:
         return None
     if plan.mode == "proposal":
         return f"May I go ahead? Proposed: {unit.description}"
-    asks = activation.questions_to_ask[:1]
+    # The frame's questions_to_ask are the agent's own checks ("Do I actually know this?"), not
+    # questions for the person: the question asked is about this request alone.
     topic = activation.relevant.statement if activation.relevant else None
-    base = (
-        f"I am not sure enough to act on this ({topic}). How should I proceed?"
-        if topic
-        else "I have no belief I trust to act on this. How should I proceed?"
-    )
-    return f"{base} {asks[0]}" if asks else base
+    if topic:
+        return (
+            f"I am not sure enough to act on this (“{topic.strip().rstrip('.')}”). "
+            "How should I proceed?"
+        )
+    asked = unit.description.strip().rstrip(".")
+    return f"I have no belief I trust to act on this ({asked}). How should I proceed?"
 
 
 def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) -> TurnState:
@@ -473,6 +485,7 @@ def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) 
         used_belief_ids=[b.id for b in activation.beliefs[:3]],
         outcome_belief_ids=outcome_beliefs(activation, loop.outcome_beliefs),
         rule_ids=[rule.id for rule in activation.rules],
+        learned_category=activation.learned_category,
     )
 
 
@@ -542,6 +555,7 @@ async def record_resumption(
         agent_id,
         run.learning,
         (episode_id, person_id, speaker if is_person(speaker) else None),
+        state.learned_category if state else "contextual",
     )
     conduct = TurnConduct(
         mode=run.mode,
@@ -628,4 +642,5 @@ def _resumption_episode(run: Resumption, speaker: str | None, outcome: str) -> E
         frame=run.frame,
         actions=1 + (1 if run.execution else 0) + (1 if run.verification else 0),
         about=[belief_id] if belief_id else [],
+        surprise=error_surprise(run.execution, run.unit),
     )

@@ -18,6 +18,7 @@ from app.beliefs.analytics import runner
 from app.beliefs.analytics.models import AnalyticsList, AnalyticsResult
 from app.beliefs.explain import MAX_DEPTH, BeliefExplanation
 from app.beliefs.models import BeliefPage
+from app.beliefs.replay import ConsistencyReport, check_consistency
 from app.errors import CredenceError
 from app.loop import approvals
 from app.loop.models import ApprovalsPublic, ApprovalStatus
@@ -89,12 +90,14 @@ class ReadingTools(ToolCalls):
         min_tension: Annotated[float | None, Field(ge=0, le=1)] = None,
         sort: Literal["newest", "tension"] = "newest",
         active: bool = True,
+        needing_attention: bool = False,
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
         skip: Annotated[int, Field(ge=0)] = 0,
         agent_id: AgentArg = None,
     ) -> BeliefPage:
         """The agent's beliefs filtered by words in the statement and tension, newest or most
-        tense first."""
+        tense first; needing_attention: only the invalidated ones (below their category's
+        threshold)."""
         return await self.run(
             ctx,
             agent_id,
@@ -104,6 +107,7 @@ class ReadingTools(ToolCalls):
                 active=active,
                 min_tension=min_tension,
                 text=text,
+                invalidated=True if needing_attention else None,
                 sort=sort,
                 skip=skip,
                 limit=limit,
@@ -169,6 +173,15 @@ class ReadingTools(ToolCalls):
         }
         return await self.run(
             ctx, agent_id, lambda s, agent: runner.run_analytics(s.graph, agent, name, values)
+        )
+
+    async def replay_beliefs(self, ctx: Context, agent_id: AgentArg = None) -> ConsistencyReport:
+        """Rebuild every belief from the agent's event log alone and compare with the graph:
+        whether the log explains every belief, and each difference."""
+        return await self.run(
+            ctx,
+            agent_id,
+            lambda s, agent: check_consistency(s.graph, s.settings.mechanics, agent),
         )
 
     async def agent_overview(

@@ -1,5 +1,5 @@
-"""The MCP resources: an agent's identity and self-model, one belief by id, and the analytics
-catalogue."""
+"""The MCP resources: an agent's identity and self-model, its status, one belief by id, and the
+analytics catalogue."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from app.mcp.errors import error_text
 from app.mcp.services import McpServices, ServicesProvider
 from app.memory import self_model
 from app.memory.self_model import SelfView
+from app.status.agent_status import read_agent_status
+from app.status.models import AgentStatus
 
 JSON = "application/json"
 T = TypeVar("T")
@@ -49,6 +51,18 @@ def register_resources(server: MCPServer, services: ServicesProvider) -> None:
         """Identity (name, identity goal, the immutable terminal creed), capabilities with
         their success rates, knowledge gaps and self-beliefs."""
         return await read(ctx, agent_id, lambda s, agent: self_model.get_self(s.graph, agent))
+
+    @server.resource(
+        "credence://agents/{agent_id}/status",
+        name="status",
+        title="The agent's status",
+        mime_type=JSON,
+    )
+    async def status_resource(agent_id: str, ctx: Context) -> AgentStatus:
+        """What REST's GET /status gives: state (active, idle, reflecting, error), sessions,
+        episodes, last reflection, calls and tokens per session, D and its band, open
+        conflicts, pending approvals and the scheduler's last runs."""
+        return await read(ctx, agent_id, lambda s, agent: read_agent_status(s.loop(), agent))
 
     @server.resource(
         "credence://agents/{agent_id}/beliefs/{belief_id}",

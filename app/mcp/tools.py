@@ -37,6 +37,7 @@ def register_tools(server: MCPServer, services: ServicesProvider) -> None:
         (reading.list_analytics, READ),
         (reading.run_analytics, READ),
         (reading.agent_overview, READ),
+        (reading.replay_beliefs, READ),
     ]
     for tool, hints in tools:
         server.tool(annotations=hints)(tool)

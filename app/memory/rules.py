@@ -36,7 +36,8 @@ class RuleCreate(BaseModel):
     trigger_concept: Annotated[str, Field(min_length=1, max_length=200)]
     content: Annotated[str, Field(min_length=1, max_length=2000)]
     source: RuleSource = "manual"
-    confidence: Unit = 0.7
+    # A rule captured by hand starts at 0.8 (seed 003), one from reflection at what it earned.
+    confidence: Unit = 0.8
     # Episodes the rule was abstracted from ((:Rule)-[:DERIVED_FROM]->(:Episode)).
     derived_from: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=list, max_length=100
@@ -234,3 +235,31 @@ async def validate_rule(
 
     await graph.write_transaction(work, action="validating a rule")
     return await get_rule(graph, agent_id, rule_id, mechanics=mechanics, now=at)
+
+
+class RuleDecay(BaseModel):
+    """What a rule-decay pass recorded (:func:`record_decay`)."""
+
+    rules: int
+    decaying: int = Field(description="Rules past the grace period.")
+    mean_confidence: float | None = Field(description="The mean decayed confidence.")
+
+
+async def record_decay(
+    graph: GraphClient, agent_id: str, now: datetime, mechanics: MemoryMechanics | None = None
+) -> RuleDecay:
+    """Records on each of the agent's rules its decayed confidence at ``now``
+    (``decayed_confidence``, ``decayed_at``: the same formula as :func:`effective_confidence`);
+    the stored confidence is unchanged, so the decay is never applied twice. Run monthly by the
+    scheduler (docs/loop.md §14)."""
+    rows = await graph.write(
+        "memory/rules/record_decay",
+        agent_id=agent_id,
+        now=now,
+        decay=_decay_params(mechanics or MemoryMechanics()),
+    )
+    return (
+        RuleDecay.model_validate(rows[0])
+        if rows
+        else RuleDecay(rules=0, decaying=0, mean_confidence=None)
+    )

@@ -208,8 +208,9 @@ class ReflectionSettings(BaseModel):
 
     similarity: Unit = 0.6
     """Two clusters merge while the mean cosine between their episodes is at least this."""
-    min_cluster_size: Annotated[int, Field(ge=2, le=1000)] = 2
-    """Smaller clusters are left alone (not consolidated)."""
+    min_cluster_size: Annotated[int, Field(ge=2, le=1000)] = 3
+    """Smaller clusters are left alone (not consolidated); seed 003 consolidates clusters of 3 or
+    more."""
     max_episodes: Annotated[int, Field(ge=1, le=MAX_EPISODES_LIMIT)] = 500
     """The most recent unconsolidated episodes one reflection looks at."""
     max_briefs_per_cluster: Annotated[int, Field(ge=1, le=100)] = 12

@@ -303,6 +303,29 @@ async def add_note(
     return await graph.write_transaction(work, action="adding a note")
 
 
+# A turn notes at most this many of its work unit's entities.
+MAX_NOTED_ENTITIES = 5
+
+
+async def note_entities_in(
+    tx: Transaction, agent_id: str, names: list[str], kind: str, now: datetime
+) -> None:
+    """Inside the caller's transaction (holding the agent lock): a mention of each named entity
+    (at most ``MAX_NOTED_ENTITIES``, blank and over-long names skipped), as :func:`note_entity`
+    records one. The loop notes the entities its work units act on, so working memory's
+    entities follow the work."""
+    kept = [" ".join(name.split()) for name in names]
+    kept = list(dict.fromkeys(name for name in kept if 0 < len(name) <= 200))
+    for name in kept[:MAX_NOTED_ENTITIES]:
+        await tx.run(
+            "memory/working_memory/note_entity",
+            agent_id=agent_id,
+            entity={"name": name, "name_key": name_key(name), "kind": kind},
+            new_id=str(uuid.uuid4()),
+            now=now,
+        )
+
+
 async def note_entity(
     graph: GraphClient, agent_id: str, data: EntityCreate, *, now: datetime | None = None
 ) -> Entity:

@@ -95,6 +95,15 @@ class BeliefBrief(BaseModel):
     category: str = "contextual"
 
 
+class RevisitedBelief(BaseModel):
+    """A belief an earlier answer to this person rested on, revised since (seed 001's
+    "revisits past outputs"): what they were told, and what the agent holds now."""
+
+    revision_id: str
+    old_statement: str
+    new_statement: str
+
+
 # --- the conversation so far -------------------------------------------------------------------
 
 
@@ -464,6 +473,11 @@ class ResponseRequest(BaseModel):
     )
     episodes: list[RecalledEpisode] = Field(
         default_factory=list, description="related earlier episodes"
+    )
+    revisited: list[RevisitedBelief] = Field(
+        default_factory=list,
+        description="beliefs an earlier answer to this person rested on, revised since: say "
+        "what changed before answering",
     )
 
 

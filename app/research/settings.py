@@ -12,8 +12,9 @@ class ResearchSettings(BaseModel):
 
     model_config = ConfigDict(use_attribute_docstrings=True)
 
-    default_iteration_cap: Annotated[int, Field(ge=1, le=100)] = 12
-    """Steps an investigation takes unless its start asks otherwise; at the cap it synthesizes."""
+    default_iteration_cap: Annotated[int, Field(ge=1, le=100)] = 10
+    """Steps an investigation takes unless its start asks otherwise (seed 004: 10); at the cap it
+    synthesizes."""
     max_iteration_cap: Annotated[int, Field(ge=1, le=1000)] = 100
     """The largest iteration cap an investigation's start may ask for."""
     max_hypotheses: Annotated[int, Field(ge=1, le=5)] = 3

@@ -115,3 +115,12 @@ def read_frames() -> FramesFile:
 def read_censors() -> CensorsFile:
     path = resource_dir("seeds") / "censors.yaml"
     return _validate(CensorsFile, _read_yaml(path), str(path))
+
+
+def read_seed_model(model: type[ModelT], path: Path) -> ModelT:
+    """Reads and validates one YAML seed file against ``model``.
+
+    Raises:
+        SeedFileInvalid: naming the file and, for each problem, the field's path.
+    """
+    return _validate(model, _read_yaml(path), str(path))

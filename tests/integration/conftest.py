@@ -28,6 +28,7 @@ from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.reasoning.settings import ReasonerSettings
+from app.scheduler.settings import SchedulerSettings
 from tests.support.agents import MakeAgent, create_agent_over_rest
 from tests.support.clock import suite_clock_start
 from tests.support.neo4j_server import Neo4jNotFound, Neo4jTarget, find_neo4j
@@ -65,6 +66,8 @@ def settings(neo4j_target: Neo4jTarget) -> Settings:
         reasoner=ReasonerSettings(provider="offline"),
         # Never a period end unless a test asks for one (tests/support/clock.py).
         clock_start=suite_clock_start(),
+        # No background work on the wall clock: the scheduler's tests tick it themselves.
+        scheduler=SchedulerSettings(enabled=False),
     )
 
 

@@ -16,6 +16,7 @@ What the test changes in the commands, and why:
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import uuid
@@ -91,6 +92,8 @@ def test_the_readme_tour_runs_against_a_real_stack(
     api: tuple[str, dict[str, str]], tmp_path: Path
 ) -> None:
     base, env = api
+    missing = [tool for tool in ("bash", "curl", "jq") if shutil.which(tool) is None]
+    assert not missing, f"the README's tour needs {missing} (README, 'What they need')"
     demo_name = f"{DEMO_NAME} tour {uuid.uuid4().hex[:8]}"
     blocks = [for_test(b, base, demo_name, tmp_path / "ledger.db") for b in tour_blocks()]
     script = PREAMBLE + "".join(f"echo '{MARK}'\n{block}" for block in blocks)

@@ -35,7 +35,8 @@ def credence_command() -> str:
 
 def server_env(settings: Settings, **extra: str) -> dict[str, str]:
     """The environment of a server for a test or a bench: the Neo4j of ``settings``, the offline
-    reasoner, no default agent (so no birth at start-up), no API keys, and ``extra``
+    reasoner, no default agent (so no birth at start-up), no API keys, no scheduler (background
+    work on the wall clock would touch every agent of the shared graph), and ``extra``
     (CREDENCE_... = value)."""
     return {
         **os.environ,
@@ -45,6 +46,7 @@ def server_env(settings: Settings, **extra: str) -> dict[str, str]:
         "CREDENCE_DEFAULT_AGENT": "",
         "CREDENCE_REASONER__PROVIDER": "offline",
         "CREDENCE_API_KEYS": "{}",
+        "CREDENCE_SCHEDULER__ENABLED": "false",
         **extra,
     }
 

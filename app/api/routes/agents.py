@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Request, status
 
 from app.agents.birth import birth
 from app.agents.models import Agent, AgentCreate, AgentDeletion, AgentPage, BornAgent
@@ -18,9 +18,11 @@ from app.api.deps import (
     MechanicsDep,
     SettingsDep,
     SkipQuery,
+    get_runtime,
 )
 from app.api.security import ALL_AGENTS
 from app.errors import AgentForbidden
+from app.tools.enrichment import enrichment_provider
 
 router = APIRouter(prefix="/v1/agents", tags=["agents"])
 
@@ -44,19 +46,43 @@ async def list_all(
     return await list_agents(graph, visible, skip, limit)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+_BIRTH: dict[int | str, dict[str, Any]] = {
+    **_AUTH,
+    422: {"description": "invalid request, or enrich without a directory server configured"},
+    502: {"description": "the directory server of the enrichment failed (nothing written)"},
+    504: {"description": "the directory server of the enrichment timed out (nothing written)"},
+}
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, responses=_BIRTH)
 async def create(
     graph: GraphDep,
     embedder: EmbedderDep,
     settings: SettingsDep,
+    request: Request,
     allowed: AllowedAgentsDep,
     body: AgentCreate,
 ) -> BornAgent:
     """Birth: with a ``profile``, a full birth (creed, principal, packs for the industry, frames,
-    censors, capabilities); with only a name, an empty agent."""
+    censors, capabilities), enriched first from a directory server with ``enrich``; with only a
+    name, an empty agent."""
     if allowed is not None and ALL_AGENTS not in allowed:
         raise AgentForbidden("<new agent>")
-    return await birth(graph, embedder, settings.mechanics, body, memory_mechanics=settings.memory)
+    enrichment = (
+        enrichment_provider(
+            get_runtime(request).mcp_clients, body.enrichment, settings.enrichment, settings.tools
+        )
+        if body.enrich
+        else None
+    )
+    return await birth(
+        graph,
+        embedder,
+        settings.mechanics,
+        body,
+        enrichment=enrichment,
+        memory_mechanics=settings.memory,
+    )
 
 
 @router.get("/{agent_id}", responses=_AGENT)

@@ -35,6 +35,7 @@ from app.beliefs.models import (
     OutcomeIn,
     OutcomeResult,
 )
+from app.beliefs.replay import ConsistencyReport, check_consistency
 from app.common import Category
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["beliefs"])
@@ -50,11 +51,18 @@ async def list_beliefs(
     active: Annotated[bool, Query(description="true: active beliefs; false: inactive")] = True,
     min_tension: Annotated[float | None, Query(ge=0, le=1)] = None,
     text: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+    invalidated: Annotated[
+        bool | None,
+        Query(
+            description="true: only the beliefs that need attention (strength below their "
+            "category's invalidation threshold); false: only valid ones"
+        ),
+    ] = None,
     sort: Literal["newest", "tension"] = "newest",
     skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> BeliefPage:
-    """List beliefs (filters: category, active, min tension, text in the statement)."""
+    """List beliefs (filters: category, active, min tension, text in the statement, invalidated)."""
     return await store.list_beliefs(
         graph,
         agent_id,
@@ -62,6 +70,7 @@ async def list_beliefs(
         active=active,
         min_tension=min_tension,
         text=text,
+        invalidated=invalidated,
         sort=sort,
         skip=skip,
         limit=limit,
@@ -212,3 +221,12 @@ async def graph_view(
 ) -> history.GraphView:
     """A bounded node/edge view of the belief graph for a viewer."""
     return await history.graph_view(graph, agent_id, limit, include_inactive)
+
+
+@router.get("/replay")
+async def replay_event_log(
+    graph: GraphDep, mechanics: MechanicsDep, agent_id: AgentIdDep
+) -> ConsistencyReport:
+    """Rebuild every belief from the event log alone and compare with the graph: consistent,
+    or each difference (seed 000's replay)."""
+    return await check_consistency(graph, mechanics, agent_id)

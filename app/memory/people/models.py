@@ -11,7 +11,7 @@ from app.common import StrictModel, Unit, not_blank
 from app.memory.settings import Seniority
 
 KnowledgeLevel = Literal["unknown", "novice", "intermediate", "expert"]
-BirthSource = Literal["full", "micro", "api"]
+BirthSource = Literal["full", "micro", "api", "enrichment"]
 PersonSort = Literal["relationship", "recent", "name"]
 Valence = Annotated[float, Field(ge=-1.0, le=1.0)]
 PersonName = Annotated[str, Field(min_length=1, max_length=200)]

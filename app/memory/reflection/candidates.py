@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from app.embeddings.embedder import Embedder
@@ -9,7 +11,7 @@ from app.embeddings.settings import EmbeddingSettings
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.memory.reflection.clustering import unit_rows
-from app.memory.reflection.models import EARLIEST
+from app.memory.reflection.models import EARLIEST, TARGETED_DEFAULT
 from app.memory.reflection.plans import CandidateEpisode, Candidates, ReflectionScope
 
 
@@ -34,6 +36,16 @@ async def read_candidates(
         raise AgentNotFound(scope.agent_id)
     found = rows[0]
     raw = sorted(found["episodes"], key=lambda e: (e["occurred_at"], e["id"]))
+    skipped = {
+        "trivial": found["trivial"],
+        "without_embedding": found["without_embedding"],
+        "beyond_limit": max(0, found["eligible"] - len(raw)),
+    }
+    return _candidates(raw, skipped)
+
+
+def _candidates(raw: list[dict[str, Any]], skipped: dict[str, int]) -> Candidates:
+    """The read episodes (oldest first) as candidates with their unit vectors."""
     episodes = [
         CandidateEpisode(
             id=e["id"],
@@ -50,9 +62,38 @@ async def read_candidates(
         if raw
         else np.zeros((0, 0))
     )
-    skipped = {
-        "trivial": found["trivial"],
-        "without_embedding": found["without_embedding"],
-        "beyond_limit": max(0, found["eligible"] - len(episodes)),
-    }
     return Candidates(episodes=episodes, unit=unit, skipped=skipped)
+
+
+async def read_targeted(
+    graph: GraphClient, embedder: Embedder | None, scope: ReflectionScope
+) -> Candidates:
+    """The episodes a targeted reflection reads (named, or the most recent unconsolidated),
+    oldest first; trivial ones and those without a vector yet are skipped and counted, named
+    ones consolidated already are left out.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    ids = scope.request.episode_ids or []
+    rows = await graph.read(
+        "memory/reflection/list_targeted_episodes",
+        agent_id=scope.agent_id,
+        ids=ids,
+        limit=len(ids) or scope.request.recent or TARGETED_DEFAULT,
+        dimensions=embedder.dimensions if embedder is not None else EmbeddingSettings().dimensions,
+        embedding_model=embedder.model_id if embedder is not None else "",
+    )
+    if not rows:
+        raise AgentNotFound(scope.agent_id)
+    found = [e for e in rows[0]["episodes"] if not e["consolidated"]]
+    usable = [e for e in found if not e["trivial"]]
+    raw = sorted(
+        (e for e in usable if e["embedding"] is not None), key=lambda e: (e["occurred_at"], e["id"])
+    )
+    skipped = {
+        "trivial": len(found) - len(usable),
+        "without_embedding": len(usable) - len(raw),
+        "beyond_limit": 0,
+    }
+    return _candidates(raw, skipped)

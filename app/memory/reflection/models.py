@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.errors import CredenceError
 from app.memory.self_model import CapabilityState
@@ -15,6 +15,10 @@ from app.reasoning.protocol import AbstractedRule, RuleRequest
 OUTCOME_KEYS = ("success", "failure", "partial", "neutral", "unknown")
 # "since the beginning": a bound the composite index can seek from (a null could not).
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
+# A targeted reflection reads at most this many episodes (seed 003: the last 5 by default, 10 at
+# most).
+TARGETED_MAX = 10
+TARGETED_DEFAULT = 5
 
 
 class ReflectRequest(BaseModel):
@@ -37,6 +41,29 @@ class ReflectRequest(BaseModel):
     ] = None
     max_episodes: Annotated[int | None, Field(ge=1, le=MAX_EPISODES_LIMIT)] = None
     dry_run: bool = Field(default=False, description="Cluster and abstract, write nothing.")
+    episode_ids: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=TARGETED_MAX,
+        description="Reflect on these episodes (one to 10) as one group: one rule from them, no "
+        "clustering (seed 003's reflection on a specific episode).",
+    )
+    recent: Annotated[int | None, Field(ge=1, le=TARGETED_MAX)] = Field(
+        default=None,
+        description="Reflect on the agent's last N unconsolidated episodes (seed 003: 5 by "
+        "default, at most 10) as one group: one rule from them, no clustering.",
+    )
+
+    @model_validator(mode="after")
+    def _one_target(self) -> ReflectRequest:
+        if self.episode_ids is not None and self.recent is not None:
+            raise ValueError("give episode_ids or recent, not both")
+        return self
+
+    @property
+    def targeted(self) -> bool:
+        """Whether it reflects on named or recent episodes as one group (no clustering)."""
+        return self.episode_ids is not None or self.recent is not None
 
     @field_validator("since")
     @classmethod

@@ -11,7 +11,7 @@ from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
 from app.memory.introspection import introspect
 from app.memory.reflection.abstraction import abstract_rules, embed_rules
-from app.memory.reflection.candidates import read_candidates
+from app.memory.reflection.candidates import read_candidates, read_targeted
 from app.memory.reflection.clustering import cluster_by_similarity
 from app.memory.reflection.models import (
     ReflectedCluster,
@@ -20,7 +20,13 @@ from app.memory.reflection.models import (
     RuleAbstractor,
     SkippedEpisodes,
 )
-from app.memory.reflection.plans import ClusterPlan, ReflectionScope, cluster_plans, outcome_counts
+from app.memory.reflection.plans import (
+    Candidates,
+    ClusterPlan,
+    ReflectionScope,
+    cluster_plans,
+    outcome_counts,
+)
 from app.memory.reflection.writing import write_reflection
 from app.memory.settings import MemoryMechanics, ReflectionSettings
 
@@ -69,23 +75,20 @@ async def reflect(
     """
     model = embedder.model_id if embedder is not None else None
     scope = ReflectionScope(
-        agent_id, request or ReflectRequest(), settings or ReflectionSettings(),
-        mechanics or MemoryMechanics(), utc_now(now), embedding_model=model,
-    )  # fmt: skip
+        agent_id=agent_id,
+        request=request or ReflectRequest(),
+        settings=settings or ReflectionSettings(),
+        mechanics=mechanics or MemoryMechanics(),
+        at=utc_now(now),
+        embedding_model=model,
+    )
     similarity, threshold = _similarity(scope, embedder)
-    min_size = scope.request.min_cluster_size or scope.settings.min_cluster_size
-    candidates = await read_candidates(graph, embedder, scope)
-    # Up to seconds of numpy for thousands of episodes: off the event loop.
-    partition = await asyncio.to_thread(cluster_by_similarity, candidates.unit, threshold)
-    plans = cluster_plans(candidates, [g for g in partition if len(g) >= min_size], scope.settings)
+    candidates, groups, min_size = await _groups(graph, embedder, scope, threshold)
+    plans = cluster_plans(candidates, groups, scope.settings)
     await abstract_rules(graph, reasoner, plans, scope)
     rules_embedded = await embed_rules(embedder, plans, scope.request)
     written = await write_reflection(graph, plans, scope)
-    goals: list[str] = []
-    if not scope.request.dry_run and written.capabilities:
-        # The capabilities moved: the agent reads its track record again (seed 003).
-        looked = await introspect(graph, agent_id, mechanics=scope.mechanics, now=scope.at)
-        goals = looked.suggested_goals
+    goals = await _introspect_if_moved(graph, scope, bool(written.capabilities))
     clusters = [reflected_cluster(plan, rule_id) for plan, rule_id in written.rules]
     clustered = sum(len(p.members) for p in plans)
     report = ReflectionReport(
@@ -115,6 +118,37 @@ async def reflect(
         0 if scope.request.dry_run else len(clusters),
     )
     return report
+
+
+async def _groups(
+    graph: GraphClient, embedder: Embedder | None, scope: ReflectionScope, threshold: float
+) -> tuple[Candidates, list[list[int]], int]:
+    """The candidates, the groups a rule is abstracted from (clustered at ``threshold``, on the
+    running model's cosine scale), and the least group size."""
+    if scope.request.targeted:
+        # Seed 003's reflection on named or recent episodes: one group, one rule, no clustering.
+        candidates = await read_targeted(graph, embedder, scope)
+        return (
+            candidates,
+            ([list(range(len(candidates.episodes)))] if candidates.episodes else []),
+            1,
+        )
+    min_size = scope.request.min_cluster_size or scope.settings.min_cluster_size
+    candidates = await read_candidates(graph, embedder, scope)
+    # Up to seconds of numpy for thousands of episodes: off the event loop.
+    partition = await asyncio.to_thread(cluster_by_similarity, candidates.unit, threshold)
+    return candidates, [g for g in partition if len(g) >= min_size], min_size
+
+
+async def _introspect_if_moved(
+    graph: GraphClient, scope: ReflectionScope, capabilities_moved: bool
+) -> list[str]:
+    """When the reflection moved capabilities, the agent reads its track record again (seed
+    003); the goals it suggests."""
+    if scope.request.dry_run or not capabilities_moved:
+        return []
+    looked = await introspect(graph, scope.agent_id, mechanics=scope.mechanics, now=scope.at)
+    return looked.suggested_goals
 
 
 def reflected_cluster(plan: ClusterPlan, rule_id: str | None) -> ReflectedCluster:

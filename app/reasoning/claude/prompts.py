@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.seeds.skills import load_skill
+
 Tier = Literal["fast", "strong"]
+
+# The domain skill (seeds/skills/accounting.yaml): its verbs and criteria are part of the stable
+# (cached) system text of propose_work_unit and verify.
+_SKILL = load_skill()
 
 COMMON = """\
 You are the reasoning faculty of Credence, an agent whose beliefs live in a graph. Each belief \
@@ -64,9 +70,9 @@ notes; urgency_multiplier scales urgency at month, quarter and year end) and `ep
 - is_request: true when the person asks for something to be done (not only a question or remark).
 - high_risk: which of exactly these kinds the request touches: delete, payment, credentials, \
 external_communication (empty when none).
-- work_unit: when is_request, the work asked for (verb: one lower-case word such as reconcile, \
-send, remember; entities it acts on; constraints it must keep; a one-sentence description; your \
-confidence); null otherwise.""",
+- work_unit: when is_request, the work asked for (verb: one snake_case verb such as \
+reconcile_accounts, process_invoice, remember; entities it acts on; constraints it must keep; \
+a one-sentence description; your confidence); null otherwise.""",
 )
 
 EXTRACT_EVIDENCE = JudgementPrompt(
@@ -125,10 +131,13 @@ PROPOSE_WORK_UNIT = JudgementPrompt(
     tool_name="record_work_unit",
     tool_description="Record the work unit the person's request asks for.",
     tier="fast",
-    instructions="""\
+    instructions=f"""\
 turn the person's request into one work unit.
-- verb: one lower-case snake_case verb naming the action (e.g. send_email, schedule_meeting, \
-create_task, add_note, answer for a question).
+{_SKILL.domain_prompt}
+- verb: one lower-case snake_case verb naming the action. For work of the domain use one verb of \
+this closed vocabulary:
+{_SKILL.vocabulary_text()}
+  Outside it (e.g. remember, track, answer for a question) name the action in one snake_case verb.
 - entities: the things it acts on (names, documents, amounts, dates) as written.
 - constraints: limits it must keep (before/by/only/without/unless ...), the person's guidance \
 (if given) included.
@@ -140,10 +149,13 @@ VERIFY = JudgementPrompt(
     tool_name="record_verification",
     tool_description="Record whether an executed work unit did what it should.",
     tier="fast",
-    instructions="""\
-verify the result of an executed work unit.
-- is_valid: true when the result does what the unit describes within its constraints.
-- issues: each problem with a severity (low, medium, high, critical). A unit that was only \
+    instructions=f"""\
+verify the result of an executed work unit against these criteria:
+{_SKILL.criteria_text()}
+- is_valid: true when the result does what the unit describes within its constraints and meets \
+the criteria.
+- issues: each problem with a severity (low, medium, high, critical), naming the criterion it \
+fails. A unit that was only \
 recorded, not executed (no executor) is valid with one low issue saying so: never treat it as \
 done.
 - action: proceed when valid; retry when it failed and attempt <= 2; escalate otherwise.""",
@@ -193,7 +205,9 @@ question; proposal: present the proposed action and ask for approval; blocked: s
 it is refused; revision: say what was revised and how the view changed. Say an action was done \
 only when the execution says it was executed. `history` holds the session's earlier turns \
 (oldest first): continue that conversation, and never ask again what it already answered. Name \
-the `rules` you follow, and mention the `working_memory` tasks or notes the message concerns.
+the `rules` you follow, and mention the `working_memory` tasks or notes the message concerns. \
+Each `revisited` item is something you told this person earlier that you have revised since: \
+say first, briefly, what you told them and what you hold now.
 - questions: the questions the reply asks the person (empty when none).""",
 )
 

@@ -1,11 +1,14 @@
 """Reading requests without a model: is it a request, how urgent, how face-threatening, which
-high-risk kinds it touches, and the work unit (verb, entities, constraints) it asks for."""
+high-risk kinds it touches, and the work unit (verb, entities, constraints) it asks for. The verb
+is the domain skill's (``seeds/skills/accounting.yaml``: "record the invoice" is
+``process_invoice``) when its vocabulary maps the request, else the request's own word."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from app.seeds.skills import load_skill
 from app.text.claims import is_question, split_sentences
 from app.text.patterns import occurs_bounded
 from app.text.stopwords import word_set
@@ -22,7 +25,7 @@ REQUEST_VERBS = word_set(
     reset rotate grant revoke publish sign print order buy sell renew extend plan organise
     organize arrange confirm tell explain translate attach sync backup restore deploy install
     start stop restart migrate draft flag mark tag label match clear void wipe purge drop
-    make do help give get put use take"""
+    make do help give get put use take request process extract forecast"""
 )
 
 _POLITE_OPENERS = re.compile(
@@ -246,6 +249,7 @@ def parse_work(message: str, guidance: str | None) -> ParsedWork:
         verb_word = "respond"
     entities: list[str] = []
     object_phrase = _object_phrase(words[1:])
+    mapped = load_skill().verb_for(verb_word, set(tokens(object_phrase)))
     if object_phrase:
         entities.append(object_phrase)
     for name in _capitalised_names(" ".join(words[1:]), skip_first=False):
@@ -258,7 +262,11 @@ def parse_work(message: str, guidance: str | None) -> ParsedWork:
     if constraints:
         description += " Constraints: " + "; ".join(constraints) + "."
     return ParsedWork(
-        verb_word[:64], _unique(entities), constraints, description, verb_word in REQUEST_VERBS
+        mapped or verb_word[:64],
+        _unique(entities),
+        constraints,
+        description,
+        mapped is not None or verb_word in REQUEST_VERBS,
     )
 
 

@@ -4,8 +4,14 @@ Deterministic, in two steps:
 
 1. **Which tool**: the one whose description is closest to the message (cosine between the
    message's embedding and the embedding of ``"<tool>: <description>"`` stored on its Tool
-   node), when that cosine reaches the request's ``threshold`` (``tools.route_similarity``);
-   ties go to the first qualified name. Without embeddings no tool is chosen.
+   node), when that cosine reaches the request's ``threshold`` (``tools.route_similarity``).
+   A request that names a connection ("record invoice INV-1042 … in the ledger") may also go
+   below the threshold to that connection's tools that say the act the request asks for: a
+   short request shares few words with a tool's description. A tool whose name or
+   description says the act the request's verb asks for ("record" → INSERT / write; "show" →
+   SELECT / list) ranks ``ACT_BONUS`` higher, and one the message states every required
+   argument for ``CALLABLE_BONUS`` higher. Ties go to the first qualified name. Without
+   embeddings no tool is chosen.
 2. **Which arguments**: only what the message states. A property of the tool's input schema
    takes a value when the message names it — ``timezone: Europe/Warsaw``, ``table_name =
    invoices``, ``query is "SELECT 1"`` (the property's name, its underscores as spaces too,
@@ -21,10 +27,39 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.reasoning.protocol import ToolCall, ToolChoice, ToolChoiceRequest
+from app.reasoning.offline.requests import is_request
+from app.reasoning.protocol import ToolCall, ToolChoice, ToolChoiceRequest, ToolOffer
+from app.text.stopwords import word_set
+from app.text.words import tokens
 
 OFFLINE = "offline"
 _VALUE = r"(?:\"(?P<double>[^\"]*)\"|'(?P<single>[^']*)'|(?P<bare>[^\s,;]+))"
+
+# What a tool's name or description says for the act a request's verb asks for, one row per act:
+# (the request's verbs, the tool's words).
+_ACTS: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
+    (
+        word_set("record add post book enter insert log register save store write note"),
+        word_set("insert write record post log save store"),
+    ),
+    (
+        word_set("update change correct fix adjust amend edit modify set rename"),
+        word_set("update write modify edit"),
+    ),
+    (
+        word_set("delete remove void drop purge erase wipe"),
+        word_set("delete remove drop write"),
+    ),
+    (word_set("create make open"), word_set("create new")),
+    (
+        word_set("show list find get read fetch look count select search display tell"),
+        word_set("select read list get describe show search find"),
+    ),
+)
+ACT_BONUS = 0.25
+# Between two tools about as close, the one the message already states every required argument
+# for (a call can be made) goes first.
+CALLABLE_BONUS = 0.05
 
 
 def choose_tool(request: ToolChoiceRequest) -> ToolChoice:
@@ -32,10 +67,21 @@ def choose_tool(request: ToolChoiceRequest) -> ToolChoice:
     scored = [tool for tool in request.tools if tool.similarity is not None]
     if not scored:
         return ToolChoice(reasoner=OFFLINE)
-    best = min(scored, key=lambda tool: (-(tool.similarity or 0.0), tool.qualified_name))
+    named = _named_connections(request.message, scored)
+    acts = _act_words(request.message)
+    eligible = [
+        tool
+        for tool in scored
+        if (tool.similarity or 0.0) >= request.threshold
+        or (tool.qualified_name.partition(".")[0] in named and _does(tool, acts))
+    ]
+    if not eligible:
+        closest = max(round(float(tool.similarity or 0.0), 4) for tool in scored)
+        return ToolChoice(reasoner=OFFLINE, similarity=closest)
+    best = min(
+        eligible, key=lambda tool: (-_score(tool, acts, request.message), tool.qualified_name)
+    )
     similarity = round(float(best.similarity or 0.0), 4)
-    if similarity < request.threshold:
-        return ToolChoice(reasoner=OFFLINE, similarity=similarity)
     arguments, missing = derive_arguments(request.message, best.input_schema)
     call = None
     if not missing:
@@ -47,6 +93,40 @@ def choose_tool(request: ToolChoiceRequest) -> ToolChoice:
         missing=missing,
         similarity=similarity,
         reasoner=OFFLINE,
+    )
+
+
+def _named_connections(message: str, tools: list[ToolOffer]) -> set[str]:
+    """The connections a request names as a word ("… in the ledger"); none for a message that
+    asks for nothing."""
+    if not is_request(message):
+        return set()
+    words = set(tokens(message))
+    return {
+        connection
+        for connection in (tool.qualified_name.partition(".")[0] for tool in tools)
+        if connection.lower() in words
+    }
+
+
+def _act_words(message: str) -> frozenset[str]:
+    """The tool words for the acts the request's words ask for."""
+    words = set(tokens(message))
+    return frozenset(word for verbs, tool_words in _ACTS if words & verbs for word in tool_words)
+
+
+def _does(tool: ToolOffer, acts: frozenset[str]) -> bool:
+    """Whether the tool's name or description says one of the acts."""
+    said = set(tokens(f"{tool.qualified_name.replace('_', ' ')} {tool.description}"))
+    return bool(said & acts)
+
+
+def _score(tool: ToolOffer, acts: frozenset[str], message: str) -> float:
+    callable_now = not derive_arguments(message, tool.input_schema)[1]
+    return (
+        (tool.similarity or 0.0)
+        + (ACT_BONUS if _does(tool, acts) else 0.0)
+        + (CALLABLE_BONUS if callable_now else 0.0)
     )
 
 

@@ -1,7 +1,8 @@
 // Deletes up to $batch_size of an agent's nodes (every agent-scoped label but Agent itself)
 // with their relationships: one bounded batch, run again until it deletes fewer than asked.
 // Each label is matched through its agent_id index; the list is every AgentScoped class of
-// app/graph/models.py (tests/integration/agents/test_agents.py checks that nothing is left behind).
+// app/graph/models.py (tests/integration/agents/test_agents.py checks that nothing is left behind),
+// and the scheduler's jobs of the agent (docs/loop.md §14).
 // Params: $agent_id (string), $batch_size (int).
 // Returns: deleted (int: nodes deleted by this batch).
 CALL () {
@@ -28,6 +29,7 @@ CALL () {
   UNION ALL MATCH (n:Approval {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Connection {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Tool {agent_id: $agent_id}) RETURN n
+  UNION ALL MATCH (n:ScheduledJob {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:Action {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:KnowledgePack {agent_id: $agent_id}) RETURN n
   UNION ALL MATCH (n:DissatisfactionSample {agent_id: $agent_id}) RETURN n

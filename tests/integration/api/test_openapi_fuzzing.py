@@ -9,6 +9,7 @@ operations only ever answered 404), the rest keep generated ids."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import subprocess
@@ -39,7 +40,16 @@ PHASES = os.environ.get("CREDENCE_FUZZ_PHASES", "examples,fuzzing")
 
 @pytest.fixture(scope="module")
 def api(settings: Settings) -> Iterator[str]:
-    env = server_env(settings, CREDENCE_MIGRATE_ON_START="false", CREDENCE_LOG_LEVEL="WARNING")
+    env = server_env(
+        settings,
+        CREDENCE_MIGRATE_ON_START="false",
+        CREDENCE_LOG_LEVEL="WARNING",
+        # A generated connection or birth enrichment may name any command: only the seeded
+        # agent's time server is allowed, so any other is a 422, not an attempt to start it.
+        CREDENCE_TOOLS__STDIO_COMMANDS=json.dumps(
+            [str(Path(sys.executable).parent / "mcp-server-time")]
+        ),
+    )
     with running_api(env, start_timeout_s=240) as base:
         yield base
 

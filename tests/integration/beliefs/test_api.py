@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from app.cli.main import app as cli_app
+from app.graph.client import GraphClient
 
 
 def _belief(client: TestClient, agent: str, **fields: Any) -> str:
@@ -289,3 +294,74 @@ def test_deactivating_twice_records_one_event(client: TestClient, agent: str) ->
     assert again.status_code == 200
     actions = [e["action"] for e in client.get(url).json()["events"]]
     assert actions.count("deactivated") == 1
+
+
+def test_beliefs_needing_attention_are_the_invalidated_ones(
+    client: TestClient, agent: str, cli: CliRunner
+) -> None:
+    """Seed 000's beliefs "needing attention": below their category's invalidation threshold
+    (contextual 0.75), over REST and from the terminal."""
+    url = f"/v1/agents/{agent}/beliefs"
+    weak = client.post(
+        url,
+        json={
+            "statement": "Petty cash is counted weekly",
+            "strength": 0.5,
+            "category": "contextual",
+        },
+    )
+    firm = client.post(
+        url,
+        json={
+            "statement": "Invoices are approved twice",
+            "strength": 0.9,
+            "category": "contextual",
+        },
+    )
+    assert weak.status_code == firm.status_code == 201
+    attention = client.get(url, params={"invalidated": True}).json()
+    assert [b["id"] for b in attention["data"]] == [weak.json()["id"]]
+    valid = client.get(url, params={"invalidated": False}).json()
+    assert [b["id"] for b in valid["data"]] == [firm.json()["id"]]
+    assert client.get(url).json()["count"] == 2
+    assert client.get(url, params={"invalidated": "perhaps"}).status_code == 422
+
+    listed = cli.invoke(cli_app, ["beliefs", "list", "--agent", agent, "--needing-attention"])
+    assert listed.exit_code == 0, listed.output
+    assert "Petty cash" in listed.output and "approved twice" not in listed.output
+
+
+async def test_the_event_log_replays_to_the_graph_and_a_tampered_belief_shows(
+    client: TestClient, agent: str, cli: CliRunner, test_graph: GraphClient
+) -> None:
+    """Seed 000's replay, reachable over REST and from the terminal: consistent after the
+    engine's own writes; a strength changed behind its back is named."""
+    url = f"/v1/agents/{agent}"
+    belief = client.post(
+        f"{url}/beliefs",
+        json={
+            "statement": "Accruals reverse next month",
+            "strength": 0.8,
+            "category": "contextual",
+        },
+    ).json()["id"]
+    for _ in range(2):
+        client.post(
+            f"{url}/beliefs/{belief}/evidence",
+            json={"text": "not so", "stance": "contradicting", "confidence": 0.5},
+        )
+    report = client.get(f"{url}/replay").json()
+    assert report["consistent"] is True and report["events"] >= 3 and report["beliefs"] == 1
+    # The CLI runs its own event loop: in a thread, beside this test's.
+    clean = await asyncio.to_thread(cli.invoke, cli_app, ["beliefs", "replay", "--agent", agent])
+    assert clean.exit_code == 0 and "explains every belief" in clean.output
+
+    await test_graph.write(
+        "beliefs/tamper_strength", agent_id=agent, belief_id=belief, strength=0.1
+    )
+    report = client.get(f"{url}/replay").json()
+    assert report["consistent"] is False and report["difference_count"] == 1
+    assert report["differences"][0].startswith(f"{belief}: strength stored 0.1")
+    tampered = await asyncio.to_thread(cli.invoke, cli_app, ["beliefs", "replay", "--agent", agent])
+    assert tampered.exit_code == 1 and "1 difference" in tampered.output
+    assert client.get("/v1/agents/no-such-agent/replay").status_code == 404

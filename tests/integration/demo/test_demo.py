@@ -14,9 +14,11 @@ from app.beliefs.analytics.runner import analytics_names, run_analytics
 from app.beliefs.store import get_belief
 from app.config import Settings
 from app.demo import script
+from app.demo.hold import AGENT_JOBS
 from app.demo.models import DemoReport
 from app.demo.runner import DemoOptions, build_demo
 from app.graph.client import GraphClient
+from app.scheduler.store import agent_jobs
 from tests.integration.tools.conftest import sqlite_server
 
 
@@ -80,6 +82,13 @@ async def test_the_demo_agent_has_a_history_that_every_analytics_query_reads(
     assert detail.contradictions and {c.status for c in detail.contradictions} == {"resolved"}
     contested = (await run_analytics(graph, agent, "most_contested_beliefs")).rows
     assert any(row["open_contradictions"] > 0 for row in contested)
+
+    # The scheduler's jobs on the agent were held during the build and are free again.
+    jobs = {job.job: job for job in await agent_jobs(graph, agent, [])}
+    assert set(AGENT_JOBS) <= set(jobs)
+    assert {(jobs[name].last_outcome, jobs[name].lease_owner) for name in AGENT_JOBS} == {
+        ("skipped", None)
+    }
 
     # A second run keeps the complete demo agent as it is.
     again = await build_demo(settings, options)

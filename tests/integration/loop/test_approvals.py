@@ -160,7 +160,7 @@ def test_approval_round_trip_survives_a_restart(settings: Settings) -> None:
         assert resumed.status_code == 200, resumed.text
         body = resumed.json()
         assert body["approval"]["status"] == "approved"
-        assert body["work_unit"]["verb"] == "reconcile"
+        assert body["work_unit"]["verb"] == "reconcile_accounts"
         assert body["decision_id"] == turn["decision_id"]
 
 
@@ -219,7 +219,7 @@ async def test_a_failed_resumption_gives_the_approval_back(
 
 class SlowReconciler:
     name = "slow reconciler"
-    verbs = frozenset({"reconcile"})
+    verbs = frozenset({"reconcile_accounts"})
 
     def __init__(self) -> None:
         self.calls = 0

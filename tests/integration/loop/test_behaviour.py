@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from app.api.app import create_app
 from app.config import Settings
 from app.graph.client import GraphClient
+from app.reasoning.offline.replies import clause
 from tests.integration.loop.conftest import Agent
 
 RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
@@ -50,9 +51,10 @@ def test_resistance_then_breakthrough_then_self_correction(agent: Agent) -> None
     assert old["successors"][0]["id"] == revision["new_belief_id"]
     # Self-correction: the next answer rests on the revised belief.
     answer = agent.chat(QUESTION)
-    assert revision["new_statement"] in answer["response"]
+    # (quoted as a clause of the answer: clause() of app/reasoning/offline/replies.py)
+    assert clause(revision["new_statement"]) in answer["response"]
     assert [c.split(":")[0] for c in answer["reasoners"]["calls"]] == ["appraise", "respond"]
-    assert RECOGNITION + "." not in answer["response"].replace(revision["new_statement"], "")
+    assert clause(RECOGNITION) not in answer["response"]
 
 
 def test_appropriate_uncertainty_by_dissatisfaction_band(client: TestClient) -> None:
@@ -70,7 +72,7 @@ def test_appropriate_uncertainty_by_dissatisfaction_band(client: TestClient) -> 
         assert turn["dissatisfaction"]["band"] == band, turn["dissatisfaction"]
         answers[band] = turn
     low, medium, high = answers["low"], answers["medium"], answers["high"]
-    assert RECOGNITION in low["response"]
+    assert clause(RECOGNITION) in low["response"]
     assert not low["questions"]
     assert medium["questions"], "a medium band answer asks questions"
     assert medium["response"] != low["response"]
@@ -89,11 +91,11 @@ def test_autonomy_follows_competence(client: TestClient) -> None:
     assert modes["weak"]["approval"]["kind"] == "guidance"
     assert modes["medium"]["mode"] == "proposal"
     assert modes["medium"]["approval"]["kind"] == "proposal"
-    assert modes["medium"]["approval"]["work_unit"]["verb"] == "reconcile"
+    assert modes["medium"]["approval"]["work_unit"]["verb"] == "reconcile_accounts"
     strong = modes["strong"]
     assert strong["mode"] == "autonomous"
     assert strong["approval"] is None
-    # No executor for "reconcile": recorded as a decision, never a fake success.
+    # No executor for "reconcile_accounts": recorded as a decision, never a fake success.
     assert strong["execution"]["status"] == "recorded_not_executed"
     assert strong["decision_id"]
     assert "not executed" in strong["response"].lower() or "recorded" in strong["response"].lower()
@@ -184,7 +186,7 @@ def test_an_answer_to_a_question_asks_no_approval(agent: Agent) -> None:
     assert turn["mode"] == "proposal"  # the supervision level its belief allows...
     assert turn["approval"] is None  # ...but a question asks for nothing to be done
     assert "go ahead" not in turn["response"].lower()
-    assert RECOGNITION in turn["response"]
+    assert clause(RECOGNITION) in turn["response"]
 
 
 def test_turn_episode_carries_surprise_and_valence(agent: Agent) -> None:
@@ -275,3 +277,40 @@ def test_high_dissatisfaction_revises_the_most_urgent_beliefs_first(settings: Se
         assert turn["relevant_belief"]["id"] != tense[0]
         modes = [r["mode"] for r in agent.get("/revisions")["data"]]
         assert modes.count("urgent") == 2
+
+
+def test_the_next_answer_to_a_person_names_what_changed_since_they_were_told(
+    agent: Agent,
+) -> None:
+    """Seed 001's "revisits past outputs": after a revision, the next answer to the person an
+    earlier answer rested on the old belief for says what changed, once; nobody else hears it."""
+    belief = agent.belief(RECOGNITION, 0.8)
+    told = agent.chat(QUESTION, speaker="Dana Fox")
+    assert told["relevant_belief"]["id"] == belief and told["revisited"] == []
+    agent.contradict(belief, 5)  # the API's own evidence: revised at the threshold
+    assert not agent.get(f"/beliefs/{belief}")["belief"]["is_active"]
+
+    stranger = agent.chat(QUESTION, speaker="Omar Haddad")
+    assert stranger["revisited"] == []
+    again = agent.chat("Good morning, what is on the agenda today?", speaker="Dana Fox")
+    [change] = again["revisited"]
+    assert change["old_statement"] == RECOGNITION
+    assert change["new_statement"] != RECOGNITION
+    assert again["response"].startswith("Since we last spoke I have changed my mind")
+    assert (
+        "revenue is recognised when the performance obligation is satisfied" in (again["response"])
+    )
+    later = agent.chat("And tomorrow?", speaker="Dana Fox")
+    assert later["revisited"] == []
+
+
+def test_the_entities_a_work_unit_acts_on_become_salient_in_working_memory(agent: Agent) -> None:
+    """Seed 002's entities column, filled by the loop: what the turn's work acts on."""
+    agent.belief(RECONCILE, 0.55)
+    turn = agent.chat(REQUEST)
+    entities = turn["work_unit"]["entities"]
+    assert entities, turn["work_unit"]
+    memory = agent.get("/working-memory")
+    noted = {e["name"]: e for e in memory["objects"]["entities"]}
+    assert set(entities) <= set(noted)
+    assert all(noted[name]["kind"] == "work_unit" for name in entities)

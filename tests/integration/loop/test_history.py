@@ -3,6 +3,7 @@ and the offline reasoner understands a follow-up through them (REST, real Neo4j,
 
 from __future__ import annotations
 
+from app.reasoning.offline.replies import clause
 from tests.integration.loop.conftest import Agent
 
 WIRES = "Wire transfers above ten thousand dollars need the controller's approval"
@@ -20,7 +21,7 @@ def test_a_follow_up_is_understood_through_the_previous_turn(agent: Agent) -> No
     assert follow_up["memory"]["history_turns"] == 1
     assert follow_up["memory"]["understood_as"] == "Who has to approve wire transfers?"
     assert follow_up["relevant_belief"]["id"] == wires
-    assert WIRES in follow_up["response"]
+    assert clause(WIRES) in follow_up["response"]
 
     # The same words with no earlier turn to lean on: nothing to resolve "them" to.
     alone = agent.chat("Who has to approve them?", session="h2", speaker="Dana Fox")

@@ -6,6 +6,8 @@ offline reasoner)."""
 from __future__ import annotations
 
 from app.graph.client import GraphClient
+from app.memory.frames import default_frames
+from app.reasoning.offline.replies import clause
 from tests.integration.loop.conftest import Agent
 
 GUIDANCE = "Count the cash box and match it to the petty cash log"
@@ -30,7 +32,7 @@ def test_a_guidance_answer_becomes_a_belief_a_later_turn_relies_on(
 
     later = agent.chat("How do we reconcile the petty cash account?", speaker="Dana Fox")
     assert later["relevant_belief"]["id"] == learned["id"]
-    assert GUIDANCE in later["response"]
+    assert clause(GUIDANCE) in later["response"]
 
 
 async def test_the_learned_belief_is_linked_to_its_episode_and_person(
@@ -110,3 +112,27 @@ def test_a_learned_belief_joins_the_supporters_of_a_derived_belief(agent: Agent)
     assert abs(agent.strength(core) - expected) < 1e-6 and expected < 0.8
     # A belief with no supporters keeps its own strength: no edge to the leaf.
     assert leaf not in learned["supports"]
+
+
+def test_what_a_turn_learns_takes_its_frames_default_category(agent: Agent) -> None:
+    """docs/memory.md §3: a frame's default_category is the category of what is learned in it
+    (a turn and a resumed turn alike)."""
+    # The agent has no frames of its own: it thinks in the shipped ones.
+    categories = {f.key: f.default_category for f in default_frames()}
+    categories.setdefault("conversation", "contextual")
+    turn = agent.chat(
+        "From now on, always attach the receipt to every expense report.", speaker="Dana Fox"
+    )
+    [learned] = turn["learned"]
+    belief = agent.get(f"/beliefs/{learned['id']}")["belief"]
+    assert belief["category"] == categories[turn["frame"]]
+    assert turn["frame"] == "conversation" and belief["category"] == "relational"
+
+    asked = agent.chat("Please reconcile the petty cash account", speaker="Dana Fox")
+    answered = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{asked['approval']['id']}",
+        json={"action": "answer", "text": GUIDANCE, "speaker": "Dana Fox"},
+    ).json()
+    [guided] = answered["learned"]
+    belief = agent.get(f"/beliefs/{guided['id']}")["belief"]
+    assert belief["category"] == categories[asked["frame"]]

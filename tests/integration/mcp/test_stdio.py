@@ -33,6 +33,7 @@ TOOLS = {
     "list_analytics",
     "run_analytics",
     "agent_overview",
+    "replay_beliefs",
 }
 
 
@@ -80,6 +81,12 @@ async def test_every_tool_resource_and_prompt_over_stdio(
             await session.call_tool("list_beliefs", {"active": False, "sort": "tension", **on})
         )
         assert [b["id"] for b in superseded["data"]] == [history.old_root]
+        replayed = answer(await session.call_tool("replay_beliefs", on))
+        assert replayed["consistent"] is True and replayed["events"] > 0
+        attention = answer(
+            await session.call_tool("list_beliefs", {"needing_attention": True, **on})
+        )
+        assert all(b["is_invalidated"] for b in attention["data"])
 
         why = answer(
             await session.call_tool("explain_belief", {"belief_id": history.new_root, **on})
@@ -157,6 +164,7 @@ async def test_every_tool_resource_and_prompt_over_stdio(
         }
         assert templates == {
             "credence://agents/{agent_id}/self",
+            "credence://agents/{agent_id}/status",
             "credence://agents/{agent_id}/beliefs/{belief_id}",
         }
         analytics = await session.read_resource("credence://analytics")
@@ -165,6 +173,10 @@ async def test_every_tool_resource_and_prompt_over_stdio(
             (await session.read_resource(f"credence://agents/{agent}/self")).contents[0].text  # type: ignore[union-attr]
         )
         assert me["identity"]["name"] == "Over MCP"
+        status = json.loads(
+            (await session.read_resource(f"credence://agents/{agent}/status")).contents[0].text  # type: ignore[union-attr]
+        )
+        assert status["agent_id"] == agent and status["state"] in ("active", "idle")
         one = json.loads(
             (await session.read_resource(f"credence://agents/{agent}/beliefs/{belief}"))
             .contents[0]

@@ -180,7 +180,7 @@ def test_rules_through_the_api(client: TestClient, agent: str, other_agent: str)
     )
     assert created.status_code == 201, created.text
     rule = created.json()
-    assert rule["effective_confidence"] == rule["confidence"] == 0.7
+    assert rule["effective_confidence"] == rule["confidence"] == 0.8  # seed 003
     validated = client.post(f"{url}/{rule['id']}/validate").json()
     assert validated["validation_count"] == 1 and validated["last_validated"]
     assert client.get(url).json()["count"] == 1

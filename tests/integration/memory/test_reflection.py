@@ -23,13 +23,23 @@ from app.graph.client import GraphClient
 from app.memory import rules, self_model
 from app.memory.episodes import EpisodeBatch, get_episode, import_episodes
 from app.memory.reflection.clustering import cluster_by_similarity
-from app.memory.reflection.models import ReflectionFailed, ReflectRequest
-from app.memory.reflection.procedure import reflect
+from app.memory.reflection.models import ReflectionFailed, ReflectionReport, ReflectRequest
+from app.memory.reflection.procedure import reflect as reflect_with
 from app.memory.self_model import CapabilityState, capability_after
 from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import AbstractedRule, RuleRequest
 from app.retrieval.settings import RetrievalSettings
+
+# These scenarios were written around pairs of similar episodes; the default cluster is 3 (seed
+# 003), so the file's reflections ask for pairs unless a test passes its own settings.
+PAIRS = ReflectionSettings(min_cluster_size=2)
+
+
+async def reflect(*args: Any, **kwargs: Any) -> ReflectionReport:
+    kwargs.setdefault("settings", PAIRS)
+    return await reflect_with(*args, **kwargs)
+
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
@@ -541,8 +551,10 @@ async def test_reflect_over_rest(
     url = f"/v1/agents/{agent}/reflect"
 
     preview = fake_reasoner_client.post(url, json={"dry_run": True})
-    done = fake_reasoner_client.post(url)
-    again = fake_reasoner_client.post(url, json={})
+    # The default cluster is 3 (seed 003): the bank trio only; pairs when asked for.
+    assert [len(c["episode_ids"]) for c in preview.json()["clusters"]] == [3]
+    done = fake_reasoner_client.post(url, json={"min_cluster_size": 2})
+    again = fake_reasoner_client.post(url, json={"min_cluster_size": 2})
     bad = fake_reasoner_client.post(url, json={"similarity": 2, "colour": "red"})
     missing = fake_reasoner_client.post("/v1/agents/no-such-agent/reflect")
 
@@ -617,9 +629,10 @@ def test_reflect_from_the_terminal(cli: CliRunner, tmp_path: Any, graph: object)
     imported = cli.invoke(cli_app, ["episodes", "import", str(log), "--agent", agent_id])
     assert imported.exit_code == 0, imported.output
 
-    preview = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id, "--dry-run"])
-    done = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id])
-    again = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id])
+    pairs = ["--min-cluster-size", "2"]
+    preview = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id, "--dry-run", *pairs])
+    done = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id, *pairs])
+    again = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id, *pairs])
     bad = cli.invoke(cli_app, ["memory", "reflect", "--agent", agent_id, "--similarity", "2"])
     missing = cli.invoke(cli_app, ["memory", "reflect", "--agent", "no-such-agent"])
 
@@ -633,3 +646,52 @@ def test_reflect_from_the_terminal(cli: CliRunner, tmp_path: Any, graph: object)
     assert again.exit_code == 0 and "0 cluster(s) from 2 episode(s)" in again.output
     assert bad.exit_code != 0 and "similarity" in bad.output
     assert missing.exit_code == 1 and "agent_not_found" in missing.output
+
+
+# --- targeted reflection (seed 003's /s3-reflect) ------------------------------------------------
+
+
+async def test_a_targeted_reflection_draws_one_rule_from_named_or_recent_episodes(
+    graph: GraphClient, agent: str, fake_reasoner_client: TestClient
+) -> None:
+    ids = await _import(graph, agent, _standard_items())
+    url = f"/v1/agents/{agent}/reflect"
+
+    # One episode, however unlike the rest: one rule from it alone.
+    one = fake_reasoner_client.post(url, json={"episode_ids": [ids["lone-20"]]})
+    assert one.status_code == 200, one.text
+    [cluster] = one.json()["clusters"]
+    assert cluster["episode_ids"] == [ids["lone-20"]] and cluster["rule_id"]
+    assert one.json()["min_cluster_size"] == 1
+
+    # The last N unconsolidated non-trivial episodes, oldest first, as one group.
+    recent = fake_reasoner_client.post(url, json={"recent": 3, "dry_run": True}).json()
+    [group] = recent["clusters"]
+    assert group["size"] == 3 and len(set(group["episode_ids"])) == 3
+    assert ids["lone-20"] not in group["episode_ids"]  # consolidated by the first
+    assert group["episode_ids"] == [ids["report-10"], ids["report-11"], ids["lone-21"]]
+    trivial = fake_reasoner_client.post(url, json={"episode_ids": [ids["trivial-30"]]}).json()
+    assert trivial["clusters"] == [] and trivial["skipped"]["trivial"] == 1
+
+    both = fake_reasoner_client.post(url, json={"recent": 2, "episode_ids": [ids["bank-0"]]})
+    too_many = fake_reasoner_client.post(url, json={"recent": 11})
+    assert both.status_code == 422 and too_many.status_code == 422
+    assert ("body", "recent") in {
+        tuple(e["location"]) for e in too_many.json()["error"]["details"]["errors"]
+    }
+
+
+def test_an_insight_learned_from_the_terminal_is_a_manual_rule_at_0_8(
+    cli: CliRunner, graph: object
+) -> None:
+    created = cli.invoke(cli_app, ["agents", "create", "Insightful Ines"])
+    found = re.search(r"CREDENCE_AGENT_ID=(\S+)", created.output)
+    assert found is not None, created.output
+    insight = "Always run database migrations in a transaction so they can be rolled back"
+    learned = cli.invoke(
+        cli_app, ["memory", "learn", insight, "--domain", "Database", "--agent", found.group(1)]
+    )
+    assert learned.exit_code == 0, learned.output
+    assert "Database" in learned.output and "confidence 0.80, manual" in learned.output
+    blank = cli.invoke(cli_app, ["memory", "learn", "   ", "--agent", found.group(1)])
+    assert blank.exit_code != 0 and "empty" in blank.output

@@ -32,7 +32,7 @@ async def test_a_rule_without_embeddings_is_stored_without_one(
     rule = await rules.create_rule(graph, agent, _rule(), UnavailableEmbedder(), now=T0)
 
     assert not rule.has_embedding and rule.validation_count == 0
-    assert rule.confidence == 0.7 and rule.source == "manual" and rule.created_at == T0
+    assert rule.confidence == 0.8 and rule.source == "manual" and rule.created_at == T0
     probe = await test_graph.read("memory/get_rule_node", rule_id=rule.id)
     assert probe[0]["dimensions"] is None
 

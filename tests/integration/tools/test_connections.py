@@ -52,6 +52,9 @@ async def test_an_http_server_connects_with_a_secret_header_kept_out_of_the_grap
     failed = agent.approve(failing["approval"]["id"])
     assert failed["execution"]["status"] == "failed"
     assert failed["execution"]["output"]["is_error"] is True
+    # Seed 002: a tool error makes the turn's episode surprising (0.3).
+    assert agent.get(f"/episodes/{failed['turn_id']}")["surprise"] == 0.3
+    assert agent.get(f"/episodes/{done['turn_id']}")["surprise"] == 0.0
 
 
 def test_mcp_server_time_over_stdio(agent: ToolAgent) -> None:

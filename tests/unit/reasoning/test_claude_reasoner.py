@@ -63,6 +63,7 @@ from app.reasoning.protocol import (
     WorkUnit,
 )
 from app.reasoning.settings import ReasonerSettings
+from app.seeds.skills import load_skill
 
 FAST, STRONG = "claude-haiku-4-5", "claude-sonnet-4-6"
 # What the API reports back for the aliases (usage.model keeps the model that served the call).
@@ -767,3 +768,22 @@ async def test_calls_and_tokens_are_counted_by_judgement_and_outcome() -> None:
         _metric("credence_reasoner_tokens_total", **calls, kind="input")
         == input_before + 2 * (USAGE["input_tokens"])
     )
+
+
+@pytest.mark.parametrize("method", ["propose_work_unit", "verify"])
+async def test_work_unit_and_verify_prompts_carry_the_accounting_skill(method: str) -> None:
+    """The system text sent names the closed verb vocabulary (propose_work_unit) and the
+    validation criteria (verify) of seeds/skills/accounting.yaml."""
+    case = next(case for case in CASES if case.method == method)
+    api = ScriptedApi([tool_answer(case.prompt.tool_name, case.tool_input, case.model)])
+    await call(reasoner(api), case)
+    [system] = api.body()["system"]
+    skill = load_skill("accounting")
+    if method == "propose_work_unit":
+        for verb in ("create_record", "process_invoice", "approve_document", "request_approval"):
+            assert verb in system["text"]
+        assert all(verb in system["text"] for verb in skill.verbs)
+        assert "segregation of duties" in system["text"]
+    else:
+        for criterion in ("COMPLETENESS", "ACCURACY", "AUTHORIZATION", "TIMING", "AUDIT_TRAIL"):
+            assert criterion in system["text"]

@@ -14,7 +14,6 @@ from app.reasoning.protocol import (
     EpisodeBrief,
     EvidenceRequest,
     ExecutionResult,
-    ResponseRequest,
     RuleRequest,
     StanceRequest,
     VerifyRequest,
@@ -192,7 +191,7 @@ async def test_propose_work_unit_verb_entities_constraints() -> None:
     unit = await reasoner.propose_work_unit(
         WorkRequest(message="Please reconcile the Chase account for October")
     )
-    assert unit.verb == "reconcile"
+    assert unit.verb == "reconcile_accounts"  # the accounting skill's verb
     assert unit.entities == ["Chase account", "October"]
     assert unit.description == "Reconcile the Chase account for October."
     assert unit.reasoner == "offline"
@@ -339,50 +338,7 @@ async def test_abstract_rule() -> None:
     assert again.content != rule.content
 
 
-# --- respond ---------------------------------------------------------------------------------
-
-
-def _response(**fields: object) -> ResponseRequest:
-    return ResponseRequest.model_validate(
-        {"message": "When is revenue recognised?", "system_prompt": "creed", **fields}
-    )
-
-
-async def test_respond_by_band_quotes_the_top_belief() -> None:
-    reasoner = OfflineReasoner()
-    tense = _belief("Invoices are approved by the controller", tension=0.5, id="b2")
-    low = await reasoner.respond(_response(beliefs=[_belief()]))
-    assert low.text.startswith("I'm confident that ") and REVENUE in low.text
-    assert low.questions == [] and low.reasoner == "offline"
-    medium = await reasoner.respond(
-        _response(band="medium", beliefs=[_belief(), tense], tensions=[tense])
-    )
-    assert medium.text.startswith(f"I think {REVENUE}, but I'm not certain")
-    assert medium.questions and "Invoices are approved by the controller" in medium.questions[0]
-    high = await reasoner.respond(
-        _response(band="high", beliefs=[_belief(), tense], tensions=[tense])
-    )
-    assert high.text.startswith("Before anything else I need to resolve")
-    assert "Invoices are approved by the controller" in high.text and REVENUE in high.text
-
-
-async def test_respond_revision_refusal_approval_execution() -> None:
-    reasoner = OfflineReasoner()
-    revised = "Revenue is recognised over time (Revised from the earlier belief: X.)"
-    reply = await reasoner.respond(
-        _response(revision=revised, beliefs=[_belief(revised)], execution="Done: reconciled Chase")
-    )
-    assert reply.text.startswith(f"I have revised my belief: {revised}")
-    assert "Done: reconciled Chase." in reply.text
-    refused = await reasoner.respond(_response(refusal="it would backdate an invoice"))
-    assert refused.text.startswith("I can't do that: it would backdate an invoice.")
-    asked = await reasoner.respond(
-        _response(mode="proposal", approval_question="May I post the accrual?", beliefs=[_belief()])
-    )
-    assert "May I post the accrual?" in asked.text
-    assert asked.questions[0] == "May I post the accrual?"
-    guidance = await reasoner.respond(_response(mode="guidance"))
-    assert guidance.questions == ["How would you like me to proceed?"]
+# --- respond: tests/unit/reasoning/test_offline_replies.py ---------------------------------
 
 
 async def test_deterministic() -> None:
@@ -400,6 +356,6 @@ async def test_appraisal_of_a_request_names_its_work_unit() -> None:
         AppraisalRequest(message="Please reconcile the Chase account for October")
     )
     assert asked.is_request and asked.work_unit is not None
-    assert asked.work_unit.verb == "reconcile"
+    assert asked.work_unit.verb == "reconcile_accounts"
     remark = await reasoner.appraise(AppraisalRequest(message="The close went well."))
     assert not remark.is_request and remark.work_unit is None

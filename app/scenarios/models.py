@@ -1,0 +1,176 @@
+"""A validation scenario as data (``seeds/scenarios/<name>.yaml``, docs/scenarios.md): who the
+agent works for and with, what it believes and what its ledger holds before the first turn, the
+turns, and the decisions a good agent takes at each; and what running one reports."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from app.beliefs.models import BeliefCreate
+from app.common import StrictModel, Unit
+from app.errors import CredenceError
+from app.loop.models import ApprovalKind, TurnMode
+from app.memory.settings import Seniority
+
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Text = Annotated[str, Field(min_length=1, max_length=8000)]
+ScenarioName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9\-]*$")]
+
+
+class ScenarioPerson(StrictModel):
+    name: Name
+    role: Name
+    seniority: Seniority
+    email: Annotated[str | None, Field(max_length=320)] = None
+    interaction_frequency: Unit = 0.0
+    context_relevance: Unit = 0.5
+
+
+class LedgerSetup(StrictModel):
+    """The ledger (``mcp-server-sqlite`` on a file of the run's own) before the first turn: SQL
+    statements run on the file, then the server is connected as ``ledger``."""
+
+    statements: list[Text] = Field(default_factory=list)
+
+
+class Expectation(StrictModel):
+    """The decisions expected of one turn (or of the turn an answer resumes); every field set
+    is checked, an unset one is not."""
+
+    mode: TurnMode | None = Field(
+        default=None, description="guidance, proposal, autonomous, blocked or revision"
+    )
+    refused: bool | None = Field(default=None, description="The guardian refused the turn.")
+    guardian: Literal["allow", "warn", "block", "absolute"] | None = None
+    asks: ApprovalKind | Literal["nothing"] | None = Field(
+        default=None, description="The approval it leaves pending for a person, or nothing."
+    )
+    revision: bool | None = Field(default=None, description="A belief was revised.")
+    escalated: bool | None = Field(
+        default=None, description="Verification escalated the result to a person."
+    )
+    belief: str | None = Field(
+        default=None, description="Words of the belief the turn rested on (case-insensitive)."
+    )
+    verb: str | None = Field(default=None, description="The work unit's verb.")
+    tool: str | None = Field(default=None, description="connection.tool the work unit calls.")
+    executed: bool | None = Field(default=None, description="The work unit ran (status executed).")
+    result_contains: list[str] = Field(
+        default_factory=list, description="Texts the execution's output holds."
+    )
+    learned: str | None = Field(
+        default=None, description="Words of a belief the turn learned (new, not reinforced)."
+    )
+    learns: bool | None = Field(default=None, description="The turn learned a new belief.")
+    tension_rises: bool | None = Field(
+        default=None, description="The tension of a belief it holds rose."
+    )
+    response_contains: list[str] = Field(default_factory=list)
+
+
+class ToolCallSpec(StrictModel):
+    tool: Name
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    connection: Name = "ledger"
+
+
+class AnswerSpec(StrictModel):
+    """A person's answer to the approval the turn left pending."""
+
+    action: Literal["approve", "reject", "answer"]
+    speaker: Name | None = Field(default=None, description="Default: the turn's speaker.")
+    text: Text | None = None
+    expect: Expectation = Field(default_factory=Expectation)
+
+
+class ScenarioTurn(StrictModel):
+    speaker: Name
+    message: Text | None = None
+    call: ToolCallSpec | None = None
+    why: Annotated[str, Field(max_length=2000)] = Field(
+        default="", description="What a good agent does here and why (shown in the report)."
+    )
+    expect: Expectation = Field(default_factory=Expectation)
+    answer: AnswerSpec | None = None
+
+    @model_validator(mode="after")
+    def _one_of_message_or_call(self) -> ScenarioTurn:
+        if (self.message is None) == (self.call is None):
+            raise ValueError("a turn has exactly one of message and call")
+        return self
+
+
+class Scenario(StrictModel):
+    """One validation scenario file."""
+
+    name: ScenarioName
+    title: Annotated[str, Field(min_length=1, max_length=200)]
+    description: Text
+    start: datetime = Field(description="The clock at the first turn (timezone-aware).")
+    company: Name = "Northwind Trading"
+    packs: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(default_factory=list)
+    principal: ScenarioPerson
+    people: list[ScenarioPerson] = Field(default_factory=list)
+    beliefs: list[BeliefCreate] = Field(default_factory=list)
+    ledger: LedgerSetup | None = None
+    session: Name = Field(default="scenario", description="The session every turn belongs to.")
+    turns: list[ScenarioTurn] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _aware_start(self) -> Scenario:
+        if self.start.tzinfo is None:
+            raise ValueError("start must carry a timezone (e.g. 2026-10-28T08:30:00Z)")
+        return self
+
+
+class Check(BaseModel):
+    """One expectation of one turn, as the run found it."""
+
+    turn: int = Field(description="1-based; the answer to a turn's approval shares its number.")
+    step: str = Field(description="'turn' or 'answer'")
+    speaker: str
+    what: str
+    expected: str
+    actual: str
+    passed: bool
+
+
+class ScenarioReport(BaseModel):
+    name: str
+    title: str
+    agent_id: str
+    kept: bool
+    checks: list[Check] = Field(default_factory=list)
+    turns: int = 0
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return all(check.passed for check in self.checks)
+
+    @property
+    def failures(self) -> list[Check]:
+        return [check for check in self.checks if not check.passed]
+
+
+class ScenarioNotFound(CredenceError):
+    code = "scenario_not_found"
+
+    def __init__(self, name: str, available: list[str]) -> None:
+        super().__init__(
+            f"no scenario {name!r} (available: {', '.join(available) or 'none'})",
+            name=name,
+            available=available,
+        )
+
+
+class ScenarioCannotRun(CredenceError):
+    """The scenario needs something this machine lacks (the SQLite MCP server)."""
+
+    code = "scenario_cannot_run"
+
+    def __init__(self, name: str, why: str) -> None:
+        super().__init__(f"scenario {name!r}: {why}", name=name)

@@ -1,0 +1,262 @@
+"""Running a validation scenario (``seeds/scenarios/<name>.yaml``) through the real loop,
+offline, on the scenario's own clock: a fresh agent born to its principal with its packs, its
+people and beliefs, its ledger (``mcp-server-sqlite`` on a file of the run's own) connected;
+then each turn, each answer to an approval, and a check of every expected decision. The agent
+(and the ledger's file) is deleted afterwards unless the run keeps it."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sqlite3
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.agents.birth import birth
+from app.agents.models import AgentCreate, BirthProfile
+from app.agents.store import delete_agent
+from app.beliefs.writes import create_belief
+from app.clock import FixedClock
+from app.config import Settings
+from app.errors import SeedFileInvalid
+from app.graph.migrations import MigrationRunner
+from app.loop.models import TurnResult
+from app.memory.people.models import PersonCreate
+from app.memory.people.store import create_person
+from app.resources import resource_dir
+from app.runtime import Runtime
+from app.scenarios.checks import check_turn, describe
+from app.scenarios.driver import (
+    Progress,
+    Stage,
+    find_sqlite_server,
+    offline_settings,
+    open_runtime,
+)
+from app.scenarios.hold import scheduler_held_off
+from app.scenarios.models import (
+    Check,
+    Expectation,
+    Scenario,
+    ScenarioCannotRun,
+    ScenarioNotFound,
+    ScenarioPerson,
+    ScenarioReport,
+    ScenarioTurn,
+)
+from app.seeds.files import read_seed_model
+
+
+def scenarios_dir() -> Path:
+    return resource_dir("seeds") / "scenarios"
+
+
+def scenario_files() -> list[Path]:
+    return sorted(scenarios_dir().glob("*.yaml"))
+
+
+def read_scenario(path: Path) -> Scenario:
+    """Parses and validates one scenario file.
+
+    Raises:
+        SeedFileInvalid: naming the file and each field that is wrong.
+    """
+    scenario = read_seed_model(Scenario, path)
+    if scenario.name != path.stem:
+        problem = {"path": "name", "reason": f"must be the file's name ({path.stem!r})"}
+        raise SeedFileInvalid(str(path), [problem])
+    return scenario
+
+
+def find_scenario(name: str) -> Scenario:
+    """The shipped scenario ``name`` (``seeds/scenarios/<name>.yaml``).
+
+    Raises:
+        ScenarioNotFound: no such file.
+        SeedFileInvalid: the file is invalid.
+    """
+    path = scenarios_dir() / f"{name}.yaml"
+    if not path.exists():
+        raise ScenarioNotFound(name, [file.stem for file in scenario_files()])
+    return read_scenario(path)
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How to run a scenario.
+
+    Args:
+        keep: keep the agent (and the ledger's file) for a look afterwards.
+        sqlite_server: the ``mcp-server-sqlite`` command (found when None).
+        workdir: where the ledger's file goes (a temporary folder when None).
+    """
+
+    keep: bool = False
+    sqlite_server: Path | None = None
+    workdir: Path | None = None
+
+
+async def run_scenario(
+    settings: Settings,
+    scenario: Scenario,
+    options: RunOptions | None = None,
+    progress: Progress | None = None,
+) -> ScenarioReport:
+    """Runs ``scenario`` on a fresh agent and checks every expectation.
+
+    Raises:
+        ScenarioCannotRun: it has a ledger and the SQLite MCP server is missing.
+        GraphUnavailable: Neo4j cannot be reached.
+    """
+    options = options or RunOptions()
+    say = progress or (lambda _line: None)
+    started = time.perf_counter()
+    server = _sqlite_server(scenario, options)
+    settings = offline_settings(settings)
+    clock = FixedClock(scenario.start)
+    runtime = open_runtime(settings, clock)
+    workdir = options.workdir or Path(tempfile.mkdtemp(prefix=f"credence-{scenario.name}-"))
+    agent_id = ""
+    try:
+        await MigrationRunner.with_settings(runtime.graph, settings.migrations).migrate()
+        agent_id = await _born(runtime, scenario)
+        stage = Stage(runtime, clock, agent_id, say)
+        report = ScenarioReport(
+            name=scenario.name, title=scenario.title, agent_id=agent_id, kept=options.keep
+        )
+        async with scheduler_held_off(
+            runtime.graph, settings, agent_id, holder="credence scenario"
+        ):
+            await _set_up(stage, scenario, workdir, server)
+            for number, turn in enumerate(scenario.turns, start=1):
+                report.checks += await _play(stage, scenario, number, turn)
+        report.turns = stage.turns
+        report.seconds = round(time.perf_counter() - started, 1)
+        return report
+    finally:
+        if agent_id and not options.keep:
+            await delete_agent(runtime.graph, agent_id, default_agent_name=settings.default_agent)
+        await runtime.aclose()
+        if options.workdir is None and not options.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _sqlite_server(scenario: Scenario, options: RunOptions) -> Path | None:
+    if scenario.ledger is None:
+        return None
+    server = options.sqlite_server or find_sqlite_server()
+    if server is None or not server.exists():
+        raise ScenarioCannotRun(
+            scenario.name,
+            "mcp-server-sqlite not found (`make install` puts it in .venv-mcp/bin; "
+            "--sqlite-server names another)",
+        )
+    return server
+
+
+async def _born(runtime: Runtime, scenario: Scenario) -> str:
+    """A full birth for the principal with the scenario's packs (none: creed, self, role)."""
+    principal = scenario.principal
+    profile = BirthProfile(
+        name=principal.name,
+        email=principal.email,
+        role=principal.role,
+        seniority=principal.seniority,
+        company=scenario.company,
+        industry="accounting",
+    )
+    name = f"scenario {scenario.name} {uuid.uuid4().hex[:8]}"
+    born = await birth(
+        runtime.graph,
+        runtime.embedder,
+        runtime.settings.mechanics,
+        AgentCreate(name=name, profile=profile, packs=list(scenario.packs)),
+        memory_mechanics=runtime.settings.memory,
+    )
+    return born.id
+
+
+async def _set_up(stage: Stage, scenario: Scenario, workdir: Path, server: Path | None) -> None:
+    """The people, the beliefs and the ledger the scenario starts from."""
+    runtime = stage.runtime
+    for person in scenario.people:
+        await create_person(
+            runtime.graph,
+            stage.agent_id,
+            _person(person),
+            mechanics=runtime.settings.memory,
+            now=stage.clock.now(),
+        )
+    for belief in scenario.beliefs:
+        await create_belief(
+            runtime.graph, runtime.settings.mechanics, runtime.embedder, stage.agent_id, belief
+        )
+    if scenario.ledger is not None and server is not None:
+        ledger = workdir / "ledger.db"
+        await asyncio.to_thread(_write_ledger, ledger, scenario.ledger.statements)
+        await stage.connect_sqlite_ledger(ledger, server)
+
+
+def _person(person: ScenarioPerson) -> PersonCreate:
+    return PersonCreate.model_validate(person.model_dump(exclude_none=True))
+
+
+def _write_ledger(path: Path, statements: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    with sqlite3.connect(path) as connection:
+        for statement in statements:
+            connection.execute(statement)
+
+
+async def _play(stage: Stage, scenario: Scenario, number: int, turn: ScenarioTurn) -> list[Check]:
+    """One turn, the answer to its approval when the scenario gives one, and their checks."""
+    if turn.call is not None:
+        call = turn.call
+        result = await stage.call(
+            turn.speaker, call.tool, dict(call.arguments), scenario.session, call.connection
+        )
+    else:
+        assert turn.message is not None  # the model holds one of message and call
+        result = await stage.say(turn.speaker, turn.message, scenario.session)
+    stage.progress(f"turn {number} ({turn.speaker}): {describe(result)}")
+    checks = _checks(number, "turn", turn.speaker, turn.expect, result)
+    answer = turn.answer
+    if answer is None:
+        return checks
+    speaker = answer.speaker or turn.speaker
+    pending = result.approval is not None and result.approval.status == "pending"
+    if not pending or result.approval is None:
+        missing = Check(
+            turn=number,
+            step="answer",
+            speaker=speaker,
+            what="approval to answer",
+            expected="pending",
+            actual="none",
+            passed=False,
+        )
+        return [*checks, missing]
+    resumed = await stage.answer(result.approval.id, answer.action, speaker, answer.text)
+    stage.progress(f"turn {number}, {answer.action} by {speaker}: {describe(resumed)}")
+    return checks + _checks(number, "answer", speaker, answer.expect, resumed)
+
+
+def _checks(
+    number: int, step: str, speaker: str, expectation: Expectation, result: TurnResult
+) -> list[Check]:
+    return [
+        Check(
+            turn=number,
+            step=step,
+            speaker=speaker,
+            what=what,
+            expected=expected,
+            actual=actual,
+            passed=passed,
+        )
+        for what, expected, actual, passed in check_turn(expectation, result)
+    ]

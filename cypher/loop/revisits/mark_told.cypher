@@ -1,0 +1,11 @@
+// Records that a turn told a person of revisions (its answer named them, or it made them while
+// talking with them), so no later turn names them again.
+// Params: $agent_id (string), $name_key (string: the person's lower-cased name),
+//         $revision_ids (list of strings), $episode_id (string: the telling turn), $now (datetime).
+// Returns: told (int: revisions newly marked).
+MATCH (p:Person {agent_id: $agent_id, name_key: $name_key})
+UNWIND $revision_ids AS revision_id
+MATCH (r:Revision {agent_id: $agent_id, id: revision_id})
+MERGE (r)-[t:TOLD]->(p)
+  ON CREATE SET t.episode_id = $episode_id, t.at = $now
+RETURN count(t) AS told

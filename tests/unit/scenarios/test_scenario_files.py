@@ -1,0 +1,53 @@
+"""The scenario files (seeds/scenarios/) validate without a database; a bad one is refused
+with its file and the field named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.errors import SeedFileInvalid
+from app.scenarios.runner import read_scenario, scenario_files
+
+
+@pytest.mark.parametrize("path", scenario_files(), ids=lambda path: path.stem)
+def test_every_shipped_scenario_validates_and_expects_something_of_each_turn(path: Path) -> None:
+    scenario = read_scenario(path)
+    for turn in scenario.turns:
+        assert turn.expect.model_dump(exclude_defaults=True), f"{path.stem}: {turn.speaker}"
+
+
+def test_a_bad_scenario_names_the_file_and_the_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: bad\ntitle: Bad\ndescription: d\nstart: 2026-10-28T08:30:00Z\n"
+        "principal: {name: M, role: Controller, seniority: director}\n"
+        "turns:\n  - speaker: M\n    message: hi\n    expect: {mode: sometimes}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(SeedFileInvalid) as raised:
+        read_scenario(bad)
+    assert str(bad) in raised.value.message
+    assert "turns[0].expect.mode" in raised.value.message
+
+
+def test_a_turn_needs_a_message_or_a_call_and_the_name_its_file(tmp_path: Path) -> None:
+    neither = tmp_path / "neither.yaml"
+    neither.write_text(
+        "name: neither\ntitle: N\ndescription: d\nstart: 2026-10-28T08:30:00Z\n"
+        "principal: {name: M, role: Controller, seniority: director}\n"
+        "turns:\n  - speaker: M\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(SeedFileInvalid, match=r"turns\[0\]"):
+        read_scenario(neither)
+    renamed = tmp_path / "other.yaml"
+    renamed.write_text(
+        neither.read_text(encoding="utf-8").replace(
+            "  - speaker: M\n", "  - {speaker: M, message: hi}\n"
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(SeedFileInvalid, match="must be the file's name"):
+        read_scenario(renamed)
