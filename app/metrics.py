@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Histogram, generate_latest
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
 
 # Request and turn latencies: 5 ms (a cached read) to 30 s (a turn waiting on Claude).
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -63,6 +70,15 @@ MCP_TOOL_LATENCY = Histogram(
     "Time to answer an MCP tool call, by tool",
     ["tool"],
     buckets=_LATENCY_BUCKETS,
+)
+EMBEDDING_MODEL = Gauge(
+    "credence_embedding_model",
+    "The embedding model this process runs (1 on its series; backend empty until it loads)",
+    ["model", "backend"],
+)
+STALE_VECTORS = Gauge(
+    "credence_embedding_stale_vectors",
+    "Stored vectors another model made, counted at start-up (0: no reindex needed)",
 )
 NEO4J_ERRORS = Counter(
     "credence_neo4j_errors",
@@ -116,6 +132,15 @@ def count_neo4j_retry(code: str) -> None:
 
 def count_neo4j_error(code: str) -> None:
     NEO4J_ERRORS.labels(code).inc()
+
+
+def set_embedding_model(model: str, backend: str | None) -> None:
+    EMBEDDING_MODEL.clear()
+    EMBEDDING_MODEL.labels(model=model, backend=backend or "").set(1)
+
+
+def set_stale_vectors(count: int) -> None:
+    STALE_VECTORS.set(count)
 
 
 SCHEDULER_JOB_RUNS = Counter(

@@ -130,7 +130,8 @@ async def _compare(
     def search_of(query: str, embedding: list[float] | None) -> SectionSearch:
         return SectionSearch(graph=graph, settings=retrieval, agent_id=agent, text=query, k=10,
                              mode="fused", now=datetime.now(UTC), embedding=embedding,
-                             terms=lucene_terms(query))  # fmt: skip
+                             terms=lucene_terms(query),
+                             embedding_model=embedder.model_id)  # fmt: skip
 
     async def old_query(query: str, embedding: list[float] | None) -> list[dict[str, Any]]:
         search = search_of(query, embedding)

@@ -82,7 +82,7 @@ async def score_conversation(embedder: Any, conversation: Conversation) -> Score
         (speaker[i - 1] + "\n" if i and turns[i - 1].session == turn.session else "") + speaker[i]
         for i, turn in enumerate(turns)
     ]
-    questions = np.array(await embedder.embed([q.text for q in conversation.questions]))
+    questions = np.array(await embedder.embed([q.text for q in conversation.questions], "query"))
 
     async def cosine(texts: list[str]) -> Matrix:
         return questions @ np.array(await embedder.embed(texts)).T

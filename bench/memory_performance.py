@@ -61,6 +61,7 @@ from neo4j.vector import Vector
 
 from app.beliefs.mechanics import Mechanics
 from app.config import Settings, get_settings
+from app.embeddings.bundled import Pair
 from app.embeddings.embedder import Embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
@@ -1119,10 +1120,10 @@ class TimedEmbedder(Embedder):
         super().__init__(settings)
         self.seconds = 0.0
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]] | None:
+    async def embed(self, texts: Sequence[str], kind: Pair = "passage") -> list[list[float]] | None:
         started = time.perf_counter()
         try:
-            return await super().embed(texts)
+            return await super().embed(texts, kind)
         finally:
             self.seconds += time.perf_counter() - started
 
@@ -1265,13 +1266,13 @@ class FixedEmbedder(Embedder):
         super().__init__(EmbeddingSettings(cache_path=""))
         self.vectors = vectors
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]] | None:
+    async def embed(self, texts: Sequence[str], kind: Pair = "passage") -> list[list[float]] | None:
         return [self.vectors[text] for text in texts]
 
 
 async def profile_retrieval(settings: Settings, agent_id: str, queries: Sequence[str]) -> None:
     model = Embedder(EmbeddingSettings(cache_path=""))
-    found = await model.embed(list(queries))
+    found = await model.embed(list(queries), "query")
     if found is None:
         raise SystemExit(f"embeddings unavailable: {model.status().reason}")
     vectors = dict(zip(queries, found, strict=True))

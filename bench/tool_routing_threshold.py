@@ -5,9 +5,12 @@ computes it (the message's vector against that of ``"<tool>: <description>"``).
 Tools: mcp-server-time and mcp-server-sqlite (listed from the real servers) and the four tools
 of tests/support/mcp_http_server.py. Messages: requests that ask for one of these tools, and
 ordinary chat messages taken from the test suites and README (none asks for a tool). For each
-message: the best tool and its cosine.
+message: the best tool and its cosine, on all-MiniLM-L6-v2's scale as the route compares it
+with the threshold (the running model's cosine mapped by ``Embedder.reference_cosine``; the
+message embedded as a query, the descriptions as passages). ``--model`` picks the model.
 
     .venv/bin/python bench/tool_routing_threshold.py
+    .venv/bin/python bench/tool_routing_threshold.py --model all-minilm-l6-v2
 """
 
 from __future__ import annotations
@@ -88,17 +91,20 @@ async def main() -> None:
             ("ledger." + n, d) for n, d in await listed(sqlite, "--db-path", f"{folder}/x.db")
         ]
     tools += [("test." + n, d) for n, d in TEST_SERVER]
-    embedder = Embedder(EmbeddingSettings())
+    model = sys.argv[sys.argv.index("--model") + 1] if "--model" in sys.argv else None
+    embedder = Embedder(EmbeddingSettings(model=model) if model else EmbeddingSettings())
     texts = [f"{name.split('.', 1)[1]}: {description}"[:2000] for name, description in tools]
-    vectors = await embedder.embed(texts + REQUESTS + ORDINARY)
-    assert vectors is not None, "embeddings are unavailable"
-    matrix = np.asarray(vectors, dtype=np.float32)
-    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
-    described, messages = matrix[: len(tools)], matrix[len(tools) :]
+    found = await embedder.embed(texts)
+    asked = await embedder.embed(REQUESTS + ORDINARY, "query")
+    assert found is not None and asked is not None, "embeddings are unavailable"
+    described, messages = np.asarray(found), np.asarray(asked)
+    print(f"model {embedder.model_id}")
     best: dict[str, list[float]] = {"request": [], "ordinary": []}
     for index, text in enumerate(REQUESTS + ORDINARY):
         kind = "request" if index < len(REQUESTS) else "ordinary"
-        scores = described @ messages[index]
+        scores = np.array(
+            [embedder.reference_cosine(float(c), "query") for c in described @ messages[index]]
+        )
         top = int(scores.argmax())
         best[kind].append(float(scores[top]))
         print(f"{kind:8s} {scores[top]:.3f}  {tools[top][0]:24s} {text}")

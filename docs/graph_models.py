@@ -92,6 +92,9 @@ class Belief(AgentScoped):
     # An explicitly set supervision mode overrides the one derived from strength.
     supervision_mode = StringProperty()
     embedding = _embedding()
+    # The model that made the vector (app/embeddings/bundled.py); a reindex stores the new
+    # one beside it (embedding_next, embedding_next_model) until the swap.
+    embedding_model = StringProperty()
     # True from the write until the vector is stored (app/embeddings/store.py).
     embedding_pending = BooleanProperty()
 
@@ -175,6 +178,9 @@ class Episode(AgentScoped):
     trivial = BooleanProperty(default=False)
     consolidated = BooleanProperty(default=False)
     embedding = _embedding()
+    # The model that made the vector (app/embeddings/bundled.py); a reindex stores the new
+    # one beside it (embedding_next, embedding_next_model) until the swap.
+    embedding_model = StringProperty()
     # Peak-end salience (2.0 peak, 1.5 end, 1.0 otherwise; set when the session ends).
     salience = FloatProperty(default=1.0)
     actions = IntegerProperty(default=0)
@@ -322,6 +328,9 @@ class Rule(AgentScoped):
     decayed_confidence = FloatProperty()
     decayed_at = DateTimeNeo4jFormatProperty()
     embedding = _embedding()
+    # The model that made the vector (app/embeddings/bundled.py); a reindex stores the new
+    # one beside it (embedding_next, embedding_next_model) until the swap.
+    embedding_model = StringProperty()
     embedding_pending = BooleanProperty()
 
 
@@ -399,6 +408,9 @@ class Tool(AgentScoped):
     destructive = BooleanProperty()
     idempotent = BooleanProperty()
     embedding = ArrayProperty(FloatProperty())
+    # The model that made the vector (app/embeddings/bundled.py); a reindex stores the new
+    # one beside it (embedding_next, embedding_next_model) until the swap.
+    embedding_model = StringProperty()
     belief_id = StringProperty()
     updated_at = DateTimeNeo4jFormatProperty()
 
@@ -468,6 +480,9 @@ class CorpusPassage(AgentScoped):
     lexical_terms = ArrayProperty(StringProperty())
     token_count = IntegerProperty()
     embedding = _embedding()
+    # The model that made the vector (app/embeddings/bundled.py); a reindex stores the new
+    # one beside it (embedding_next, embedding_next_model) until the swap.
+    embedding_model = StringProperty()
 
 
 class Investigation(AgentScoped):
@@ -496,6 +511,9 @@ class Hypothesis(AgentScoped):
     confidence = FloatProperty()
     searches = IntegerProperty(default=0)
     embedding = ArrayProperty(FloatProperty())
+    # The model that made the vector (app/embeddings/bundled.py); a reindex stores the new
+    # one beside it (embedding_next, embedding_next_model) until the swap.
+    embedding_model = StringProperty()
 
 
 class Source(AgentScoped):

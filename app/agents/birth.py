@@ -215,6 +215,8 @@ class _Vectors:
     by_key: dict[str, list[float]]
     embedded: bool
     degraded: str | None
+    # The model that made them (app/embeddings/embedder.py model_id).
+    model: str | None = None
 
     def of(self, pack: KnowledgePack) -> dict[str, list[float]]:
         """The pack's own vectors, by belief key (and ``rule:<key>``)."""
@@ -373,6 +375,7 @@ async def _embed_packs(embedder: Embedder, packs: list[KnowledgePack]) -> _Vecto
         by_key=dict(zip((key for key, _ in texts), found, strict=True)) if found else {},
         embedded=found is not None,
         degraded=None if found is not None else embedder.status().reason,
+        model=embedder.model_id,
     )
 
 
@@ -408,6 +411,7 @@ async def _load_packs(
                 agent_id,
                 pack,
                 vectors=vectors.of(pack),
+                vectors_model=vectors.model,
                 immutable_keys=plan.immutable if pack is plan.creed_pack else frozenset(),
                 source="birth" if pack in plan.own_packs else "pack",
                 # The birth strength policy: an industry pack's knowledge starts uncertain.

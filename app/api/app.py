@@ -48,10 +48,13 @@ from app.api.routes import status as status_routes
 from app.api.routes import working_memory as working_memory_routes
 from app.clock import Clock
 from app.config import Settings, get_settings
+from app.embeddings.reindex import count_by_model as vector_counts
+from app.embeddings.reindex import mismatch_message
 from app.errors import CredenceError
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.loop.call_memory import interrupt_stale_calls, remember_pending_calls
+from app.metrics import set_embedding_model, set_stale_vectors
 from app.research.store import running_investigations
 from app.research.tasks import InvestigationTasks
 from app.runtime import Runtime
@@ -152,6 +155,7 @@ async def _lifespan(
     await _remember_pending_calls(runtime)
     if settings.embeddings.preload:
         await _preload_embeddings(runtime)
+    await _check_vector_models(runtime)
     if settings.research.resume_on_start:
         await _resume_investigations(app, runtime)
     if settings.tools.connections_file is not None:
@@ -245,7 +249,25 @@ async def _ensure_default_agent(runtime: Runtime) -> None:
     log.info("default agent %s: %s%s", agent.name, agent.id, " (born now)" if born else "")
 
 
+async def _check_vector_models(runtime: Runtime) -> None:
+    """Says at start when stored vectors are of another model than the running one (their
+    agents are searched without vectors until `credence embed reindex`)."""
+    embedder = runtime.embedder
+    set_embedding_model(embedder.model_id, None)
+    try:
+        counts = await vector_counts(runtime.graph)
+    except CredenceError as error:
+        log.warning("stored vectors not counted: %s", error.message)
+        return
+    stale = [count for count in counts if count.model != embedder.model_id]
+    set_stale_vectors(sum(count.vectors for count in stale))
+    message = mismatch_message(counts, embedder.model_id)
+    if message is not None:
+        log.warning("embedding model %s: %s", embedder.model_id, message)
+
+
 async def _preload_embeddings(runtime: Runtime) -> None:
     status = await asyncio.to_thread(runtime.embedder.status)
+    set_embedding_model(status.model, status.backend)
     if not status.available:
         log.warning("retrieval is degraded (no embeddings): %s", status.reason)

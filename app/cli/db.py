@@ -5,8 +5,10 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from app.cli.common import console, run_with_graph
+from app.cli.common import console, err_console, run_with_graph
 from app.config import Settings, get_settings
+from app.embeddings.embedder import model_id
+from app.embeddings.reindex import count_by_model, mismatch_message
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 
@@ -27,6 +29,12 @@ def db_migrate() -> None:
     console.print(
         f"{len(report.applied)} applied now, {len(report.already_applied)} already applied"
     )
+    # Stored vectors of another model than the configured one (after V0029 on a database of
+    # an older Credence, or a change of model): say that a reindex is needed.
+    counts = run_with_graph(count_by_model)
+    message = mismatch_message(counts, model_id(settings.embeddings))
+    if message is not None:
+        err_console.print(f"[yellow]reindex needed:[/] {message}")
 
 
 @db_app.command("status")

@@ -45,6 +45,11 @@ def _scheme(label: EmbeddedLabel) -> dict[str, int]:
     return {"scheme": EPISODE_EMBEDDING_SCHEME} if label == "Episode" else {}
 
 
+def _set_params(label: EmbeddedLabel, model: str) -> dict[str, object]:
+    """The parameters of a set query besides the rows: the model (and an episode's scheme)."""
+    return {"embedding_model": model, **_scheme(label)}
+
+
 @dataclass
 class EmbedReport:
     available: bool
@@ -53,20 +58,21 @@ class EmbedReport:
 
 
 async def store_vectors(
-    graph: GraphClient, label: EmbeddedLabel, rows: list[dict[str, object]]
+    graph: GraphClient, label: EmbeddedLabel, rows: list[dict[str, object]], model: str
 ) -> int:
+    """Stores vectors ``model`` made (rows: id and ``vector_param``)."""
     if not rows:
         return 0
-    result = await graph.write(_SET_QUERY[label], rows=rows, **_scheme(label))
+    result = await graph.write(_SET_QUERY[label], rows=rows, **_set_params(label, model))
     return int(result[0]["stored"]) if result else 0
 
 
 async def store_vectors_in(
-    tx: Transaction, label: EmbeddedLabel, rows: list[dict[str, object]]
+    tx: Transaction, label: EmbeddedLabel, rows: list[dict[str, object]], model: str
 ) -> None:
-    """:func:`store_vectors` inside the caller's transaction (rows: id and ``vector_param``)."""
+    """:func:`store_vectors` inside the caller's transaction."""
     if rows:
-        await tx.run(_SET_QUERY[label], rows=rows, **_scheme(label))
+        await tx.run(_SET_QUERY[label], rows=rows, **_set_params(label, model))
 
 
 async def _embed_rows(
@@ -80,7 +86,7 @@ async def _embed_rows(
         {"id": row["id"], "embedding": vector_param(vector)}
         for row, vector in zip(found, vectors, strict=True)
     ]
-    return await store_vectors(graph, label, rows)
+    return await store_vectors(graph, label, rows, embedder.model_id)
 
 
 async def embed_pending(

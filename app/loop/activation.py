@@ -18,7 +18,8 @@ from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.formulas import is_invalidated
 from app.beliefs.models import Dissatisfaction
 from app.common import Category
-from app.embeddings.embedder import Embedder
+from app.embeddings.bundled import Pair
+from app.embeddings.embedder import Embedder, embedder_for_model
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.guardian.check import Censors
@@ -161,18 +162,32 @@ def bound_history(
 
 
 async def relevance_scores(
-    embedder: Embedder, query: str, items: list[dict[str, Any]]
+    embedder: Embedder,
+    query: str,
+    items: list[dict[str, Any]],
+    pair: Pair = "query",
+    model: str = "",
 ) -> tuple[list[float], bool]:
-    """Cosine similarity of the query to each retrieved belief — computed by the retrieval query
-    from the stored vectors; the model runs only for a belief still without one — or token
-    overlap (Jaccard) when there are no embeddings; and whether cosine was used."""
+    """Cosine similarity of the query to each retrieved belief on all-MiniLM-L6-v2's scale, the
+    scale of the floors, or token overlap (Jaccard) when there are no embeddings; and whether
+    cosine was used. ``model``: the model the floors read (``loop.relevance_embedding_model``);
+    when it is the running one (or empty), the cosines the retrieval query computed from the
+    stored vectors are taken (the model runs only for a belief still without one) and mapped
+    (:meth:`Embedder.reference_cosine`); otherwise that model embeds the query and the
+    statements (its vectors cached). ``pair``: "query" (a message against stored texts) or
+    "passage" (two statements alike)."""
     if not items:
         return [], True
-    scores: list[float | None] = [item.get("similarity") for item in items]
+    judge = embedder_for_model(embedder, model) or embedder
+    scores: list[float | None] = [
+        item.get("similarity") if judge is embedder else None for item in items
+    ]
+    embedder = judge
     missing = [i for i, score in enumerate(scores) if score is None]
     if missing:
-        vectors = await embedder.embed([query, *(items[i]["statement"] for i in missing)])
-        if vectors is None:
+        asked = await embedder.embed([query], pair)
+        vectors = await embedder.embed([items[i]["statement"] for i in missing])
+        if asked is None or vectors is None:
             query_tokens = set(tokens(query))
             overlap = []
             for item in items:
@@ -181,9 +196,9 @@ async def relevance_scores(
                 overlap.append(len(query_tokens & other) / len(union) if union else 0.0)
             return overlap, False
         matrix = np.asarray(vectors, dtype=np.float32)
-        for position, score in zip(missing, matrix[1:] @ matrix[0], strict=True):
+        for position, score in zip(missing, matrix @ np.asarray(asked[0]), strict=True):
             scores[position] = float(score)
-    return [float(score or 0.0) for score in scores], True
+    return [embedder.reference_cosine(float(score or 0.0), pair) for score in scores], True
 
 
 async def _remember_stored_vectors(
@@ -198,6 +213,7 @@ async def _remember_stored_vectors(
         agent_id=agent_id,
         ids=belief_ids,
         dimensions=embedder.dimensions,
+        embedding_model=embedder.model_id,
     )
     embedder.remember([row["text"] for row in rows], [row["embedding"].to_native() for row in rows])
 
@@ -413,7 +429,9 @@ async def _score(
 ) -> _Scored:
     """Relevance of each retrieved belief; the chosen one is the first found by search (not
     only by its links) at or above the floor."""
-    scores, cosine = await relevance_scores(embedder, message, items)
+    scores, cosine = await relevance_scores(
+        embedder, message, items, model=loop.relevance_embedding_model
+    )
     relevance = {item["id"]: score for item, score in zip(items, scores, strict=True)}
     floor = loop.relevance_floor if cosine else loop.relevance_floor_tokens
     searched = [item["id"] for item in items if item.get("via") == "search"]
@@ -467,7 +485,9 @@ async def applying_rules(
         }
         for item in items
     ]
-    scores, cosine = await relevance_scores(embedder, query, texts)
+    scores, cosine = await relevance_scores(
+        embedder, query, texts, model=loop.relevance_embedding_model
+    )
     floor = loop.rule_relevance_floor if cosine else loop.rule_relevance_floor_tokens
     ranked = sorted(
         (pair for pair in zip(scores, items, strict=True) if pair[0] >= floor),

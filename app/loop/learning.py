@@ -79,7 +79,9 @@ async def against_known(
     for claim in claims:
         duplicate, best = None, 0.0
         if beliefs:
-            scores, cosine = await relevance_scores(embedder, claim.statement, items)
+            scores, cosine = await relevance_scores(
+                embedder, claim.statement, items, "passage", loop.relevance_embedding_model
+            )
             if not cosine:
                 scores = [token_similarity(claim.statement, b.statement) for b in beliefs]
             floor = loop.duplicate_similarity if cosine else loop.duplicate_similarity_tokens

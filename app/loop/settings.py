@@ -26,6 +26,12 @@ class LoopSettings(BaseModel):
     §8)."""
     relevance_floor_tokens: Annotated[float, Field(ge=0.0, le=1.0)] = 0.15
     """The same floor on token overlap (Jaccard), used when embeddings are unavailable."""
+    relevance_embedding_model: str = "all-minilm-l6-v2"
+    """The embedding model whose cosine the turn's floors read (relevance, rules, duplicates),
+    the one they were chosen on: e5-small-v2's query-to-statement cosines crowd into a narrow
+    band where a floor separates related from unrelated statements worse (bench/README.md).
+    Empty: the running model's (then the cosines the retrieval computed, mapped by
+    app/embeddings/calibration.py)."""
     beliefs_per_turn: Annotated[int, Field(ge=1, le=50)] = 8
     """Beliefs a turn retrieves, judges evidence against and shows the reasoner."""
     approval_ttl_hours: Annotated[float, Field(gt=0)] = 72.0

@@ -2,15 +2,20 @@
 agent with connected tools — the reasoner's choice among them: Claude through native tool use,
 offline the deterministic route (app/reasoning/offline/tool_choice.py) on the cosine between the
 message and each tool's description, which this module computes from the vectors stored on the
-Tool nodes. A routed call then runs exactly as a ``POST /actions`` call does.
+Tool nodes, or, when the route reads another model than the running one
+(``tools.route_embedding_model``), from that model's vectors of the descriptions (cached). A
+routed call then runs exactly as a ``POST /actions`` call does.
 
 Reads and judges only: it runs before the turn's write transaction, never inside it.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
+from app.embeddings.embedder import embedder_for_model
 from app.loop.models import ChatRequest, ToolRoute
 from app.loop.recording import TurnRecorder
 from app.loop.services import LoopServices
@@ -35,7 +40,7 @@ async def route_to_tool(
     """
     if call is not None:
         return call, ToolRoute(tool=call.qualified_name, how="syntax", called=True)
-    tools = await services.tool_offers.of(services.graph, agent_id)
+    tools = await services.tool_offers.of(services.graph, agent_id, services.embedder.model_id)
     if not tools:
         return None, None
     similarities = await _similarities(services, request.message, tools)
@@ -88,11 +93,18 @@ def _described(spec: object) -> str:
 async def _similarities(
     services: LoopServices, message: str, tools: list[StoredTool]
 ) -> list[float | None]:
-    """Cosine between the message and each tool's stored description vector (None for a tool
-    without one, or when there are no embeddings)."""
-    if not any(tool.embedding for tool in tools):
+    """Cosine between the message (a query) and each tool's description vector (a passage) on
+    all-MiniLM-L6-v2's scale, the route threshold's (None for a tool without one, or when there
+    are no embeddings)."""
+    embedder = embedder_for_model(services.embedder, services.settings.tools.route_embedding_model)
+    if embedder is not services.embedder and embedder is not None:
+        texts = [f"{t.qualified_name.split('.', 1)[-1]}: {t.description}"[:2000] for t in tools]
+        described = await embedder.embed(texts)
+        if described is not None:
+            tools = [replace(t, embedding=v) for t, v in zip(tools, described, strict=True)]
+    if embedder is None or not any(tool.embedding for tool in tools):
         return [None] * len(tools)
-    vectors = await services.embedder.embed([message])
+    vectors = await embedder.embed([message], "query")
     if vectors is None:
         return [None] * len(tools)
     query = np.asarray(vectors[0], dtype=np.float32)
@@ -104,7 +116,8 @@ async def _similarities(
             continue
         vector = np.asarray(tool.embedding, dtype=np.float32)
         norm = float(np.linalg.norm(vector)) or 1.0
-        scores.append(round(float(query @ vector) / (query_norm * norm), 4))
+        cosine = float(query @ vector) / (query_norm * norm)
+        scores.append(round(embedder.reference_cosine(cosine, "query"), 4))
     return scores
 
 

@@ -152,7 +152,9 @@ async def import_episodes(
     # order under the lock and embeds again only what a concurrent write changed.
     embedded = await embed_planned(embedder, await plan_rows(graph.read, agent_id, rows))
     degraded = None if embedded is not None else embedder.status().reason
-    _add_batch_interference(rows, embedded or {}, retrieval.interference_similarity)
+    _add_batch_interference(
+        rows, embedded or {}, embedder.threshold(retrieval.interference_similarity)
+    )
 
     async def work(tx: Transaction) -> dict[str, str]:
         await lock_agent(tx, agent_id)
@@ -380,7 +382,7 @@ async def write_episodes_in(
         row["mentioned_dates"] = mentioned_dates(row["text"], row["occurred_at"].date())
         vector = vectors.get(row["id"]) if vectors else None
         row["embedding"] = vector_param(vector[1]) if vector else None
-    await _add_stored_interference(tx, retrieval, agent_id, rows)
+    await _add_stored_interference(tx, embedder, retrieval, agent_id, rows)
     # Before the create: statistics an older agent lacks are built from the episodes stored so far.
     await add_episode_statistics(tx, agent_id, rows)
     await tx.run(
@@ -388,6 +390,7 @@ async def write_episodes_in(
         agent_id=agent_id,
         episodes=rows,
         scheme=EPISODE_EMBEDDING_SCHEME,
+        embedding_model=embedder.model_id,
     )
     await link_subjects_in(tx, agent_id, rows)
     if plan.link or plan.unlink:  # none for episodes without a session, or a session's first
@@ -402,6 +405,7 @@ async def write_episodes_in(
             tx,
             "Episode",
             [{"id": eid, "embedding": vector_param(vectors[eid][1])} for eid in restitched],
+            embedder.model_id,
         )
     return deferred if defer_vectors else {}
 
@@ -445,7 +449,8 @@ async def embed_deferred_episodes(
             agent_id=agent_id,
             episodes=[row | {"occurred_at": pending[row["id"]]} for row in rows],
             k=retrieval.interference_neighbours,
-            score_floor=(1.0 + retrieval.interference_similarity) / 2.0,
+            score_floor=(1.0 + embedder.threshold(retrieval.interference_similarity)) / 2.0,
+            embedding_model=embedder.model_id,
         )
         extra = {row["id"]: int(row["newer_neighbours"]) for row in newer}
         stored = await tx.run(
@@ -453,6 +458,7 @@ async def embed_deferred_episodes(
             agent_id=agent_id,
             rows=[row | {"newer": extra.get(row["id"], 0)} for row in rows],
             scheme=EPISODE_EMBEDDING_SCHEME,
+            embedding_model=embedder.model_id,
         )
         return int(stored[0]["stored"]) if stored else 0
 
@@ -460,7 +466,11 @@ async def embed_deferred_episodes(
 
 
 async def _add_stored_interference(
-    tx: Transaction, retrieval: EpisodeWriting, agent_id: str, rows: list[dict[str, Any]]
+    tx: Transaction,
+    embedder: Embedder,
+    retrieval: EpisodeWriting,
+    agent_id: str,
+    rows: list[dict[str, Any]],
 ) -> None:
     """Interference with the stored episodes: older similar ones get + 1 (in the database), each
     row the count of stored newer ones."""
@@ -476,7 +486,8 @@ async def _add_stored_interference(
         agent_id=agent_id,
         episodes=with_vectors,
         k=retrieval.interference_neighbours,
-        score_floor=(1.0 + retrieval.interference_similarity) / 2.0,
+        score_floor=(1.0 + embedder.threshold(retrieval.interference_similarity)) / 2.0,
+        embedding_model=embedder.model_id,
     )
     extra = {row["id"]: int(row["newer_neighbours"]) for row in newer}
     for r in rows:

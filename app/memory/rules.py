@@ -125,7 +125,13 @@ async def create_rule(
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
-        rows = await tx.run("memory/rules/create_rule", agent_id=agent_id, rule=params, now=at)
+        rows = await tx.run(
+            "memory/rules/create_rule",
+            agent_id=agent_id,
+            rule=params,
+            now=at,
+            embedding_model=embedder.model_id if embedder is not None else None,
+        )
         missing = sorted(set(data.derived_from) - set(rows[0]["linked"]))
         if missing:  # raising rolls the transaction back: nothing is written
             raise InvalidInput(

@@ -131,6 +131,8 @@ class _Load:
     immutable_keys: frozenset[str]
     source: str
     strength_cap: float | None = None
+    # The model the vectors were made with (app/embeddings/embedder.py model_id).
+    embedding_model: str | None = None
 
     @property
     def total(self) -> int:
@@ -146,6 +148,7 @@ async def load_pack(
     pack: KnowledgePack,
     *,
     vectors: dict[str, Vector] | None = None,
+    vectors_model: str | None = None,
     progress: Progress | None = None,
     install_frames: FrameInstaller | None = None,
     immutable_keys: frozenset[str] = frozenset(),
@@ -154,8 +157,9 @@ async def load_pack(
 ) -> PackLoadReport:
     """Loads (or upgrades) ``pack`` into the agent; all or nothing.
 
-    ``vectors`` maps belief key (and ``rule:<key>``) to precomputed embeddings; missing ones are
-    computed with ``embedder`` (batched) when it works, else the nodes are marked pending.
+    ``vectors`` maps belief key (and ``rule:<key>``) to precomputed embeddings (made by
+    ``vectors_model``, else by ``embedder``'s model); missing ones are computed with ``embedder``
+    (batched) when it works, else the nodes are marked pending.
     ``immutable_keys`` names beliefs created immutable (the terminal creed at birth); ``source``
     is the beliefs' source (``pack``, or ``birth`` for the birth packs). ``strength_cap`` bounds
     the strength new beliefs start at; each keeps the pack's figure as ``prior_strength``. By
@@ -194,6 +198,7 @@ async def load_pack(
         immutable_keys=immutable_keys,
         source=source,
         strength_cap=strength_cap,
+        embedding_model=embedder.model_id if embedder is not None else vectors_model,
     )
     report = await graph.write_transaction(partial(_write_pack, load))
     # Counted once committed: each superseded belief is a pack_upgrade revision.
@@ -275,6 +280,7 @@ async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
             pack_name=load.pack.name,
             m=load.mechanics.as_params(),
             rows=list(chunk),
+            embedding_model=load.embedding_model,
         )
         done += len(chunk)
         if load.progress:
@@ -321,6 +327,7 @@ async def _upsert_rules(tx: Transaction, load: _Load) -> None:
             agent_id=load.agent_id,
             pack_name=load.pack.name,
             rows=rows,
+            embedding_model=load.embedding_model,
         )
     if load.progress and load.pack.rules:
         load.progress("rules", load.total, load.total)

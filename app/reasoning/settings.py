@@ -39,3 +39,7 @@ class ReasonerSettings(BaseModel):
     offline_stance_model: bool = True
     """Offline stance: the learned judge shipped in app/reasoning/offline/weights decides pairs
     about the topic when embeddings are on; false: the cue judge alone."""
+    offline_stance_embedding_model: str = "all-minilm-l6-v2"
+    """Offline stance: the embedding model whose cosine the judge reads, the one it was trained
+    on (tools/stance/train.py): trained on e5-small-v2's it judged VitaminC's held-out half
+    worse (accuracy 0.56 against 0.61, bench/README.md). Empty: the running model's."""

@@ -77,6 +77,7 @@ async def build_context(
         now=now,
         embedding=None,
         terms=lucene_terms(request.q) if request.mode != "vector" else None,
+        embedding_model=embedder.model_id,
         embed=embedder.embed_one,
     )
     # The belief and rule sections' lexical reads need no vector: they run during the embedding.

@@ -60,6 +60,9 @@ class SectionSearch:
     now: datetime
     embedding: list[float] | None
     terms: str | None
+    # The model that made ``embedding`` (app/embeddings/embedder.py model_id): the searches
+    # compare it with the vectors that model made only.
+    embedding_model: str
     # Embeds another text (the question without the asked people's names, ``asked_people.py``);
     # None: the episodes search with ``embedding`` alone.
     embed: Callable[[str], Awaitable[list[float] | None]] | None = None
@@ -106,6 +109,7 @@ class SectionSearch:
         return {
             "agent_id": self.agent_id,
             "embedding": self.embedding,
+            "embedding_model": self.embedding_model,
             "candidates": max(self.settings.candidates, self.k),
             "k": self.k,
         }
@@ -301,6 +305,7 @@ class SectionSearch:
             "retrieval/open_research_conflicts",
             agent_id=self.agent_id,
             embedding=self.embedding,
+            embedding_model=self.embedding_model,
             k=self.k,
         )
 

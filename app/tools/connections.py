@@ -143,6 +143,7 @@ async def add_connection(
             connection=row,
             tools=tools,
             now=now,
+            embedding_model=embedder.model_id,
         )
 
     try:

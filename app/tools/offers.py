@@ -34,12 +34,16 @@ class ToolOffers:
         self._monotonic = monotonic
         self._tools: dict[str, tuple[float, list[StoredTool]]] = {}
 
-    async def of(self, graph: GraphClient, agent_id: str) -> list[StoredTool]:
+    async def of(self, graph: GraphClient, agent_id: str, embedding_model: str) -> list[StoredTool]:
+        """The agent's active tools; a description vector only when ``embedding_model`` (the
+        running model) made it."""
         now = self._monotonic()
         cached = self._tools.get(agent_id)
         if cached is not None and now - cached[0] < self._ttl_s:
             return cached[1]
-        rows = await graph.read("tools/list_tool_offers", agent_id=agent_id)
+        rows = await graph.read(
+            "tools/list_tool_offers", agent_id=agent_id, embedding_model=embedding_model
+        )
         tools = [
             StoredTool(
                 qualified_name=row["qualified_name"],

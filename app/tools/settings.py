@@ -44,6 +44,10 @@ class ToolSettings(BaseModel):
     route_similarity: Unit = 0.45
     """A chat message without the `call` syntax is routed offline to the tool whose description
     is at least this close to it (cosine)."""
+    route_embedding_model: str = "all-minilm-l6-v2"
+    """The embedding model of the offline route's cosine, the one its threshold was chosen on:
+    e5-small-v2 separated requests from ordinary messages worse (bench/tool_routing_threshold.py,
+    bench/README.md). Empty: the running model's (then the vectors stored on the tools)."""
     # MCP's destructiveHint, which the protocol presumes for a tool that does not say it is
     # read-only.
     destructive_min_successes: Annotated[int, Field(ge=0, le=1000)] = 3

@@ -1,7 +1,8 @@
 // The agent's conflicts between research sources that are not settled (open, or unresolvable:
 // the sources still disagree), for the context: the hypothesis, both sources and the
 // investigation; closest to the query first when an embedding is given, then newest.
-// Params: $agent_id (string), $embedding (list of floats or null), $k (int).
+// Params: $agent_id (string), $embedding (list of floats or null), $k (int),
+//         $embedding_model (string: the model that made $embedding; only vectors it made are compared).
 // Returns: id, status, hypothesis, resolution (string or null), investigation_id, question,
 //          sources (list of maps: title, origin, text, stance), score (float or null), detected_at.
 MATCH (c:Conflict {agent_id: $agent_id})
@@ -9,7 +10,8 @@ WHERE c.status IN ['open', 'unresolvable']
 MATCH (c)-[:ABOUT]->(h:Hypothesis)
 MATCH (i:Investigation {id: c.investigation_id})
 WITH c, h, i,
-     CASE WHEN $embedding IS NULL OR h.embedding IS NULL THEN null
+     CASE WHEN $embedding IS NULL OR h.embedding IS NULL
+               OR h.embedding_model <> $embedding_model THEN null
           ELSE vector.similarity.cosine(h.embedding, $embedding) END AS score
 ORDER BY coalesce(score, -2.0) DESC, c.detected_at DESC
 LIMIT $k

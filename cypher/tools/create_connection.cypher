@@ -2,6 +2,7 @@
 // connection, to the agent (CAN_USE) and to the agent's belief about it (ABOUT_TOOL). Call
 // graph/agent_scope/lock_agent first in the same transaction; the beliefs exist already.
 // Params: $agent_id (string), $now (datetime),
+//         $embedding_model (string: the model that made the vectors, app/embeddings/embedder.py model_id),
 //         $connection (map: id, name, transport, command, args (list), cwd, url,
 //         env_names (list), header_names (list)),
 //         $tools (list of maps: id, qualified_name, name, description, input_schema (JSON
@@ -33,6 +34,7 @@ CALL (agent, c) {
       t.destructive = tool.destructive,
       t.idempotent = tool.idempotent,
       t.embedding = tool.embedding,
+      t.embedding_model = CASE WHEN tool.embedding IS NULL THEN null ELSE $embedding_model END,
       t.belief_id = tool.belief_id,
       t.search_source = tool.search_source,
       t.is_active = true,

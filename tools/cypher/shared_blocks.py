@@ -33,7 +33,8 @@ TEMPLATES: Mapping[str, str] = {
     "vector half": """\
 WITH 1 AS go WHERE $embedding IS NOT NULL AND $w.vector_on
 CALL () {
-  MATCH (x:{label} {agent_id: $agent_id}) WHERE x.embedding IS NOT NULL
+  MATCH (x:{label} {agent_id: $agent_id})
+    WHERE x.embedding IS NOT NULL AND x.embedding_model = $embedding_model
   RETURN x LIMIT $candidates
 }
 WITH collect(x) AS few
@@ -49,6 +50,8 @@ CALL (few) {
   MATCH ({v}:{label})
     SEARCH {v} IN (VECTOR INDEX {index} FOR $embedding WHERE {v}.agent_id = $agent_id LIMIT $candidates)
     SCORE AS similarity
+  // Only the running model's vectors ($embedding_model made $embedding): no search mixes two.
+  WITH {v}, similarity WHERE {v}.embedding_model = $embedding_model
   RETURN {v}, similarity
 }
 WITH {v}, similarity ORDER BY similarity DESC

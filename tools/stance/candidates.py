@@ -54,6 +54,7 @@ from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.offline import stance_features
 from app.reasoning.offline.stance import StanceDecision
 from app.reasoning.offline.stance_model import LoadedJudge, TreeEnsemble
+from app.reasoning.settings import ReasonerSettings
 from app.research.settings import ResearchSettings
 from app.text.words import content_words, tokens
 from bench.research_rejudge import line, rejudge
@@ -216,7 +217,9 @@ def evaluate(
         pairs, labels = pairs + extra, labels + extra_labels
     missing = sorted({text for pair in pairs for text in pair} - vectors.keys())
     if missing:
-        embedded = shared_embedder(EmbeddingSettings()).embed_sync(missing)
+        embedded = shared_embedder(
+            EmbeddingSettings(model=ReasonerSettings().offline_stance_embedding_model)
+        ).embed_sync(missing)
         if embedded is None:
             raise SystemExit("the embedder returned no vectors")
         vectors.update(zip(missing, embedded, strict=True))
@@ -308,7 +311,9 @@ def main() -> None:
         | {row.evidence for row in tuning}
         | {row.titled_evidence for row in tuning if row.titled_evidence is not None}
     )
-    embedded = shared_embedder(EmbeddingSettings()).embed_sync(texts)
+    embedded = shared_embedder(
+        EmbeddingSettings(model=ReasonerSettings().offline_stance_embedding_model)
+    ).embed_sync(texts)
     if embedded is None:
         raise SystemExit("the embedder returned no vectors")
     vectors = dict(zip(texts, embedded, strict=True))

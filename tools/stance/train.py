@@ -20,7 +20,7 @@ and its figures are written into the manifest (``bench/stance_vitaminc.py`` repr
 through the reasoner). The rest of VitaminC is not used at all.
 
 Each row is a pair (claim = the evidence sentence, statement = the VitaminC claim), embedded with
-the project's embedder (all-MiniLM-L6-v2, vectors cached in its usual cache), turned into
+the project's embedder (the default model, vectors cached in its usual cache), turned into
 features by ``app.reasoning.offline.stance_features``, and labelled SUPPORTS → reinforcing,
 REFUTES → contradicting, NOT_ENOUGH_INFO → neutral. Each training row is also seen in the form
 the research judge reads a passage ("<page title>: <sentence>", when the sentence lacks the
@@ -152,10 +152,14 @@ def featurise(
     """(claim, statement) pairs → the feature matrix the package computes at run time (with
     ``embeddings``, also ``|u - v|`` and ``u * v``: a candidate ``--explore`` compares)."""
     threshold = ReasonerSettings().offline_topic_similarity
+    # On all-MiniLM-L6-v2's cosine scale, as the reasoner hands it to the judge.
+    scale = shared_embedder(
+        EmbeddingSettings(model=ReasonerSettings().offline_stance_embedding_model)
+    ).reference_cosine
     out = []
     for claim, statement in pairs:
         u, v = vectors[claim], vectors[statement]
-        cosine = float(np.dot(u, v))
+        cosine = scale(float(np.dot(u, v)))
         cue = decide_stance(claim, statement, cosine, threshold, "cosine")
         features = text_features(claim, statement, cosine, cue)
         out.append(pair_vector(features, u, v) if embeddings else np.asarray(features))
@@ -406,7 +410,9 @@ def main() -> None:
     held_out = [row for row in rows if not row.tuning]
     train = [row for row in tuning if not row.validation]
     validation = [row for row in tuning if row.validation]
-    embedder = shared_embedder(EmbeddingSettings())
+    embedder = shared_embedder(
+        EmbeddingSettings(model=ReasonerSettings().offline_stance_embedding_model)
+    )
     if not embedder.available:
         raise SystemExit(f"the embedder is unavailable: {embedder.status().reason}")
     texts = sorted(

@@ -27,6 +27,9 @@ class StanceJudgePublic(BaseModel):
 
 class HealthPublic(BaseModel):
     status: Literal["ok"]
+    # The embedding model this process runs (its vectors record it; /ready says whether it
+    # loaded and on which runtime).
+    embedding_model: str
     # How stance is judged without Claude (also Claude's fallback).
     stance_judge: StanceJudgePublic
 
@@ -49,11 +52,12 @@ class ReadyPublic(BaseModel):
 
 
 @router.get("/health")
-async def health(reasoner: ReasonerDep) -> HealthPublic:
+async def health(reasoner: ReasonerDep, embedder: EmbedderDep) -> HealthPublic:
     """The process is up (says nothing about Neo4j), and which offline stance judge runs."""
     judge = offline_judge(reasoner)
     return HealthPublic(
         status="ok",
+        embedding_model=embedder.model_id,
         stance_judge=StanceJudgePublic(
             kind="learned" if judge.model is not None else "cues",
             version=judge.version,

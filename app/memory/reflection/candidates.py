@@ -30,6 +30,7 @@ async def read_candidates(
         since=scope.request.since or EARLIEST,
         limit=scope.request.max_episodes or scope.settings.max_episodes,
         dimensions=embedder.dimensions if embedder is not None else EmbeddingSettings().dimensions,
+        embedding_model=embedder.model_id if embedder is not None else "",
     )
     if not rows:
         raise AgentNotFound(scope.agent_id)
@@ -81,6 +82,7 @@ async def read_targeted(
         ids=ids,
         limit=len(ids) or scope.request.recent or TARGETED_DEFAULT,
         dimensions=embedder.dimensions if embedder is not None else EmbeddingSettings().dimensions,
+        embedding_model=embedder.model_id if embedder is not None else "",
     )
     if not rows:
         raise AgentNotFound(scope.agent_id)

@@ -32,7 +32,12 @@ class ReflectRequest(BaseModel):
     min_cluster_size: Annotated[int | None, Field(ge=2, le=1000)] = None
     similarity: Annotated[
         float | None,
-        Field(ge=0.0, le=1.0, description="Cosine similarity at which episodes cluster."),
+        Field(
+            ge=0.0,
+            le=1.0,
+            description="Cosine similarity at which episodes cluster, on all-MiniLM-L6-v2's "
+            "scale (mapped onto the running embedding model's, as every threshold).",
+        ),
     ] = None
     max_episodes: Annotated[int | None, Field(ge=1, le=MAX_EPISODES_LIMIT)] = None
     dry_run: bool = Field(default=False, description="Cluster and abstract, write nothing.")

@@ -60,6 +60,8 @@ class ReflectionScope:
     settings: ReflectionSettings
     mechanics: MemoryMechanics
     at: datetime
+    # The model the new rules' vectors are made with (app/embeddings/embedder.py model_id).
+    embedding_model: str | None = None
 
 
 def cluster_plans(

@@ -33,6 +33,15 @@ from app.memory.settings import MemoryMechanics, ReflectionSettings
 log = logging.getLogger(__name__)
 
 
+def _similarity(scope: ReflectionScope, embedder: Embedder | None) -> tuple[float, float]:
+    """The clustering similarity asked for (or the setting), on all-MiniLM-L6-v2's cosine scale
+    as every threshold, and the same on the running model's scale, which clusters."""
+    similarity = scope.request.similarity
+    if similarity is None:
+        similarity = scope.settings.similarity
+    return similarity, embedder.threshold(similarity) if embedder is not None else similarity
+
+
 async def reflect(
     graph: GraphClient,
     embedder: Embedder | None,
@@ -64,17 +73,17 @@ async def reflect(
         AgentNotFound: no such agent.
         ReflectionFailed: the reasoner failed or answered an unusable rule (nothing written).
     """
+    model = embedder.model_id if embedder is not None else None
     scope = ReflectionScope(
         agent_id=agent_id,
         request=request or ReflectRequest(),
         settings=settings or ReflectionSettings(),
         mechanics=mechanics or MemoryMechanics(),
         at=utc_now(now),
+        embedding_model=model,
     )
-    similarity = scope.request.similarity
-    if similarity is None:
-        similarity = scope.settings.similarity
-    candidates, groups, min_size = await _groups(graph, embedder, scope, similarity)
+    similarity, threshold = _similarity(scope, embedder)
+    candidates, groups, min_size = await _groups(graph, embedder, scope, threshold)
     plans = cluster_plans(candidates, groups, scope.settings)
     await abstract_rules(graph, reasoner, plans, scope)
     rules_embedded = await embed_rules(embedder, plans, scope.request)
@@ -112,9 +121,10 @@ async def reflect(
 
 
 async def _groups(
-    graph: GraphClient, embedder: Embedder | None, scope: ReflectionScope, similarity: float
+    graph: GraphClient, embedder: Embedder | None, scope: ReflectionScope, threshold: float
 ) -> tuple[Candidates, list[list[int]], int]:
-    """The candidates, the groups a rule is abstracted from, and the least group size."""
+    """The candidates, the groups a rule is abstracted from (clustered at ``threshold``, on the
+    running model's cosine scale), and the least group size."""
     if scope.request.targeted:
         # Seed 003's reflection on named or recent episodes: one group, one rule, no clustering.
         candidates = await read_targeted(graph, embedder, scope)
@@ -126,7 +136,7 @@ async def _groups(
     min_size = scope.request.min_cluster_size or scope.settings.min_cluster_size
     candidates = await read_candidates(graph, embedder, scope)
     # Up to seconds of numpy for thousands of episodes: off the event loop.
-    partition = await asyncio.to_thread(cluster_by_similarity, candidates.unit, similarity)
+    partition = await asyncio.to_thread(cluster_by_similarity, candidates.unit, threshold)
     return candidates, [g for g in partition if len(g) >= min_size], min_size
 
 

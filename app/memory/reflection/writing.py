@@ -88,6 +88,7 @@ async def _create_rule(tx: Transaction, plan: ClusterPlan, scope: ReflectionScop
     created = await tx.run(
         "memory/rules/create_rule",
         agent_id=scope.agent_id,
+        embedding_model=scope.embedding_model,
         rule={
             "id": rule_id,
             **plan.rule.model_dump(),

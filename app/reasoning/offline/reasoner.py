@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-from app.embeddings.embedder import Embedder
+from app.embeddings.embedder import Embedder, embedder_for_model
 from app.reasoning.offline import research
 from app.reasoning.offline.audit import audit_offline
 from app.reasoning.offline.replies import compose
@@ -153,8 +153,8 @@ class OfflineReasoner:
         settings: ReasonerSettings | None = None,
         judge: LoadedJudge | None = None,
     ) -> None:
-        self.embedder = embedder
         self.settings = settings or ReasonerSettings()
+        self.embedder = embedder_for_model(embedder, self.settings.offline_stance_embedding_model)
         if judge is None:
             judge = (
                 shared_judge()
@@ -172,7 +172,9 @@ class OfflineReasoner:
             vectors = await self.embedder.embed([*claims, *statements])
             if vectors is not None:
                 claim_vectors, statement_vectors = vectors[: len(claims)], vectors[len(claims) :]
-                matrix = [[_cosine(c, s) for s in statement_vectors] for c in claim_vectors]
+                # On all-MiniLM-L6-v2's scale: the topic threshold's and the stance model's.
+                scale = self.embedder.reference_cosine
+                matrix = [[scale(_cosine(c, s)) for s in statement_vectors] for c in claim_vectors]
                 return _Similarities(
                     matrix,
                     "cosine",

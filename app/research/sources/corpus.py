@@ -161,6 +161,7 @@ async def _load_file(
             await tx.run(
                 "research/corpus/create_corpus_passages",
                 agent_id=agent_id,
+                embedding_model=embedder.model_id,
                 passages=rows[start : start + WRITE_BATCH],
             )
         return written
@@ -307,6 +308,7 @@ class CorpusSource:
             k=limit,
             mode="fused",
             now=datetime.now(UTC),
+            embedding_model=self._embedder.model_id,
             embedding=None,
             terms=lucene_terms(query),
         )

@@ -45,6 +45,7 @@ async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
             investigation_id=state.investigation.id,
             hypotheses=hypotheses,
             step_id=step_id,
+            embedding_model=services.embedder.model_id,
         )
 
     return StepPlan(

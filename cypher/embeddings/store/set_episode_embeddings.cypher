@@ -1,11 +1,11 @@
 // Stores vectors on Episodes (float32, as the vector index reads them) with the embedding scheme
 // they were made under (app/embeddings/store.py EPISODE_EMBEDDING_SCHEME), and clears the mark.
 // Params: $rows (list of maps: id string, embedding float32 VECTOR (app/graph/vectors.py)),
-//         $scheme (int).
+//         $scheme (int), $embedding_model (string: the model that made the vectors, app/embeddings/embedder.py model_id).
 // Returns: stored (int).
 UNWIND $rows AS row
 MATCH (n:Episode {id: row.id})
 CALL db.create.setNodeVectorProperty(n, 'embedding', toFloatList(row.embedding))
-SET n.embedding_scheme = $scheme
+SET n.embedding_scheme = $scheme, n.embedding_model = $embedding_model
 REMOVE n.embedding_pending
 RETURN count(n) AS stored

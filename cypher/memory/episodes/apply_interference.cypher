@@ -4,11 +4,14 @@
 // the count of stored newer ones is returned for the new episode (written when it is created).
 // Neo4j's cosine score is (1 + cos) / 2, so $score_floor = (1 + threshold) / 2.
 // Params: $agent_id (string), $k (int), $score_floor (float),
+//         $embedding_model (string: the model that made the new vectors; only stored vectors it
+//         made are compared),
 //         $episodes (list of maps: id string, occurred_at datetime, embedding float32 VECTOR (app/graph/vectors.py)).
 // Returns: id (string), newer_neighbours (int) per new episode that has similar stored ones.
 CYPHER 25
 CALL () {
-  MATCH (x:Episode {agent_id: $agent_id}) WHERE x.embedding IS NOT NULL
+  MATCH (x:Episode {agent_id: $agent_id})
+    WHERE x.embedding IS NOT NULL AND x.embedding_model = $embedding_model
   RETURN x LIMIT $k
 }
 WITH collect(x) AS few
@@ -27,7 +30,7 @@ CALL (row, few) {
   MATCH (old:Episode)
     SEARCH old IN (VECTOR INDEX episode_embedding FOR toFloatList(row.embedding) WHERE old.agent_id = $agent_id LIMIT $k)
     SCORE AS score
-  WHERE score >= $score_floor
+  WHERE score >= $score_floor AND old.embedding_model = $embedding_model
   RETURN old
 }
 WITH row, old, old.occurred_at <= row.occurred_at AS old_is_older

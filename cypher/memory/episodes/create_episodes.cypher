@@ -13,7 +13,8 @@
 //         lexical_terms (list of strings: the counted tokens of its indexed text, in order,
 //         repeats kept), token_count (int: every token of it; app/memory/lexical_stats.py),
 //         embedding (float32 VECTOR or null), about (list of belief ids)),
-//         $scheme (int: the embedding scheme of the given vectors).
+//         $scheme (int: the embedding scheme of the given vectors),
+//         $embedding_model (string: the model that made the vectors, app/embeddings/embedder.py model_id).
 // The agent counts the episodes written since its last reflection (episodes_since_reflection:
 // the loop reflects every N of them, app/loop/sessions.py reflect_if_due).
 // Returns: id (string), external_id (string), person_id (string or null).
@@ -53,7 +54,7 @@ WITH e, row
 CALL (e, row) {
   WITH e, row WHERE row.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(e, 'embedding', toFloatList(row.embedding))
-  SET e.embedding_scheme = $scheme
+  SET e.embedding_scheme = $scheme, e.embedding_model = $embedding_model
 }
 CALL (e, row) {
   WITH e, row WHERE row.session IS NOT NULL

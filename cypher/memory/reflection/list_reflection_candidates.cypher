@@ -4,7 +4,8 @@
 // from the agent-wide index, which would read every episode the agent ever had.
 // Params: $agent_id (string), $since (datetime: only episodes that occurred at or after; the
 //         caller passes the earliest datetime for "all"), $limit (int: the most episodes
-//         returned), $dimensions (int: of the stored vectors).
+//         returned), $dimensions (int: of the stored vectors), $embedding_model (string: an
+//         episode counts as embedded when this model made its vector).
 // Returns: episodes (list of maps: id, text, outcome, frame, occurred_at, kind ('turn' for a chat
 //          turn, whose outcome the turn already counted in the capability; else null), embedding (a float32
 //          VECTOR: one packed value instead of 384 tagged floats, several times faster to read)),
@@ -18,7 +19,7 @@ CALL () {
     USING INDEX e:Episode(agent_id, consolidated, trivial, occurred_at)
   WHERE e.agent_id = $agent_id AND e.consolidated = false AND e.trivial = false
     AND e.occurred_at >= $since
-  WITH e, e.embedding IS NOT NULL AS embedded
+  WITH e, e.embedding IS NOT NULL AND e.embedding_model = $embedding_model AS embedded
   RETURN count(CASE WHEN embedded THEN 1 END) AS eligible,
          count(CASE WHEN NOT embedded THEN 1 END) AS without_embedding
 }
@@ -40,7 +41,7 @@ CALL (without_embedding) {
   WITH e ORDER BY e.occurred_at DESC, e.id DESC
   WITH collect(e) AS ordered
   UNWIND ordered[..$limit + without_embedding] AS e
-  WITH e WHERE e.embedding IS NOT NULL
+  WITH e WHERE e.embedding IS NOT NULL AND e.embedding_model = $embedding_model
   WITH e LIMIT $limit
   RETURN collect(e {.id, .outcome, .frame, .occurred_at, .kind,
                     text: coalesce(e.text, e.user_message, e.response, ''),

@@ -3,7 +3,8 @@
 // with their vectors. Trivial episodes are never consolidated (docs/memory.md §1): named ones
 // come back marked so, for the caller to skip and count.
 // Params: $agent_id (string), $ids (list of episode ids, may be empty), $limit (int),
-//         $dimensions (int: of the stored vectors).
+//         $dimensions (int: of the stored vectors), $embedding_model (string: a vector another
+//         model made comes back as null).
 // Returns: episodes (list of maps: id, text, outcome, frame, occurred_at, kind, trivial,
 //          consolidated, embedding (a float32 VECTOR or null)). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
@@ -15,7 +16,8 @@ CALL () {
   LIMIT $limit
   RETURN collect(e {.id, .outcome, .frame, .occurred_at, .kind, .trivial, .consolidated,
                     text: coalesce(e.text, e.user_message, e.response, ''),
-                    embedding: CASE WHEN e.embedding IS NULL THEN null
+                    embedding: CASE WHEN e.embedding IS NULL
+                                         OR e.embedding_model <> $embedding_model THEN null
                                     ELSE vector(e.embedding, $dimensions, FLOAT32) END}) AS episodes
 }
 RETURN episodes

@@ -2,6 +2,7 @@
 // to the episodes it came from.
 // Call graph/agent_scope/lock_agent first in the same transaction.
 // Params: $agent_id (string), $now (datetime),
+//         $embedding_model (string: the model that made the vectors, app/embeddings/embedder.py model_id),
 //         $rule (map: id, trigger_concept, content, source, confidence (float),
 //         embedding (list of 384 floats or null), derived_from (list of episode ids),
 //         lexical_terms (list of strings), token_count (int): the words the lexical search
@@ -23,6 +24,7 @@ WITH r
 CALL (r) {
   WITH r WHERE $rule.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(r, 'embedding', $rule.embedding)
+  SET r.embedding_model = $embedding_model
 }
 CALL (r) {
   UNWIND $rule.derived_from AS episode_id

