@@ -145,7 +145,7 @@ def _export(model_dir: Path, spec: OnnxSpec, out: Path) -> None:
     import torch
     from transformers import AutoModel
 
-    class SentenceEncoder(torch.nn.Module):  # type: ignore[misc]
+    class SentenceEncoder(torch.nn.Module):  # type: ignore[misc,unused-ignore]
         """Transformer + pooling + L2 normalisation, as the sentence-transformers pipeline."""
 
         def __init__(self) -> None:
