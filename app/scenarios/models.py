@@ -157,6 +157,8 @@ class ScenarioReport(BaseModel):
 
 
 class ScenarioNotFound(CredenceError):
+    """No validation scenario of that name (`credence scenario list` names them)."""
+
     code = "scenario_not_found"
 
     def __init__(self, name: str, available: list[str]) -> None:

@@ -681,8 +681,17 @@ def test_the_browser_style_sheet_uses_only_what_browser_understands() -> None:
             if key in ("diameter", "border-width", "shaft-width", "font-size", "padding"):
                 assert re.fullmatch(r"\d+px", value), (selector, key, value)
     assert rules["node.Belief"]["caption"] == "{statement}"
-    colours = [props["color"] for s, props in rules.items() if s.startswith("node.")]
+    # The bookkeeping labels (locks, migrations, the scheduler's jobs, corpus statistics) share
+    # one pale grey, so they recede; every label of the agent's mind has a colour of its own.
+    bookkeeping = {"AgentLock", "CredenceMigration", "CredenceMigrationLock", "LexicalCorpus",
+                   "ScheduledJob"}  # fmt: skip
+    colours = [
+        props["color"]
+        for s, props in rules.items()
+        if s.startswith("node.") and s.split(".", 1)[1] not in bookkeeping
+    ]
     assert len(set(colours)) == len(colours), "one colour per label"
+    assert {rules[f"node.{label}"]["color"] for label in bookkeeping} == {"#E0E0E0"}
 
 
 # --- API and CLI ------------------------------------------------------------------------------
