@@ -20,30 +20,34 @@ class Calibration:
     query: tuple[float, ...] = ()
 
 
+# The reference model's (all-MiniLM-L6-v2) cosine quantiles, the scale every threshold was
+# tuned on; each model's knots below map onto it.
+REFERENCE_KNOTS = (
+    -1.0000,
+    -0.1144,
+    -0.0666,
+    -0.0386,
+    0.0003,
+    0.0338,
+    0.0686,
+    0.1115,
+    0.1714,
+    0.2534,
+    0.3356,
+    0.4295,
+    0.5027,
+    0.5873,
+    0.6430,
+    0.6916,
+    0.7494,
+    0.7985,
+    0.8502,
+    0.9489,
+    1.0000,
+)
+
 E5_Q_CALIBRATION = Calibration(
-    reference=(
-        -1.0000,
-        -0.1144,
-        -0.0666,
-        -0.0386,
-        0.0003,
-        0.0338,
-        0.0686,
-        0.1115,
-        0.1714,
-        0.2534,
-        0.3356,
-        0.4295,
-        0.5027,
-        0.5873,
-        0.6430,
-        0.6916,
-        0.7494,
-        0.7985,
-        0.8502,
-        0.9489,
-        1.0000,
-    ),
+    reference=REFERENCE_KNOTS,
     passage=(
         -1.0000,
         0.6375,
@@ -92,29 +96,7 @@ E5_Q_CALIBRATION = Calibration(
     ),
 )
 E5_CALIBRATION = Calibration(
-    reference=(
-        -1.0000,
-        -0.1144,
-        -0.0666,
-        -0.0386,
-        0.0003,
-        0.0338,
-        0.0686,
-        0.1115,
-        0.1714,
-        0.2534,
-        0.3356,
-        0.4295,
-        0.5027,
-        0.5873,
-        0.6430,
-        0.6916,
-        0.7494,
-        0.7985,
-        0.8502,
-        0.9489,
-        1.0000,
-    ),
+    reference=REFERENCE_KNOTS,
     passage=(
         -1.0000,
         0.6330,
