@@ -278,14 +278,30 @@ class Frame(AgentScoped):
     updated_at = DateTimeNeo4jFormatProperty()
 
 
+_TASK_STATES = (
+    "planning",
+    "executing",
+    "awaiting_input",
+    "blocked",
+    "completed",
+    "cancelled",
+    "evicted",
+)
+
+
 class Task(AgentScoped):
     description = StringProperty()
-    state = StringProperty(
-        choices={"active": "active", "completed": "completed", "evicted": "evicted"}
-    )
+    state = StringProperty(choices={state: state for state in _TASK_STATES})
     source = StringProperty()
+    # A turn's task: its work unit's verb, and the approval it waited on.
+    verb = StringProperty()
+    approval_id = StringProperty()
     started_at = DateTimeNeo4jFormatProperty()
     ended_at = DateTimeNeo4jFormatProperty()
+    # Each transition (parallel lists, oldest first): the state entered, when, and why.
+    history_states = ArrayProperty(StringProperty())
+    history_at = ArrayProperty(DateTimeNeo4jFormatProperty())
+    history_causes = ArrayProperty(StringProperty())
 
 
 class Note(AgentScoped):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, cast, get_args
 
 import typer
 from rich.table import Table
@@ -21,6 +21,7 @@ from app.memory.reflection.models import (
 from app.memory.reflection.procedure import reflect
 from app.memory.rules import RuleCreate
 from app.memory.settings import MAX_EPISODES_LIMIT
+from app.memory.working_memory import TaskState
 from app.text.words import content_words
 
 memory_app = typer.Typer(help="Working memory, reflection and introspection.", no_args_is_help=True)
@@ -35,10 +36,11 @@ def memory_show(agent: AgentOption = None) -> None:
         lambda graph: working_memory.load_working_memory(graph, agent_id, mechanics=settings.memory)
     )
     tasks = Table(title=f"active tasks ({len(memory.tasks)})")
-    for column in ("id", "task", "since"):
+    for column in ("id", "task", "state", "why", "since"):
         tasks.add_column(column, overflow="fold")
     for task in memory.tasks:
-        tasks.add_row(task.id[:8], task.description, when(task.started_at))
+        why = task.history[-1].cause if task.history else ""
+        tasks.add_row(task.id[:8], task.description, task.state, why, when(task.started_at))
     notes = Table(title=f"notes ({len(memory.notes)})")
     for column in ("priority", "note", "expires"):
         notes.add_column(column, overflow="fold")
@@ -62,6 +64,33 @@ def memory_show(agent: AgentOption = None) -> None:
     for belief in objects.beliefs:
         beliefs.add_row(f"{belief.strength:.3f}", belief.statement)
     console.print(beliefs)
+
+
+@memory_app.command("tasks")
+def memory_tasks(
+    agent: AgentOption = None,
+    state: Annotated[
+        list[str] | None, typer.Option(help="Only tasks in this state (repeat for more)")
+    ] = None,
+    limit: Annotated[int, typer.Option(min=1, max=500)] = 20,
+) -> None:
+    """Tasks in any state, newest first, with every transition (state, time, cause)."""
+    agent_id = agent_id_of(agent)
+    states = [_task_state(name) for name in state or []]
+    found = run_with_graph(lambda graph: working_memory.list_tasks(graph, agent_id, states, limit))
+    table = Table(title=f"tasks ({found.count})")
+    for column in ("id", "task", "state", "transitions"):
+        table.add_column(column, overflow="fold")
+    for task in found.data:
+        moves = "\n".join(f"{when(move.at)} {move.state}: {move.cause}" for move in task.history)
+        table.add_row(task.id[:8], task.description, task.state, moves)
+    console.print(table)
+
+
+def _task_state(name: str) -> TaskState:
+    if name not in get_args(TaskState):
+        raise typer.BadParameter(f"{name!r} is not a task state ({', '.join(get_args(TaskState))})")
+    return cast(TaskState, name)
 
 
 @memory_app.command("reflect")

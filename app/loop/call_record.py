@@ -50,6 +50,7 @@ from app.loop.responses import turn_response
 from app.loop.results import TurnWritten, turn_result
 from app.loop.services import LoopServices
 from app.loop.turn_memory import OutcomeLesson, turn_lesson
+from app.loop.work_tasks import open_turn_task_in
 from app.loop.write_phase import Aftermath, ask_a_person, question_for, turn_conduct
 from app.reasoning.protocol import ExecutionResult, Reply
 from app.tools.actions import action_params, action_status, result_fields
@@ -291,6 +292,7 @@ async def _record_asking(
     memory = _memory_of(services, recorder, turn, reply, ids, approval)
     if not await tx.run(_RECORD, **_record_params(services, turn, ids, approval, memory)):
         raise AgentNotFound(turn.agent_id)
+    await open_turn_task_in(tx, turn, approval, services.settings.memory, ids.at)
     return await _recorded(recorder, turn, reply, ids, approval)
 
 

@@ -66,6 +66,7 @@ from app.loop.turn_memory import (
     turn_lesson,
     write_turn_episode,
 )
+from app.loop.work_tasks import move_resumed_task_in, open_turn_task_in
 from app.memory.capability_map import capability_for
 from app.memory.working_memory import note_entities_in
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
@@ -229,6 +230,8 @@ async def record_turn(
     records = await _record_decision_and_answer(
         tx, services, recorder, turn, (revision, answers), (outcome, episode_id), now
     )
+    # The work unit as a task of working memory, in the state the turn left it (seed 000).
+    await open_turn_task_in(tx, turn, records.approval, settings.memory, now)
     value, streak = await record_dissatisfaction_in(tx, settings.mechanics, agent_id)
     written = TurnWritten(
         episode_id,
@@ -532,6 +535,7 @@ async def record_resumption(
     now = services.clock.now()
     await lock_agent(tx, agent_id)
     approval = await _resolve_approval(tx, run)
+    await move_resumed_task_in(tx, run, now)
     speaker = run.answer.speaker or (state.request.speaker if state else None)
     met = await meet_speaker(tx, settings.memory, agent_id, speaker, run.answer.text, now)
     outcome = "failure" if run.rejected else outcome_of(run.execution, run.verification)

@@ -1,8 +1,15 @@
 """Working memory (docs/memory.md §4): three columns, loaded in one read.
 
-1. **Active tasks** — ``Task`` nodes in state ``active``, newest first. At most
-   ``max_active_tasks`` (4): adding one more marks the oldest active task ``evicted`` (not
-   ``completed``: it was not done, only pushed out), so the most recent ones are kept.
+1. **Active tasks** — ``Task`` nodes in an open state, newest first. The states are seed 000's:
+   ``planning`` → ``executing`` → ``completed``, with ``awaiting_input`` (an approval waits for
+   a person) and ``blocked`` (a tool call failed, no executor or connection could run the work,
+   verification escalated) on the way; two more end a task that was not done: ``cancelled``
+   (rejected by a person, refused by the guardian) and ``evicted``. The open states are
+   planning, executing, awaiting_input and blocked. Each transition is kept on the task (its
+   ``history``: state, time from the injected clock, cause). At most ``max_active_tasks`` (4)
+   are open: adding one more marks the oldest open task ``evicted`` (not ``completed``: it was
+   not done, only pushed out), so the most recent ones are kept. The loop opens a task for each
+   turn's work unit and moves it (app/loop/work_tasks.py); the API adds and completes others.
 2. **Notes** — ``Note`` nodes with a priority (0..10, higher first) and an ``expires_at`` set
    from a TTL; an expired note drops out of every read (it stays in the graph, nothing is
    deleted). Sorted by priority, then newest.
@@ -37,7 +44,11 @@ from app.memory.people.names import name_key
 from app.memory.people.store import person_from_row
 from app.memory.settings import MemoryMechanics
 
-TaskState = Literal["active", "completed", "evicted"]
+TaskState = Literal[
+    "planning", "executing", "awaiting_input", "blocked", "completed", "cancelled", "evicted"
+]
+# The states of a task still in working memory's first column.
+OPEN_TASK_STATES: tuple[TaskState, ...] = ("planning", "executing", "awaiting_input", "blocked")
 DeadlineKind = Literal["month_end", "quarter_end", "year_end"]
 QUARTER_END_MONTHS = frozenset({3, 6, 9, 12})
 
@@ -49,6 +60,14 @@ class TaskCreate(StrictModel):
     _check = field_validator("description")(not_blank)
 
 
+class TaskTransition(BaseModel):
+    """One move of a task: the state it entered, when (the injected clock) and why."""
+
+    state: TaskState
+    at: datetime
+    cause: str
+
+
 class Task(BaseModel):
     id: str
     agent_id: str
@@ -57,12 +76,50 @@ class Task(BaseModel):
     source: str | None = None
     started_at: datetime
     ended_at: datetime | None = None
+    verb: str | None = Field(default=None, description="The work unit's verb (a turn's task).")
+    approval_id: str | None = Field(
+        default=None, description="The approval the task waited on, if it did."
+    )
+    history: list[TaskTransition] = Field(
+        default_factory=list, description="Every state the task entered, oldest first."
+    )
+
+
+class TasksPublic(BaseModel):
+    data: list[Task]
+    count: int
+
+
+def task_from_row(row: dict[str, Any]) -> Task:
+    """A Task from its node's properties (its history is kept as three parallel lists)."""
+    states = row.get("history_states") or []
+    times = row.get("history_at") or []
+    causes = row.get("history_causes") or []
+    history = [
+        TaskTransition(state=state, at=at, cause=cause)
+        for state, at, cause in zip(states, times, causes, strict=False)
+    ]
+    return Task.model_validate({**row, "history": history})
+
+
+def transitions(moves: list[tuple[TaskState, str]], at: datetime) -> list[dict[str, Any]]:
+    """The ``$moves`` parameter of the task queries: each (state, cause) at ``at``."""
+    return [{"state": state, "at": at, "cause": cause[:1000]} for state, cause in moves]
 
 
 class TaskAdded(BaseModel):
     task: Task
-    # Ids of the active tasks pushed out to keep at most max_active_tasks.
+    # Ids of the open tasks pushed out to keep at most max_active_tasks.
     evicted: list[str]
+
+
+class TaskDraft(BaseModel):
+    """A task about to be opened: what it is and where it comes from."""
+
+    description: str
+    source: str
+    verb: str | None = None
+    approval_id: str | None = None
 
 
 class NoteCreate(StrictModel):
@@ -211,33 +268,73 @@ async def add_task(
     mechanics: MemoryMechanics | None = None,
     now: datetime | None = None,
 ) -> TaskAdded:
-    """Adds an active task; beyond ``max_active_tasks`` the oldest active ones are evicted.
+    """Adds a task in ``planning``; beyond ``max_active_tasks`` the oldest open ones are
+    evicted.
 
     Raises:
         AgentNotFound: no such agent.
     """
-    mechanics = mechanics or MemoryMechanics()
-    task_id = str(uuid.uuid4())
     at = utc_now(now)
+    draft = TaskDraft(description=data.description, source=data.source)
+    moves: list[tuple[TaskState, str]] = [("planning", f"added through the {data.source}")]
 
     async def work(tx: Transaction) -> TaskAdded:
         await lock_agent(tx, agent_id)
-        rows = await tx.run(
-            "memory/working_memory/add_task",
-            agent_id=agent_id,
-            task={"id": task_id, **data.model_dump()},
-            max_active=mechanics.max_active_tasks,
-            now=at,
-        )
-        return TaskAdded(task=Task.model_validate(rows[0]["task"]), evicted=rows[0]["evicted"])
+        return await open_task_in(tx, agent_id, draft, moves, mechanics, at)
 
     return await graph.write_transaction(work, action="adding a task")
+
+
+async def open_task_in(
+    tx: Transaction,
+    agent_id: str,
+    draft: TaskDraft,
+    moves: list[tuple[TaskState, str]],
+    mechanics: MemoryMechanics | None,
+    now: datetime,
+) -> TaskAdded:
+    """Inside the caller's transaction (holding the agent lock): opens a task that went through
+    ``moves`` (each (state, cause), the last its state, all at ``now``); beyond
+    ``max_active_tasks`` open tasks the oldest are evicted (none when the new one is closed)."""
+    mechanics = mechanics or MemoryMechanics()
+    is_open = moves[-1][0] in OPEN_TASK_STATES
+    rows = await tx.run(
+        "memory/working_memory/add_task",
+        agent_id=agent_id,
+        task={"id": str(uuid.uuid4()), **draft.model_dump()},
+        moves=transitions(moves, now),
+        open_states=list(OPEN_TASK_STATES),
+        keep=mechanics.max_active_tasks - 1 if is_open else mechanics.max_active_tasks,
+        evicted_cause=f"pushed out by a newer task (at most {mechanics.max_active_tasks} open)",
+        now=now,
+    )
+    return TaskAdded(task=task_from_row(rows[0]["task"]), evicted=rows[0]["evicted"])
+
+
+async def move_task_in(
+    tx: Transaction,
+    agent_id: str,
+    approval_id: str,
+    moves: list[tuple[TaskState, str]],
+    now: datetime,
+) -> Task | None:
+    """Inside the caller's transaction (holding the agent lock): moves the task that waits on
+    ``approval_id`` through ``moves`` (each (state, cause) at ``now``); None when there is none
+    (a turn paused before tasks were recorded)."""
+    rows = await tx.run(
+        "memory/working_memory/move_task",
+        agent_id=agent_id,
+        approval_id=approval_id,
+        moves=transitions(moves, now),
+        open_states=list(OPEN_TASK_STATES),
+    )
+    return task_from_row(rows[0]["task"]) if rows else None
 
 
 async def complete_task(
     graph: GraphClient, agent_id: str, task_id: str, *, now: datetime | None = None
 ) -> Task:
-    """Marks an active task completed (a task that is no longer active is returned unchanged).
+    """Marks an open task completed (a task that is no longer open is returned unchanged).
 
     Raises:
         AgentNotFound: no such agent.
@@ -248,13 +345,36 @@ async def complete_task(
     async def work(tx: Transaction) -> Task:
         await lock_agent(tx, agent_id)
         rows = await tx.run(
-            "memory/working_memory/complete_task", agent_id=agent_id, task_id=task_id, now=at
+            "memory/working_memory/complete_task",
+            agent_id=agent_id,
+            task_id=task_id,
+            now=at,
+            cause="marked completed through the API",
+            open_states=list(OPEN_TASK_STATES),
         )
         if not rows:
             raise TaskNotFound(task_id, agent_id)
-        return Task.model_validate(rows[0]["task"])
+        return task_from_row(rows[0]["task"])
 
     return await graph.write_transaction(work, action="completing a task")
+
+
+async def list_tasks(
+    graph: GraphClient, agent_id: str, states: list[TaskState] | None = None, limit: int = 50
+) -> TasksPublic:
+    """The agent's tasks in any state (or only in ``states``), newest first, with their
+    transitions.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    rows = await graph.read(
+        "memory/working_memory/list_tasks", agent_id=agent_id, states=states or [], limit=limit
+    )
+    if not rows:
+        raise AgentNotFound(agent_id)
+    data = [task_from_row(row) for row in rows[0]["tasks"]]
+    return TasksPublic(data=data, count=len(data))
 
 
 async def add_note(
@@ -379,6 +499,7 @@ async def load_working_memory(
             "beliefs": mechanics.working_memory_beliefs,
         },
         belief_floor=mechanics.high_strength_belief_floor,
+        open_states=list(OPEN_TASK_STATES),
     )
     if not rows:
         raise AgentNotFound(agent_id)
@@ -386,7 +507,7 @@ async def load_working_memory(
     return WorkingMemory(
         agent_id=agent_id,
         at=at,
-        tasks=[Task.model_validate(t) for t in row["tasks"]],
+        tasks=[task_from_row(t) for t in row["tasks"]],
         notes=[Note.model_validate(n) for n in row["notes"]],
         objects=WorkingObjects(
             people=[person_from_row(p) for p in row["people"]],

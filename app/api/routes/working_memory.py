@@ -17,6 +17,8 @@ from app.memory.working_memory import (
     Task,
     TaskAdded,
     TaskCreate,
+    TasksPublic,
+    TaskState,
     WorkingMemory,
 )
 
@@ -37,11 +39,25 @@ async def read_working_memory(
     )
 
 
+@router.get("/tasks")
+async def list_tasks(
+    graph: GraphDep,
+    agent_id: AgentIdDep,
+    state: Annotated[
+        list[TaskState] | None, Query(description="Only tasks in these states")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> TasksPublic:
+    """Tasks in any state (working memory shows the open ones), newest first, each with its
+    transitions (state, time, cause)."""
+    return await working_memory.list_tasks(graph, agent_id, state, limit)
+
+
 @router.post("/tasks", status_code=status.HTTP_201_CREATED)
 async def add_task(
     graph: GraphDep, settings: SettingsDep, clock: ClockDep, agent_id: AgentIdDep, body: TaskCreate
 ) -> TaskAdded:
-    """Add an active task (beyond the limit, the oldest active task is evicted)."""
+    """Add a task in planning (beyond the limit, the oldest open task is evicted)."""
     return await working_memory.add_task(
         graph, agent_id, body, mechanics=settings.memory, now=clock.now()
     )
@@ -54,7 +70,7 @@ async def complete_task(
     agent_id: AgentIdDep,
     task_id: Annotated[str, Path(min_length=1, max_length=64)],
 ) -> Task:
-    """Mark an active task completed."""
+    """Mark an open task completed."""
     return await working_memory.complete_task(graph, agent_id, task_id, now=clock.now())
 
 

@@ -1,14 +1,16 @@
-// Reads an agent's working memory in one round trip: active tasks (newest first), unexpired notes
+// Reads an agent's working memory in one round trip: open tasks (newest first), unexpired notes
 // (priority, then newest), recently seen people, salient entities and strong active beliefs.
 // Params: $agent_id (string), $now (datetime: notes expiring at or before it are left out),
 //         $limits (map of ints: notes, people, entities, beliefs),
-//         $belief_floor (float: the least strength of a belief shown).
+//         $belief_floor (float: the least strength of a belief shown),
+//         $open_states (list of strings: the states of a task still open).
 // Returns: tasks, notes, people, entities (lists of property maps),
 //          beliefs (list of {id, statement, category, domain, strength, importance}).
 //          No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
-  MATCH (t:Task {agent_id: agent.id, state: 'active'})
+  MATCH (t:Task {agent_id: agent.id})
+  WHERE t.state IN $open_states
   WITH t ORDER BY t.started_at DESC, t.id DESC
   RETURN collect(properties(t)) AS tasks
 }

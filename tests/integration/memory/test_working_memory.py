@@ -43,6 +43,46 @@ async def test_a_fifth_task_evicts_the_oldest(graph: GraphClient, agent: str) ->
         await working_memory.complete_task(graph, agent, "no-such-task")
 
 
+async def test_each_task_transition_is_kept_with_its_time_and_cause(
+    graph: GraphClient, agent: str
+) -> None:
+    """Seed 000's states: a task added through the API starts in planning; eviction and
+    completion are transitions, each with its time and cause; the tasks list shows them all."""
+    two = MemoryMechanics(max_active_tasks=2)
+    added = [
+        await working_memory.add_task(
+            graph, agent, TaskCreate(description=f"t{n}"), mechanics=two, now=NOW + timedelta(n)
+        )
+        for n in range(3)
+    ]
+    first = added[0].task
+    assert first.state == "planning"
+    assert [(m.state, m.at, m.cause) for m in first.history] == [
+        ("planning", NOW, "added through the api")
+    ]
+    done = await working_memory.complete_task(
+        graph, agent, added[2].task.id, now=NOW + timedelta(days=4)
+    )
+    assert [(m.state, m.at) for m in done.history] == [
+        ("planning", NOW + timedelta(days=2)),
+        ("completed", NOW + timedelta(days=4)),
+    ]
+    assert done.history[-1].cause == "marked completed through the API"
+    every = await working_memory.list_tasks(graph, agent)
+    assert [t.description for t in every.data] == ["t2", "t1", "t0"]
+    evicted = every.data[2]
+    assert [(m.state, m.at) for m in evicted.history] == [
+        ("planning", NOW),
+        ("evicted", NOW + timedelta(days=2)),
+    ]
+    assert evicted.history[-1].cause == "pushed out by a newer task (at most 2 open)"
+    only = await working_memory.list_tasks(graph, agent, ["evicted", "completed"])
+    assert [t.description for t in only.data] == ["t2", "t0"]
+    # Completing a closed task changes nothing.
+    again = await working_memory.complete_task(graph, agent, first.id, now=NOW + timedelta(days=9))
+    assert again.state == "evicted" and len(again.history) == 2
+
+
 async def test_the_task_limit_is_a_setting(graph: GraphClient, agent: str) -> None:
     two = MemoryMechanics(max_active_tasks=2)
     for n in range(3):
