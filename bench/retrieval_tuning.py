@@ -14,9 +14,16 @@ before the test turn). Every setting of the grid ranks every question through ``
 - **the default**: the setting best on everything, with its figures, and the rank the current
   default holds in the grid.
 
+Recency is measured from the clock each question is asked at (``--clock``): ``end`` (the default)
+asks every question right after the last turn of its data (a LoCoMo conversation's last turn, the
+latest MADial memory), so the turns of the last 7 and 30 days are those of the data's last weeks;
+``wall`` asks them now, when no turn of the data is recent.
+
     .venv/bin/python bench/retrieval_tuning.py
     .venv/bin/python bench/retrieval_tuning.py \\
         --grid vector_share=0.4,0.5,0.6 --grid neighbour_weight=0,0.4
+    .venv/bin/python bench/retrieval_tuning.py --try "" \\
+        --try "recency_bonus_7d=0;recency_bonus_30d=0" --try "recency=additive;score_cap=1"
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +92,7 @@ class Query:
     agent_id: str
     text: str
     relevant: frozenset[str]
+    asked_at: datetime | None = None  # None: the wall clock
 
 
 @dataclass
@@ -99,7 +108,11 @@ class Scores:
 
 
 async def locomo_queries(
-    graph: GraphClient, settings: Settings, embedder: Embedder, retrieval: RetrievalSettings
+    graph: GraphClient,
+    settings: Settings,
+    embedder: Embedder,
+    retrieval: RetrievalSettings,
+    clock: str,
 ) -> list[Query]:
     queries: list[Query] = []
     for conversation in load_conversations(LOCOMO_DATA):
@@ -107,21 +120,33 @@ async def locomo_queries(
         await import_turns(graph, embedder, retrieval, agent_id, conversation)
         # Agents imported before episodes were linked to their subjects get their edges once.
         await link_stored_episodes(graph, agent_id)
-        queries += _conversation_queries(conversation, agent_id)
+        queries += _conversation_queries(conversation, agent_id, clock)
     return queries
 
 
-def _conversation_queries(conversation: Conversation, agent_id: str) -> list[Query]:
+def _conversation_queries(conversation: Conversation, agent_id: str, clock: str) -> list[Query]:
+    # Asked right after the conversation's last turn (``--clock end``).
+    asked_at = max(t.occurred_at for t in conversation.turns) if clock == "end" else None
     return [
         Query(
-            "locomo", conversation.sample_id, CATEGORIES[q.category], agent_id, q.text, q.relevant
+            "locomo",
+            conversation.sample_id,
+            CATEGORIES[q.category],
+            agent_id,
+            q.text,
+            q.relevant,
+            asked_at,
         )
         for q in conversation.questions
     ]
 
 
 async def madial_queries(
-    graph: GraphClient, settings: Settings, embedder: Embedder, retrieval: RetrievalSettings
+    graph: GraphClient,
+    settings: Settings,
+    embedder: Embedder,
+    retrieval: RetrievalSettings,
+    clock: str,
 ) -> list[Query]:
     memories = load_memories(MADIAL_DATA / MEMORY_FILE)
     dialogues: list[Dialogue] = load_dialogues(MADIAL_DATA / DIALOGUE_FILE)
@@ -131,27 +156,58 @@ async def madial_queries(
         speakers = speakers_of(memories, dialogues)
         await import_memories(graph, embedder, retrieval, agent_id, memories, speakers)
     await link_stored_episodes(graph, agent_id)
+    # Asked on the day of the latest memory (``--clock end``; the dialogues carry no date).
+    last = max(memory.day for memory in memories)
+    asked_at = datetime.combine(last, time(23, 59), tzinfo=UTC) if clock == "end" else None
     return [
-        Query("madial", "madial", "madial", agent_id, query_text(d, "all"), d.relevant)
+        Query("madial", "madial", "madial", agent_id, query_text(d, "all"), d.relevant, asked_at)
         for d in dialogues
     ]
 
 
 async def score_setting(
-    graph: GraphClient, embedder: Embedder, retrieval: RetrievalSettings, queries: list[Query]
+    graph: GraphClient,
+    embedder: Embedder,
+    retrieval: RetrievalSettings,
+    queries: list[Query],
+    concurrency: int = 1,
 ) -> Scores:
-    at5: list[float] = []
-    at10: list[float] = []
-    for query in queries:
+    """R@5 and R@10 of every query (``concurrency`` of them asked at once)."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def ranked(query: Query) -> list[str]:
         request = ContextRequest(q=query.text, k=10, sections=["episodes"])
-        context = await build_context(graph, embedder, retrieval, query.agent_id, request)
+        async with gate:
+            context = await build_context(
+                graph, embedder, retrieval, query.agent_id, request, now=query.asked_at
+            )
         section = context.sections["episodes"]
         if section.error:
             raise SystemExit(f"episode section failed: {section.error}")
-        ranked = [str(item["external_id"]) for item in section.items]
-        at5.append(recall_at(query.relevant, ranked, 5))
-        at10.append(recall_at(query.relevant, ranked, 10))
-    return Scores(at5, at10)
+        return [str(item["external_id"]) for item in section.items]
+
+    rankings = await asyncio.gather(*(ranked(query) for query in queries))
+    return Scores(
+        [recall_at(q.relevant, r, 5) for q, r in zip(queries, rankings, strict=True)],
+        [recall_at(q.relevant, r, 10) for q, r in zip(queries, rankings, strict=True)],
+    )
+
+
+def load_cache(path: str | None) -> dict[str, Any]:
+    """Scores of settings measured before (``--cache``), keyed by setting and clock."""
+    if path is None or not Path(path).exists():
+        return {}
+    loaded: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
+    return loaded
+
+
+def save_cache(path: str | None, cache: dict[str, Any]) -> None:
+    if path is not None:
+        Path(path).write_text(json.dumps(cache), encoding="utf-8")
+
+
+def cache_key(setting: dict[str, Any], clock: str) -> str:
+    return json.dumps({"setting": setting, "clock": clock}, sort_keys=True)
 
 
 def objective(scores: Scores, locomo: Sequence[int], madial: Sequence[int]) -> float:
@@ -173,13 +229,36 @@ def parse_grid(items: Sequence[str] | None) -> dict[str, list[Any]]:
     if not items:
         return DEFAULT_GRID
     grid: dict[str, list[Any]] = {}
-    fields = RetrievalSettings.model_fields
     for item in items:
         name, _, values = item.partition("=")
-        if name not in fields:
-            raise SystemExit(f"--grid {item}: RetrievalSettings has no field {name!r}")
-        grid[name] = [json.loads(v) for v in values.split(",")]
+        grid[_field(name, f"--grid {item}")] = [_value(v) for v in values.split(",")]
     return grid
+
+
+def parse_tries(items: Sequence[str]) -> list[dict[str, Any]]:
+    """``--try "a=1;b=x"``: one setting each (an empty one: the defaults)."""
+    settings: list[dict[str, Any]] = []
+    for item in items:
+        setting: dict[str, Any] = {}
+        for part in filter(None, item.split(";")):
+            name, _, value = part.partition("=")
+            setting[_field(name, f"--try {item}")] = _value(value)
+        settings.append(setting)
+    return settings
+
+
+def _field(name: str, where: str) -> str:
+    if name not in RetrievalSettings.model_fields:
+        raise SystemExit(f"{where}: RetrievalSettings has no field {name!r}")
+    return name
+
+
+def _value(text: str) -> Any:
+    """A JSON value (numbers, null, true), else the text itself ("additive")."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
 
 
 def label(setting: dict[str, Any]) -> str:
@@ -199,27 +278,37 @@ async def main(args: argparse.Namespace) -> int:
     settings = get_settings()
     base = settings.retrieval
     embedder = shared_embedder(settings.embeddings)
-    grid = parse_grid(args.grid)
     graph = GraphClient.from_settings(settings.neo4j)
     try:
-        queries = await locomo_queries(graph, settings, embedder, base)
-        queries += await madial_queries(graph, settings, embedder, base)
+        queries = await locomo_queries(graph, settings, embedder, base, args.clock)
+        queries += await madial_queries(graph, settings, embedder, base, args.clock)
         groups: dict[str, list[int]] = {}
         for i, query in enumerate(queries):
             groups.setdefault(query.group, []).append(i)
         conversations = sorted(g for g in groups if g != "madial")
         locomo_all = [i for g in conversations for i in groups[g]]
-        settings_grid = [
-            dict(zip(grid, values, strict=True)) for values in itertools.product(*grid.values())
-        ]
+        if args.tries:
+            settings_grid = parse_tries(args.tries)
+        else:
+            grid = parse_grid(args.grid)
+            settings_grid = [
+                dict(zip(grid, values, strict=True)) for values in itertools.product(*grid.values())
+            ]
         print(
             f"{len(settings_grid)} settings x {len(queries)} queries "
             f"(LoCoMo {len(locomo_all)}, MADial {len(groups['madial'])})"
         )
         results: list[tuple[dict[str, Any], Scores]] = []
+        cache = load_cache(args.cache)
         for setting in settings_grid:
-            retrieval = base.model_copy(update=setting)
-            scores = await score_setting(graph, embedder, retrieval, queries)
+            key = cache_key(setting, args.clock)
+            if key in cache and len(cache[key]["at10"]) == len(queries):
+                scores = Scores(cache[key]["at5"], cache[key]["at10"])
+            else:
+                retrieval = base.model_copy(update=setting)
+                scores = await score_setting(graph, embedder, retrieval, queries, args.concurrency)
+                cache[key] = {"at5": scores.at5, "at10": scores.at10}
+                save_cache(args.cache, cache)
             results.append((setting, scores))
             print(f"  {label(setting):60s} {figures(scores, locomo_all, groups['madial'])}")
             print(f"  {'':60s} R@10 {per_category(scores, queries)}")
@@ -258,10 +347,17 @@ async def main(args: argparse.Namespace) -> int:
         ranked = sorted(results, key=lambda r: -objective(r[1], locomo_all, groups["madial"]))
         best, scores = ranked[0]
         print(f"best on everything: {label(best)}: {figures(scores, locomo_all, groups['madial'])}")
-        current = {name: getattr(base, name) for name in grid}
-        position = next((i for i, (s, _) in enumerate(ranked) if s == current), None)
+        position = next(
+            (
+                i
+                for i, (s, _) in enumerate(ranked)
+                if all(getattr(base, k) == v for k, v in s.items())
+            ),
+            None,
+        )
         if position is not None:
-            print(f"the current default ({label(current)}) ranks {position + 1} of {len(ranked)}")
+            current = label(ranked[position][0]) or "the defaults"
+            print(f"the current default ({current}) ranks {position + 1} of {len(ranked)}")
     finally:
         await graph.close()
     return 0
@@ -275,6 +371,29 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="FIELD=V1,V2,...",
         help="a RetrievalSettings field and its values (JSON each); repeatable; replaces the "
         "default grid",
+    )
+    parser.add_argument(
+        "--try",
+        dest="tries",
+        action="append",
+        metavar="FIELD=V;FIELD=V",
+        help="one setting to score (fields separated by ';'; \"\": the defaults); repeatable; "
+        "replaces --grid",
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=1, help="questions asked at once (default 1)"
+    )
+    parser.add_argument(
+        "--cache",
+        metavar="PATH",
+        help="a JSON file of the scores of settings measured before (same data, same code, same "
+        "environment): read, and written after each new setting",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("end", "wall"),
+        default="end",
+        help="when the questions are asked: right after the data's last turn (end) or now (wall)",
     )
     return parser.parse_args(argv)
 

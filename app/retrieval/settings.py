@@ -149,6 +149,30 @@ class RetrievalSettings(BaseModel):
     """Episodes: the recency bonus of an episode of the last 7 days."""
     recency_bonus_30d: Annotated[float, Field(ge=0.0)] = 0.05
     """Episodes: the recency bonus of an episode of the last 30 days."""
+    # Seed 003's retrieval bonuses (bench/README.md, "seed 003's retrieval bonuses"), measured on
+    # LoCoMo dev + MADial with every question asked right after its data's last turn: recency
+    # added or multiplied gave the same recall (LoCoMo R@10 0.844 against 0.842 without it;
+    # multi-hop +0.007, adversarial -0.009, MADial R@10 equal), so the seed's form is kept.
+    recency: Literal["factor", "additive"] = "additive"
+    """Episodes: how the recency bonus applies: × (1 + bonus) (factor) or + bonus after the
+    other factors (additive, seed 003's)."""
+    # The development data has no rule derived from an episode and no consolidated episode
+    # (imported turns are never reflected on): these two leave its recall as it is.
+    heuristic_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.1
+    """Episodes: + this × the number of rules reflection derived from the episode (seed 003's
+    heuristics bonus; 0: off)."""
+    consolidated_factor: Unit = 0.8
+    """Episodes: a consolidated episode (a rule was abstracted from it) × this (seed 003's;
+    1: off)."""
+    # Off: every development episode is trivial (no actions), so no factor changes a ranking
+    # there, and the seed names no value; below 1 it would put every plain question and every
+    # imported conversation turn under tool work of equal relevance (docs/origins.md §6).
+    trivial_factor: Unit = 1.0
+    """Episodes: a trivial episode (fewer than 2 actions) × this (1: off)."""
+    # Off: a cap of 1.0 (seed 003's, on its 0-1 similarity) ties the best turns, whose scores
+    # here exceed 1: LoCoMo R@10 0.844 -> 0.824, R@5 0.764 -> 0.707, multi-hop 0.534 -> 0.480.
+    score_cap: Annotated[float, Field(gt=0.0)] | None = None
+    """Episodes: the score is capped at this (seed 003: 1.0; unset: no cap)."""
     # dated_bonus 0.5 brought LoCoMo's temporal R@10 from 0.878 to 0.900 (MADial asks no "when"
     # question: unmoved); date_match_bonus is off: too few questions name a date to choose it.
     dated_bonus: Annotated[float, Field(ge=0.0)] = 0.5

@@ -13,14 +13,18 @@
 //           one of them)
 //   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
 //           (such a neighbour of a candidate becomes a candidate itself)
-//   score = fused · salience / (1 + interference_penalty · interference)
-//                 · (success_multiplier if outcome = success) · (1 + recency bonus)
+//   weighted = fused · salience / (1 + interference_penalty · interference)
+//                 · (success_multiplier if outcome = success)
+//                 · (1 + recency bonus, when $w.recency = 'factor')
 //                 · (1 + dated_bonus if the query asks "when" and the turn mentions a date)
 //                 · (1 + date_match_bonus if a date the query names is the turn's day or one
 //                   it mentions, at the precision of the coarser of the two)
 //                 · (1 + person_bonus if the turn mentions a name the question says: its speaker
 //                   or a name in its text, a MENTIONS edge to one of $w.name_subjects)
 //                 · (1 + speaker_bonus if the turn's speaker is one of $w.asked_speakers)
+//   score = min(score_cap, (weighted + heuristic_bonus · the rules derived from it)
+//                 · (consolidated_factor if consolidated) · (trivial_factor if trivial)
+//                 + (recency bonus, when $w.recency = 'additive'))   (seed 003's order)
 // Params: $agent_id (string),
 //         $embedding (list of floats or null),
 //         $embedding_model (string: the model that made $embedding; only vectors it made are
@@ -36,7 +40,9 @@
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
 //             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
-//             success_multiplier, recency_bonus_7d, recency_bonus_30d, asks_when (boolean),
+//             success_multiplier, recency_bonus_7d, recency_bonus_30d,
+//             recency ('factor' | 'additive'), heuristic_bonus, consolidated_factor,
+//             trivial_factor, score_cap (float or null), asks_when (boolean),
 //             dated_bonus, query_dates (list of ISO date strings), date_match_bonus,
 //             coverage_weight, person_bonus, name_subjects (list of Subject ids),
 //             own_turn_weight, speaker_bonus, asked_speakers (list of lower-case names)).
@@ -165,13 +171,15 @@ CALL (e, hit) {
 WITH candidate, found, lifted_by, lift ORDER BY lift DESC
 WITH candidate AS e, collect(found)[0] AS hit, collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift
 WITH e, hit, neighbour_of, lift,
+     CASE WHEN e.occurred_at >= $since_7d THEN $w.recency_bonus_7d
+          WHEN e.occurred_at >= $since_30d THEN $w.recency_bonus_30d
+          ELSE 0.0 END AS recent
+WITH e, hit, neighbour_of, lift, recent,
      (coalesce(hit.own, 0.0) + $w.neighbour_weight * lift)
        * coalesce(e.salience, 1.0)
        / (1.0 + $w.interference_penalty * coalesce(e.interference, 0))
        * CASE WHEN e.outcome = 'success' THEN $w.success_multiplier ELSE 1.0 END
-       * (1.0 + CASE WHEN e.occurred_at >= $since_7d THEN $w.recency_bonus_7d
-                     WHEN e.occurred_at >= $since_30d THEN $w.recency_bonus_30d
-                     ELSE 0.0 END)
+       * (1.0 + CASE WHEN $w.recency = 'factor' THEN recent ELSE 0.0 END)
        * (1.0 + CASE WHEN $w.asks_when AND size(coalesce(e.mentioned_dates, [])) > 0
                      THEN $w.dated_bonus ELSE 0.0 END)
        * (1.0 + CASE WHEN any(asked IN $w.query_dates WHERE any(
@@ -182,7 +190,18 @@ WITH e, hit, neighbour_of, lift,
                       AND EXISTS { (e)-[:MENTIONS]->(s:Subject) WHERE s.id IN $w.name_subjects }
                      THEN $w.person_bonus ELSE 0.0 END)
        * (1.0 + CASE WHEN toLower(e.speaker) IN $w.asked_speakers
-                     THEN $w.speaker_bonus ELSE 0.0 END) AS score
+                     THEN $w.speaker_bonus ELSE 0.0 END) AS weighted
+// Seed 003's retrieval bonuses (each off at its neutral value).
+WITH e, hit, neighbour_of, lift,
+     (weighted + CASE WHEN $w.heuristic_bonus > 0
+                      THEN $w.heuristic_bonus * COUNT { (:Rule)-[:DERIVED_FROM]->(e) }
+                      ELSE 0.0 END)
+       * CASE WHEN e.consolidated THEN $w.consolidated_factor ELSE 1.0 END
+       * CASE WHEN e.trivial THEN $w.trivial_factor ELSE 1.0 END
+       + CASE WHEN $w.recency = 'additive' THEN recent ELSE 0.0 END AS raw
+WITH e, hit, neighbour_of, lift,
+     CASE WHEN $w.score_cap IS NOT NULL AND raw > $w.score_cap THEN $w.score_cap ELSE raw END
+       AS score
 ORDER BY score DESC
 LIMIT $k
 RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS text,

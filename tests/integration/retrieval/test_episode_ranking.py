@@ -266,5 +266,6 @@ def test_a_success_and_a_recent_memory_weigh_more_than_an_equal_plain_one(
     defaults = RetrievalSettings()
     # Identical texts, so identical fused scores: only the factors tell them apart.
     assert items["success"]["score"] == pytest.approx(base * defaults.success_multiplier)
-    assert items["week"]["score"] == pytest.approx(base * (1 + defaults.recency_bonus_7d))
-    assert items["month"]["score"] == pytest.approx(base * (1 + defaults.recency_bonus_30d))
+    # Recency is added after the other factors (seed 003's form, ``recency = "additive"``).
+    assert items["week"]["score"] == pytest.approx(base + defaults.recency_bonus_7d)
+    assert items["month"]["score"] == pytest.approx(base + defaults.recency_bonus_30d)
