@@ -71,6 +71,13 @@ def packs_for(profile: BirthProfile, names: list[str] | None) -> list[KnowledgeP
     return chosen
 
 
+def every_pack_for(industry: str) -> list[KnowledgePack]:
+    """Every shipped pack, but those that bring the skill of a domain other than ``industry``:
+    the skill of the pack loaded last is the agent's (docs/packs.md §5), so loading "every pack"
+    never turns an accounting agent into a procurement one."""
+    return [pack for pack in read_all_packs() if pack.skill is None or pack.serves(industry)]
+
+
 def creed_pack(creed: CreedFile) -> tuple[KnowledgePack, frozenset[str]]:
     """The terminal creed (immutable) and the ethical core as the agent's ``creed`` pack."""
     beliefs = [
@@ -454,7 +461,8 @@ async def ensure_default_agent(
     *,
     memory_mechanics: MemoryMechanics | None = None,
 ) -> tuple[Agent, bool]:
-    """The agent called ``name``, born (full birth with every shipped pack) if none exists yet.
+    """The agent called ``name``, born (full birth with every shipped pack of its industry's
+    skill: :func:`every_pack_for`) if none exists yet.
     Returns the agent and whether it was born now."""
     existing = await find_default_agent(graph, name)
     if existing is not None:
@@ -462,7 +470,7 @@ async def ensure_default_agent(
     data = AgentCreate(
         name=name,
         profile=BirthProfile(name="Operator", role="operator", industry=industry),
-        packs=[pack.name for pack in read_all_packs()],
+        packs=[pack.name for pack in every_pack_for(industry)],
     )
     born = await birth(graph, embedder, mechanics, data, memory_mechanics=memory_mechanics)
     return born, True

@@ -36,8 +36,9 @@ async def get_agent(graph: GraphClient, agent_id: str) -> Agent:
 
 
 async def find_agent_identity(graph: GraphClient, agent_id: str) -> dict[str, Any] | None:
-    """The agent as a turn needs it (id, name, identity_goal, terminal_creed), without the counts
-    of :func:`get_agent`; None for an unknown agent."""
+    """The agent as a turn needs it (id, name, identity_goal, terminal_creed, and ``skill``: the
+    JSON of the skill its packs brought, or None), without the counts of :func:`get_agent`; None
+    for an unknown agent."""
     rows = await graph.read("agents/store/get_agent_identity", agent_id=agent_id)
     return dict(rows[0]["agent"]) if rows else None
 

@@ -10,7 +10,7 @@ import typer
 from pydantic import ValidationError
 from rich.table import Table
 
-from app.agents.birth import birth
+from app.agents.birth import birth, every_pack_for
 from app.agents.models import AgentCreate, BirthProfile, BornAgent
 from app.cli.common import (
     AgentOption,
@@ -24,7 +24,14 @@ from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
 from app.errors import SeedFileInvalid
 from app.graph.client import GraphClient
-from app.packs.loader import PackLoadReport, list_loaded_packs, load_pack
+from app.packs.loader import (
+    AgentSkill,
+    PackLoadReport,
+    PackSummary,
+    list_agent_skills,
+    list_loaded_packs,
+    load_pack,
+)
 from app.seeds import files
 from app.seeds.pack_schema import KnowledgePack
 
@@ -46,19 +53,7 @@ def packs_list(
 ) -> None:
     """The shipped packs (or, with --agent, the packs loaded into an agent)."""
     if agent:
-        loaded = run_with_graph(lambda graph: list_loaded_packs(graph, agent))
-        table = Table(title=f"packs loaded into {agent}")
-        for column in ("name", "version", "industry", "active beliefs", "superseded"):
-            table.add_column(column)
-        for item in loaded:
-            table.add_row(
-                item.name,
-                str(item.version),
-                item.industry or "",
-                str(item.beliefs),
-                str(item.superseded),
-            )
-        console.print(table)
+        _print_loaded(agent)
         return
     table = Table(title=f"packs in {files.packs_dir()}")
     for column in ("name", "version", "industry", "beliefs", "rules", "censors", "status"):
@@ -84,6 +79,57 @@ def packs_list(
     console.print(table)
     if failed:
         raise typer.Exit(code=1)
+
+
+def _print_loaded(agent: str) -> None:
+    """The packs loaded into ``agent`` (with the skill each brought) and the skill in force."""
+
+    async def read(graph: GraphClient) -> tuple[list[PackSummary], list[AgentSkill]]:
+        return await list_loaded_packs(graph, agent), await list_agent_skills(graph, agent)
+
+    loaded, skills = run_with_graph(read)
+    table = Table(title=f"packs loaded into {agent}")
+    for column in ("name", "version", "industry", "active beliefs", "superseded", "skill"):
+        table.add_column(column)
+    for item in loaded:
+        table.add_row(
+            item.name,
+            str(item.version),
+            item.industry or "",
+            str(item.beliefs),
+            str(item.superseded),
+            item.skill or "",
+        )
+    console.print(table)
+    console.print(_skill_line(skills[0]))
+
+
+def _skill_line(skill: AgentSkill) -> str:
+    source = f"from pack {skill.pack}" if skill.pack else "shipped default"
+    return (
+        f"skill in force: [bold]{skill.name}[/] v{skill.version} ({source}): "
+        f"{len(skill.verbs)} verbs, criteria {', '.join(skill.criteria)}"
+    )
+
+
+@packs_app.command("skills")
+def packs_skills(agent: AgentOption = None) -> None:
+    """The agent's domain skills, the one its turns work under first."""
+    agent_id = agent_id_of(agent)
+    skills = run_with_graph(lambda graph: list_agent_skills(graph, agent_id))
+    table = Table(title=f"skills of {agent_id}")
+    for column in ("skill", "version", "from", "in force", "verbs", "criteria"):
+        table.add_column(column)
+    for skill in skills:
+        table.add_row(
+            skill.name,
+            str(skill.version),
+            skill.pack or "(shipped)",
+            "yes" if skill.in_force else "",
+            ", ".join(skill.verbs),
+            ", ".join(skill.criteria),
+        )
+    console.print(table)
 
 
 @packs_app.command("validate")
@@ -137,6 +183,7 @@ def _report_load(report: PackLoadReport) -> None:
         f"{report.kept} kept, {report.superseded} superseded; edges {report.supports_created} "
         f"SUPPORTS + {report.contradicts_created} CONTRADICTS; {report.rules} rules, "
         f"{report.censors} censors"
+        + (f"; skill {report.skill}" if report.skill else "")
         + (f"; [yellow]no vectors: {report.degraded}[/]" if report.degraded else "")
     )
     if report.retired:
@@ -209,13 +256,16 @@ def birth_command(
     pack: Annotated[
         list[str] | None, typer.Option("--pack", help="Load exactly these packs (repeat)")
     ] = None,
-    all_packs: Annotated[bool, typer.Option(help="Load every shipped pack")] = False,
+    all_packs: Annotated[
+        bool,
+        typer.Option(help="Load every shipped pack (but those bringing another domain's skill)"),
+    ] = False,
 ) -> None:
     """Birth an agent: with --principal a full birth (creed, packs, frames, censors)."""
     profile = None
     names = pack
     if all_packs:
-        names = [p.name for p in files.read_all_packs()]
+        names = [p.name for p in every_pack_for(industry)]
     try:
         if principal:
             profile = BirthProfile(

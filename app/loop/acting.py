@@ -14,6 +14,7 @@ from app.reasoning.protocol import (
     VerifyRequest,
     WorkUnit,
 )
+from app.seeds.skill_schema import DomainSkill
 
 
 def moral_topics_in(text: str, topics: list[str]) -> list[str]:
@@ -45,12 +46,14 @@ async def execute_and_verify(
     agent_id: str,
     unit: WorkUnit,
     ran: Callable[[ExecutionResult], None] | None = None,
+    skill: DomainSkill | None = None,
 ) -> tuple[ExecutionResult, Verification]:
     """Runs the unit through its executor; verify decides proceed / retry (budget) / escalate.
 
     Args:
         ran: told each execution's result before it is verified (a caller whose verification
             may raise still knows what the executor did).
+        skill: the agent's domain skill, whose criteria verify reads (None: the shipped one).
     """
     attempt = 1
     while True:
@@ -68,7 +71,7 @@ async def execute_and_verify(
         verification = await recorder.judge(
             "verify",
             services.reasoner.verify(
-                VerifyRequest(work_unit=unit, result=execution, attempt=attempt)
+                VerifyRequest(work_unit=unit, result=execution, attempt=attempt, skill=skill)
             ),
         )
         if verification.action != "retry" or attempt > services.settings.loop.retry_budget:

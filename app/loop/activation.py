@@ -41,6 +41,8 @@ from app.reasoning.protocol import (
 from app.retrieval.context import build_context
 from app.retrieval.context_inputs import working_memory_items
 from app.retrieval.models import Context, ContextRequest, FrameChoice, SectionName
+from app.seeds.skill_schema import DomainSkill
+from app.seeds.skills import stored_skill
 from app.text.references import has_reference, resolve_references
 from app.text.words import tokens
 from app.tools.focus import ToolFocus
@@ -95,6 +97,13 @@ class Activation:
     learned_category: Category = "contextual"
     # Earlier answers to the speaker that rested on a belief revised since (app/loop/revisits.py).
     revisited: list[RevisitedBelief] = field(default_factory=list)
+
+    @property
+    def skill(self) -> DomainSkill | None:
+        """The domain skill the agent works under: the one its packs brought (the pack loaded
+        last wins, docs/packs.md §5), read with the agent; None: the shipped accounting skill."""
+        skill = self.agent.get("skill")
+        return skill if isinstance(skill, DomainSkill) else None
 
     def recent(self, turns: int) -> list[HistoryTurn]:
         """The latest ``turns`` turns of the history, oldest first."""
@@ -411,6 +420,8 @@ async def _read_start(
     )
     if agent is None:
         raise AgentNotFound(agent_id)
+    # The skill in force, parsed (Activation.skill).
+    agent["skill"] = stored_skill(agent.get("skill"))
     return _Start(agent, frame_choice.frame, dissatisfaction, context)
 
 

@@ -78,7 +78,7 @@ async def write_call_turn(
         assert unit is not None  # a tool call's unit is the call
         if not services.settings.tools.outcome_before_answer:
             return await _run_while_recording(services, recorder, turn, _new_ids(services))
-        await execute_planned(services, recorder, turn.agent_id, plan, unit)
+        await execute_planned(services, recorder, turn.agent_id, plan, unit, turn.activation.skill)
     ids = _new_ids(services)
     question = question_for(plan, activation)
     reply = await _answer(services, recorder, turn, question)
@@ -114,7 +114,7 @@ async def _run_while_recording(
         services.graph.write_alone(_RECORD, **_record_params(services, turn, ids, None, None))
     )
     try:
-        await execute_planned(services, recorder, turn.agent_id, plan, unit)
+        await execute_planned(services, recorder, turn.agent_id, plan, unit, turn.activation.skill)
         reply = await _answer(services, recorder, turn, None)
     except BaseException as error:
         settling = _settle_failed(services, turn, ids, recording, error)

@@ -29,6 +29,7 @@ from app.reasoning.protocol import (
     WorkRequest,
     WorkUnit,
 )
+from app.seeds.skill_schema import DomainSkill
 from app.text.claims import split_claims
 
 
@@ -129,22 +130,27 @@ async def plan_turn(
     if await _blocks_action(planning, plan, unit, censors):
         return plan
     if plan.mode == "autonomous" and called is None:
-        await execute_planned(services, recorder, agent_id, plan, unit)
+        await execute_planned(services, recorder, agent_id, plan, unit, activation.skill)
     # An autonomous tool call runs while its record is written (app/loop/call_record.py).
     return plan
 
 
 async def execute_planned(
-    services: LoopServices, recorder: TurnRecorder, agent_id: str, plan: Plan, unit: WorkUnit
+    services: LoopServices,
+    recorder: TurnRecorder,
+    agent_id: str,
+    plan: Plan,
+    unit: WorkUnit,
+    skill: DomainSkill | None = None,
 ) -> None:
-    """Executes and verifies the plan's unit, into the plan (its execution as soon as it ran,
-    its verification once made)."""
+    """Executes and verifies the plan's unit (against ``skill``'s criteria: the agent's), into
+    the plan (its execution as soon as it ran, its verification once made)."""
 
     def ran(execution: ExecutionResult) -> None:
         plan.execution = execution
 
     plan.execution, plan.verification = await execute_and_verify(
-        services, recorder, agent_id, unit, ran
+        services, recorder, agent_id, unit, ran, skill
     )
     await recorder.phase(
         "execute",
@@ -173,6 +179,7 @@ async def _appraise(planning: _Planning) -> Appraisal:
                 working_memory=activation.working_memory,
                 episodes=activation.episodes,
                 urgency_multiplier=activation.urgency_multiplier,
+                skill=activation.skill,
             )
         ),
     )
@@ -236,7 +243,7 @@ async def _extract_evidence(planning: _Planning, appraisal: Appraisal) -> Extrac
     request, beliefs = planning.request, planning.activation.beliefs
     # A turn with no claims (a question, a greeting) carries no evidence: no call spent on it.
     # Without beliefs its claims may still teach the agent something new.
-    if not _claims_beyond_request(request.message, appraisal):
+    if not _claims_beyond_request(request.message, appraisal, planning.activation.skill):
         return ExtractedEvidence(reasoner="loop")
     return await planning.recorder.judge(
         "extract_evidence",
@@ -316,6 +323,7 @@ async def _work_unit(planning: _Planning, appraisal: Appraisal) -> WorkUnit:
                     planning.services.settings.loop.history_turns_answer
                 ),
                 identity=planning.activation.identity,
+                skill=planning.activation.skill,
             )
         ),
     )
@@ -352,11 +360,13 @@ def _no_call(unit: WorkUnit) -> WorkUnit:
     return unit.model_copy(update={"call": None}) if unit.call is not None else unit
 
 
-def _claims_beyond_request(message: str, appraisal: Appraisal) -> list[str]:
+def _claims_beyond_request(
+    message: str, appraisal: Appraisal, skill: DomainSkill | None = None
+) -> list[str]:
     """The claims a turn makes besides the request itself ("Please reconcile X" asserts
     nothing about what is believed; "... because Y is wrong" does)."""
     claims = split_claims(message)
     if not appraisal.is_request:
         return claims
-    asked = request_sentence(message)
+    asked = request_sentence(message, skill)
     return [claim for claim in claims if asked is None or claim not in asked]

@@ -35,6 +35,8 @@ from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.metrics import count_revisions
 from app.seeds.pack_schema import KnowledgePack, PackBelief
+from app.seeds.skill_schema import DomainSkill
+from app.seeds.skills import DEFAULT_SKILL, load_skill, skill_json, stored_skill
 from app.text.lexical import scored_words
 
 Vector = list[float]
@@ -61,6 +63,8 @@ class PackLoadReport(BaseModel):
     frames: int
     embedded: bool
     degraded: str | None = None
+    # The skill the pack brings (now the agent's skill: docs/packs.md §5), or None.
+    skill: str | None = None
 
 
 class PackSummary(BaseModel):
@@ -71,6 +75,33 @@ class PackSummary(BaseModel):
     loaded_at: Any = None
     beliefs: int
     superseded: int
+    # The skill the pack brought (its name), or None.
+    skill: str | None = None
+
+
+class AgentSkill(BaseModel):
+    """A domain skill of an agent (docs/packs.md §5): one its packs brought, or the shipped
+    default (``pack`` None), and whether its turns work under it."""
+
+    name: str
+    version: int
+    pack: str | None
+    in_force: bool
+    domain_prompt: str
+    verbs: list[str]
+    criteria: list[str]
+
+    @classmethod
+    def of(cls, skill: DomainSkill, pack: str | None, in_force: bool) -> AgentSkill:
+        return cls(
+            name=skill.name,
+            version=skill.version,
+            pack=pack,
+            in_force=in_force,
+            domain_prompt=skill.domain_prompt,
+            verbs=skill.verbs,
+            criteria=[item.key for item in skill.criteria],
+        )
 
 
 def pack_checksum(pack: KnowledgePack) -> str:
@@ -223,7 +254,7 @@ def _diff(state: list[dict[str, Any]], pack: KnowledgePack) -> _Diff:
 async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     """The loading transaction, in its order of writes: the pack node, new beliefs, superseded
     and retired ones, the edges (then the cascade above superseded beliefs), rules, censors,
-    frames, the dissatisfaction sums, and the pack marked finished."""
+    frames, the skill, the dissatisfaction sums, and the pack marked finished."""
     agent_id, pack = load.agent_id, load.pack
     await lock_agent(tx, agent_id)
     pack_params = _pack_params(pack, load.checksum)
@@ -249,6 +280,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     if pack.frames and load.install_frames is not None:
         await load.install_frames(tx, agent_id, pack)
         frames = len(pack.frames)
+    await _store_skill(tx, load)
     await recompute_sums_in(tx, agent_id)
     await tx.run("packs/loader/finish_pack", agent_id=agent_id, pack=pack_params)
     return _report(load, superseded=len(superseded), linked=linked, frames=frames)
@@ -354,6 +386,20 @@ async def _upsert_censors(tx: Transaction, load: _Load) -> None:
         )
 
 
+async def _store_skill(tx: Transaction, load: _Load) -> None:
+    """The pack's skill on its node, in force for the agent from now on (the pack loaded last
+    that brings a skill wins); a version without one removes the one an earlier version stored."""
+    skill = load.pack.skill
+    await tx.run(
+        "packs/loader/set_pack_skill",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        skill=skill_json(skill) if skill is not None else None,
+        skill_name=skill.name if skill is not None else None,
+        skill_version=skill.version if skill is not None else None,
+    )
+
+
 def _report(load: _Load, *, superseded: int, linked: dict[str, Any], frames: int) -> PackLoadReport:
     diff, pack = load.diff, load.pack
     status: Literal["loaded", "upgraded", "unchanged"] = (
@@ -377,6 +423,7 @@ def _report(load: _Load, *, superseded: int, linked: dict[str, Any], frames: int
         rules=len(pack.rules),
         censors=len(pack.censors),
         frames=frames,
+        skill=pack.skill.name if pack.skill is not None else None,
         embedded=load.embedded,
         degraded=load.degraded,
     )
@@ -491,6 +538,26 @@ async def list_loaded_packs(graph: GraphClient, agent_id: str) -> list[PackSumma
             loaded_at=row["pack"].get("loaded_at"),
             beliefs=row["beliefs"],
             superseded=row["superseded"],
+            skill=row["pack"].get("skill_name"),
         )
         for row in rows
     ]
+
+
+async def list_agent_skills(graph: GraphClient, agent_id: str) -> list[AgentSkill]:
+    """The agent's skills, the one in force first: those its packs brought (the pack loaded last
+    that brings one wins), then the shipped default, in force when no pack brings one.
+
+    Raises:
+        AgentNotFound: no such agent.
+    """
+    rows = await graph.read("packs/loader/list_pack_skills", agent_id=agent_id)
+    if not rows:
+        await require_agent(graph, agent_id)
+    skills = [
+        AgentSkill.of(parsed, row["pack"], in_force=index == 0)
+        for index, row in enumerate(rows)
+        if (parsed := stored_skill(row["skill"])) is not None
+    ]
+    skills.append(AgentSkill.of(load_skill(DEFAULT_SKILL), None, in_force=not skills))
+    return skills

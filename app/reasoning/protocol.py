@@ -13,6 +13,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
+from app.seeds.skill_schema import DomainSkill
 from app.text.claims import MAX_STATEMENT_CHARS
 
 Stance = Literal["reinforcing", "contradicting", "neutral", "novel"]
@@ -199,6 +200,11 @@ class AppraisalRequest(BaseModel):
     urgency_multiplier: float = Field(
         default=1.0, ge=0.0, description="working memory's temporal urgency (month end 1.5 ...)"
     )
+    skill: DomainSkill | None = Field(
+        default=None,
+        description="the agent's domain skill (docs/packs.md §5); None: the shipped accounting "
+        "skill",
+    )
 
 
 class Appraisal(Judgement):
@@ -300,6 +306,11 @@ class WorkRequest(BaseModel):
         default=None,
         description="the agent's identity document: the system prompt of a model's call",
     )
+    skill: DomainSkill | None = Field(
+        default=None,
+        description="the agent's domain skill (docs/packs.md §5); None: the shipped accounting "
+        "skill",
+    )
 
 
 class ToolCall(BaseModel):
@@ -378,6 +389,11 @@ class VerifyRequest(BaseModel):
     work_unit: WorkUnit
     result: ExecutionResult
     attempt: int = Field(default=1, ge=1)
+    skill: DomainSkill | None = Field(
+        default=None,
+        description="the agent's domain skill (docs/packs.md §5); None: the shipped accounting "
+        "skill",
+    )
 
 
 class VerificationIssue(BaseModel):

@@ -8,7 +8,8 @@ from typing import Annotated
 from pydantic import Field
 
 from app.common import Category, StrictModel, Unit
-from app.seeds.pack_schema import FrameSpec, Key, PackCensor, Text
+from app.seeds.fields import Text
+from app.seeds.pack_schema import FrameSpec, Key, PackCensor
 
 
 class SeedBelief(StrictModel):

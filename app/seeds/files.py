@@ -63,12 +63,24 @@ def read_pack(path: Path) -> KnowledgePack:
     """Parses and validates one pack file completely.
 
     Raises:
-        SeedFileInvalid: with every problem found (YAML, fields, keys, links, cycles).
+        SeedFileInvalid: with every problem found (YAML, fields, keys, links, cycles, the skill).
     """
-    pack = _validate(KnowledgePack, _read_yaml(path), str(path))
+    return parse_pack(_read_yaml(path), str(path))
+
+
+def parse_pack(data: Any, source: str) -> KnowledgePack:
+    """Validates a pack document already parsed (a file's YAML, a request's JSON) completely.
+
+    Args:
+        source: where it came from, named by the error (a file's path, ``request body``).
+
+    Raises:
+        SeedFileInvalid: with every problem found (fields, keys, links, cycles, the skill).
+    """
+    pack = _validate(KnowledgePack, data, source)
     problems = reference_problems(pack)
     if problems:
-        raise SeedFileInvalid(str(path), [{"path": p, "reason": r} for p, r in problems])
+        raise SeedFileInvalid(source, [{"path": p, "reason": r} for p, r in problems])
     return pack
 
 

@@ -5,7 +5,8 @@ A pack is YAML in ``seeds/packs/``. Beliefs are addressed by a ``key`` that is s
 versions: loading a newer version keeps the learned strength of a belief whose statement did not
 change and supersedes one whose statement did. ``supports`` and ``contradicts`` name keys in the
 same pack; ``supports`` points from the specific belief to the more general one it backs, so the
-general belief's strength is derived from its supporters (cascade: docs/beliefs.md §6).
+general belief's strength is derived from its supporters (cascade: docs/beliefs.md §6). A pack
+may bring its own domain skill (``skill``: the model of ``app/seeds/skill_schema.py``).
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 
 from app.common import Category, StrictModel, Unit
+from app.seeds.fields import Text
+from app.seeds.skill_schema import DomainSkill, skill_problems
 
 Key = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
 PackName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9\-]*$")]
 ContextName = Annotated[
     str, Field(min_length=1, max_length=200, pattern=r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
 ]
-Text = Annotated[str, Field(min_length=1, max_length=2000)]
 Stakes = Literal["low", "medium", "high"]
 CensorAction = Literal["warn", "block", "absolute"]
 
@@ -111,13 +113,19 @@ class KnowledgePack(StrictModel):
     rules: list[PackRule] = Field(default_factory=list)
     censors: list[PackCensor] = Field(default_factory=list)
     frames: list[FrameSpec] = Field(default_factory=list)
+    skill: DomainSkill | None = Field(
+        default=None,
+        description="The pack's domain skill (the shape of seeds/skills/*.yaml): an agent works "
+        "under the skill of the pack it loaded last that brings one.",
+    )
 
     def serves(self, industry: str) -> bool:
         return self.base or industry == self.industry or industry in self.industries
 
 
 def reference_problems(pack: KnowledgePack) -> list[tuple[str, str]]:
-    """What the field types cannot check: unique keys, links that resolve, no SUPPORTS cycle.
+    """What the field types cannot check: unique keys, links that resolve, no SUPPORTS cycle,
+    and the skill's verbs and criteria each listed once.
 
     Returns (path, reason) pairs in the pydantic ``loc`` style, e.g. ``beliefs[3].supports[0].key``.
     """
@@ -150,6 +158,8 @@ def reference_problems(pack: KnowledgePack) -> list[tuple[str, str]]:
     cycle = _support_cycle(pack.beliefs)
     if cycle:
         problems.append(("beliefs", "SUPPORTS cycle " + " -> ".join(cycle)))
+    if pack.skill is not None:
+        problems.extend(skill_problems(pack.skill, prefix="skill."))
     return problems
 
 

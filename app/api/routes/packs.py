@@ -1,20 +1,54 @@
-"""Knowledge packs of an agent: which are loaded, and loading (or upgrading) a shipped one."""
+"""Knowledge packs of an agent: which are loaded, loading (or upgrading) a shipped one or one
+sent in the body, and the domain skills the agent's packs brought."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body
 
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, NamePath, SettingsDep
-from app.packs.loader import PackLoadReport, PackSummary, list_loaded_packs, load_pack
-from app.seeds.files import find_pack
+from app.packs.loader import (
+    AgentSkill,
+    PackLoadReport,
+    PackSummary,
+    list_agent_skills,
+    list_loaded_packs,
+    load_pack,
+)
+from app.seeds.files import find_pack, parse_pack
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["packs"])
+
+PackDocument = Annotated[
+    dict[str, Any],
+    Body(
+        description="A knowledge pack in the format of seeds/packs/*.yaml (as JSON): the schema "
+        "`credence packs schema` prints, a `skill` included.",
+    ),
+]
 
 
 @router.get("/packs")
 async def list_packs(graph: GraphDep, agent_id: AgentIdDep) -> list[PackSummary]:
-    """The packs loaded into the agent, with their active and superseded beliefs."""
+    """The packs loaded into the agent, with their active and superseded beliefs and the skill
+    each brought."""
     return await list_loaded_packs(graph, agent_id)
+
+
+@router.post("/packs")
+async def load_document(
+    graph: GraphDep,
+    embedder: EmbedderDep,
+    settings: SettingsDep,
+    agent_id: AgentIdDep,
+    document: PackDocument,
+) -> PackLoadReport:
+    """Load a pack sent in the body: validated whole first (422 `seed_file_invalid` naming each
+    field, nothing written), then loaded as a shipped one is (idempotent; a newer version
+    upgrades)."""
+    pack = parse_pack(document, "request body")
+    return await load_pack(graph, embedder, settings.mechanics, agent_id, pack)
 
 
 @router.post("/packs/{name}/load")
@@ -28,3 +62,10 @@ async def load(
     """Load a shipped pack (validated whole first; idempotent; a newer version upgrades)."""
     pack = find_pack(name)
     return await load_pack(graph, embedder, settings.mechanics, agent_id, pack)
+
+
+@router.get("/skills")
+async def list_skills(graph: GraphDep, agent_id: AgentIdDep) -> list[AgentSkill]:
+    """The agent's domain skills, the one its turns work under first (`in_force`): those its
+    packs brought (the pack loaded last wins), then the shipped accounting skill."""
+    return await list_agent_skills(graph, agent_id)

@@ -8,16 +8,13 @@ user message. The agent's own system prompt (identity, creed) is the stable bloc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from app.seeds.skill_schema import DomainSkill
 from app.seeds.skills import load_skill
 
 Tier = Literal["fast", "strong"]
-
-# The domain skill (seeds/skills/accounting.yaml): its verbs and criteria are part of the stable
-# (cached) system text of propose_work_unit and verify.
-_SKILL = load_skill()
 
 COMMON = """\
 You are the reasoning faculty of Credence, an agent whose beliefs live in a graph. Each belief \
@@ -65,7 +62,10 @@ act directly; medium -> hedge, name the tensions and ask; high -> resolve tensio
 - decided_by: the name of the person present (`people`) with the decision-making power here \
 (authority 0.7 or more), or null.
 - Read `people` (authority, relationship value, affect: a stressed or senior speaker raises the \
-face threat), `rules` (name the ones that apply in the approach), `working_memory` (tasks, \
+face threat; the speaker's knowledge_level in the turn's `domain`: explain to a novice, be brief \
+with an expert; trust: check the claims of a person below 0.35 before relying on them; goals, \
+successful_patterns and topics: say in the approach what serves their goal and what worked \
+with them), `rules` (name the ones that apply in the approach), `working_memory` (tasks, \
 notes; urgency_multiplier scales urgency at month, quarter and year end) and `episodes`.
 - is_request: true when the person asks for something to be done (not only a question or remark).
 - high_risk: which of exactly these kinds the request touches: delete, payment, credentials, \
@@ -74,6 +74,19 @@ external_communication (empty when none).
 reconcile_accounts, process_invoice, remember; entities it acts on; constraints it must keep; \
 a one-sentence description; your confidence); null otherwise.""",
 )
+
+
+def appraise_prompt(skill: DomainSkill | None = None) -> JudgementPrompt:
+    """The appraisal under a pack's skill (docs/packs.md §5): its work unit takes a verb of the
+    skill's vocabulary; None: :data:`APPRAISE` as it is."""
+    if skill is None:
+        return APPRAISE
+    vocabulary = (
+        f"\n- The work of this agent's domain ({skill.name}) takes a work_unit verb of this closed "
+        f"vocabulary:\n{skill.vocabulary_text()}"
+    )
+    return replace(APPRAISE, instructions=APPRAISE.instructions + vocabulary)
+
 
 EXTRACT_EVIDENCE = JudgementPrompt(
     tool_name="record_evidence",
@@ -127,31 +140,41 @@ when the evidence is mixed).
 exactly; empty when none is affected.""",
 )
 
-PROPOSE_WORK_UNIT = JudgementPrompt(
-    tool_name="record_work_unit",
-    tool_description="Record the work unit the person's request asks for.",
-    tier="fast",
-    instructions=f"""\
+
+def propose_work_unit_prompt(skill: DomainSkill | None = None) -> JudgementPrompt:
+    """The work-unit judgement under ``skill`` (the agent's; None: the shipped accounting skill):
+    its domain prompt and closed vocabulary are part of the stable system text."""
+    skill = skill or load_skill()
+    return JudgementPrompt(
+        tool_name="record_work_unit",
+        tool_description="Record the work unit the person's request asks for.",
+        tier="fast",
+        instructions=f"""\
 turn the person's request into one work unit.
-{_SKILL.domain_prompt}
+{skill.domain_prompt}
 - verb: one lower-case snake_case verb naming the action. For work of the domain use one verb of \
 this closed vocabulary:
-{_SKILL.vocabulary_text()}
+{skill.vocabulary_text()}
   Outside it (e.g. remember, track, answer for a question) name the action in one snake_case verb.
 - entities: the things it acts on (names, documents, amounts, dates) as written.
 - constraints: limits it must keep (before/by/only/without/unless ...), the person's guidance \
 (if given) included.
 - description: one sentence saying what will be done.
 - confidence (0-1) that this is what the person wants.""",
-)
+    )
 
-VERIFY = JudgementPrompt(
-    tool_name="record_verification",
-    tool_description="Record whether an executed work unit did what it should.",
-    tier="fast",
-    instructions=f"""\
+
+def verify_prompt(skill: DomainSkill | None = None) -> JudgementPrompt:
+    """The verification judgement against ``skill``'s criteria (the agent's; None: the shipped
+    accounting skill)."""
+    skill = skill or load_skill()
+    return JudgementPrompt(
+        tool_name="record_verification",
+        tool_description="Record whether an executed work unit did what it should.",
+        tier="fast",
+        instructions=f"""\
 verify the result of an executed work unit against these criteria:
-{_SKILL.criteria_text()}
+{skill.criteria_text()}
 - is_valid: true when the result does what the unit describes within its constraints and meets \
 the criteria.
 - issues: each problem with a severity (low, medium, high, critical), naming the criterion it \
@@ -159,7 +182,12 @@ fails. A unit that was only \
 recorded, not executed (no executor) is valid with one low issue saying so: never treat it as \
 done.
 - action: proceed when valid; retry when it failed and attempt <= 2; escalate otherwise.""",
-)
+    )
+
+
+# Under the shipped accounting skill (an agent whose packs bring none).
+PROPOSE_WORK_UNIT = propose_work_unit_prompt()
+VERIFY = verify_prompt()
 
 AUDIT = JudgementPrompt(
     tool_name="record_audit",
@@ -207,7 +235,9 @@ only when the execution says it was executed. `history` holds the session's earl
 (oldest first): continue that conversation, and never ask again what it already answered. Name \
 the `rules` you follow, and mention the `working_memory` tasks or notes the message concerns. \
 Each `revisited` item is something you told this person earlier that you have revised since: \
-say first, briefly, what you told them and what you hold now.
+say first, briefly, what you told them and what you hold now. `depth`: detailed -> explain the \
+terms and give the background a newcomer needs; brief -> the answer and the action only; \
+standard -> between.
 - questions: the questions the reply asks the person (empty when none).""",
 )
 

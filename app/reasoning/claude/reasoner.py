@@ -232,13 +232,14 @@ class ClaudeReasoner:
 
     async def appraise(self, request: AppraisalRequest) -> Appraisal:
         """Face threat, urgency, uncertainty and the recommended approach (fast model)."""
+        prompt = prompts.appraise_prompt(request.skill)
         return await self._judge(
             "appraise",
-            prompts.APPRAISE,
+            prompt,
             Appraisal,
-            request.model_dump_json(indent=1, exclude={"identity"}),
+            request.model_dump_json(indent=1, exclude={"identity", "skill"}),
             lambda: self.fallback.appraise(request),
-            system_text=prompts.with_identity(request.identity, prompts.APPRAISE),
+            system_text=prompts.with_identity(request.identity, prompt),
         )
 
     async def extract_evidence(self, request: EvidenceRequest) -> ExtractedEvidence:
@@ -285,22 +286,30 @@ class ClaudeReasoner:
     async def propose_work_unit(self, request: WorkRequest) -> WorkUnit:
         """The work unit a request asks for (fast model)."""
         data = request.model_dump_json(
-            indent=1, exclude={"appraisal": set(JUDGEMENT_FIELDS), "identity": True}
+            indent=1,
+            exclude={"appraisal": set(JUDGEMENT_FIELDS), "identity": True, "skill": True},
         )
+        prompt = prompts.propose_work_unit_prompt(request.skill)
         return await self._judge(
             "propose_work_unit",
-            prompts.PROPOSE_WORK_UNIT,
+            prompt,
             WorkUnit,
             data,
             lambda: self.fallback.propose_work_unit(request),
-            system_text=prompts.with_identity(request.identity, prompts.PROPOSE_WORK_UNIT),
+            system_text=prompts.with_identity(request.identity, prompt),
         )
 
     async def verify(self, request: VerifyRequest) -> Verification:
         """Proceed, retry or escalate after execution (fast model)."""
-        data = request.model_dump_json(indent=1, exclude={"work_unit": set(JUDGEMENT_FIELDS)})
+        data = request.model_dump_json(
+            indent=1, exclude={"work_unit": set(JUDGEMENT_FIELDS), "skill": True}
+        )
         return await self._judge(
-            "verify", prompts.VERIFY, Verification, data, lambda: self.fallback.verify(request)
+            "verify",
+            prompts.verify_prompt(request.skill),
+            Verification,
+            data,
+            lambda: self.fallback.verify(request),
         )
 
     async def audit(self, request: AuditRequest) -> Audit:

@@ -259,7 +259,7 @@ class OfflineReasoner:
         and tense beliefs, who decides (the person present with most authority), tense beliefs
         as the areas of uncertainty, high-risk kinds from keywords, and an approach that
         follows the band and names the rules that apply."""
-        requested = is_request(request.message)
+        requested = is_request(request.message, request.skill)
         urgency_score, urgency_cues = urgency(request.message)
         if urgency_cues:
             urgency_score = min(1.0, urgency_score * request.urgency_multiplier)
@@ -299,7 +299,10 @@ class OfflineReasoner:
                 (
                     await self.propose_work_unit(
                         WorkRequest(
-                            message=request.message, frame=request.frame, history=request.history
+                            message=request.message,
+                            frame=request.frame,
+                            history=request.history,
+                            skill=request.skill,
                         )
                     )
                 ).model_dump(exclude={"reasoner", "usage"})
@@ -324,7 +327,9 @@ class OfflineReasoner:
         """The main imperative verb, the things it acts on (its object, capitalised names,
         numbers, quoted strings) and the constraints (without / before / by / only / unless /
         except ..., the person's guidance included); a question becomes ``answer``."""
-        parsed = parse_work(_resolved(request.message, request.history), request.guidance)
+        parsed = parse_work(
+            _resolved(request.message, request.history), request.guidance, request.skill
+        )
         confidence = 0.7 if parsed.known_verb else 0.45
         if request.guidance:
             confidence = round(min(0.9, confidence + 0.1), 3)

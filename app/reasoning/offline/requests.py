@@ -1,13 +1,16 @@
 """Reading requests without a model: is it a request, how urgent, how face-threatening, which
 high-risk kinds it touches, and the work unit (verb, entities, constraints) it asks for. The verb
-is the domain skill's (``seeds/skills/accounting.yaml``: "record the invoice" is
-``process_invoice``) when its vocabulary maps the request, else the request's own word."""
+is the domain skill's (the agent's: a pack may bring one, docs/packs.md §5; else the shipped
+``seeds/skills/accounting.yaml``: "record the invoice" is ``process_invoice``) when its
+vocabulary maps the request, else the request's own word. A sentence opening with a word a
+pack's skill maps is a request too."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from app.seeds.skill_schema import DomainSkill
 from app.seeds.skills import load_skill
 from app.text.claims import is_question, split_sentences
 from app.text.patterns import occurs_bounded
@@ -93,19 +96,23 @@ def _phrase_matches(text: str, phrase: str) -> bool:
     return occurs_bounded(phrase, text, hyphen_bounds=True)
 
 
-def request_sentence(message: str) -> str | None:
-    """The sentence of ``message`` that asks for something to be done, if any."""
+def request_sentence(message: str, skill: DomainSkill | None = None) -> str | None:
+    """The sentence of ``message`` that asks for something to be done, if any: one that opens
+    with a request verb (or a word ``skill``, a pack's, maps) or asks politely."""
+    words_of_skill = skill.request_words if skill is not None else frozenset()
     for sentence in split_sentences(message) or [message]:
         stripped = _POLITE_OPENERS.sub("", sentence.strip())
         words = tokens(stripped)
-        if _REQUEST_MARKERS.search(sentence) or (words and words[0] in REQUEST_VERBS):
+        opens = bool(words) and (words[0] in REQUEST_VERBS or words[0] in words_of_skill)
+        if _REQUEST_MARKERS.search(sentence) or opens:
             return sentence
     return None
 
 
-def is_request(message: str) -> bool:
-    """Imperatives ("reconcile ...", "send ...") and polite forms ("please", "can you")."""
-    return request_sentence(message) is not None
+def is_request(message: str, skill: DomainSkill | None = None) -> bool:
+    """Imperatives ("reconcile ...", "send ..." and the words ``skill`` maps) and polite forms
+    ("please", "can you")."""
+    return request_sentence(message, skill) is not None
 
 
 def urgency(message: str) -> tuple[float, list[str]]:
@@ -223,10 +230,12 @@ def constraints_in(text: str) -> list[str]:
     return found
 
 
-def parse_work(message: str, guidance: str | None) -> ParsedWork:
+def parse_work(message: str, guidance: str | None, skill: DomainSkill | None = None) -> ParsedWork:
     """The work unit a message asks for (a question → ``answer``; no recognisable request →
-    ``respond``), with the constraints a person's guidance adds."""
-    sentence = request_sentence(message)
+    ``respond``), with the constraints a person's guidance adds; its verb is ``skill``'s (the
+    agent's; None: the shipped accounting skill) when the vocabulary maps the request."""
+    sentence = request_sentence(message, skill)
+    skill = skill or load_skill()
     constraints = constraints_in(sentence or message)
     if guidance:
         guided = constraints_in(guidance)
@@ -249,7 +258,7 @@ def parse_work(message: str, guidance: str | None) -> ParsedWork:
         verb_word = "respond"
     entities: list[str] = []
     object_phrase = _object_phrase(words[1:])
-    mapped = load_skill().verb_for(verb_word, set(tokens(object_phrase)))
+    mapped = skill.verb_for(verb_word, set(tokens(object_phrase)))
     if object_phrase:
         entities.append(object_phrase)
     for name in _capitalised_names(" ".join(words[1:]), skip_first=False):

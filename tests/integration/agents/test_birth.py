@@ -96,7 +96,7 @@ def test_a_name_alone_is_an_empty_agent(client: TestClient) -> None:
 async def test_the_default_agent_is_born_once_with_every_pack(graph: object) -> None:
     import uuid
 
-    from app.agents.birth import ensure_default_agent
+    from app.agents.birth import ensure_default_agent, every_pack_for
     from app.beliefs.mechanics import Mechanics
     from app.embeddings.embedder import shared_embedder
     from app.embeddings.settings import EmbeddingSettings
@@ -113,4 +113,6 @@ async def test_the_default_agent_is_born_once_with_every_pack(graph: object) -> 
 
     assert (born, born_again) == (True, False) and first.id == second.id
     loaded = {p.name for p in await list_loaded_packs(graph, first.id)}
-    assert {p.name for p in read_all_packs()} <= loaded
+    assert {p.name for p in every_pack_for("accounting")} <= loaded
+    # A pack bringing another domain's skill is left out: the agent keeps accounting's.
+    assert "procurement-basics" not in loaded

@@ -8,6 +8,7 @@ the requests the SDK actually sent. The fallback is the real offline reasoner.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import time
@@ -787,3 +788,27 @@ async def test_work_unit_and_verify_prompts_carry_the_accounting_skill(method: s
     else:
         for criterion in ("COMPLETENESS", "ACCURACY", "AUTHORIZATION", "TIMING", "AUDIT_TRAIL"):
             assert criterion in system["text"]
+
+
+@pytest.mark.parametrize("method", ["appraise", "propose_work_unit", "verify"])
+async def test_a_pack_skill_replaces_the_accounting_skill_in_the_system_text(method: str) -> None:
+    """An agent whose pack brings a skill (docs/packs.md §5): its vocabulary (appraise,
+    propose_work_unit) and criteria (verify) are the system text's, not accounting's, and the
+    skill is not repeated in the user message."""
+    from app.seeds.files import find_pack
+
+    skill = find_pack("procurement-basics").skill
+    assert skill is not None
+    case = next(case for case in CASES if case.method == method)
+    request = case.request.model_copy(update={"skill": skill})
+    api = ScriptedApi([tool_answer(case.prompt.tool_name, case.tool_input, case.model)])
+    await call(reasoner(api), dataclasses.replace(case, request=request))
+    [system] = api.body()["system"]
+    user = json.dumps(api.body()["messages"])
+    if method == "verify":
+        assert "COMPETITION" in system["text"] and "SEGREGATION" in system["text"]
+        assert "COMPLETENESS" not in system["text"]
+    else:
+        assert all(verb in system["text"] for verb in skill.verbs)
+        assert "process_invoice" not in system["text"].split("closed")[-1]
+    assert "issue_purchase_order" not in user and "domain_prompt" not in user

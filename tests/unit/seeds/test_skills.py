@@ -1,5 +1,5 @@
-"""The accounting skill (seeds/skills/accounting.yaml) and the offline mapping of requests to
-its verb vocabulary."""
+"""The accounting skill (seeds/skills/accounting.yaml), a pack's own skill (the example pack
+procurement-basics) and the offline mapping of requests to their verb vocabularies."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from app.errors import SeedFileInvalid
-from app.reasoning.offline.requests import parse_work
+from app.reasoning.offline.requests import is_request, parse_work
+from app.seeds.files import find_pack, parse_pack
+from app.seeds.pack_schema import KnowledgePack
+from app.seeds.skill_schema import DomainSkill
 from app.seeds.skills import load_skill, read_skill
 
 SEED_VOCABULARY = {
@@ -99,3 +102,62 @@ def test_a_verb_listed_twice_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(SeedFileInvalid, match=r"vocabulary\[1\]\.verb"):
         read_skill(twice)
+
+
+# --- a pack's own skill (docs/packs.md §5) ---------------------------------------------------
+
+
+def _procurement() -> DomainSkill:
+    skill = find_pack("procurement-basics").skill
+    assert skill is not None
+    return skill
+
+
+def test_the_example_pack_brings_a_skill_of_the_same_model() -> None:
+    skill = _procurement()
+    assert isinstance(skill, DomainSkill) and skill.name == "procurement"
+    assert "skill" in KnowledgePack.model_json_schema()["properties"]
+    assert not set(skill.verbs) & set(load_skill().verbs)
+
+
+@pytest.mark.parametrize(
+    ("message", "verb"),
+    [
+        ("Raise a purchase order for 40 laptops from Dell", "issue_purchase_order"),
+        ("Raise a requisition for two monitors", "raise_requisition"),
+        ("Request quotes for office chairs", "request_quotes"),
+        ("Onboard the supplier Nordic Steel", "onboard_supplier"),
+        ("Receive the Dell delivery", "receive_goods"),
+        ("Match the Dell invoice to the PO", "three_way_match"),
+        ("Evaluate the bids for the cleaning contract", "evaluate_bids"),
+    ],
+)
+def test_requests_map_to_the_pack_skill(message: str, verb: str) -> None:
+    parsed = parse_work(message, None, _procurement())
+    assert parsed.verb == verb and parsed.known_verb
+    # Under the shipped skill none of them is that verb.
+    assert parse_work(message, None).verb != verb
+
+
+def test_a_word_the_pack_skill_maps_makes_a_request() -> None:
+    assert not is_request("Onboard the supplier Nordic Steel")
+    assert is_request("Onboard the supplier Nordic Steel", _procurement())
+
+
+def _pack_document(skill: dict[str, object]) -> dict[str, object]:
+    return {**find_pack("procurement-basics").model_dump(mode="json"), "skill": skill}
+
+
+def test_a_bad_pack_skill_names_the_field_under_skill() -> None:
+    skill = _procurement().model_dump(mode="json")
+    skill["vocabulary"][0]["requests"][0]["words"] = ["Raise"]
+    skill["criteria"].append(dict(skill["criteria"][0]))
+    with pytest.raises(SeedFileInvalid) as raised:
+        parse_pack(_pack_document(skill), "request body")
+    assert "skill.vocabulary[0].requests[0].words[0]" in str(raised.value)
+    # The field types first; the duplicates once the fields are right.
+    skill["vocabulary"][0]["requests"][0]["words"] = ["raise"]
+    with pytest.raises(SeedFileInvalid) as again:
+        parse_pack(_pack_document(skill), "request body")
+    paths = [item["path"] for item in again.value.details["errors"]]
+    assert paths == ["skill.criteria[5].key"]
