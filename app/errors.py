@@ -375,6 +375,37 @@ class ApprovalClosed(Conflict):
         )
 
 
+class ApprovalNotAuthorized(CredenceError):
+    """The person answering an approval lacks the authority for it: only the agent's principal,
+    or a known person with the authority the approval needs, may answer it."""
+
+    code = "approval_not_authorized"
+
+    def __init__(
+        self,
+        approval_id: str,
+        speaker: str,
+        authority: float | None,
+        required_authority: float,
+        principal: str,
+    ) -> None:
+        held = (
+            f"{speaker}'s authority is {authority:.2f}"
+            if authority is not None
+            else f"{speaker} is not a known person of this agent"
+        )
+        super().__init__(
+            f"{speaker} may not answer approval {approval_id!r}: it needs {principal} (the "
+            f"principal) or a person with authority {required_authority:.2f} or more, and "
+            f"{held}; the approval is still pending",
+            approval_id=approval_id,
+            speaker=speaker,
+            authority=authority,
+            required_authority=required_authority,
+            principal=principal,
+        )
+
+
 class ApprovalAnswerInvalid(InvalidInput):
     """An approval answer was malformed (e.g. a decision it does not offer)."""
 

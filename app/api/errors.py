@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import (
     AgentForbidden,
+    ApprovalNotAuthorized,
     AuthenticationRequired,
     Conflict,
     CredenceError,
@@ -41,6 +42,7 @@ _STATUS_BY_ERROR: tuple[tuple[type[CredenceError], int], ...] = (
     (Conflict, 409),
     (AuthenticationRequired, 401),
     (AgentForbidden, 403),
+    (ApprovalNotAuthorized, 403),
     (GraphUnavailable, 503),
     (NotReady, 503),
     (ToolServerFailed, 502),

@@ -12,10 +12,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.common import Category
-from app.errors import ApprovalClosed, ApprovalNotFound
+from app.errors import AgentNotFound, ApprovalClosed, ApprovalNotAuthorized, ApprovalNotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.loop.models import ApprovalPublic, ApprovalsPublic, ChatRequest, TurnMode
+from app.loop.settings import LoopSettings
+from app.memory.people.names import name_key
 from app.reasoning.protocol import Appraisal, WorkUnit
 
 
@@ -68,6 +70,7 @@ def _public(row: dict[str, Any]) -> ApprovalPublic:
         expires_at=row.get("expires_at"),
         resolved_at=row.get("resolved_at"),
         response=response,
+        required_authority=row.get("required_authority"),
     )
 
 
@@ -89,8 +92,10 @@ async def create_approval_in(
     state: TurnState,
     episode_id: str,
     ttl_hours: float,
+    required_authority: float,
 ) -> ApprovalPublic:
-    """Persists a pending approval inside the turn's transaction."""
+    """Persists a pending approval inside the turn's transaction; ``required_authority``: the
+    least authority of a person other than the principal who may answer it."""
     rows = await tx.run(
         "loop/approvals/create_approval",
         agent_id=agent_id,
@@ -103,9 +108,51 @@ async def create_approval_in(
             "turn_state": state.model_dump_json(),
             "episode_id": episode_id,
             "expires_at": datetime.now(UTC) + timedelta(hours=ttl_hours),
+            "required_authority": required_authority,
         },
     )
     return _public(rows[0]["approval"])
+
+
+def required_authority(stakes: str, loop: LoopSettings) -> float:
+    """The authority an approval of a turn at ``stakes`` needs from whoever is not the
+    principal: a manager's for standard work, a director's for high stakes."""
+    return loop.approval_authority_high_stakes if stakes == "high" else loop.approval_authority
+
+
+async def check_authority(
+    graph: GraphClient,
+    loop: LoopSettings,
+    agent_id: str,
+    stored: StoredApproval,
+    speaker: str | None,
+) -> None:
+    """Refuses an answer from someone without the authority for the approval, before anything
+    is written. ``speaker``: who answers (the answer's speaker, else the paused turn's); nobody
+    named answers as the principal (the API's caller acts for them). The principal may answer
+    any approval; anyone else must be a known person of the agent with at least the approval's
+    required authority. An agent born without a principal checks nobody (there is no one whose
+    authority an answer could be measured against).
+
+    Raises:
+        AgentNotFound; ApprovalNotAuthorized.
+    """
+    key = name_key(speaker) if speaker else None
+    rows = await graph.read("loop/approvals/read_answerer", agent_id=agent_id, name_key=key)
+    if not rows:
+        raise AgentNotFound(agent_id)
+    principal, person = rows[0]["principal"], rows[0]["person"]
+    if principal is None or speaker is None or key == principal["name_key"]:
+        return
+    needed = stored.public.required_authority
+    if needed is None:
+        needed = required_authority(stored.state.stakes if stored.state else "low", loop)
+    authority = person["authority"] if person is not None else None
+    if authority is not None and authority >= needed:
+        return
+    raise ApprovalNotAuthorized(
+        stored.public.id, speaker, authority, needed, principal["name"] or "the principal"
+    )
 
 
 async def get_approval(graph: GraphClient, agent_id: str, approval_id: str) -> StoredApproval:

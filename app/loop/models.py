@@ -75,6 +75,11 @@ class ApprovalPublic(BaseModel):
     expires_at: datetime | None = None
     resolved_at: datetime | None = None
     response: str | None = None
+    required_authority: float | None = Field(
+        default=None,
+        description="Who may answer: the principal, or a known person with at least this "
+        "authority (None: the loop settings' value for its stakes).",
+    )
 
 
 class ApprovalsPublic(BaseModel):

@@ -22,7 +22,14 @@ from app.guardian.audit import work_unit_text
 from app.guardian.censors import learn_censor
 from app.loop.acting import execute_and_verify
 from app.loop.activation import read_history
-from app.loop.approvals import StoredApproval, TurnState, claim, get_approval, release
+from app.loop.approvals import (
+    StoredApproval,
+    TurnState,
+    check_authority,
+    claim,
+    get_approval,
+    release,
+)
 from app.loop.guarding import refuses
 from app.loop.learning import plan_guidance
 from app.loop.models import ApprovalAnswer, TurnResult
@@ -90,7 +97,8 @@ async def resume_approval(
 
     Raises:
         AgentNotFound, ApprovalNotFound, ApprovalClosed (answered before, or expired),
-        ApprovalAnswerInvalid, TurnFailed (nothing written).
+        ApprovalAnswerInvalid, ApprovalNotAuthorized (the answerer lacks the authority: nothing
+        written, the approval stays pending), TurnFailed (nothing written).
     """
     # The proposal's memory (a tool call's, written after its answer) comes first.
     await services.call_memories.settled(agent_id)
@@ -99,6 +107,9 @@ async def resume_approval(
         raise ApprovalClosed(approval_id, stored.public.status)
     if stored.public.status == "pending":
         _validate(stored, answer)
+        # Only the principal, or a person with the authority it needs, answers it.
+        speaker = answer.speaker or (stored.state.request.speaker if stored.state else None)
+        await check_authority(services.graph, services.settings.loop, agent_id, stored, speaker)
     # Claimed before anything runs (this also writes "expired" on an approval past its time).
     claim_id = str(uuid.uuid4())
     await claim(

@@ -39,6 +39,12 @@ class LoopSettings(BaseModel):
     approval_claim_lease_s: Annotated[int, Field(ge=1)] = 600
     """A resumption claims its approval first; a claim older than this many seconds (its
     process died) can be taken over."""
+    approval_authority: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    """An approval is answered by the agent's principal, or by a known person with at least
+    this authority (seed 000: managers, 0.7, approve standard transactions)."""
+    approval_authority_high_stakes: Annotated[float, Field(ge=0.0, le=1.0)] = 0.8
+    """The authority a high-stakes approval needs (more than a standard transaction: a
+    director, 0.8)."""
     retry_budget: Annotated[int, Field(ge=0, le=10)] = 2
     """A failed verification is retried at most this many times, then escalated."""
     min_evidence_confidence: Annotated[float, Field(ge=0.0, le=1.0)] = 0.3

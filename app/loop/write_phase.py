@@ -31,7 +31,7 @@ from app.graph.client import Transaction
 from app.loop.acting import outcome_of
 from app.loop.activation import Activation
 from app.loop.answers import ROUNDS, AnswersNeeded, TurnAnswers
-from app.loop.approvals import TurnState, create_approval_in, resolve_in
+from app.loop.approvals import TurnState, create_approval_in, required_authority, resolve_in
 from app.loop.call_memory import CallCompletion
 from app.loop.decisions import create_decision_in, record_decision_outcome_in
 from app.loop.episode_rows import (
@@ -445,6 +445,7 @@ async def ask_a_person(
         state=_turn_state(turn, decision_id, loop),
         episode_id=episode_id,
         ttl_hours=loop.approval_ttl_hours,
+        required_authority=required_authority(turn.activation.stakes, loop),
     )
     await recorder.emit(TurnEvent(type="approval", data=approval.model_dump(mode="json")))
     return approval, question

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from app.api.deps import AgentIdDep, GraphDep, ItemId, LoopDep
 from app.api.errors import socket_error_frame
+from app.api.openapi import ErrorResponse
 from app.errors import CredenceError
 from app.loop import approvals
 from app.loop.models import (
@@ -56,11 +57,22 @@ async def read_approval(
     return (await approvals.get_approval(graph, agent_id, approval_id)).public
 
 
-@router.post("/approvals/{approval_id}")
+@router.post(
+    "/approvals/{approval_id}",
+    responses={
+        403: {
+            "model": ErrorResponse,
+            "description": "approval_not_authorized: the speaker (else the paused turn's) is "
+            "neither the principal nor a known person with the approval's required_authority "
+            "(nothing written, the approval stays pending); or agent_forbidden",
+        }
+    },
+)
 async def answer_approval(
     loop: LoopDep, agent_id: AgentIdDep, approval_id: ItemId, body: ApprovalAnswer
 ) -> TurnResult:
-    """Answer, approve, modify or reject a pending approval; the paused turn resumes."""
+    """Answer, approve, modify or reject a pending approval; the paused turn resumes. Only the
+    principal, or a person with the authority the approval needs, may answer it."""
     return await resume_approval(loop, agent_id, approval_id, body)
 
 

@@ -4,7 +4,9 @@
 // links it then) and, when one decided the mode, the relevant belief.
 // Params: $agent_id (string), $approval (map: id, kind (guidance/proposal), question (string),
 //         work_unit (JSON string or null), belief_id (string or null), turn_state (JSON string),
-//         episode_id (string), expires_at (datetime)).
+//         episode_id (string), expires_at (datetime),
+//         required_authority (float: the least authority of a person, other than the
+//         principal, who may answer it)).
 // Returns: approval (map of properties).
 CREATE (a:Approval {id: $approval.id, agent_id: $agent_id})
 SET a.kind = $approval.kind,
@@ -13,6 +15,7 @@ SET a.kind = $approval.kind,
     a.work_unit = $approval.work_unit,
     a.belief_id = $approval.belief_id,
     a.turn_state = $approval.turn_state,
+    a.required_authority = $approval.required_authority,
     a.created_at = datetime(),
     a.expires_at = $approval.expires_at
 WITH a
