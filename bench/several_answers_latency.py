@@ -11,6 +11,16 @@ embedded again without the name, that person's own turns ranked by cosine) and o
 written by Cypher without ``MENTIONS`` edges, so no speaker is ever found.
 
     .venv/bin/python bench/several_answers_latency.py [--rounds 3]
+
+``--sections`` measures ``/context`` itself instead (issue 38): every LoCoMo development question
+(``--questions all``, the default with it) asked of its agent three ways, in rotating order, each
+query embedded afresh by the model (no vector cache): the whole context as the API assembles it
+(``RetrievalServices.context``: the frame, every section), the episodes section alone, and the
+floor (the query embedded, then one search of the episode vector index scoped to the agent,
+``bench/cypher/latency/episode_vector_floor.cypher``). It prints each one's p50 / p95 and their
+ratios to the floor, measured in the one run.
+
+    .venv/bin/python bench/several_answers_latency.py --sections [--rounds 2]
 """
 
 from __future__ import annotations
@@ -27,11 +37,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from retrieval_locomo import DEFAULT_DATA, find_agent, load_conversations
 
+from app.clock import SystemClock
 from app.config import get_settings
-from app.embeddings.embedder import shared_embedder
+from app.embeddings.embedder import Embedder, shared_embedder
+from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
 from app.retrieval.context import build_context
-from app.retrieval.models import ContextRequest
+from app.retrieval.models import ALL_SECTIONS, ContextRequest
+from app.retrieval.services import RetrievalServices
 from app.retrieval.settings import RetrievalSettings
 from app.text.several_answers import asks_for_several
 
@@ -47,6 +60,9 @@ EXACT = {"own_turn_scan": 0}
 # The defaults with 100 own turns as candidates for every question that names a speaker (before
 # named_own_turn_pool and own_turn_candidates, 2026-11-26).
 WIDE = {"named_own_turn_pool": 100, "own_turn_candidates": 100}
+BENCH_CYPHER = Path(__file__).resolve().parent / "cypher"
+# What --sections times: the whole context, the episodes section alone, the floor.
+SHAPES = ("all", "episodes", "floor")
 
 
 def _pct(values: Sequence[float], q: float) -> float:
@@ -54,7 +70,73 @@ def _pct(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+async def questions_of(questions: str) -> list[tuple[str, str]]:
+    """(agent id, question) of the LoCoMo development questions (``questions``: "all", or the
+    "several" ones), the agents imported by ``bench/retrieval_tuning.py`` or
+    ``bench/retrieval_locomo.py``."""
+    settings = get_settings()
+    asked: list[tuple[str, str]] = []
+    for conversation in load_conversations(DEFAULT_DATA):
+        agent_id = await find_agent(settings, f"locomo-{conversation.sample_id}")
+        if agent_id is None:
+            raise SystemExit("run bench/retrieval_locomo.py first (it imports the agents)")
+        asked += [
+            (agent_id, q.text)
+            for q in conversation.questions
+            if questions == "all" or asks_for_several(q.text)
+        ]
+    return asked
+
+
+async def sections_latency(args: argparse.Namespace) -> int:
+    """``--sections``: the whole context, the episodes section alone and the floor, in rotating
+    order, each query embedded by the model (no vector cache)."""
+    settings = get_settings()
+    embedder = Embedder(settings.embeddings.model_copy(update={"cache_path": None}))
+    graph = GraphClient.from_settings(settings.neo4j)
+    floor = GraphClient.from_settings(settings.neo4j, QueryCatalog(BENCH_CYPHER))
+    services = RetrievalServices(graph, embedder, settings.retrieval, SystemClock())
+    asked = (await questions_of(args.questions or "all"))[:: args.every]
+
+    async def once(shape: str, agent_id: str, text: str) -> None:
+        if shape == "floor":
+            embedding = await embedder.embed_one(text)
+            await floor.read(
+                "latency/episode_vector_floor", agent_id=agent_id, embedding=embedding, k=10
+            )
+            return
+        wanted = list(ALL_SECTIONS) if shape == "all" else ["episodes"]
+        await services.context(agent_id, ContextRequest(q=text, k=10, sections=wanted))
+
+    times: dict[str, list[float]] = {shape: [] for shape in SHAPES}
+    try:
+        for round_ in range(args.rounds + 1):
+            for i, (agent_id, text) in enumerate(asked):
+                turn = (i + round_) % len(SHAPES)
+                for shape in SHAPES[turn:] + SHAPES[:turn]:
+                    begun = time.perf_counter()
+                    await once(shape, agent_id, text)
+                    if round_ > 0:  # round 0 warms the model, the plans and the caches
+                        times[shape].append((time.perf_counter() - begun) * 1000)
+    finally:
+        await graph.close()
+        await floor.close()
+    print(f"/context, {len(asked)} questions x {args.rounds} rounds, rotating order (ms)")
+    for shape in SHAPES:
+        p50, p95 = statistics.median(times[shape]), _pct(times[shape], 0.95)
+        ratio = (
+            f"   {p50 / statistics.median(times['floor']):.2f}x / "
+            f"{p95 / _pct(times['floor'], 0.95):.2f}x the floor"
+            if shape != "floor"
+            else ""
+        )
+        print(f"  {shape:8s} p50 {p50:6.1f} p95 {p95:6.1f}{ratio}")
+    return 0
+
+
 async def main(args: argparse.Namespace) -> int:
+    if args.sections:
+        return await sections_latency(args)
     settings = get_settings()
     on: RetrievalSettings = settings.retrieval
     off = on.model_copy(
@@ -62,16 +144,7 @@ async def main(args: argparse.Namespace) -> int:
     )
     embedder = shared_embedder(settings.embeddings)
     graph = GraphClient.from_settings(settings.neo4j)
-    asked: list[tuple[str, str]] = []
-    for conversation in load_conversations(DEFAULT_DATA):
-        agent_id = await find_agent(settings, f"locomo-{conversation.sample_id}")
-        if agent_id is None:
-            raise SystemExit("run bench/retrieval_tuning.py first (it imports the agents)")
-        asked += [
-            (agent_id, q.text)
-            for q in conversation.questions
-            if args.questions == "all" or asks_for_several(q.text)
-        ]
+    asked = await questions_of(args.questions or "several")
     times: dict[str, list[float]] = {"on": [], "off": []}
     sections: dict[str, list[float]] = {"on": [], "off": []}
     try:
@@ -109,8 +182,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--questions",
         choices=["several", "all"],
-        default="several",
-        help="the questions the narrow reading says ask for several things, or every question",
+        help="the questions the narrow reading says ask for several things (the default), or "
+        "every question (the default with --sections)",
+    )
+    parser.add_argument(
+        "--every", type=int, default=1, help="--sections: every Nth question only (1: all)"
+    )
+    parser.add_argument(
+        "--sections",
+        action="store_true",
+        help="time /context: every section, the episodes section alone and the floor",
     )
     parser.add_argument(
         "--base",

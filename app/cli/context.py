@@ -79,6 +79,8 @@ def _describe(section: str, item: dict[str, Any]) -> tuple[str, str]:
         return item["content"], f"confidence {item['effective_confidence']:.2f}"
     if section == "people":
         return item["name"], f"{item.get('role')} value {item.get('relationship_value') or 0:.2f}"
+    if section == "decisions":
+        return item["line"], f"{item.get('mode') or ''} {item.get('verb') or ''}".strip()
     if section == "conflicts":
         sides = "; ".join(f"{s.get('stance')}: {s.get('title')}" for s in item["sources"])
         return item["hypothesis"], f"{item['status']} ({sides}) {item.get('resolution') or ''}"

@@ -8,14 +8,16 @@ from typing import Any
 
 from app.retrieval.settings import RetrievalSettings
 
+# The decisions section's tokens, on top of the shared budget (as the conflicts' are): about
+# five of seed 002's one-line decisions.
+DECISIONS_BUDGET_TOKENS = 200
+# The texts of an item that the context shows (a decision: its line).
+TEXT_KEYS = ("statement", "text", "content", "name", "role", "hypothesis", "resolution", "line")
+
 
 def estimate_tokens(item: dict[str, Any], chars_per_token: float) -> int:
     """The tokens an item costs in the context, estimated from the length of its texts."""
-    text = " ".join(
-        str(item[key])
-        for key in ("statement", "text", "content", "name", "role", "hypothesis", "resolution")
-        if item.get(key) is not None
-    )
+    text = " ".join(str(item[key]) for key in TEXT_KEYS if item.get(key) is not None)
     contradictions = item.get("contradictions") or []
     text += " ".join(str(c.get("statement", "")) for c in contradictions)
     # A research conflict shows both sources' passages.
@@ -54,4 +56,6 @@ def section_budgets(
     budgets = {name: int(total * share / total_share) for name, share in chosen.items()}
     if "conflicts" in names:
         budgets["conflicts"] = settings.budget_conflicts_tokens
+    if "decisions" in names:
+        budgets["decisions"] = DECISIONS_BUDGET_TOKENS
     return budgets

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -25,6 +25,7 @@ from app.graph.agent_scope import require_agent
 from app.graph.causality import InvalidBookmark, bookmarks_to_wait_for
 from app.graph.client import GraphClient
 from app.retrieval.budget import fit_to_budget, section_budgets
+from app.retrieval.decisions import decision_items
 from app.retrieval.models import (
     Context,
     ContextRequest,
@@ -37,6 +38,8 @@ from app.text.lucene import lucene_terms
 
 log = logging.getLogger(__name__)
 
+NOTHING_TO_SEARCH = "no embeddings ({reason}): vector mode has nothing to search"
+GRAPH_ONLY = "no embeddings ({reason}): fulltext and graph retrieval only"
 SectionLoader = Callable[[], Awaitable[list[dict[str, Any]]]]
 # Extra sections provided by other modules (working memory): (graph, agent_id, now) -> items.
 ExtraSection = Callable[[GraphClient, str, datetime], Awaitable[list[dict[str, Any]]]]
@@ -67,33 +70,36 @@ async def build_context(
         await require_agent(graph, agent_id)
     started = time.perf_counter()
     wanted = list(dict.fromkeys(request.sections))
-    unembedded = SectionSearch(
-        graph=graph,
-        settings=settings,
-        agent_id=agent_id,
-        text=request.q,
-        k=request.k,
-        mode=request.mode,
-        now=now,
-        embedding=None,
-        terms=lucene_terms(request.q) if request.mode != "vector" else None,
-        embedding_model=embedder.model_id,
-        embed=embedder.embed_one,
-    )
-    # The belief and rule sections' lexical reads need no vector: they run during the embedding.
-    ahead = unembedded.read_ahead(set(wanted) - set(extra_sections or {}))
+    unembedded = _unembedded(graph, embedder, settings, agent_id, request, now)
+    # What needs no query vector runs while the query is embedded: the frame (it sets only the
+    # budget, applied once the sections are read), the lexical reads of the belief, rule and
+    # episode sections and the look-up of the speakers a question names.
+    built_in = set(wanted) - set(extra_sections or {})
+    framing = asyncio.ensure_future(_frame(choose_frame, graph, agent_id, request.q))
+    ahead = unembedded.read_ahead(built_in)
+    speakers = unembedded.speakers_ahead(built_in)
     try:
-        embedding, degraded_reason = await _embed_query(embedder, request)
+        embedded = await _embed_query(embedder, request, unembedded.also_embedded(built_in))
         timings = {"embed": _ms_since(started)}
-        frame = await _frame(choose_frame, graph, agent_id, request.q)
-        budget = request.budget_tokens or (
-            frame.budget_tokens if frame else settings.default_budget_tokens
+        search = replace(
+            unembedded,
+            embedding=embedded.vector,
+            stripped=embedded.stripped,
+            ahead=ahead,
+            speakers=speakers,
         )
-        search = replace(unembedded, embedding=embedding, ahead=ahead)
-        budgets = section_budgets(settings, budget, wanted)
-        sections = await _gather_sections(search, wanted, budgets, extra_sections or {})
+        loaded = await _load_sections(search, wanted, extra_sections or {})
+        frame = await framing
     finally:
-        _settle(ahead.values())
+        _settle([framing, *ahead.values(), *([speakers] if speakers else [])])
+    budget = request.budget_tokens or (
+        frame.budget_tokens if frame else settings.default_budget_tokens
+    )
+    budgets = section_budgets(settings, budget, wanted)
+    sections = {
+        name: _fitted(loaded[name], budgets.get(name, 0), settings.chars_per_token)
+        for name in wanted
+    }
     if all(not section.items for section in sections.values()):
         # Empty everywhere may just mean no such agent: that is an error, not an empty context.
         await require_agent(graph, agent_id)
@@ -105,10 +111,34 @@ async def build_context(
         mode=request.mode,
         frame=frame,
         budget_tokens=budget,
-        degraded=degraded_reason is not None,
-        degraded_reason=degraded_reason,
+        degraded=embedded.degraded_reason is not None,
+        degraded_reason=embedded.degraded_reason,
         sections={name: sections[name] for name in wanted},
         timings_ms={name: round(ms, 2) for name, ms in timings.items()},
+    )
+
+
+def _unembedded(
+    graph: GraphClient,
+    embedder: Embedder,
+    settings: RetrievalSettings,
+    agent_id: str,
+    request: ContextRequest,
+    now: datetime,
+) -> SectionSearch:
+    """The request's search before its query is embedded."""
+    return SectionSearch(
+        graph=graph,
+        settings=settings,
+        agent_id=agent_id,
+        text=request.q,
+        k=request.k,
+        mode=request.mode,
+        now=now,
+        embedding=None,
+        terms=lucene_terms(request.q) if request.mode != "vector" else None,
+        embedding_model=embedder.model_id,
+        embed=embedder.embed_one,
     )
 
 
@@ -122,20 +152,32 @@ def _settle(reads: Iterable[asyncio.Future[Any]]) -> None:
             read.exception()
 
 
+@dataclass(frozen=True, slots=True)
+class EmbeddedQuery:
+    """The query's embedding (None in fulltext mode or when embeddings fail), the vector of the
+    question without the names it says (``SectionSearch.also_embedded``: its text and vector,
+    embedded in the same batch; None when not wanted) and, when embeddings fail, why the context
+    is degraded."""
+
+    vector: list[float] | None
+    stripped: tuple[str, list[float]] | None
+    degraded_reason: str | None
+
+
 async def _embed_query(
-    embedder: Embedder, request: ContextRequest
-) -> tuple[list[float] | None, str | None]:
-    """The query's embedding (None in fulltext mode or when embeddings fail) and, when they
-    fail, why the context is degraded."""
+    embedder: Embedder, request: ContextRequest, also: str | None
+) -> EmbeddedQuery:
+    """The query embedded (with ``also``, another text, in the same batch)."""
     if request.mode == "fulltext":
-        return None, None
-    embedding = await embedder.embed_one(request.q)
-    if embedding is not None:
-        return embedding, None
+        return EmbeddedQuery(None, None, None)
+    vectors = await embedder.embed([request.q, *([also] if also else [])], "query")
+    if vectors:
+        stripped = (also, vectors[1]) if also and len(vectors) > 1 else None
+        return EmbeddedQuery(vectors[0], stripped, None)
     reason = embedder.status().reason
     if request.mode == "vector":
-        return None, f"no embeddings ({reason}): vector mode has nothing to search"
-    return None, f"no embeddings ({reason}): fulltext and graph retrieval only"
+        return EmbeddedQuery(None, None, NOTHING_TO_SEARCH.format(reason=reason))
+    return EmbeddedQuery(None, None, GRAPH_ONLY.format(reason=reason))
 
 
 async def _frame(
@@ -151,25 +193,28 @@ async def _frame(
         return None
 
 
-async def _gather_sections(
-    search: SectionSearch,
-    wanted: Sequence[str],
-    budgets: dict[str, int],
-    extra_sections: dict[str, ExtraSection],
-) -> dict[str, Section]:
-    """Every wanted section, run concurrently; one no loader provides comes back as an error."""
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A section's rows as read (before its budget), or its error, and how long it took."""
+
+    rows: Rows
+    error: str | None
+    ms: float
+
+
+async def _load_sections(
+    search: SectionSearch, wanted: Sequence[str], extra_sections: dict[str, ExtraSection]
+) -> dict[str, Loaded]:
+    """Every wanted section read, concurrently; one no loader provides comes back as an
+    error."""
     loaders = _loaders(search, wanted, extra_sections)
     results = await asyncio.gather(
-        *(
-            _run_section(search, name, loaders[name], budgets.get(name, 0))
-            for name in wanted
-            if name in loaders
-        )
+        *(_load_section(search, name, loaders[name]) for name in wanted if name in loaders)
     )
     sections = dict(results)
     for name in wanted:
         if name not in sections:
-            sections[name] = Section(error=f"section {name!r} is not available in this process")
+            sections[name] = Loaded([], f"section {name!r} is not available in this process", 0.0)
     return sections
 
 
@@ -187,6 +232,7 @@ def _loaders(
         "rules": search.rules,
         "people": partial(search.people, episodes),
         "conflicts": search.conflicts,
+        "decisions": partial(decision_items, search.graph, search.agent_id, search.text, search.k),
     }
     for name, loader in extra_sections.items():
         loaders[name] = partial(loader, search.graph, search.agent_id, search.now)
@@ -199,10 +245,10 @@ async def _result_of(task: asyncio.Task[Rows]) -> Rows:
     return await task
 
 
-async def _run_section(
-    search: SectionSearch, name: str, load: SectionLoader, budget: int
-) -> tuple[str, Section]:
-    """One section's items within its budget, or its error (an unknown agent is raised)."""
+async def _load_section(
+    search: SectionSearch, name: str, load: SectionLoader
+) -> tuple[str, Loaded]:
+    """One section's rows, or its error (an unknown agent is raised)."""
     begun = time.perf_counter()
     try:
         rows = await load()
@@ -210,16 +256,17 @@ async def _run_section(
         raise
     except Exception as error:
         log.exception("context section %s failed for agent %s", name, search.agent_id)
-        return name, Section(
-            error=f"{type(error).__name__}: {error}", budget_tokens=budget, ms=_ms_since(begun)
-        )
-    kept, used, dropped = fit_to_budget(rows, budget, search.settings.chars_per_token)
-    return name, Section(
-        items=kept,
-        tokens=used,
-        budget_tokens=budget,
-        dropped_for_budget=dropped,
-        ms=_ms_since(begun),
+        return name, Loaded([], f"{type(error).__name__}: {error}", _ms_since(begun))
+    return name, Loaded(rows, None, _ms_since(begun))
+
+
+def _fitted(loaded: Loaded, budget: int, chars_per_token: float) -> Section:
+    """A section's items kept in score order within its budget, or its error."""
+    if loaded.error is not None:
+        return Section(error=loaded.error, budget_tokens=budget, ms=loaded.ms)
+    kept, used, dropped = fit_to_budget(loaded.rows, budget, chars_per_token)
+    return Section(
+        items=kept, tokens=used, budget_tokens=budget, dropped_for_budget=dropped, ms=loaded.ms
     )
 
 

@@ -7,7 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-SectionName = Literal["beliefs", "episodes", "rules", "people", "working_memory", "conflicts"]
+SectionName = Literal[
+    "beliefs", "episodes", "rules", "people", "working_memory", "conflicts", "decisions"
+]
 ALL_SECTIONS: tuple[SectionName, ...] = (
     "beliefs",
     "episodes",
@@ -15,6 +17,7 @@ ALL_SECTIONS: tuple[SectionName, ...] = (
     "people",
     "working_memory",
     "conflicts",
+    "decisions",
 )
 Mode = Literal["fused", "vector", "fulltext"]
 MAX_QUERY_CHARS = 8000

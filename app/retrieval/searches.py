@@ -66,20 +66,49 @@ class SectionSearch:
     # Embeds another text (the question without the asked people's names, ``asked_people.py``);
     # None: the episodes search with ``embedding`` alone.
     embed: Callable[[str], Awaitable[list[float] | None]] | None = None
-    # The lexical hits of the belief and rule sections already being read (``read_ahead``,
-    # while the query is embedded); a section without one reads its own.
+    # The lexical hits of the belief, rule and episode sections already being read
+    # (``read_ahead``, while the query is embedded); a section without one reads its own.
     ahead: Mapping[str, asyncio.Future[Rows | None]] = field(default_factory=dict)
+    # The question without the names it says and its vector, embedded with the question
+    # (``also_embedded``); None: embedded when needed.
+    stripped: tuple[str, list[float]] | None = None
+    # The speakers the question names, already being looked up (``speakers_ahead``).
+    speakers: asyncio.Future[list[str]] | None = None
 
     def read_ahead(self, sections: Collection[str]) -> dict[str, asyncio.Future[Rows | None]]:
-        """Starts reading the lexical hits of the wanted belief and rule sections, which need
-        no query vector, so that they run while the query is embedded."""
-        return {
+        """Starts reading the lexical hits of the wanted belief, rule and episode sections,
+        which need no query vector, so that they run while the query is embedded (the
+        episodes' when their lexical half is searched with a query vector or without one)."""
+        reads: dict[str, asyncio.Future[Rows | None]] = {
             name: asyncio.ensure_future(
                 self.short_lexical(kind, self._short_weights(name)["fulltext_on"])
             )
             for name, kind in SHORT_TEXTS.items()
             if name in sections
         }
+        if "episodes" in sections:
+            fulltext_on = any(self._episode_fusion(vector)["fulltext_on"] for vector in (1, 0))
+            reads["episodes"] = asyncio.ensure_future(self._lexical(fulltext_on))
+        return reads
+
+    def speakers_ahead(self, sections: Collection[str]) -> asyncio.Future[list[str]] | None:
+        """Starts looking up the speakers the question names when the episode section will
+        (``_asked``), so that it runs while the query is embedded; None when it will not."""
+        if "episodes" not in sections or not self._asks_about_people(vector=True):
+            return None
+        return asyncio.ensure_future(asked_speakers(self.graph, self.agent_id, self.text))
+
+    def also_embedded(self, sections: Collection[str]) -> str | None:
+        """The question without the names it says, when the episode section will search with
+        its vector (``_asked``), so that it is embedded in one batch with the question; None
+        when it will not or nothing is left out."""
+        if "episodes" not in sections or self.mode == "fulltext":
+            return None
+        if not self._strips_names(self._question(), vector=True):
+            return None
+        said = said_names(self.text)
+        stripped = without_names(self.text, said) if said else ""
+        return stripped if stripped and stripped != self.text else None
 
     def weights(self, vector_share: float | None = None) -> dict[str, Any]:
         """How the indexes are fused (``vector_share``: the section's own, else the common one):
@@ -138,16 +167,11 @@ class SectionSearch:
         for several things about a speaker gathers that person's own turns (``_asked``; the
         fused query ranks them)."""
         s = self.settings
-        own = s.episode_vector_share if self.embedding is not None else None
-        long_query = self.terms is not None and len(self.terms.split()) >= s.long_query_terms
-        if own is None and s.long_query_vector_share is not None and long_query:
-            # A long query (a whole dialogue) matches many chatty words: meaning ranks it better.
-            own = s.long_query_vector_share if self.embedding is not None else None
-        weights = self.weights(own)
+        weights = self._episode_fusion(self.embedding is not None)
         vector = weights["vector_on"] and self.embedding is not None
         # The lexical half does not wait for the asked speakers (a look-up, an embedding).
         lexical, asked = await asyncio.gather(
-            self._lexical(weights["fulltext_on"]), self._asked(not long_query, vector)
+            self._episode_lexical(weights["fulltext_on"]), self._asked(self._question(), vector)
         )
         own_turns = vector and asked.own_turn_weight > 0
         w = {
@@ -178,6 +202,29 @@ class SectionSearch:
         )
         return diversified(rows, self.k, per_moment=s.moment_cap, window=s.moment_window)
 
+    def _episode_fusion(self, vector: bool | int) -> dict[str, Any]:
+        """How the episode section fuses (``weights``), with a query vector or without one:
+        its own vector share, or that of a long query (a whole dialogue matches many chatty
+        words: meaning ranks it better), else the common one."""
+        s = self.settings
+        own = s.episode_vector_share if vector else None
+        if own is None and s.long_query_vector_share is not None and not self._question():
+            own = s.long_query_vector_share if vector else None
+        return self.weights(own)
+
+    def _question(self) -> bool:
+        """A short query (a question), not a long one (a whole dialogue)."""
+        s = self.settings
+        return self.terms is None or len(self.terms.split()) < s.long_query_terms
+
+    async def _episode_lexical(self, fulltext_on: bool) -> Rows | None:
+        """The episode section's lexical hits: those read ahead, else read now."""
+        ahead = self.ahead.get("episodes")
+        if ahead is not None:
+            hits = await ahead
+            return hits if fulltext_on else None
+        return await self._lexical(fulltext_on)
+
     async def _lexical(self, fulltext_on: bool) -> Rows | None:
         """The lexical half's hits on the agent's own statistics (None: not searched)."""
         if self.terms is None or not fulltext_on:
@@ -202,11 +249,6 @@ class SectionSearch:
             "success_multiplier": s.success_multiplier,
             "recency_bonus_7d": s.recency_bonus_7d,
             "recency_bonus_30d": s.recency_bonus_30d,
-            "recency": s.recency,
-            "heuristic_bonus": s.heuristic_bonus,
-            "consolidated_factor": s.consolidated_factor,
-            "trivial_factor": s.trivial_factor,
-            "score_cap": s.score_cap,
             "asks_when": asks_when(self.text),
             "dated_bonus": s.dated_bonus,
             "query_dates": mentioned_dates(self.text, self.now.date())
@@ -231,26 +273,15 @@ class SectionSearch:
         (``asked_people.py``) where ``query_without_speakers`` applies ("several": a question
         asking for several things, ``several_answers.py``). Embedding the shorter text failing
         keeps the question's vector."""
-        s = self.settings
-        several = question and asks_for_several(self.text, broad=s.several_questions == "broad")
-        bonus, own, pool = (
-            (s.several_speaker_bonus, s.several_own_turn_weight, s.several_own_turn_pool)
-            if several
-            else (s.named_speaker_bonus, s.named_own_turn_weight, s.named_own_turn_pool)
-        )
-        strip = vector and (
-            s.query_without_speakers == "always"
-            or (s.query_without_speakers == "several" and several)
-        )
-        wanted = bonus > 0 or own > 0
-        if not question or not (strip or wanted):
+        bonus, own, pool = self._asked_weights(question)
+        strip = self._strips_names(question, vector)
+        if not self._asks_about_people(vector, question):
             return AskedPeople((), 0.0, 0.0, 0, self.embedding)
-        # The question is embedded without the names it says while the graph tells which of
-        # them are speakers (nearly always all of them); embedded again when that differs.
+        # The question is embedded without the names it says (with the question, when it was
+        # embedded: ``also_embedded``) while the graph tells which of them are speakers (nearly
+        # always all of them); embedded again when that differs.
         said = said_names(self.text) if strip else []
-        found, guessed = await asyncio.gather(
-            asked_speakers(self.graph, self.agent_id, self.text), self._embed_without(said)
-        )
+        found, guessed = await asyncio.gather(self._asked_speakers(), self._embed_without(said))
         names = tuple(found)
         embedding = self.embedding
         if names and strip:
@@ -260,12 +291,45 @@ class SectionSearch:
             return AskedPeople((), 0.0, 0.0, 0, embedding)
         return AskedPeople(names, bonus, own, pool, embedding)
 
+    def _several(self, question: bool) -> bool:
+        """A question asking for several things (``several_answers.py``)."""
+        broad = self.settings.several_questions == "broad"
+        return question and asks_for_several(self.text, broad=broad)
+
+    def _asked_weights(self, question: bool) -> tuple[float, float, int]:
+        """The asked speakers' bonus, their own turns' weight and pool."""
+        s = self.settings
+        if self._several(question):
+            return s.several_speaker_bonus, s.several_own_turn_weight, s.several_own_turn_pool
+        return s.named_speaker_bonus, s.named_own_turn_weight, s.named_own_turn_pool
+
+    def _strips_names(self, question: bool, vector: bool) -> bool:
+        """Whether the episodes search with the question's vector without the names it says."""
+        without = self.settings.query_without_speakers
+        several = without == "several" and self._several(question)
+        return vector and (without == "always" or several)
+
+    def _asks_about_people(self, vector: bool, question: bool | None = None) -> bool:
+        """Whether the episode section looks up the speakers the question names."""
+        question = self._question() if question is None else question
+        bonus, own, _ = self._asked_weights(question)
+        return question and (self._strips_names(question, vector) or bonus > 0 or own > 0)
+
+    async def _asked_speakers(self) -> list[str]:
+        """The speakers the question names: as looked up ahead, else looked up now."""
+        if self.speakers is not None:
+            return await self.speakers
+        return await asked_speakers(self.graph, self.agent_id, self.text)
+
     async def _embed_without(self, names: list[str]) -> list[float] | None:
         """The vector of the query without ``names`` (the query's own when that leaves it
-        unchanged, or embedding it fails)."""
+        unchanged, or embedding it fails; the one embedded with the query when it is that
+        text)."""
         stripped = without_names(self.text, names) if names else ""
         if self.embed is None or not stripped or stripped == self.text:
             return self.embedding
+        if self.stripped is not None and self.stripped[0] == stripped:
+            return self.stripped[1]
         return await self.embed(stripped) or self.embedding
 
     async def rules(self) -> Rows:

@@ -1,5 +1,5 @@
-"""The context of a query: relevance retrieval over beliefs, episodes, rules, people and
-working memory (docs/retrieval.md)."""
+"""The context of a query: relevance retrieval over beliefs, episodes, rules, people, working
+memory, research conflicts and past decisions (docs/retrieval.md)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,13 @@ async def context(
     q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS, description="The query")],
     k: Annotated[int, Query(ge=1, le=100, description="Items per section")] = 10,
     section: Annotated[
-        list[SectionName] | None, Query(description="Sections to return (default: all)")
+        list[SectionName] | None,
+        Query(
+            description="Sections to return (default: all). Only the sections asked for are "
+            "computed. `decisions`: the agent's recent past decisions that bear on the query, "
+            "most relevant then newest first, each with its seed-002 line "
+            "`- [outcome] description (confidence: c)`"
+        ),
     ] = None,
     mode: Annotated[Mode, Query(description="fused, vector only or fulltext only")] = "fused",
     budget_tokens: Annotated[int | None, Query(ge=100, le=200_000)] = None,

@@ -1,0 +1,14 @@
+// The decisions section's candidates (app/retrieval/decisions.py ranks them by the query): the
+// agent's most recent decisions (docs/graph-model.md §2: a turn's decision about a work unit),
+// newest first, with what seed 002's context line shows of them.
+// Params: $agent_id (string), $scan (int: how many of the newest are read).
+// Returns: id, description (string), outcome (string or null: success, partial, failure,
+//          rejected, neutral, pending), confidence (float or null: finalised by the outcome,
+//          app/loop/decisions.py), mode (string or null), verb (string or null),
+//          created_at (datetime), resolved_at (datetime or null).
+MATCH (d:Decision {agent_id: $agent_id})
+RETURN d.id AS id, d.description AS description, d.outcome AS outcome,
+       d.confidence AS confidence, d.mode AS mode, d.verb AS verb, d.created_at AS created_at,
+       d.resolved_at AS resolved_at
+ORDER BY d.created_at DESC, d.id
+LIMIT $scan
