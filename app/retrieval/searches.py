@@ -249,6 +249,11 @@ class SectionSearch:
             "success_multiplier": s.success_multiplier,
             "recency_bonus_7d": s.recency_bonus_7d,
             "recency_bonus_30d": s.recency_bonus_30d,
+            "recency": s.recency,
+            "heuristic_bonus": s.heuristic_bonus,
+            "consolidated_factor": s.consolidated_factor,
+            "trivial_factor": s.trivial_factor,
+            "score_cap": s.score_cap,
             "asks_when": asks_when(self.text),
             "dated_bonus": s.dated_bonus,
             "query_dates": mentioned_dates(self.text, self.now.date())
