@@ -57,8 +57,9 @@ class ReadingTools(ToolCalls):
         agent_id: AgentArg = None,
     ) -> RetrievedContext:
         """What the agent knows that bears on a query: relevant beliefs (with their open
-        contradictions), episodes, rules, people and working memory, fused from vector and
-        keyword search, within the frame's token budget."""
+        contradictions), episodes, rules, people, working memory, research conflicts and past
+        decisions (each with its line ``- [outcome] description (confidence: c)``), fused from
+        vector and keyword search, within the frame's token budget; ``sections``: only these."""
         chosen: dict[str, Any] = {"sections": sections} if sections else {}
         request = self.build(ContextRequest, q=query, k=k, **chosen)
         return await self.run(
