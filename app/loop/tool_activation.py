@@ -32,6 +32,7 @@ from app.memory.working_memory import temporal_context
 from app.reasoning.protocol import MemoryItem, ToolCall
 from app.retrieval.context_inputs import temporal_item
 from app.retrieval.models import Context
+from app.seeds.skills import stored_skill
 from app.tools.focus import focus_of
 
 
@@ -78,7 +79,8 @@ async def activate_tool_call(
     budget = frame.context_budget if frame else settings.retrieval.default_budget_tokens
     item = temporal_item(temporal)
     activation = Activation(
-        agent=dict(row["agent"]),
+        # The skill in force, parsed (Activation.skill).
+        agent=row["agent"] | {"skill": stored_skill(row["agent"].get("skill"))},
         frame=frame.key if frame else "conversation",
         frame_name=frame.name if frame else "Conversation",
         stakes=frame.default_stakes if frame else "low",

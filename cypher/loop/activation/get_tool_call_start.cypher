@@ -6,12 +6,13 @@
 // the first context of $chain, or of its nearest WITHIN ancestor, that the belief holds in, else
 // its default strength; as beliefs/contexts/get_context_strengths) and how many of its calls
 // succeeded, counted up to $successes_cap (as tools/get_tool_focus), and the agent's active
-// censors (as guardian/check/list_active_censors: the guardian checks the call with them).
+// censors (as guardian/check/list_active_censors: the guardian checks the call with them), and
+// the skill in force (as agents/store/get_agent_identity: docs/packs.md §5).
 // Params: $agent_id (string), $qualified_name (string), $session (string or null: no history),
 //         $limit (int: turns of history), $chain (list of context names; may be empty),
 //         $successes_cap (int: the successes are counted up to this many; the destructive cap
 //         asks for no more, and the count stays one look-up however many calls the tool had).
-// Returns: agent (map: id, name, identity_goal, terminal_creed), frames (list of property
+// Returns: agent (map: id, name, identity_goal, terminal_creed, skill: JSON or null), frames (list of property
 //          maps, in position order), d (float), people (list of {id, name, name_key, role,
 //          authority, relationship_value, affect_valence, affect_stress}), history (list of
 //          {speaker, message, response, occurred_at}, newest first), tool (map: qualified_name,
@@ -85,7 +86,13 @@ CALL (agent) {
     // end censor source
   }) AS censors
 }
-RETURN agent {.id, .name, .identity_goal, .terminal_creed} AS agent,
+CALL (agent) {
+  OPTIONAL MATCH (k:KnowledgePack {agent_id: agent.id})
+  WHERE k.skill IS NOT NULL
+  WITH k ORDER BY k.skill_seq DESC LIMIT 1
+  RETURN k.skill AS skill
+}
+RETURN agent {.id, .name, .identity_goal, .terminal_creed, skill: skill} AS agent,
        frames,
        CASE WHEN total > 0 THEN tense / total ELSE 0.0 END AS d,
        people,

@@ -10,8 +10,14 @@ from typing import Any
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent, find_agent_identity
+from app.beliefs.mechanics import Mechanics
 from app.cli.main import app as cli_app
+from app.graph.client import GraphClient
+from app.packs.loader import load_pack
 from app.seeds.files import find_pack
+from app.seeds.skills import stored_skill
 
 PROCUREMENT = "procurement-basics"
 # "Raise" is the accounting skill's escalate_issue; procurement's issue_purchase_order when the
@@ -172,3 +178,28 @@ def test_the_cli_loads_the_example_pack_and_shows_its_skill(
     )
     assert skills.exit_code == 0, skills.output
     assert "issue_purchase_order" in skills.output and "accounting" in skills.output
+
+
+async def test_both_activations_read_the_skill_in_force(graph: GraphClient) -> None:
+    """A turn's activation (agents/store/get_agent_identity) and a tool call's
+    (loop/activation/get_tool_call_start) read the skill of the pack loaded last."""
+    agent = await create_agent(graph, AgentCreate(name="skilled"))
+    before = await find_agent_identity(graph, agent.id)
+    await load_pack(graph, None, Mechanics(), agent.id, find_pack(PROCUREMENT))
+
+    identity = await find_agent_identity(graph, agent.id)
+    rows = await graph.read(
+        "loop/activation/get_tool_call_start",
+        agent_id=agent.id,
+        qualified_name="none.such",
+        session=None,
+        limit=0,
+        chain=[],
+        successes_cap=1,
+    )
+
+    assert before is not None and before["skill"] is None
+    assert identity is not None
+    for stored in (identity["skill"], rows[0]["agent"]["skill"]):
+        skill = stored_skill(stored)
+        assert skill is not None and skill == find_pack(PROCUREMENT).skill
