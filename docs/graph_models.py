@@ -47,6 +47,8 @@ class AgentScoped(StructuredNode):
 class Agent(AgentScoped):
     name = StringProperty(required=True)
     event_seq = IntegerProperty(default=0)
+    # The last number given to a pack's skill (docs/packs.md §5).
+    skill_seq = IntegerProperty()
     high_dissatisfaction_streak = IntegerProperty(default=0)
     # Running sums over active beliefs for dissatisfaction in constant time:
     # Σ importance, Σ importance·degree, Σ tension·importance, Σ tension·importance·degree.
@@ -459,6 +461,12 @@ class KnowledgePack(AgentScoped):
     industry = StringProperty()
     checksum = StringProperty()
     loaded_at = DateTimeNeo4jFormatProperty()
+    # The skill the pack brought (docs/packs.md §5): its JSON, name and version, and its number
+    # from the agent's skill_seq (the highest is in force).
+    skill = StringProperty()
+    skill_name = StringProperty()
+    skill_version = IntegerProperty()
+    skill_seq = IntegerProperty()
 
 
 class DissatisfactionSample(AgentScoped):
