@@ -257,6 +257,13 @@ class Person(AgentScoped):
     knowledge_level = StringProperty()
     # Open-ended keys, always read and written whole: one JSON string.
     preferences = JSONProperty()
+    # The person model the loop keeps (docs/memory.md §2), each one JSON string read and written
+    # whole: domain -> {level, score, signals, updated_at}; the latest trust changes (cause,
+    # before, after, delta, reason, ref, at); inferred goals and successful patterns, latest first.
+    knowledge = JSONProperty()
+    trust_history = JSONProperty()
+    inferred_goals = JSONProperty()
+    successful_patterns = JSONProperty()
     birth_source = StringProperty(
         choices={"full": "full", "micro": "micro", "api": "api", "enrichment": "enrichment"}
     )

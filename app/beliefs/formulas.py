@@ -52,6 +52,13 @@ def reinforce(strength: float, weight: float, m: Mechanics) -> float:
     return clip(strength + (1.0 - strength) * m.reinforcement_rate * weight)
 
 
+def trust_factor(trust: float) -> float:
+    """How a person's trust scales the weight of their evidence: 0.5 + trust, so the default
+    trust (0.5) leaves it as it was, a trusted person (1.0) weighs half again as much and a
+    distrusted one (0) half as much (the weight is capped at 1)."""
+    return 0.5 + min(1.0, max(0.0, trust))
+
+
 def tension_delta(weight: float, m: Mechanics) -> float:
     """δ = rate · weight (linear; tension never decays)."""
     return m.contradiction_rate * weight

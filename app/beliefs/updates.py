@@ -145,8 +145,9 @@ async def _weigh_by_source(
     items: list[EvidenceForBelief],
     params: list[dict[str, Any]],
 ) -> None:
-    """Evidence from a named person weighs confidence × that person's relationship value
-    (docs/beliefs.md §4); ``source_weight`` only applies when no person is named.
+    """Evidence from a named person weighs confidence × that person's relationship value ×
+    their trust factor (:func:`formulas.trust_factor`, docs/beliefs.md §4); ``source_weight``
+    only applies when no person is named.
 
     Raises:
         PersonNotFound: a named person is not one of the agent's people.
@@ -157,13 +158,16 @@ async def _weigh_by_source(
     rows = await tx.run(
         "beliefs/updates/relationship_values", agent_id=agent_id, person_ids=person_ids
     )
-    values = {row["id"]: float(row["relationship_value"]) for row in rows}
+    values = {
+        row["id"]: float(row["relationship_value"]) * formulas.trust_factor(float(row["trust"]))
+        for row in rows
+    }
     for item, param in zip(items, params, strict=True):
         if item.source_person_id is None:
             continue
         if item.source_person_id not in values:
             raise PersonNotFound(item.source_person_id, agent_id)
-        param["weight"] = item.confidence * values[item.source_person_id]
+        param["weight"] = min(1.0, item.confidence * values[item.source_person_id])
 
 
 async def apply_evidence(

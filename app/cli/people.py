@@ -90,17 +90,19 @@ def people_show(
     person: Annotated[str, typer.Argument(help="A person's id or name")],
     agent: AgentOption = None,
 ) -> None:
-    """Show a person: authority, relationship value, trust, affect and preferences."""
+    """Show a person: authority, relationship value, trust, affect, preferences, and what the
+    loop learned of them (knowledge per domain, topics, goals, patterns, trust changes)."""
     agent_id = agent_id_of(agent)
+    mechanics = get_settings().memory
 
     async def load(graph: GraphClient) -> Person:
         try:
-            return await people.get_person(graph, agent_id, person)
+            return await people.get_person(graph, agent_id, person, mechanics=mechanics)
         except PersonNotFound:
             found = await people.find_person(graph, agent_id, person)
             if found is None:
                 raise
-            return found
+            return await people.get_person(graph, agent_id, found.id, mechanics=mechanics)
 
     found = run_with_graph(load)
     affect = found.affect
@@ -118,4 +120,23 @@ def people_show(
         f"last seen {when(found.last_seen)}",
     ]
     lines += [f"prefers {key}: {value}" for key, value in sorted(found.preferences.items())]
+    lines += _user_model_lines(found)
     console.print(Panel("\n".join(lines), title=found.id))
+
+
+def _user_model_lines(found: Person) -> list[str]:
+    """What the loop has learned of the person: knowledge per domain, topics, goals, patterns
+    and the latest trust changes with their reasons."""
+    lines = [
+        f"knows {domain}: {k.level} ({k.score:.2f}, {k.signals} signals)"
+        for domain, k in sorted(found.knowledge.items())
+    ]
+    if found.topics:
+        lines.append("topics: " + ", ".join(f"{t.topic} ({t.count})" for t in found.topics))
+    lines += [f"goal: {g.goal} ({g.count}×)" for g in found.inferred_goals[:5]]
+    lines += [f"worked: {p.pattern} ({p.count}×)" for p in found.successful_patterns[:5]]
+    lines += [
+        f"trust {c.before:.3f} → {c.after:.3f} ({c.cause}, {when(c.at)}): {c.reason}"
+        for c in found.trust_history[:5]
+    ]
+    return lines

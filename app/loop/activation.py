@@ -5,6 +5,7 @@ the revision threshold. Reads only."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,8 +28,14 @@ from app.loop.models import RelevantBelief, ToolRoute
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory import frames
 from app.memory.frames import FrameInfo
-from app.memory.people.models import Mention
+from app.memory.people.models import (
+    AnswerDepth,
+    DomainKnowledge,
+    Mention,
+    SuccessfulPattern,
+)
 from app.memory.people.names import find_mentions, name_key
+from app.memory.people.user_model import answer_depth
 from app.reasoning.protocol import (
     BeliefBrief,
     HistoryTurn,
@@ -97,6 +104,10 @@ class Activation:
     learned_category: Category = "contextual"
     # Earlier answers to the speaker that rested on a belief revised since (app/loop/revisits.py).
     revisited: list[RevisitedBelief] = field(default_factory=list)
+    # The turn's domain (that of the belief it rests on; None: none, or the agent's self) and
+    # how deep the answer to the speaker goes (app/memory/people/user_model.answer_depth).
+    domain: str | None = None
+    depth: AnswerDepth = "standard"
 
     @property
     def skill(self) -> DomainSkill | None:
@@ -125,24 +136,38 @@ async def read_history(
 
 
 async def read_people_and_history(
-    graph: GraphClient, loop: LoopSettings, agent_id: str, session: str | None
+    graph: GraphClient,
+    settings: LoopConfig,
+    agent_id: str,
+    session: str | None,
+    speaker: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[HistoryTurn]]:
-    """The agent's people (for mentions and the people present) and the session's history as
-    :func:`read_history` gives it, in one read.
+    """The agent's people (for mentions and the people present; the speaker's row with the
+    ``topics`` of their latest turns) and the session's history as :func:`read_history` gives
+    it, in one read.
 
     Raises:
         AgentNotFound.
     """
+    loop, memory = settings.loop, settings.memory
     limit = max(loop.history_turns_appraisal, loop.history_turns_answer) if session else 0
+    speaker_key = name_key(speaker) if speaker else None
     rows = await graph.read(
         "loop/activation/get_turn_people_and_history",
         agent_id=agent_id,
         session=session,
         limit=limit,
+        speaker_key=speaker_key,
+        topic_episodes=memory.topic_episodes,
+        topics=memory.topics_shown,
     )
     if not rows:
         raise AgentNotFound(agent_id)
-    return list(rows[0]["people"]), history_of(rows[0]["history"])
+    people = [
+        row | {"topics": rows[0]["speaker_topics"]} if row["name_key"] == speaker_key else row
+        for row in rows[0]["people"]
+    ]
+    return people, history_of(rows[0]["history"])
 
 
 def history_of(rows: list[dict[str, Any]]) -> list[HistoryTurn]:
@@ -287,7 +312,7 @@ async def activate(
         AgentNotFound.
     """
     people_rows, history, query, start = await _read_first(
-        graph, embedder, settings, agent_id, message, session, sections, now
+        graph, embedder, settings, agent_id, message, session, sections, now, speaker
     )
     mentions = find_mentions(message, [(row["id"], row["name"]) for row in people_rows])
     context, frame = start.context, start.frame
@@ -300,12 +325,8 @@ async def activate(
         _relevant_in_context(graph, settings, agent_id, beliefs, scored, name),
         applying_rules(embedder, settings.loop, query, _section(context, "rules")),
     )
-    people = people_present(
-        settings.loop,
-        people_rows,
-        speaker,
-        [m.person_id for m in mentions if m.known and m.person_id],
-    )
+    domain = turn_domain(items, relevant.id if relevant else None)
+    people = _present(settings.loop, people_rows, speaker, mentions, domain)
     threshold = settings.mechanics.revision_threshold
     return Activation(
         agent=start.agent,
@@ -337,6 +358,8 @@ async def activate(
         working_memory=_working_memory(settings.loop, _section(context, "working_memory")),
         urgency_multiplier=_urgency(_section(context, "working_memory")),
         mentions=mentions,
+        domain=domain,
+        depth=speaker_depth(people_rows, speaker, domain, frame.key if frame else "conversation"),
     )
 
 
@@ -349,6 +372,7 @@ async def _read_first(
     session: str | None,
     sections: Sequence[SectionName],
     now: datetime | None,
+    speaker: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[HistoryTurn], str, _Start]:
     """The agent's people and the session's history (one read), the query retrieval reads (the
     message with its references resolved) and the turn's start; people and history first only
@@ -359,12 +383,12 @@ async def _read_first(
     """
     if has_reference(message):
         # Retrieval must read what "it" / "that" points to: the history comes first.
-        people, history = await read_people_and_history(graph, settings.loop, agent_id, session)
+        people, history = await read_people_and_history(graph, settings, agent_id, session, speaker)
         query = resolve_references(message, [turn.message for turn in history])
         start = await _read_start(graph, embedder, settings, agent_id, query, sections, now)
         return people, history, query, start
     (people, history), start = await asyncio.gather(
-        read_people_and_history(graph, settings.loop, agent_id, session),
+        read_people_and_history(graph, settings, agent_id, session, speaker),
         _read_start(graph, embedder, settings, agent_id, message, sections, now),
     )
     return people, history, message, start
@@ -521,10 +545,12 @@ def people_present(
     people: list[dict[str, Any]],
     speaker: str | None,
     ids: list[str],
+    domain: str | None = None,
 ) -> list[PersonBrief]:
     """The speaker (when known) and the known people the message names (``ids``), from the
-    agent's ``people``, with their authority, relationship value and affect: the
-    ``people_per_turn`` of highest relationship value (then by name), the speaker first."""
+    agent's ``people``, with their authority, relationship value, affect and what the loop
+    learned of them (trust, their level in ``domain``, goals, patterns, the speaker's topics):
+    the ``people_per_turn`` of highest relationship value (then by name), the speaker first."""
     keys = [name_key(speaker)] if speaker else []
     if (not keys and not ids) or loop.people_per_turn == 0:
         return []
@@ -542,10 +568,74 @@ def people_present(
             affect_valence=max(-1.0, min(1.0, float(row["affect_valence"] or 0.0))),
             affect_stress=_unit(row["affect_stress"], 0.0),
             speaker=row["name_key"] in keys,
+            **_user_model_brief(row, domain),
         )
         for row in rows
     ]
     return sorted(present, key=lambda person: not person.speaker)
+
+
+def _present(
+    loop: LoopSettings,
+    people: list[dict[str, Any]],
+    speaker: str | None,
+    mentions: list[Mention],
+    domain: str | None,
+) -> list[PersonBrief]:
+    known = [m.person_id for m in mentions if m.known and m.person_id]
+    return people_present(loop, people, speaker, known, domain)
+
+
+def turn_domain(items: list[dict[str, Any]], relevant_id: str | None) -> str | None:
+    """The turn's domain: that of the belief it rests on (None without one, or for a belief
+    about the agent itself)."""
+    item = next((item for item in items if item.get("id") == relevant_id), None)
+    domain = item.get("domain") if item is not None else None
+    return domain if isinstance(domain, str) and domain and domain != "self" else None
+
+
+def speaker_depth(
+    people: list[dict[str, Any]], speaker: str | None, domain: str | None, frame: str
+) -> AnswerDepth:
+    """How deep the answer to the speaker goes (by their level in the turn's domain, else what
+    worked with them); standard for an unknown speaker."""
+    key = name_key(speaker) if speaker else None
+    row = next((row for row in people if key is not None and row["name_key"] == key), None)
+    if row is None:
+        return "standard"
+    knowledge = _knowledge(row)
+    level = knowledge[domain].level if domain and domain in knowledge else None
+    patterns = [SuccessfulPattern.model_validate(p) for p in _loaded(row, "successful_patterns")]
+    return answer_depth(level, patterns, frame)
+
+
+def _user_model_brief(row: dict[str, Any], domain: str | None) -> dict[str, Any]:
+    """The user model's part of a person's brief (a row from another read may lack it)."""
+    knowledge = _knowledge(row)
+    return {
+        "trust": _unit(row.get("trust"), 0.5),
+        "knowledge_level": knowledge[domain].level if domain and domain in knowledge else None,
+        "goals": [goal["goal"] for goal in _loaded(row, "inferred_goals")[:GOALS_PER_BRIEF]],
+        "successful_patterns": [
+            p["pattern"] for p in _loaded(row, "successful_patterns")[:PATTERNS_PER_BRIEF]
+        ],
+        "topics": list(row.get("topics") or []),
+    }
+
+
+def _knowledge(row: dict[str, Any]) -> dict[str, DomainKnowledge]:
+    loaded = json.loads(row["knowledge"]) if row.get("knowledge") else {}
+    return {domain: DomainKnowledge.model_validate(k) for domain, k in loaded.items()}
+
+
+def _loaded(row: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    value = row.get(key)
+    return list(json.loads(value)) if value else []
+
+
+# A brief carries the person's latest goals and patterns (all are in the person view).
+GOALS_PER_BRIEF = 3
+PATTERNS_PER_BRIEF = 3
 
 
 def _unit(value: Any, default: float) -> float:

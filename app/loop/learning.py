@@ -52,18 +52,24 @@ def accepted(
     claims: list[LearnedClaim], speaker: PersonBrief | None, loop: LoopSettings
 ) -> list[LearnedClaim]:
     """The learned claims the turn keeps: guidance always, a correction only from a person
-    with at least ``correction_authority``, a novel fact when ``learn_novel_claims``."""
+    with at least ``correction_authority`` or ``correction_trust``, a novel fact when
+    ``learn_novel_claims``."""
     kept: list[LearnedClaim] = []
     for claim in claims:
-        if claim.kind == "correction" and (
-            speaker is None or speaker.authority < loop.correction_authority
-        ):
+        if claim.kind == "correction" and not may_correct(speaker, loop):
             continue
         if claim.kind == "novel" and not loop.learn_novel_claims:
             continue
         if all(claim.statement != other.statement for other in kept):
             kept.append(claim)
     return kept[: loop.learned_per_turn]
+
+
+def may_correct(speaker: PersonBrief | None, loop: LoopSettings) -> bool:
+    """Whether a correction from ``speaker`` is learned: enough authority, or enough trust."""
+    if speaker is None:
+        return False
+    return speaker.authority >= loop.correction_authority or speaker.trust >= loop.correction_trust
 
 
 async def against_known(

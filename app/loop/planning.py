@@ -179,6 +179,7 @@ async def _appraise(planning: _Planning) -> Appraisal:
                 working_memory=activation.working_memory,
                 episodes=activation.episodes,
                 urgency_multiplier=activation.urgency_multiplier,
+                domain=activation.domain,
                 skill=activation.skill,
             )
         ),

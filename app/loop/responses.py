@@ -54,6 +54,7 @@ def turn_response(
         working_memory=activation.working_memory,
         episodes=activation.episodes,
         revisited=activation.revisited,
+        depth=activation.depth,
     )
 
 

@@ -83,7 +83,10 @@ class LoopSettings(BaseModel):
     learned_strength: Annotated[float, Field(ge=0.0, le=1.0)] = 0.5
     """A belief learned from a conversation starts at this strength."""
     correction_authority: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
-    """A correction is learned only from a person with at least this authority."""
+    """A correction is learned only from a person with at least this authority (or trust)."""
+    correction_trust: Annotated[float, Field(ge=0.0, le=1.0)] = 0.7
+    """... or from a person whose trust has reached this (docs/memory.md §2): a person of modest
+    rank whose word has proven reliable may correct the agent too."""
     learn_novel_claims: bool = True
     """Learn the new facts a person states (corrections are learned either way)."""
     learned_per_turn: Annotated[int, Field(ge=0, le=20)] = 3

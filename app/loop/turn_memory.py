@@ -24,8 +24,14 @@ from app.loop.services import LoopServices
 from app.loop.settings import LoopConfig, LoopSettings
 from app.memory.capability_map import capability_for
 from app.memory.episodes import write_episodes_in
+from app.memory.people.learning import (
+    TurnSignals,
+    WayOfWorking,
+    learn_about_person_in,
+    person_after_turn,
+)
 from app.memory.people.micro_birth import meet_in
-from app.memory.people.models import MetPerson
+from app.memory.people.models import MetPerson, Person
 from app.memory.self_model import CapabilityOutcome, record_capability_outcome_in
 from app.memory.settings import MemoryMechanics
 from app.reasoning.protocol import Verification
@@ -55,6 +61,8 @@ class PeopleMet:
     frustrated: bool = False
     praised: bool = False
     born: list[str] = field(default_factory=list)
+    # The speaker as met (their user model as the turn found it, this interaction counted).
+    person: Person | None = None
 
 
 async def meet_people(
@@ -81,7 +89,47 @@ async def meet_people(
         frustrated=bool(met.frustration_cues),
         praised=bool(met.praise_cues),
         born=born,
+        person=met.person,
     )
+
+
+def turn_signals(turn: PlannedTurn, outcome: str, episode_id: str) -> TurnSignals:
+    """What the turn showed of its speaker (docs/memory.md §2): the corrections and guidance
+    it learned from them, their words in the turn's domain, the goal of their request, and how
+    the turn worked, with its outcome."""
+    plan, activation = turn.plan, turn.activation
+    unit = plan.work_unit
+    requested = plan.appraisal is not None and plan.appraisal.is_request and unit is not None
+    return TurnSignals(
+        text=turn.request.message,
+        domain=activation.domain,
+        corrections=[new.statement for new in plan.learning if new.kind == "correction"],
+        taught=any(new.kind in ("guidance", "correction") for new in plan.learning),
+        goal=unit.description if requested and unit is not None else None,
+        verb=unit.verb if requested and unit is not None else None,
+        outcome=outcome,
+        way=WayOfWorking(
+            frame=activation.frame,
+            mode=plan.mode,
+            verb=unit.verb if unit is not None else None,
+            depth=activation.depth,
+        ),
+        episode_id=episode_id,
+    )
+
+
+async def learn_about_speaker_in(
+    tx: Transaction,
+    memory: MemoryMechanics,
+    person: Person | None,
+    signals: TurnSignals,
+    now: datetime,
+) -> None:
+    """The speaker's user model after the turn (trust, knowledge, goals, patterns), written
+    when it changed; nothing for a turn without a person speaking."""
+    if person is not None:
+        updated = person_after_turn(person, signals, memory, now)
+        await learn_about_person_in(tx, person, updated, memory)
 
 
 async def meet_speaker(

@@ -59,15 +59,25 @@ from app.loop.turn_memory import (
     OutcomeLesson,
     PeopleMet,
     failure_severity,
+    learn_about_speaker_in,
     learn_from_outcome,
     meet_people,
     meet_speaker,
     outcome_beliefs,
     turn_lesson,
+    turn_signals,
     write_turn_episode,
 )
 from app.loop.work_tasks import move_resumed_task_in, open_turn_task_in
 from app.memory.capability_map import capability_for
+from app.memory.people.learning import (
+    ProposalAnswer,
+    WayOfWorking,
+    learn_about_person_in,
+    person_after_answer,
+)
+from app.memory.people.models import Person
+from app.memory.settings import MemoryMechanics
 from app.memory.working_memory import note_entities_in
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
 from app.tools.actions import action_status, complete_approved_action_in
@@ -220,6 +230,8 @@ async def record_turn(
     )
     await learn_from_outcome(tx, settings, agent_id, turn_lesson(turn, outcome, settings.loop), now)
     revision = await _revise(tx, services.settings.mechanics, recorder, turn, tension, answers)
+    signals = turn_signals(turn, outcome, episode_id)
+    await learn_about_speaker_in(tx, settings.memory, people.person, signals, now)
     # The speaker has now been told of what this answer names and of what it revised.
     told = [r.revision_id for r in turn.activation.revisited] + [r.id for r in revision.revisions]
     await mark_told_in(tx, agent_id, speaker, told, episode_id, now)
@@ -540,6 +552,8 @@ async def record_resumption(
     speaker = run.answer.speaker or (state.request.speaker if state else None)
     met = await meet_speaker(tx, settings.memory, agent_id, speaker, run.answer.text, now)
     outcome = "failure" if run.rejected else outcome_of(run.execution, run.verification)
+    if met is not None:
+        await _learn_about_answerer(tx, settings.memory, met.person, run, outcome, now)
     lesson = _resumption_lesson(run, outcome, settings.loop)
     await learn_from_outcome(tx, settings, agent_id, lesson, now)
     if run.decision_id is not None:
@@ -573,6 +587,35 @@ async def record_resumption(
     result = resumption_result(run, recorder, approval, episode_id, reply, learned)
     result.action_id = action_id
     return result
+
+
+async def _learn_about_answerer(
+    tx: Transaction,
+    memory: MemoryMechanics,
+    person: Person,
+    run: Resumption,
+    outcome: str,
+    now: datetime,
+) -> None:
+    """The answering person's trust after their answer and what came of it, and the way of
+    working that succeeded with them (docs/memory.md §2)."""
+    state = run.state
+    answer = ProposalAnswer(
+        action=run.answer.action,
+        outcome=outcome,
+        approval_id=run.stored.public.id,
+        question=run.stored.public.question,
+        # The way that worked is the paused turn's (a proposal, a guidance question).
+        way=WayOfWorking(
+            frame=state.frame,
+            mode=state.mode,
+            verb=run.unit.verb if run.unit is not None else None,
+        )
+        if state is not None
+        else None,
+    )
+    updated = person_after_answer(person, answer, memory, now)
+    await learn_about_person_in(tx, person, updated, memory)
 
 
 async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:

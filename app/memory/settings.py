@@ -126,6 +126,66 @@ class MemoryMechanics(BaseModel):
     )
     """Words and phrases that mark a message as thanks or praise."""
 
+    # --- the person model (docs/memory.md §2): trust, knowledge per domain, goals, patterns ------
+    # Trust moves by a share of the room it has: a gain closes `trust_gain` of the gap to 1, a
+    # loss takes `trust_loss` of what is there, so it stays in [0, 1] and a loss weighs more.
+    trust_gain: Unit = 0.1
+    """A correction learned from the person, a rejection, or approved work that succeeded closes
+    this share of the gap between their trust and 1."""
+    trust_loss: Unit = 0.2
+    """Approved work that failed takes this share of the person's trust."""
+    trust_history_kept: Annotated[int, Field(ge=1, le=200)] = 20
+    """The latest trust changes kept on the person, each with its reason."""
+    knowledge_rate: Unit = 0.4
+    """Each signal moves a person's score in a domain this share of the way to 0 (a novice's
+    question) or 1 (an expert's teaching); a new domain starts at 0.5."""
+    novice_below: Unit = 0.35
+    """A domain score below this is ``novice``."""
+    expert_from: Unit = 0.65
+    """A domain score at or above this is ``expert``; in between, ``intermediate``."""
+    novice_cues: list[str] = Field(
+        default_factory=lambda: [
+            "what is",
+            "what's",
+            "what are",
+            "what does",
+            "what do you mean",
+            "explain",
+            "how do i",
+            "how does",
+            "i don't understand",
+            "i do not understand",
+            "new to",
+            "never done",
+            "not sure what",
+            "difference between",
+        ]
+    )
+    """Words and phrases of a person who asks to be taught (a novice signal in the turn's
+    domain)."""
+    expert_cues: list[str] = Field(
+        default_factory=lambda: [
+            "in my experience",
+            "as a rule",
+            "best practice",
+            "we always",
+            "standard practice",
+            "per policy",
+            "make sure to",
+            "remember that",
+        ]
+    )
+    """Words and phrases of a person who teaches (an expert signal in the turn's domain, as is
+    a correction or guidance the turn learns from them)."""
+    goals_kept: Annotated[int, Field(ge=1, le=100)] = 10
+    """Inferred goals kept per person, most recent first."""
+    patterns_kept: Annotated[int, Field(ge=1, le=100)] = 10
+    """Successful patterns kept per person, most recent first."""
+    topics_shown: Annotated[int, Field(ge=0, le=100)] = 10
+    """Topics shown of a person (and given to a turn for its speaker), most recent first."""
+    topic_episodes: Annotated[int, Field(ge=1, le=10_000)] = 200
+    """A person's topics are counted over their latest this many episodes."""
+
     # --- working memory ------------------------------------------------------------------------
     max_active_tasks: Annotated[int, Field(ge=1, le=50)] = 4
     """At most this many active tasks; adding one more evicts the oldest."""

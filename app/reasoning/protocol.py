@@ -137,6 +137,25 @@ class PersonBrief(BaseModel):
     affect_valence: float = Field(default=0.0, ge=-1.0, le=1.0)
     affect_stress: float = Field(default=0.0, ge=0.0, le=1.0)
     speaker: bool = Field(default=False, description="this person speaks in the turn")
+    trust: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="how far their word has proven reliable (corrections, approvals); weighs "
+        "their claims as evidence",
+    )
+    knowledge_level: Literal["novice", "intermediate", "expert"] | None = Field(
+        default=None, description="what they know of the turn's domain (null: not known)"
+    )
+    goals: list[str] = Field(
+        default_factory=list, description="what they are working towards, most recent first"
+    )
+    successful_patterns: list[str] = Field(
+        default_factory=list, description="ways of working that succeeded with them"
+    )
+    topics: list[str] = Field(
+        default_factory=list, description="topics of their earlier turns, most recent first"
+    )
 
 
 class RuleBrief(BaseModel):
@@ -199,6 +218,9 @@ class AppraisalRequest(BaseModel):
     )
     urgency_multiplier: float = Field(
         default=1.0, ge=0.0, description="working memory's temporal urgency (month end 1.5 ...)"
+    )
+    domain: str | None = Field(
+        default=None, description="the turn's domain (that of the belief it rests on)"
     )
     skill: DomainSkill | None = Field(
         default=None,
@@ -494,6 +516,12 @@ class ResponseRequest(BaseModel):
         default_factory=list,
         description="beliefs an earlier answer to this person rested on, revised since: say "
         "what changed before answering",
+    )
+    depth: Literal["brief", "standard", "detailed"] = Field(
+        default="standard",
+        description="how deep the answer goes for the speaker: detailed for a novice in the "
+        "turn's domain (explain terms and background), brief for an expert, else what worked "
+        "with them before",
     )
 
 

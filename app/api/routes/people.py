@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, status
 
-from app.api.deps import AgentIdDep, GraphDep, SettingsDep, SkipQuery
+from app.api.deps import AgentIdDep, ClockDep, GraphDep, SettingsDep, SkipQuery
 from app.memory.people import store as people
 from app.memory.people.models import Person, PersonCreate, PersonPage, PersonSort, PersonUpdate
 
@@ -37,18 +37,25 @@ async def create_person(
 
 
 @router.get("/people/{person_id}")
-async def read_person(graph: GraphDep, agent_id: AgentIdDep, person_id: PersonId) -> Person:
-    """One person."""
-    return await people.get_person(graph, agent_id, person_id)
+async def read_person(
+    graph: GraphDep, settings: SettingsDep, agent_id: AgentIdDep, person_id: PersonId
+) -> Person:
+    """One person, with the user model the loop keeps (trust and its changes, knowledge per
+    domain, topics, inferred goals, successful patterns)."""
+    return await people.get_person(graph, agent_id, person_id, mechanics=settings.memory)
 
 
 @router.patch("/people/{person_id}")
 async def update_person(
     graph: GraphDep,
     settings: SettingsDep,
+    clock: ClockDep,
     agent_id: AgentIdDep,
     person_id: PersonId,
     body: PersonUpdate,
 ) -> Person:
-    """Edit a person (preferences are merged; a null preference removes the key)."""
-    return await people.update_person(graph, agent_id, person_id, body, mechanics=settings.memory)
+    """Edit a person (preferences are merged; a null preference removes the key; a change of
+    trust is recorded in its history)."""
+    return await people.update_person(
+        graph, agent_id, person_id, body, mechanics=settings.memory, now=clock.now()
+    )

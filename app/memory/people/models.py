@@ -11,6 +11,9 @@ from app.common import StrictModel, Unit, not_blank
 from app.memory.settings import Seniority
 
 KnowledgeLevel = Literal["unknown", "novice", "intermediate", "expert"]
+DomainLevel = Literal["novice", "intermediate", "expert"]
+TrustCause = Literal["correction", "approval", "rejection", "edit"]
+AnswerDepth = Literal["brief", "standard", "detailed"]
 BirthSource = Literal["full", "micro", "api", "enrichment"]
 PersonSort = Literal["relationship", "recent", "name"]
 Valence = Annotated[float, Field(ge=-1.0, le=1.0)]
@@ -99,6 +102,60 @@ class PersonUpdate(StrictModel):
         return value
 
 
+class DomainKnowledge(BaseModel):
+    """What the person knows of one domain: a score in [0, 1] moved by their words (a novice's
+    question toward 0, an expert's teaching toward 1), its level, and how many signals made it."""
+
+    level: DomainLevel
+    score: float
+    signals: int
+    updated_at: datetime | None = None
+
+
+class TrustChange(BaseModel):
+    """One move of the person's trust, with what moved it and why."""
+
+    at: datetime
+    cause: TrustCause
+    before: float
+    after: float
+    delta: float
+    reason: str
+    # The episode (a correction), the approval (an approval or rejection), or null (an edit).
+    ref: str | None = None
+
+
+class InferredGoal(BaseModel):
+    """What the person is working towards, inferred from their requests (the work asked for)."""
+
+    goal: str
+    verb: str | None = None
+    count: int = 1
+    last_at: datetime | None = None
+
+
+class SuccessfulPattern(BaseModel):
+    """What worked with the person: a turn's way of working (its frame, supervision mode, work
+    verb and the depth of its answer) that ended in a success."""
+
+    pattern: str
+    frame: str
+    mode: str
+    verb: str | None = None
+    depth: AnswerDepth = "standard"
+    count: int = 1
+    last_at: datetime | None = None
+
+
+class Topic(BaseModel):
+    """A topic of the person's turns (a subject their episodes mention), how many of their
+    episodes mention it, and when last."""
+
+    topic: str
+    count: int
+    last_at: datetime | None = None
+
+
 class Person(BaseModel):
     id: str
     agent_id: str
@@ -118,6 +175,14 @@ class Person(BaseModel):
     birth_source: BirthSource
     created_at: datetime | None = None
     last_seen: datetime | None = None
+    # The user model the loop keeps (docs/memory.md §2): knowledge per domain, the latest trust
+    # changes (newest first), inferred goals and successful patterns (most recent first).
+    knowledge: dict[str, DomainKnowledge] = Field(default_factory=dict)
+    trust_history: list[TrustChange] = Field(default_factory=list)
+    inferred_goals: list[InferredGoal] = Field(default_factory=list)
+    successful_patterns: list[SuccessfulPattern] = Field(default_factory=list)
+    # Read from the graph (their episodes' subjects) by the person view; empty in lists.
+    topics: list[Topic] = Field(default_factory=list)
 
 
 class PersonPage(BaseModel):

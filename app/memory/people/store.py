@@ -8,6 +8,10 @@ Storage choices:
 * ``preferences`` is one JSON string: its keys are open-ended, Neo4j has no nested maps, and it
   is always read and written whole, never queried by key. Flat ``pref_<key>`` properties would
   need a property name per user key (identifier checks, an open-ended schema) for no query gain.
+* the user model the loop keeps (``knowledge`` per domain, ``trust_history``,
+  ``inferred_goals``, ``successful_patterns``) is one JSON string each, for the same reasons:
+  nested, always read and written whole with the person (app/memory/people/user_model.py).
+  Topics are not stored: they are read from the subjects the person's episodes mention.
 * ``name_key`` (the lower-cased name) makes case-insensitive look-ups an index seek; episode
   import micro-births speakers on the same key.
 
@@ -45,8 +49,10 @@ from app.memory.people.models import (
     PersonPage,
     PersonSort,
     PersonUpdate,
+    Topic,
 )
 from app.memory.people.names import find_mentions, name_key
+from app.memory.people.user_model import with_trust_change
 from app.memory.settings import MemoryMechanics
 
 
@@ -76,7 +82,19 @@ def person_from_row(row: dict[str, Any]) -> Person:
         birth_source=row.get("birth_source") or "micro",
         created_at=row.get("created_at"),
         last_seen=row.get("last_seen"),
+        knowledge=_json(row.get("knowledge"), {}),
+        trust_history=_json(row.get("trust_history"), []),
+        inferred_goals=_json(row.get("inferred_goals"), []),
+        successful_patterns=_json(row.get("successful_patterns"), []),
     )
+
+
+def _json(value: Any, empty: Any) -> Any:
+    return json.loads(value) if value else empty
+
+
+def _dumped(items: Any) -> str:
+    return json.dumps(items, ensure_ascii=False, sort_keys=True, default=str)
 
 
 def _float_or(value: Any, default: float) -> float:
@@ -107,6 +125,14 @@ def stored_properties(person: Person, mechanics: MemoryMechanics) -> dict[str, A
         "preferences": json.dumps(person.preferences, ensure_ascii=False, sort_keys=True),
         "birth_source": person.birth_source,
         "last_seen": person.last_seen,
+        "knowledge": _dumped(
+            {domain: k.model_dump(mode="json") for domain, k in person.knowledge.items()}
+        ),
+        "trust_history": _dumped([c.model_dump(mode="json") for c in person.trust_history]),
+        "inferred_goals": _dumped([g.model_dump(mode="json") for g in person.inferred_goals]),
+        "successful_patterns": _dumped(
+            [p.model_dump(mode="json") for p in person.successful_patterns]
+        ),
     }
 
 
@@ -195,16 +221,36 @@ async def create_person(
     return await graph.write_transaction(work, action="creating a person")
 
 
-async def get_person(graph: GraphClient, agent_id: str, person_id: str) -> Person:
-    """One person of the agent.
+async def get_person(
+    graph: GraphClient,
+    agent_id: str,
+    person_id: str,
+    *,
+    mechanics: MemoryMechanics | None = None,
+) -> Person:
+    """One person of the agent, with the topics of their turns (the subjects their latest
+    ``topic_episodes`` episodes mention, counted, most recent first, at most ``topics_shown``).
 
     Raises:
         AgentNotFound: no such agent.
         PersonNotFound: no such person for this agent.
     """
-    return await graph.read_transaction(
-        lambda tx: _read_in(tx, agent_id, person_id), action="reading a person"
-    )
+    mechanics = mechanics or MemoryMechanics()
+
+    async def work(tx: Transaction) -> Person:
+        person = await _read_in(tx, agent_id, person_id)
+        if mechanics.topics_shown == 0:
+            return person
+        rows = await tx.run(
+            "memory/people/list_person_topics",
+            agent_id=agent_id,
+            person_id=person_id,
+            episodes=mechanics.topic_episodes,
+            limit=mechanics.topics_shown,
+        )
+        return person.model_copy(update={"topics": [Topic.model_validate(r) for r in rows]})
+
+    return await graph.read_transaction(work, action="reading a person")
 
 
 async def find_person(graph: GraphClient, agent_id: str, name: str) -> Person | None:
@@ -256,8 +302,10 @@ async def update_person(
     changes: PersonUpdate,
     *,
     mechanics: MemoryMechanics | None = None,
+    now: datetime | None = None,
 ) -> Person:
-    """Applies a partial edit (see :class:`PersonUpdate`).
+    """Applies a partial edit (see :class:`PersonUpdate`); a change of trust is recorded in
+    the person's trust history (cause ``edit``).
 
     Raises:
         AgentNotFound: no such agent.
@@ -265,6 +313,7 @@ async def update_person(
         InvalidInput: the merged preferences would exceed the size limit.
     """
     mechanics = mechanics or MemoryMechanics()
+    at = utc_now(now)
     given = changes.model_fields_set
 
     async def work(tx: Transaction) -> Person:
@@ -294,7 +343,19 @@ async def update_person(
                     errors=[{"location": ["body", "preferences"], "message": "too many keys"}],
                 )
             fields["preferences"] = merged
-        return await write_person_in(tx, current.model_copy(update=fields), mechanics)
+        updated = current.model_copy(update=fields)
+        if changes.trust is not None:
+            # An edit of trust is a change like any other: recorded with its reason.
+            updated = with_trust_change(
+                updated.model_copy(update={"trust": current.trust}),
+                "edit",
+                changes.trust,
+                "set through the API",
+                None,
+                at,
+                mechanics,
+            )
+        return await write_person_in(tx, updated, mechanics)
 
     return await graph.write_transaction(work, action="updating a person")
 

@@ -19,6 +19,7 @@ import numpy as np
 from app.embeddings.embedder import Embedder, embedder_for_model
 from app.reasoning.offline import research
 from app.reasoning.offline.audit import audit_offline
+from app.reasoning.offline.interlocutor import interlocutor_approach
 from app.reasoning.offline.replies import compose
 from app.reasoning.offline.requests import face_threat, is_request, parse_work, risk_kinds, urgency
 from app.reasoning.offline.rules import draft_rule
@@ -292,6 +293,7 @@ class OfflineReasoner:
             approach += f" {decider.name} (authority {decider.authority:.2f}) decides here."
         if speaker is not None and speaker.affect_stress >= STRESSED:
             approach += f" {speaker.name} is under stress: be brief and calm."
+        approach += interlocutor_approach(request)
         for rule in request.rules:
             approach += f" Rule: {rule.content}"
         work = (

@@ -16,6 +16,8 @@ from app.text.words import content_words, tokens
 
 # Working-memory items the answer mentions, at most.
 MEMORY_MENTIONS = 2
+# Related beliefs a detailed answer gives as background, at most.
+BACKGROUND_BELIEFS = 1
 # How the answer introduces a belief, by its strength.
 CONFIDENT_FROM = 0.8
 KNOWN_FROM = 0.6
@@ -90,7 +92,9 @@ def compose(request: ResponseRequest) -> tuple[str, list[str]]:
         return " ".join(parts + _refusal(request, top)), []
     said, questions = _stance(request, top)
     parts += said
-    parts += _remembered(request)
+    parts += _background(request, top, said)
+    # A brief answer (to an expert in the turn's domain) says what it holds and what it does.
+    parts += _remembered(request) if request.depth != "brief" else []
     # A question the agent asked earlier in the session has had the person's reply since:
     # it is not asked again.
     asked = " ".join(turn.response or "" for turn in request.history)
@@ -132,6 +136,19 @@ def _remembered(request: ResponseRequest) -> list[str]:
     ]
     said += [f"{lead[item.kind]}: {_quoted(item.content)}" for item in related[:MEMORY_MENTIONS]]
     return said
+
+
+def _background(request: ResponseRequest, top: BeliefBrief | None, said: list[str]) -> list[str]:
+    """A detailed answer (to a novice in the turn's domain) gives the next related belief as
+    background after the one it rests on, and invites questions about the terms."""
+    if request.depth != "detailed" or top is None or not said:
+        return []
+    others = [
+        belief for belief in request.beliefs[1 : BACKGROUND_BELIEFS + 1] if belief.id != top.id
+    ]
+    names = _names(request)
+    parts = [f"For background: {clause(belief.statement, names)}." for belief in others]
+    return [*parts, "Ask me about any term here that is new to you, and I'll explain it."]
 
 
 def _refusal(request: ResponseRequest, top: BeliefBrief | None) -> list[str]:

@@ -1,15 +1,33 @@
 // What a turn reads of who is there and what came before, in one round trip: every person of
 // the agent (the message's mentions are found among their names, and the people present are
-// the speaker and the known people it names) and the session's latest turns.
-// Params: $agent_id (string), $session (string or null: no history), $limit (int: turns).
+// the speaker and the known people it names), the topics of the speaker's latest turns, and
+// the session's latest turns.
+// Params: $agent_id (string), $session (string or null: no history), $limit (int: turns),
+//         $speaker_key (string or null: the speaker's name_key; null reads no topics),
+//         $topic_episodes (int: the speaker's latest episodes whose topics count),
+//         $topics (int: topics returned).
 // Returns: people (list of {id, name, name_key, role, authority, relationship_value,
-//          affect_valence, affect_stress}), history (list of {speaker, message, response,
+//          affect_valence, affect_stress, trust, knowledge, inferred_goals,
+//          successful_patterns}: the last three JSON strings or null), speaker_topics (list of
+//          topic stems, most recent first), history (list of {speaker, message, response,
 //          occurred_at}, newest first). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
   MATCH (p:Person {agent_id: agent.id})
   RETURN collect(p {.id, .name, .name_key, .role, .authority, .relationship_value,
-                    .affect_valence, .affect_stress}) AS people
+                    .affect_valence, .affect_stress, .trust, .knowledge, .inferred_goals,
+                    .successful_patterns}) AS people
+}
+CALL (agent) {
+  OPTIONAL MATCH (speaker:Person {agent_id: agent.id, name_key: $speaker_key})<-[:WITH]-(e:Episode)
+  WITH e ORDER BY e.occurred_at DESC, e.created_at DESC
+  LIMIT $topic_episodes
+  OPTIONAL MATCH (e)-[:MENTIONS]->(s:Subject {kind: 'topic'})
+  WITH s, count(e) AS times, max(e.occurred_at) AS last_at
+  WHERE s IS NOT NULL
+  ORDER BY last_at DESC, times DESC, s.key
+  LIMIT $topics
+  RETURN collect(substring(s.key, 6)) AS speaker_topics
 }
 CALL (agent) {
   OPTIONAL MATCH (:Session {agent_id: agent.id, key: $session})<-[:IN_SESSION]-(e:Episode)
@@ -19,4 +37,4 @@ CALL (agent) {
                       message: coalesce(e.user_message, e.text), response: e.response,
                       occurred_at: e.occurred_at} END) AS history
 }
-RETURN people, history
+RETURN people, speaker_topics, history

@@ -3,7 +3,8 @@
 //         $person (map: name, name_key, email (nullable), role, seniority, authority,
 //         interaction_frequency, interaction_count, context_relevance, relationship_value, trust,
 //         affect_valence, affect_arousal, affect_stress, knowledge_level,
-//         preferences (JSON string), birth_source, last_seen (datetime)).
+//         preferences (JSON string), birth_source, last_seen (datetime), and the person model
+//         as JSON strings: knowledge, trust_history, inferred_goals, successful_patterns).
 // Returns: person (map of the Person's properties).
 MATCH (agent:Agent {id: $agent_id})
 CREATE (p:Person {id: $person_id, agent_id: $agent_id})
