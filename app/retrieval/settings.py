@@ -96,7 +96,8 @@ class RetrievalSettings(BaseModel):
     # The name pulls the vector towards the turns that address the person; the person bonus
     # finds their own turns through the graph. "always" (with named_own_turn_weight 0.3)
     # raised LoCoMo R@10 0.807 → 0.819, multi-hop 0.438 → 0.491, open-domain 0.368 → 0.421,
-    # no category or MADial lower (bench/README.md).
+    # no category or MADial lower (bench/README.md). Re-chosen on e5-small-v2 (leave one
+    # conversation out with MADial, every fold): "always"; "never" costs multi-hop 0.072.
     query_without_speakers: Literal["never", "several", "always"] = "always"
     """Episodes: which questions naming a speaker search the vector half without the name
     (app/retrieval/asked_people.py): always, several (those asking for several things), never."""
