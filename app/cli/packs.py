@@ -56,7 +56,8 @@ def packs_list(
         _print_loaded(agent)
         return
     table = Table(title=f"packs in {files.packs_dir()}")
-    for column in ("name", "version", "industry", "beliefs", "rules", "censors", "status"):
+    columns = ("name", "version", "industry", "beliefs", "rules", "censors", "skill", "status")
+    for column in columns:
         table.add_column(column)
     failed = False
     for path in files.pack_files():
@@ -64,7 +65,7 @@ def packs_list(
             pack = files.read_pack(path)
         except SeedFileInvalid as error:
             failed = True
-            table.add_row(path.stem, "", "", "", "", "", f"[red]invalid: {error.message}[/]")
+            table.add_row(path.stem, "", "", "", "", "", "", f"[red]invalid: {error.message}[/]")
             continue
         industries = ", ".join([pack.industry, *pack.industries]) + (" (base)" if pack.base else "")
         table.add_row(
@@ -74,6 +75,7 @@ def packs_list(
             str(len(pack.beliefs)),
             str(len(pack.rules)),
             str(len(pack.censors)),
+            pack.skill.name if pack.skill else "",
             "ok",
         )
     console.print(table)
