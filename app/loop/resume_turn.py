@@ -43,6 +43,7 @@ from app.loop.recording import (
     turn_failed,
 )
 from app.loop.services import LoopServices
+from app.loop.work_tasks import cancel_expired_task
 from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 
@@ -112,13 +113,19 @@ async def resume_approval(
         await check_authority(services.graph, services.settings.loop, agent_id, stored, speaker)
     # Claimed before anything runs (this also writes "expired" on an approval past its time).
     claim_id = str(uuid.uuid4())
-    await claim(
-        services.graph,
-        agent_id,
-        approval_id,
-        claim_id,
-        services.settings.loop.approval_claim_lease_s,
-    )
+    try:
+        await claim(
+            services.graph,
+            agent_id,
+            approval_id,
+            claim_id,
+            services.settings.loop.approval_claim_lease_s,
+        )
+    except ApprovalClosed as closed:
+        if closed.details.get("status") == "expired":
+            # Its task will not be done: it stops awaiting input.
+            await cancel_expired_task(services.graph, agent_id, approval_id, services.clock.now())
+        raise
     try:
         run = Resumption(agent_id=agent_id, stored=stored, answer=answer, claim_id=claim_id)
         return await _resume_claimed(services, run, emit)

@@ -317,16 +317,19 @@ async def move_task_in(
     approval_id: str,
     moves: list[tuple[TaskState, str]],
     now: datetime,
+    from_states: tuple[TaskState, ...] = (),
 ) -> Task | None:
     """Inside the caller's transaction (holding the agent lock): moves the task that waits on
-    ``approval_id`` through ``moves`` (each (state, cause) at ``now``); None when there is none
-    (a turn paused before tasks were recorded)."""
+    ``approval_id`` through ``moves`` (each (state, cause) at ``now``), only from one of
+    ``from_states`` when given; None when there is none to move (a turn paused before tasks
+    were recorded)."""
     rows = await tx.run(
         "memory/working_memory/move_task",
         agent_id=agent_id,
         approval_id=approval_id,
         moves=transitions(moves, now),
         open_states=list(OPEN_TASK_STATES),
+        from_states=list(from_states),
     )
     return task_from_row(rows[0]["task"]) if rows else None
 

@@ -4,7 +4,10 @@ with its time (the injected clock) and cause (real Neo4j, offline reasoner, the 
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
+
+import pytest
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
@@ -12,11 +15,13 @@ from app.beliefs import store
 from app.beliefs.models import BeliefCreate
 from app.clock import FixedClock
 from app.config import Settings
+from app.errors import ApprovalClosed
 from app.graph.client import GraphClient
 from app.loop.executors import ExecutorRegistry
 from app.loop.models import ApprovalAnswer, ChatRequest
 from app.loop.resume_turn import resume_approval
 from app.loop.services import LoopServices
+from app.loop.settings import LoopSettings
 from app.loop.turn import run_turn
 from app.memory import working_memory
 from app.memory.working_memory import Task
@@ -189,3 +194,30 @@ async def test_a_turn_without_work_opens_no_task(graph: GraphClient, settings: S
     )
     assert turn.work_unit is None
     assert (await working_memory.list_tasks(graph, agent_id)).count == 0
+
+
+async def test_an_answer_after_expiry_cancels_the_waiting_task(
+    graph: GraphClient, settings: Settings
+) -> None:
+    agent_id = await _agent(graph, settings, RECONCILE, 0.55)
+    clock = FixedClock(ordinary_day_start())
+    quick = settings.model_copy(update={"loop": LoopSettings(approval_ttl_hours=0.0003)})
+    services = _services(quick, graph, clock, Reconciler())
+    asked = await run_turn(services, agent_id, ChatRequest(message=REQUEST))
+    assert asked.approval is not None
+    await asyncio.sleep(1.5)  # approvals expire on the wall clock
+    clock.advance(timedelta(hours=1))
+    for _ in range(2):
+        with pytest.raises(ApprovalClosed):
+            await resume_approval(
+                services, agent_id, asked.approval.id, ApprovalAnswer(action="approve")
+            )
+    task = await _only_task(graph, agent_id)
+    # Cancelled once, at the clock's time, however many answers came late.
+    assert [(m.state, m.at) for m in task.history][1:] == [
+        ("awaiting_input", clock.now() - timedelta(hours=1)),
+        ("cancelled", clock.now()),
+    ]
+    assert (
+        task.history[-1].cause == f"approval {asked.approval.id} expired before anyone answered it"
+    )
