@@ -156,7 +156,7 @@ def _settle(reads: Iterable[asyncio.Future[Any]]) -> None:
 class EmbeddedQuery:
     """The query's embedding (None in fulltext mode or when embeddings fail), the vector of the
     question without the names it says (``SectionSearch.also_embedded``: its text and vector,
-    embedded in the same batch; None when not wanted) and, when embeddings fail, why the context
+    embedded at the same time; None when not wanted) and, when embeddings fail, why the context
     is degraded."""
 
     vector: list[float] | None
@@ -167,13 +167,15 @@ class EmbeddedQuery:
 async def _embed_query(
     embedder: Embedder, request: ContextRequest, also: str | None
 ) -> EmbeddedQuery:
-    """The query embedded (with ``also``, another text, in the same batch)."""
+    """The query embedded (and ``also``, another text, at the same time: each alone, as a
+    batch of one, since the int8 model's vectors depend on the batch they are embedded in)."""
     if request.mode == "fulltext":
         return EmbeddedQuery(None, None, None)
-    vectors = await embedder.embed([request.q, *([also] if also else [])], "query")
-    if vectors:
-        stripped = (also, vectors[1]) if also and len(vectors) > 1 else None
-        return EmbeddedQuery(vectors[0], stripped, None)
+    texts = [request.q, *([also] if also else [])]
+    vector, *others = await asyncio.gather(*(embedder.embed_one(text) for text in texts))
+    other = others[0] if others else None
+    if vector is not None:
+        return EmbeddedQuery(vector, (also, other) if also and other is not None else None, None)
     reason = embedder.status().reason
     if request.mode == "vector":
         return EmbeddedQuery(None, None, NOTHING_TO_SEARCH.format(reason=reason))

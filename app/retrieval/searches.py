@@ -100,7 +100,7 @@ class SectionSearch:
 
     def also_embedded(self, sections: Collection[str]) -> str | None:
         """The question without the names it says, when the episode section will search with
-        its vector (``_asked``), so that it is embedded in one batch with the question; None
+        its vector (``_asked``), so that it is embedded at the same time as the question; None
         when it will not or nothing is left out."""
         if "episodes" not in sections or self.mode == "fulltext":
             return None
@@ -282,7 +282,7 @@ class SectionSearch:
         strip = self._strips_names(question, vector)
         if not self._asks_about_people(vector, question):
             return AskedPeople((), 0.0, 0.0, 0, self.embedding)
-        # The question is embedded without the names it says (with the question, when it was
+        # The question is embedded without the names it says (beside the question, when it was
         # embedded: ``also_embedded``) while the graph tells which of them are speakers (nearly
         # always all of them); embedded again when that differs.
         said = said_names(self.text) if strip else []
