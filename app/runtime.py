@@ -125,7 +125,9 @@ class Runtime:
         """
         embedder = shared_embedder(settings.embeddings)
         reasoner = reasoner or make_reasoner(settings.reasoner, embedder)
-        graph = GraphClient.from_settings(settings.neo4j)
+        # One clock for the loop and for the times the graph writes ($now in app/graph/client.py).
+        clock = clock or clock_starting_at(settings.clock_start)
+        graph = GraphClient.from_settings(settings.neo4j, clock=clock)
         return cls(
             settings,
             graph,

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from app.beliefs.models import Dissatisfaction
+from app.clock import clock_starting_at
 from app.config import get_settings
 from app.errors import CredenceError
 from app.graph.client import GraphClient
@@ -51,7 +52,10 @@ def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
     """Runs ``work`` with a graph client; a Credence error is printed and exits 1."""
 
     async def run() -> T:
-        graph = GraphClient.from_settings(get_settings().neo4j)
+        settings = get_settings()
+        graph = GraphClient.from_settings(
+            settings.neo4j, clock=clock_starting_at(settings.clock_start)
+        )
         try:
             return await work(graph)
         finally:

@@ -19,6 +19,7 @@ from app.errors import UnknownQuery
 from app.resources import resource_dir
 
 _STATEMENT_END = re.compile(r";[ \t]*(?:\r?\n|$)")
+_NOW_PARAMETER = re.compile(r"\$now\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,9 @@ class Query:
     name: str
     text: LiteralString
     header: str
+    # Whether the text reads ``$now``: the graph client fills it in from its clock when the
+    # caller passes none (app/graph/client.py), so the graph's times follow the injected clock.
+    uses_now: bool = False
 
 
 class QueryCatalog:
@@ -62,7 +66,12 @@ class QueryCatalog:
             raise UnknownQuery(name, difflib.get_close_matches(name, self.names(), n=3))
         text = path.read_text(encoding="utf-8")
         header = "\n".join(line for line in text.splitlines() if line.lstrip().startswith("//"))
-        query = Query(name=name, text=as_query_text(text.strip()), header=header)
+        query = Query(
+            name=name,
+            text=as_query_text(text.strip()),
+            header=header,
+            uses_now=_NOW_PARAMETER.search(text) is not None,
+        )
         self._cache[name] = query
         return query
 

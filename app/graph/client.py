@@ -21,6 +21,7 @@ import neo4j.time
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, Bookmarks
 from neo4j import exceptions as neo4j_errors
 
+from app.clock import Clock, SystemClock
 from app.errors import (
     ConstraintViolation,
     CredenceError,
@@ -29,7 +30,7 @@ from app.errors import (
     GraphUnavailable,
     InvalidInput,
 )
-from app.graph.catalog import QueryCatalog, default_catalog
+from app.graph.catalog import Query, QueryCatalog, default_catalog
 from app.graph.causality import InvalidBookmark, bookmarks_to_wait_for, record_written
 from app.graph.settings import Neo4jSettings
 from app.metrics import count_neo4j_error, count_neo4j_retry
@@ -153,14 +154,25 @@ _COUNTED = "_credence_retry_counted"
 class Transaction:
     """A managed transaction that runs catalog queries by name."""
 
-    def __init__(self, tx: AsyncManagedTransaction, catalog: QueryCatalog) -> None:
+    def __init__(self, tx: AsyncManagedTransaction, catalog: QueryCatalog, clock: Clock) -> None:
         self._tx = tx
         self._catalog = catalog
+        self._clock = clock
 
     async def run(self, name: str, **params: Any) -> list[Row]:
         """Runs the named query inside this transaction and returns its rows."""
-        result = await self._tx.run(self._catalog.get(name).text, params)
+        query = self._catalog.get(name)
+        result = await self._tx.run(query.text, with_now(query, params, self._clock))
         return [row_of(record) async for record in result]
+
+
+def with_now(query: Query, params: dict[str, Any], clock: Clock) -> dict[str, Any]:
+    """The parameters, with ``now`` read from ``clock`` when the query reads ``$now`` and the
+    caller passed none: every time the graph writes (a belief's creation, an event, a revision)
+    comes from the process's injectable clock, not the database server's."""
+    if query.uses_now and "now" not in params:
+        return {**params, "now": clock.now()}
+    return params
 
 
 class GraphClient:
@@ -173,8 +185,11 @@ class GraphClient:
         catalog: QueryCatalog,
         transaction_retry_s: float = 30.0,
         unavailable_retry_s: float = 10.0,
+        clock: Clock | None = None,
     ) -> None:
         self._driver = driver
+        # Where ``$now`` comes from when a query reads it and its caller passes none.
+        self.clock: Clock = clock or SystemClock()
         self._database = database
         self._catalog = catalog
         self._transaction_retry_s = transaction_retry_s
@@ -182,9 +197,13 @@ class GraphClient:
 
     @classmethod
     def from_settings(
-        cls, settings: Neo4jSettings, catalog: QueryCatalog | None = None
+        cls,
+        settings: Neo4jSettings,
+        catalog: QueryCatalog | None = None,
+        clock: Clock | None = None,
     ) -> GraphClient:
-        """Builds the client (no I/O yet; the driver connects lazily)."""
+        """Builds the client (no I/O yet; the driver connects lazily); ``clock``: the time
+        queries write as ``$now`` (the system's by default)."""
         driver = AsyncGraphDatabase.driver(
             settings.uri,
             auth=(settings.user, settings.password.get_secret_value()),
@@ -207,6 +226,7 @@ class GraphClient:
             settings.transaction_retry_s,
             # A database that is starting or stopping fails fast, like an unreachable server.
             unavailable_retry_s=settings.connection_timeout_s,
+            clock=clock,
         )
 
     @property
@@ -250,10 +270,10 @@ class GraphClient:
         return await self._run_alone(name, params, neo4j.WRITE_ACCESS)
 
     async def _run_alone(self, name: str, params: dict[str, Any], access: str) -> list[Row]:
-        text = self._catalog.get(name).text
+        query = self._catalog.get(name)
 
         async def alone(session: neo4j.AsyncSession) -> list[Row]:
-            result = await session.run(text, params)
+            result = await session.run(query.text, with_now(query, params, self.clock))
             rows = [row_of(record) async for record in result]
             if access == neo4j.WRITE_ACCESS:
                 record_written((await session.last_bookmarks()).raw_values)
@@ -340,7 +360,7 @@ class GraphClient:
     ) -> Callable[[AsyncManagedTransaction], Awaitable[T]]:
         async def unit(tx: AsyncManagedTransaction) -> T:
             try:
-                return await work(Transaction(tx, self._catalog))
+                return await work(Transaction(tx, self._catalog, self.clock))
             except neo4j_errors.TransientError as error:
                 # The driver runs the unit again on a transient error (a deadlock, a lock
                 # timeout) before _retrying sees anything: count every such attempt here, so

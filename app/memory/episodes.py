@@ -141,7 +141,7 @@ async def import_episodes(
         AgentNotFound: no such agent.
         InvalidInput: an item names a belief the agent does not have (index and field named).
     """
-    now = datetime.now(UTC)
+    now = graph.clock.now()
     items = batch.episodes
     await _check_beliefs(graph, agent_id, items)
     external_ids = [item.external_id for item in items if item.external_id is not None]

@@ -14,7 +14,6 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 
 from app.errors import CredenceError
 from app.research import store
@@ -53,7 +52,7 @@ async def run_step(
     decision = next_step(state, services.research)
     if decision is None:
         return None
-    started_at = datetime.now(UTC)
+    started_at = services.graph.clock.now()
     begun = time.perf_counter()
     plan = await _prepare(services, state, decision)
     record = store.StepRecord(

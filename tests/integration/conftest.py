@@ -72,17 +72,21 @@ def settings(neo4j_target: Neo4jTarget) -> Settings:
 
 
 @pytest.fixture(scope="session")
-async def graph(settings: Settings) -> AsyncIterator[GraphClient]:
-    client = GraphClient.from_settings(settings.neo4j)
+async def graph(settings: Settings, clock: Clock) -> AsyncIterator[GraphClient]:
+    """The session's graph client: it writes ``$now`` from the session API's clock, so what a
+    test writes through it and what the API writes share one calendar."""
+    client = GraphClient.from_settings(settings.neo4j, clock=clock)
     await MigrationRunner(client).migrate()
     yield client
     await client.close()
 
 
 @pytest.fixture(scope="session")
-async def test_graph(settings: Settings, graph: GraphClient) -> AsyncIterator[GraphClient]:
+async def test_graph(
+    settings: Settings, graph: GraphClient, clock: Clock
+) -> AsyncIterator[GraphClient]:
     """A client whose catalog is tests/integration/cypher (test-only setup and probe queries)."""
-    client = GraphClient.from_settings(settings.neo4j, QueryCatalog(TEST_CYPHER))
+    client = GraphClient.from_settings(settings.neo4j, QueryCatalog(TEST_CYPHER), clock=clock)
     yield client
     await client.close()
 

@@ -15,7 +15,7 @@ import asyncio
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -111,7 +111,7 @@ async def load_corpus_files(
     """
     documents_per_file = read_corpus_files(list(files), max_chars)
     await require_agent(graph, agent_id)
-    now = now or datetime.now(UTC)
+    now = now or graph.clock.now()
     reports: list[CorpusFileReport] = []
     embedded = True
     for file, documents in zip(files, documents_per_file, strict=True):
@@ -307,7 +307,7 @@ class CorpusSource:
             text=query,
             k=limit,
             mode="fused",
-            now=datetime.now(UTC),
+            now=self._graph.clock.now(),
             embedding_model=self._embedder.model_id,
             embedding=None,
             terms=lucene_terms(query),

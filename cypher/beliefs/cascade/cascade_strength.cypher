@@ -6,6 +6,7 @@
 // Params: $agent_id (string), $changed_ids (list of strings), $m (map: mechanics),
 //         $cause (string or null: why, stored on the events).
 // Returns: moved (list of {id, old, new}, in the order applied).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (agent:Agent {id: $agent_id})
 OPTIONAL MATCH path = (changed:Belief)-[:SUPPORTS]->+(above:Belief)
 WHERE changed.agent_id = $agent_id AND changed.id IN $changed_ids
@@ -24,7 +25,7 @@ CALL (agent, above) {
   CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: above.id,
                          kind: 'cascade', seq: agent.event_seq, old_strength: old,
                          new_strength: derived, old_tension: above.tension,
-                         new_tension: above.tension, at: datetime(), note: $cause})-[:OF]->(above)
+                         new_tension: above.tension, at: datetime($now), note: $cause})-[:OF]->(above)
   RETURN {id: above.id, old: old, new: derived} AS moved
 }
 RETURN collect(moved) AS moved

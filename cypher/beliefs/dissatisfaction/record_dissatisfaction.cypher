@@ -5,6 +5,7 @@
 //         $level (float: the meditation level; a value above it extends the streak),
 //         $restart (boolean: the streak restarts whatever D is: after a meditation).
 // Returns: value (float), streak (int, consecutive turns above the level).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (a:Agent {id: $agent_id})
 WITH a, toFloat(a.d_max_degree) AS max_degree
 WITH a,
@@ -21,5 +22,5 @@ CREATE (s:DissatisfactionSample {id: randomUUID(), agent_id: $agent_id, value: v
                                  band: CASE WHEN value < $medium_from THEN 'low'
                                             WHEN value < $high_from THEN 'medium'
                                             ELSE 'high' END,
-                                 at: datetime()})
+                                 at: datetime($now)})
 RETURN value, a.high_dissatisfaction_streak AS streak

@@ -7,6 +7,7 @@
 // Returns: source_found, target_found, source_active, target_active (booleans), cycle (list of
 //          belief ids from the target back to the source, or null), created (boolean: a new
 //          edge), weight (float or null).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 OPTIONAL MATCH (s:Belief {agent_id: $agent_id, id: $edge.source_id})
 OPTIONAL MATCH (t:Belief {agent_id: $agent_id, id: $edge.target_id})
 CALL (s, t) {
@@ -21,7 +22,7 @@ CALL (s, t, cycle) {
   WHERE s IS NOT NULL AND t IS NOT NULL AND cycle IS NULL AND s.is_active AND t.is_active
   OPTIONAL MATCH (s)-[existing:SUPPORTS]->(t)
   MERGE (s)-[r:SUPPORTS]->(t)
-    ON CREATE SET r.created_at = datetime()
+    ON CREATE SET r.created_at = datetime($now)
   SET r.weight = toFloat($edge.weight)
   WITH s, t, r, existing IS NULL AS created
   CALL (s, t, created) {

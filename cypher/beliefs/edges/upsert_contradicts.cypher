@@ -7,17 +7,18 @@
 // Returns: source_found, target_found, source_active, target_active (booleans), created
 //          (boolean), strength (float or null),
 //          status (string or null), resolution (string or null).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 OPTIONAL MATCH (s:Belief {agent_id: $agent_id, id: $edge.source_id})
 OPTIONAL MATCH (t:Belief {agent_id: $agent_id, id: $edge.target_id})
 CALL (s, t) {
   WITH s, t WHERE s IS NOT NULL AND t IS NOT NULL AND s <> t AND s.is_active AND t.is_active
   OPTIONAL MATCH (s)-[existing:CONTRADICTS]-(t)
   MERGE (s)-[c:CONTRADICTS]-(t)
-    ON CREATE SET c.created_at = datetime(), c.strength = 1.0, c.status = 'open'
+    ON CREATE SET c.created_at = datetime($now), c.strength = 1.0, c.status = 'open'
   SET c.strength = coalesce(toFloat($edge.strength), c.strength),
       c.status = coalesce($edge.status, c.status),
       c.resolution = coalesce($edge.resolution, c.resolution),
-      c.resolved_at = CASE WHEN $edge.status = 'resolved' THEN datetime()
+      c.resolved_at = CASE WHEN $edge.status = 'resolved' THEN datetime($now)
                            WHEN $edge.status = 'open' THEN null ELSE c.resolved_at END
   WITH s, t, c, existing IS NULL AS created
   CALL (s, t, created) {

@@ -12,6 +12,7 @@
 //         scores the new belief by, app/text/lexical.py scored_words).
 // Returns: revision_id, old_id, new_id (strings), trigger_tension (float), new_strength (float).
 //          No row when the old belief is unknown or no longer active.
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (agent:Agent {id: $agent_id})
 MATCH (old:Belief {agent_id: $agent_id, id: $revision.old_id})
 WHERE old.is_active
@@ -35,10 +36,10 @@ SET new.statement = $revision.statement,
     agent.d_t_imp = agent.d_t_imp - old.tension * old.importance,
     agent.d_t_imp_deg = agent.d_t_imp_deg - old.tension * old.importance * old.degree,
     new.source = 'revision',
-    new.created_at = datetime(),
+    new.created_at = datetime($now),
     new.embedding_pending = true,
     old.is_active = false,
-    old.revised_at = datetime()
+    old.revised_at = datetime($now)
 CREATE (old)-[:SUPERSEDED_BY]->(new)
 WITH agent, old, new
 CALL (old, new) {
@@ -91,7 +92,7 @@ SET rev.trigger_tension = old.tension,
     rev.reasoner = $revision.reasoner,
     rev.old_statement = old.statement,
     rev.new_statement = new.statement,
-    rev.at = datetime()
+    rev.at = datetime($now)
 CREATE (rev)-[:REVISED]->(old)
 CREATE (rev)-[:PRODUCED]->(new)
 WITH agent, old, new, rev
@@ -108,11 +109,11 @@ CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: old.id, 
                       action: 'superseded', revision_id: rev.id, seq: agent.event_seq,
                       old_strength: old.strength, new_strength: old.strength,
                       old_tension: old.tension, new_tension: old.tension,
-                      at: datetime()})-[:OF]->(old)
+                      at: datetime($now)})-[:OF]->(old)
 SET agent.event_seq = agent.event_seq + 1
 CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: new.id, kind: 'revision',
                       action: 'created', revision_id: rev.id, seq: agent.event_seq,
-                      new_strength: new.strength, new_tension: 0.0, at: datetime(),
+                      new_strength: new.strength, new_tension: 0.0, at: datetime($now),
                       context_names: context_names,
                       context_strengths: context_strengths})-[:OF]->(new)
 RETURN rev.id AS revision_id, old.id AS old_id, new.id AS new_id,

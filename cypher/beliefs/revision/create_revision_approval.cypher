@@ -3,6 +3,7 @@
 // Params: $agent_id (string), $approval (map: id, belief_id, payload (JSON string),
 //         proposed_statement (string)).
 // Returns: id (string), status (string), created (boolean).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (b:Belief {agent_id: $agent_id, id: $approval.belief_id})
 OPTIONAL MATCH (existing:Approval {agent_id: $agent_id, kind: 'revision', status: 'pending',
                                   belief_id: b.id})
@@ -10,7 +11,7 @@ CALL (b, existing) {
   WITH b, existing WHERE existing IS NULL
   CREATE (a:Approval {id: $approval.id, agent_id: $agent_id, kind: 'revision',
                       status: 'pending', belief_id: b.id, payload: $approval.payload,
-                      proposed_statement: $approval.proposed_statement, created_at: datetime()})
+                      proposed_statement: $approval.proposed_statement, created_at: datetime($now)})
   CREATE (a)-[:CONCERNS]->(b)
   RETURN a
   UNION

@@ -7,6 +7,7 @@
 //         lexical_terms (list of strings), token_count (int): the words the lexical search
 //         scores it by, app/text/lexical.py scored_words).
 // Returns: id (string).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (agent:Agent {id: $agent_id})
 CREATE (b:Belief {id: $belief.id, agent_id: $agent_id})
 SET b.statement = $belief.statement,
@@ -25,14 +26,14 @@ SET b.statement = $belief.statement,
     b.reinforcement_count = 0,
     b.degree = 0,
     b.source = $belief.source,
-    b.created_at = datetime(),
+    b.created_at = datetime($now),
     // Filled right after the write by app/embeddings/store.py (embed_pending).
     b.embedding_pending = true
 SET agent.event_seq = agent.event_seq + 1,
     agent.d_imp = agent.d_imp + b.importance
 CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id,
                        kind: $belief.event_kind, action: 'created', seq: agent.event_seq,
-                       new_strength: b.strength, new_tension: 0.0, at: datetime(),
+                       new_strength: b.strength, new_tension: 0.0, at: datetime($now),
                        context_names: [c IN $belief.contexts | c.name],
                        context_strengths: [c IN $belief.contexts | toFloat(c.strength)]})
       -[:OF]->(b)

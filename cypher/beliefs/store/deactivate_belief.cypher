@@ -4,6 +4,7 @@
 // maximum degree recomputed. Call graph/agent_scope/lock_agent first in the same transaction.
 // Params: $agent_id (string), $belief_id (string).
 // Returns: id (string), was_active (boolean). No row if unknown.
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (agent:Agent {id: $agent_id})
 MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
 WITH agent, b, b.is_active AS was_active
@@ -32,6 +33,6 @@ CALL (agent, b, was_active) {
                          action: 'deactivated', seq: agent.event_seq,
                          old_strength: b.strength, new_strength: b.strength,
                          old_tension: b.tension, new_tension: b.tension,
-                         at: datetime()})-[:OF]->(b)
+                         at: datetime($now)})-[:OF]->(b)
 }
 RETURN b.id AS id, was_active

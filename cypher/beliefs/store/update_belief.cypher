@@ -8,6 +8,7 @@
 //         importance float or null, supervision_mode string or null,
 //         clear_supervision_mode boolean).
 // Returns: id (string). No row if unknown.
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (agent:Agent {id: $agent_id})
 MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
 WITH agent, b, b.statement AS old_statement, b.importance AS old_importance
@@ -31,7 +32,7 @@ SET agent.d_imp = agent.d_imp + change,
 CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id, kind: 'manual',
                        action: 'updated',
                        seq: agent.event_seq, old_strength: b.strength, new_strength: b.strength,
-                       old_tension: b.tension, new_tension: b.tension, at: datetime(),
+                       old_tension: b.tension, new_tension: b.tension, at: datetime($now),
                        note: CASE WHEN old_statement <> b.statement
                                   THEN 'statement was: ' + old_statement
                                   WHEN old_importance <> b.importance

@@ -17,6 +17,7 @@
 //          must roll back), old_strength, new_strength, old_tension, new_tension; per belief that
 //          propagated tension reached, as parallel lists: propagated_ids, propagated_old,
 //          propagated_new, propagated_added.
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (agent:Agent {id: $agent_id})
 // 1. Each belief named, once, with all its pieces.
 CALL (agent) {
@@ -38,8 +39,8 @@ CALL (agent) {
       b.tension = new_tension,
       b.is_invalidated = new_strength < $m.thresholds[b.category] - $m.invalidation_tolerance,
       b.reinforcement_count = b.reinforcement_count + size(weights),
-      b.last_reinforced = CASE WHEN size(weights) > 0 THEN datetime() ELSE b.last_reinforced END,
-      b.last_challenged = CASE WHEN delta > 0 THEN datetime() ELSE b.last_challenged END
+      b.last_reinforced = CASE WHEN size(weights) > 0 THEN datetime($now) ELSE b.last_reinforced END,
+      b.last_challenged = CASE WHEN delta > 0 THEN datetime($now) ELSE b.last_challenged END
   RETURN collect({node: b, pieces: pieces, weights: weights, delta: delta,
                   old_strength: old_strength, new_strength: new_strength,
                   old_tension: old_tension, new_tension: new_tension,
@@ -57,7 +58,7 @@ CALL (touched) {
                        tension_delta: CASE WHEN piece.stance = 'contradicting'
                                            THEN $m.contradiction_rate * piece.weight ELSE 0.0 END,
                        source_person: piece.source_person_id, episode_id: piece.episode_id,
-                       at: datetime()})
+                       at: datetime($now)})
   CREATE (ev)-[:$(CASE piece.stance WHEN 'reinforcing' THEN 'REINFORCES'
                                     WHEN 'contradicting' THEN 'CHALLENGES'
                                     ELSE 'CONCERNS' END)]->(b)
@@ -84,7 +85,7 @@ CALL (touched) {
   WITH x, added, origins, id_lists, x.tension AS old,
        CASE WHEN x.tension + added > 1.0 THEN 1.0 ELSE x.tension + added END AS new
   WHERE abs(new - old) > 1e-12
-  SET x.tension = new, x.last_challenged = datetime()
+  SET x.tension = new, x.last_challenged = datetime($now)
   WITH x, added, origins, id_lists, old, new ORDER BY x.id
   RETURN collect({node: x, old: old, new: new, added: added, origins: origins,
                   evidence_ids: reduce(all_ids = [], l IN id_lists | all_ids + l)}) AS reached
@@ -136,7 +137,7 @@ CALL (events, base) {
                          origin_belief_ids: event.origin_belief_ids,
                          old_strength: event.old_strength, new_strength: event.new_strength,
                          old_tension: event.old_tension, new_tension: event.new_tension,
-                         at: datetime()})
+                         at: datetime($now)})
   CREATE (e)-[:OF]->(b)
 }
 // Parallel lists rather than maps: a batch of thousands decodes much faster.

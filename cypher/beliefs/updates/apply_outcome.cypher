@@ -10,6 +10,7 @@
 //         context then its fallbacks; empty without a context).
 // Returns: active (boolean: false means the caller must roll back), old_strength, new_strength (floats), is_distrusted, is_invalidated (booleans),
 //          default_changed (boolean), multiplier (float). No row if the belief is unknown.
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (agent:Agent {id: $agent_id})
 MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
 CALL (b) {
@@ -65,7 +66,7 @@ CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id, k
                        severity: toFloat($outcome.severity), multiplier: multiplier,
                        context: $outcome.context, seq: agent.event_seq,
                        old_strength: old, new_strength: new,
-                       old_tension: b.tension, new_tension: b.tension, at: datetime(),
+                       old_tension: b.tension, new_tension: b.tension, at: datetime($now),
                        note: CASE WHEN was_distrusted THEN 'distrusted: unchanged'
                                   WHEN b.is_distrusted THEN 'became distrusted'
                                   ELSE null END})-[:OF]->(b)

@@ -7,6 +7,7 @@
 //         app/loop/decisions.py), executor (string or null)),
 //         $reasons (list of maps: text (string), weight (float)), $used (list of belief ids).
 // Returns: id (string), reasons (int), used (int).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 CREATE (d:Decision {id: $decision.id, agent_id: $agent_id})
 SET d.description = $decision.description,
     d.proposed_confidence = $decision.confidence,
@@ -18,7 +19,7 @@ SET d.description = $decision.description,
     d.execution_status = $decision.execution_status,
     d.outcome = $decision.outcome,
     d.executor = $decision.executor,
-    d.created_at = datetime()
+    d.created_at = datetime($now)
 WITH d
 CALL (d) {
   UNWIND $reasons AS reason

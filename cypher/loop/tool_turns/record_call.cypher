@@ -45,7 +45,7 @@ CALL (written) {
       d.execution_status = $decision.execution_status,
       d.outcome = $decision.outcome,
       d.executor = $decision.executor,
-      d.created_at = datetime()
+      d.created_at = datetime($now)
   WITH d
   CALL (d) {
     UNWIND $reasons AS reason

@@ -18,6 +18,7 @@
 // The agent counts the episodes written since its last reflection (episodes_since_reflection:
 // the loop reflects every N of them, app/loop/sessions.py reflect_if_due).
 // Returns: id (string), external_id (string), person_id (string or null).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 OPTIONAL MATCH (agent:Agent {id: $agent_id})
 FOREACH (a IN CASE WHEN agent IS NULL THEN [] ELSE [agent] END |
   SET a.episodes_since_reflection = coalesce(a.episodes_since_reflection, 0) + size($episodes))
@@ -32,7 +33,7 @@ SET e.external_id = row.external_id,
     e.user_message = row.user_message,
     e.response = row.response,
     e.occurred_at = row.occurred_at,
-    e.created_at = datetime(),
+    e.created_at = datetime($now),
     e.outcome = row.outcome,
     e.emotional_valence = row.emotional_valence,
     e.surprise = row.surprise,
@@ -67,7 +68,7 @@ CALL (e, row) {
 CALL (e, row) {
   WITH e, row WHERE row.person IS NOT NULL
   MERGE (p:Person {agent_id: $agent_id, name_key: row.person.name_key})
-    ON CREATE SET p += row.person, p.id = randomUUID(), p.created_at = datetime()
+    ON CREATE SET p += row.person, p.id = randomUUID(), p.created_at = datetime($now)
   SET p.last_seen = CASE WHEN p.last_seen IS NULL OR row.occurred_at > p.last_seen
                          THEN row.occurred_at ELSE p.last_seen END
   CREATE (e)-[:WITH {role: 'speaker'}]->(p)

@@ -11,6 +11,7 @@
 //         token_count (int): the words the lexical search scores it by,
 //         app/text/lexical.py scored_words).
 // Returns: created (int).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (k:KnowledgePack {agent_id: $agent_id, name: $pack_name})
 UNWIND $rows AS row
 CREATE (b:Belief {id: row.id, agent_id: $agent_id})
@@ -33,11 +34,11 @@ SET b.statement = row.statement,
     b.source = row.source,
     b.pack_name = $pack_name,
     b.pack_key = row.key,
-    b.created_at = datetime()
+    b.created_at = datetime($now)
 CREATE (k)-[:PROVIDES]->(b)
 CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id, kind: 'pack',
                       action: 'created', seq: row.seq, new_strength: b.strength,
-                      new_tension: 0.0, at: datetime(),
+                      new_tension: 0.0, at: datetime($now),
                       context_names: [c IN row.contexts | c.name],
                       context_strengths: [c IN row.contexts | toFloat(c.strength)]})-[:OF]->(b)
 WITH b, row

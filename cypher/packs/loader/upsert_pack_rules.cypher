@@ -6,9 +6,10 @@
 //         lexical_terms (list of strings), token_count (int): the words the lexical search
 //         scores its content by, app/text/lexical.py scored_words}).
 // Returns: created (int), changed (int).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 UNWIND $rows AS row
 MERGE (r:Rule {agent_id: $agent_id, pack_name: $pack_name, pack_key: row.key})
-  ON CREATE SET r.id = randomUUID(), r.created_at = datetime(), r.source = 'pack',
+  ON CREATE SET r.id = randomUUID(), r.created_at = datetime($now), r.source = 'pack',
                 r.confidence = toFloat(row.confidence), r.validation_count = 0, r.fresh = true
 WITH r, row, coalesce(r.fresh, false) AS created, coalesce(r.content <> row.content, false) AS changed
 SET r.trigger_concept = row.trigger_concept, r.content = row.content,

@@ -5,6 +5,7 @@
 //         first_source_id (string: the supporting source), second_source_id (string: the
 //         contradicting one)).
 // Returns: recorded (int).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (i:Investigation {agent_id: $agent_id, id: $investigation_id})
 MATCH (step:ResearchStep {id: $step_id})
 UNWIND $conflicts AS conflict
@@ -18,7 +19,7 @@ ON CREATE SET c.id = conflict.id,
               c.status = 'open',
               c.first_source_id = first.id,
               c.second_source_id = second.id,
-              c.detected_at = datetime()
+              c.detected_at = datetime($now)
 MERGE (i)-[:HAS_CONFLICT]->(c)
 MERGE (c)-[:ABOUT]->(h)
 MERGE (c)-[:BETWEEN]->(first)

@@ -5,6 +5,7 @@
 //         (string: the step that proposed them),
 //         $embedding_model (string: the model that made the vectors, app/embeddings/embedder.py model_id).
 // Returns: created (int).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (i:Investigation {agent_id: $agent_id, id: $investigation_id})
 MATCH (step:ResearchStep {id: $step_id})
 UNWIND $hypotheses AS hypothesis
@@ -17,7 +18,7 @@ SET h.ordinal = hypothesis.ordinal,
     h.embedding = hypothesis.embedding,
     h.embedding_model = CASE WHEN hypothesis.embedding IS NULL THEN null
                              ELSE $embedding_model END,
-    h.created_at = datetime()
+    h.created_at = datetime($now)
 CREATE (i)-[:TESTS]->(h)
 CREATE (step)-[:PROPOSED]->(h)
 RETURN count(h) AS created

@@ -6,6 +6,7 @@
 //         confidence (float), reason (string), reasoner (string), similarity (float or null:
 //         the offline judge's cosine of passage and hypothesis; null leaves it unset)).
 // Returns: recorded (int).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (step:ResearchStep {id: $step_id})
 UNWIND $judgements AS judgement
 MATCH (h:Hypothesis {id: judgement.hypothesis_id, investigation_id: $investigation_id})
@@ -19,7 +20,7 @@ ON CREATE SET e.id = judgement.id,
               e.reason = judgement.reason,
               e.reasoner = judgement.reasoner,
               e.similarity = judgement.similarity,
-              e.judged_at = datetime()
+              e.judged_at = datetime($now)
 MERGE (e)-[:FROM]->(s)
 MERGE (step)-[:JUDGED]->(e)
 FOREACH (_ IN CASE WHEN judgement.stance = 'supports' THEN [1] ELSE [] END |

@@ -6,6 +6,7 @@
 //         (int: citation number when new), source_name, kind, ref, title, origin, text,
 //         published (date or null), score (float)).
 // Returns: found (int: passages linked).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (i:Investigation {agent_id: $agent_id, id: $investigation_id})
 MATCH (h:Hypothesis {id: $hypothesis_id, investigation_id: $investigation_id})
 MATCH (step:ResearchStep {id: $step_id})
@@ -24,7 +25,7 @@ ON CREATE SET s.id = passage.id,
               s.text = passage.text,
               s.published = passage.published,
               s.score = passage.score,
-              s.found_at = datetime()
+              s.found_at = datetime($now)
 MERGE (i)-[:FOUND]->(s)
 MERGE (s)-[:FOUND_FOR]->(h)
 MERGE (step)-[:FOUND]->(s)

@@ -4,6 +4,7 @@
 //         status (resolved/unresolvable), resolution (string), basis (string), winner_source_id
 //         (string or null), decisive_evidence_id (string or null), reasoner (string)).
 // Returns: status (string). No row if the conflict is unknown or no longer open.
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (c:Conflict {agent_id: $agent_id, investigation_id: $investigation_id, id: $conflict.id})
 WHERE c.status = 'open'
 MATCH (step:ResearchStep {id: $step_id})
@@ -12,7 +13,7 @@ SET c.status = $conflict.status,
     c.basis = $conflict.basis,
     c.winner_source_id = $conflict.winner_source_id,
     c.reasoner = $conflict.reasoner,
-    c.resolved_at = datetime()
+    c.resolved_at = datetime($now)
 CREATE (step)-[:RESOLVED]->(c)
 WITH c
 CALL (c) {

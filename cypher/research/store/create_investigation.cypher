@@ -3,6 +3,7 @@
 // Params: $agent_id (string), $investigation (map: id (string), question (string),
 //         iteration_cap (int), started_by (string), sources (list of strings: source names)).
 // Returns: investigation (map of properties). No row if the agent does not exist.
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (a:Agent {id: $agent_id})
 CREATE (i:Investigation {id: $investigation.id, agent_id: $agent_id})
 SET i.question = $investigation.question,
@@ -11,6 +12,6 @@ SET i.question = $investigation.question,
     i.iteration_cap = $investigation.iteration_cap,
     i.started_by = $investigation.started_by,
     i.sources = $investigation.sources,
-    i.started_at = datetime()
+    i.started_at = datetime($now)
 CREATE (a)-[:INVESTIGATES]->(i)
 RETURN properties(i) AS investigation
