@@ -8,11 +8,13 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from typer.testing import CliRunner
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
 from app.beliefs import store
 from app.beliefs.models import BeliefCreate
+from app.cli.main import app as cli_app
 from app.clock import FixedClock
 from app.config import Settings
 from app.errors import ApprovalClosed
@@ -28,6 +30,7 @@ from app.memory.working_memory import Task
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, WorkUnit
 from app.runtime import Runtime
+from tests.integration.loop.conftest import Agent
 from tests.support.clock import ordinary_day_start
 
 RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
@@ -221,3 +224,19 @@ async def test_an_answer_after_expiry_cancels_the_waiting_task(
     assert (
         task.history[-1].cause == f"approval {asked.approval.id} expired before anyone answered it"
     )
+
+
+def test_the_cli_shows_tasks_with_their_transitions(agent: Agent, cli: CliRunner) -> None:
+    agent.belief(RECONCILE, 0.55)
+    asked = agent.chat(REQUEST)
+    assert asked["approval"] is not None
+    listed = cli.invoke(cli_app, ["memory", "tasks", "--agent", agent.id])
+    assert listed.exit_code == 0, listed.output
+    assert "tasks (1)" in listed.output and "reconcile_accounts planned" in listed.output
+    assert "awaiting_input: proposal" in listed.output
+    none_done = cli.invoke(cli_app, ["memory", "tasks", "-a", agent.id, "--state", "completed"])
+    assert none_done.exit_code == 0 and "tasks (0)" in none_done.output
+    shown = cli.invoke(cli_app, ["memory", "show", "--agent", agent.id])
+    assert shown.exit_code == 0 and "awaiting_input" in shown.output, shown.output
+    wrong = cli.invoke(cli_app, ["memory", "tasks", "-a", agent.id, "--state", "done"])
+    assert wrong.exit_code != 0 and "not a task state" in wrong.output
