@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -63,7 +63,7 @@ async def build_context(
         AgentNotFound: no such agent.
         InvalidBookmark: the request's X-Credence-Bookmark is not one Neo4j can read.
     """
-    now = now or datetime.now(UTC)
+    now = now or graph.clock.now()
     if bookmarks_to_wait_for():
         # A bookmark Neo4j cannot read (InvalidBookmark, 422) would fail the frame and every
         # section alike, each logged: find out once, first, with the agent's existence.
