@@ -172,7 +172,7 @@ class RetrievalSettings(BaseModel):
     """Episodes: a trivial episode (fewer than 2 actions) × this (1: off)."""
     # Off: a cap of 1.0 (seed 003's, on its 0-1 similarity) ties the best turns, whose scores
     # here exceed 1: LoCoMo R@10 0.844 -> 0.824, R@5 0.764 -> 0.707, multi-hop 0.534 -> 0.480.
-    score_cap: Annotated[float, Field(gt=0.0)] | None = None
+    score_cap: Annotated[float | None, Field(gt=0.0, examples=[1.0])] = None
     """Episodes: the score is capped at this (seed 003: 1.0; unset: no cap)."""
     # dated_bonus 0.5 brought LoCoMo's temporal R@10 from 0.878 to 0.900 (MADial asks no "when"
     # question: unmoved); date_match_bonus is off: too few questions name a date to choose it.
