@@ -159,6 +159,11 @@ class Transaction:
         self._catalog = catalog
         self._clock = clock
 
+    @property
+    def clock(self) -> Clock:
+        """The clock ``$now`` is read from (the graph client's)."""
+        return self._clock
+
     async def run(self, name: str, **params: Any) -> list[Row]:
         """Runs the named query inside this transaction and returns its rows."""
         query = self._catalog.get(name)

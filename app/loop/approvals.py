@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -107,7 +107,7 @@ async def create_approval_in(
             "belief_id": state.belief_id,
             "turn_state": state.model_dump_json(),
             "episode_id": episode_id,
-            "expires_at": datetime.now(UTC) + timedelta(hours=ttl_hours),
+            "expires_at": tx.clock.now() + timedelta(hours=ttl_hours),
             "required_authority": required_authority,
         },
     )
@@ -168,13 +168,13 @@ async def get_approval(graph: GraphClient, agent_id: str, approval_id: str) -> S
         await require_agent(graph, agent_id)
         raise ApprovalNotFound(approval_id, agent_id)
     stored = _stored(rows[0]["approval"])
-    if stored.public.status == "pending" and _expired(stored.public):
+    if stored.public.status == "pending" and _expired(stored.public, graph.clock.now()):
         stored.public.status = "expired"
     return stored
 
 
-def _expired(approval: ApprovalPublic) -> bool:
-    return approval.expires_at is not None and approval.expires_at < datetime.now(UTC)
+def _expired(approval: ApprovalPublic, now: datetime) -> bool:
+    return approval.expires_at is not None and approval.expires_at < now
 
 
 async def list_approvals(

@@ -9,6 +9,7 @@ from app.loop.approvals import StoredApproval, TurnState
 from app.loop.learning import NewBelief
 from app.loop.models import ApprovalAnswer, GuardianReport, TurnMode
 from app.reasoning.protocol import ExecutionResult, HistoryTurn, Verification, WorkUnit
+from app.seeds.skill_schema import DomainSkill
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,9 @@ class Resumption:
     # reasons: what the resumed turn's judgements see, as a fresh turn's do.
     history: list[HistoryTurn] = field(default_factory=list)
     identity: str | None = None
+    # The domain skill the agent works under now (its packs', docs/packs.md §5; None: the
+    # shipped one): the resumed turn proposes and verifies under it, as a fresh turn does.
+    skill: DomainSkill | None = None
 
     @property
     def state(self) -> TurnState | None:

@@ -15,6 +15,7 @@ import re
 import uuid
 from dataclasses import replace
 
+from app.agents.store import find_agent_identity
 from app.beliefs.revision import observe_turn
 from app.embeddings.store import embed_pending
 from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, InvalidInput
@@ -46,6 +47,7 @@ from app.loop.services import LoopServices
 from app.loop.work_tasks import cancel_expired_task
 from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
+from app.seeds.skills import stored_skill
 
 log = logging.getLogger(__name__)
 
@@ -149,15 +151,18 @@ async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -
 
 
 async def _remember(services: LoopServices, run: Resumption) -> Resumption:
-    """The paused turn's session so far and, when a model reasons, the identity document."""
+    """The paused turn's session so far, the skill the agent works under and, when a model
+    reasons, the identity document."""
     session = run.state.request.session if run.state else None
     history = await read_history(services.graph, services.settings.loop, run.agent_id, session)
+    agent = await find_agent_identity(services.graph, run.agent_id)
+    skill = stored_skill(agent.get("skill")) if agent else None
     identity = (
         await services.identity.markdown(services.graph, run.agent_id)
         if services.reasoner.name != "offline"
         else None
     )
-    return replace(run, history=history, identity=identity)
+    return replace(run, history=history, identity=identity, skill=skill)
 
 
 async def _plan_guidance(services: LoopServices, run: Resumption) -> Resumption:
@@ -193,7 +198,9 @@ async def _act_on_answer(
     guardian = await services.guard.check(run.agent_id, work_unit_text(unit))
     if refuses(guardian):
         return replace(run, unit=unit, guardian=guardian, mode="blocked")
-    execution, verification = await execute_and_verify(services, recorder, run.agent_id, unit)
+    execution, verification = await execute_and_verify(
+        services, recorder, run.agent_id, unit, skill=run.skill
+    )
     await recorder.phase("execute", status=execution.status)
     return replace(
         run, unit=unit, guardian=guardian, execution=execution, verification=verification
@@ -226,6 +233,7 @@ async def _unit_to_run(
                     guidance=answer.text,
                     history=run.history[-services.settings.loop.history_turns_answer :],
                     identity=run.identity,
+                    skill=run.skill,
                 )
             ),
         )

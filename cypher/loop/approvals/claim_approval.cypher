@@ -5,13 +5,14 @@
 // Params: $agent_id (string), $approval_id (string), $claim (string: this resumption's id),
 //         $lease_s (int: seconds a claim holds).
 // Returns: status (string: after this call), claimed (boolean). No row if unknown.
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (a:Approval {agent_id: $agent_id, id: $approval_id})
 WITH a,
-     a.status = 'pending' AND a.expires_at IS NOT NULL AND a.expires_at < datetime() AS expired,
-     a.status = 'resuming' AND a.claimed_at < datetime() - duration({seconds: $lease_s}) AS stale
+     a.status = 'pending' AND a.expires_at IS NOT NULL AND a.expires_at < datetime($now) AS expired,
+     a.status = 'resuming' AND a.claimed_at < datetime($now) - duration({seconds: $lease_s}) AS stale
 WITH a, expired, (a.status = 'pending' AND NOT expired) OR stale AS claiming
 SET a.status = CASE WHEN expired THEN 'expired' WHEN claiming THEN 'resuming' ELSE a.status END,
     a.claim = CASE WHEN claiming THEN $claim ELSE a.claim END,
-    a.claimed_at = CASE WHEN claiming THEN datetime() ELSE a.claimed_at END,
-    a.resolved_at = CASE WHEN expired THEN datetime() ELSE a.resolved_at END
+    a.claimed_at = CASE WHEN claiming THEN datetime($now) ELSE a.claimed_at END,
+    a.resolved_at = CASE WHEN expired THEN datetime($now) ELSE a.resolved_at END
 RETURN a.status AS status, claiming AS claimed

@@ -8,6 +8,7 @@
 //         required_authority (float: the least authority of a person, other than the
 //         principal, who may answer it)).
 // Returns: approval (map of properties).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 CREATE (a:Approval {id: $approval.id, agent_id: $agent_id})
 SET a.kind = $approval.kind,
     a.status = 'pending',
@@ -16,7 +17,7 @@ SET a.kind = $approval.kind,
     a.belief_id = $approval.belief_id,
     a.turn_state = $approval.turn_state,
     a.required_authority = $approval.required_authority,
-    a.created_at = datetime(),
+    a.created_at = datetime($now),
     a.expires_at = $approval.expires_at
 WITH a
 CALL (a) {

@@ -4,10 +4,11 @@
 //         approved/rejected/answered/modified), $response (JSON string).
 // Returns: approval (map of properties after the change), previous_status (string),
 //          resolved (boolean: false when the claim was lost). No row if unknown.
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (a:Approval {agent_id: $agent_id, id: $approval_id})
 WITH a, a.status AS previous_status, a.status = 'resuming' AND a.claim = $claim AS resolving
 SET a.status = CASE WHEN resolving THEN $status ELSE a.status END,
     a.response = CASE WHEN resolving THEN $response ELSE a.response END,
-    a.resolved_at = CASE WHEN resolving THEN datetime() ELSE a.resolved_at END,
+    a.resolved_at = CASE WHEN resolving THEN datetime($now) ELSE a.resolved_at END,
     a.claim = CASE WHEN resolving THEN null ELSE a.claim END
 RETURN properties(a) AS approval, previous_status, resolving AS resolved

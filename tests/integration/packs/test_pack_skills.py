@@ -203,3 +203,21 @@ async def test_both_activations_read_the_skill_in_force(graph: GraphClient) -> N
     for stored in (identity["skill"], rows[0]["agent"]["skill"]):
         skill = stored_skill(stored)
         assert skill is not None and skill == find_pack(PROCUREMENT).skill
+
+
+def test_a_turn_resumed_after_its_approval_works_under_the_pack_skill(
+    client: TestClient, agent: str
+) -> None:
+    """Guidance shapes the unit the resumed turn runs: the offline reasoner maps it to the
+    pack's verbs, as it maps a fresh turn's request."""
+    assert client.post(f"/v1/agents/{agent}/packs/{PROCUREMENT}/load").status_code == 200
+    turn = _chat(client, agent, ORDER)
+    assert turn["approval"] is not None, turn
+
+    resumed = client.post(
+        f"/v1/agents/{agent}/approvals/{turn['approval']['id']}",
+        json={"action": "answer", "text": "Raise a purchase order for 20 laptops from Lenovo"},
+    )
+
+    assert resumed.status_code == 200, resumed.text
+    assert _verb(resumed.json()) == "issue_purchase_order"

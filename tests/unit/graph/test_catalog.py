@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,16 @@ RETURN 'no; split here' AS x"""
     assert statements[0] == "CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x)"
     assert statements[1].endswith("'standard;'}}")
     assert statements[2] == "RETURN 'no; split here' AS x"
+
+
+def test_no_query_reads_the_servers_clock() -> None:
+    """Times come from the injected clock: ``datetime($now)``, which the graph client fills in
+    (docs/style.md §2); only the migration runner's own bookkeeping keeps the server's time."""
+    catalog = default_catalog()
+    on_server_time = [
+        name
+        for name in catalog.names()
+        if not name.startswith("graph/migrations/")
+        and re.search(r"\b(datetime|date|localdatetime|timestamp)\(\s*\)", catalog.get(name).text)
+    ]
+    assert on_server_time == []
