@@ -64,8 +64,14 @@ async def test_every_tool_resource_and_prompt_over_stdio(
             if tool.name not in ("list_agents", "list_analytics"):
                 assert "agent_id" in tool.input_schema["properties"], tool.name
 
-        agents = answer(await session.call_tool("list_agents", {"limit": 500}))
-        assert agent in {a["id"] for a in agents["data"]}
+        # Paged through: the shared database may hold more agents than one page, and newer.
+        listed: set[str] = set()
+        while agent not in listed:
+            page = answer(
+                await session.call_tool("list_agents", {"limit": 500, "skip": len(listed)})
+            )["data"]
+            assert page, f"{agent} not among the {len(listed)} agents listed"
+            listed |= {a["id"] for a in page}
 
         context = answer(await session.call_tool("get_context", {"query": ROOT, **on}))
         assert set(context["sections"]) >= {"beliefs", "people", "working_memory"}
