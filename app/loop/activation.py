@@ -40,6 +40,7 @@ from app.reasoning.protocol import (
     BeliefBrief,
     HistoryTurn,
     MemoryItem,
+    PastDecision,
     PersonBrief,
     RecalledEpisode,
     RevisitedBelief,
@@ -86,6 +87,8 @@ class Activation:
     rules: list[RuleBrief] = field(default_factory=list)
     people: list[PersonBrief] = field(default_factory=list)
     episodes: list[RecalledEpisode] = field(default_factory=list)
+    # The agent's past decisions related to the message (the context's decisions section).
+    decisions: list[PastDecision] = field(default_factory=list)
     working_memory: list[MemoryItem] = field(default_factory=list)
     urgency_multiplier: float = 1.0
     # The people the message names (known ones with their id; new names are micro-born).
@@ -271,7 +274,13 @@ class _Start:
 
 
 # What a turn's retrieval reads (the context of GET /context but the people, read apart).
-TURN_SECTIONS: tuple[SectionName, ...] = ("beliefs", "episodes", "rules", "working_memory")
+TURN_SECTIONS: tuple[SectionName, ...] = (
+    "beliefs",
+    "episodes",
+    "rules",
+    "working_memory",
+    "decisions",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +364,7 @@ async def activate(
         rules=rules,
         people=people,
         episodes=_recalled(settings.loop, _section(context, "episodes"), session),
+        decisions=_decisions(settings.loop, _section(context, "decisions")),
         working_memory=_working_memory(settings.loop, _section(context, "working_memory")),
         urgency_multiplier=_urgency(_section(context, "working_memory")),
         mentions=mentions,
@@ -651,6 +661,15 @@ def _recalled(
         for item in items
         if item.get("text") and (session is None or item.get("session") != session)
     ][: loop.episodes_per_turn]
+
+
+def _decisions(loop: LoopSettings, items: list[dict[str, Any]]) -> list[PastDecision]:
+    """The past decisions related to the message (seed 002's lines), most relevant first."""
+    return [
+        PastDecision(line=str(item["line"]), outcome=item.get("outcome"))
+        for item in items
+        if item.get("line")
+    ][: loop.decisions_per_turn]
 
 
 def _working_memory(loop: LoopSettings, items: list[dict[str, Any]]) -> list[MemoryItem]:

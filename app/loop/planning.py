@@ -178,6 +178,7 @@ async def _appraise(planning: _Planning) -> Appraisal:
                 rules=activation.rules,
                 working_memory=activation.working_memory,
                 episodes=activation.episodes,
+                decisions=activation.decisions,
                 urgency_multiplier=activation.urgency_multiplier,
                 domain=activation.domain,
                 skill=activation.skill,

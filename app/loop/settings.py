@@ -75,6 +75,8 @@ class LoopSettings(BaseModel):
     """People shown to the reasoner in a turn."""
     episodes_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
     """Episodes shown to the reasoner in a turn."""
+    decisions_per_turn: Annotated[int, Field(ge=0, le=20)] = 3
+    """Past decisions related to the message shown to the reasoner in a turn (seed 002)."""
     memory_items_per_turn: Annotated[int, Field(ge=0, le=50)] = 8
     """Working-memory items shown to the reasoner in a turn."""
     outcome_beliefs: Annotated[int, Field(ge=1, le=10)] = 3

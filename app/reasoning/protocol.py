@@ -195,6 +195,13 @@ class WorkSpec(BaseModel):
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
 
 
+class PastDecision(BaseModel):
+    """A past decision recalled into a turn (seed 002's context line)."""
+
+    line: str = Field(description="`- [outcome] description (confidence: c)`")
+    outcome: str | None = Field(default=None, description="success, partial, failure or None")
+
+
 class AppraisalRequest(BaseModel):
     message: str
     speaker: str | None = None
@@ -215,6 +222,10 @@ class AppraisalRequest(BaseModel):
     )
     episodes: list[RecalledEpisode] = Field(
         default_factory=list, description="related earlier episodes"
+    )
+    decisions: list[PastDecision] = Field(
+        default_factory=list,
+        description="the agent's past decisions related to the message, most relevant first",
     )
     urgency_multiplier: float = Field(
         default=1.0, ge=0.0, description="working memory's temporal urgency (month end 1.5 ...)"

@@ -66,7 +66,9 @@ face threat; the speaker's knowledge_level in the turn's `domain`: explain to a 
 with an expert; trust: check the claims of a person below 0.35 before relying on them; goals, \
 successful_patterns and topics: say in the approach what serves their goal and what worked \
 with them), `rules` (name the ones that apply in the approach), `working_memory` (tasks, \
-notes; urgency_multiplier scales urgency at month, quarter and year end) and `episodes`.
+notes; urgency_multiplier scales urgency at month, quarter and year end), `episodes` and \
+`decisions` (past decisions like this one with their outcome: when one failed, say in the \
+approach what to do differently).
 - is_request: true when the person asks for something to be done (not only a question or remark).
 - high_risk: which of exactly these kinds the request touches: delete, payment, credentials, \
 external_communication (empty when none).

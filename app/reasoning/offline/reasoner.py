@@ -294,6 +294,7 @@ class OfflineReasoner:
         if speaker is not None and speaker.affect_stress >= STRESSED:
             approach += f" {speaker.name} is under stress: be brief and calm."
         approach += interlocutor_approach(request)
+        approach += _past_decision_approach(request)
         for rule in request.rules:
             approach += f" Rule: {rule.content}"
         work = (
@@ -560,3 +561,13 @@ def _evidence_kind(claim: str) -> EvidenceKind:
     if words & _FEEDBACK_MARKERS or is_courtesy(claim):
         return "feedback"
     return "factual"
+
+
+def _past_decision_approach(request: AppraisalRequest) -> str:
+    """The most related past decision that did not succeed, named so it is not repeated blindly
+    (seed 002: past decisions in the turn's context)."""
+    failed = next((d for d in request.decisions if d.outcome in ("failure", "partial")), None)
+    if failed is None:
+        return ""
+    told = failed.line.removeprefix("- ")
+    return f" A past decision like this went wrong ({told}): check why first."

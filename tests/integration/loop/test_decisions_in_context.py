@@ -79,3 +79,20 @@ async def test_relevant_then_newest_first_and_at_most_k(
     assert [i["id"] for i in _decisions(agent, "reconcile the bank account", k=2)] == [new, old]
     assert _decisions(agent, "vendor bank details") != []
     assert _decisions(agent, "weather in Lisbon") == []
+
+
+async def test_a_turn_recalls_a_related_past_decision_that_went_wrong(
+    agent: Agent, test_graph: GraphClient
+) -> None:
+    """Seed 002: past decisions are in the turn's context; the appraisal names one that failed."""
+    await _decided(test_graph, agent, "Reconcile the Chase bank account", "failure", 0.3, 0)
+    await _decided(test_graph, agent, "Note the audit start date", "success", 0.8, 1)
+
+    related = agent.chat("Please reconcile the Chase bank account for March")
+    unrelated = agent.chat("What is the weather like in Lisbon?")
+
+    assert (
+        "A past decision like this went wrong ([failure] Reconcile the Chase bank account "
+        "(confidence: 0.30))" in related["appraisal"]["recommended_approach"]
+    )
+    assert "past decision" not in unrelated["appraisal"]["recommended_approach"]
