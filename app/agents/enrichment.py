@@ -250,7 +250,7 @@ async def write_enrichment(
         AgentNotFound: no such agent.
     """
     memory = mechanics or MemoryMechanics()
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
 
     async def work(tx: Transaction) -> EnrichmentWritten:
         await lock_agent(tx, agent_id)

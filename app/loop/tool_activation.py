@@ -56,7 +56,7 @@ async def activate_tool_call(
     """
     settings = services.settings
     loop = settings.loop
-    temporal = temporal_context(utc_now(now).date())
+    temporal = temporal_context(utc_now(now or services.graph.clock.now()).date())
     name = context_name or (str(temporal.contexts[0]) if temporal.contexts else None)
     rows = await services.graph.read(
         "loop/activation/get_tool_call_start",

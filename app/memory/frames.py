@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Protocol
 
 from pydantic import BaseModel
@@ -160,7 +160,7 @@ async def install_frames(
         SeedFileInvalid: ``frames`` is None and the seed file is invalid.
     """
     specs = list(frames) if frames is not None else default_frames()
-    at = now or datetime.now(UTC)
+    at = now or graph.clock.now()
     params = [_frame_params(spec, position) for position, spec in enumerate(specs)]
 
     async def work(tx: Transaction) -> None:

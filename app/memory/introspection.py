@@ -97,7 +97,7 @@ async def introspect(
         AgentNotFound: no such agent.
     """
     mechanics = mechanics or MemoryMechanics()
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
 
     async def work(tx: Transaction) -> Introspection:
         await lock_agent(tx, agent_id)

@@ -114,7 +114,7 @@ async def create_rule(
         InvalidInput: a ``derived_from`` episode does not exist for this agent (nothing written).
     """
     mechanics = mechanics or MemoryMechanics()
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
     vectors = await embedder.embed([embedding_text(data)]) if embedder is not None else None
     params = {
         "id": str(uuid.uuid4()),
@@ -168,7 +168,7 @@ async def get_rule(
         "memory/rules/get_rule",
         agent_id=agent_id,
         rule_id=rule_id,
-        now=utc_now(now),
+        now=utc_now(now or graph.clock.now()),
         decay=_decay_params(mechanics),
     )
     if not rows:
@@ -202,7 +202,7 @@ async def list_rules(
         min_effective=min_effective_confidence,
         skip=skip,
         limit=limit,
-        now=utc_now(now),
+        now=utc_now(now or graph.clock.now()),
         decay=_decay_params(mechanics),
     )
     if not rows:
@@ -224,7 +224,7 @@ async def validate_rule(
         AgentNotFound: no such agent.
         RuleNotFound: no such rule for this agent.
     """
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)

@@ -274,7 +274,7 @@ async def add_task(
     Raises:
         AgentNotFound: no such agent.
     """
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
     draft = TaskDraft(description=data.description, source=data.source)
     moves: list[tuple[TaskState, str]] = [("planning", f"added through the {data.source}")]
 
@@ -343,7 +343,7 @@ async def complete_task(
         AgentNotFound: no such agent.
         TaskNotFound: no such task for this agent.
     """
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
 
     async def work(tx: Transaction) -> Task:
         await lock_agent(tx, agent_id)
@@ -407,7 +407,7 @@ async def add_note(
                 }
             ],
         )
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
     params: dict[str, Any] = {
         "id": str(uuid.uuid4()),
         "content": data.content,
@@ -458,7 +458,7 @@ async def note_entity(
     Raises:
         AgentNotFound: no such agent.
     """
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
     params = {"name": " ".join(data.name.split()), "name_key": name_key(data.name)}
 
     async def work(tx: Transaction) -> Entity:
@@ -490,7 +490,7 @@ async def load_working_memory(
         AgentNotFound: no such agent.
     """
     mechanics = mechanics or MemoryMechanics()
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
     rows = await graph.read(
         "memory/working_memory/load_working_memory",
         agent_id=agent_id,
