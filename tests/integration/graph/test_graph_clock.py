@@ -17,8 +17,9 @@ from app.clock import FixedClock
 from app.config import Settings
 from app.graph.client import GraphClient
 
-# Years away from any machine's date, so the server's own time can never pass for it.
-BORN = datetime(2031, 2, 3, 9, 30, tzinfo=UTC)
+# Years before any machine's date, so the server's own time can never pass for it (and the agent
+# lists last among the newest-first agents).
+BORN = datetime(2001, 2, 3, 9, 30, tzinfo=UTC)
 
 
 @pytest.fixture
