@@ -51,6 +51,27 @@ def _embedder(settings: Settings, model: str) -> Embedder:
     return shared_embedder(_settings(settings, model).embeddings)
 
 
+def _episode(
+    external_id: str, speaker: str, text: str, minute: int = 0, session: str | None = None
+) -> dict[str, Any]:
+    """One episode to import, ``minute`` minutes after T0 (in ``session`` when given)."""
+    episode = {
+        "external_id": external_id,
+        "speaker": speaker,
+        "text": text,
+        "occurred_at": (T0 + timedelta(minutes=minute)).isoformat(),
+    }
+    return episode if session is None else {**episode, "session": session}
+
+
+def _agent_embedded_by(settings: Settings, model: str, *episodes: dict[str, Any]) -> str:
+    """A new agent holding ``episodes``, imported through an API running ``model``."""
+    with _api(settings, model) as client:
+        agent = create_agent_over_rest(client)
+        import_episodes(client, agent, *episodes)
+    return agent
+
+
 def _vector_hits(client: TestClient, agent: str) -> list[Any]:
     body = context(client, agent, QUESTION, mode="vector", section="episodes")
     return [item["external_id"] for item in body["sections"]["episodes"]["items"]]
@@ -63,22 +84,15 @@ class Stopped(Exception):
 async def test_a_database_of_minilm_vectors_is_reindexed_to_e5(
     settings: Settings, graph: GraphClient
 ) -> None:
+    agent = _agent_embedded_by(
+        settings,
+        MINILM,
+        *(  # one turn a session: each vector is its turn alone
+            _episode(f"t{i}", speaker, text, minute=i, session=f"s{i}")
+            for i, (speaker, text) in enumerate(TURNS)
+        ),
+    )
     with _api(settings, MINILM) as old:
-        agent = create_agent_over_rest(old)
-        import_episodes(
-            old,
-            agent,
-            *(
-                {
-                    "external_id": f"t{i}",
-                    "speaker": speaker,
-                    "text": text,
-                    "session": f"s{i}",  # one turn a session: each vector is its turn alone
-                    "occurred_at": (T0 + timedelta(minutes=i)).isoformat(),
-                }
-                for i, (speaker, text) in enumerate(TURNS)
-            ),
-        )
         assert _vector_hits(old, agent)[0] == "t0"
     counts = await reindexing.count_by_model(graph, agent)
     assert {(c.label, c.model, c.vectors) for c in counts} == {("Episode", MINILM, len(TURNS))}
@@ -125,18 +139,7 @@ async def test_a_database_of_minilm_vectors_is_reindexed_to_e5(
 async def test_new_vectors_record_the_model_that_made_them(
     settings: Settings, graph: GraphClient
 ) -> None:
-    with _api(settings, E5) as api:
-        agent = create_agent_over_rest(api)
-        import_episodes(
-            api,
-            agent,
-            {
-                "external_id": "a",
-                "speaker": "Alice",
-                "text": "Hello there.",
-                "occurred_at": T0.isoformat(),
-            },
-        )
+    agent = _agent_embedded_by(settings, E5, _episode("a", "Alice", "Hello there."))
     counts = await reindexing.count_by_model(graph, agent)
     assert [(c.label, c.model) for c in counts] == [("Episode", E5)]
 
@@ -144,18 +147,7 @@ async def test_new_vectors_record_the_model_that_made_them(
 def test_the_cli_counts_and_reindexes(
     settings: Settings, cli: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with _api(settings, MINILM) as old:
-        agent = create_agent_over_rest(old)
-        import_episodes(
-            old,
-            agent,
-            {
-                "external_id": "a",
-                "speaker": "Alice",
-                "text": "I bake bread.",
-                "occurred_at": T0.isoformat(),
-            },
-        )
+    agent = _agent_embedded_by(settings, MINILM, _episode("a", "Alice", "I bake bread."))
     monkeypatch.setenv("CREDENCE_EMBEDDINGS__MODEL", E5)
     monkeypatch.setenv("CREDENCE_EMBEDDINGS__CACHE_PATH", "")
     status = cli.invoke(cli_app, ["embed", "status", "--vectors"])
