@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -38,6 +39,16 @@ from app.seeds.pack_schema import KnowledgePack
 packs_app = typer.Typer(help="Knowledge packs (seeds/packs/*.yaml).", no_args_is_help=True)
 
 
+def _table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]]) -> Table:
+    """A rich table of one row a sequence of cells, under its title and column headers."""
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
 def _print_invalid(error: SeedFileInvalid) -> None:
     for item in error.details["errors"]:
         err_console.print(
@@ -55,30 +66,30 @@ def packs_list(
     if agent:
         _print_loaded(agent)
         return
-    table = Table(title=f"packs in {files.packs_dir()}")
-    columns = ("name", "version", "industry", "beliefs", "rules", "censors", "skill", "status")
-    for column in columns:
-        table.add_column(column)
+    rows: list[Sequence[str]] = []
     failed = False
     for path in files.pack_files():
         try:
             pack = files.read_pack(path)
         except SeedFileInvalid as error:
             failed = True
-            table.add_row(path.stem, "", "", "", "", "", "", f"[red]invalid: {error.message}[/]")
+            rows.append((path.stem, "", "", "", "", "", "", f"[red]invalid: {error.message}[/]"))
             continue
         industries = ", ".join([pack.industry, *pack.industries]) + (" (base)" if pack.base else "")
-        table.add_row(
-            pack.name,
-            str(pack.version),
-            industries,
-            str(len(pack.beliefs)),
-            str(len(pack.rules)),
-            str(len(pack.censors)),
-            pack.skill.name if pack.skill else "",
-            "ok",
+        rows.append(
+            (
+                pack.name,
+                str(pack.version),
+                industries,
+                str(len(pack.beliefs)),
+                str(len(pack.rules)),
+                str(len(pack.censors)),
+                pack.skill.name if pack.skill else "",
+                "ok",
+            )
         )
-    console.print(table)
+    columns = ("name", "version", "industry", "beliefs", "rules", "censors", "skill", "status")
+    console.print(_table(f"packs in {files.packs_dir()}", columns, rows))
     if failed:
         raise typer.Exit(code=1)
 
@@ -90,11 +101,9 @@ def _print_loaded(agent: str) -> None:
         return await list_loaded_packs(graph, agent), await list_agent_skills(graph, agent)
 
     loaded, skills = run_with_graph(read)
-    table = Table(title=f"packs loaded into {agent}")
-    for column in ("name", "version", "industry", "active beliefs", "superseded", "skill"):
-        table.add_column(column)
-    for item in loaded:
-        table.add_row(
+    columns = ("name", "version", "industry", "active beliefs", "superseded", "skill")
+    rows = (
+        (
             item.name,
             str(item.version),
             item.industry or "",
@@ -102,7 +111,9 @@ def _print_loaded(agent: str) -> None:
             str(item.superseded),
             item.skill or "",
         )
-    console.print(table)
+        for item in loaded
+    )
+    console.print(_table(f"packs loaded into {agent}", columns, rows))
     console.print(_skill_line(skills[0]))
 
 
@@ -119,11 +130,9 @@ def packs_skills(agent: AgentOption = None) -> None:
     """The agent's domain skills, the one its turns work under first."""
     agent_id = agent_id_of(agent)
     skills = run_with_graph(lambda graph: list_agent_skills(graph, agent_id))
-    table = Table(title=f"skills of {agent_id}")
-    for column in ("skill", "version", "from", "in force", "verbs", "criteria"):
-        table.add_column(column)
-    for skill in skills:
-        table.add_row(
+    columns = ("skill", "version", "from", "in force", "verbs", "criteria")
+    rows = (
+        (
             skill.name,
             str(skill.version),
             skill.pack or "(shipped)",
@@ -131,7 +140,9 @@ def packs_skills(agent: AgentOption = None) -> None:
             ", ".join(skill.verbs),
             ", ".join(skill.criteria),
         )
-    console.print(table)
+        for skill in skills
+    )
+    console.print(_table(f"skills of {agent_id}", columns, rows))
 
 
 @packs_app.command("validate")
