@@ -4,7 +4,7 @@ next to the constant it uses, so the rule and its tunable live in one place (doc
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -35,6 +35,12 @@ def _default_authority() -> dict[Seniority, float]:
         "c_suite": 0.95,
         "unknown": 0.5,
     }
+
+
+def _cues(*phrases: str) -> Any:
+    """A field of cue words and phrases (docs/memory.md §2), ``phrases`` by default; each model
+    gets a list of its own."""
+    return Field(default_factory=lambda: list(phrases))
 
 
 class MemoryMechanics(BaseModel):
@@ -76,53 +82,49 @@ class MemoryMechanics(BaseModel):
     """How much thanks or praise lowers the person's stress."""
     # Cues: a cue with a space matches as a substring of the lower-cased text, a single word as a
     # whole token (the same rule as frame patterns).
-    frustration_cues: list[str] = Field(
-        default_factory=lambda: [
-            "frustrated",
-            "frustrating",
-            "annoyed",
-            "annoying",
-            "angry",
-            "furious",
-            "ridiculous",
-            "useless",
-            "unacceptable",
-            "terrible",
-            "fed up",
-            "waste of time",
-            "wrong again",
-            "still not",
-            "still broken",
-            "not what i asked",
-            "how many times",
-            # Seed 003's own cues.
-            "stuck",
-            "hate",
-            "hates",
-        ]
+    frustration_cues: list[str] = _cues(
+        "frustrated",
+        "frustrating",
+        "annoyed",
+        "annoying",
+        "angry",
+        "furious",
+        "ridiculous",
+        "useless",
+        "unacceptable",
+        "terrible",
+        "fed up",
+        "waste of time",
+        "wrong again",
+        "still not",
+        "still broken",
+        "not what i asked",
+        "how many times",
+        # Seed 003's own cues.
+        "stuck",
+        "hate",
+        "hates",
     )
     """Words and phrases that mark a message as frustrated."""
-    praise_cues: list[str] = Field(
-        default_factory=lambda: [
-            "thanks",
-            "thank",
-            "thx",
-            "appreciate",
-            "appreciated",
-            "great",
-            "excellent",
-            "perfect",
-            "brilliant",
-            "awesome",
-            "helpful",
-            "well done",
-            "nice work",
-            "good job",
-            "great job",
-            # Seed 003's own cue.
-            "love",
-            "loved",
-        ]
+    praise_cues: list[str] = _cues(
+        "thanks",
+        "thank",
+        "thx",
+        "appreciate",
+        "appreciated",
+        "great",
+        "excellent",
+        "perfect",
+        "brilliant",
+        "awesome",
+        "helpful",
+        "well done",
+        "nice work",
+        "good job",
+        "great job",
+        # Seed 003's own cue.
+        "love",
+        "loved",
     )
     """Words and phrases that mark a message as thanks or praise."""
 
@@ -143,37 +145,33 @@ class MemoryMechanics(BaseModel):
     """A domain score below this is ``novice``."""
     expert_from: Unit = 0.65
     """A domain score at or above this is ``expert``; in between, ``intermediate``."""
-    novice_cues: list[str] = Field(
-        default_factory=lambda: [
-            "what is",
-            "what's",
-            "what are",
-            "what does",
-            "what do you mean",
-            "explain",
-            "how do i",
-            "how does",
-            "i don't understand",
-            "i do not understand",
-            "new to",
-            "never done",
-            "not sure what",
-            "difference between",
-        ]
+    novice_cues: list[str] = _cues(
+        "what is",
+        "what's",
+        "what are",
+        "what does",
+        "what do you mean",
+        "explain",
+        "how do i",
+        "how does",
+        "i don't understand",
+        "i do not understand",
+        "new to",
+        "never done",
+        "not sure what",
+        "difference between",
     )
     """Words and phrases of a person who asks to be taught (a novice signal in the turn's
     domain)."""
-    expert_cues: list[str] = Field(
-        default_factory=lambda: [
-            "in my experience",
-            "as a rule",
-            "best practice",
-            "we always",
-            "standard practice",
-            "per policy",
-            "make sure to",
-            "remember that",
-        ]
+    expert_cues: list[str] = _cues(
+        "in my experience",
+        "as a rule",
+        "best practice",
+        "we always",
+        "standard practice",
+        "per policy",
+        "make sure to",
+        "remember that",
     )
     """Words and phrases of a person who teaches (an expert signal in the turn's domain, as is
     a correction or guidance the turn learns from them)."""
