@@ -1,11 +1,15 @@
 """Approvals (human in the loop): a guidance or proposal turn persists the question, the
 proposed work unit and the turn's state in Neo4j, so a person can answer it later, through any
-API process, also after a restart. Approvals expire after ``loop.approval_ttl_hours``."""
+API process, also after a restart. Approvals expire after ``loop.approval_ttl_hours``: an
+expired approval is marked ``expired`` and the task that waited on it is cancelled
+(:func:`expire_overdue`), by the scheduler's ``approval_expiry`` job or by an answer that comes
+too late, whichever notices first."""
 
 from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,6 +22,7 @@ from app.graph.client import GraphClient, Transaction
 from app.loop.models import ApprovalPublic, ApprovalsPublic, ChatRequest, TurnMode
 from app.loop.settings import LoopSettings
 from app.memory.people.names import name_key
+from app.memory.working_memory import move_task_in
 from app.reasoning.protocol import Appraisal, WorkUnit
 
 
@@ -259,3 +264,44 @@ async def resolve_in(
     if not row["resolved"]:
         raise ApprovalClosed(approval_id, row["approval"]["status"])
     return _stored(row["approval"])
+
+
+@dataclass(frozen=True, slots=True)
+class Expiry:
+    """What :func:`expire_overdue` did: the approvals it marked expired and those whose
+    waiting task it cancelled."""
+
+    expired: list[str]
+    cancelled: list[str]
+
+
+def expired_cause(approval_id: str) -> str:
+    """The cause a task records when its approval expired."""
+    return f"approval {approval_id} expired before anyone answered it"
+
+
+async def expire_overdue(graph: GraphClient, agent_id: str, now: datetime) -> Expiry:
+    """Marks the agent's pending approvals past their expiry at ``now`` expired and cancels the
+    tasks still awaiting input on an expired approval (the transition at ``now``, its cause the
+    approval's expiry), in one transaction under the agent's lock. Idempotent: run again, it
+    finds nothing to do; the transaction only writes, so a re-run after a transient error does
+    the same."""
+
+    async def work(tx: Transaction) -> Expiry:
+        await lock_agent(tx, agent_id)
+        [row] = await tx.run("loop/approvals/expire_approvals", agent_id=agent_id, now=now)
+        cancelled: list[str] = []
+        for approval_id in row["waiting"]:
+            moved = await move_task_in(
+                tx,
+                agent_id,
+                approval_id,
+                [("cancelled", expired_cause(approval_id))],
+                now,
+                ("awaiting_input",),
+            )
+            if moved is not None:
+                cancelled.append(approval_id)
+        return Expiry(expired=list(row["expired"]), cancelled=cancelled)
+
+    return await graph.write_transaction(work, action="expiring approvals")

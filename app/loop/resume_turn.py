@@ -28,6 +28,7 @@ from app.loop.approvals import (
     TurnState,
     check_authority,
     claim,
+    expire_overdue,
     get_approval,
     release,
 )
@@ -44,7 +45,6 @@ from app.loop.recording import (
     turn_failed,
 )
 from app.loop.services import LoopServices
-from app.loop.work_tasks import cancel_expired_task
 from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 from app.seeds.skills import stored_skill
@@ -125,8 +125,9 @@ async def resume_approval(
         )
     except ApprovalClosed as closed:
         if closed.details.get("status") == "expired":
-            # Its task will not be done: it stops awaiting input.
-            await cancel_expired_task(services.graph, agent_id, approval_id, services.clock.now())
+            # Its task will not be done: it stops awaiting input (and so do those of the
+            # agent's other approvals that expired meanwhile).
+            await expire_overdue(services.graph, agent_id, services.clock.now())
         raise
     try:
         run = Resumption(agent_id=agent_id, stored=stored, answer=answer, claim_id=claim_id)

@@ -8,7 +8,8 @@ moved by what the loop does with it:
 - refused by the guardian: ``cancelled``;
 - resumed: approved, modified or answered → ``executing`` → ``completed`` / ``blocked``;
   rejected (or refused by the guardian on the way) → ``cancelled``;
-- an answer that comes after the approval expired: ``cancelled`` (the approval expired).
+- the approval expired (noticed by the scheduler's ``approval_expiry`` job, or by an answer
+  that comes too late): ``cancelled`` (``app/loop/approvals.py``, ``expire_overdue``).
 
 Each transition is recorded with the turn's time (the injected clock) and its cause, in the
 turn's own transaction. A turn that revises or asks for nothing has no task; neither has a tool
@@ -19,8 +20,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.graph.agent_scope import lock_agent
-from app.graph.client import GraphClient, Transaction
+from app.graph.client import Transaction
 from app.loop.models import ApprovalPublic
 from app.loop.paused_turn import Resumption
 from app.loop.planning import PlannedTurn
@@ -108,19 +108,3 @@ async def open_turn_task_in(
 async def move_resumed_task_in(tx: Transaction, run: Resumption, now: datetime) -> None:
     """Inside the resumed turn's transaction: its task moved by the answer and what came of it."""
     await move_task_in(tx, run.agent_id, run.stored.public.id, resumption_moves(run), now)
-
-
-async def cancel_expired_task(
-    graph: GraphClient, agent_id: str, approval_id: str, now: datetime
-) -> None:
-    """The task that waited on an approval found expired when someone answered it: cancelled
-    (once: only a task still awaiting input moves)."""
-
-    async def work(tx: Transaction) -> None:
-        await lock_agent(tx, agent_id)
-        cause = f"approval {approval_id} expired before anyone answered it"
-        await move_task_in(
-            tx, agent_id, approval_id, [("cancelled", cause)], now, ("awaiting_input",)
-        )
-
-    await graph.write_transaction(work, action="cancelling an expired approval's task")

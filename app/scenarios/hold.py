@@ -23,7 +23,7 @@ from app.graph.client import GraphClient
 from app.scheduler.store import Claim, claim_jobs, finish_job
 
 # The agent's own jobs, and the process job that sweeps every agent's tool calls.
-AGENT_JOBS = ("idle_sessions", "reflection", "rule_decay", "embeddings")
+AGENT_JOBS = ("idle_sessions", "reflection", "rule_decay", "embeddings", "approval_expiry")
 PROCESS_JOBS = ("interrupted_actions",)
 # Longer than any run; a run that dies without freeing its leases holds them this long.
 HOLD = timedelta(minutes=10)

@@ -14,6 +14,8 @@ a turn triggers it; the scheduler only makes it happen without a turn.
   left running (:func:`app.loop.call_memory.interrupt_stale_calls`).
 - ``embeddings`` (per agent): embeds the beliefs and rules written without a vector
   (:func:`app.embeddings.store.embed_pending`).
+- ``approval_expiry`` (per agent): marks the approvals nobody answered in time expired and
+  cancels the tasks that waited on them (:func:`app.loop.approvals.expire_overdue`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from app.embeddings.store import embed_pending
+from app.loop.approvals import expire_overdue
 from app.loop.call_memory import interrupt_stale_calls
 from app.loop.services import LoopServices
 from app.loop.sessions import close_idle_sessions, reflect_if_due
@@ -156,6 +159,19 @@ async def _embed(services: LoopServices, agent_id: str | None, now: datetime) ->
     return JobDone(detail=f"embedded {stored}")
 
 
+async def _expiry_agents(services: LoopServices, query: AgentQuery) -> list[str]:
+    return await _find(services, "scheduler/find_expired_approval_agents", query)
+
+
+async def _expire_approvals(services: LoopServices, agent_id: str | None, now: datetime) -> JobDone:
+    expiry = await expire_overdue(services.graph, _agent(agent_id), now)
+    return JobDone(
+        detail=f"{len(expiry.expired)} approval(s) expired, "
+        f"{len(expiry.cancelled)} waiting task(s) cancelled",
+        outcome="ok" if expiry.expired or expiry.cancelled else "skipped",
+    )
+
+
 def shipped_jobs(settings: SchedulerSettings) -> list[Job]:
     """The jobs that ship with Credence (those ``settings.jobs`` names, when it names any),
     with their intervals from ``settings``."""
@@ -188,6 +204,12 @@ def shipped_jobs(settings: SchedulerSettings) -> list[Job]:
             timedelta(seconds=settings.embeddings_every_seconds),
             _embed,
             _embedding_agents,
+        ),
+        Job(
+            "approval_expiry",
+            timedelta(seconds=settings.approval_expiry_every_seconds),
+            _expire_approvals,
+            _expiry_agents,
         ),
     ]
     return [job for job in jobs if not settings.jobs or job.name in settings.jobs]

@@ -8,7 +8,14 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 # The jobs that ship (app/scheduler/jobs.py), in the order a tick runs them.
-JOB_NAMES = ("idle_sessions", "reflection", "rule_decay", "interrupted_actions", "embeddings")
+JOB_NAMES = (
+    "idle_sessions",
+    "reflection",
+    "rule_decay",
+    "interrupted_actions",
+    "embeddings",
+    "approval_expiry",
+)
 
 
 class SchedulerSettings(BaseModel):
@@ -32,7 +39,7 @@ class SchedulerSettings(BaseModel):
     workers."""
     jobs: list[str] = Field(default_factory=list)
     """Only these jobs (empty: every job): idle_sessions, reflection, rule_decay,
-    interrupted_actions, embeddings."""
+    interrupted_actions, embeddings, approval_expiry."""
     idle_sessions_every_seconds: Annotated[float, Field(gt=0.0)] = 60.0
     """An agent's idle sessions are looked at most this often (clock seconds)."""
     reflection_every_seconds: Annotated[float, Field(gt=0.0)] = 600.0
@@ -45,6 +52,9 @@ class SchedulerSettings(BaseModel):
     """Tool calls left running by a stopped process are looked for this often (clock seconds)."""
     embeddings_every_seconds: Annotated[float, Field(gt=0.0)] = 60.0
     """An agent's beliefs and rules waiting for a vector are embedded at most this often."""
+    approval_expiry_every_seconds: Annotated[float, Field(gt=0.0)] = 300.0
+    """An agent's approvals past their expiry are marked expired, and the tasks that waited on
+    them cancelled, at most this often (clock seconds)."""
 
     @field_validator("jobs")
     @classmethod

@@ -4,7 +4,6 @@ with its time (the injected clock) and cause (real Neo4j, offline reasoner, the 
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import pytest
@@ -202,19 +201,23 @@ async def test_a_turn_without_work_opens_no_task(graph: GraphClient, settings: S
 async def test_an_answer_after_expiry_cancels_the_waiting_task(
     graph: GraphClient, settings: Settings
 ) -> None:
-    agent_id = await _agent(graph, settings, RECONCILE, 0.55)
     clock = FixedClock(ordinary_day_start())
-    quick = settings.model_copy(update={"loop": LoopSettings(approval_ttl_hours=0.0003)})
-    services = _services(quick, graph, clock, Reconciler())
-    asked = await run_turn(services, agent_id, ChatRequest(message=REQUEST))
-    assert asked.approval is not None
-    await asyncio.sleep(1.5)  # approvals expire on the wall clock
-    clock.advance(timedelta(hours=1))
-    for _ in range(2):
-        with pytest.raises(ApprovalClosed):
-            await resume_approval(
-                services, agent_id, asked.approval.id, ApprovalAnswer(action="approve")
-            )
+    # The approval's expiry is written and read on the same injected clock as the loop's.
+    clocked = GraphClient.from_settings(settings.neo4j, clock=clock)
+    try:
+        agent_id = await _agent(clocked, settings, RECONCILE, 0.55)
+        quick = settings.model_copy(update={"loop": LoopSettings(approval_ttl_hours=0.5)})
+        services = _services(quick, clocked, clock, Reconciler())
+        asked = await run_turn(services, agent_id, ChatRequest(message=REQUEST))
+        assert asked.approval is not None
+        clock.advance(timedelta(hours=1))
+        for _ in range(2):
+            with pytest.raises(ApprovalClosed):
+                await resume_approval(
+                    services, agent_id, asked.approval.id, ApprovalAnswer(action="approve")
+                )
+    finally:
+        await clocked.close()
     task = await _only_task(graph, agent_id)
     # Cancelled once, at the clock's time, however many answers came late.
     assert [(m.state, m.at) for m in task.history][1:] == [

@@ -1,0 +1,23 @@
+// Agents with an approval past its expiry still pending, or a task still awaiting input on an
+// expired approval, whose approval-expiry job is due and free; each agent's are sought by the
+// (agent_id, status) and (agent_id, state) indexes.
+// Params: $job (string), $now (datetime), $due_before (datetime), $agent_ids (list of strings:
+//         only these; empty: every agent), $limit (int).
+// Returns: agent_id (string).
+MATCH (a:Agent)
+WHERE ($agent_ids = [] OR a.id IN $agent_ids)
+  AND (EXISTS {
+         MATCH (p:Approval {agent_id: a.id, status: 'pending'})
+         WHERE p.expires_at < $now
+       }
+       OR EXISTS {
+         MATCH (t:Task {agent_id: a.id, state: 'awaiting_input'})
+         WHERE EXISTS { MATCH (:Approval {agent_id: a.id, id: t.approval_id, status: 'expired'}) }
+       })
+  AND NOT EXISTS {
+    MATCH (j:ScheduledJob {key: $job + ':' + a.id})
+    WHERE j.last_run_at > $due_before OR j.lease_until > $now
+  }
+RETURN a.id AS agent_id
+ORDER BY a.id
+LIMIT $limit

@@ -1,0 +1,151 @@
+"""An approval nobody answers expires and its task stops awaiting input (docs/loop.md §6, §14;
+docs/memory.md §4): the scheduler's ``approval_expiry`` job marks it expired and cancels the
+task at the clock's time, once. Real Neo4j, offline reasoner, the real loop, the graph's times
+and the loop's on one injected clock (never the wall)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
+from app.beliefs import store
+from app.beliefs.models import BeliefCreate
+from app.clock import FixedClock
+from app.config import Settings
+from app.errors import ApprovalClosed
+from app.graph.client import GraphClient
+from app.loop.approvals import expire_overdue, expired_cause, get_approval
+from app.loop.executors import ExecutorRegistry
+from app.loop.models import ApprovalAnswer, ChatRequest, TurnResult
+from app.loop.resume_turn import resume_approval
+from app.loop.turn import run_turn
+from app.memory import working_memory
+from app.memory.working_memory import Task
+from app.reasoning.offline.reasoner import OfflineReasoner
+from app.runtime import Runtime
+from app.scheduler.settings import SchedulerSettings
+from tests.integration.loop.test_task_states import RECONCILE, REQUEST, Reconciler
+from tests.support.clock import ordinary_day_start
+
+TTL_HOURS = 72.0
+
+
+@pytest.fixture
+def fixed_clock() -> FixedClock:
+    return FixedClock(ordinary_day_start())
+
+
+@pytest.fixture
+async def clocked_graph(settings: Settings, fixed_clock: FixedClock) -> AsyncIterator[GraphClient]:
+    """A graph client whose ``$now`` is ``fixed_clock``: the approval's expiry is written from
+    it and read against it."""
+    client = GraphClient.from_settings(settings.neo4j, clock=fixed_clock)
+    yield client
+    await client.close()
+
+
+async def _runtime(
+    settings: Settings, graph: GraphClient, clock: FixedClock, agent_id: str
+) -> Runtime:
+    chosen = SchedulerSettings(enabled=False, agent_ids=[agent_id], jobs=["approval_expiry"])
+    return Runtime(
+        settings.model_copy(update={"scheduler": chosen}),
+        graph,
+        reasoner=OfflineReasoner(),
+        executors=ExecutorRegistry([Reconciler()]),
+        clock=clock,
+    )
+
+
+async def _asked(graph: GraphClient, settings: Settings, runtime: Runtime, agent_id: str) -> str:
+    """A proposal turn: its approval waits and its task awaits input."""
+    await store.create_belief(
+        graph,
+        settings.mechanics,
+        agent_id,
+        BeliefCreate(statement=RECONCILE, category="aesthetic", strength=0.55),
+    )
+    turn: TurnResult = await run_turn(runtime.loop, agent_id, ChatRequest(message=REQUEST))
+    assert turn.mode == "proposal" and turn.approval is not None
+    assert (await _only_task(graph, agent_id)).state == "awaiting_input"
+    return turn.approval.id
+
+
+async def _only_task(graph: GraphClient, agent_id: str) -> Task:
+    tasks = await working_memory.list_tasks(graph, agent_id)
+    assert tasks.count == 1, tasks
+    return tasks.data[0]
+
+
+async def test_the_schedule_cancels_the_task_of_an_approval_nobody_answered(
+    clocked_graph: GraphClient, settings: Settings, fixed_clock: FixedClock
+) -> None:
+    graph, clock = clocked_graph, fixed_clock
+    agent_id = (await create_agent(graph, AgentCreate(name="approval expiry"))).id
+    runtime = await _runtime(settings, graph, clock, agent_id)
+    try:
+        approval_id = await _asked(graph, settings, runtime, agent_id)
+        asked_at = clock.now()
+        # Not yet expired: nothing is due, the task still waits.
+        clock.advance(timedelta(hours=TTL_HOURS - 1))
+        assert await runtime.scheduler.tick() == []
+        assert (await _only_task(graph, agent_id)).state == "awaiting_input"
+
+        clock.advance(timedelta(hours=2))
+        [run] = await runtime.scheduler.tick()
+        assert (run.job, run.agent_id, run.outcome) == ("approval_expiry", agent_id, "ok")
+        assert run.detail == "1 approval(s) expired, 1 waiting task(s) cancelled"
+        stored = await get_approval(graph, agent_id, approval_id)
+        assert stored.public.status == "expired" and stored.public.resolved_at == clock.now()
+        task = await _only_task(graph, agent_id)
+        assert task.state == "cancelled" and task.ended_at == clock.now()
+        assert [(m.state, m.at) for m in task.history][1:] == [
+            ("awaiting_input", asked_at),
+            ("cancelled", clock.now()),
+        ]
+        assert task.history[-1].cause == expired_cause(approval_id)
+        cancelled_at = clock.now()
+
+        # Nothing waits any more: the agent is not looked at again, and a late answer is
+        # refused without moving the task a second time.
+        clock.advance(timedelta(hours=1))
+        assert await runtime.scheduler.tick() == []
+        with pytest.raises(ApprovalClosed):
+            await resume_approval(
+                runtime.loop, agent_id, approval_id, ApprovalAnswer(action="approve")
+            )
+        again = await _only_task(graph, agent_id)
+        assert [(m.state, m.at) for m in again.history][-2:] == [
+            ("awaiting_input", asked_at),
+            ("cancelled", cancelled_at),
+        ]
+    finally:
+        await runtime.aclose()
+
+
+async def test_expiring_is_idempotent_and_moves_only_a_waiting_task(
+    clocked_graph: GraphClient, settings: Settings, fixed_clock: FixedClock
+) -> None:
+    graph, clock = clocked_graph, fixed_clock
+    agent_id = (await create_agent(graph, AgentCreate(name="approval expiry twice"))).id
+    runtime = await _runtime(settings, graph, clock, agent_id)
+    try:
+        approval_id = await _asked(graph, settings, runtime, agent_id)
+        # Before its time nothing expires.
+        early = await expire_overdue(graph, agent_id, clock.now() + timedelta(hours=1))
+        assert (early.expired, early.cancelled) == ([], [])
+        late = clock.now() + timedelta(hours=TTL_HOURS + 1)
+        first = await expire_overdue(graph, agent_id, late)
+        assert (first.expired, first.cancelled) == ([approval_id], [approval_id])
+        # A second sweep (or a transaction re-run after a transient error) finds nothing.
+        second = await expire_overdue(graph, agent_id, late + timedelta(minutes=5))
+        assert (second.expired, second.cancelled) == ([], [])
+        task = await _only_task(graph, agent_id)
+        assert [m.state for m in task.history] == ["planning", "awaiting_input", "cancelled"]
+        assert task.history[-1].at == late
+    finally:
+        await runtime.aclose()
