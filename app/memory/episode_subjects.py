@@ -35,7 +35,8 @@ def episode_subjects(text: str, speaker: str | None, speakers: Sequence[str] = (
 
 
 def _subjects(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each subject of the episodes ``rows`` once, with the ids of those that mention it."""
+    """Each subject of the episodes ``rows`` once, with those that mention it: each episode's
+    id and, for a topic, the word's form in that episode (``surface``; None for a name)."""
     rows = list(rows)
     speakers = sorted({str(r["speaker"]) for r in rows if r.get("speaker")} - ROLE_SPEAKERS)
     found: dict[str, dict[str, Any]] = {}
@@ -45,7 +46,7 @@ def _subjects(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             entry = found.setdefault(
                 subject.key, {"key": subject.key, "kind": subject.kind, "episodes": []}
             )
-            entry["episodes"].append(row["id"])
+            entry["episodes"].append({"id": row["id"], "surface": subject.surface})
     return [found[key] for key in sorted(found)]
 
 

@@ -7,7 +7,9 @@ sessions.
 A topic is a content word (two letters or more, not a stop word) whose frequency in general
 English (``app/text/background.py``) is below ``TOPIC_FREQUENCY``; its key is a crude stem
 (plural, "-ing" / "-ed", a final "e" and a doubled last consonant dropped: "hiking", "hikes" and
-"hike" share ``hik``), so different forms of a word meet. Names (people, places: the speaker
+"hike" share ``hik``), so different forms of a word meet. The stem is the key; each topic also
+keeps its ``surface``, the form of the word the text uses most (the first on a tie: "hiking"),
+so that what is shown to a person reads as a word. Names (people, places: the speaker
 and the names the text says) are found by the caller (``app/memory/episode_entities.py`` uses
 the people finder) and become ``name:`` keys; a word that is part of a name is not also a topic.
 """
@@ -15,7 +17,7 @@ the people finder) and become ``name:`` keys; a word that is part of a name is n
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -43,10 +45,12 @@ Kind = Literal["name", "topic"]
 @dataclass(frozen=True, order=True)
 class Entity:
     """One thing an episode is about: ``key`` (``name:<name>`` or ``topic:<stem>``, lower
-    case) links the episodes that share it."""
+    case) links the episodes that share it; ``surface`` (a topic's): the word as the text says
+    it most, lower case (not part of the entity's identity)."""
 
     key: str
     kind: Kind
+    surface: str | None = field(default=None, compare=False)
 
 
 def stem(word: str) -> str:
@@ -82,6 +86,7 @@ def topics(text: str, skip: Iterable[str] = ()) -> list[Entity]:
     case: the words of its names) are left out."""
     left_out = set(skip)
     rates: dict[str, float] = {}
+    forms: dict[str, dict[str, int]] = {}
     for word in tokens(text):
         if not counted(word) or word.isdigit() or word in left_out or word in CHAT_WORDS:
             continue
@@ -89,8 +94,16 @@ def topics(text: str, skip: Iterable[str] = ()) -> list[Entity]:
         if frequency < TOPIC_FREQUENCY:
             key = stem(word)
             rates[key] = min(rates.get(key, 1.0), frequency)
+            seen = forms.setdefault(key, {})
+            seen[word] = seen.get(word, 0) + 1
     ranked = sorted(rates, key=lambda key: (rates[key], key))[:MAX_TOPICS]
-    return [Entity(key="topic:" + key, kind="topic") for key in ranked]
+    # The most used form of each stem; max keeps the first seen on a tie.
+    return [
+        Entity(
+            key="topic:" + key, kind="topic", surface=max(forms[key], key=forms[key].__getitem__)
+        )
+        for key in ranked
+    ]
 
 
 @lru_cache(maxsize=65_536)

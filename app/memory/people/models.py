@@ -151,7 +151,13 @@ class Topic(BaseModel):
     """A topic of the person's turns (a subject their episodes mention), how many of their
     episodes mention it, and when last."""
 
-    topic: str
+    topic: str = Field(
+        description='The word as their episodes say it most ("approvals"); the stem for '
+        "episodes linked before word forms were kept."
+    )
+    stem: str = Field(
+        description="The topic's key: a crude stem shared by the word's forms (\"approv\")."
+    )
     count: int
     last_at: datetime | None = None
 

@@ -9,7 +9,8 @@
 // Returns: people (list of {id, name, name_key, role, authority, relationship_value,
 //          affect_valence, affect_stress, trust, knowledge, inferred_goals,
 //          successful_patterns}: the last three JSON strings or null), speaker_topics (list of
-//          topic stems, most recent first), history (list of {speaker, message, response,
+//          topics, most recent first, each as the form of the word those episodes use most, as
+//          memory/people/list_person_topics shows it), history (list of {speaker, message, response,
 //          occurred_at}, newest first). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
@@ -22,12 +23,21 @@ CALL (agent) {
   OPTIONAL MATCH (speaker:Person {agent_id: agent.id, name_key: $speaker_key})<-[:WITH]-(e:Episode)
   WITH e ORDER BY e.occurred_at DESC, e.created_at DESC
   LIMIT $topic_episodes
-  OPTIONAL MATCH (e)-[:MENTIONS]->(s:Subject {kind: 'topic'})
-  WITH s, count(e) AS times, max(e.occurred_at) AS last_at
+  OPTIONAL MATCH (e)-[m:MENTIONS]->(s:Subject {kind: 'topic'})
+  WITH s, count(e) AS times, max(e.occurred_at) AS last_at, collect(m.surface) AS surfaces
   WHERE s IS NOT NULL
   ORDER BY last_at DESC, times DESC, s.key
   LIMIT $topics
-  RETURN collect(substring(s.key, 6)) AS speaker_topics
+  CALL (surfaces) {
+    UNWIND CASE WHEN surfaces = [] THEN [null] ELSE surfaces END AS surface
+    WITH surface, count(*) AS uses
+    ORDER BY uses DESC, size(surface), surface
+    LIMIT 1
+    RETURN surface
+  }
+  WITH s, last_at, times, coalesce(surface, substring(s.key, 6)) AS topic
+  ORDER BY last_at DESC, times DESC, s.key
+  RETURN collect(topic) AS speaker_topics
 }
 CALL (agent) {
   OPTIONAL MATCH (:Session {agent_id: agent.id, key: $session})<-[:IN_SESSION]-(e:Episode)

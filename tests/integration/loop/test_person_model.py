@@ -186,6 +186,24 @@ def test_a_persons_topics_are_counted_most_recent_first(agent: Agent) -> None:
     assert present["topics"][:3] == ["kayak", "saturday", "trip"]
 
 
+def test_a_topic_is_shown_as_the_word_said_most_not_its_stem(
+    agent: Agent, cli: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent.chat("We went hiking in the hills.", speaker="Lee Chan")
+    agent.chat("The hiking trail was closed.", speaker="Lee Chan")
+    agent.chat("I hike on Sundays.", speaker="Lee Chan")
+    topics = {topic["stem"]: topic for topic in _named(agent, "Lee Chan")["topics"]}
+    # "hiking" twice, "hike" once: one topic (the stem is its key), shown as "hiking".
+    assert topics["hik"]["topic"] == "hiking" and topics["hik"]["count"] == 3
+    turn = agent.chat("Is the trail open again?", speaker="Lee Chan")
+    [present] = turn["memory"]["people_present"]
+    assert "hiking" in present["topics"] and "hik" not in present["topics"]
+    monkeypatch.setenv("CREDENCE_AGENT_ID", agent.id)
+    shown = cli.invoke(cli_app, ["people", "show", "lee chan"])
+    assert shown.exit_code == 0, shown.output
+    assert "hiking (3)" in shown.output and "hik (" not in shown.output
+
+
 def test_the_person_view_in_the_terminal_shows_what_the_loop_learned(
     agent: Agent, cli: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:

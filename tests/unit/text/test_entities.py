@@ -20,6 +20,16 @@ def test_topics_are_the_rare_words_rarest_first() -> None:
     assert keys == ["topic:pottery", "topic:camp"]
 
 
+def test_a_topic_keeps_the_form_of_the_word_the_text_uses_most() -> None:
+    found = topics("Approve the tables: the table, then the tables again, approved.")
+    assert {(e.key, e.surface) for e in found} == {
+        ("topic:tabl", "tables"),
+        ("topic:approv", "approve"),
+    }
+    # The form is no part of the topic's identity: the stem is its key.
+    assert topics("tables")[0] == topics("table")[0]
+
+
 def test_a_name_is_not_also_a_topic_and_possessives_meet() -> None:
     assert named("Kate's") == named("kate")
     keys = [entity.key for entity in entities("Kate's pottery class", ["Kate's"])]
