@@ -32,7 +32,7 @@ from app.retrieval.models import (
     FrameChoice,
     Section,
 )
-from app.retrieval.searches import Rows, SectionSearch
+from app.retrieval.searches import QUESTION_VECTOR_SECTIONS, Rows, SectionSearch
 from app.retrieval.settings import RetrievalSettings
 from app.text.lucene import lucene_terms
 
@@ -79,7 +79,12 @@ async def build_context(
     ahead = unembedded.read_ahead(built_in)
     speakers = unembedded.speakers_ahead(built_in)
     try:
-        embedded = await _embed_query(embedder, request, unembedded.also_embedded(built_in))
+        embedded = await _embed_query(
+            embedder,
+            request,
+            unembedded.also_embedded(built_in),
+            alone=not built_in & QUESTION_VECTOR_SECTIONS,
+        )
         timings = {"embed": _ms_since(started)}
         search = replace(
             unembedded,
@@ -87,6 +92,7 @@ async def build_context(
             stripped=embedded.stripped,
             ahead=ahead,
             speakers=speakers,
+            embed_question=embedded.later,
         )
         loaded = await _load_sections(search, wanted, extra_sections or {})
         frame = await framing
@@ -157,21 +163,33 @@ class EmbeddedQuery:
     """The query's embedding (None in fulltext mode or when embeddings fail), the vector of the
     question without the names it says (``SectionSearch.also_embedded``: its text and vector,
     embedded at the same time; None when not wanted) and, when embeddings fail, why the context
-    is degraded."""
+    is degraded. ``later``: when ``vector`` is that of the question without the names (only
+    that was embedded), what embeds the question itself if it is needed after all."""
 
     vector: list[float] | None
     stripped: tuple[str, list[float]] | None
     degraded_reason: str | None
+    later: Callable[[], Awaitable[list[float] | None]] | None = None
 
 
 async def _embed_query(
-    embedder: Embedder, request: ContextRequest, also: str | None
+    embedder: Embedder, request: ContextRequest, also: str | None, *, alone: bool
 ) -> EmbeddedQuery:
     """The query embedded (and ``also``, another text, at the same time: each alone, as a
-    batch of one, since the int8 model's vectors depend on the batch they are embedded in)."""
+    batch of one, since the int8 model's vectors depend on the batch they are embedded in).
+    ``alone``: no wanted section reads the question's own vector but the episodes, which search
+    with ``also`` when the names it leaves out are speakers (nearly always): only ``also`` is
+    embedded, the question itself later if the episodes need it (one model run instead of two
+    on the request's path)."""
     if request.mode == "fulltext":
         return EmbeddedQuery(None, None, None)
-    texts = [request.q, *([also] if also else [])]
+    if also and alone:
+        vector = await embedder.embed_one(also)
+        if vector is not None:
+            return EmbeddedQuery(
+                vector, (also, vector), None, partial(embedder.embed_one, request.q)
+            )
+    texts = [request.q, *([also] if also and not alone else [])]
     vector, *others = await asyncio.gather(*(embedder.embed_one(text) for text in texts))
     other = others[0] if others else None
     if vector is not None:

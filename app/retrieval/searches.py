@@ -27,6 +27,9 @@ from app.text.several_answers import asks_for_several
 Rows = list[dict[str, Any]]
 # The sections whose lexical hits are short texts scored at query time (``lexical.py``).
 SHORT_TEXTS = {"beliefs": BELIEFS, "rules": RULES}
+# The sections that search with the question's own vector (the episodes may search with the
+# question without the names it says instead, ``asked_people.py``).
+QUESTION_VECTOR_SECTIONS = frozenset({"beliefs", "rules", "conflicts"})
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,10 @@ class SectionSearch:
     stripped: tuple[str, list[float]] | None = None
     # The speakers the question names, already being looked up (``speakers_ahead``).
     speakers: asyncio.Future[list[str]] | None = None
+    # Embeds the question itself when ``embedding`` is the vector of the question without the
+    # names it says (``stripped``): no wanted section but the episodes reads the question's own
+    # vector, so it is embedded only if the episodes need it after all (``question_vector``).
+    embed_question: Callable[[], Awaitable[list[float] | None]] | None = None
 
     def read_ahead(self, sections: Collection[str]) -> dict[str, asyncio.Future[Rows | None]]:
         """Starts reading the lexical hits of the wanted belief, rule and episode sections,
@@ -281,17 +288,18 @@ class SectionSearch:
         bonus, own, pool = self._asked_weights(question)
         strip = self._strips_names(question, vector)
         if not self._asks_about_people(vector, question):
-            return AskedPeople((), 0.0, 0.0, 0, self.embedding)
+            return AskedPeople((), 0.0, 0.0, 0, await self.question_vector() if vector else None)
         # The question is embedded without the names it says (beside the question, when it was
         # embedded: ``also_embedded``) while the graph tells which of them are speakers (nearly
         # always all of them); embedded again when that differs.
         said = said_names(self.text) if strip else []
         found, guessed = await asyncio.gather(self._asked_speakers(), self._embed_without(said))
         names = tuple(found)
-        embedding = self.embedding
         if names and strip:
             same = without_names(self.text, list(names)) == without_names(self.text, said)
             embedding = guessed if same else await self._embed_without(list(names))
+        else:
+            embedding = await self.question_vector()
         if not names:
             return AskedPeople((), 0.0, 0.0, 0, embedding)
         return AskedPeople(names, bonus, own, pool, embedding)
@@ -332,10 +340,18 @@ class SectionSearch:
         text)."""
         stripped = without_names(self.text, names) if names else ""
         if self.embed is None or not stripped or stripped == self.text:
-            return self.embedding
+            return await self.question_vector()
         if self.stripped is not None and self.stripped[0] == stripped:
             return self.stripped[1]
-        return await self.embed(stripped) or self.embedding
+        return await self.embed(stripped) or await self.question_vector()
+
+    async def question_vector(self) -> list[float] | None:
+        """The question's own vector: ``embedding``, or embedded now when ``embedding`` is the
+        vector of the question without the names it says (``embed_question``); that failing
+        keeps ``embedding``."""
+        if self.embed_question is None:
+            return self.embedding
+        return await self.embed_question() or self.embedding
 
     async def rules(self) -> Rows:
         """Rules weighted by their confidence, decayed since the last validation (the lexical

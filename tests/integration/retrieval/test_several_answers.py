@@ -296,3 +296,53 @@ async def test_only_the_best_own_turns_become_candidates(
     assert kept == {nearest}
     assert best[nearest]["own_turn_score"] == pytest.approx(every[nearest]["own_turn_score"])
     assert best[nearest]["score"] == pytest.approx(every[nearest]["score"])
+
+
+@pytest.mark.parametrize(
+    ("question", "embedded"),
+    [
+        # All the names it says speak: only the question without them is embedded.
+        (SEVERAL, ["What hobbies does have?"]),
+        # Tom does not speak: embedded again with his name kept, never the whole question.
+        (
+            "What hobbies do Kate and Tom have?",
+            ["What hobbies do and have?", "What hobbies do and Tom have?"],
+        ),
+        # No name it says speaks: the question itself, once that is known.
+        ("What hobbies does Tom have?", ["What hobbies does have?", "What hobbies does Tom have?"]),
+    ],
+)
+async def test_a_context_of_episodes_embeds_the_question_itself_only_when_it_needs_it(
+    graph: GraphClient,
+    settings: Settings,
+    kate: str,
+    monkeypatch: pytest.MonkeyPatch,
+    question: str,
+    embedded: list[str],
+) -> None:
+    embedder = shared_embedder(settings.embeddings)
+    plain = embedder.embed_one
+    seen: list[str] = []
+
+    async def counted(text: str, kind: Any = "query") -> list[float] | None:
+        seen.append(text)
+        return await plain(text, kind)
+
+    alone = await _items(graph, settings, kate, question)  # the embeddings warmed, not counted
+    monkeypatch.setattr(embedder, "embed_one", counted)
+    assert await _items(graph, settings, kate, question) == alone
+    assert seen == embedded
+
+    # A section that reads the question's own vector (the beliefs) has both embedded at once,
+    # and the episodes rank the same.
+    seen.clear()
+    retrieval = settings.retrieval.model_copy(update={"person_bonus": 0.0})
+    request = ContextRequest(
+        q=question, k=30, sections=["episodes", "beliefs"], budget_tokens=20_000
+    )
+    context = await build_context(graph, embedder, retrieval, kate, request)
+    both = {str(item["external_id"]): item for item in context.sections["episodes"].items}
+    assert {key: item["score"] for key, item in both.items()} == pytest.approx(
+        {key: item["score"] for key, item in alone.items()}
+    )
+    assert question in seen[:2] and embedded[0] in seen[:2]
