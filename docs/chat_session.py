@@ -6,24 +6,17 @@ with it):
 
 It creates the agent of that document (three beliefs, the first SUPPORTS the second) on the
 Neo4j of the settings (CREDENCE_NEO4J_*), then types what a person types: five contradictions,
-a question, the inspection commands, a request, its approval and ``\\quit``.
+a question, the inspection commands, a request, its approval and ``\\quit``. The
+pseudo-terminal is the one the CLI chat tests type into (tests/support/chat_terminal.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import codecs
-import fcntl
 import os
-import pty
 import re
-import select
-import struct
-import subprocess
 import sys
-import termios
 import time
-from pathlib import Path
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
@@ -32,6 +25,7 @@ from app.beliefs.models import BeliefCreate, EdgeCreate
 from app.beliefs.store import create_belief
 from app.config import Settings
 from app.graph.client import GraphClient
+from tests.support.chat_terminal import PROMPT, Terminal, credence_command
 
 RECOGNITION = "Revenue is recognised when the performance obligation is satisfied"
 STANDARDS = "The financial statements follow the accounting standards"
@@ -47,9 +41,8 @@ TYPED = [
     "Please reconcile the Chase bank account before the books are closed",
     "\\approve",
 ]
-PROMPT = "you›"
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[=>()][0-9A-B]?")
 COLUMNS = 100
+TIMEOUT_S = 180.0
 
 
 async def make_agent(settings: Settings) -> str:
@@ -71,72 +64,27 @@ async def make_agent(settings: Settings) -> str:
         await graph.close()
 
 
-class Terminal:
-    """`credence chat` on the slave side of a pty of COLUMNS columns."""
-
-    def __init__(self, agent_id: str) -> None:
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, COLUMNS, 0, 0))
-        env = {key: value for key, value in os.environ.items() if key != "ANTHROPIC_API_KEY"}
-        env.update(
-            CREDENCE_REASONER__PROVIDER="offline",
-            COLUMNS=str(COLUMNS),
-            TERM="xterm-256color",
-            PYTHONIOENCODING="utf-8",
-        )
-        credence = str(Path(sys.executable).parent / "credence")
-        self.process = subprocess.Popen(
-            [credence, "chat", "--agent", agent_id, "--session", "demo"],
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=env,
-            close_fds=True,
-            start_new_session=True,
-        )
-        os.close(slave)
-        self.master = master
-        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self.raw = ""
-
-    def text(self) -> str:
-        return ANSI.sub("", self.raw).replace("\r", "")
-
-    def read_until_prompt(self, prompts: int, timeout_s: float = 180.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while self.text().count(PROMPT) < prompts:
-            if time.monotonic() > deadline:
-                raise SystemExit(f"no prompt after {timeout_s} s:\n{self.text()[-2000:]}")
-            if not self.read(0.5):
-                return
-
-    def read(self, wait_s: float) -> bool:
-        ready, _, _ = select.select([self.master], [], [], wait_s)
-        if not ready:
-            return True
-        try:
-            data = os.read(self.master, 65536)
-        except OSError:
-            return False
-        self.raw += self.decoder.decode(data)
-        return bool(data)
-
-    def send(self, line: str) -> None:
-        os.write(self.master, line.encode() + b"\r")
+def _environment() -> dict[str, str]:
+    """The environment of this process (its Neo4j settings too), on the offline reasoner."""
+    env = {key: value for key, value in os.environ.items() if key != "ANTHROPIC_API_KEY"}
+    return {**env, "CREDENCE_REASONER__PROVIDER": "offline"}
 
 
 def main() -> None:
     agent_id = asyncio.run(make_agent(Settings()))
-    terminal = Terminal(agent_id)
-    terminal.read_until_prompt(1)
-    for count, line in enumerate([*TYPED, "\\quit"], start=2):
-        time.sleep(0.3)  # readline reads the line once the prompt is drawn
-        terminal.send(line)
-        terminal.read_until_prompt(count)
-    terminal.process.wait(timeout=60)
-    while terminal.read(0.2):
-        pass
-    lines = [line.rstrip() for line in terminal.text().splitlines()]
+    args = [*credence_command(), "chat", "--agent", agent_id, "--session", "demo"]
+    terminal = Terminal(args, _environment(), columns=COLUMNS)
+    try:
+        terminal.expect(re.escape(PROMPT), timeout_s=TIMEOUT_S)
+        for line in TYPED:
+            time.sleep(0.3)  # readline reads the line once the prompt is drawn
+            terminal.command(line, timeout_s=TIMEOUT_S)
+        time.sleep(0.3)
+        terminal.send("\\quit")
+        terminal.wait()
+    finally:
+        terminal.close()
+    lines = [line.rstrip() for line in terminal.text.splitlines()]
     sys.stdout.write("\n".join(line for line in lines if line) + "\n")
 
 
