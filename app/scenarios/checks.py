@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 
 from app.loop.models import TurnResult
-from app.scenarios.models import Expectation
+from app.scenarios.models import Check, Expectation
 
 # (what, expected, actual, passed)
 Outcome = tuple[str, str, str, bool]
@@ -87,6 +87,24 @@ def check_turn(expectation: Expectation, result: TurnResult) -> list[Outcome]:
     for text in expectation.response_contains:
         outcomes += _holds("response", text, [result.response])
     return outcomes
+
+
+def turn_checks(
+    number: int, step: str, speaker: str, expectation: Expectation, result: TurnResult
+) -> list[Check]:
+    """The checks of one turn (``step`` 'turn') or of the turn an answer resumed ('answer')."""
+    return [
+        Check(
+            turn=number,
+            step=step,
+            speaker=speaker,
+            what=what,
+            expected=expected,
+            actual=actual,
+            passed=passed,
+        )
+        for what, expected, actual, passed in check_turn(expectation, result)
+    ]
 
 
 def describe(result: TurnResult) -> str:

@@ -77,13 +77,29 @@ class ToolCallSpec(StrictModel):
     connection: Name = "ledger"
 
 
+# The errors an answer to an approval can be refused with (app/errors.py): the answerer lacks
+# the authority (403), the approval is answered or expired (409), the answer does not fit (422).
+AnswerRefusal = Literal["approval_not_authorized", "approval_closed", "approval_answer_invalid"]
+
+
 class AnswerSpec(StrictModel):
     """A person's answer to the approval the turn left pending."""
 
     action: Literal["approve", "reject", "answer"]
     speaker: Name | None = Field(default=None, description="Default: the turn's speaker.")
     text: Text | None = None
+    refused: AnswerRefusal | None = Field(
+        default=None,
+        description="The answer is refused with this error: nothing runs and the approval "
+        "stays as it was (pending for the next answer).",
+    )
     expect: Expectation = Field(default_factory=Expectation)
+
+    @model_validator(mode="after")
+    def _refused_expects_nothing_else(self) -> AnswerSpec:
+        if self.refused is not None and self.expect.model_dump(exclude_defaults=True):
+            raise ValueError("a refused answer resumes no turn: it takes no expect")
+        return self
 
 
 class ScenarioTurn(StrictModel):
@@ -95,12 +111,24 @@ class ScenarioTurn(StrictModel):
     )
     expect: Expectation = Field(default_factory=Expectation)
     answer: AnswerSpec | None = None
+    answers: list[AnswerSpec] = Field(
+        default_factory=list,
+        description="Several answers to the turn's approval, in order (e.g. one refused, then "
+        "one that resumes it); ``answer`` is the one-answer form.",
+    )
 
     @model_validator(mode="after")
     def _one_of_message_or_call(self) -> ScenarioTurn:
         if (self.message is None) == (self.call is None):
             raise ValueError("a turn has exactly one of message and call")
+        if self.answer is not None and self.answers:
+            raise ValueError("a turn has answer or answers, not both")
         return self
+
+    @property
+    def all_answers(self) -> list[AnswerSpec]:
+        """The answers to the turn's approval, in order."""
+        return [self.answer] if self.answer is not None else list(self.answers)
 
 
 class Scenario(StrictModel):

@@ -23,12 +23,12 @@ from app.clock import FixedClock
 from app.config import Settings
 from app.errors import SeedFileInvalid
 from app.graph.migrations import MigrationRunner
-from app.loop.models import TurnResult
 from app.memory.people.models import PersonCreate
 from app.memory.people.store import create_person
 from app.resources import resource_dir
 from app.runtime import Runtime
-from app.scenarios.checks import check_turn, describe
+from app.scenarios.answers import play_answers
+from app.scenarios.checks import describe, turn_checks
 from app.scenarios.driver import (
     Progress,
     Stage,
@@ -39,7 +39,6 @@ from app.scenarios.driver import (
 from app.scenarios.hold import scheduler_held_off
 from app.scenarios.models import (
     Check,
-    Expectation,
     Scenario,
     ScenarioCannotRun,
     ScenarioNotFound,
@@ -223,40 +222,5 @@ async def _play(stage: Stage, scenario: Scenario, number: int, turn: ScenarioTur
         assert turn.message is not None  # the model holds one of message and call
         result = await stage.say(turn.speaker, turn.message, scenario.session)
     stage.progress(f"turn {number} ({turn.speaker}): {describe(result)}")
-    checks = _checks(number, "turn", turn.speaker, turn.expect, result)
-    answer = turn.answer
-    if answer is None:
-        return checks
-    speaker = answer.speaker or turn.speaker
-    pending = result.approval is not None and result.approval.status == "pending"
-    if not pending or result.approval is None:
-        missing = Check(
-            turn=number,
-            step="answer",
-            speaker=speaker,
-            what="approval to answer",
-            expected="pending",
-            actual="none",
-            passed=False,
-        )
-        return [*checks, missing]
-    resumed = await stage.answer(result.approval.id, answer.action, speaker, answer.text)
-    stage.progress(f"turn {number}, {answer.action} by {speaker}: {describe(resumed)}")
-    return checks + _checks(number, "answer", speaker, answer.expect, resumed)
-
-
-def _checks(
-    number: int, step: str, speaker: str, expectation: Expectation, result: TurnResult
-) -> list[Check]:
-    return [
-        Check(
-            turn=number,
-            step=step,
-            speaker=speaker,
-            what=what,
-            expected=expected,
-            actual=actual,
-            passed=passed,
-        )
-        for what, expected, actual, passed in check_turn(expectation, result)
-    ]
+    checks = turn_checks(number, "turn", turn.speaker, turn.expect, result)
+    return checks + await play_answers(stage, number, turn, result)

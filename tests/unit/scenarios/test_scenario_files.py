@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.errors import SeedFileInvalid
-from app.scenarios.runner import read_scenario, scenario_files
+from app.scenarios.runner import read_scenario, scenario_files, scenarios_dir
 
 
 @pytest.mark.parametrize("path", scenario_files(), ids=lambda path: path.stem)
@@ -51,3 +51,41 @@ def test_a_turn_needs_a_message_or_a_call_and_the_name_its_file(tmp_path: Path) 
     )
     with pytest.raises(SeedFileInvalid, match="must be the file's name"):
         read_scenario(renamed)
+
+
+def test_an_answer_can_be_expected_refused_and_then_expects_nothing_else(tmp_path: Path) -> None:
+    head = (
+        "name: refused\ntitle: R\ndescription: d\nstart: 2026-10-28T08:30:00Z\n"
+        "principal: {name: M, role: Controller, seniority: director}\n"
+        "turns:\n  - speaker: S\n    message: approve the payment run\n"
+        "    expect: {mode: proposal}\n"
+    )
+    good = tmp_path / "refused.yaml"
+    good.write_text(
+        head + "    answers:\n      - {action: approve, refused: approval_not_authorized}\n"
+        "      - {action: reject, speaker: M, expect: {executed: false}}\n",
+        encoding="utf-8",
+    )
+    answers = read_scenario(good).turns[0].all_answers
+    assert [answer.refused for answer in answers] == ["approval_not_authorized", None]
+    for tail, field in (
+        # A refused answer resumes no turn, so it has no decisions to expect.
+        (
+            "    answer: {action: approve, refused: approval_not_authorized, "
+            "expect: {executed: false}}\n",
+            "turns[0].answer",
+        ),
+        ("    answer: {action: approve, refused: not_a_code}\n", "turns[0].answer.refused"),
+        ("    answer: {action: approve}\n    answers: [{action: reject}]\n", "turns[0]"),
+    ):
+        bad = tmp_path / "bad.yaml"
+        bad.write_text(head + tail, encoding="utf-8")
+        with pytest.raises(SeedFileInvalid) as raised:
+            read_scenario(bad)
+        assert field in raised.value.message
+
+
+def test_the_authority_scenario_expects_the_clerks_answer_refused() -> None:
+    scenario = read_scenario(scenarios_dir() / "approval-beyond-authority.yaml")
+    refused = [a.refused for turn in scenario.turns for a in turn.all_answers if a.refused]
+    assert refused == ["approval_not_authorized"]
