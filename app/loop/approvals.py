@@ -24,6 +24,7 @@ from app.loop.settings import LoopSettings
 from app.memory.people.names import name_key
 from app.memory.working_memory import move_task_in
 from app.reasoning.protocol import Appraisal, WorkUnit
+from app.tools.actions import expire_pending_actions_in
 
 
 class TurnState(BaseModel):
@@ -268,11 +269,12 @@ async def resolve_in(
 
 @dataclass(frozen=True, slots=True)
 class Expiry:
-    """What :func:`expire_overdue` did: the approvals it marked expired and those whose
-    waiting task it cancelled."""
+    """What :func:`expire_overdue` did: the approvals it marked expired, those whose waiting
+    task it cancelled, and the tool calls (Action ids) it marked not executed."""
 
     expired: list[str]
     cancelled: list[str]
+    actions: list[str]
 
 
 def expired_cause(approval_id: str) -> str:
@@ -281,9 +283,10 @@ def expired_cause(approval_id: str) -> str:
 
 
 async def expire_overdue(graph: GraphClient, agent_id: str, now: datetime) -> Expiry:
-    """Marks the agent's pending approvals past their expiry at ``now`` expired and cancels the
+    """Marks the agent's pending approvals past their expiry at ``now`` expired, cancels the
     tasks still awaiting input on an expired approval (the transition at ``now``, its cause the
-    approval's expiry), in one transaction under the agent's lock. Idempotent: run again, it
+    approval's expiry) and marks a tool call still pending on one ``not_executed``, in one
+    transaction under the agent's lock. Idempotent: run again, it
     finds nothing to do; the transaction only writes, so a re-run after a transient error does
     the same."""
 
@@ -302,6 +305,10 @@ async def expire_overdue(graph: GraphClient, agent_id: str, now: datetime) -> Ex
             )
             if moved is not None:
                 cancelled.append(approval_id)
-        return Expiry(expired=list(row["expired"]), cancelled=cancelled)
+        expired = list(row["expired"])
+        # A tool call that waited on one of them never ran.
+        ended = sorted(set(expired) | set(row["waiting"]))
+        actions = await expire_pending_actions_in(tx, agent_id, ended, now)
+        return Expiry(expired=expired, cancelled=cancelled, actions=actions)
 
     return await graph.write_transaction(work, action="expiring approvals")

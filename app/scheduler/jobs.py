@@ -165,9 +165,10 @@ async def _expiry_agents(services: LoopServices, query: AgentQuery) -> list[str]
 
 async def _expire_approvals(services: LoopServices, agent_id: str | None, now: datetime) -> JobDone:
     expiry = await expire_overdue(services.graph, _agent(agent_id), now)
+    calls = f", {len(expiry.actions)} tool call(s) not executed" if expiry.actions else ""
     return JobDone(
         detail=f"{len(expiry.expired)} approval(s) expired, "
-        f"{len(expiry.cancelled)} waiting task(s) cancelled",
+        f"{len(expiry.cancelled)} waiting task(s) cancelled{calls}",
         outcome="ok" if expiry.expired or expiry.cancelled else "skipped",
     )
 

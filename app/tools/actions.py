@@ -98,6 +98,19 @@ async def complete_approved_action_in(
     return str(rows[0]["id"]) if rows else None
 
 
+async def expire_pending_actions_in(
+    tx: Transaction, agent_id: str, approval_ids: list[str], now: datetime
+) -> list[str]:
+    """Inside the caller's transaction (holding the agent lock): the calls still pending on
+    approvals that expired unanswered become ``not_executed`` at ``now``; their ids."""
+    if not approval_ids:
+        return []
+    rows = await tx.run(
+        "tools/expire_pending_actions", agent_id=agent_id, approval_ids=approval_ids, now=now
+    )
+    return [str(row["id"]) for row in rows]
+
+
 def action_public(row: dict[str, Any]) -> ActionPublic:
     arguments = row.get("arguments")
     return ActionPublic(

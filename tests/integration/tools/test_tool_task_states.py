@@ -1,12 +1,17 @@
 """A tool call's task (seed 000's task states) through a real MCP server (mcp-server-sqlite over
 stdio): proposed → awaiting_input; approved → executing → completed, or blocked when the call
-fails or its connection is gone (real Neo4j, offline reasoner, the REST API)."""
+fails or its connection is gone; cancelled, its call not executed, when its approval expires
+(real Neo4j, offline reasoner, the REST API)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from app.clock import Clock
+from app.graph.client import GraphClient
+from app.loop.approvals import expire_overdue
 from tests.integration.tools.conftest import ToolAgent
 
 CREATE = "CREATE TABLE invoices (number TEXT PRIMARY KEY, amount REAL)"
@@ -59,3 +64,26 @@ def test_a_tool_calls_task_waits_runs_and_completes_or_blocks(
     assert "ledger" in gone["history"][-1]["cause"], gone["history"]
     open_ids = [t["id"] for t in agent.get("/working-memory")["tasks"]]
     assert blocked["id"] in open_ids and gone["id"] in open_ids and done["id"] not in open_ids
+
+
+async def test_a_tool_call_whose_approval_expires_is_not_executed(
+    agent: ToolAgent, tmp_path: Path, graph: GraphClient, clock: Clock
+) -> None:
+    agent.connect_ledger(tmp_path / "ledger.db")
+    asked = agent.call("ledger", "create_table", {"query": CREATE}, speaker="Dana")
+    approval_id = asked["approval"]["id"]
+    [action] = agent.get("/actions", status="pending")["data"]
+    # Nobody answers: past the approval's 72 hours on the clock, the expiry sweep runs.
+    later = clock.now() + timedelta(hours=73)
+    expiry = await expire_overdue(graph, agent.id, later)
+    assert (expiry.expired, expiry.cancelled, expiry.actions) == (
+        [approval_id],
+        [approval_id],
+        [action["id"]],
+    )
+    [ended] = agent.get("/actions", status="not_executed")["data"]
+    assert ended["id"] == action["id"] and "expired" in ended["result"]
+    task = _task_of(agent, approval_id)
+    assert _states(task) == ["planning", "awaiting_input", "cancelled"]
+    again = await expire_overdue(graph, agent.id, later)
+    assert (again.expired, again.cancelled, again.actions) == ([], [], [])
