@@ -21,7 +21,7 @@ from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
 from app.memory import episodes
-from app.memory.episode_subjects import link_stored_episodes
+from app.memory.episode_subjects import fill_topic_surfaces, link_stored_episodes
 
 episodes_app = typer.Typer(help="Episodic memory.", no_args_is_help=True)
 
@@ -87,11 +87,15 @@ def episodes_import(
 def episodes_link_subjects(agent: AgentOption = None) -> None:
     """Link the agent's stored episodes that mention no subject yet (written before episodes
     were linked on write) to their speaker, the names they say and their topics (MENTIONS edges
-    the episode search follows). Idempotent: a second run finds nothing left to link."""
+    the episode search follows), and give topic edges linked before word forms were kept their
+    episode's form of the word. Idempotent: a second run finds nothing left to do."""
     agent_id = agent_id_of(agent)
 
-    async def work(graph: GraphClient) -> int:
-        return await link_stored_episodes(graph, agent_id)
+    async def work(graph: GraphClient) -> tuple[int, int]:
+        return await link_stored_episodes(graph, agent_id), await fill_topic_surfaces(
+            graph, agent_id
+        )
 
-    linked = run_with_graph(work)
+    linked, filled = run_with_graph(work)
     console.print(f"{linked} episodes linked to their subjects")
+    console.print(f"{filled} topic mentions given their word's form")

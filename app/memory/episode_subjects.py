@@ -1,8 +1,9 @@
 """Episodes linked to what they are about (``cypher/memory/episode_subjects/``): the people
 and places a turn names, its speaker, and its topics (``app/text/entities.py``), as
-``MENTIONS`` edges to the agent's ``:Subject`` nodes, written in the transaction that writes
-the episodes. The episode search follows them back (``app/retrieval/coverage.py``) to gather
-every turn about the question's subjects, whichever session it was said in.
+``MENTIONS`` edges to the agent's ``:Subject`` nodes (a topic's edge keeps the word's form in
+that episode), written in the transaction that writes the episodes. The episode search follows
+them back (``app/retrieval/coverage.py``) to gather every turn about the question's subjects,
+whichever session it was said in.
 """
 
 from __future__ import annotations
@@ -82,4 +83,39 @@ async def link_stored_episodes(graph: GraphClient, agent_id: str) -> int:
         seen += len(rows)
         if len(rows) < UNLINKED_BATCH:
             return seen
+        after = str(rows[-1]["id"])
+
+
+async def fill_topic_surfaces(graph: GraphClient, agent_id: str) -> int:
+    """Gives the topic edges of the agent's episodes linked before word forms were kept their
+    episode's form of the word, in batches under the agent's lock; returns how many edges got
+    one. Idempotent: an edge with a form keeps it."""
+    after, filled = "", 0
+    while True:
+
+        async def work(tx: Transaction, start: str = after) -> tuple[list[dict[str, Any]], int]:
+            await lock_agent(tx, agent_id)
+            rows = await tx.run(
+                "memory/episode_subjects/list_episodes_without_surfaces",
+                agent_id=agent_id,
+                after=start,
+                limit=UNLINKED_BATCH,
+            )
+            mentions = [
+                {"episode": episode["id"], "key": subject["key"], "surface": episode["surface"]}
+                for subject in _subjects(rows)
+                for episode in subject["episodes"]
+                if episode["surface"] is not None
+            ]
+            if not mentions:
+                return rows, 0
+            [done] = await tx.run(
+                "memory/episode_subjects/set_topic_surfaces", agent_id=agent_id, mentions=mentions
+            )
+            return rows, int(done["filled"])
+
+        rows, count = await graph.write_transaction(work, action="keeping topic word forms")
+        filled += count
+        if len(rows) < UNLINKED_BATCH:
+            return filled
         after = str(rows[-1]["id"])

@@ -63,3 +63,37 @@ async def test_link_subjects_links_stored_episodes_once(
     assert counts["topic:pottery"] == 1 and counts["topic:bowl"] == 1
     assert again.exit_code == 0 and "0 episodes linked" in again.output
     assert unknown.exit_code == 1, unknown.output
+
+
+async def test_link_subjects_gives_old_topic_edges_their_word_form(
+    cli: CliRunner, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    agent = (await create_agent(graph, AgentCreate(name="Formless"))).id
+    episode = {
+        "id": str(uuid.uuid4()),
+        "speaker": "Kate",
+        "text": "Two bowls cracked in the kiln; the glazed bowls survived.",
+        "occurred_at": datetime(2024, 3, 1, 9, 0, tzinfo=UTC),
+        "embedding": [0.1] * 384,
+    }
+    await test_graph.write(
+        "probe/create_old_episodes", agent_id=agent, session="s1", episodes=[episode]
+    )
+
+    def invoke() -> Result:  # the CLI runs its own event loop: in a thread
+        return cli.invoke(cli_app, ["episodes", "link-subjects", "--agent", agent])
+
+    first = await asyncio.to_thread(invoke)
+    assert "1 episodes linked" in first.output and "0 topic mentions given" in first.output
+    linked = await test_graph.read("probe/topic_surfaces", agent_id=agent)
+    # Edges linked before the forms were kept: the same run gives them back.
+    await test_graph.write("probe/drop_topic_surfaces", agent_id=agent)
+    filled = await asyncio.to_thread(invoke)
+    again = await asyncio.to_thread(invoke)
+
+    assert {"key": "topic:bowl", "surface": "bowls"} in linked
+    assert all(row["surface"] is not None for row in linked)
+    assert filled.exit_code == 0, filled.output
+    assert f"{len(linked)} topic mentions given their word's form" in filled.output
+    assert await test_graph.read("probe/topic_surfaces", agent_id=agent) == linked
+    assert "0 episodes linked" in again.output and "0 topic mentions given" in again.output
