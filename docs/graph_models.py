@@ -219,8 +219,8 @@ class LexicalTerm(AgentScoped):
 
 class Subject(AgentScoped):
     """What episodes are about (``id`` = "<agent id>|<key>"): a name or a topic found offline
-    (app/text/entities.py), linked from each episode that mentions it by ``MENTIONS``;
-    ``episodes`` counts them."""
+    (app/text/entities.py), linked from each episode that mentions it by ``MENTIONS`` (a
+    topic's edge keeps ``surface``, the word's form in that episode); ``episodes`` counts them."""
 
     key = StringProperty()
     kind = StringProperty()
