@@ -4,7 +4,7 @@ that survives a restart of the API process."""
 from __future__ import annotations
 
 import asyncio
-import time
+from datetime import timedelta
 
 import httpx
 import pytest
@@ -15,6 +15,7 @@ from app.agents.store import create_agent
 from app.api.app import create_app
 from app.beliefs import store
 from app.beliefs.models import BeliefCreate
+from app.clock import FixedClock
 from app.config import Settings
 from app.errors import ApprovalClosed, TurnFailed
 from app.graph.client import GraphClient
@@ -22,12 +23,12 @@ from app.loop.approvals import get_approval
 from app.loop.executors import ExecutorRegistry
 from app.loop.models import ApprovalAnswer, ChatRequest
 from app.loop.resume_turn import resume_approval
-from app.loop.settings import LoopSettings
 from app.loop.turn import run_turn
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, Reply, ResponseRequest, WorkUnit
 from app.runtime import Runtime
 from tests.integration.loop.conftest import Agent
+from tests.support.clock import ordinary_day_start
 from tools.serve.api_process import running_api, server_env
 
 RECONCILE = "Bank accounts are reconciled at month end before the books are closed"
@@ -122,20 +123,25 @@ def test_rejection_is_learned_from(ordinary_day_agent: Agent) -> None:
 
 
 def test_expired_approval_cannot_be_answered(settings: Settings) -> None:
-    quick = settings.model_copy(update={"loop": LoopSettings(approval_ttl_hours=0.0003)})
-    with TestClient(create_app(quick)) as client:
+    clock = FixedClock(ordinary_day_start())
+    with TestClient(create_app(settings, clock=clock)) as client:
         agent = Agent(client, client.post("/v1/agents", json={"name": "expiry"}).json()["id"])
         _, turn = _proposal(agent)
-        time.sleep(1.5)
+        approval_id = turn["approval"]["id"]
+        clock.advance(timedelta(hours=settings.loop.approval_ttl_hours, seconds=1))
         listed = agent.get("/approvals")["data"]
         assert listed[0]["status"] == "expired"
         response = client.post(
-            f"/v1/agents/{agent.id}/approvals/{turn['approval']['id']}",
-            json={"action": "approve"},
+            f"/v1/agents/{agent.id}/approvals/{approval_id}", json={"action": "approve"}
         )
         assert response.status_code == 409
         assert "expired" in response.json()["error"]["message"]
-        assert agent.get(f"/approvals/{turn['approval']['id']}")["status"] == "expired"
+        assert agent.get(f"/approvals/{approval_id}")["status"] == "expired"
+        # The late answer moved the task on: it no longer awaits input.
+        [task] = [
+            t for t in agent.get("/working-memory/tasks")["data"] if t["approval_id"] == approval_id
+        ]
+        assert task["state"] == "cancelled" and "expired" in task["history"][-1]["cause"]
 
 
 def test_approval_round_trip_survives_a_restart(settings: Settings) -> None:
