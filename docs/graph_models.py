@@ -164,6 +164,8 @@ class Episode(AgentScoped):
     # "<speaker>: <text>" (the speaker left out when a role): what the fulltext index holds.
     search_text = _fulltext()
     speaker = StringProperty()
+    # The speaker in lower case (V0031): the episode vector index filters by it.
+    speaker_key = StringProperty()
     external_id = StringProperty()
     occurred_at = DateTimeNeo4jFormatProperty(index=True)
     outcome = StringProperty()

@@ -110,8 +110,9 @@ class RetrievalSettings(BaseModel):
     # 200 and 400 gave LoCoMo the same recall as 0, and 0.93× p50 / 0.99× p95 of its time
     # (inside the machine's noise): off (bench/README.md).
     own_turn_scan: Annotated[int, Field(ge=0, le=5000)] = 0
-    """Where own turns come from: 0, every turn the person said, ranked exactly by cosine; N,
-    their turns among the agent's N nearest episodes in the vector index."""
+    """Where own turns come from: 0, the person's nearest turns in the vector index scoped to
+    the agent and the speaker (exactly ranked when they said fewer than the pool); N, their
+    turns among the agent's N nearest episodes in the vector index."""
     # "broad" raised multi-hop 0.438 → 0.450 with no other figure moved (bench/README.md).
     several_questions: Literal["narrow", "broad"] = "broad"
     """Which questions ask for several things (app/text/several_answers.py): narrow (plurals

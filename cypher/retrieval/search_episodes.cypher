@@ -34,7 +34,7 @@
 //         $coverage (list of maps: id, score (float in (0, 1]); or null: the coverage half off),
 //         $own_turn_speakers (list of strings: lower-case speaker names whose own turns are
 //         candidates; empty: none asked for), $own_turn_pool (int), $own_turn_scan (int: 0,
-//         every turn of theirs ranked exactly; N, their turns among the agent's N nearest),
+//         their nearest in the index scoped to them; N, their turns among the agent's N nearest),
 //         $own_turn_candidates (int: how many of the best of the pool become candidates; the
 //         cosine is normalised over the whole pool),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
@@ -104,18 +104,35 @@ CALL () {
   UNION ALL
   // The own turns of the people a question names: said by one of $own_turn_speakers, the best
   // $own_turn_pool by cosine to $embedding, whichever session they are in. $own_turn_scan 0:
-  // every turn they said (found along their speaker's MENTIONS edge to the :Subject of the
-  // name), ranked exactly; N > 0: their turns among the agent's N nearest in the vector index
-  // (exactly, as the vector half does, for an agent with fewer embedded episodes than N).
+  // each one's nearest turns from the vector index scoped to the agent and the speaker
+  // (speaker_key, V0031; ranked exactly when they said fewer than the pool); N > 0: their turns
+  // among the agent's N nearest in the vector index (exactly, as the vector half does, for an
+  // agent with fewer embedded episodes than N).
   WITH 1 AS go WHERE $embedding IS NOT NULL AND size($own_turn_speakers) > 0
   CALL () {
     WITH 1 AS go WHERE $own_turn_scan = 0
     UNWIND $own_turn_speakers AS name
-    MATCH (:Subject {id: $agent_id + '|name:' + name})<-[:MENTIONS]-(e:Episode)
-      WHERE toLower(e.speaker) = name AND e.embedding IS NOT NULL
-        AND e.embedding_model = $embedding_model
-    WITH DISTINCT e
-    RETURN e, vector.similarity.cosine(e.embedding, $embedding) AS similarity
+    CALL (name) {
+      MATCH (x:Episode {agent_id: $agent_id, speaker_key: name})
+        WHERE x.embedding_model = $embedding_model
+      RETURN x LIMIT $own_turn_pool
+    }
+    WITH name, collect(x) AS few
+    // As in the vector half: a speaker with fewer turns than the pool is ranked exactly.
+    CALL (name, few) {
+      WITH few WHERE size(few) < $own_turn_pool
+      UNWIND few AS e
+      RETURN e, vector.similarity.cosine(e.embedding, $embedding) AS similarity
+      UNION ALL
+      WITH name, few WHERE size(few) >= $own_turn_pool
+      MATCH (e:Episode)
+        SEARCH e IN (VECTOR INDEX episode_embedding FOR $embedding
+                     WHERE e.agent_id = $agent_id AND e.speaker_key = name LIMIT $own_turn_pool)
+        SCORE AS similarity
+      WITH e, similarity WHERE e.embedding_model = $embedding_model
+      RETURN e, similarity
+    }
+    RETURN e, similarity
     UNION ALL
     WITH 1 AS go WHERE $own_turn_scan > 0
     CALL () {

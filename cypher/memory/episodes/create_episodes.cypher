@@ -27,6 +27,7 @@ UNWIND $episodes AS row
 CREATE (e:Episode {id: row.id, agent_id: $agent_id})
 SET e.external_id = row.external_id,
     e.speaker = row.speaker,
+    e.speaker_key = toLower(row.speaker),
     e.text = row.text,
     e.search_text = row.search_text,
     e.seq = row.seq,

@@ -241,6 +241,31 @@ async def test_migration_and_backfill_give_old_episodes_the_new_structure(
     assert again.stored == {"Episode": 0}
 
 
+async def test_the_speaker_migration_keys_old_episodes_by_their_speaker(
+    graph: GraphClient, test_graph: GraphClient
+) -> None:
+    # V0031's data statement (its index statements rebuild the shared vector index, so they are
+    # not run again here): an episode stored without speaker_key gets its speaker in lower case,
+    # and running it again changes nothing.
+    agent = f"test-{uuid.uuid4()}"
+    await test_graph.write(
+        "probe/create_old_episodes",
+        agent_id=agent,
+        session="old",
+        episodes=[
+            {"id": f"{agent}-{i}", "speaker": speaker, "text": "Hello.",
+             "occurred_at": T0 + timedelta(minutes=i), "embedding": [1.0] + [0.0] * 383}
+            for i, speaker in enumerate(["Ann", "BOB"])
+        ],
+    )  # fmt: skip
+    migration = resource_dir("schema") / "V0031__index_episode_speakers.cypher"
+    backfill = split_statements(migration.read_text(encoding="utf-8"))[0]
+    for _ in range(2):  # idempotent
+        await graph.run_autocommit(backfill, "re-run V0031's backfill")
+        rows = await test_graph.read("probe/episode_speaker_keys", agent_id=agent)
+        assert [(r["speaker"], r["speaker_key"]) for r in rows] == [("Ann", "ann"), ("BOB", "bob")]
+
+
 def test_a_success_and_a_recent_memory_weigh_more_than_an_equal_plain_one(
     client: TestClient, agent: str
 ) -> None:

@@ -239,7 +239,7 @@ async def test_the_own_turns_from_the_vector_index_are_those_of_the_exact_walk(
 ) -> None:
     # own_turn_scan N: Kate's turns among the agent's N nearest episodes (the vector index for
     # N = 4, below the agent's 14; the exact cosine of every episode for N = 100, above it),
-    # instead of every turn she said along her MENTIONS edges (0). Her two turns are the
+    # instead of her nearest turns in the index scoped to her (0). Her two turns are the
     # nearest to the question without her name, so all three find the same own turns.
     on = {**OFF, "query_without_speakers": "several", "several_own_turn_weight": 0.3}
     walked = await _items(graph, settings, kate, SEVERAL, **on, own_turn_scan=0)
@@ -249,6 +249,11 @@ async def test_the_own_turns_from_the_vector_index_are_those_of_the_exact_walk(
         assert {key for key, score in own.items() if score is not None} == {"k1", "k2"}, scan
         assert own["k1"] == pytest.approx(walked["k1"]["own_turn_score"]), scan
         assert own["k2"] == pytest.approx(walked["k2"]["own_turn_score"]), scan
+    # Her own turns from the vector index scoped to her (a pool of 2: she said 2, so the index
+    # is searched) are those of the exact ranking (a pool of 100, more than she said).
+    searched = await _items(graph, settings, kate, SEVERAL, **on, several_own_turn_pool=2)
+    for key in ("k1", "k2"):
+        assert searched[key]["own_turn_score"] == pytest.approx(walked[key]["own_turn_score"])
     # A scan of one episode holds only the nearest of her turns.
     scanned = await _items(graph, settings, kate, SEVERAL, **on, own_turn_scan=1)
     nearest = {key for key, item in scanned.items() if item["own_turn_score"] is not None}

@@ -42,6 +42,15 @@ def test_a_small_agent_is_searched_after_another_agent_was_deleted(client: TestC
     # The vector ranking of a small agent is exact: every item carries its vector rank.
     assert all(item["vector_rank"] is not None for item in sections["beliefs"]["items"])
 
+    # A question naming the speaker ranks her own turns (fewer than the pool: exactly).
+    named = client.get(
+        f"/v1/agents/{small}/context",
+        params={"q": "What did Dana say about late invoices?", "k": 50, "sections": "episodes"},
+    )
+    assert named.status_code == 200, named.text
+    items = named.json()["sections"]["episodes"]["items"]
+    assert items and all(item["own_turn_score"] is not None for item in items)
+
     turn = client.post(f"/v1/agents/{small}/chat", json={"message": "Are invoices late again?"})
     assert turn.status_code == 200, turn.text
     # A new agent with nothing embedded yet is searched too (no rows, no error).
