@@ -252,6 +252,7 @@ class SectionSearch:
         s = self.settings
         return {
             "neighbour_weight": s.neighbour_weight,
+            "neighbour_sources": s.neighbour_sources,
             "interference_penalty": s.interference_penalty,
             "success_multiplier": s.success_multiplier,
             "recency_bonus_7d": s.recency_bonus_7d,

@@ -62,6 +62,13 @@ class RetrievalSettings(BaseModel):
     neighbour_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.6
     """Episodes: a turn gains this × the fused score of the better turn next to it in its
     session, and such a neighbour of a hit becomes a candidate."""
+    # 60 of ~160–200 candidates: LoCoMo R@10 0.841 against 0.840 expanding every one (multi-hop
+    # 0.534 / 0.527, no category lower; 30 cost single-hop 0.010, 15 cost 0.009 overall), MADial
+    # 0.743 either way (it has no sessions), the episode query in 0.83× its time
+    # (bench/README.md, issue 38).
+    neighbour_sources: Annotated[int, Field(ge=1, le=10_000)] = 60
+    """Episodes: only the best this many candidates (by their own fused score) lift their
+    neighbours; the rest are not expanded (10,000: every candidate)."""
     moment_cap: Annotated[int, Field(ge=0, le=100)] = 0
     """Episodes: at most this many turns close together in a session before the rest of the
     list (app/retrieval/diversity.py; 0: off)."""

@@ -11,7 +11,8 @@
 //           the best $own_turn_pool turns said by one of $own_turn_speakers, the people the
 //           question names, of which the best $own_turn_candidates are candidates; 0 when not
 //           one of them)
-//   fused = own + neighbour_weight · max(own of the turns just before / after it in its session)
+//   fused = own + neighbour_weight · max(own of the turns just before / after it in its session,
+//           among the best $w.neighbour_sources candidates by own)
 //           (such a neighbour of a candidate becomes a candidate itself)
 //   weighted = fused · salience / (1 + interference_penalty · interference)
 //                 · (success_multiplier if outcome = success)
@@ -39,8 +40,8 @@
 //         cosine is normalised over the whole pool),
 //         $candidates (int), $k (int), $since_7d (datetime), $since_30d (datetime),
 //         $w (map: fusion ('score' | 'rrf'), vector_on, fulltext_on (booleans), vector_share,
-//             rrf_k, vector_weight, fulltext_weight, neighbour_weight, interference_penalty,
-//             success_multiplier, recency_bonus_7d, recency_bonus_30d,
+//             rrf_k, vector_weight, fulltext_weight, neighbour_weight, neighbour_sources (int),
+//             interference_penalty, success_multiplier, recency_bonus_7d, recency_bonus_30d,
 //             recency ('factor' | 'additive'), heuristic_bonus, consolidated_factor,
 //             trivial_factor, score_cap (float or null), asks_when (boolean),
 //             dated_bonus, query_dates (list of ISO date strings), date_match_bonus,
@@ -178,10 +179,15 @@ WITH e, {vector_rank: vector_rank, fulltext_rank: fulltext_rank, vector_score: v
                 + (1.0 - $w.vector_share) * coalesce(fulltext_score, 0.0) END
               + $w.coverage_weight * coalesce(coverage_score, 0.0)
               + $w.own_turn_weight * coalesce(own_turn_score, 0.0)} AS hit
-CALL (e, hit) {
+// Only the best $w.neighbour_sources candidates (by their own score) lift their neighbours.
+WITH e, hit ORDER BY hit.own DESC, e.id
+WITH collect({e: e, hit: hit}) AS found
+UNWIND range(0, size(found) - 1) AS place
+WITH found[place].e AS e, found[place].hit AS hit, place < $w.neighbour_sources AS lifts
+CALL (e, hit, lifts) {
   RETURN e AS candidate, hit AS found, null AS lifted_by, 0.0 AS lift
   UNION ALL
-  WITH e, hit WHERE $w.neighbour_weight > 0
+  WITH e, hit WHERE lifts AND $w.neighbour_weight > 0
   MATCH (e)-[:NEXT]-(neighbour:Episode)
   RETURN neighbour AS candidate, null AS found, e.id AS lifted_by, hit.own AS lift
 }

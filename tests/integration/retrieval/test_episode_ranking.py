@@ -127,6 +127,39 @@ def test_the_turn_after_a_hit_is_lifted_by_its_neighbour(
     assert [i["external_id"] for i in plain] == ["ask"]
 
 
+def test_only_the_best_candidates_lift_their_neighbours(
+    settings: Settings, client: TestClient, agent: str
+) -> None:
+    # Fulltext hits in three sessions, two followed by a reply that shares no word with the
+    # query: with neighbour_sources 1 only the best hit's reply is lifted (and found).
+    import_episodes(
+        client,
+        agent,
+        _turn("best", "Ann", "Where is the trail map for the ridge trail hike?", 0, "a"),
+        _turn("best-reply", "Bob", "In the blue folder.", 1, "a"),
+        _turn("second", "Ann", "Any trail tips?", 0, "b"),
+        _turn("second-reply", "Bob", "Bring water.", 1, "b"),
+        # The weakest hit scores 0 once normalised, so it lifts nothing either way.
+        _turn(
+            "weakest",
+            "Ann",
+            "The trail was long and the weather was cold and grey all day.",
+            0,
+            "c",
+        ),
+    )
+    query = "ridge trail map"
+    every = {i["external_id"]: i for i in _items(context(client, agent, query, mode="fulltext"))}
+    assert every["best-reply"]["neighbour_of"] == every["best"]["id"]
+    assert every["second-reply"]["neighbour_of"] == every["second"]["id"]
+    with _client(settings, neighbour_sources=1) as one:
+        found = {i["external_id"]: i for i in _items(context(one, agent, query, mode="fulltext"))}
+    assert found["best-reply"]["neighbour_of"] == found["best"]["id"]
+    assert found["best-reply"]["score"] == pytest.approx(every["best-reply"]["score"])
+    assert "second-reply" not in found
+    assert found["second"]["score"] == pytest.approx(every["second"]["score"])
+
+
 def test_score_fusion_mixes_normalised_scores_with_one_weight(
     settings: Settings, client: TestClient, agent: str
 ) -> None:
