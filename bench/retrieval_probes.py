@@ -17,13 +17,20 @@ Each probe changes one thing of the real episode search for one run of
   (``app/text/entities.py`` ``stem``: light; ``app/text/words.py`` ``stem``: words), or with
   both the words and their stems counted (both-); ``stem=none`` is the same computation without
   stems, which reproduces the defaults' figures (a check of the probe itself);
-- ``misses``: no change; after the usual report, where each gold turn or memory of every
-  question ranks in the full fused list (top 10, 11–20, 21–50, 51+, never a candidate), by
-  category, with the settings of the first ``--try``.
+- ``neighbours=sum``: a turn lifted by the sum of its two neighbours' scores instead of the
+  better one's; ``neighbours=2,F``: the turns two places away lifted too, at F × the lift
+  (``cypher/retrieval/search_episodes.cypher``'s text edited for the run);
+- ``misses``: instead of the report, where each gold turn or memory of every question ranks in
+  the full fused list (top 10, 11–20, 21–50, 51+, never a candidate), by category, with the
+  settings of the first ``--try`` (and the probes joined to it).
+
+Probes are joined by ``+`` (``stem=words+neighbours=2,0.3``).
 
     .venv/bin/python bench/retrieval_probes.py passage-long --try ""
     .venv/bin/python bench/retrieval_probes.py prf=5,0.3 --try ""
     .venv/bin/python bench/retrieval_probes.py stem=words --grid vector_share=0.35,0.4
+    .venv/bin/python bench/retrieval_probes.py neighbours=2,0.3 --try ""
+    .venv/bin/python bench/retrieval_probes.py stem=words+neighbours=2,0.3 --try ""
     .venv/bin/python bench/retrieval_probes.py misses --try ""
 """
 
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -46,6 +54,7 @@ import app.retrieval.searches as searches
 from app.config import get_settings
 from app.embeddings.bundled import Pair
 from app.embeddings.embedder import Embedder, shared_embedder
+from app.graph.catalog import Query, QueryCatalog
 from app.graph.client import GraphClient
 from app.retrieval.context import build_context
 from app.retrieval.lexical import _ranked
@@ -161,7 +170,39 @@ def stemmed(mode: str) -> None:
     searches.episode_hits = episode_hits  # type: ignore[assignment]
 
 
-async def misses(args: Any) -> None:
+NEIGHBOURS = """MATCH (e)-[:NEXT]-(neighbour:Episode)
+  RETURN neighbour AS candidate, null AS found, e.id AS lifted_by, hit.own AS lift"""
+SECOND_NEIGHBOURS = """MATCH p = (e)-[:NEXT*1..2]-(neighbour:Episode)
+  RETURN neighbour AS candidate, null AS found, e.id AS lifted_by,
+         hit.own * CASE length(p) WHEN 1 THEN 1.0 ELSE {factor} END AS lift"""
+BEST_NEIGHBOUR = "collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift"
+BOTH_NEIGHBOURS = "collect(lifted_by)[0] AS neighbour_of, sum(lift) AS lift"
+
+
+def neighbours(how: str) -> None:
+    """The episode search's neighbour step edited: both neighbours summed, or two places."""
+    if how == "sum":
+        edit = (BEST_NEIGHBOUR, BOTH_NEIGHBOURS)
+    else:
+        hops, factor = how.split(",")
+        if hops != "2":
+            raise SystemExit("neighbours=sum or neighbours=2,F")
+        edit = (NEIGHBOURS, SECOND_NEIGHBOURS.format(factor=float(factor)))
+    original = QueryCatalog.get
+
+    def get(self: QueryCatalog, name: str) -> Query:
+        query = original(self, name)
+        if name != "retrieval/search_episodes":
+            return query
+        if edit[0] not in query.text:
+            raise SystemExit("search_episodes.cypher changed: the probe no longer applies")
+        text = query.text.replace(*edit)
+        return dataclasses.replace(query, text=text)  # type: ignore[arg-type]
+
+    QueryCatalog.get = get  # type: ignore[method-assign]
+
+
+async def misses(args: Any, probes: Sequence[str]) -> None:
     """Where every gold turn or memory ranks in the full fused list, by category."""
     settings = get_settings()
     setting = tuning.parse_tries(args.tries or [""])[0]
@@ -195,7 +236,8 @@ async def misses(args: Any) -> None:
     finally:
         GraphClient.read = original  # type: ignore[method-assign]
         await graph.close()
-    print(f"\nwhere the gold evidence ranks ({tuning.label(setting) or 'the defaults'}):")
+    changed = [*(p for p in probes if p != "misses"), tuning.label(setting)]
+    print(f"\nwhere the gold evidence ranks ({' '.join(filter(None, changed)) or 'the defaults'}):")
     for category, counts in sorted(buckets.items()):
         total = sum(counts.values())
         shares = ", ".join(
@@ -213,9 +255,22 @@ def _bucket(rank: int | None) -> str:
 
 def main(argv: Sequence[str]) -> int:
     if not argv or argv[0].startswith("-"):
-        raise SystemExit("first argument: passage-long | prf=M,BETA | stem=MODE | misses")
-    probe, rest = argv[0], list(argv[1:])
-    args = tuning.parse_args(rest)
+        raise SystemExit(
+            "first argument: passage-long | prf=M,BETA | stem=MODE | neighbours=HOW | misses "
+            "(several joined by '+')"
+        )
+    args = tuning.parse_args(list(argv[1:]))
+    probes = argv[0].split("+")
+    for probe in probes:
+        apply(probe)
+    if "misses" in probes:
+        asyncio.run(misses(args, probes))
+        return 0
+    return asyncio.run(tuning.main(args))
+
+
+def apply(probe: str) -> None:
+    """Swaps in one probe (``misses`` swaps nothing)."""
     if probe == "passage-long":
         passage_long()
     elif probe.startswith("prf="):
@@ -223,12 +278,10 @@ def main(argv: Sequence[str]) -> int:
         prf(int(nearest), float(beta))
     elif probe.startswith("stem="):
         stemmed(probe.removeprefix("stem="))
-    elif probe == "misses":
-        asyncio.run(misses(args))
-        return 0
-    else:
+    elif probe.startswith("neighbours="):
+        neighbours(probe.removeprefix("neighbours="))
+    elif probe != "misses":
         raise SystemExit(f"unknown probe {probe!r}")
-    return asyncio.run(tuning.main(args))
 
 
 if __name__ == "__main__":
