@@ -1,0 +1,288 @@
+"""Retrieval ideas that are not settings, tried on the tuning bench's data before any is built.
+
+Each probe changes one thing of the real episode search for one run of
+``bench/retrieval_tuning.py`` (same agents, same questions, same leave-one-out report; every
+``--try`` / ``--grid`` option works), by replacing one function in the process:
+
+- ``passage-long``: a long query (at least ``long_query_terms`` fulltext terms: a MADial
+  dialogue) is embedded with the ``"passage: "`` prefix, like the stored vectors, instead of
+  ``"query: "`` (e5's advice for symmetric tasks);
+- ``prf=M,BETA``: pseudo-relevance feedback on the vector half (Rocchio): the episodes' query
+  vector moved towards the mean of the agent's M nearest episode vectors,
+  ``q + BETA · mean``, normalised; the nearest are found exactly from the agent's vectors (what
+  a second index search returns at these sizes), and the moved vector ranks the vector half and
+  the own turns;
+- ``stem=light|words``, ``stem=both-light|both-words``: the episodes' lexical half scored in
+  Python on the agent's stored words (``lexical_terms``) with query and document words stemmed
+  (``app/text/entities.py`` ``stem``: light; ``app/text/words.py`` ``stem``: words), or with
+  both the words and their stems counted (both-); ``stem=none`` is the same computation without
+  stems, which reproduces the defaults' figures (a check of the probe itself);
+- ``neighbours=sum``: a turn lifted by the sum of its two neighbours' scores instead of the
+  better one's; ``neighbours=2,F``: the turns two places away lifted too, at F × the lift
+  (``cypher/retrieval/search_episodes.cypher``'s text edited for the run);
+- ``misses``: instead of the report, where each gold turn or memory of every question ranks in
+  the full fused list (top 10, 11–20, 21–50, 51+, never a candidate), by category, with the
+  settings of the first ``--try`` (and the probes joined to it).
+
+Probes are joined by ``+`` (``stem=words+neighbours=2,0.3``).
+
+    .venv/bin/python bench/retrieval_probes.py passage-long --try ""
+    .venv/bin/python bench/retrieval_probes.py prf=5,0.3 --try ""
+    .venv/bin/python bench/retrieval_probes.py stem=words --grid vector_share=0.35,0.4
+    .venv/bin/python bench/retrieval_probes.py neighbours=2,0.3 --try ""
+    .venv/bin/python bench/retrieval_probes.py stem=words+neighbours=2,0.3 --try ""
+    .venv/bin/python bench/retrieval_probes.py misses --try ""
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import dataclasses
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import retrieval_tuning as tuning
+
+import app.retrieval.searches as searches
+from app.config import get_settings
+from app.embeddings.bundled import Pair
+from app.embeddings.embedder import Embedder, shared_embedder
+from app.graph.catalog import Query, QueryCatalog
+from app.graph.client import GraphClient
+from app.retrieval.context import build_context
+from app.retrieval.lexical import _ranked
+from app.retrieval.models import ContextRequest
+from app.text import entities, words
+from app.text.lexical import bm25_of_words
+from app.text.lucene import lucene_terms
+
+EPISODES = """
+MATCH (e:Episode {agent_id: $agent_id})
+RETURN e.id AS id, e.external_id AS external_id, e.lexical_terms AS terms,
+       e.token_count AS token_count, e.embedding AS embedding
+"""
+STEMMERS: dict[str, Callable[[str], str]] = {
+    "none": lambda word: word,
+    "light": entities.stem,
+    "words": words.stem,
+}
+
+
+class Agents:
+    """Each agent's episodes as stored, read once (a driver of its own: no catalog query)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[dict[str, Any]]] = {}
+
+    async def of(self, agent_id: str) -> list[dict[str, Any]]:
+        if agent_id not in self.rows:
+            import neo4j
+
+            neo = get_settings().neo4j
+            driver = neo4j.AsyncGraphDatabase.driver(
+                neo.uri, auth=(neo.user, neo.password.get_secret_value())
+            )
+            try:
+                records, _, _ = await driver.execute_query(EPISODES, agent_id=agent_id)
+            finally:
+                await driver.close()
+            self.rows[agent_id] = [dict(record) for record in records]
+        return self.rows[agent_id]
+
+
+AGENTS = Agents()
+
+
+def passage_long() -> None:
+    """A long query embedded as a passage."""
+    original = Embedder.embed_one
+    long_terms = get_settings().retrieval.long_query_terms
+
+    async def embed_one(self: Embedder, text: str, kind: Pair = "query") -> list[float] | None:
+        if kind == "query" and len((lucene_terms(text) or "").split()) >= long_terms:
+            kind = "passage"
+        return await original(self, text, kind)
+
+    Embedder.embed_one = embed_one  # type: ignore[method-assign]
+
+
+def prf(nearest: int, beta: float) -> None:
+    """The episodes' query vector moved towards the mean of its nearest episodes."""
+    original = searches.SectionSearch._asked
+
+    async def asked(self: searches.SectionSearch, question: bool, vector: bool) -> Any:
+        found = await original(self, question, vector)
+        if found.embedding is None:
+            return found
+        rows = await AGENTS.of(self.agent_id)
+        matrix = np.array([row["embedding"] for row in rows if row["embedding"]], np.float32)
+        query = np.array(found.embedding, np.float32)
+        top = np.argsort(-(matrix @ query))[:nearest]
+        moved = query + beta * matrix[top].mean(axis=0)
+        moved /= np.linalg.norm(moved)
+        return searches.AskedPeople(
+            found.speakers,
+            found.speaker_bonus,
+            found.own_turn_weight,
+            found.own_turn_pool,
+            [float(x) for x in moved],
+        )
+
+    searches.SectionSearch._asked = asked  # type: ignore[method-assign]
+
+
+def stemmed(mode: str) -> None:
+    """The episodes' lexical half in Python, on stemmed words (or words and stems)."""
+    both = mode.startswith("both-")
+    stem = STEMMERS[mode.removeprefix("both-")]
+
+    def counted(terms: Sequence[str]) -> list[str]:
+        stems = [stem(term) for term in terms]
+        return [*terms, *(f"~{s}" for s in stems)] if both else stems
+
+    statistics_of: dict[str, tuple[dict[str, list[str]], dict[str, int], dict[str, int], int]] = {}
+
+    async def episode_hits(
+        graph: GraphClient, agent_id: str, terms: str, *, pool: int, keep: int, **_: Any
+    ) -> list[dict[str, Any]]:
+        if agent_id not in statistics_of:
+            rows = await AGENTS.of(agent_id)
+            documents = {row["id"]: counted(row["terms"] or []) for row in rows}
+            lengths = {row["id"]: int(row["token_count"] or 0) for row in rows}
+            df: collections.Counter[str] = collections.Counter()
+            for document in documents.values():
+                df.update(set(document))
+            statistics_of[agent_id] = (documents, lengths, dict(df), sum(lengths.values()))
+        documents, lengths, df, length = statistics_of[agent_id]
+        query = list(dict.fromkeys(counted(terms.split())))
+        scores = bm25_of_words(
+            query, documents, docs=len(documents), length=length, df=df, lengths=lengths
+        )
+        return _ranked(scores, keep)
+
+    searches.episode_hits = episode_hits  # type: ignore[assignment]
+
+
+NEIGHBOURS = """MATCH (e)-[:NEXT]-(neighbour:Episode)
+  RETURN neighbour AS candidate, null AS found, e.id AS lifted_by, hit.own AS lift"""
+SECOND_NEIGHBOURS = """MATCH p = (e)-[:NEXT*1..2]-(neighbour:Episode)
+  RETURN neighbour AS candidate, null AS found, e.id AS lifted_by,
+         hit.own * CASE length(p) WHEN 1 THEN 1.0 ELSE {factor} END AS lift"""
+BEST_NEIGHBOUR = "collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift"
+BOTH_NEIGHBOURS = "collect(lifted_by)[0] AS neighbour_of, sum(lift) AS lift"
+
+
+def neighbours(how: str) -> None:
+    """The episode search's neighbour step edited: both neighbours summed, or two places."""
+    if how == "sum":
+        edit = (BEST_NEIGHBOUR, BOTH_NEIGHBOURS)
+    else:
+        hops, factor = how.split(",")
+        if hops != "2":
+            raise SystemExit("neighbours=sum or neighbours=2,F")
+        edit = (NEIGHBOURS, SECOND_NEIGHBOURS.format(factor=float(factor)))
+    original = QueryCatalog.get
+
+    def get(self: QueryCatalog, name: str) -> Query:
+        query = original(self, name)
+        if name != "retrieval/search_episodes":
+            return query
+        if edit[0] not in query.text:
+            raise SystemExit("search_episodes.cypher changed: the probe no longer applies")
+        text = query.text.replace(*edit)
+        return dataclasses.replace(query, text=text)  # type: ignore[arg-type]
+
+    QueryCatalog.get = get  # type: ignore[method-assign]
+
+
+async def misses(args: Any, probes: Sequence[str]) -> None:
+    """Where every gold turn or memory ranks in the full fused list, by category."""
+    settings = get_settings()
+    setting = tuning.parse_tries(args.tries or [""])[0]
+    retrieval = settings.retrieval.model_copy(update=setting)
+    embedder = shared_embedder(settings.embeddings)
+    graph = GraphClient.from_settings(settings.neo4j)
+    original = GraphClient.read
+    full: list[list[str]] = []
+
+    async def read(self: GraphClient, name: str, **params: Any) -> list[dict[str, Any]]:
+        if name != "retrieval/search_episodes":
+            return await original(self, name, **params)
+        rows = await original(self, name, **{**params, "k": 1000})
+        full.append([str(row["external_id"]) for row in rows])
+        return rows[: params["k"]]
+
+    GraphClient.read = read  # type: ignore[method-assign]
+    try:
+        queries = await tuning.locomo_queries(graph, settings, embedder, retrieval, args.clock)
+        queries += await tuning.madial_queries(graph, settings, embedder, retrieval, args.clock)
+        buckets: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        for query in queries:
+            full.clear()
+            request = ContextRequest(q=query.text, k=10, sections=["episodes"])
+            await build_context(
+                graph, embedder, retrieval, query.agent_id, request, now=query.asked_at
+            )
+            ranked = {external_id: i + 1 for i, external_id in enumerate(full[-1])}
+            for gold in query.relevant:
+                buckets[query.category][_bucket(ranked.get(gold))] += 1
+    finally:
+        GraphClient.read = original  # type: ignore[method-assign]
+        await graph.close()
+    changed = [*(p for p in probes if p != "misses"), tuning.label(setting)]
+    print(f"\nwhere the gold evidence ranks ({' '.join(filter(None, changed)) or 'the defaults'}):")
+    for category, counts in sorted(buckets.items()):
+        total = sum(counts.values())
+        shares = ", ".join(
+            f"{name} {100 * counts[name] / total:.0f}%"
+            for name in ("top 10", "11-20", "21-50", "51+", "never")
+        )
+        print(f"  {category} ({total}): {shares}")
+
+
+def _bucket(rank: int | None) -> str:
+    if rank is None:
+        return "never"
+    return "top 10" if rank <= 10 else "11-20" if rank <= 20 else "21-50" if rank <= 50 else "51+"
+
+
+def main(argv: Sequence[str]) -> int:
+    if not argv or argv[0].startswith("-"):
+        raise SystemExit(
+            "first argument: passage-long | prf=M,BETA | stem=MODE | neighbours=HOW | misses "
+            "(several joined by '+')"
+        )
+    args = tuning.parse_args(list(argv[1:]))
+    probes = argv[0].split("+")
+    for probe in probes:
+        apply(probe)
+    if "misses" in probes:
+        asyncio.run(misses(args, probes))
+        return 0
+    return asyncio.run(tuning.main(args))
+
+
+def apply(probe: str) -> None:
+    """Swaps in one probe (``misses`` swaps nothing)."""
+    if probe == "passage-long":
+        passage_long()
+    elif probe.startswith("prf="):
+        nearest, beta = probe.removeprefix("prf=").split(",")
+        prf(int(nearest), float(beta))
+    elif probe.startswith("stem="):
+        stemmed(probe.removeprefix("stem="))
+    elif probe.startswith("neighbours="):
+        neighbours(probe.removeprefix("neighbours="))
+    elif probe != "misses":
+        raise SystemExit(f"unknown probe {probe!r}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
