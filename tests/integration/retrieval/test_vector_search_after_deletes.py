@@ -45,7 +45,7 @@ def test_a_small_agent_is_searched_after_another_agent_was_deleted(client: TestC
     # A question naming the speaker ranks her own turns (fewer than the pool: exactly).
     named = client.get(
         f"/v1/agents/{small}/context",
-        params={"q": "What did Dana say about late invoices?", "k": 50, "sections": "episodes"},
+        params={"q": "What did Dana say about late invoices?", "k": 50, "section": "episodes"},
     )
     assert named.status_code == 200, named.text
     items = named.json()["sections"]["episodes"]["items"]
