@@ -8,9 +8,6 @@ from typing import Any
 
 from app.retrieval.settings import RetrievalSettings
 
-# The decisions section's tokens, on top of the shared budget (as the conflicts' are): about
-# five of seed 002's one-line decisions.
-DECISIONS_BUDGET_TOKENS = 200
 # The texts of an item that the context shows (a decision: its line).
 TEXT_KEYS = ("statement", "text", "content", "name", "role", "hypothesis", "resolution", "line")
 
@@ -57,5 +54,5 @@ def section_budgets(
     if "conflicts" in names:
         budgets["conflicts"] = settings.budget_conflicts_tokens
     if "decisions" in names:
-        budgets["decisions"] = DECISIONS_BUDGET_TOKENS
+        budgets["decisions"] = settings.budget_decisions_tokens
     return budgets

@@ -252,7 +252,14 @@ def _loaders(
         "rules": search.rules,
         "people": partial(search.people, episodes),
         "conflicts": search.conflicts,
-        "decisions": partial(decision_items, search.graph, search.agent_id, search.text, search.k),
+        "decisions": partial(
+            decision_items,
+            search.graph,
+            search.agent_id,
+            search.text,
+            search.k,
+            scan=search.settings.decision_scan,
+        ),
     }
     for name, loader in extra_sections.items():
         loaders[name] = partial(loader, search.graph, search.agent_id, search.now)

@@ -1,7 +1,7 @@
 """The decisions section of a context: the agent's recent past decisions that bear on the query,
 one line each in seed 002's format, ``- [outcome] description (confidence: c)``.
 
-Decisions carry no vector; the agent's ``DECISION_SCAN`` newest ones are read
+Decisions carry no vector; the agent's newest ones (``decision_scan``, 200) are read
 (``cypher/retrieval/recent_decisions.cypher``) and ranked by BM25 of the query's words on their
 descriptions (the statistics of those decisions), then by recency; one that says none of the
 query's words is left out. The confidence is the one its outcome finalised (success 0.8,
@@ -16,9 +16,6 @@ from typing import Any
 from app.graph.client import GraphClient
 from app.text.lexical import DocumentStats, bm25, counted, tokens
 
-# How many of the agent's newest decisions are ranked by the query.
-DECISION_SCAN = 200
-
 
 def decision_line(outcome: str | None, description: str, confidence: float | None) -> str:
     """Seed 002's line of a past decision in the context (an unknown outcome reads pending)."""
@@ -27,16 +24,17 @@ def decision_line(outcome: str | None, description: str, confidence: float | Non
 
 
 async def decision_items(
-    graph: GraphClient, agent_id: str, text: str, k: int
+    graph: GraphClient, agent_id: str, text: str, k: int, *, scan: int
 ) -> list[dict[str, Any]]:
-    """The ``k`` past decisions of the agent most relevant to ``text``, most relevant first and,
+    """The ``k`` past decisions of the agent most relevant to ``text`` among its ``scan``
+    newest, most relevant first and,
     among equally relevant ones, newest first: ``id``, ``description``, ``outcome``,
     ``confidence``, ``mode``, ``verb``, ``created_at``, ``resolved_at``, ``score`` (the BM25
     score over the best one's, in (0, 1]) and ``line`` (``decision_line``)."""
     terms = list(dict.fromkeys(term for term in tokens(text) if counted(term)))
     if not terms:
         return []
-    rows = await graph.read("retrieval/recent_decisions", agent_id=agent_id, scan=DECISION_SCAN)
+    rows = await graph.read("retrieval/recent_decisions", agent_id=agent_id, scan=scan)
     texts = {row["id"]: str(row["description"] or "") for row in rows}
     stats = DocumentStats.of(texts.values())
     scores = bm25(terms, texts, stats.docs, stats.length, stats.df)

@@ -214,5 +214,11 @@ class RetrievalSettings(BaseModel):
     # On top of the shared budget, so adding the section changed no other section's share.
     budget_conflicts_tokens: Annotated[int, Field(ge=0, le=10_000)] = 300
     """Tokens for the open conflicts between research sources."""
+    # About five of seed 002's one-line decisions, on top of the shared budget as the
+    # conflicts' are.
+    budget_decisions_tokens: Annotated[int, Field(ge=0, le=10_000)] = 200
+    """Tokens for the agent's past decisions that bear on the query."""
+    decision_scan: Annotated[int, Field(ge=1, le=10_000)] = 200
+    """Decisions: how many of the agent's newest decisions are ranked by the query."""
     default_budget_tokens: Annotated[int, Field(ge=100)] = 2000
     """The context's token budget when the request gives none."""

@@ -8,6 +8,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from app.graph.client import GraphClient
+from app.retrieval.decisions import decision_items
 from tests.integration.loop.conftest import Agent
 
 REMEMBER_BELIEF = "Dates the person asks me to remember, such as when an audit starts, are noted"
@@ -79,6 +80,22 @@ async def test_relevant_then_newest_first_and_at_most_k(
     assert [i["id"] for i in _decisions(agent, "reconcile the bank account", k=2)] == [new, old]
     assert _decisions(agent, "vendor bank details") != []
     assert _decisions(agent, "weather in Lisbon") == []
+
+
+async def test_only_the_newest_decisions_of_the_scan_are_ranked(
+    agent: Agent, test_graph: GraphClient, graph: GraphClient
+) -> None:
+    # decision_scan (CREDENCE_RETRIEVAL__DECISION_SCAN) bounds how many of the newest decisions
+    # the query ranks: with 1, an older decision that says more of its words is not read.
+    older = await _decided(
+        test_graph, agent, "Reconcile the Amex card statement", "failure", 0.3, 0
+    )
+    newer = await _decided(test_graph, agent, "Reconcile the ledger", "success", 0.8, 4)
+    question = "reconcile the Amex card statement"
+    every = await decision_items(graph, agent.id, question, 10, scan=200)
+    assert [i["id"] for i in every] == [older, newer]
+    newest = await decision_items(graph, agent.id, question, 10, scan=1)
+    assert [i["id"] for i in newest] == [newer]
 
 
 async def test_a_turn_recalls_a_related_past_decision_that_went_wrong(
