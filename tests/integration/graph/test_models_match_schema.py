@@ -38,12 +38,15 @@ async def _live(test_graph: GraphClient) -> dict[str, set[tuple[str, str]]]:
         kind = {"RANGE": "range", "FULLTEXT": "fulltext", "VECTOR": "vector"}.get(row["type"])
         if kind is None:
             continue
-        # Fulltext and vector indexes carry agent_id as their in-index scope field.
-        properties = (
-            [p for p in row["properties"] if p != "agent_id"]
-            if kind in ("fulltext", "vector")
-            else row["properties"]
-        )
+        # Fulltext indexes carry agent_id as their in-index scope field; a vector index indexes
+        # its first property, the others are its filter properties (agent_id, and the episodes'
+        # speaker_key), which test_composite_indexes_use_declared_properties checks.
+        if kind == "vector":
+            properties = row["properties"][:1]
+        elif kind == "fulltext":
+            properties = [p for p in row["properties"] if p != "agent_id"]
+        else:
+            properties = row["properties"]
         if kind in ("fulltext", "vector") or len(properties) == 1:
             for prop in properties:
                 live.setdefault(row["labels"][0], set()).add((kind, prop))
