@@ -86,7 +86,7 @@ def param_command(agent_id: str) -> str:
 
 def query_text(catalog: QueryCatalog, query: GuideQuery) -> str:
     """A guide query as Browser shows it: the file without its ``//`` header."""
-    text = catalog.get(f"{GUIDE_QUERIES}/{query.name}").text
+    text = catalog.get(f"{GUIDE_QUERIES}/{query.name}").source
     lines = text.splitlines()
     while lines and lines[0].lstrip().startswith("//"):
         lines.pop(0)

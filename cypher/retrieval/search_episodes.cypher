@@ -193,11 +193,21 @@ CALL (e, hit, lifts) {
 }
 WITH candidate, found, lifted_by, lift ORDER BY lift DESC
 WITH candidate AS e, collect(found)[0] AS hit, collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift
-WITH e, hit, neighbour_of, lift,
+// The episodes that mention a name the question says, found once from the named subjects (a
+// subject has many mentions, an episode few: reading them per candidate cost ~3 ms a query).
+WITH collect({e: e, hit: hit, neighbour_of: neighbour_of, lift: lift}) AS rows
+CALL () {
+  OPTIONAL MATCH (s:Subject)<-[:MENTIONS]-(m:Episode)
+    WHERE s.id IN $w.name_subjects AND $w.person_bonus > 0
+  RETURN collect(DISTINCT m) AS mentioning
+}
+UNWIND rows AS row
+WITH row.e AS e, row.hit AS hit, row.neighbour_of AS neighbour_of, row.lift AS lift, mentioning
+WITH e, hit, neighbour_of, lift, mentioning,
      CASE WHEN e.occurred_at >= $since_7d THEN $w.recency_bonus_7d
           WHEN e.occurred_at >= $since_30d THEN $w.recency_bonus_30d
           ELSE 0.0 END AS recent
-WITH e, hit, neighbour_of, lift, recent,
+WITH e, hit, neighbour_of, lift, recent, mentioning,
      (coalesce(hit.own, 0.0) + $w.neighbour_weight * lift)
        * coalesce(e.salience, 1.0)
        / (1.0 + $w.interference_penalty * coalesce(e.interference, 0))
@@ -209,15 +219,14 @@ WITH e, hit, neighbour_of, lift, recent,
                        said IN coalesce(e.mentioned_dates, []) + [toString(date(e.occurred_at))]
                        WHERE said STARTS WITH asked OR asked STARTS WITH said))
                      THEN $w.date_match_bonus ELSE 0.0 END)
-       * (1.0 + CASE WHEN $w.person_bonus > 0 AND size($w.name_subjects) > 0
-                      AND EXISTS { (e)-[:MENTIONS]->(s:Subject) WHERE s.id IN $w.name_subjects }
-                     THEN $w.person_bonus ELSE 0.0 END)
+       * (1.0 + CASE WHEN e IN mentioning THEN $w.person_bonus ELSE 0.0 END)
        * (1.0 + CASE WHEN toLower(e.speaker) IN $w.asked_speakers
                      THEN $w.speaker_bonus ELSE 0.0 END) AS weighted
-// Seed 003's retrieval bonuses (each off at its neutral value).
+// Seed 003's retrieval bonuses (each off at its neutral value). Only rules derive from episodes
+// (DERIVED_FROM): their count is the episode's degree, read without visiting the rules.
 WITH e, hit, neighbour_of, lift,
      (weighted + CASE WHEN $w.heuristic_bonus > 0
-                      THEN $w.heuristic_bonus * COUNT { (:Rule)-[:DERIVED_FROM]->(e) }
+                      THEN $w.heuristic_bonus * COUNT { (e)<-[:DERIVED_FROM]-() }
                       ELSE 0.0 END)
        * CASE WHEN e.consolidated THEN $w.consolidated_factor ELSE 1.0 END
        * CASE WHEN e.trivial THEN $w.trivial_factor ELSE 1.0 END

@@ -24,7 +24,7 @@ print(json.dumps({
     "cypher": str(resource_dir("cypher")),
     "schema": str(resource_dir("schema")),
     "seeds": str(resource_dir("seeds")),
-    "query": catalog.get("graph/client/get_server_components").text[:40],
+    "query": catalog.get("graph/client/get_server_components").source[:40],
     "names": len(catalog.names()),
     "migrations": [m.file for m in discover(resource_dir("schema"))],
 }))

@@ -42,7 +42,7 @@ def analytics_spec(name: str, catalog: QueryCatalog | None = None) -> AnalyticsS
     known = analytics_names(catalog)
     if name not in known:
         raise UnknownAnalytics(name, known)
-    return parse_header(name, catalog.get(f"{FOLDER}/{name}").text)
+    return parse_header(name, catalog.get(f"{FOLDER}/{name}").source)
 
 
 def list_analytics(catalog: QueryCatalog | None = None) -> AnalyticsList:

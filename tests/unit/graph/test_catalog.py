@@ -67,6 +67,20 @@ def test_catalog_reads_any_folder(tmp_path: Path) -> None:
     assert catalog.get("area/get_thing").text.endswith("RETURN 1 AS x")
 
 
+def test_the_text_sent_leaves_out_whole_line_comments(tmp_path: Path) -> None:
+    (tmp_path / "get_thing.cypher").write_text(
+        "// What it does.\n// Params: none. Returns: x, y.\nCYPHER 25\n  // why x\n"
+        "RETURN 1 AS x, // kept: not a whole line\n       '// a string' AS y\n"
+    )
+    query = QueryCatalog(tmp_path).get("get_thing")
+
+    assert query.text == (
+        "CYPHER 25\nRETURN 1 AS x, // kept: not a whole line\n       '// a string' AS y"
+    )
+    assert query.source.startswith("// What it does.\n") and "  // why x" in query.source
+    assert query.header == "// What it does.\n// Params: none. Returns: x, y.\n  // why x"
+
+
 def test_split_statements_on_semicolons_at_line_end_only() -> None:
     # The \t after the second ";" checks that trailing blanks still end a statement.
     text = """// header comment; with a semicolon
