@@ -11,9 +11,11 @@ Every document stores the words it is scored by (``lexical_terms``: its counted 
 order; ``token_count``: every token), written with it (``app/text/lexical.py`` ``scored_words``),
 so only the query's terms among them travel, not the text, and the pools are large: episodes
 ``episode_lexical_pool`` (1,000: every match of the LoCoMo development questions), beliefs,
-rules and passages ``lexical_pool`` (300). Documents written before they stored their terms get
-them the first time a search meets one (``app/memory/lexical_stats.py`` for episodes,
-``app/retrieval/stored_terms.py`` for the others).
+rules and passages ``lexical_pool`` (300). Episodes are scored in the database (the same
+arithmetic, ``cypher/retrieval/lexical_episode_hits.cypher``) and only the best ``keep``
+travel; the short texts' words travel and are scored here. Documents written before they stored
+their terms get them the first time a search meets one (``app/memory/lexical_stats.py`` for
+episodes, ``app/retrieval/stored_terms.py`` for the others).
 
 Episodes read statistics kept on every write (``app/memory/lexical_stats.py``). Beliefs and
 rules are short texts that many paths write and rewrite (packs, learning, research, revisions,
@@ -32,10 +34,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.graph.client import GraphClient
-from app.memory.lexical_stats import ensure_statistics, episode_document
+from app.memory.lexical_stats import ensure_statistics
 from app.retrieval.stored_terms import ensure_episode_terms, ensure_short_text_terms
 from app.text.background import background_rate, common_in_english
-from app.text.lexical import bm25_of_words, document_frequencies, tokens
+from app.text.lexical import K1, B, bm25_of_words, document_frequencies, tokens
 from app.text.lucene import agent_clause
 
 
@@ -61,29 +63,18 @@ async def episode_hits(
         if not kept:
             return []
         terms = " ".join(kept)
-    row = await _candidates(graph, agent_id, terms, pool)
+    row = await _episode_hits(graph, agent_id, terms, pool, keep, background_docs)
     if row["docs"] is None:
-        if not row["hits"]:
+        if not row["matched"]:
             return []
         # Episodes written before the statistics were kept: built once, then read again.
         await ensure_statistics(graph, agent_id)
-        row = await _candidates(graph, agent_id, terms, pool)
-    if any("terms" not in hit for hit in row["hits"]):
+        row = await _episode_hits(graph, agent_id, terms, pool, keep, background_docs)
+    if row["unstored"]:
         # Episodes written before episodes stored their terms: stored once, then read again.
         await ensure_episode_terms(graph, agent_id)
-        row = await _candidates(graph, agent_id, terms, pool)
-    words, lengths = _words_of(row["hits"], episode_document)
-    scores = bm25_of_words(
-        terms.split(),
-        words,
-        docs=int(row["docs"] or 0),
-        length=int(row["length"] or 0),
-        df=_frequencies(row),
-        background=background_rate if background_docs > 0 else None,
-        background_docs=background_docs,
-        lengths=lengths,
-    )
-    return _ranked(scores, keep)
+        row = await _episode_hits(graph, agent_id, terms, pool, keep, background_docs)
+    return _ranked({hit["id"]: hit["score"] for hit in row["hits"]}, keep)
 
 
 @dataclass(frozen=True)
@@ -200,13 +191,25 @@ def _ranked(scores: dict[str, float], keep: int) -> list[dict[str, Any]]:
     ]
 
 
-async def _candidates(graph: GraphClient, agent_id: str, terms: str, pool: int) -> dict[str, Any]:
+async def _episode_hits(
+    graph: GraphClient, agent_id: str, terms: str, pool: int, keep: int, background_docs: int
+) -> dict[str, Any]:
+    """The episodes' BM25 in the database (``cypher/retrieval/lexical_episode_hits.cypher``,
+    the arithmetic of ``bm25_of_words``): only the ``keep`` best travel, not every match's
+    words (a match's words, decoded here, cost more than the rest of the search)."""
+    unique = list(dict.fromkeys(terms.split()))
+    rates = [background_rate(term) if background_docs > 0 else 0.0 for term in unique]
     rows = await graph.read(
-        "retrieval/lexical_episode_candidates",
+        "retrieval/lexical_episode_hits",
         agent_id=agent_id,
         agent_clause=agent_clause(agent_id),
         terms=terms,
-        term_list=terms.split(),
+        term_list=unique,
+        term_rates=[{"term": t, "rate": r} for t, r in zip(unique, rates, strict=True)],
+        background_docs=background_docs,
+        k1=K1,
+        b=B,
         pool=pool,
+        keep=keep,
     )
     return rows[0]

@@ -9,6 +9,8 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent
 from app.config import Settings
@@ -20,7 +22,9 @@ from app.memory.lexical_stats import episode_document
 from app.retrieval.context import build_context
 from app.retrieval.lexical import episode_hits
 from app.retrieval.models import ContextRequest, Mode
-from app.text.lexical import counted_terms, tokens
+from app.text.background import background_rate
+from app.text.lexical import bm25_of_words, counted_terms, tokens
+from app.text.lucene import lucene_terms
 from tests.support.lucene import lucene_order
 
 # Words of this test run alone, so that what earlier runs left in the index (deleted episodes
@@ -219,3 +223,40 @@ async def test_episodes_stored_without_their_terms_get_them_on_the_next_search(
 
 async def _episodes(test_graph: GraphClient, agent: str) -> list[dict[str, Any]]:
     return await test_graph.read("probe/episode_lexical_terms", agent_id=agent)
+
+
+@pytest.mark.parametrize("background_docs", [0, 1000])
+async def test_the_database_scores_episodes_as_bm25_of_words_does(
+    graph: GraphClient, test_graph: GraphClient, settings: Settings, background_docs: int
+) -> None:
+    """The episodes' BM25 runs in the database (cypher/retrieval/lexical_episode_hits.cypher):
+    the same ranking and scores as ``bm25_of_words`` over the stored words and statistics."""
+    offline = shared_embedder(EmbeddingSettings(enabled=False))
+    agent = (await create_agent(graph, AgentCreate(name="Scored in the database"))).id
+    await import_episodes(graph, offline, settings.retrieval, agent, _batch(OWN, "a"))
+    stored = await _episodes(test_graph, agent)
+    terms = lucene_terms(f"{QUERY} Was the filler weather about the garden?")
+    assert terms is not None
+    words = {row["id"]: list(row["lexical_terms"]) for row in stored}
+    scores = bm25_of_words(
+        terms.split(),
+        {doc: found for doc, found in words.items() if set(found) & set(terms.split())},
+        docs=len(stored),
+        length=sum(row["token_count"] for row in stored),
+        df={term: sum(term in found for found in words.values()) for term in terms.split()},
+        background=background_rate if background_docs else None,
+        background_docs=background_docs,
+        lengths={row["id"]: row["token_count"] for row in stored},
+    )
+    best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:10]
+    lo, hi = best[-1][1], best[0][1]
+
+    hits = await episode_hits(
+        graph, agent, terms, pool=1000, keep=10, background_docs=background_docs
+    )
+
+    assert len(best) == 10 and hi > lo
+    assert [hit["id"] for hit in hits] == [doc for doc, _ in best]
+    assert [hit["score"] for hit in hits] == pytest.approx(
+        [(score - lo) / (hi - lo) for _, score in best], abs=1e-12
+    )
