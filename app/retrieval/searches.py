@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.graph.client import GraphClient
+from app.graph.times import datetime_of
 from app.graph.vectors import vector_param
 from app.retrieval.asked_people import asked_speakers, said_names, without_names
 from app.retrieval.coverage import coverage_hits, question_subjects
@@ -209,7 +210,8 @@ class SectionSearch:
             since_30d=self.now - timedelta(days=30),
             **{**self.common(), "k": fetch, "embedding": vector_param(asked.embedding)},
         )
-        return diversified(rows, self.k, per_moment=s.moment_cap, window=s.moment_window)
+        kept = diversified(rows, self.k, per_moment=s.moment_cap, window=s.moment_window)
+        return [{**row, "occurred_at": datetime_of(row["occurred_at"])} for row in kept]
 
     def _episode_fusion(self, vector: bool | int) -> dict[str, Any]:
         """How the episode section fuses (``weights``), with a query vector or without one:

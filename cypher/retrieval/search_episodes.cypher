@@ -47,7 +47,8 @@
 //             dated_bonus, query_dates (list of ISO date strings), date_match_bonus,
 //             coverage_weight, person_bonus, name_subjects (list of Subject ids),
 //             own_turn_weight, speaker_bonus, asked_speakers (list of lower-case names)).
-// Returns: id, external_id, speaker, text, occurred_at, session, seq (int or null),
+// Returns: id, external_id, speaker, text, occurred_at (string: toString of the datetime, read
+//          by app/graph/times.py, cheaper than the driver's datetimes), session, seq (int or null),
 //          mentioned_dates (list of ISO date strings), outcome,
 //          salience, interference,
 //          score (float), vector_rank, fulltext_rank (int or null), vector_score,
@@ -237,7 +238,7 @@ WITH e, hit, neighbour_of, lift,
 ORDER BY score DESC
 LIMIT $k
 RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS text,
-       e.occurred_at AS occurred_at, e.session_key AS session, e.seq AS seq,
+       toString(e.occurred_at) AS occurred_at, e.session_key AS session, e.seq AS seq,
        coalesce(e.mentioned_dates, []) AS mentioned_dates, e.outcome AS outcome,
        coalesce(e.salience, 1.0) AS salience, coalesce(e.interference, 0) AS interference,
        score, hit.vector_rank AS vector_rank, hit.fulltext_rank AS fulltext_rank,
