@@ -1,4 +1,9 @@
-"""Dependencies shared by the routes, as ``Annotated`` aliases."""
+"""Dependencies shared by the routes, as ``Annotated`` aliases.
+
+They are coroutines although none waits for anything: FastAPI runs a plain function dependency in
+its thread pool, a thread hop per dependency per request (four for ``/context``, ~2 ms of its
+time on two cores, bench/README.md).
+"""
 
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ from app.retrieval.services import RetrievalServices
 from app.runtime import Runtime
 
 
-def get_settings_dep(request: HTTPConnection) -> Settings:
+async def get_settings_dep(request: HTTPConnection) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -33,29 +38,29 @@ def get_runtime(request: HTTPConnection) -> Runtime:
     return runtime
 
 
-def get_graph(request: HTTPConnection) -> GraphClient:
+async def get_graph(request: HTTPConnection) -> GraphClient:
     return get_runtime(request).graph
 
 
-def get_mechanics(request: HTTPConnection) -> Mechanics:
+async def get_mechanics(request: HTTPConnection) -> Mechanics:
     settings: Settings = request.app.state.settings
     return settings.mechanics
 
 
-def get_reasoner(request: HTTPConnection) -> Reasoner:
+async def get_reasoner(request: HTTPConnection) -> Reasoner:
     return get_runtime(request).reasoner
 
 
-def get_embedder(request: HTTPConnection) -> Embedder:
+async def get_embedder(request: HTTPConnection) -> Embedder:
     return get_runtime(request).embedder
 
 
-def get_clock(request: HTTPConnection) -> Clock:
+async def get_clock(request: HTTPConnection) -> Clock:
     """The process's clock (``CREDENCE_CLOCK_START``, else the system's)."""
     return get_runtime(request).clock
 
 
-def get_research_sources(request: HTTPConnection) -> SourceRegistry:
+async def get_research_sources(request: HTTPConnection) -> SourceRegistry:
     """The process's research sources (deployments register more)."""
     return get_runtime(request).research_sources
 
@@ -78,7 +83,7 @@ ClockDep = Annotated[Clock, Depends(get_clock)]
 ResearchSourcesDep = Annotated[SourceRegistry, Depends(get_research_sources)]
 
 
-def get_allowed_agents(
+async def get_allowed_agents(
     settings: SettingsDep,
     x_api_key: Annotated[
         str | None, Header(description="API key (when keys are configured)")
@@ -90,7 +95,7 @@ def get_allowed_agents(
 AllowedAgentsDep = Annotated[frozenset[str] | None, Depends(get_allowed_agents)]
 
 
-def get_agent_id(
+async def get_agent_id(
     allowed: AllowedAgentsDep,
     agent_id: Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")],
 ) -> str:
@@ -101,7 +106,7 @@ def get_agent_id(
 AgentIdDep = Annotated[str, Depends(get_agent_id)]
 
 
-def get_loop(request: HTTPConnection) -> LoopServices:
+async def get_loop(request: HTTPConnection) -> LoopServices:
     """The process's loop services (one per process: the idle-sweep throttle holds across
     requests)."""
     return get_runtime(request).loop
@@ -110,7 +115,7 @@ def get_loop(request: HTTPConnection) -> LoopServices:
 LoopDep = Annotated[LoopServices, Depends(get_loop)]
 
 
-def get_retrieval(request: HTTPConnection) -> RetrievalServices:
+async def get_retrieval(request: HTTPConnection) -> RetrievalServices:
     """Context retrieval's services (the process's, on its clock)."""
     return get_runtime(request).retrieval
 
@@ -118,12 +123,12 @@ def get_retrieval(request: HTTPConnection) -> RetrievalServices:
 RetrievalDep = Annotated[RetrievalServices, Depends(get_retrieval)]
 
 
-def get_research(request: HTTPConnection) -> ResearchServices:
+async def get_research(request: HTTPConnection) -> ResearchServices:
     """Research mode's services (the process's)."""
     return get_runtime(request).research
 
 
-def get_research_tasks(request: HTTPConnection) -> InvestigationTasks:
+async def get_research_tasks(request: HTTPConnection) -> InvestigationTasks:
     tasks: InvestigationTasks = request.app.state.research_tasks
     return tasks
 
