@@ -204,7 +204,6 @@ async def _episode_hits(
         agent_id=agent_id,
         agent_clause=agent_clause(agent_id),
         terms=terms,
-        term_list=unique,
         term_rates=[{"term": t, "rate": r} for t, r in zip(unique, rates, strict=True)],
         background_docs=background_docs,
         k1=K1,

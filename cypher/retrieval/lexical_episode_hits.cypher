@@ -10,7 +10,7 @@
 // Params: $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
 //         $terms (Lucene terms string), $term_rates (list of maps: term (string, each once, in
 //         the query's order), rate (float: its background rate, 0.0 without a background)),
-//         $term_list (list of strings: the same terms), $background_docs (int),
+//         $background_docs (int),
 //         $k1 (float), $b (float), $pool (int), $keep (int).
 // Returns: one row: hits (list of maps, best first, ties by id: id, score (float)), matched (int:
 //          the fulltext matches), unstored (int: matches that store no terms; they are not
@@ -34,14 +34,15 @@ WITH docs, average,
                      + $background_docs * d.rate}] AS counted, total + $background_docs AS all_docs
 WITH docs, average,
      [c IN counted | {term: c.term,
-                      weight: log(1.0 + (all_docs - c.n + 0.5) / (c.n + 0.5))}] AS weights
-CALL (weights, average) {
+                      weight: log(1.0 + (all_docs - c.n + 0.5) / (c.n + 0.5))}] AS weights,
+     [t IN $term_rates | t.term] AS term_list
+CALL (weights, average, term_list) {
   CALL db.index.fulltext.queryNodes('episode_search_fulltext',
          '(search_text:(' + $terms + ') OR user_message:(' + $terms + ') OR response:(' + $terms
          + ')) AND agent_id:' + $agent_clause, {limit: $pool})
     YIELD node
     WHERE node.agent_id = $agent_id
-  WITH node, [w IN node.lexical_terms WHERE w IN $term_list] AS words,
+  WITH node, [w IN node.lexical_terms WHERE w IN term_list] AS words,
        $k1 * (1.0 - $b + $b * coalesce(node.token_count, 0) / average) AS norm
   WITH node, reduce(s = 0.0, x IN [t IN weights | {weight: t.weight,
                                                    tf: size([w IN words WHERE w = t.term])}] |
