@@ -36,6 +36,11 @@ class VectorCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(self.path, check_same_thread=False, timeout=5.0)
             db.execute("PRAGMA journal_mode=WAL")
+            # A write waits for no fsync (WAL's commits reach the disk at its checkpoints): a
+            # query's new vector is stored on the request's path, and FULL took 0.25 ms at p50,
+            # 3.2 at p95 a write here. A crash may lose the last writes, never the file: a lost
+            # vector is only embedded again.
+            db.execute("PRAGMA synchronous=NORMAL")
             db.execute(
                 "CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB NOT NULL)"
             )

@@ -123,6 +123,21 @@ def test_the_vector_cache_returns_what_was_stored_for_the_same_model(tmp_path: P
     assert other_model.get_many(["hello"]) == [None]
 
 
+def test_the_vector_cache_writes_without_waiting_for_an_fsync_and_keeps_what_it_wrote(
+    tmp_path: Path,
+) -> None:
+    cache = VectorCache(tmp_path / "v.sqlite3", "model-a", 3)
+    cache.put_many(["hello"], [[0.6, 0.8, 0.0]])
+    db = cache._connect()
+    assert db is not None
+    # WAL with synchronous NORMAL (1): a commit reaches the disk at the next checkpoint.
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 1
+
+    reopened = VectorCache(tmp_path / "v.sqlite3", "model-a", 3)
+    assert reopened.get_many(["hello"]) == [pytest.approx([0.6, 0.8, 0.0])]
+
+
 def test_an_unusable_cache_path_means_no_cache_not_an_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
