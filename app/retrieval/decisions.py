@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.graph.client import GraphClient
+from app.graph.times import datetime_of
 from app.text.lexical import DocumentStats, bm25, counted, tokens
 
 
@@ -47,6 +48,8 @@ async def decision_items(
     return [
         {
             **by_id[doc],
+            "created_at": datetime_of(by_id[doc]["created_at"]),
+            "resolved_at": datetime_of(by_id[doc]["resolved_at"]),
             "score": scores[doc] / best,
             "line": decision_line(by_id[doc]["outcome"], texts[doc], by_id[doc]["confidence"]),
         }

@@ -5,10 +5,11 @@
 // Returns: id, description (string), outcome (string or null: success, partial, failure,
 //          rejected, neutral, pending), confidence (float or null: finalised by the outcome,
 //          app/loop/decisions.py), mode (string or null), verb (string or null),
-//          created_at (datetime), resolved_at (datetime or null).
+//          created_at (string: toString of the datetime), resolved_at (string or null): read
+//          by app/graph/times.py for the few kept (the driver builds a datetime in ~90 µs).
 MATCH (d:Decision {agent_id: $agent_id})
 RETURN d.id AS id, d.description AS description, d.outcome AS outcome,
-       d.confidence AS confidence, d.mode AS mode, d.verb AS verb, d.created_at AS created_at,
-       d.resolved_at AS resolved_at
+       d.confidence AS confidence, d.mode AS mode, d.verb AS verb,
+       toString(d.created_at) AS created_at, toString(d.resolved_at) AS resolved_at
 ORDER BY d.created_at DESC, d.id
 LIMIT $scan

@@ -94,6 +94,9 @@ async def test_only_the_newest_decisions_of_the_scan_are_ranked(
     question = "reconcile the Amex card statement"
     every = await decision_items(graph, agent.id, question, 10, scan=200)
     assert [i["id"] for i in every] == [older, newer]
+    # The times come back as the datetimes written (read from their text, app/graph/times.py).
+    assert [i["created_at"] for i in every] == [DAY, DAY + timedelta(days=4)]
+    assert all(i["resolved_at"] is None or isinstance(i["resolved_at"], datetime) for i in every)
     newest = await decision_items(graph, agent.id, question, 10, scan=1)
     assert [i["id"] for i in newest] == [newer]
 
