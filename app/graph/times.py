@@ -9,7 +9,9 @@ microsecond.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 
 def datetime_of(text: str | None) -> datetime | None:
@@ -19,3 +21,17 @@ def datetime_of(text: str | None) -> datetime | None:
         return None
     zone = text.find("[")
     return datetime.fromisoformat(text if zone < 0 else text[:zone])
+
+
+def datetimes_read(row: Mapping[str, Any], *keys: str) -> dict[str, Any]:
+    """``row`` with the ``toString`` times under ``keys`` (a text, or a list of them) read by
+    :func:`datetime_of`; a value that is already a datetime (a row of a query that returns
+    them as such), None or absent stays as it is."""
+    read = dict(row)
+    for key in keys:
+        value = read.get(key)
+        if isinstance(value, str):
+            read[key] = datetime_of(value)
+        elif isinstance(value, list):
+            read[key] = [datetime_of(v) if isinstance(v, str) else v for v in value]
+    return read

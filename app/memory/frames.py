@@ -23,6 +23,7 @@ from app.common import Category
 from app.errors import AgentNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
+from app.graph.times import datetimes_read
 from app.seeds.files import read_frames
 from app.seeds.pack_schema import FrameSpec, Stakes
 from app.text.patterns import matched_patterns
@@ -196,9 +197,13 @@ async def choose_frame(graph: GraphClient, agent_id: str, text: str) -> FrameCho
     return choose_among((await list_frames(graph, agent_id)).data, text)
 
 
+_FRAME_TIMES = ("installed_at", "updated_at")
+
+
 def frames_of(rows: Sequence[dict[str, object]]) -> list[Frame]:
-    """Frames from their stored property maps (as ``memory/frames/list_frames`` returns them)."""
-    return [Frame.model_validate(row) for row in rows]
+    """Frames from their stored property maps (as ``memory/frames/list_frames`` returns them:
+    their times as text, or as datetimes)."""
+    return [Frame.model_validate(datetimes_read(row, *_FRAME_TIMES)) for row in rows]
 
 
 def choose_among(installed: Sequence[FrameInfo], text: str) -> FrameChoice:

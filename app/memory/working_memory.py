@@ -39,6 +39,7 @@ from app.common import Category, StrictModel, not_blank, utc_now
 from app.errors import AgentNotFound, InvalidInput, TaskNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
+from app.graph.times import datetimes_read
 from app.memory.people.models import Person
 from app.memory.people.names import name_key
 from app.memory.people.store import person_from_row
@@ -475,6 +476,12 @@ async def note_entity(
     return await graph.write_transaction(work, action="noting an entity")
 
 
+# The times load_working_memory.cypher returns as text (app/graph/times.py).
+_TASK_TIMES = ("started_at", "ended_at", "history_at")
+_NOTE_TIMES = ("created_at", "expires_at")
+_SEEN_TIMES = ("created_at", "last_seen")
+
+
 async def load_working_memory(
     graph: GraphClient,
     agent_id: str,
@@ -510,11 +517,14 @@ async def load_working_memory(
     return WorkingMemory(
         agent_id=agent_id,
         at=at,
-        tasks=[task_from_row(t) for t in row["tasks"]],
-        notes=[Note.model_validate(n) for n in row["notes"]],
+        tasks=[task_from_row(datetimes_read(t, *_TASK_TIMES)) for t in row["tasks"]],
+        notes=[Note.model_validate(datetimes_read(n, *_NOTE_TIMES)) for n in row["notes"]],
         objects=WorkingObjects(
-            people=[person_from_row(p) for p in row["people"]],
-            entities=[Entity.model_validate(e) for e in row["entities"]],
+            people=[person_from_row(datetimes_read(p, *_SEEN_TIMES)) for p in row["people"]],
+            entities=[
+                Entity.model_validate(datetimes_read(e, "first_seen", "last_seen"))
+                for e in row["entities"]
+            ],
             temporal=temporal_context(at.date(), mechanics),
             beliefs=[StrongBelief.model_validate(b) for b in row["beliefs"]],
         ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from app.errors import AgentNotFound
@@ -49,9 +51,13 @@ async def test_a_reinstall_updates_a_frame_in_place(graph: GraphClient, agent: s
         default_stakes="high",
         context_budget=5000,
     )
-    [updated] = await frames.install_frames(graph, agent, [spec], source="pack:audit")
+    later = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
+    [updated] = await frames.install_frames(graph, agent, [spec], source="pack:audit", now=later)
 
     assert updated.id == original.id
+    # The listing reads the times as text (toString) back as the instants written.
+    [listed] = (await frames.list_frames(graph, agent)).data
+    assert listed.updated_at == later and listed.installed_at == original.installed_at
     assert updated.name == "Audit review" and updated.activation_patterns == ["audit", "sox"]
     assert updated.context_budget == 5000
 

@@ -34,6 +34,10 @@ async def test_a_fifth_task_evicts_the_oldest(graph: GraphClient, agent: str) ->
     assert added[5].evicted == [added[1].task.id]
     memory = await working_memory.load_working_memory(graph, agent, NOW + timedelta(hours=1))
     assert [t.description for t in memory.tasks] == ["task 5", "task 4", "task 3", "task 2"]
+    assert [t.started_at for t in memory.tasks] == [
+        NOW + timedelta(minutes=n) for n in (5, 4, 3, 2)
+    ]
+    assert [m.at for m in memory.tasks[0].history] == [NOW + timedelta(minutes=5)]
 
     done = await working_memory.complete_task(graph, agent, added[3].task.id, now=NOW)
     assert done.state == "completed" and done.ended_at == NOW
@@ -159,6 +163,12 @@ async def test_objects_people_entities_time_and_strong_beliefs(
     assert [p.id for p in objects.people] == [recent.id, old.id]
     assert again.mention_count == 2 and again.name == "invoice 4711"
     assert [e.name for e in objects.entities] == ["invoice 4711", "ACME Ltd"]
+    # The times travel as text (toString) and read back as the instants written.
+    assert [p.created_at for p in objects.people] == [NOW + timedelta(hours=1), NOW]
+    assert [(e.first_seen, e.last_seen) for e in objects.entities] == [
+        (NOW, NOW + timedelta(2)),
+        (NOW + timedelta(1), NOW + timedelta(1)),
+    ]
     assert [b.id for b in objects.beliefs] == [strong.id, edge.id]
     temporal = objects.temporal
     assert temporal.is_month_end and not temporal.is_quarter_end

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from app.graph.times import datetime_of
+from app.graph.times import datetime_of, datetimes_read
 
 
 def test_utc_offsets_fractions_and_named_zones_read_back() -> None:
@@ -17,3 +17,19 @@ def test_utc_offsets_fractions_and_named_zones_read_back() -> None:
     assert named == datetime(2023, 5, 8, 11, 56, tzinfo=UTC)
     assert named is not None and named.utcoffset() == timedelta(hours=2)
     assert datetime_of(None) is None
+
+
+def test_a_rows_times_are_read_under_the_keys_named_and_nothing_else_changes() -> None:
+    at = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    row = {
+        "id": "t1",
+        "started_at": "2023-05-08T13:56:00Z",
+        "history_at": ["2023-05-08T13:56:00Z", at],
+        "ended_at": None,
+        "note": "2023-05-08T13:56:00Z",
+    }
+    read = datetimes_read(row, "started_at", "history_at", "ended_at", "absent")
+    assert read == {**row, "started_at": at, "history_at": [at, at]}
+    assert "absent" not in read
+    assert row["started_at"] == "2023-05-08T13:56:00Z"  # the row itself is left as it was
+    assert datetimes_read({"started_at": at}, "started_at") == {"started_at": at}
