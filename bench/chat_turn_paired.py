@@ -4,7 +4,8 @@ one run (issue 25: routing a message to a tool must not slow the turns that have
 Two worker processes, each importing ``app`` from its own checkout (``--old`` and ``--new``),
 each with its own new agent on the same Neo4j (offline reasoner, no session, reflection out of
 reach), run the same ordinary messages turn by turn, alternating (which goes first flips every
-pair), so both see the same load. Reported: p50 / p95 of each and the ratio new / old.
+pair), so both see the same load (``paired.py``). Reported: p50 / p95 of each and the ratio
+new / old.
 
     .venv/bin/python bench/chat_turn_paired.py --old /work/main --new . --turns 150
 """
@@ -14,12 +15,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from paired import compare
 
 MESSAGES = [
     "Please reconcile the petty cash account.",
@@ -61,59 +61,6 @@ async def worker() -> None:
         await runtime.aclose()
 
 
-def _start(checkout: Path) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [sys.executable, __file__, "--worker"],
-        env={**os.environ, "PYTHONPATH": str(checkout.resolve())},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    ready = json.loads(process.stdout.readline())  # type: ignore[union-attr]
-    assert ready["ready"].startswith(str(checkout.resolve())), ready
-    return process
-
-
-def _turn(process: subprocess.Popen[str], message: str) -> float:
-    process.stdin.write(message + "\n")  # type: ignore[union-attr]
-    process.stdin.flush()  # type: ignore[union-attr]
-    return float(json.loads(process.stdout.readline())["ms"])  # type: ignore[union-attr]
-
-
-def _quantiles(values: list[float]) -> tuple[float, float]:
-    cuts = statistics.quantiles(values, n=100)
-    return statistics.median(values), cuts[94]
-
-
-def main(old: Path, new: Path, turns: int, warmup: int) -> None:
-    workers = {"old": _start(old), "new": _start(new)}
-    times: dict[str, list[float]] = {"old": [], "new": []}
-    try:
-        for index in range(warmup + turns):
-            message = MESSAGES[index % len(MESSAGES)]
-            order = ("old", "new") if index % 2 == 0 else ("new", "old")
-            for name in order:
-                ms = _turn(workers[name], message)
-                if index >= warmup:
-                    times[name].append(ms)
-    finally:
-        for process in workers.values():
-            process.stdin.close()  # type: ignore[union-attr]
-            process.wait(60)
-    (old50, old95), (new50, new95) = _quantiles(times["old"]), _quantiles(times["new"])
-    print(f"{turns} turns each (after {warmup} warm-up), alternating, offline, no tools")
-    print(f"  old {old}: p50 {old50:7.1f} ms  p95 {old95:7.1f} ms")
-    print(f"  new {new}: p50 {new50:7.1f} ms  p95 {new95:7.1f} ms")
-    print(f"  ratio new/old: p50 {new50 / old50:.3f}  p95 {new95 / old95:.3f}")
-    # Each pair ran the same message under the same load: the ratio of each pair, and where
-    # the slowest turns fell (a load spike lands on one side of a pair).
-    pairs = [new / old for old, new in zip(times["old"], times["new"], strict=True)]
-    print(f"  per-pair ratio new/old: median {statistics.median(pairs):.3f}")
-    slowest = sorted(times["old"] + times["new"], reverse=True)[: max(1, turns // 10)]
-    from_new = sum(ms in times["new"] for ms in slowest)
-    print(f"  the slowest 10 % of all turns: {from_new} new, {len(slowest) - from_new} old")
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--worker", action="store_true")
@@ -125,4 +72,12 @@ if __name__ == "__main__":
     if arguments.worker:
         asyncio.run(worker())
     else:
-        main(arguments.old, arguments.new, arguments.turns, arguments.warmup)
+        compare(
+            __file__,
+            arguments.old,
+            arguments.new,
+            MESSAGES,
+            arguments.turns,
+            arguments.warmup,
+            what="turns (offline, no tools)",
+        )
