@@ -17,6 +17,9 @@ Each probe changes one thing of the real episode search for one run of
   (``app/text/entities.py`` ``stem``: light; ``app/text/words.py`` ``stem``: words), or with
   both the words and their stems counted (both-); ``stem=none`` is the same computation without
   stems, which reproduces the defaults' figures (a check of the probe itself);
+- ``tail=N,W``: a long query (a MADial dialogue, its turns one a line) searches the vector half
+  with its vector plus W × the vector of its last N lines (embedded as a query), normalised:
+  the turns nearest the one to be answered weigh more than the dialogue's start;
 - ``neighbours=sum``: a turn lifted by the sum of its two neighbours' scores instead of the
   better one's; ``neighbours=2,F``: the turns two places away lifted too, at F × the lift
   (``cypher/retrieval/search_episodes.cypher``'s text edited for the run);
@@ -30,6 +33,7 @@ Probes are joined by ``+`` (``stem=words+neighbours=2,0.3``).
     .venv/bin/python bench/retrieval_probes.py prf=5,0.3 --try ""
     .venv/bin/python bench/retrieval_probes.py stem=words --grid vector_share=0.35,0.4
     .venv/bin/python bench/retrieval_probes.py neighbours=2,0.3 --try ""
+    .venv/bin/python bench/retrieval_probes.py tail=2,0.5 --try ""
     .venv/bin/python bench/retrieval_probes.py stem=words+neighbours=2,0.3 --try ""
     .venv/bin/python bench/retrieval_probes.py misses --try ""
 """
@@ -253,10 +257,30 @@ def _bucket(rank: int | None) -> str:
     return "top 10" if rank <= 10 else "11-20" if rank <= 20 else "21-50" if rank <= 50 else "51+"
 
 
+def tail(lines: int, weight: float) -> None:
+    """A long query's vector moved towards that of its last ``lines`` lines."""
+    original = searches.SectionSearch._asked
+
+    async def asked(self: searches.SectionSearch, question: bool, vector: bool) -> Any:
+        found = await original(self, question, vector)
+        if found.embedding is None or question or self.embed is None:
+            return found
+        end = "\n".join(self.text.strip().splitlines()[-lines:])
+        near = await self.embed(end)
+        if near is None:
+            return found
+        moved = np.array(found.embedding, np.float32) + weight * np.array(near, np.float32)
+        moved /= np.linalg.norm(moved)
+        return dataclasses.replace(found, embedding=[float(x) for x in moved])
+
+    searches.SectionSearch._asked = asked  # type: ignore[method-assign]
+
+
 def main(argv: Sequence[str]) -> int:
     if not argv or argv[0].startswith("-"):
         raise SystemExit(
-            "first argument: passage-long | prf=M,BETA | stem=MODE | neighbours=HOW | misses "
+            "first argument: passage-long | prf=M,BETA | stem=MODE | neighbours=HOW | tail=N,W | "
+            "misses "
             "(several joined by '+')"
         )
     args = tuning.parse_args(list(argv[1:]))
@@ -280,6 +304,9 @@ def apply(probe: str) -> None:
         stemmed(probe.removeprefix("stem="))
     elif probe.startswith("neighbours="):
         neighbours(probe.removeprefix("neighbours="))
+    elif probe.startswith("tail="):
+        lines, weight = probe.removeprefix("tail=").split(",")
+        tail(int(lines), float(weight))
     elif probe != "misses":
         raise SystemExit(f"unknown probe {probe!r}")
 

@@ -11,6 +11,9 @@ before the test turn). Every setting of the grid ranks every question through ``
   other two conversations and MADial (objective: the mean of LoCoMo R@10 and MADial R@10) is
   scored on the held-out conversation; the held-out figures are what this reports;
 - **leave MADial out**: the setting best on LoCoMo alone, scored on MADial;
+- **leave a MADial fold out** (``--madial-folds``): MADial's dialogues in K interleaved folds,
+  each scored with the setting best on LoCoMo and the other folds (for settings that move only
+  long queries, which LoCoMo cannot choose);
 - **the default**: the setting best on everything, with its figures, and the rank the current
   default holds in the grid.
 
@@ -344,6 +347,8 @@ async def main(args: argparse.Namespace) -> int:
             f"leave MADial out: chose {label(chosen)} on LoCoMo -> MADial R@5 "
             f"{scores.mean(groups['madial'], 5):.3f} R@10 {scores.mean(groups['madial'], 10):.3f}"
         )
+        if args.madial_folds > 1:
+            madial_folds(results, locomo_all, groups["madial"], args.madial_folds)
         ranked = sorted(results, key=lambda r: -objective(r[1], locomo_all, groups["madial"]))
         best, scores = ranked[0]
         print(f"best on everything: {label(best)}: {figures(scores, locomo_all, groups['madial'])}")
@@ -361,6 +366,31 @@ async def main(args: argparse.Namespace) -> int:
     finally:
         await graph.close()
     return 0
+
+
+def madial_folds(
+    results: Sequence[tuple[dict[str, Any], Scores]],
+    locomo: Sequence[int],
+    madial: Sequence[int],
+    folds: int,
+) -> None:
+    """Leave part of MADial out: its dialogues in ``folds`` interleaved folds; for each, the
+    setting best on LoCoMo and the other folds, scored on the held-out fold. What a setting that
+    moves only long queries (LoCoMo's questions are short) is honestly worth on MADial."""
+    print(f"leave a MADial fold out ({folds} folds; chosen on LoCoMo + the other folds):")
+    held5: list[float] = []
+    held10: list[float] = []
+    for fold in range(folds):
+        held = [i for n, i in enumerate(madial) if n % folds == fold]
+        train = [i for n, i in enumerate(madial) if n % folds != fold]
+        chosen, scores = max(results, key=lambda r: objective(r[1], locomo, train))
+        held5 += [scores.at5[i] for i in held]
+        held10 += [scores.at10[i] for i in held]
+        print(f"  fold {fold}: chose {label(chosen) or 'the defaults'}")
+    print(
+        f"  all held-out dialogues: R@5 {statistics.fmean(held5):.3f} "
+        f"R@10 {statistics.fmean(held10):.3f}"
+    )
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -388,6 +418,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="PATH",
         help="a JSON file of the scores of settings measured before (same data, same code, same "
         "environment): read, and written after each new setting",
+    )
+    parser.add_argument(
+        "--madial-folds",
+        type=int,
+        default=5,
+        metavar="K",
+        help="also leave each of K interleaved folds of MADial out (default 5; 1: not)",
     )
     parser.add_argument(
         "--clock",

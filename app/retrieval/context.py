@@ -73,11 +73,13 @@ async def build_context(
     unembedded = _unembedded(graph, embedder, settings, agent_id, request, now)
     # What needs no query vector runs while the query is embedded: the frame (it sets only the
     # budget, applied once the sections are read), the lexical reads of the belief, rule and
-    # episode sections and the look-up of the speakers a question names.
+    # episode sections, the look-up of the speakers a question names and the embedding of a long
+    # query's last lines.
     built_in = set(wanted) - set(extra_sections or {})
     framing = asyncio.ensure_future(_frame(choose_frame, graph, agent_id, request.q))
     ahead = unembedded.read_ahead(built_in)
     speakers = unembedded.speakers_ahead(built_in)
+    tail = unembedded.tail_ahead(built_in)
     try:
         embedded = await _embed_query(
             embedder,
@@ -92,12 +94,13 @@ async def build_context(
             stripped=embedded.stripped,
             ahead=ahead,
             speakers=speakers,
+            tail=tail,
             embed_question=embedded.later,
         )
         loaded = await _load_sections(search, wanted, extra_sections or {})
         frame = await framing
     finally:
-        _settle([framing, *ahead.values(), *([speakers] if speakers else [])])
+        _settle([framing, *ahead.values(), *(read for read in (speakers, tail) if read)])
     budget = request.budget_tokens or (
         frame.budget_tokens if frame else settings.default_budget_tokens
     )

@@ -8,6 +8,7 @@ statistics (``lexical.py``) and the parameters put together.
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -79,6 +80,8 @@ class SectionSearch:
     stripped: tuple[str, list[float]] | None = None
     # The speakers the question names, already being looked up (``speakers_ahead``).
     speakers: asyncio.Future[list[str]] | None = None
+    # The vector of a long query's last lines, already being embedded (``tail_ahead``).
+    tail: asyncio.Future[list[float] | None] | None = None
     # Embeds the question itself when ``embedding`` is the vector of the question without the
     # names it says (``stripped``): no wanted section but the episodes reads the question's own
     # vector, so it is embedded only if the episodes need it after all (``question_vector``).
@@ -106,6 +109,22 @@ class SectionSearch:
         if "episodes" not in sections or not self._asks_about_people(vector=True):
             return None
         return asyncio.ensure_future(asked_speakers(self.graph, self.agent_id, self.text))
+
+    def tail_ahead(self, sections: Collection[str]) -> asyncio.Future[list[float] | None] | None:
+        """Starts embedding the last ``long_query_tail_lines`` lines of a long query of more
+        lines than that, when the episode section will search with a vector, so that it runs
+        while the query is embedded; None when it will not."""
+        lines = self.settings.long_query_tail_lines
+        if "episodes" not in sections or self.mode == "fulltext" or self.embed is None:
+            return None
+        # Long by its words in every mode (``_question`` reads a vector-only query as short).
+        terms = self.terms if self.terms is not None else lucene_terms(self.text)
+        if lines == 0 or len((terms or "").split()) < self.settings.long_query_terms:
+            return None
+        said = [line for line in self.text.splitlines() if line.strip()]
+        if len(said) <= lines:
+            return None
+        return asyncio.ensure_future(self.embed("\n".join(said[-lines:])))
 
     def also_embedded(self, sections: Collection[str]) -> str | None:
         """The question without the names it says, when the episode section will search with
@@ -197,6 +216,7 @@ class SectionSearch:
             else None
         )
         fetch = self.k * s.moment_fetch if s.moment_cap > 0 else self.k
+        embedding = await self._with_tail(asked.embedding)
         rows = await self.graph.read(
             "retrieval/search_episodes",
             w=w,
@@ -208,10 +228,20 @@ class SectionSearch:
             own_turn_scan=s.own_turn_scan,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),
-            **{**self.common(), "k": fetch, "embedding": vector_param(asked.embedding)},
+            **{**self.common(), "k": fetch, "embedding": vector_param(embedding)},
         )
         kept = diversified(rows, self.k, per_moment=s.moment_cap, window=s.moment_window)
         return [{**row, "occurred_at": datetime_of(row["occurred_at"])} for row in kept]
+
+    async def _with_tail(self, vector: list[float] | None) -> list[float] | None:
+        """The episodes' query vector with that of the long query's last lines added
+        (``tail_ahead``), or as it is."""
+        if vector is None or self.tail is None:
+            return vector
+        near = await self.tail
+        if near is None:
+            return vector
+        return _tail_added(vector, near, self.settings.long_query_tail_weight)
 
     def _episode_fusion(self, vector: bool | int) -> dict[str, Any]:
         """How the episode section fuses (``weights``), with a query vector or without one:
@@ -421,3 +451,10 @@ class SectionSearch:
             episode_ids=episode_ids,
             k=self.k,
         )
+
+
+def _tail_added(vector: list[float], tail: list[float], weight: float) -> list[float]:
+    """``vector + weight × tail``, of unit length (``vector`` itself when that sum is zero)."""
+    summed = [v + weight * t for v, t in zip(vector, tail, strict=True)]
+    norm = math.sqrt(sum(x * x for x in summed))
+    return [x / norm for x in summed] if norm > 0 else vector

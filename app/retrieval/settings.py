@@ -100,6 +100,17 @@ class RetrievalSettings(BaseModel):
     episode_vector_share, when set, wins."""
     long_query_terms: Annotated[int, Field(ge=1, le=64)] = 12
     """Episodes: a query of at least this many fulltext terms is long."""
+    # A whole dialogue as the query: its last turns say what is being asked now. 2 lines at 0.5
+    # (the first value tried) raised MADial R@10 0.743 → 0.760 (13 dialogues better, 2 worse,
+    # every fifth of them better) and left LoCoMo's questions (short) as they were; no other
+    # of 16 (1–4 lines × 0.3–1.0) was higher (bench/README.md, "the last lines of a long query").
+    long_query_tail_lines: Annotated[int, Field(ge=0, le=64)] = 2
+    """Episodes: a long query of more lines than this also embeds its last this many lines, and
+    its vector half searches with its own vector plus ``long_query_tail_weight`` × theirs,
+    normalised (0: off)."""
+    long_query_tail_weight: Annotated[float, Field(ge=0.0, le=10.0)] = 0.5
+    """Episodes: the weight of a long query's last lines in its vector
+    (``long_query_tail_lines``)."""
     # The name pulls the vector towards the turns that address the person; the person bonus
     # finds their own turns through the graph. "always" (with named_own_turn_weight 0.3)
     # raised LoCoMo R@10 0.807 → 0.819, multi-hop 0.438 → 0.491, open-domain 0.368 → 0.421,
