@@ -20,6 +20,7 @@ Each probe changes one thing of the real episode search for one run of
 - ``tail=N,W``: a long query (a MADial dialogue, its turns one a line) searches the vector half
   with its vector plus W × the vector of its last N lines (embedded as a query), normalised:
   the turns nearest the one to be answered weigh more than the dialogue's start;
+- ``lextail=N``: a long query's lexical half searches the words of its last N lines only;
 - ``neighbours=sum``: a turn lifted by the sum of its two neighbours' scores instead of the
   better one's; ``neighbours=2,F``: the turns two places away lifted too, at F × the lift
   (``cypher/retrieval/search_episodes.cypher``'s text edited for the run);
@@ -276,6 +277,22 @@ def tail(lines: int, weight: float) -> None:
     searches.SectionSearch._asked = asked  # type: ignore[method-assign]
 
 
+def lexical_tail(lines: int) -> None:
+    """A long query's lexical half on the words of its last ``lines`` lines."""
+    original = searches.SectionSearch._lexical
+
+    async def lexical(self: searches.SectionSearch, fulltext_on: bool) -> Any:
+        if self.terms is None or self._question():
+            return await original(self, fulltext_on)
+        end = "\n".join(self.text.strip().splitlines()[-lines:])
+        terms = lucene_terms(end)
+        if not terms:
+            return await original(self, fulltext_on)
+        return await original(dataclasses.replace(self, terms=terms), fulltext_on)
+
+    searches.SectionSearch._lexical = lexical  # type: ignore[method-assign]
+
+
 def main(argv: Sequence[str]) -> int:
     if not argv or argv[0].startswith("-"):
         raise SystemExit(
@@ -304,6 +321,8 @@ def apply(probe: str) -> None:
         stemmed(probe.removeprefix("stem="))
     elif probe.startswith("neighbours="):
         neighbours(probe.removeprefix("neighbours="))
+    elif probe.startswith("lextail="):
+        lexical_tail(int(probe.removeprefix("lextail=")))
     elif probe.startswith("tail="):
         lines, weight = probe.removeprefix("tail=").split(",")
         tail(int(lines), float(weight))
