@@ -15,7 +15,7 @@
 // Returns: agent (map: id, name, identity_goal, terminal_creed, skill: JSON or null), frames (list of property
 //          maps, in position order), d (float), people (list of {id, name, name_key, role,
 //          authority, relationship_value, affect_valence, affect_stress}), history (list of
-//          {speaker, message, response, occurred_at}, newest first), tool (map: qualified_name,
+//          {speaker, message, response}, newest first), tool (map: qualified_name,
 //          description, read_only, destructive: what supervision reads; null when no such
 //          active tool), belief (map: id, statement, category, strength (in the context),
 //          default_strength, tension; null when the tool has none, or it is inactive),
@@ -45,8 +45,8 @@ CALL (agent) {
   WITH e ORDER BY e.occurred_at DESC, e.created_at DESC
   LIMIT $limit
   RETURN collect(CASE WHEN e IS NOT NULL THEN {speaker: e.speaker,
-                      message: coalesce(e.user_message, e.text), response: e.response,
-                      occurred_at: e.occurred_at} END) AS history
+                      message: coalesce(e.user_message, e.text), response: e.response} END)
+         AS history
 }
 CALL (agent) {
   OPTIONAL MATCH (agent)-[:CAN_USE]->(t:Tool {agent_id: $agent_id, qualified_name: $qualified_name})

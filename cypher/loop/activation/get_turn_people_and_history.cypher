@@ -10,8 +10,8 @@
 //          affect_valence, affect_stress, trust, knowledge, inferred_goals,
 //          successful_patterns}: the last three JSON strings or null), speaker_topics (list of
 //          topics, most recent first, each as the form of the word those episodes use most, as
-//          memory/people/list_person_topics shows it), history (list of {speaker, message, response,
-//          occurred_at}, newest first). No row for an unknown agent.
+//          memory/people/list_person_topics shows it), history (list of {speaker, message, response},
+//          newest first: no time, which the turn does not read). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
   MATCH (p:Person {agent_id: agent.id})
@@ -44,7 +44,7 @@ CALL (agent) {
   WITH e ORDER BY e.occurred_at DESC, e.created_at DESC
   LIMIT $limit
   RETURN collect(CASE WHEN e IS NOT NULL THEN {speaker: e.speaker,
-                      message: coalesce(e.user_message, e.text), response: e.response,
-                      occurred_at: e.occurred_at} END) AS history
+                      message: coalesce(e.user_message, e.text), response: e.response} END)
+         AS history
 }
 RETURN people, speaker_topics, history
