@@ -6,6 +6,7 @@ and the loop's on one injected clock (never the wall)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
@@ -48,31 +49,46 @@ async def clocked_graph(settings: Settings, fixed_clock: FixedClock) -> AsyncIte
     await client.close()
 
 
-async def _runtime(
-    settings: Settings, graph: GraphClient, clock: FixedClock, agent_id: str
-) -> Runtime:
+@dataclass(frozen=True)
+class Asked:
+    """One agent whose proposal turn left an approval waiting and its task awaiting input."""
+
+    graph: GraphClient
+    clock: FixedClock
+    runtime: Runtime
+    agent_id: str
+    approval_id: str
+
+
+@pytest.fixture
+async def asked(
+    clocked_graph: GraphClient, settings: Settings, fixed_clock: FixedClock
+) -> AsyncIterator[Asked]:
+    """A fresh agent, its runtime (only the ``approval_expiry`` job, on ``fixed_clock``) and a
+    proposal turn whose approval waits; the runtime is closed after the test."""
+    graph = clocked_graph
+    agent_id = (await create_agent(graph, AgentCreate(name="approval expiry"))).id
     chosen = SchedulerSettings(enabled=False, agent_ids=[agent_id], jobs=["approval_expiry"])
-    return Runtime(
+    runtime = Runtime(
         settings.model_copy(update={"scheduler": chosen}),
         graph,
         reasoner=OfflineReasoner(),
         executors=ExecutorRegistry([Reconciler()]),
-        clock=clock,
+        clock=fixed_clock,
     )
-
-
-async def _asked(graph: GraphClient, settings: Settings, runtime: Runtime, agent_id: str) -> str:
-    """A proposal turn: its approval waits and its task awaits input."""
-    await store.create_belief(
-        graph,
-        settings.mechanics,
-        agent_id,
-        BeliefCreate(statement=RECONCILE, category="aesthetic", strength=0.55),
-    )
-    turn: TurnResult = await run_turn(runtime.loop, agent_id, ChatRequest(message=REQUEST))
-    assert turn.mode == "proposal" and turn.approval is not None
-    assert (await _only_task(graph, agent_id)).state == "awaiting_input"
-    return turn.approval.id
+    try:
+        await store.create_belief(
+            graph,
+            settings.mechanics,
+            agent_id,
+            BeliefCreate(statement=RECONCILE, category="aesthetic", strength=0.55),
+        )
+        turn: TurnResult = await run_turn(runtime.loop, agent_id, ChatRequest(message=REQUEST))
+        assert turn.mode == "proposal" and turn.approval is not None
+        assert (await _only_task(graph, agent_id)).state == "awaiting_input"
+        yield Asked(graph, fixed_clock, runtime, agent_id, turn.approval.id)
+    finally:
+        await runtime.aclose()
 
 
 async def _only_task(graph: GraphClient, agent_id: str) -> Task:
@@ -81,71 +97,55 @@ async def _only_task(graph: GraphClient, agent_id: str) -> Task:
     return tasks.data[0]
 
 
-async def test_the_schedule_cancels_the_task_of_an_approval_nobody_answered(
-    clocked_graph: GraphClient, settings: Settings, fixed_clock: FixedClock
-) -> None:
-    graph, clock = clocked_graph, fixed_clock
-    agent_id = (await create_agent(graph, AgentCreate(name="approval expiry"))).id
-    runtime = await _runtime(settings, graph, clock, agent_id)
-    try:
-        approval_id = await _asked(graph, settings, runtime, agent_id)
-        asked_at = clock.now()
-        # Not yet expired: nothing is due, the task still waits.
-        clock.advance(timedelta(hours=TTL_HOURS - 1))
-        assert await runtime.scheduler.tick() == []
-        assert (await _only_task(graph, agent_id)).state == "awaiting_input"
+async def test_the_schedule_cancels_the_task_of_an_approval_nobody_answered(asked: Asked) -> None:
+    graph, clock, runtime = asked.graph, asked.clock, asked.runtime
+    agent_id, approval_id = asked.agent_id, asked.approval_id
+    asked_at = clock.now()
+    # Not yet expired: nothing is due, the task still waits.
+    clock.advance(timedelta(hours=TTL_HOURS - 1))
+    assert await runtime.scheduler.tick() == []
+    assert (await _only_task(graph, agent_id)).state == "awaiting_input"
 
-        clock.advance(timedelta(hours=2))
-        [run] = await runtime.scheduler.tick()
-        assert (run.job, run.agent_id, run.outcome) == ("approval_expiry", agent_id, "ok")
-        assert run.detail == "1 approval(s) expired, 1 waiting task(s) cancelled"
-        stored = await get_approval(graph, agent_id, approval_id)
-        assert stored.public.status == "expired" and stored.public.resolved_at == clock.now()
-        task = await _only_task(graph, agent_id)
-        assert task.state == "cancelled" and task.ended_at == clock.now()
-        assert [(m.state, m.at) for m in task.history][1:] == [
-            ("awaiting_input", asked_at),
-            ("cancelled", clock.now()),
-        ]
-        assert task.history[-1].cause == expired_cause(approval_id)
-        cancelled_at = clock.now()
+    clock.advance(timedelta(hours=2))
+    [run] = await runtime.scheduler.tick()
+    assert (run.job, run.agent_id, run.outcome) == ("approval_expiry", agent_id, "ok")
+    assert run.detail == "1 approval(s) expired, 1 waiting task(s) cancelled"
+    stored = await get_approval(graph, agent_id, approval_id)
+    assert stored.public.status == "expired" and stored.public.resolved_at == clock.now()
+    task = await _only_task(graph, agent_id)
+    assert task.state == "cancelled" and task.ended_at == clock.now()
+    assert [(m.state, m.at) for m in task.history][1:] == [
+        ("awaiting_input", asked_at),
+        ("cancelled", clock.now()),
+    ]
+    assert task.history[-1].cause == expired_cause(approval_id)
+    cancelled_at = clock.now()
 
-        # Nothing waits any more: the agent is not looked at again, and a late answer is
-        # refused without moving the task a second time.
-        clock.advance(timedelta(hours=1))
-        assert await runtime.scheduler.tick() == []
-        with pytest.raises(ApprovalClosed):
-            await resume_approval(
-                runtime.loop, agent_id, approval_id, ApprovalAnswer(action="approve")
-            )
-        again = await _only_task(graph, agent_id)
-        assert [(m.state, m.at) for m in again.history][-2:] == [
-            ("awaiting_input", asked_at),
-            ("cancelled", cancelled_at),
-        ]
-    finally:
-        await runtime.aclose()
+    # Nothing waits any more: the agent is not looked at again, and a late answer is
+    # refused without moving the task a second time.
+    clock.advance(timedelta(hours=1))
+    assert await runtime.scheduler.tick() == []
+    with pytest.raises(ApprovalClosed):
+        await resume_approval(runtime.loop, agent_id, approval_id, ApprovalAnswer(action="approve"))
+    again = await _only_task(graph, agent_id)
+    assert [(m.state, m.at) for m in again.history][-2:] == [
+        ("awaiting_input", asked_at),
+        ("cancelled", cancelled_at),
+    ]
 
 
-async def test_expiring_is_idempotent_and_moves_only_a_waiting_task(
-    clocked_graph: GraphClient, settings: Settings, fixed_clock: FixedClock
-) -> None:
-    graph, clock = clocked_graph, fixed_clock
-    agent_id = (await create_agent(graph, AgentCreate(name="approval expiry twice"))).id
-    runtime = await _runtime(settings, graph, clock, agent_id)
-    try:
-        approval_id = await _asked(graph, settings, runtime, agent_id)
-        # Before its time nothing expires.
-        early = await expire_overdue(graph, agent_id, clock.now() + timedelta(hours=1))
-        assert (early.expired, early.cancelled) == ([], [])
-        late = clock.now() + timedelta(hours=TTL_HOURS + 1)
-        first = await expire_overdue(graph, agent_id, late)
-        assert (first.expired, first.cancelled) == ([approval_id], [approval_id])
-        # A second sweep (or a transaction re-run after a transient error) finds nothing.
-        second = await expire_overdue(graph, agent_id, late + timedelta(minutes=5))
-        assert (second.expired, second.cancelled) == ([], [])
-        task = await _only_task(graph, agent_id)
-        assert [m.state for m in task.history] == ["planning", "awaiting_input", "cancelled"]
-        assert task.history[-1].at == late
-    finally:
-        await runtime.aclose()
+async def test_expiring_is_idempotent_and_moves_only_a_waiting_task(asked: Asked) -> None:
+    graph, clock = asked.graph, asked.clock
+    agent_id, approval_id = asked.agent_id, asked.approval_id
+    # Before its time nothing expires.
+    early = await expire_overdue(graph, agent_id, clock.now() + timedelta(hours=1))
+    assert (early.expired, early.cancelled) == ([], [])
+    late = clock.now() + timedelta(hours=TTL_HOURS + 1)
+    first = await expire_overdue(graph, agent_id, late)
+    assert (first.expired, first.cancelled) == ([approval_id], [approval_id])
+    # A second sweep (or a transaction re-run after a transient error) finds nothing.
+    second = await expire_overdue(graph, agent_id, late + timedelta(minutes=5))
+    assert (second.expired, second.cancelled) == ([], [])
+    task = await _only_task(graph, agent_id)
+    assert [m.state for m in task.history] == ["planning", "awaiting_input", "cancelled"]
+    assert task.history[-1].at == late
