@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from app.graph.agent_scope import lock_agent
+from app.graph.batches import in_locked_batches
 from app.graph.client import GraphClient, Transaction
 from app.memory.people.names import find_mentions
 from app.memory.session_order import ROLE_SPEAKERS
@@ -65,57 +65,49 @@ async def link_subjects_in(tx: Transaction, agent_id: str, rows: Iterable[dict[s
 async def link_stored_episodes(graph: GraphClient, agent_id: str) -> int:
     """Links the agent's stored episodes that mention no subject yet (episodes written before
     subjects were kept), in batches under the agent's lock; returns how many were read."""
-    after, seen = "", 0
-    while True:
 
-        async def work(tx: Transaction, start: str = after) -> list[dict[str, Any]]:
-            await lock_agent(tx, agent_id)
-            rows = await tx.run(
-                "memory/episode_subjects/list_unlinked_episodes",
-                agent_id=agent_id,
-                after=start,
-                limit=UNLINKED_BATCH,
-            )
-            await link_subjects_in(tx, agent_id, rows)
-            return rows
+    async def step(tx: Transaction, after: str) -> tuple[int, str | None]:
+        rows = await tx.run(
+            "memory/episode_subjects/list_unlinked_episodes",
+            agent_id=agent_id,
+            after=after,
+            limit=UNLINKED_BATCH,
+        )
+        await link_subjects_in(tx, agent_id, rows)
+        return len(rows), _next_after(rows)
 
-        rows = await graph.write_transaction(work, action="linking episode subjects")
-        seen += len(rows)
-        if len(rows) < UNLINKED_BATCH:
-            return seen
-        after = str(rows[-1]["id"])
+    return await in_locked_batches(graph, agent_id, step, action="linking episode subjects")
 
 
 async def fill_topic_surfaces(graph: GraphClient, agent_id: str) -> int:
     """Gives the topic edges of the agent's episodes linked before word forms were kept their
     episode's form of the word, in batches under the agent's lock; returns how many edges got
     one. Idempotent: an edge with a form keeps it."""
-    after, filled = "", 0
-    while True:
 
-        async def work(tx: Transaction, start: str = after) -> tuple[list[dict[str, Any]], int]:
-            await lock_agent(tx, agent_id)
-            rows = await tx.run(
-                "memory/episode_subjects/list_episodes_without_surfaces",
-                agent_id=agent_id,
-                after=start,
-                limit=UNLINKED_BATCH,
-            )
-            mentions = [
-                {"episode": episode["id"], "key": subject["key"], "surface": episode["surface"]}
-                for subject in _subjects(rows)
-                for episode in subject["episodes"]
-                if episode["surface"] is not None
-            ]
-            if not mentions:
-                return rows, 0
-            [done] = await tx.run(
-                "memory/episode_subjects/set_topic_surfaces", agent_id=agent_id, mentions=mentions
-            )
-            return rows, int(done["filled"])
+    async def step(tx: Transaction, after: str) -> tuple[int, str | None]:
+        rows = await tx.run(
+            "memory/episode_subjects/list_episodes_without_surfaces",
+            agent_id=agent_id,
+            after=after,
+            limit=UNLINKED_BATCH,
+        )
+        mentions = [
+            {"episode": episode["id"], "key": subject["key"], "surface": episode["surface"]}
+            for subject in _subjects(rows)
+            for episode in subject["episodes"]
+            if episode["surface"] is not None
+        ]
+        if not mentions:
+            return 0, _next_after(rows)
+        [done] = await tx.run(
+            "memory/episode_subjects/set_topic_surfaces", agent_id=agent_id, mentions=mentions
+        )
+        return int(done["filled"]), _next_after(rows)
 
-        rows, count = await graph.write_transaction(work, action="keeping topic word forms")
-        filled += count
-        if len(rows) < UNLINKED_BATCH:
-            return filled
-        after = str(rows[-1]["id"])
+    return await in_locked_batches(graph, agent_id, step, action="keeping topic word forms")
+
+
+def _next_after(rows: list[dict[str, Any]]) -> str | None:
+    """The cursor after a batch listed by episode id: its last id, or None when the batch was
+    short (nothing is left)."""
+    return str(rows[-1]["id"]) if len(rows) >= UNLINKED_BATCH else None

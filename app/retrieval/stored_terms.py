@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.graph.agent_scope import lock_agent
+from app.graph.batches import in_locked_batches
 from app.graph.client import GraphClient, Row, Transaction
 from app.memory.lexical_stats import episode_document
 from app.text.lexical import scored_words
@@ -53,19 +53,15 @@ async def _store_missing(
     """Runs ``queries`` (the list of documents without terms, the store of their terms) with
     ``params``, a batch at a time, until none is left; ``text_of``: a listed row's text."""
     listed, stored = queries
-    total = 0
-    while True:
 
-        async def work(tx: Transaction) -> int:
-            await lock_agent(tx, agent_id)
-            rows = await tx.run(listed, agent_id=agent_id, limit=TERMS_BATCH, **params)
-            documents = [{"id": row["id"], **scored_words(text_of(row))} for row in rows]
-            if not documents:
-                return 0
-            done = await tx.run(stored, agent_id=agent_id, documents=documents, **params)
-            return int(done[0]["stored"])
+    async def step(tx: Transaction, _after: str) -> tuple[int, str | None]:
+        # Documents given their terms leave the list, so each batch reads it from the start.
+        rows = await tx.run(listed, agent_id=agent_id, limit=TERMS_BATCH, **params)
+        documents = [{"id": row["id"], **scored_words(text_of(row))} for row in rows]
+        if not documents:
+            return 0, None
+        done = await tx.run(stored, agent_id=agent_id, documents=documents, **params)
+        count = int(done[0]["stored"])
+        return count, ("" if count else None)
 
-        batch = await graph.write_transaction(work, action="storing documents' lexical terms")
-        if batch == 0:
-            return total
-        total += batch
+    return await in_locked_batches(graph, agent_id, step, action="storing documents' lexical terms")
