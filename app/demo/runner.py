@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
-from app.agents.birth import birth
-from app.agents.models import AgentCreate, BirthProfile
 from app.agents.store import delete_agent
 from app.clock import FixedClock
 from app.config import Settings
@@ -29,6 +27,7 @@ from app.graph.migrations import MigrationRunner
 from app.runtime import Runtime
 from app.scenarios.driver import (
     SQLITE_SERVER_NAME,
+    born_to,
     find_sqlite_server,
     offline_settings,
     open_runtime,
@@ -144,21 +143,7 @@ async def _born(runtime: Runtime, name: str) -> StoryReport:
     """A full birth (creed, self, role beliefs, the controller as principal), no packs: the
     pack comes after birth."""
     principal = script.CONTROLLER
-    profile = BirthProfile(
-        name=principal.name,
-        email=principal.email,
-        role=principal.role,
-        seniority=principal.seniority,
-        company=script.COMPANY,
-        industry="accounting",
-    )
-    born = await birth(
-        runtime.graph,
-        runtime.embedder,
-        runtime.settings.mechanics,
-        AgentCreate(name=name, profile=profile, packs=[]),
-        memory_mechanics=runtime.settings.memory,
-    )
+    born = await born_to(runtime, name, principal, script.COMPANY, packs=[])
     beliefs = sum(pack.created for pack in born.birth.packs) if born.birth else 0
     story = StoryReport(key="birth", title="Born to a controller", ids={"agent": born.id})
     story.lines.append(

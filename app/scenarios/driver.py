@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
+from app.agents.birth import birth
+from app.agents.models import AgentCreate, BirthProfile, BornAgent
 from app.clock import FixedClock
 from app.config import Settings
 from app.loop.background import settle_all_background
@@ -39,6 +41,41 @@ SQLITE_SERVER_NAME = "mcp-server-sqlite"
 LEDGER = "ledger"
 # Minutes the clock moves before each turn (a conversation's pace).
 TURN_MINUTES = 3
+
+
+class Principal(Protocol):
+    """Who a scripted agent is born to work for (the demo's controller, a scenario's principal)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def email(self) -> str | None: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def seniority(self) -> str: ...
+
+
+async def born_to(
+    runtime: Runtime, name: str, principal: Principal, company: str, packs: Sequence[str]
+) -> BornAgent:
+    """A full birth of the agent ``name`` (creed, self, role beliefs, ``principal`` as its
+    principal at ``company``, in accounting) with ``packs``."""
+    profile = BirthProfile(
+        name=principal.name,
+        email=principal.email,
+        role=principal.role,
+        seniority=principal.seniority,
+        company=company,
+        industry="accounting",
+    )
+    return await birth(
+        runtime.graph,
+        runtime.embedder,
+        runtime.settings.mechanics,
+        AgentCreate(name=name, profile=profile, packs=list(packs)),
+        memory_mechanics=runtime.settings.memory,
+    )
 
 
 def offline_settings(settings: Settings) -> Settings:

@@ -15,8 +15,6 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.agents.birth import birth
-from app.agents.models import AgentCreate, BirthProfile
 from app.agents.store import delete_agent
 from app.beliefs.writes import create_belief
 from app.clock import FixedClock
@@ -32,6 +30,7 @@ from app.scenarios.checks import describe, turn_checks
 from app.scenarios.driver import (
     Progress,
     Stage,
+    born_to,
     find_sqlite_server,
     offline_settings,
     open_runtime,
@@ -158,23 +157,8 @@ def _sqlite_server(scenario: Scenario, options: RunOptions) -> Path | None:
 
 async def _born(runtime: Runtime, scenario: Scenario) -> str:
     """A full birth for the principal with the scenario's packs (none: creed, self, role)."""
-    principal = scenario.principal
-    profile = BirthProfile(
-        name=principal.name,
-        email=principal.email,
-        role=principal.role,
-        seniority=principal.seniority,
-        company=scenario.company,
-        industry="accounting",
-    )
     name = f"scenario {scenario.name} {uuid.uuid4().hex[:8]}"
-    born = await birth(
-        runtime.graph,
-        runtime.embedder,
-        runtime.settings.mechanics,
-        AgentCreate(name=name, profile=profile, packs=list(scenario.packs)),
-        memory_mechanics=runtime.settings.memory,
-    )
+    born = await born_to(runtime, name, scenario.principal, scenario.company, scenario.packs)
     return born.id
 
 
