@@ -23,6 +23,7 @@ from app.graph.client import GraphClient
 from app.resources import resource_dir
 from app.retrieval.settings import RetrievalSettings
 from tests.support.memory_rest import context, import_episodes
+from tests.support.old_episodes import write_old_episodes
 
 T0 = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
 
@@ -235,21 +236,7 @@ async def test_migration_and_backfill_give_old_episodes_the_new_structure(
     embedder = shared_embedder(Settings().embeddings)
     vectors = await embedder.embed([text for _, text in texts])
     assert vectors is not None
-    await test_graph.write(
-        "probe/create_old_episodes",
-        agent_id=agent,
-        session="old",
-        episodes=[
-            {
-                "id": f"{agent}-{i}",
-                "speaker": speaker,
-                "text": text,
-                "occurred_at": T0 + timedelta(minutes=i),
-                "embedding": vector,
-            }
-            for i, ((speaker, text), vector) in enumerate(zip(texts, vectors, strict=True))
-        ],
-    )
+    await write_old_episodes(test_graph, agent, texts, start=T0, vectors=vectors)
     migration = resource_dir("schema") / "V0018__episode_search_text_and_session_order.cypher"
     for statement in split_statements(migration.read_text(encoding="utf-8")):
         await graph.run_autocommit(statement, "re-run V0018")
@@ -281,16 +268,7 @@ async def test_the_speaker_migration_keys_old_episodes_by_their_speaker(
     # not run again here): an episode stored without speaker_key gets its speaker in lower case,
     # and running it again changes nothing.
     agent = f"test-{uuid.uuid4()}"
-    await test_graph.write(
-        "probe/create_old_episodes",
-        agent_id=agent,
-        session="old",
-        episodes=[
-            {"id": f"{agent}-{i}", "speaker": speaker, "text": "Hello.",
-             "occurred_at": T0 + timedelta(minutes=i), "embedding": [1.0] + [0.0] * 383}
-            for i, speaker in enumerate(["Ann", "BOB"])
-        ],
-    )  # fmt: skip
+    await write_old_episodes(test_graph, agent, [("Ann", "Hello."), ("BOB", "Hello.")], start=T0)
     migration = resource_dir("schema") / "V0031__index_episode_speakers.cypher"
     backfill = split_statements(migration.read_text(encoding="utf-8"))[0]
     for _ in range(2):  # idempotent
