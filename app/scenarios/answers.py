@@ -8,21 +8,13 @@ from __future__ import annotations
 from app.errors import CredenceError
 from app.loop.approvals import get_approval
 from app.loop.models import TurnResult
-from app.scenarios.checks import describe, turn_checks
+from app.scenarios.checks import check_of, describe, turn_checks
 from app.scenarios.driver import Stage
 from app.scenarios.models import AnswerSpec, Check, ScenarioTurn
 
 
 def _check(number: int, speaker: str, what: str, expected: str, actual: str) -> Check:
-    return Check(
-        turn=number,
-        step="answer",
-        speaker=speaker,
-        what=what,
-        expected=expected,
-        actual=actual,
-        passed=expected == actual,
-    )
+    return check_of(number, "answer", speaker, (what, expected, actual, expected == actual))
 
 
 async def _status(stage: Stage, approval_id: str) -> str:

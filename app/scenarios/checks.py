@@ -93,18 +93,21 @@ def turn_checks(
     number: int, step: str, speaker: str, expectation: Expectation, result: TurnResult
 ) -> list[Check]:
     """The checks of one turn (``step`` 'turn') or of the turn an answer resumed ('answer')."""
-    return [
-        Check(
-            turn=number,
-            step=step,
-            speaker=speaker,
-            what=what,
-            expected=expected,
-            actual=actual,
-            passed=passed,
-        )
-        for what, expected, actual, passed in check_turn(expectation, result)
-    ]
+    return [check_of(number, step, speaker, outcome) for outcome in check_turn(expectation, result)]
+
+
+def check_of(number: int, step: str, speaker: str, outcome: Outcome) -> Check:
+    """The check of turn ``number``'s ``step`` by ``speaker`` that found ``outcome``."""
+    what, expected, actual, passed = outcome
+    return Check(
+        turn=number,
+        step=step,
+        speaker=speaker,
+        what=what,
+        expected=expected,
+        actual=actual,
+        passed=passed,
+    )
 
 
 def describe(result: TurnResult) -> str:
