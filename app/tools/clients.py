@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
@@ -188,11 +189,28 @@ class McpClients:
         # The agents' tools as turns offer them to the reasoner (app/tools/offers.py).
         self.offers = ToolOffers()
         self._servers: dict[str, _Server] = {}
+        # One lock per connection key while it has a server or someone asks for it, with how
+        # many hold it or wait for it: a closed connection's lock is dropped once no one does.
         self._locks: dict[str, asyncio.Lock] = {}
+        self._lock_users: dict[str, int] = {}
+
+    @contextlib.asynccontextmanager
+    async def _held(self, key: str) -> AsyncIterator[None]:
+        """Holds ``key``'s lock (one start of its server at a time)."""
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        self._lock_users[key] = self._lock_users.get(key, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._lock_users[key] -= 1
+            if not self._lock_users[key]:
+                del self._lock_users[key]
+                if key not in self._servers:  # closed while it was held
+                    self._locks.pop(key, None)
 
     async def _session(self, spec: ServerSpec) -> ClientSession:
-        lock = self._locks.setdefault(spec.key, asyncio.Lock())
-        async with lock:
+        async with self._held(spec.key):
             server = self._servers.get(spec.key)
             same = server is not None and server.spec.fingerprint() == spec.fingerprint()
             if server is not None and server.alive and same and server.session is not None:
@@ -261,6 +279,8 @@ class McpClients:
         self.connection_rows.pop(key, None)
         self.offers.forget(key.partition("/")[0])
         server = self._servers.pop(key, None)
+        if key not in self._lock_users:
+            self._locks.pop(key, None)
         if server is not None:
             await server.close()
 
