@@ -44,16 +44,23 @@ async def find_agent_identity(graph: GraphClient, agent_id: str) -> dict[str, An
 
 
 async def list_agents(
-    graph: GraphClient, agent_ids: frozenset[str] | None, skip: int = 0, limit: int = 50
+    graph: GraphClient,
+    agent_ids: frozenset[str] | None,
+    skip: int = 0,
+    limit: int = 50,
+    *,
+    name: str | None = None,
 ) -> AgentPage:
     """A page of agents, newest first, with their active beliefs and episodes counted.
 
     Args:
         agent_ids: only these agents (the ones an API key reaches); ``None`` for every agent.
+        name: only the agents with exactly this name; ``None`` for any.
     """
     rows = await graph.read(
         "agents/store/list_agents",
         agent_ids=None if agent_ids is None else sorted(agent_ids),
+        agent_name=name,
         skip=skip,
         limit=limit,
     )

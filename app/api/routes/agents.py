@@ -34,16 +34,20 @@ _AUTH: dict[int | str, dict[str, Any]] = {
 _AGENT: dict[int | str, dict[str, Any]] = {**_AUTH, 404: {"description": "no such agent"}}
 
 
-@router.get("", responses={**_AUTH, 422: {"description": "skip or limit out of range"}})
+@router.get("", responses={**_AUTH, 422: {"description": "skip, limit or name out of range"}})
 async def list_all(
     graph: GraphDep,
     allowed: AllowedAgentsDep,
     skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    name: Annotated[
+        str | None,
+        Query(min_length=1, max_length=200, description="Only the agents with exactly this name"),
+    ] = None,
 ) -> AgentPage:
     """The agents this API key reaches, newest first, with active beliefs and episodes."""
     visible = None if allowed is None or ALL_AGENTS in allowed else allowed
-    return await list_agents(graph, visible, skip, limit)
+    return await list_agents(graph, visible, skip, limit, name=name)
 
 
 _BIRTH: dict[int | str, dict[str, Any]] = {

@@ -103,6 +103,23 @@ def test_agents_are_listed_newest_first_with_their_counts(client: TestClient) ->
     assert "limit" in bad.json()["error"]["message"]
 
 
+def test_agents_are_found_by_their_exact_name(client: TestClient) -> None:
+    name = f"Named {uuid.uuid4().hex[:8]}"
+    older = create_agent_over_rest(client, name)
+    newer = create_agent_over_rest(client, name)
+    create_agent_over_rest(client, f"{name} too")
+
+    page = _page(client, name=name)
+    assert [agent["id"] for agent in page["data"]] == [newer, older]
+    assert page["count"] == 2
+    assert _page(client, name=name, limit=1)["data"][0]["id"] == newer
+    assert _page(client, name=f"Nobody {uuid.uuid4().hex}") == {"data": [], "count": 0}
+
+    empty = client.get("/v1/agents", params={"name": ""})
+    assert empty.status_code == 422
+    assert "name" in empty.json()["error"]["message"]
+
+
 def test_a_key_lists_and_deletes_only_its_own_agents(
     settings: Settings, make_agent: MakeAgent
 ) -> None:
