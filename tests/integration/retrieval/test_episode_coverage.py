@@ -9,16 +9,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.agents.models import AgentCreate
-from app.agents.store import create_agent
 from app.config import Settings
 from app.embeddings.embedder import shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.graph.client import GraphClient
 from app.memory.episode_subjects import link_stored_episodes
-from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
-from tests.support.conversations import import_conversation
+from tests.support.conversations import conversation_agent, episode_items
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 # Kate's hobbies are in two sessions, in turns she said, none of which says "Kate" or "hobby"
@@ -45,9 +42,9 @@ SESSIONS = {
 QUESTION = "What are Kate's hobbies?"
 
 
-async def _import(graph: GraphClient, settings: Settings, agent: str) -> None:
+async def _agent(graph: GraphClient, settings: Settings, name: str) -> str:
     embedder = shared_embedder(EmbeddingSettings(enabled=False))
-    await import_conversation(graph, embedder, settings.retrieval, agent, SESSIONS, START)
+    return await conversation_agent(graph, embedder, settings.retrieval, name, SESSIONS, START)
 
 
 async def _found(graph: GraphClient, settings: Settings, agent: str, weight: float) -> list[str]:
@@ -56,17 +53,14 @@ async def _found(graph: GraphClient, settings: Settings, agent: str, weight: flo
     )
     embedder = shared_embedder(EmbeddingSettings(enabled=False))
     request = ContextRequest(q=QUESTION, k=10, sections=["episodes"], mode="fulltext")
-    context = await build_context(graph, embedder, retrieval, agent, request)
-    section = context.sections["episodes"]
-    assert section.error is None
-    return [str(item["external_id"]) for item in section.items]
+    items = await episode_items(graph, embedder, retrieval, agent, request)
+    return [str(item["external_id"]) for item in items]
 
 
 async def test_episodes_are_linked_to_their_speaker_names_and_topics(
     graph: GraphClient, test_graph: GraphClient, settings: Settings
 ) -> None:
-    agent = (await create_agent(graph, AgentCreate(name="Subjects"))).id
-    await _import(graph, settings, agent)
+    agent = await _agent(graph, settings, "Subjects")
     rows = {
         row["external_id"]: row
         for row in await test_graph.read("probe/episode_subjects", agent_id=agent)
@@ -90,8 +84,7 @@ async def test_episodes_are_linked_to_their_speaker_names_and_topics(
 async def test_coverage_gathers_a_persons_turns_across_sessions(
     graph: GraphClient, settings: Settings
 ) -> None:
-    agent = (await create_agent(graph, AgentCreate(name="Coverage"))).id
-    await _import(graph, settings, agent)
+    agent = await _agent(graph, settings, "Coverage")
 
     flat = await _found(graph, settings, agent, weight=0.0)
     covered = await _found(graph, settings, agent, weight=0.5)
@@ -105,8 +98,7 @@ async def test_coverage_gathers_a_persons_turns_across_sessions(
 async def test_the_person_bonus_lifts_the_turns_that_mention_the_person_asked_about(
     graph: GraphClient, settings: Settings
 ) -> None:
-    agent = (await create_agent(graph, AgentCreate(name="Person bonus"))).id
-    await _import(graph, settings, agent)
+    agent = await _agent(graph, settings, "Person bonus")
 
     plain = await _scores(graph, settings, agent, person=0.0)
     lifted = await _scores(graph, settings, agent, person=0.5)
@@ -127,8 +119,5 @@ async def _scores(
     )
     embedder = shared_embedder(EmbeddingSettings(enabled=False))
     request = ContextRequest(q=QUESTION, k=20, sections=["episodes"], mode="fulltext")
-    context = await build_context(graph, embedder, retrieval, agent, request)
-    return {
-        str(item["external_id"]): float(item["score"])
-        for item in context.sections["episodes"].items
-    }
+    items = await episode_items(graph, embedder, retrieval, agent, request)
+    return {str(item["external_id"]): float(item["score"]) for item in items}

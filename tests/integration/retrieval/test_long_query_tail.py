@@ -10,15 +10,12 @@ from typing import Any
 
 import pytest
 
-from app.agents.models import AgentCreate
-from app.agents.store import create_agent
 from app.config import Settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
-from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest, Mode
 from app.retrieval.searches import SectionSearch
-from tests.support.conversations import import_conversation
+from tests.support.conversations import conversation_agent, episode_items
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 SESSIONS = {
@@ -42,10 +39,10 @@ DIALOGUE = "\n".join(
 
 @pytest.fixture
 async def ana(graph: GraphClient, settings: Settings) -> str:
-    agent = (await create_agent(graph, AgentCreate(name="Long query tail"))).id
     embedder = shared_embedder(settings.embeddings)
-    await import_conversation(graph, embedder, settings.retrieval, agent, SESSIONS, START)
-    return agent
+    return await conversation_agent(
+        graph, embedder, settings.retrieval, "Long query tail", SESSIONS, START
+    )
 
 
 async def _ranked(
@@ -54,10 +51,8 @@ async def _ranked(
     retrieval = settings.retrieval.model_copy(update=update)
     embedder = shared_embedder(settings.embeddings)
     request = ContextRequest(q=DIALOGUE, k=10, sections=["episodes"], mode=mode)
-    context = await build_context(graph, embedder, retrieval, agent, request)
-    section = context.sections["episodes"]
-    assert section.error is None
-    return [str(item["external_id"]) for item in section.items]
+    items = await episode_items(graph, embedder, retrieval, agent, request)
+    return [str(item["external_id"]) for item in items]
 
 
 @pytest.mark.parametrize("mode", ["fused", "vector"])

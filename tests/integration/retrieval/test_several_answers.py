@@ -10,16 +10,13 @@ from typing import Any
 
 import pytest
 
-from app.agents.models import AgentCreate
-from app.agents.store import create_agent
 from app.config import Settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
 from app.retrieval.asked_people import asked_speakers
-from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
 from app.retrieval.searches import SectionSearch
-from tests.support.conversations import import_conversation
+from tests.support.conversations import conversation_agent, episode_items
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 # Kate's hobbies are in two sessions, in turns she said that never say her name; Bart's and
@@ -52,10 +49,10 @@ OFF = {
 
 @pytest.fixture
 async def kate(graph: GraphClient, settings: Settings) -> str:
-    agent = (await create_agent(graph, AgentCreate(name="Several answers"))).id
     embedder = shared_embedder(settings.embeddings)
-    await import_conversation(graph, embedder, settings.retrieval, agent, SESSIONS, START)
-    return agent
+    return await conversation_agent(
+        graph, embedder, settings.retrieval, "Several answers", SESSIONS, START
+    )
 
 
 async def _items(
@@ -64,10 +61,8 @@ async def _items(
     retrieval = settings.retrieval.model_copy(update={"person_bonus": 0.0, **update})
     embedder = shared_embedder(settings.embeddings)
     request = ContextRequest(q=question, k=30, sections=["episodes"], budget_tokens=20_000)
-    context = await build_context(graph, embedder, retrieval, agent, request)
-    section = context.sections["episodes"]
-    assert section.error is None
-    return {str(item["external_id"]): item for item in section.items}
+    items = await episode_items(graph, embedder, retrieval, agent, request)
+    return {str(item["external_id"]): item for item in items}
 
 
 async def test_the_asked_speakers_are_the_names_that_speak(
@@ -345,8 +340,8 @@ async def test_a_context_of_episodes_embeds_the_question_itself_only_when_it_nee
     request = ContextRequest(
         q=question, k=30, sections=["episodes", "beliefs"], budget_tokens=20_000
     )
-    context = await build_context(graph, embedder, retrieval, kate, request)
-    both = {str(item["external_id"]): item for item in context.sections["episodes"].items}
+    items = await episode_items(graph, embedder, retrieval, kate, request)
+    both = {str(item["external_id"]): item for item in items}
     assert {key: item["score"] for key, item in both.items()} == pytest.approx(
         {key: item["score"] for key, item in alone.items()}
     )
