@@ -72,13 +72,14 @@ async def build_context(
     wanted = list(dict.fromkeys(request.sections))
     unembedded = _unembedded(graph, embedder, settings, agent_id, request, now)
     # What needs no query vector runs while the query is embedded: the frame (it sets only the
-    # budget, applied once the sections are read), the lexical reads of the belief, rule and
-    # episode sections, the look-up of the speakers a question names and the embedding of a long
-    # query's last lines.
+    # budget, applied once the sections are read), the look-up of the speakers a question names,
+    # the lexical reads of the belief, rule and episode sections (the episodes' waits for the
+    # speakers: it leaves out their names) and the embedding of a long query's last lines.
     built_in = set(wanted) - set(extra_sections or {})
     framing = asyncio.ensure_future(_frame(choose_frame, graph, agent_id, request.q))
-    ahead = unembedded.read_ahead(built_in)
     speakers = unembedded.speakers_ahead(built_in)
+    unembedded = replace(unembedded, speakers=speakers)
+    ahead = unembedded.read_ahead(built_in)
     tail = unembedded.tail_ahead(built_in)
     try:
         embedded = await _embed_query(

@@ -106,7 +106,9 @@ class SectionSearch:
     def speakers_ahead(self, sections: Collection[str]) -> asyncio.Future[list[str]] | None:
         """Starts looking up the speakers the question names when the episode section will
         (``_asked``), so that it runs while the query is embedded; None when it will not."""
-        if "episodes" not in sections or not self._asks_about_people(vector=True):
+        if "episodes" not in sections:
+            return None
+        if not (self._asks_about_people(vector=True) or self._strips_lexical()):
             return None
         return asyncio.ensure_future(asked_speakers(self.graph, self.agent_id, self.text))
 
@@ -274,12 +276,28 @@ class SectionSearch:
         return await episode_hits(
             self.graph,
             self.agent_id,
-            self.terms,
+            await self._lexical_terms(self.terms),
             pool=max(s.episode_lexical_pool, s.candidates, self.k),
             keep=max(s.candidates, self.k),
             background_docs=s.lexical_background_docs,
             common_frequency=s.lexical_common_frequency,
         )
+
+    async def _lexical_terms(self, terms: str) -> str:
+        """The episodes' lexical terms: the query's ``terms``, or those of the question without
+        the names of the agent's speakers it says (``lexical_without_speakers``; ``terms`` when
+        nothing else is left). A speaker's name matches most of their turns, so the read met
+        ~13x the matches with it, while the speaker bonus and their own turns find them."""
+        if not self._strips_lexical():
+            return terms
+        speakers = await self._asked_speakers()
+        if not speakers:
+            return terms
+        return lucene_terms(without_names(self.text, speakers)) or terms
+
+    def _strips_lexical(self) -> bool:
+        """Whether the episodes' lexical half leaves out the names of the speakers asked about."""
+        return self.settings.lexical_without_speakers and self._question()
 
     def _episode_weights(self) -> dict[str, Any]:
         """The episode section's own factors (time, neighbours, subjects)."""
