@@ -6,10 +6,14 @@ assemble the context of the same questions for one existing agent (``--agent``; 
 demo agent, ``credence demo``) on the same Neo4j, in process (the server's work without HTTP),
 alternating which goes first each pair, so both see the same load (``paired.py``). A question
 is sent with a different number of trailing spaces each time, so no cache answers it. Reported:
-p50 / p95 of each and the ratio new / old.
+p50 / p95 of each and the ratio new / old. ``--locomo SAMPLE_ID`` asks that LoCoMo development
+conversation's questions of its agent instead (imported by ``bench/retrieval_locomo.py``, found
+by name); ``--section`` keeps some sections only (as ``GET /context?section=``).
 
     .venv/bin/credence demo
     .venv/bin/python bench/context_paired.py --old /tmp/old-checkout --new . --runs 200
+    .venv/bin/python bench/context_paired.py --old /tmp/old-checkout --locomo conv-26 \\
+        --section episodes --runs 300
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ QUESTIONS = [
 ]
 
 
-async def worker(agent: str | None) -> None:
+async def worker(agent: str | None, sections: list[str]) -> None:
     import app
     from app.clock import SystemClock
     from app.config import get_settings
@@ -58,17 +62,47 @@ async def worker(agent: str | None) -> None:
         while (line := (await loop.run_in_executor(None, sys.stdin.readline)).strip()) != "":
             asked += 1
             started = time.perf_counter()
-            await services.context(agent_id, ContextRequest(q=line + " " * asked, k=10))
+            request = ContextRequest(q=line + " " * asked, k=10, **_sections(sections))
+            await services.context(agent_id, request)
             print(json.dumps({"ms": (time.perf_counter() - started) * 1000}), flush=True)
     finally:
         await graph.close()
 
 
+def _sections(sections: list[str]) -> dict[str, list[str]]:
+    return {"sections": sections} if sections else {}
+
+
 async def _demo_agent(graph: GraphClient) -> str:
-    rows = await graph.read("agents/store/find_agents_by_name", agent_name=DEMO_AGENT_NAME)
+    return await _agent_named(graph, DEMO_AGENT_NAME, "run `credence demo` or pass --agent")
+
+
+async def _agent_named(graph: GraphClient, name: str, hint: str) -> str:
+    rows = await graph.read("agents/store/find_agents_by_name", agent_name=name)
     if not rows:
-        raise SystemExit(f"no agent named {DEMO_AGENT_NAME!r}: run `credence demo` or pass --agent")
+        raise SystemExit(f"no agent named {name!r}: {hint}")
     return str(rows[-1]["id"])
+
+
+def _locomo(sample_id: str) -> tuple[str, list[str]]:
+    """The agent of LoCoMo conversation ``sample_id`` and its questions."""
+    from retrieval_locomo import DEFAULT_DATA, load_conversations
+
+    from app.config import get_settings
+
+    found = [c for c in load_conversations(DEFAULT_DATA) if c.sample_id == sample_id]
+    if not found:
+        raise SystemExit(f"no LoCoMo development conversation {sample_id!r}")
+
+    async def agent() -> str:
+        graph = GraphClient.from_settings(get_settings().neo4j)
+        try:
+            hint = "import it with bench/retrieval_locomo.py"
+            return await _agent_named(graph, f"locomo-{sample_id}", hint)
+        finally:
+            await graph.close()
+
+    return asyncio.run(agent()), [q.text for q in found[0].questions]
 
 
 if __name__ == "__main__":
@@ -79,17 +113,23 @@ if __name__ == "__main__":
     parser.add_argument("--new", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--locomo", metavar="SAMPLE_ID", help="that conversation's questions")
+    parser.add_argument("--section", action="append", default=[], help="default: every one")
     arguments = parser.parse_args()
     if arguments.worker:
-        asyncio.run(worker(arguments.agent))
+        asyncio.run(worker(arguments.agent, arguments.section))
     else:
+        agent, questions = arguments.agent, QUESTIONS
+        if arguments.locomo:
+            agent, questions = _locomo(arguments.locomo)
+        sections = [arg for name in arguments.section for arg in ("--section", name)]
         compare(
             __file__,
             arguments.old,
             arguments.new,
-            QUESTIONS,
+            questions,
             arguments.runs,
             arguments.warmup,
-            what="contexts (every section, in process)",
-            worker_args=["--agent", arguments.agent] if arguments.agent else [],
+            what=f"contexts ({', '.join(arguments.section) or 'every section'}, in process)",
+            worker_args=[*(["--agent", agent] if agent else []), *sections],
         )
