@@ -296,8 +296,10 @@ class SectionSearch:
         return lucene_terms(without_names(self.text, speakers)) or terms
 
     def _strips_lexical(self) -> bool:
-        """Whether the episodes' lexical half leaves out the names of the speakers asked about."""
-        return self.settings.lexical_without_speakers and self._question()
+        """Whether the episodes' lexical half leaves out the names of the speakers asked about:
+        not in fulltext mode, where no vector gathers their own turns in the name's place."""
+        s = self.settings
+        return s.lexical_without_speakers and self.mode != "fulltext" and self._question()
 
     def _episode_weights(self) -> dict[str, Any]:
         """The episode section's own factors (time, neighbours, subjects)."""

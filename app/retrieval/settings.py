@@ -126,7 +126,7 @@ class RetrievalSettings(BaseModel):
     # MADial unchanged (bench/README.md, "the asked speakers' names out of the lexical half").
     lexical_without_speakers: bool = True
     """Episodes: a question (a short query) that names speakers of the agent searches the
-    lexical half without their names (app/retrieval/asked_people.py)."""
+    lexical half without their names (app/retrieval/asked_people.py), but in fulltext mode."""
     several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5
     """Episodes, a question asking several things about a speaker: their own turns × (1 + this)."""
     several_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3

@@ -1,7 +1,7 @@
 """A question that names speakers of the agent searches the episodes' lexical half without their
 names (``lexical_without_speakers``; real Neo4j, real embeddings): every turn says its speaker, so
-the name matched all of that person's turns; a name that never speaks, and a long query, keep
-their words."""
+the name matched all of that person's turns; a name that never speaks, a long query and the
+fulltext mode keep their words."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from app.config import Settings
 from app.embeddings.embedder import shared_embedder
 from app.graph.client import GraphClient
-from app.retrieval.models import ContextRequest
+from app.retrieval.models import ContextRequest, Mode
 from tests.support.conversations import conversation_agent, episode_items
 
 START = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
@@ -41,11 +41,16 @@ async def kate(graph: GraphClient, settings: Settings) -> str:
 
 
 async def _lexical_hits(
-    graph: GraphClient, settings: Settings, agent: str, query: str, **update: Any
+    graph: GraphClient,
+    settings: Settings,
+    agent: str,
+    query: str,
+    mode: Mode = "fused",
+    **update: Any,
 ) -> set[str]:
     """The external ids of the episodes the lexical half found for ``query``."""
     retrieval = settings.retrieval.model_copy(update=update)
-    request = ContextRequest(q=query, k=30, sections=["episodes"], budget_tokens=20_000)
+    request = ContextRequest(q=query, k=30, sections=["episodes"], budget_tokens=20_000, mode=mode)
     items = await episode_items(
         graph, shared_embedder(settings.embeddings), retrieval, agent, request
     )
@@ -79,6 +84,22 @@ async def test_a_question_that_is_only_a_speakers_name_keeps_it(
     hits = await _lexical_hits(graph, settings, kate, "Kate?", lexical_without_speakers=True)
 
     assert hits == {"k1", "b1", "k2", "k3"}
+
+
+async def test_fulltext_mode_keeps_the_names(
+    graph: GraphClient, settings: Settings, kate: str
+) -> None:
+    # Without a vector no own turns of Kate's take the name's place.
+    hits = await _lexical_hits(
+        graph,
+        settings,
+        kate,
+        "What pottery did Kate make?",
+        "fulltext",
+        lexical_without_speakers=True,
+    )
+
+    assert hits == {"k1", "b2", "b1", "k2", "k3"}
 
 
 async def test_a_long_query_keeps_the_names(
