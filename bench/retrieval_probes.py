@@ -24,6 +24,11 @@ Each probe changes one thing of the real episode search for one run of
 - ``neighbours=sum``: a turn lifted by the sum of its two neighbours' scores instead of the
   better one's; ``neighbours=2,F``: the turns two places away lifted too, at F × the lift
   (``cypher/retrieval/search_episodes.cypher``'s text edited for the run);
+- ``query-model=NAME``: the queries (``"query"`` texts: the question, its stripped form, a
+  long query's last lines) embedded by bundled model NAME's embedder (``e5-small-v2``,
+  ``e5-small-v2-q``, ...), while the search still names the stored vectors' model (the
+  settings' ``CREDENCE_EMBEDDINGS__MODEL``, which must be the one the data was imported with):
+  stored passages of one precision searched with queries of another;
 - ``misses``: instead of the report, where each gold turn or memory of every question ranks in
   the full fused list (top 10, 11–20, 21–50, 51+, never a candidate), by category, with the
   settings of the first ``--try`` (and the probes joined to it).
@@ -37,6 +42,8 @@ Probes are joined by ``+`` (``stem=words+neighbours=2,0.3``).
     .venv/bin/python bench/retrieval_probes.py tail=2,0.5 --try ""
     .venv/bin/python bench/retrieval_probes.py stem=words+neighbours=2,0.3 --try ""
     .venv/bin/python bench/retrieval_probes.py misses --try ""
+    CREDENCE_EMBEDDINGS__MODEL=e5-small-v2 \\
+        .venv/bin/python bench/retrieval_probes.py query-model=e5-small-v2-q --try ""
 """
 
 from __future__ import annotations
@@ -57,8 +64,9 @@ import retrieval_tuning as tuning
 
 import app.retrieval.searches as searches
 from app.config import get_settings
+from app.embeddings import bundled
 from app.embeddings.bundled import Pair
-from app.embeddings.embedder import Embedder, shared_embedder
+from app.embeddings.embedder import Embedder, model_id, shared_embedder
 from app.graph.catalog import Query, QueryCatalog
 from app.graph.client import GraphClient
 from app.retrieval.context import build_context
@@ -293,12 +301,31 @@ def lexical_tail(lines: int) -> None:
     searches.SectionSearch._lexical = lexical  # type: ignore[method-assign]
 
 
+def query_model(name: str) -> None:
+    """Queries embedded by another bundled model; the search still names the stored vectors'."""
+    if bundled.bundled(name) is None:
+        raise SystemExit(
+            f"query-model: {name!r} is not a bundled model ({', '.join(bundled.MODELS)})"
+        )
+    settings = get_settings().embeddings
+    other = shared_embedder(settings.model_copy(update={"model": name}))
+    if other.model_id == model_id(settings):
+        raise SystemExit(f"query-model: {name!r} is the model the settings run already")
+    original = Embedder.embed_one
+
+    async def embed_one(self: Embedder, text: str, kind: Pair = "query") -> list[float] | None:
+        if kind == "query" and self is not other:
+            return await original(other, text, kind)
+        return await original(self, text, kind)
+
+    Embedder.embed_one = embed_one  # type: ignore[method-assign]
+
+
 def main(argv: Sequence[str]) -> int:
     if not argv or argv[0].startswith("-"):
         raise SystemExit(
             "first argument: passage-long | prf=M,BETA | stem=MODE | neighbours=HOW | tail=N,W | "
-            "misses "
-            "(several joined by '+')"
+            "lextail=N | query-model=NAME | misses (several joined by '+')"
         )
     args = tuning.parse_args(list(argv[1:]))
     probes = argv[0].split("+")
@@ -326,6 +353,8 @@ def apply(probe: str) -> None:
     elif probe.startswith("tail="):
         lines, weight = probe.removeprefix("tail=").split(",")
         tail(int(lines), float(weight))
+    elif probe.startswith("query-model="):
+        query_model(probe.removeprefix("query-model="))
     elif probe != "misses":
         raise SystemExit(f"unknown probe {probe!r}")
 
