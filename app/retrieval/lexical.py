@@ -29,7 +29,7 @@ document written before by the mean over at most ``LENGTH_SAMPLE`` of such ones)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +50,7 @@ async def episode_hits(
     keep: int,
     background_docs: int = 0,
     common_frequency: float = 0.0,
+    unmatched: Collection[str] = (),
 ) -> list[dict[str, Any]]:
     """The ``keep`` best episodes for the Lucene ``terms`` by the agent's own BM25, best first:
     ``id``, ``rank`` (1-based) and ``score`` (min-max normalised over the kept ones, 1.0 when
@@ -57,24 +58,33 @@ async def episode_hits(
     in the idf (``app/text/background.py``; 0: the agent's statistics alone); query terms that
     general English uses at least ``common_frequency`` times per token are left out (0: none),
     so that the chatter of a long query does not match on words a small agent happens to hold
-    rarely."""
+    rarely. ``unmatched``: terms that count in the scores of the episodes the others match but
+    match none themselves (the names of the speakers a question asks about, which match every
+    turn those people said); the episodes only they would have matched are not read, and count
+    as scoring 0 in the normalisation when fewer than ``keep`` are kept (ignored when no other
+    term is left)."""
     if common_frequency > 0:
         kept = [term for term in terms.split() if not common_in_english(term, common_frequency)]
         if not kept:
             return []
         terms = " ".join(kept)
-    row = await _episode_hits(graph, agent_id, terms, pool, keep, background_docs)
+    matched = " ".join(term for term in terms.split() if term not in unmatched)
+    if not matched:
+        matched = terms
+    row = await _episode_hits(graph, agent_id, terms, matched, pool, keep, background_docs)
     if row["docs"] is None:
         if not row["matched"]:
             return []
         # Episodes written before the statistics were kept: built once, then read again.
         await ensure_statistics(graph, agent_id)
-        row = await _episode_hits(graph, agent_id, terms, pool, keep, background_docs)
+        row = await _episode_hits(graph, agent_id, terms, matched, pool, keep, background_docs)
     if row["unstored"]:
         # Episodes written before episodes stored their terms: stored once, then read again.
         await ensure_episode_terms(graph, agent_id)
-        row = await _episode_hits(graph, agent_id, terms, pool, keep, background_docs)
-    return _ranked({hit["id"]: hit["score"] for hit in row["hits"]}, keep)
+        row = await _episode_hits(graph, agent_id, terms, matched, pool, keep, background_docs)
+    hits = {hit["id"]: hit["score"] for hit in row["hits"]}
+    unread = matched != terms and len(hits) < keep
+    return _ranked(hits, keep, floor=0.0 if unread else None)
 
 
 @dataclass(frozen=True)
@@ -178,13 +188,16 @@ def _frequencies(row: dict[str, Any]) -> dict[str, int]:
     return {item["term"]: int(item["df"]) for item in row["df"]}
 
 
-def _ranked(scores: dict[str, float], keep: int) -> list[dict[str, Any]]:
+def _ranked(
+    scores: dict[str, float], keep: int, floor: float | None = None
+) -> list[dict[str, Any]]:
     """The ``keep`` best of ``scores``, best first (ties by id), with their rank and their score
-    min-max normalised over the kept ones (1.0 when they are all equal)."""
+    min-max normalised over the kept ones (1.0 when they are all equal), or from ``floor``
+    instead of the lowest kept score when one is given."""
     best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:keep]
     if not best:
         return []
-    lo, hi = best[-1][1], best[0][1]
+    lo, hi = (best[-1][1] if floor is None else floor), best[0][1]
     return [
         {"id": doc_id, "rank": rank, "score": (score - lo) / (hi - lo) if hi > lo else 1.0}
         for rank, (doc_id, score) in enumerate(best, start=1)
@@ -192,18 +205,25 @@ def _ranked(scores: dict[str, float], keep: int) -> list[dict[str, Any]]:
 
 
 async def _episode_hits(
-    graph: GraphClient, agent_id: str, terms: str, pool: int, keep: int, background_docs: int
+    graph: GraphClient,
+    agent_id: str,
+    terms: str,
+    matched: str,
+    pool: int,
+    keep: int,
+    background_docs: int,
 ) -> dict[str, Any]:
     """The episodes' BM25 in the database (``cypher/retrieval/lexical_episode_hits.cypher``,
-    the arithmetic of ``bm25_of_words``): only the ``keep`` best travel, not every match's
-    words (a match's words, decoded here, cost more than the rest of the search)."""
+    the arithmetic of ``bm25_of_words``): the episodes the ``matched`` terms match, scored by
+    all the ``terms``; only the ``keep`` best travel, not every match's words (a match's words,
+    decoded here, cost more than the rest of the search)."""
     unique = list(dict.fromkeys(terms.split()))
     rates = [background_rate(term) if background_docs > 0 else 0.0 for term in unique]
     rows = await graph.read(
         "retrieval/lexical_episode_hits",
         agent_id=agent_id,
         agent_clause=agent_clause(agent_id),
-        terms=terms,
+        terms=matched,
         term_rates=[{"term": t, "rate": r} for t, r in zip(unique, rates, strict=True)],
         background_docs=background_docs,
         k1=K1,

@@ -276,24 +276,26 @@ class SectionSearch:
         return await episode_hits(
             self.graph,
             self.agent_id,
-            await self._lexical_terms(self.terms),
+            self.terms,
             pool=max(s.episode_lexical_pool, s.candidates, self.k),
             keep=max(s.candidates, self.k),
             background_docs=s.lexical_background_docs,
             common_frequency=s.lexical_common_frequency,
+            unmatched=await self._unmatched_terms(self.terms),
         )
 
-    async def _lexical_terms(self, terms: str) -> str:
-        """The episodes' lexical terms: the query's ``terms``, or those of the question without
-        the names of the agent's speakers it says (``lexical_without_speakers``; ``terms`` when
-        nothing else is left). A speaker's name matches most of their turns, so the read met
-        ~13x the matches with it, while the speaker bonus and their own turns find them."""
+    async def _unmatched_terms(self, terms: str) -> set[str]:
+        """The query's ``terms`` that the episodes' lexical half scores but matches nothing by:
+        the names of the agent's speakers the question says (``lexical_without_speakers``). A
+        speaker's name matches every turn that person said, so the read met ~13x the matches
+        with it; the turns that only it matches are left out (``lexical.episode_hits``)."""
         if not self._strips_lexical():
-            return terms
+            return set()
         speakers = await self._asked_speakers()
         if not speakers:
-            return terms
-        return lucene_terms(without_names(self.text, speakers)) or terms
+            return set()
+        kept = set((lucene_terms(without_names(self.text, speakers)) or "").split())
+        return {term for term in terms.split() if term not in kept}
 
     def _strips_lexical(self) -> bool:
         """Whether the episodes' lexical half leaves out the names of the speakers asked about:

@@ -119,14 +119,16 @@ class RetrievalSettings(BaseModel):
     query_without_speakers: Literal["never", "several", "always"] = "always"
     """Episodes: which questions naming a speaker search the vector half without the name
     (app/retrieval/asked_people.py): always, several (those asking for several things), never."""
-    # The asked speaker's name matches most of their turns (every turn says its speaker): a
-    # LoCoMo question's lexical read met a median of 339 matches with the names, 26 without
-    # (27 → 15 ms p50), and the speaker bonus finds their turns instead. With
-    # named_speaker_bonus 0.2: LoCoMo R@10 0.844 → 0.846 (held out, chosen among 9: 0.841),
-    # MADial unchanged (bench/README.md, "the asked speakers' names out of the lexical half").
+    # An asked speaker's name matches every turn they said (each turn says its speaker): a
+    # LoCoMo question's lexical read met a median of 339 matches with the names, 26 without.
+    # Matching without them (their weight still counted in the scores of what the other terms
+    # match) kept LoCoMo R@10 at 0.844 with no category lower, MADial unchanged, for R@1
+    # 0.429 → 0.419 and the episodes section at ~0.86x its time (bench/README.md, "the asked
+    # speakers' names out of the lexical half").
     lexical_without_speakers: bool = True
-    """Episodes: a question (a short query) that names speakers of the agent searches the
-    lexical half without their names (app/retrieval/asked_people.py), but in fulltext mode."""
+    """Episodes: a question (a short query) that names speakers of the agent matches the
+    lexical half without their names (app/retrieval/lexical.py ``episode_hits``), but in
+    fulltext mode."""
     several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5
     """Episodes, a question asking several things about a speaker: their own turns × (1 + this)."""
     several_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
@@ -144,9 +146,9 @@ class RetrievalSettings(BaseModel):
     """Which questions ask for several things (app/text/several_answers.py): narrow (plurals
     before a verb, "how many", ...) or broad (also kinds of a thing, questions about two people)."""
     # 0.5 and a speaker bonus of 0.2 cost the adversarial questions, which name the wrong
-    # person, while the lexical half searched with the names; without them (lexical_without_
-    # speakers) 0.2 is the best of 0.1-0.4, adversarial 0.920 → 0.929 (bench/README.md).
-    named_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.2
+    # person (bench/README.md); with the names out of the lexical half, 0.1 and 0.2 raise
+    # R@10 by 0.002 and cost R@1 0.014 and 0.017.
+    named_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.0
     """Episodes, a question that names a speaker (not asking several things): their own turns
     × (1 + this) (0: off)."""
     named_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3

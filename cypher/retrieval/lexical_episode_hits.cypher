@@ -8,8 +8,10 @@
 //               over the query terms t the episode's stored words hold (tf: how often), average
 //               = the corpus length / docs (1.0 without them); an episode holding none is left out.
 // Params: $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
-//         $terms (Lucene terms string), $term_rates (list of maps: term (string, each once, in
-//         the query's order), rate (float: its background rate, 0.0 without a background)),
+//         $terms (Lucene terms string: the terms that match), $term_rates (list of maps: term
+//         (string, each once, in the query's order), rate (float: its background rate, 0.0
+//         without a background): the terms that score, $terms' and maybe more, which count in
+//         the scores of what $terms match but match nothing themselves),
 //         $background_docs (int),
 //         $k1 (float), $b (float), $pool (int), $keep (int).
 // Returns: one row: hits (list of maps, best first, ties by id: id, score (float)), matched (int:

@@ -1,4 +1,5 @@
-"""Per-agent BM25 (app/text/lexical.py) and the session-neighbourhood diversification
+"""Per-agent BM25 (app/text/lexical.py), the normalisation of the kept hits
+(app/retrieval/lexical.py) and the session-neighbourhood diversification
 (app/retrieval/diversity.py)."""
 
 from __future__ import annotations
@@ -6,6 +7,7 @@ from __future__ import annotations
 import math
 
 from app.retrieval.diversity import diversified
+from app.retrieval.lexical import _ranked
 from app.text.lexical import DocumentStats, bm25, bm25_of_words, document_frequencies, idf, tokens
 
 
@@ -46,6 +48,19 @@ def test_frequencies_and_scores_of_split_documents_are_those_of_their_texts() ->
 
 def _row(name: str, session: str | None, seq: int | None) -> dict[str, object]:
     return {"id": name, "session": session, "seq": seq}
+
+
+def test_kept_scores_are_normalised_from_the_lowest_or_from_a_floor() -> None:
+    scores = {"a": 4.0, "b": 2.0, "c": 3.0}
+
+    assert [(h["id"], h["rank"], h["score"]) for h in _ranked(scores, 50)] == [
+        ("a", 1, 1.0),
+        ("c", 2, 0.5),
+        ("b", 3, 0.0),
+    ]
+    # Matches left unread (the asked speakers' names) count as scoring 0.
+    assert [h["score"] for h in _ranked(scores, 50, floor=0.0)] == [1.0, 0.75, 0.5]
+    assert [h["id"] for h in _ranked(scores, 2)] == ["a", "c"]
 
 
 def test_a_crowded_moment_yields_its_slots_to_other_sessions_first() -> None:
