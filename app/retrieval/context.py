@@ -74,7 +74,7 @@ async def build_context(
     # What needs no query vector runs while the query is embedded: the frame (it sets only the
     # budget, applied once the sections are read), the look-up of the speakers a question names,
     # the lexical reads of the belief, rule and episode sections (the episodes' waits for the
-    # speakers: it leaves out their names) and the embedding of a long query's last lines.
+    # speakers: it matches without their names) and the embedding of a long query's last lines.
     built_in = set(wanted) - set(extra_sections or {})
     framing = asyncio.ensure_future(_frame(choose_frame, graph, agent_id, request.q))
     speakers = unembedded.speakers_ahead(built_in)

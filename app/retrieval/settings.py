@@ -123,8 +123,8 @@ class RetrievalSettings(BaseModel):
     # LoCoMo question's lexical read met a median of 339 matches with the names, 26 without.
     # Matching without them (their weight still counted in the scores of what the other terms
     # match) kept LoCoMo R@10 at 0.844 with no category lower, MADial unchanged, for R@1
-    # 0.429 → 0.419 and the episodes section at ~0.86x its time (bench/README.md, "the asked
-    # speakers' names out of the lexical half").
+    # 0.429 → 0.419 and the episodes section at 0.83-0.90x its time (bench/README.md, "the
+    # asked speakers' names out of the lexical half").
     lexical_without_speakers: bool = True
     """Episodes: a question (a short query) that names speakers of the agent matches the
     lexical half without their names (app/retrieval/lexical.py ``episode_hits``), but in
@@ -146,8 +146,8 @@ class RetrievalSettings(BaseModel):
     """Which questions ask for several things (app/text/several_answers.py): narrow (plurals
     before a verb, "how many", ...) or broad (also kinds of a thing, questions about two people)."""
     # 0.5 and a speaker bonus of 0.2 cost the adversarial questions, which name the wrong
-    # person (bench/README.md); with the names out of the lexical half, 0.1 and 0.2 raise
-    # R@10 by 0.002 and cost R@1 0.014 and 0.017.
+    # person (bench/README.md); with the names out of the lexical half, 0.1 raises R@10 by
+    # 0.002 and costs R@1 0.014, 0.2 costs R@1 0.028 and adversarial 0.018.
     named_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.0
     """Episodes, a question that names a speaker (not asking several things): their own turns
     × (1 + this) (0: off)."""
