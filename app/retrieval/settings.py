@@ -127,8 +127,8 @@ class RetrievalSettings(BaseModel):
     # asked speakers' names out of the lexical half").
     lexical_without_speakers: bool = True
     """Episodes: a question (a short query) that names speakers of the agent matches the
-    lexical half without their names (app/retrieval/lexical.py ``episode_hits``), but in
-    fulltext mode."""
+    lexical half without their names (app/retrieval/lexical.py ``episode_hits``; not in
+    fulltext mode)."""
     several_speaker_bonus: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5
     """Episodes, a question asking several things about a speaker: their own turns × (1 + this)."""
     several_own_turn_weight: Annotated[float, Field(ge=0.0, le=2.0)] = 0.3
