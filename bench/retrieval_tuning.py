@@ -5,7 +5,7 @@ Both data sets are imported through the real import (agents found again by name,
 only scores): the 3 LoCoMo development conversations (``retrieval_locomo.py``: one agent each)
 and MADial-Bench's 160 memories (``retrieval_madial.py``: one agent, queries = the whole dialogue
 before the test turn). Every setting of the grid ranks every question through ``build_context``
-(episodes section, k = 10). Then:
+(episodes section, k = 10; R@1, MRR@10, R@5 and R@10 printed, R@10 chooses). Then:
 
 - **leave one conversation out**: for each LoCoMo conversation, the setting that is best on the
   other two conversations and MADial (objective: the mean of LoCoMo R@10 and MADial R@10) is
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import itertools
 import json
 import statistics
@@ -64,6 +65,7 @@ from retrieval_madial import (
     load_memories,
     query_text,
     recall_at,
+    reciprocal_rank,
     speakers_of,
 )
 
@@ -100,13 +102,17 @@ class Query:
 
 @dataclass
 class Scores:
-    """R@5 and R@10 of each query under one setting."""
+    """R@1, R@5, R@10 and the reciprocal rank (within the top 10) of each query under one
+    setting."""
 
+    at1: list[float]
     at5: list[float]
     at10: list[float]
+    rr: list[float]
 
     def mean(self, keep: Sequence[int], k: int) -> float:
-        values = self.at5 if k == 5 else self.at10
+        """Mean R@k (k 1, 5 or 10; 0: the mean reciprocal rank) over the queries ``keep``."""
+        values = {0: self.rr, 1: self.at1, 5: self.at5}.get(k, self.at10)
         return statistics.fmean(values[i] for i in keep) if keep else 0.0
 
 
@@ -190,9 +196,12 @@ async def score_setting(
         return [str(item["external_id"]) for item in section.items]
 
     rankings = await asyncio.gather(*(ranked(query) for query in queries))
+    pairs = list(zip(queries, rankings, strict=True))
     return Scores(
-        [recall_at(q.relevant, r, 5) for q, r in zip(queries, rankings, strict=True)],
-        [recall_at(q.relevant, r, 10) for q, r in zip(queries, rankings, strict=True)],
+        [recall_at(q.relevant, r, 1) for q, r in pairs],
+        [recall_at(q.relevant, r, 5) for q, r in pairs],
+        [recall_at(q.relevant, r, 10) for q, r in pairs],
+        [reciprocal_rank(q.relevant, r, 10) for q, r in pairs],
     )
 
 
@@ -272,8 +281,10 @@ def label(setting: dict[str, Any]) -> str:
 
 def figures(scores: Scores, locomo: Sequence[int], madial: Sequence[int]) -> str:
     return (
-        f"LoCoMo R@5 {scores.mean(locomo, 5):.3f} R@10 {scores.mean(locomo, 10):.3f}   "
-        f"MADial R@5 {scores.mean(madial, 5):.3f} R@10 {scores.mean(madial, 10):.3f}"
+        f"LoCoMo R@1 {scores.mean(locomo, 1):.3f} MRR {scores.mean(locomo, 0):.3f} "
+        f"R@5 {scores.mean(locomo, 5):.3f} R@10 {scores.mean(locomo, 10):.3f}   "
+        f"MADial R@1 {scores.mean(madial, 1):.3f} MRR {scores.mean(madial, 0):.3f} "
+        f"R@5 {scores.mean(madial, 5):.3f} R@10 {scores.mean(madial, 10):.3f}"
     )
 
 
@@ -305,28 +316,34 @@ async def main(args: argparse.Namespace) -> int:
         cache = load_cache(args.cache)
         for setting in settings_grid:
             key = cache_key(setting, args.clock)
-            if key in cache and len(cache[key]["at10"]) == len(queries):
-                scores = Scores(cache[key]["at5"], cache[key]["at10"])
+            cached = cache.get(key, {})
+            if "at1" in cached and len(cached["at10"]) == len(queries):
+                scores = Scores(cached["at1"], cached["at5"], cached["at10"], cached["rr"])
             else:
                 retrieval = base.model_copy(update=setting)
                 scores = await score_setting(graph, embedder, retrieval, queries, args.concurrency)
-                cache[key] = {"at5": scores.at5, "at10": scores.at10}
+                cache[key] = dataclasses.asdict(scores)
                 save_cache(args.cache, cache)
             results.append((setting, scores))
             print(f"  {label(setting):60s} {figures(scores, locomo_all, groups['madial'])}")
             print(f"  {'':60s} R@10 {per_category(scores, queries)}")
         print("\nleave one conversation out (chosen on the other two + MADial, scored held out):")
+        held1: list[float] = []
+        held_rr: list[float] = []
         held5: list[float] = []
         held10: list[float] = []
         for held in conversations:
             train = [i for g in conversations if g != held for i in groups[g]]
             chosen, scores = max(results, key=lambda r: objective(r[1], train, groups["madial"]))
             r5, r10 = scores.mean(groups[held], 5), scores.mean(groups[held], 10)
+            held1 += [scores.at1[i] for i in groups[held]]
+            held_rr += [scores.rr[i] for i in groups[held]]
             held5 += [scores.at5[i] for i in groups[held]]
             held10 += [scores.at10[i] for i in groups[held]]
             print(f"  {held}: chose {label(chosen)} -> held-out R@5 {r5:.3f} R@10 {r10:.3f}")
         print(
-            f"  all held-out questions: R@5 {statistics.fmean(held5):.3f} "
+            f"  all held-out questions: R@1 {statistics.fmean(held1):.3f} "
+            f"MRR {statistics.fmean(held_rr):.3f} R@5 {statistics.fmean(held5):.3f} "
             f"R@10 {statistics.fmean(held10):.3f}"
         )
         held_by_category: dict[str, list[float]] = {}
