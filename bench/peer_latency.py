@@ -28,8 +28,9 @@ development conversations loaded into both, the same questions asked of both, in
 Per conversation, after ``--warmup`` queries (turn texts, not questions, so no question is ever
 asked twice) through all three, every question goes to the peer, to Credence and to the floor in
 a rotating order (each first a third of the time). Latency is wall time: the peer's call in its
-process, Credence's HTTP request at the client (response parsed), the floor's two steps. Recall@k
-is scored as ``bench/retrieval_locomo.py`` scores it (gold evidence turns in the top k).
+process, Credence's HTTP request at the client (response parsed; the standard library's
+``http.client`` on a keep-alive connection, unless ``--client httpx``), the floor's two steps.
+Recall@k is scored as ``bench/retrieval_locomo.py`` scores it (gold evidence turns in the top k).
 
     .venv/bin/python bench/peer_latency.py                        # all 495 questions, ~5 min
     .venv/bin/python bench/peer_latency.py --questions 150 --conversations conv-26
@@ -46,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import statistics
@@ -58,7 +60,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, Protocol, cast
+from urllib.parse import urlencode, urlsplit
 
 import httpx
 
@@ -273,9 +276,79 @@ async def credence_agents(
     return agents, created
 
 
+Params = list[tuple[str, str | int | float | bool | None]]
+
+
+class ApiClient(Protocol):
+    """What the bench asks Credence's API with: a GET, its status and parsed JSON body."""
+
+    name: str
+
+    async def get(self, path: str, params: Params) -> tuple[int, Any]: ...
+
+    async def close(self) -> None: ...
+
+
+class StdlibClient:
+    """One keep-alive connection of the standard library's ``http.client`` (the default).
+
+    It blocks the bench's event loop while it waits, on purpose: nothing else runs in that loop
+    meanwhile (the three systems are asked one after another), and a thread hop would add its
+    own cost. Measured against a raw socket client, it adds ~0.2 ms; httpx's ``AsyncClient``
+    adds ~2.6 ms at p50 and ~4 ms at p95 of its own CPU (bench/README.md), which is the
+    client's, not the server's."""
+
+    name = "http.client"
+
+    def __init__(self, base: str) -> None:
+        parts = urlsplit(base)
+        self._connection = http.client.HTTPConnection(
+            parts.hostname or "127.0.0.1", parts.port, timeout=60
+        )
+
+    async def get(self, path: str, params: Params) -> tuple[int, Any]:
+        try:
+            return self._get(path, params)
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # The server closed the idle connection (uvicorn's keep-alive timeout, 5 s: the
+            # peer loads a conversation meanwhile): a new one, once (a GET).
+            self._connection.close()
+            return self._get(path, params)
+
+    def _get(self, path: str, params: Params) -> tuple[int, Any]:
+        self._connection.request("GET", f"{path}?{urlencode(params)}")
+        response = self._connection.getresponse()
+        return response.status, json.loads(response.read())
+
+    async def close(self) -> None:
+        self._connection.close()
+
+
+class HttpxClient:
+    """httpx's ``AsyncClient`` (``--client httpx``: the bench's client before the sixth round)."""
+
+    name = "httpx"
+
+    def __init__(self, base: str) -> None:
+        self._client = httpx.AsyncClient(base_url=base, timeout=60)
+
+    async def get(self, path: str, params: Params) -> tuple[int, Any]:
+        response = await self._client.get(path, params=params)
+        return response.status_code, response.json()
+
+    async def close(self) -> None:
+        await self._client.aclose()
+
+
+CLIENTS: dict[str, type[StdlibClient] | type[HttpxClient]] = {
+    "stdlib": StdlibClient,
+    "httpx": HttpxClient,
+}
+
+
 @dataclass
 class Credence:
-    http: httpx.AsyncClient
+    http: ApiClient
     sections: list[str]
     mode: str
     recording: bool = False
@@ -283,18 +356,13 @@ class Credence:
     server_embed_ms: list[float] = field(default_factory=list)
 
     async def search(self, agent_id: str, text: str, k: int) -> tuple[list[str], float]:
-        params: list[tuple[str, str | int | float | bool | None]] = [
-            ("q", text),
-            ("k", k),
-            ("mode", self.mode),
-        ]
+        params: Params = [("q", text), ("k", k), ("mode", self.mode)]
         params += [("section", name) for name in self.sections]
         started = time.perf_counter()
-        response = await self.http.get(f"/v1/agents/{agent_id}/context", params=params)
-        body = response.json()
+        status, body = await self.http.get(f"/v1/agents/{agent_id}/context", params)
         ms = (time.perf_counter() - started) * 1000
-        if response.status_code != 200:
-            raise SystemExit(f"/context answered {response.status_code}: {body}")
+        if status != 200:
+            raise SystemExit(f"/context answered {status}: {body}")
         if self.recording:
             self.server_ms.append(float(body["timings_ms"]["total"]))
             self.server_embed_ms.append(float(body["timings_ms"].get("embed", 0.0)))
@@ -417,7 +485,8 @@ def report(
     found = results(measured)
     labels = {
         "peer": f"peer ({PEER_PACKAGE}, {args.peer_model})",
-        "credence": f"credence /context ({'+'.join(credence.sections)}, {credence.mode}, HTTP)",
+        "credence": f"credence /context ({'+'.join(credence.sections)}, {credence.mode}, "
+        f"HTTP, {credence.http.name})",
         "floor": "floor (embedding + 1 vector index search)",
     }
     lines = [
@@ -501,24 +570,21 @@ async def measure(
             CREDENCE_LOG_LEVEL="WARNING",
         )
         with running_api(env, wait_for="/ready") as base:
-            async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-                credence = Credence(http, args.section or ["episodes"], args.mode)
-                floor = Floor(floor_embedder, probe)
-                try:
-                    for conversation in conversations:
-                        clear = [peer_session(c) for c in conversations]
-                        measured.peer_load_s[conversation.sample_id] = peer.load(
-                            conversation, clear
-                        )
-                        await run_conversation(
-                            conversation, agents[conversation.sample_id],
-                            (peer, credence, floor), args, keep, measured,
-                        )  # fmt: skip
-                        print(
-                            f"measured {conversation.sample_id}: {len(measured.questions)} so far"
-                        )
-                finally:
-                    await probe.close()
+            client = CLIENTS[args.client](base)
+            credence = Credence(client, args.section or ["episodes"], args.mode)
+            floor = Floor(floor_embedder, probe)
+            try:
+                for conversation in conversations:
+                    clear = [peer_session(c) for c in conversations]
+                    measured.peer_load_s[conversation.sample_id] = peer.load(conversation, clear)
+                    await run_conversation(
+                        conversation, agents[conversation.sample_id],
+                        (peer, credence, floor), args, keep, measured,
+                    )  # fmt: skip
+                    print(f"measured {conversation.sample_id}: {len(measured.questions)} so far")
+            finally:
+                await client.close()
+                await probe.close()
     return measured, credence, floor
 
 
@@ -587,6 +653,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="Credence's sections (repeatable; default: episodes)",
     )
     parser.add_argument("--mode", choices=MODES, default="fused", help="Credence's mode")
+    parser.add_argument(
+        "--client",
+        choices=sorted(CLIENTS),
+        default="stdlib",
+        help="the HTTP client that asks Credence (httpx: ~2.6 ms more of its own per request)",
+    )
     parser.add_argument(
         "--keep",
         action="store_true",
