@@ -185,6 +185,12 @@ class TurnResult(BaseModel):
     questions: list[str] = Field(default_factory=list)
     mode: TurnMode
     frame: str
+    frame_questions: list[str] = Field(
+        default_factory=list,
+        description="The frame's own checks (its questions_to_ask), given to the appraisal and "
+        "the reply as questions the agent asks itself; never put to the person as they stand "
+        "(empty on a resumed turn, which is not appraised again).",
+    )
     stakes: str
     dissatisfaction: DissatisfactionView
     relevant_belief: RelevantBelief | None = None

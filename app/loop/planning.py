@@ -168,6 +168,7 @@ async def _appraise(planning: _Planning) -> Appraisal:
                 message=planning.request.message,
                 speaker=planning.request.speaker,
                 frame=activation.frame,
+                frame_questions=activation.questions_to_ask,
                 stakes=activation.stakes,
                 beliefs=activation.beliefs,
                 dissatisfaction=activation.dissatisfaction.value,

@@ -35,6 +35,7 @@ def turn_response(
             else "autonomous"
         ),
         frame=activation.frame,
+        frame_questions=activation.questions_to_ask,
         beliefs=beliefs,
         tensions=sorted(
             (b for b in beliefs if b.tension > 0), key=lambda b: b.tension, reverse=True

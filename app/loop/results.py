@@ -44,6 +44,7 @@ def turn_result(turn: PlannedTurn, recorder: TurnRecorder, written: TurnWritten)
         questions=written.reply.questions,
         mode=plan.mode,
         frame=activation.frame,
+        frame_questions=activation.questions_to_ask,
         stakes=activation.stakes,
         dissatisfaction=DissatisfactionView(
             value=activation.dissatisfaction.value, band=activation.dissatisfaction.band

@@ -206,6 +206,11 @@ class AppraisalRequest(BaseModel):
     message: str
     speaker: str | None = None
     frame: str = "conversation"
+    frame_questions: list[str] = Field(
+        default_factory=list,
+        description="the turn's frame's own checks (its questions_to_ask): asked of oneself "
+        "before judging, never put to the person as they stand",
+    )
     stakes: Level = "low"
     beliefs: list[BeliefBrief] = Field(default_factory=list)
     dissatisfaction: float = Field(default=0.0, ge=0.0, le=1.0)
@@ -504,6 +509,11 @@ class ResponseRequest(BaseModel):
     dissatisfaction: float = Field(default=0.0, ge=0.0, le=1.0)
     mode: Mode = "autonomous"
     frame: str = "conversation"
+    frame_questions: list[str] = Field(
+        default_factory=list,
+        description="the turn's frame's own checks (its questions_to_ask): asked of oneself "
+        "before judging, never put to the person as they stand",
+    )
     beliefs: list[BeliefBrief] = Field(default_factory=list)
     tensions: list[BeliefBrief] = Field(default_factory=list, description="the tensest beliefs")
     revision: str | None = Field(default=None, description="what was revised this turn")

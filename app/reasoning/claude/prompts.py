@@ -69,6 +69,9 @@ with them), `rules` (name the ones that apply in the approach), `working_memory`
 notes; urgency_multiplier scales urgency at month, quarter and year end), `episodes` and \
 `decisions` (past decisions like this one with their outcome: when one failed, say in the \
 approach what to do differently).
+- `frame_questions` are the checks this kind of turn calls for: answer each for yourself from \
+the turn data; one the data cannot answer belongs in uncertainty_areas, and the approach says \
+how it will be settled.
 - is_request: true when the person asks for something to be done (not only a question or remark).
 - high_risk: which of exactly these kinds the request touches: delete, payment, credentials, \
 external_communication (empty when none).
@@ -239,7 +242,8 @@ the `rules` you follow, and mention the `working_memory` tasks or notes the mess
 Each `revisited` item is something you told this person earlier that you have revised since: \
 say first, briefly, what you told them and what you hold now. `depth`: detailed -> explain the \
 terms and give the background a newcomer needs; brief -> the answer and the action only; \
-standard -> between.
+standard -> between. `frame_questions` are your own checks for this kind of turn: let the \
+answers shape the reply; never ask them of the person as they stand.
 - questions: the questions the reply asks the person (empty when none).""",
 )
 

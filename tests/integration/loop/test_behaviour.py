@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from app.api.app import create_app
 from app.config import Settings
 from app.graph.client import GraphClient
+from app.memory.frames import default_frames
 from app.reasoning.offline.replies import clause
 from tests.integration.loop.conftest import Agent
 
@@ -116,6 +117,9 @@ def test_high_stakes_frame_caps_at_proposal(agent: Agent) -> None:
     turn = agent.chat("Should we reconcile the Chase bank account before the books are closed?")
     assert turn["frame"] == "decision"
     assert turn["stakes"] == "high"
+    # The frame's own checks are in the result (the agent's, not asked of the person).
+    checks = next(f.questions_to_ask for f in default_frames() if f.key == "decision")
+    assert turn["frame_questions"] == checks and not set(turn["questions"]) & set(checks)
     if turn["work_unit"] is not None:
         assert turn["mode"] == "proposal"
     else:

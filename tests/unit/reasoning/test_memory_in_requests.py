@@ -447,3 +447,22 @@ def test_the_identity_markdown_follows_the_seed_template() -> None:
 )
 def test_a_dummy_it_points_at_nothing(message: str, resolved: str) -> None:
     assert resolve_references(message, ["What is our policy on wire transfers?"]) == resolved
+
+
+FRAME_QUESTIONS = [
+    "What exactly counts as done, and who checks the result?",
+    "Which data, systems or people does this touch, and is any step irreversible?",
+]
+
+
+@pytest.mark.parametrize("method", ["appraise", "respond"])
+async def test_claude_requests_carry_the_frames_own_checks(method: str) -> None:
+    """The turn's frame's questions_to_ask reach the appraisal and the reply as the agent's own
+    checks, and the instructions say they are not put to the person."""
+    case = next(case for case in CASES if case.method == method)
+    api = ScriptedApi([tool_answer(case.prompt.tool_name, case.tool_input, FAST)])
+    request = case.request.model_copy(update={"frame_questions": FRAME_QUESTIONS})
+    await getattr(reasoner(api), method)(request)
+    data = json.loads(api.body()["messages"][0]["content"].split("\n", 1)[1])
+    assert data["frame_questions"] == FRAME_QUESTIONS
+    assert "`frame_questions`" in api.body()["system"][0]["text"]
