@@ -77,11 +77,15 @@ class OnnxEncoder:
         model_file: Path,
         tokenizer_file: Path,
         max_seq_length: int,
-        threads: int,
+        threads: tuple[int, int],
         backend: str,
         pooled: bool = True,
     ) -> None:
-        self._session = _session(model_file, threads)
+        """``threads``: intra-op threads for batches, and for one text alone (a session of its
+        own when the two differ)."""
+        batches, single = threads
+        self._session = _session(model_file, batches)
+        self._single = self._session if single == batches else _session(model_file, single)
         self._tokenizer = _tokenizer(tokenizer_file, max_seq_length)
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._pooled = pooled
@@ -103,7 +107,7 @@ class OnnxEncoder:
             folder / (INT8_FILE if settings.quantize else FP32_FILE),
             folder / TOKENIZER_FILE,
             spec.max_seq_length,
-            settings.threads,
+            (settings.threads, settings.single_text_threads),
             "onnx-int8" if settings.quantize else "onnx",
         )
 
@@ -114,7 +118,8 @@ class OnnxEncoder:
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
-        rows = self._session.run(None, feed)[0]
+        session = self._single if len(ids) == 1 else self._session
+        rows = session.run(None, feed)[0]
         if self._pooled:
             return np.asarray(rows, dtype=np.float32)
         weights = mask[..., None].astype(np.float32)
@@ -150,7 +155,7 @@ def load_bundled(model: bundled.BundledModel, settings: EmbeddingSettings) -> On
         folder / bundled.MODEL_FILE,
         folder / bundled.TOKENIZER_FILE,
         model.max_seq_length,
-        settings.threads,
+        (settings.threads, settings.single_text_threads),
         "onnx-int8" if model.name.endswith("-q") else "onnx",
         pooled=False,
     )

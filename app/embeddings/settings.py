@@ -40,7 +40,12 @@ class EmbeddingSettings(BaseModel):
     onnx_cache_path: str = "~/.cache/credence/onnx"
     """Where the ONNX copy of the model is built and kept."""
     threads: Annotated[int, Field(ge=0, le=256)] = 0
-    """Intra-op threads of the runtime (0: its default, one per core)."""
+    """Intra-op threads of the runtime for batches (0: its default, one per core)."""
+    single_text_threads: Annotated[int, Field(ge=0, le=256)] = 1
+    """Intra-op threads of ONNX Runtime for one text embedded alone (a query, on the request's
+    path; a session of its own when it differs from ``threads``). 1: as fast alone as the
+    runtime's default on the 2-core machine, and faster beside the request's concurrent reads
+    (bench/README.md, "a query embedded on one thread")."""
     preload: bool = True
     """Load the model when the API starts (else on the first text to embed)."""
     cache_path: str = "~/.cache/credence/vectors.sqlite3"
