@@ -9,13 +9,17 @@ English (``app/text/background.py``) is below ``TOPIC_FREQUENCY``; its key is a 
 (plural, "-ing" / "-ed", a final "e" and a doubled last consonant dropped: "hiking", "hikes" and
 "hike" share ``hik``), so different forms of a word meet. The stem is the key; each topic also
 keeps its ``surface``, the form of the word the text uses most (the first on a tie: "hiking"),
-so that what is shown to a person reads as a word. Names (people, places: the speaker
-and the names the text says) are found by the caller (``app/memory/episode_entities.py`` uses
-the people finder) and become ``name:`` keys; a word that is part of a name is not also a topic.
+so that what is shown to a person reads as a word. A contraction is never a topic ("I'm" and
+"let's" tokenise as "im" and "lets", which general English seldom writes without the
+apostrophe), nor a word the text writes as one ("we'd" is no "wed"). Names (people, places:
+the speaker and the names the text says) are found by the caller
+(``app/memory/episode_entities.py`` uses the people finder) and become ``name:`` keys; a word
+that is part of a name is not also a topic.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,6 +42,17 @@ CHAT_WORDS = word_set(
     """hey hi hello wow yeah yep yes okay ok lol haha omg thanks thx cool awesome gonna wanna
     gotta hmm um uh oh ah btw"""
 )
+
+# Contractions lose their apostrophe in the tokens ("I'm" -> "im", "let's" -> "lets"), and
+# general English writes them with it, so their bare forms look rare: they are never topics.
+CONTRACTIONS = word_set(
+    """im ive youre youve youd youll hes shes theyre theyve theyd theyll weve thats theres
+    whats wheres whos hows lets dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt
+    wont wouldnt shouldnt couldnt cant mustnt neednt aint yall itll thatll itd thatd"""
+)
+# A word the text writes as a contraction ("we'd", "I'll", "she'll"), whose bare form is also a
+# word ("wed", "ill", "shell"): not a topic of that text. "'s" is left out: "the dog's bowl".
+_CONTRACTED = re.compile(r"\b([A-Za-z]+)['’](m|ve|d|re|ll|t)\b", re.IGNORECASE)
 
 Kind = Literal["name", "topic"]
 
@@ -84,11 +99,17 @@ def named(name: str) -> Entity | None:
 def topics(text: str, skip: Iterable[str] = ()) -> list[Entity]:
     """The topics of ``text``, rarest first, at most ``MAX_TOPICS``; words of ``skip`` (lower
     case: the words of its names) are left out."""
-    left_out = set(skip)
+    left_out = set(skip) | {(head + tail).lower() for head, tail in _CONTRACTED.findall(text)}
     rates: dict[str, float] = {}
     forms: dict[str, dict[str, int]] = {}
     for word in tokens(text):
-        if not counted(word) or word.isdigit() or word in left_out or word in CHAT_WORDS:
+        if (
+            not counted(word)
+            or word.isdigit()
+            or word in left_out
+            or word in CHAT_WORDS
+            or word in CONTRACTIONS
+        ):
             continue
         frequency = _frequency(word)
         if frequency < TOPIC_FREQUENCY:

@@ -3,9 +3,12 @@ rarely uses, names kept apart from topics."""
 
 from __future__ import annotations
 
+import re
+
 from app.memory.episode_subjects import episode_subjects
+from app.resources import resource_dir
 from app.retrieval.coverage import question_subjects
-from app.text.entities import entities, named, stem, topics
+from app.text.entities import CONTRACTIONS, entities, named, stem, topics
 
 
 def test_stem_joins_the_forms_of_a_word() -> None:
@@ -18,6 +21,35 @@ def test_stem_joins_the_forms_of_a_word() -> None:
 def test_topics_are_the_rare_words_rarest_first() -> None:
     keys = [entity.key for entity in topics("I really feel great about pottery and camping")]
     assert keys == ["topic:pottery", "topic:camp"]
+
+
+def test_contractions_are_never_topics() -> None:
+    """Their bare forms ("im", "youre", "lets") are rare in written English, which writes them
+    with the apostrophe; a LoCoMo speaker's topics were "lets", "im", "youre"."""
+    said = "I'm sure you're into pottery, let's go! That's why I didn't call; they're late."
+    assert [e.surface for e in topics(said)] == ["pottery"]
+    assert [e.surface for e in topics("Im sure youre into pottery lets go thats it")] == ["pottery"]
+
+
+def test_the_migration_drops_the_topics_of_every_contraction() -> None:
+    # Topics linked before contractions were skipped are removed by V0032, which lists their
+    # word forms and stems: a contraction added to CONTRACTIONS needs a migration of its own.
+    migration = resource_dir("schema") / "V0032__drop_contraction_topics.cypher"
+    lines = migration.read_text(encoding="utf-8").splitlines()
+    cypher = "\n".join(line for line in lines if not line.startswith("//"))
+    keys = set(re.findall(r"'(topic:[a-z]+)'", cypher))
+    assert set(re.findall(r"'([a-z]+)'", cypher)) - {"topic"} == CONTRACTIONS
+    assert keys == {"topic:" + stem(word) for word in CONTRACTIONS}
+    # A stem a rare word shares is never removed by its key alone ("letting", "yours").
+    assert {"topic:" + stem("letting"), "topic:" + stem("yours")} <= keys
+    assert cypher.count("'topic:let'") == cypher.count("'topic:your'") == 1
+
+
+def test_a_word_written_as_a_contraction_is_not_a_topic_of_that_text() -> None:
+    # "we'd" is no wedding, "I'll" nothing ill; a possessive stays a topic ("the dog's bowl").
+    assert "wed" not in {e.surface for e in topics("We'd rather wait at the venue")}
+    assert "wed" in {e.surface for e in topics("They wed at the venue")}
+    assert {"dogs", "bowl"} <= {e.surface for e in topics("the dog's bowl")}
 
 
 def test_a_topic_keeps_the_form_of_the_word_the_text_uses_most() -> None:
