@@ -261,6 +261,18 @@ class GraphClient:
         trip, where a managed transaction takes three (begin, run, commit); retried like one."""
         return await self._run_alone(name, params, neo4j.READ_ACCESS)
 
+    async def read_collected(self, name: str, **params: Any) -> list[Row]:
+        """Runs a read query whose rows come back as one list, the ``rows`` column of its one
+        record (``RETURN collect({...}) AS rows``), and returns them (none when the query returns
+        no record): the async driver spends 0.1–0.2 ms on each record it reads (an awaited socket
+        read per Bolt chunk), so a section's rows in one record save ~1 ms of a request
+        (bench/README.md, issue 38)."""
+        records = await self.read(name, **params)
+        if not records:
+            return []
+        rows: list[Row] = records[0]["rows"]
+        return rows
+
     async def write(self, name: str, **params: Any) -> list[Row]:
         """Runs a write query by catalog name in its own transaction."""
         return await self.write_transaction(lambda tx: tx.run(name, **params), action=name)

@@ -42,6 +42,6 @@ async def coverage_hits(
     keys = question_subjects(text)
     if not keys:
         return []
-    return await graph.read(
+    return await graph.read_collected(
         "retrieval/subject_episode_candidates", agent_id=agent_id, keys=keys, pool=pool
     )

@@ -35,7 +35,7 @@ async def decision_items(
     terms = list(dict.fromkeys(term for term in tokens(text) if counted(term)))
     if not terms:
         return []
-    rows = await graph.read("retrieval/recent_decisions", agent_id=agent_id, scan=scan)
+    rows = await graph.read_collected("retrieval/recent_decisions", agent_id=agent_id, scan=scan)
     texts = {row["id"]: str(row["description"] or "") for row in rows}
     stats = DocumentStats.of(texts.values())
     scores = bm25(terms, texts, stats.docs, stats.length, stats.df)

@@ -185,7 +185,7 @@ class SectionSearch:
             "expansion_factor": self.settings.expansion_factor,
         }
         lexical = await self._lexical_hits("beliefs", weights["fulltext_on"])
-        return await self.graph.read(
+        return await self.graph.read_collected(
             "retrieval/search_beliefs", w=w, lexical=lexical, **self.common()
         )
 
@@ -219,7 +219,7 @@ class SectionSearch:
         )
         fetch = self.k * s.moment_fetch if s.moment_cap > 0 else self.k
         embedding = await self._with_tail(asked.embedding)
-        rows = await self.graph.read(
+        rows = await self.graph.read_collected(
             "retrieval/search_episodes",
             w=w,
             lexical=lexical,
@@ -415,7 +415,7 @@ class SectionSearch:
         half scored on the agent's own rules, ``lexical.py``)."""
         weights = self._short_weights("rules")
         lexical = await self._lexical_hits("rules", weights["fulltext_on"])
-        return await self.graph.read(
+        return await self.graph.read_collected(
             "retrieval/search_rules", w=weights, lexical=lexical, **self.common()
         )
 
@@ -448,7 +448,7 @@ class SectionSearch:
     async def conflicts(self) -> Rows:
         """Open (and unresolvable) conflicts between the sources of the agent's investigations,
         closest to the query first (by the hypothesis' embedding), then newest."""
-        return await self.graph.read(
+        return await self.graph.read_collected(
             "retrieval/open_research_conflicts",
             agent_id=self.agent_id,
             embedding=vector_param(self.embedding),
@@ -465,7 +465,7 @@ class SectionSearch:
                 episode_ids = [row["id"] for row in await episodes]
             except Exception:  # the episode section reports its own failure
                 episode_ids = []
-        return await self.graph.read(
+        return await self.graph.read_collected(
             "retrieval/search_people",
             agent_id=self.agent_id,
             agent_clause=agent_clause(self.agent_id),

@@ -3,8 +3,10 @@
 // investigation; closest to the query first when an embedding is given, then newest.
 // Params: $agent_id (string), $embedding (list of floats or null), $k (int),
 //         $embedding_model (string: the model that made $embedding; only vectors it made are compared).
-// Returns: id, status, hypothesis, resolution (string or null), investigation_id, question,
-//          sources (list of maps: title, origin, text, stance), score (float or null), detected_at.
+// Returns one record, rows: a list of maps (one record, not one per row:
+//          GraphClient.read_collected), each with id, status, hypothesis, resolution (string or
+//          null), investigation_id, question, sources (list of maps: title, origin, text, stance),
+//          score (float or null), detected_at.
 MATCH (c:Conflict {agent_id: $agent_id})
 WHERE c.status IN ['open', 'unresolvable']
 MATCH (c)-[:ABOUT]->(h:Hypothesis)
@@ -20,5 +22,8 @@ CALL (c) {
   OPTIONAL MATCH (e:ResearchEvidence {hypothesis_id: c.hypothesis_id, source_id: s.id})
   RETURN collect({title: s.title, origin: s.origin, text: s.text, stance: e.stance}) AS sources
 }
-RETURN c.id AS id, c.status AS status, h.statement AS hypothesis, c.resolution AS resolution,
-       i.id AS investigation_id, i.question AS question, sources, score, c.detected_at AS detected_at
+RETURN collect({
+  id: c.id, status: c.status, hypothesis: h.statement, resolution: c.resolution,
+  investigation_id: i.id, question: i.question, sources: sources, score: score,
+  detected_at: c.detected_at
+}) AS rows

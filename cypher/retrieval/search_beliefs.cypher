@@ -11,13 +11,14 @@
 //         null when the lexical half is not searched), $candidates (int), $k (int),
 //         $w (map: fusion, vector_on, fulltext_on, vector_share, rrf_k, vector_weight,
 //             fulltext_weight, strength_floor, expand_top, expansion_factor).
-// Returns: id, statement, category, domain, strength, tension, importance, is_core,
-//          score (float), vector_rank (int or null), fulltext_rank (int or null),
-//          via (string: search/expansion), expanded_from (list of maps: id of the belief it was
-//          reached from, type, direction seen from that belief: outgoing = it -> this one),
-//          contradictions (list of maps: id, statement, strength, direction),
-//          similarity (float: cosine of the belief's stored vector with $embedding, in [-1, 1];
-//          null without an embedding on either side).
+// Returns one record, rows: a list of maps (one record, not one per row:
+//          GraphClient.read_collected), each with id, statement, category, domain, strength,
+//          tension, importance, is_core, score (float), vector_rank (int or null), fulltext_rank
+//          (int or null), via (string: search/expansion), expanded_from (list of maps: id of the
+//          belief it was reached from, type, direction seen from that belief: outgoing = it -> this
+//          one), contradictions (list of maps: id, statement, strength, direction), similarity
+//          (float: cosine of the belief's stored vector with $embedding, in [-1, 1]; null without
+//          an embedding on either side).
 CYPHER 25
 CALL () {
   CALL () {
@@ -98,13 +99,14 @@ WITH item, b,
        {id: other.id, statement: other.statement, strength: c.strength,
         direction: CASE WHEN startNode(c) = b THEN 'outgoing' ELSE 'incoming' END} END)
        AS contradictions
-RETURN b.id AS id, b.statement AS statement, b.category AS category, b.domain AS domain,
-       b.strength AS strength, b.tension AS tension, b.importance AS importance,
-       b.is_core AS is_core, item.score AS score, item.vector_rank AS vector_rank,
-       item.fulltext_rank AS fulltext_rank, item.via AS via,
-       item.expanded_from AS expanded_from, contradictions,
-       CASE WHEN $embedding IS NULL OR b.embedding IS NULL
-                 OR b.embedding_model <> $embedding_model THEN null
-            ELSE 2.0 * vector.similarity.cosine(toFloatList(b.embedding), $embedding) - 1.0
-       END AS similarity
-ORDER BY score DESC
+WITH b, item, contradictions ORDER BY item.score DESC
+RETURN collect({
+  id: b.id, statement: b.statement, category: b.category, domain: b.domain,
+  strength: b.strength, tension: b.tension, importance: b.importance, is_core: b.is_core,
+  score: item.score, vector_rank: item.vector_rank, fulltext_rank: item.fulltext_rank,
+  via: item.via, expanded_from: item.expanded_from, contradictions: contradictions,
+  similarity: CASE WHEN $embedding IS NULL OR b.embedding IS NULL
+                        OR b.embedding_model <> $embedding_model THEN null
+                   ELSE 2.0 * vector.similarity.cosine(toFloatList(b.embedding), $embedding) - 1.0
+              END
+}) AS rows

@@ -47,7 +47,9 @@
 //             dated_bonus, query_dates (list of ISO date strings), date_match_bonus,
 //             coverage_weight, person_bonus, name_subjects (list of Subject ids),
 //             own_turn_weight, speaker_bonus, asked_speakers (list of lower-case names)).
-// Returns: id, external_id, speaker, text, occurred_at (string: toString of the datetime, read
+// Returns one record, rows: a list of maps, best first (one record, not one per row: the driver
+// reads each record apart, GraphClient.read_collected), each with
+//          id, external_id, speaker, text, occurred_at (string: toString of the datetime, read
 //          by app/graph/times.py, cheaper than the driver's datetimes), session, seq (int or null),
 //          mentioned_dates (list of ISO date strings), outcome,
 //          salience, interference,
@@ -237,12 +239,14 @@ WITH e, hit, neighbour_of, lift,
        AS score
 ORDER BY score DESC
 LIMIT $k
-RETURN e.id AS id, e.external_id AS external_id, e.speaker AS speaker, e.text AS text,
-       toString(e.occurred_at) AS occurred_at, e.session_key AS session, e.seq AS seq,
-       coalesce(e.mentioned_dates, []) AS mentioned_dates, e.outcome AS outcome,
-       coalesce(e.salience, 1.0) AS salience, coalesce(e.interference, 0) AS interference,
-       score, hit.vector_rank AS vector_rank, hit.fulltext_rank AS fulltext_rank,
-       hit.vector_score AS vector_score, hit.fulltext_score AS fulltext_score,
-       hit.coverage_score AS coverage_score, hit.own_turn_score AS own_turn_score,
-       CASE WHEN lift > 0 THEN neighbour_of END AS neighbour_of,
-       $w.neighbour_weight * lift AS neighbour_lift
+RETURN collect({
+  id: e.id, external_id: e.external_id, speaker: e.speaker, text: e.text,
+  occurred_at: toString(e.occurred_at), session: e.session_key, seq: e.seq,
+  mentioned_dates: coalesce(e.mentioned_dates, []), outcome: e.outcome,
+  salience: coalesce(e.salience, 1.0), interference: coalesce(e.interference, 0),
+  score: score, vector_rank: hit.vector_rank, fulltext_rank: hit.fulltext_rank,
+  vector_score: hit.vector_score, fulltext_score: hit.fulltext_score,
+  coverage_score: hit.coverage_score, own_turn_score: hit.own_turn_score,
+  neighbour_of: CASE WHEN lift > 0 THEN neighbour_of END,
+  neighbour_lift: $w.neighbour_weight * lift
+}) AS rows

@@ -3,7 +3,9 @@
 // Params: $agent_id (string), $agent_clause (string: app.memory.lucene.agent_clause),
 //         $terms (Lucene terms or null), $episode_ids (list of strings),
 //         $k (int).
-// Returns: id, name, role, authority, relationship_value, trust, via (string), score (float).
+// Returns one record, rows: a list of maps (one record, not one per row:
+//          GraphClient.read_collected), each with id, name, role, authority, relationship_value,
+//          trust, via (string), score (float).
 CALL () {
   WITH 1 AS go WHERE $terms IS NOT NULL
   CALL db.index.fulltext.queryNodes('person_name_fulltext',
@@ -17,8 +19,10 @@ CALL () {
   RETURN p, 'episode' AS via, 0.5 AS weight
 }
 WITH p, collect(DISTINCT via) AS vias, max(weight) AS weight
-RETURN p.id AS id, p.name AS name, p.role AS role, p.authority AS authority,
-       p.relationship_value AS relationship_value, p.trust AS trust, vias AS via,
-       weight * (0.5 + 0.5 * coalesce(p.relationship_value, 0.3)) AS score
+WITH p, vias, weight * (0.5 + 0.5 * coalesce(p.relationship_value, 0.3)) AS score
 ORDER BY score DESC
 LIMIT $k
+RETURN collect({
+  id: p.id, name: p.name, role: p.role, authority: p.authority,
+  relationship_value: p.relationship_value, trust: p.trust, via: vias, score: score
+}) AS rows

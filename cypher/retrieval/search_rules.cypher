@@ -10,9 +10,10 @@
 //         null when the lexical half is not searched),
 //         $candidates (int), $k (int), $w (map: fusion, vector_on, fulltext_on,
 //             vector_share, rrf_k, vector_weight, fulltext_weight).
-// Returns: id, trigger_concept, content, source, confidence, effective_confidence, score,
-//          vector_rank, fulltext_rank, similarity (float: cosine of the rule's stored vector
-//          with $embedding, in [-1, 1]; null without either).
+// Returns one record, rows: a list of maps (one record, not one per row:
+//          GraphClient.read_collected), each with id, trigger_concept, content, source, confidence,
+//          effective_confidence, score, vector_rank, fulltext_rank, similarity (float: cosine of
+//          the rule's stored vector with $embedding, in [-1, 1]; null without either).
 // $now (datetime): the clock's time; the graph client fills it in when not passed.
 CYPHER 25
 CALL () {
@@ -69,12 +70,15 @@ WITH r, vector_rank, fulltext_rank, fused,
      coalesce(r.confidence, 0.5)
        * CASE WHEN idle_days > 30 THEN 0.95 ^ (idle_days / 30.0) ELSE 1.0 END
        AS effective_confidence
-RETURN r.id AS id, r.trigger_concept AS trigger_concept, r.content AS content,
-       r.source AS source, r.confidence AS confidence, effective_confidence,
-       fused * effective_confidence AS score, vector_rank, fulltext_rank,
-       CASE WHEN $embedding IS NULL OR r.embedding IS NULL
-                 OR r.embedding_model <> $embedding_model THEN null
-            ELSE 2.0 * vector.similarity.cosine(toFloatList(r.embedding), $embedding) - 1.0
-       END AS similarity
+WITH r, effective_confidence, fused * effective_confidence AS score, vector_rank, fulltext_rank
 ORDER BY score DESC
 LIMIT $k
+RETURN collect({
+  id: r.id, trigger_concept: r.trigger_concept, content: r.content, source: r.source,
+  confidence: r.confidence, effective_confidence: effective_confidence, score: score,
+  vector_rank: vector_rank, fulltext_rank: fulltext_rank,
+  similarity: CASE WHEN $embedding IS NULL OR r.embedding IS NULL
+                        OR r.embedding_model <> $embedding_model THEN null
+                   ELSE 2.0 * vector.similarity.cosine(toFloatList(r.embedding), $embedding) - 1.0
+              END
+}) AS rows

@@ -5,8 +5,9 @@
 // and n those that mention it; an episode's score is the weight of the question's subjects it
 // mentions over the weight of all of them the agent knows.
 // Params: $agent_id (string), $keys (list of strings: subject keys), $pool (int).
-// Returns: id (string), score (float in (0, 1]), matched (list of strings: the keys it mentions),
-//          best first, at most $pool.
+// Returns one record, rows: a list of maps (one record, not one per row:
+//          GraphClient.read_collected), best first, at most $pool, each with id (string),
+//          score (float in (0, 1]), matched (list of strings: the keys it mentions).
 OPTIONAL MATCH (c:LexicalCorpus {id: $agent_id})
 WITH coalesce(c.docs, 0) AS docs
 UNWIND $keys AS key
@@ -21,4 +22,4 @@ WITH e, all_weight, sum(weight) AS weight, collect(n.key) AS matched
 WITH e, weight / all_weight AS score, matched
 ORDER BY score DESC, e.id
 LIMIT $pool
-RETURN e.id AS id, score, matched
+RETURN collect({id: e.id, score: score, matched: matched}) AS rows

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from pydantic import SecretStr
 
@@ -81,3 +83,16 @@ async def test_wrong_password_is_graph_unavailable(settings: Settings) -> None:
         assert "credentials" in raised.value.message
     finally:
         await client.close()
+
+
+async def test_a_collected_read_returns_its_rows_in_order_as_python_values(
+    test_graph: GraphClient,
+) -> None:
+    rows = await test_graph.read_collected("probe/collected_numbers", n=3)
+
+    assert rows == [
+        {"n": 3, "day": date(2024, 1, 3)},
+        {"n": 2, "day": date(2024, 1, 2)},
+        {"n": 1, "day": date(2024, 1, 1)},
+    ]
+    assert await test_graph.read_collected("probe/collected_numbers", n=0) == []
