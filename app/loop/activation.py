@@ -245,7 +245,7 @@ async def _remember_stored_vectors(
     against those statements then runs the model on the claims only."""
     if not belief_ids or not embedder.settings.enabled:
         return
-    rows = await graph.read(
+    rows = await graph.read_collected(
         "loop/activation/get_belief_vectors",
         agent_id=agent_id,
         ids=belief_ids,
