@@ -41,7 +41,7 @@ class ToolOffers:
         cached = self._tools.get(agent_id)
         if cached is not None and now - cached[0] < self._ttl_s:
             return cached[1]
-        rows = await graph.read(
+        rows = await graph.read_collected(
             "tools/list_tool_offers", agent_id=agent_id, embedding_model=embedding_model
         )
         tools = [
