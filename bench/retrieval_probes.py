@@ -237,7 +237,7 @@ async def misses(args: Any, probes: Sequence[str]) -> None:
     retrieval = settings.retrieval.model_copy(update=setting)
     embedder = shared_embedder(settings.embeddings)
     graph = GraphClient.from_settings(settings.neo4j)
-    original = GraphClient.read
+    original = GraphClient.read_collected
     full: list[list[str]] = []
 
     async def read(self: GraphClient, name: str, **params: Any) -> list[dict[str, Any]]:
@@ -247,7 +247,7 @@ async def misses(args: Any, probes: Sequence[str]) -> None:
         full.append([str(row["external_id"]) for row in rows])
         return rows[: params["k"]]
 
-    GraphClient.read = read  # type: ignore[method-assign]
+    GraphClient.read_collected = read  # type: ignore[method-assign]
     try:
         queries = await tuning.locomo_queries(graph, settings, embedder, retrieval, args.clock)
         queries += await tuning.madial_queries(graph, settings, embedder, retrieval, args.clock)
@@ -262,7 +262,7 @@ async def misses(args: Any, probes: Sequence[str]) -> None:
             for gold in query.relevant:
                 buckets[query.category][_bucket(ranked.get(gold))] += 1
     finally:
-        GraphClient.read = original  # type: ignore[method-assign]
+        GraphClient.read_collected = original  # type: ignore[method-assign]
         await graph.close()
     changed = [*(p for p in probes if p != "misses"), tuning.label(setting)]
     print(f"\nwhere the gold evidence ranks ({' '.join(filter(None, changed)) or 'the defaults'}):")
