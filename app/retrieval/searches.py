@@ -186,7 +186,7 @@ class SectionSearch:
         }
         lexical = await self._lexical_hits("beliefs", weights["fulltext_on"])
         return await self.graph.read_collected(
-            "retrieval/search_beliefs", w=w, lexical=lexical, **self.common()
+            "retrieval/search_beliefs", w=w, lists={"lexical": lexical}, **self.common()
         )
 
     async def episodes(self) -> Rows:
@@ -222,9 +222,12 @@ class SectionSearch:
         rows = await self.graph.read_collected(
             "retrieval/search_episodes",
             w=w,
-            lexical=lexical,
-            coverage=coverage,
-            own_turn_speakers=list(asked.speakers) if own_turns else [],
+            # Lists inside a map: Neo4j plans again for each new size of a top-level list.
+            lists={
+                "lexical": lexical,
+                "coverage": coverage,
+                "own_turn_speakers": list(asked.speakers) if own_turns else [],
+            },
             own_turn_pool=max(asked.own_turn_pool, 1),
             own_turn_candidates=s.own_turn_candidates,
             own_turn_scan=s.own_turn_scan,
@@ -416,7 +419,7 @@ class SectionSearch:
         weights = self._short_weights("rules")
         lexical = await self._lexical_hits("rules", weights["fulltext_on"])
         return await self.graph.read_collected(
-            "retrieval/search_rules", w=weights, lexical=lexical, **self.common()
+            "retrieval/search_rules", w=weights, lists={"lexical": lexical}, **self.common()
         )
 
     def _short_weights(self, section: str) -> dict[str, Any]:

@@ -4,10 +4,13 @@
 // episode section fuses (retrieval/search_episodes.cypher: 'score' or 'rrf'), weighted by
 // strength, the top ones expanded one hop along SUPPORTS / CONTRADICTS, each with its open
 // contradictions.
+// The list parameters travel inside one map, $lists: Neo4j plans a query again for every new size
+// class of a top-level list parameter (0, 1, a few, tens, over 100: ~0.3-1 s for this query), and
+// not for a list inside a map (bench/README.md, eighth round).
 // Params: $agent_id (string),
 //         $embedding (list of floats, or null: fulltext + graph only),
 //         $embedding_model (string: the model that made $embedding; only vectors it made are compared),
-//         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
+//         $lists.lexical (list of maps, best first: id, rank (int), score (float, normalised); or
 //         null when the lexical half is not searched), $candidates (int), $k (int),
 //         $w (map: fusion, vector_on, fulltext_on, vector_share, rrf_k, vector_weight,
 //             fulltext_weight, strength_floor, expand_top, expansion_factor).
@@ -54,8 +57,8 @@ CALL () {
            null AS fulltext_score
     // end vector half
     UNION ALL
-    WITH 1 AS go WHERE $lexical IS NOT NULL AND $w.fulltext_on
-    UNWIND $lexical AS hit
+    WITH 1 AS go WHERE $lists.lexical IS NOT NULL AND $w.fulltext_on
+    UNWIND $lists.lexical AS hit
     MATCH (b:Belief {id: hit.id})
       WHERE b.agent_id = $agent_id
     RETURN b, null AS vector_rank, hit.rank AS fulltext_rank, null AS vector_score,

@@ -8,7 +8,7 @@
 //         + coverage_weight · c   (c: the share of the question's subjects the episode mentions,
 //           app/retrieval/coverage.py; 0 when it mentions none)
 //         + own_turn_weight · o   (o: the turn's cosine to $embedding min-max normalised over
-//           the best $own_turn_pool turns said by one of $own_turn_speakers, the people the
+//           the best $own_turn_pool turns said by one of $lists.own_turn_speakers, the people the
 //           question names, of which the best $own_turn_candidates are candidates; 0 when not
 //           one of them)
 //   fused = own + neighbour_weight · max(own of the turns just before / after it in its session,
@@ -26,14 +26,18 @@
 //   score = min(score_cap, (weighted + heuristic_bonus · the rules derived from it)
 //                 · (consolidated_factor if consolidated) · (trivial_factor if trivial)
 //                 + (recency bonus, when $w.recency = 'additive'))   (seed 003's order)
+// The list parameters travel inside one map, $lists: Neo4j plans a query again for every new size
+// class of a top-level list parameter (0, 1, a few, tens, over 100: ~0.3-1 s for this query), and
+// not for a list inside a map (bench/README.md, eighth round).
 // Params: $agent_id (string),
 //         $embedding (list of floats or null),
 //         $embedding_model (string: the model that made $embedding; only vectors it made are
 //         compared),
-//         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
+//         $lists.lexical (list of maps, best first: id, rank (int), score (float, normalised); or
 //         null when the lexical half is not searched),
-//         $coverage (list of maps: id, score (float in (0, 1]); or null: the coverage half off),
-//         $own_turn_speakers (list of strings: lower-case speaker names whose own turns are
+//         $lists.coverage (list of maps: id, score (float in (0, 1]); or null: the coverage
+//         half off),
+//         $lists.own_turn_speakers (list of strings: lower-case speaker names whose own turns are
 //         candidates; empty: none asked for), $own_turn_pool (int), $own_turn_scan (int: 0,
 //         their nearest in the index scoped to them; N, their turns among the agent's N nearest),
 //         $own_turn_candidates (int: how many of the best of the pool become candidates; the
@@ -92,30 +96,30 @@ CALL () {
          null AS fulltext_score, null AS coverage_score, null AS own_turn_score
   // end vector half
   UNION ALL
-  WITH 1 AS go WHERE $lexical IS NOT NULL AND $w.fulltext_on
-  UNWIND $lexical AS hit
+  WITH 1 AS go WHERE $lists.lexical IS NOT NULL AND $w.fulltext_on
+  UNWIND $lists.lexical AS hit
   MATCH (e:Episode {id: hit.id})
     WHERE e.agent_id = $agent_id
   RETURN e, null AS vector_rank, hit.rank AS fulltext_rank, null AS vector_score,
          hit.score AS fulltext_score, null AS coverage_score, null AS own_turn_score
   UNION ALL
-  WITH 1 AS go WHERE $coverage IS NOT NULL
-  UNWIND $coverage AS hit
+  WITH 1 AS go WHERE $lists.coverage IS NOT NULL
+  UNWIND $lists.coverage AS hit
   MATCH (e:Episode {id: hit.id})
     WHERE e.agent_id = $agent_id
   RETURN e, null AS vector_rank, null AS fulltext_rank, null AS vector_score,
          null AS fulltext_score, hit.score AS coverage_score, null AS own_turn_score
   UNION ALL
-  // The own turns of the people a question names: said by one of $own_turn_speakers, the best
+  // The own turns of the people a question names: said by one of $lists.own_turn_speakers, the best
   // $own_turn_pool by cosine to $embedding, whichever session they are in. $own_turn_scan 0:
   // each one's nearest turns from the vector index scoped to the agent and the speaker
   // (speaker_key, V0031; ranked exactly when they said fewer than the pool); N > 0: their turns
   // among the agent's N nearest in the vector index (exactly, as the vector half does, for an
   // agent with fewer embedded episodes than N).
-  WITH 1 AS go WHERE $embedding IS NOT NULL AND size($own_turn_speakers) > 0
+  WITH 1 AS go WHERE $embedding IS NOT NULL AND size($lists.own_turn_speakers) > 0
   CALL () {
     WITH 1 AS go WHERE $own_turn_scan = 0
-    UNWIND $own_turn_speakers AS name
+    UNWIND $lists.own_turn_speakers AS name
     CALL (name) {
       MATCH (x:Episode {agent_id: $agent_id, speaker_key: name})
         WHERE x.embedding_model = $embedding_model
@@ -157,7 +161,7 @@ CALL () {
       RETURN e, similarity
     }
     WITH e, similarity
-      WHERE toLower(e.speaker) IN $own_turn_speakers AND e.embedding_model = $embedding_model
+      WHERE toLower(e.speaker) IN $lists.own_turn_speakers AND e.embedding_model = $embedding_model
     RETURN e, similarity
   }
   WITH e, similarity

@@ -3,10 +3,13 @@
 // rules), fused as the episode section fuses (retrieval/search_episodes.cypher) and weighted by
 // confidence decayed since the last validation (docs/memory.md §5: confidence · 0.95^(months
 // since validation) once 30 days have passed).
+// The list parameters travel inside one map, $lists: Neo4j plans a query again for every new size
+// class of a top-level list parameter (0, 1, a few, tens, over 100: ~0.3-1 s for this query), and
+// not for a list inside a map (bench/README.md, eighth round).
 // Params: $agent_id (string),
 //         $embedding (list of floats or null),
 //         $embedding_model (string: the model that made $embedding; only vectors it made are compared),
-//         $lexical (list of maps, best first: id, rank (int), score (float, normalised); or
+//         $lists.lexical (list of maps, best first: id, rank (int), score (float, normalised); or
 //         null when the lexical half is not searched),
 //         $candidates (int), $k (int), $w (map: fusion, vector_on, fulltext_on,
 //             vector_share, rrf_k, vector_weight, fulltext_weight).
@@ -49,8 +52,8 @@ CALL () {
          null AS fulltext_score
   // end vector half
   UNION ALL
-  WITH 1 AS go WHERE $lexical IS NOT NULL AND $w.fulltext_on
-  UNWIND $lexical AS hit
+  WITH 1 AS go WHERE $lists.lexical IS NOT NULL AND $w.fulltext_on
+  UNWIND $lists.lexical AS hit
   MATCH (r:Rule {id: hit.id})
     WHERE r.agent_id = $agent_id
   RETURN r, null AS vector_rank, hit.rank AS fulltext_rank, null AS vector_score,
