@@ -156,11 +156,10 @@ async def short_text_candidates(
         "retrieval/lexical_short_text_candidates",
         label=kind.label,
         index=kind.index,
-        fields=list(kind.fields),
         agent_id=agent_id,
         agent_clause=agent_clause(agent_id),
         terms=terms,
-        term_list=terms.split(),
+        lists={"fields": list(kind.fields), "term_list": terms.split()},
         pool=pool,
         length_sample=LENGTH_SAMPLE,
     )
@@ -224,7 +223,8 @@ async def _episode_hits(
         agent_id=agent_id,
         agent_clause=agent_clause(agent_id),
         terms=matched,
-        term_rates=[{"term": t, "rate": r} for t, r in zip(unique, rates, strict=True)],
+        # Lists inside a map: Neo4j plans again for each new size of a top-level list.
+        lists={"term_rates": [{"term": t, "rate": r} for t, r in zip(unique, rates, strict=True)]},
         background_docs=background_docs,
         k1=K1,
         b=B,

@@ -1,9 +1,9 @@
 // The fulltext candidates of the belief, the rule or the research corpus search with what
 // re-scores them on the agent's own documents at query time (app/retrieval/lexical.py): the
-// agent's documents the fulltext index matches in any of $fields (at most $pool, Lucene's order;
-// inactive beliefs dropped after the limit), each with the query's terms among the words it is
-// scored by (its stored lexical terms) and its length, or its text (the fields' values, one a
-// line) when it stores no terms (written before documents stored them);
+// agent's documents the fulltext index matches in any of $lists.fields (at most $pool, Lucene's
+// order; inactive beliefs dropped after the limit), each with the query's terms among the words
+// it is scored by (its stored lexical terms) and its length, or its text (the fields' values,
+// one a line) when it stores no terms (written before documents stored them);
 // how many documents the agent has and their length: the sum of the lengths stored on the
 // documents that carry one (`token_count`, written with their terms), and the text of up to
 // $length_sample of the others, whose mean length stands for theirs (every one for an agent with
@@ -15,12 +15,14 @@
 // which $pool documents come back when more match.
 // Beliefs: the active ones (`is_active`); rules and corpus passages: every one (they have no
 // `is_active`).
+// The list parameters that vary with the query travel inside one map, $lists: Neo4j plans a query
+// again for every new size class of a top-level list parameter (bench/README.md, eighth round).
 // Params: $label (string: 'Belief', 'Rule' or 'CorpusPassage'), $index (string:
 //         belief_statement_fulltext, rule_content_fulltext or corpus_passage_text_fulltext),
-//         $fields (list of strings: the indexed text properties, e.g. ['statement'] or
+//         $lists.fields (list of strings: the indexed text properties, e.g. ['statement'] or
 //         ['title', 'text']), $agent_id (string),
 //         $agent_clause (string: app.text.lucene.agent_clause),
-//         $terms (Lucene terms string), $term_list (list of strings: the same terms),
+//         $terms (Lucene terms string), $lists.term_list (list of strings: the same terms),
 //         $pool (int), $length_sample (int).
 // Returns: one row: hits (list of maps: id, terms (list of strings: its words that are query
 //          terms, repeats kept), token_count (int); or id, text), docs (int), stored (int: documents with a
@@ -30,7 +32,7 @@
 CYPHER 25
 CALL () {
   CALL db.index.fulltext.queryNodes($index,
-         '(' + reduce(q = '', f IN $fields | q + CASE q WHEN '' THEN '' ELSE ' OR ' END
+         '(' + reduce(q = '', f IN $lists.fields | q + CASE q WHEN '' THEN '' ELSE ' OR ' END
                                                 + f + ':(' + $terms + ')')
          + ') AND agent_id:' + $agent_clause, {limit: $pool})
     YIELD node
@@ -38,16 +40,17 @@ CALL () {
   RETURN size(found) AS matched,
          [n IN found WHERE n.agent_id = $agent_id AND coalesce(n.is_active, true)
           | CASE WHEN n.lexical_terms IS NULL
-              THEN {id: n.id, text: reduce(t = '', f IN $fields | t + coalesce(n[f], '') + '\n')}
-              ELSE {id: n.id, terms: [w IN n.lexical_terms WHERE w IN $term_list],
+              THEN {id: n.id,
+                    text: reduce(t = '', f IN $lists.fields | t + coalesce(n[f], '') + '\n')}
+              ELSE {id: n.id, terms: [w IN n.lexical_terms WHERE w IN $lists.term_list],
                     token_count: n.token_count}
             END] AS hits
 }
 CALL (matched) {
-  UNWIND CASE WHEN matched >= $pool THEN $term_list ELSE [] END AS term
+  UNWIND CASE WHEN matched >= $pool THEN $lists.term_list ELSE [] END AS term
   CALL (term) {
     CALL db.index.fulltext.queryNodes($index,
-           '(' + reduce(q = '', f IN $fields | q + CASE q WHEN '' THEN '' ELSE ' OR ' END
+           '(' + reduce(q = '', f IN $lists.fields | q + CASE q WHEN '' THEN '' ELSE ' OR ' END
                                                   + f + ':(' + term + ')')
            + ') AND agent_id:' + $agent_clause)
       YIELD node
@@ -75,7 +78,7 @@ CALL () {
   RETURN size(every) AS docs, size(every) - size(unknown) AS stored,
          reduce(total = 0, n IN every | total + coalesce(n.token_count, 0)) AS stored_length,
          [n IN unknown[0..$length_sample]
-          | reduce(t = '', f IN $fields | t + coalesce(n[f], '') + '\n')] AS sample
+          | reduce(t = '', f IN $lists.fields | t + coalesce(n[f], '') + '\n')] AS sample
 }
 RETURN hits, docs, stored, stored_length, sample,
        CASE WHEN matched >= $pool THEN counted END AS df
