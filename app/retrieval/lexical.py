@@ -223,7 +223,6 @@ async def _episode_hits(
         agent_id=agent_id,
         agent_clause=agent_clause(agent_id),
         terms=matched,
-        # Lists inside a map: Neo4j plans again for each new size of a top-level list.
         lists={"term_rates": [{"term": t, "rate": r} for t, r in zip(unique, rates, strict=True)]},
         background_docs=background_docs,
         k1=K1,

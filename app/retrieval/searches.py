@@ -222,7 +222,6 @@ class SectionSearch:
         rows = await self.graph.read_collected(
             "retrieval/search_episodes",
             w=w,
-            # Lists inside a map: Neo4j plans again for each new size of a top-level list.
             lists={
                 "lexical": lexical,
                 "coverage": coverage,

@@ -7,8 +7,7 @@
 //   score     = Σ_t weight(t) · tf · (k1 + 1) / (tf + k1 · (1 − b + b · token_count / average))
 //               over the query terms t the episode's stored words hold (tf: how often), average
 //               = the corpus length / docs (1.0 without them); an episode holding none is left out.
-// The list parameters that vary with the query travel inside one map, $lists: Neo4j plans a query
-// again for every new size class of a top-level list parameter (bench/README.md, eighth round).
+// Its lists come inside one map, $lists (docs/style.md §1: no re-planning per list size).
 // Params: $agent_id (string), $agent_clause (string: app.text.lucene.agent_clause),
 //         $terms (Lucene terms string: the terms that match), $lists.term_rates (list of maps: term
 //         (string, each once, in the query's order), rate (float: its background rate, 0.0

@@ -15,8 +15,7 @@
 // which $pool documents come back when more match.
 // Beliefs: the active ones (`is_active`); rules and corpus passages: every one (they have no
 // `is_active`).
-// The list parameters that vary with the query travel inside one map, $lists: Neo4j plans a query
-// again for every new size class of a top-level list parameter (bench/README.md, eighth round).
+// Its lists come inside one map, $lists (docs/style.md §1: no re-planning per list size).
 // Params: $label (string: 'Belief', 'Rule' or 'CorpusPassage'), $index (string:
 //         belief_statement_fulltext, rule_content_fulltext or corpus_passage_text_fulltext),
 //         $lists.fields (list of strings: the indexed text properties, e.g. ['statement'] or

@@ -4,9 +4,7 @@
 // episode section fuses (retrieval/search_episodes.cypher: 'score' or 'rrf'), weighted by
 // strength, the top ones expanded one hop along SUPPORTS / CONTRADICTS, each with its open
 // contradictions.
-// The list parameters travel inside one map, $lists: Neo4j plans a query again for every new size
-// class of a top-level list parameter (0, 1, a few, tens, over 100: ~0.3-1 s for this query), and
-// not for a list inside a map (bench/README.md, eighth round).
+// Its lists come inside one map, $lists (docs/style.md §1: no re-planning per list size).
 // Params: $agent_id (string),
 //         $embedding (list of floats, or null: fulltext + graph only),
 //         $embedding_model (string: the model that made $embedding; only vectors it made are compared),

@@ -3,9 +3,7 @@
 // rules), fused as the episode section fuses (retrieval/search_episodes.cypher) and weighted by
 // confidence decayed since the last validation (docs/memory.md §5: confidence · 0.95^(months
 // since validation) once 30 days have passed).
-// The list parameters travel inside one map, $lists: Neo4j plans a query again for every new size
-// class of a top-level list parameter (0, 1, a few, tens, over 100: ~0.3-1 s for this query), and
-// not for a list inside a map (bench/README.md, eighth round).
+// Its lists come inside one map, $lists (docs/style.md §1: no re-planning per list size).
 // Params: $agent_id (string),
 //         $embedding (list of floats or null),
 //         $embedding_model (string: the model that made $embedding; only vectors it made are compared),
