@@ -63,3 +63,10 @@ def test_env_example_documents_every_setting() -> None:
     documented = (REPO_ROOT / ".env.example").read_text()
     for name in Settings.model_fields:
         assert f"CREDENCE_{name.upper()}" in documented, f"CREDENCE_{name.upper()} not documented"
+
+
+def test_neo4j_keeps_one_plan_whatever_the_parameters_lengths() -> None:
+    # As tools/neo4j/neo4j-local writes it (tests/integration/graph/test_plan_cache.py).
+    environment = _compose()["services"]["neo4j"]["environment"]
+
+    assert environment["NEO4J_internal_cypher_use__parameter__size"] == "false"
