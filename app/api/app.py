@@ -57,6 +57,7 @@ from app.loop.call_memory import interrupt_stale_calls, remember_pending_calls
 from app.metrics import set_embedding_model, set_stale_vectors
 from app.research.store import running_investigations
 from app.research.tasks import InvestigationTasks
+from app.retrieval.warm_up import warm_up_logged
 from app.runtime import Runtime
 from app.tools.settings_file import apply_connections_file
 
@@ -163,10 +164,19 @@ async def _lifespan(
     if settings.scheduler.enabled:
         # Background work between turns (docs/loop.md §14); stopped by runtime.aclose().
         runtime.scheduler.start()
+    # The context's query plans, made while the API already answers (app/retrieval/warm_up.py).
+    warming = (
+        asyncio.create_task(warm_up_logged(runtime.retrieval))
+        if settings.retrieval.warm_up_on_start
+        else None
+    )
     try:
         async with app.state.mcp_server.session_manager.run():
             yield
     finally:
+        if warming is not None:
+            warming.cancel()
+            await asyncio.gather(warming, return_exceptions=True)
         # Each stays "running" in the graph and continues from its last step on resume.
         await app.state.research_tasks.stop_all()
         await runtime.aclose()

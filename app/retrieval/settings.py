@@ -244,3 +244,9 @@ class RetrievalSettings(BaseModel):
     """Decisions: how many of the agent's newest decisions are ranked by the query."""
     default_budget_tokens: Annotated[int, Field(ge=100)] = 2000
     """The context's token budget when the request gives none."""
+    # The first context after Neo4j starts waits ~2-6 s for the Cypher planner (every query of
+    # the context planned once); asked once at start-up, it does not (bench/README.md, issue 38).
+    warm_up_on_start: bool = True
+    """The API asks one agent's context a few questions in the background when it starts, so
+    that Neo4j has planned the context's queries before the first request (app/retrieval/
+    warm_up.py)."""

@@ -28,6 +28,7 @@ from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.reasoning.settings import ReasonerSettings
+from app.retrieval.settings import RetrievalSettings
 from app.scheduler.settings import SchedulerSettings
 from tests.support.agents import MakeAgent, create_agent_over_rest
 from tests.support.clock import suite_clock_start
@@ -68,6 +69,8 @@ def settings(neo4j_target: Neo4jTarget) -> Settings:
         clock_start=suite_clock_start(),
         # No background work on the wall clock: the scheduler's tests tick it themselves.
         scheduler=SchedulerSettings(enabled=False),
+        # Nor a warm-up reading some test's agent as the API starts (test_warm_up.py has one).
+        retrieval=RetrievalSettings(warm_up_on_start=False),
     )
 
 

@@ -30,7 +30,9 @@ BONUSES = {
 
 
 def _client(settings: Settings, clock: Clock, **retrieval: Any) -> TestClient:
-    changed = settings.model_copy(update={"retrieval": RetrievalSettings(**retrieval)})
+    changed = settings.model_copy(
+        update={"retrieval": RetrievalSettings(warm_up_on_start=False, **retrieval)}
+    )
     return TestClient(create_app(changed, clock=clock))
 
 

@@ -43,7 +43,9 @@ def _turn(eid: str, speaker: str, text: str, minute: int, session: str = "s1") -
 
 
 def _client(settings: Settings, **retrieval: Any) -> TestClient:
-    changed = settings.model_copy(update={"retrieval": RetrievalSettings(**retrieval)})
+    changed = settings.model_copy(
+        update={"retrieval": RetrievalSettings(warm_up_on_start=False, **retrieval)}
+    )
     return TestClient(create_app(changed))
 
 
