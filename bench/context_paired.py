@@ -84,8 +84,9 @@ async def _agent_named(graph: GraphClient, name: str, hint: str) -> str:
     return str(rows[-1]["id"])
 
 
-def _locomo(sample_id: str) -> tuple[str, list[str]]:
-    """The agent of LoCoMo conversation ``sample_id`` and its questions."""
+def _locomo(sample_id: str, prefix: str) -> tuple[str, list[str]]:
+    """The agent of LoCoMo conversation ``sample_id`` (named ``prefix`` + it) and its
+    questions."""
     from retrieval_locomo import DEFAULT_DATA, load_conversations
 
     from app.config import get_settings
@@ -98,7 +99,7 @@ def _locomo(sample_id: str) -> tuple[str, list[str]]:
         graph = GraphClient.from_settings(get_settings().neo4j)
         try:
             hint = "import it with bench/retrieval_locomo.py"
-            return await _agent_named(graph, f"locomo-{sample_id}", hint)
+            return await _agent_named(graph, f"{prefix}{sample_id}", hint)
         finally:
             await graph.close()
 
@@ -114,6 +115,12 @@ if __name__ == "__main__":
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--locomo", metavar="SAMPLE_ID", help="that conversation's questions")
+    parser.add_argument(
+        "--locomo-prefix",
+        default="locomo-",
+        help="what the conversation's agent is named before its id (bench/retrieval_locomo.py's "
+        "locomo-; bench/peer_latency.py's peer-bench-)",
+    )
     parser.add_argument("--section", action="append", default=[], help="default: every one")
     arguments = parser.parse_args()
     if arguments.worker:
@@ -121,7 +128,7 @@ if __name__ == "__main__":
     else:
         agent, questions = arguments.agent, QUESTIONS
         if arguments.locomo:
-            agent, questions = _locomo(arguments.locomo)
+            agent, questions = _locomo(arguments.locomo, arguments.locomo_prefix)
         sections = [arg for name in arguments.section for arg in ("--section", name)]
         compare(
             __file__,

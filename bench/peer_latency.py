@@ -27,7 +27,9 @@ development conversations loaded into both, the same questions asked of both, in
 
 Per conversation, after ``--warmup`` queries (turn texts, not questions, so no question is ever
 asked twice) through all three, every question goes to the peer, to Credence and to the floor in
-a rotating order (each first a third of the time). Latency is wall time: the peer's call in its
+a rotating order (each first a third of the time); with ``--order blocks``, each system gets all
+of the conversation's questions back to back instead (which goes first rotating with the
+conversation), as if it ran alone. Latency is wall time: the peer's call in its
 process, Credence's HTTP request at the client (response parsed; the standard library's
 ``http.client`` on a keep-alive connection, unless ``--client httpx``), the floor's two steps.
 Recall@k is scored as ``bench/retrieval_locomo.py`` scores it (gold evidence turns in the top k).
@@ -425,13 +427,21 @@ async def ask_all(
     """The three in a rotating order (``turn`` % 3 decides which goes first)."""
     found: dict[str, tuple[list[str], float]] = {}
     for name in SYSTEMS[turn % 3 :] + SYSTEMS[: turn % 3]:
-        if name == "peer":
-            found[name] = await asyncio.to_thread(peer.search, text, TOP, threshold)
-        elif name == "credence":
-            found[name] = await credence.search(agent_id, text, TOP)
-        else:
-            found[name] = await floor.search(agent_id, text, TOP)
+        found[name] = await ask_one(name, (peer, credence, floor), agent_id, text, threshold)
     return found
+
+
+async def ask_one(
+    name: str, parts: tuple[PeerWorker, Credence, Floor], agent_id: str, text: str,
+    threshold: float,
+) -> tuple[list[str], float]:  # fmt: skip
+    """One system's ranking of ``text`` and its latency."""
+    peer, credence, floor = parts
+    if name == "peer":
+        return await asyncio.to_thread(peer.search, text, TOP, threshold)
+    if name == "credence":
+        return await credence.search(agent_id, text, TOP)
+    return await floor.search(agent_id, text, TOP)
 
 
 async def run_conversation(
@@ -444,6 +454,9 @@ async def run_conversation(
         await ask_all(peer, credence, floor, agent_id, text, i, args.peer_threshold)
     credence.recording = floor.recording = True
     asked = [q for q in conversation.questions if (conversation.sample_id, q.index) in keep]
+    if args.order == "blocks":
+        await run_blocks(asked, agent_id, parts, args, measured)
+        return
     for i, question in enumerate(asked):
         found = await ask_all(
             peer, credence, floor, agent_id, question.text, i, args.peer_threshold
@@ -454,6 +467,23 @@ async def run_conversation(
         measured.questions.append(question)
         if i % 50 == 0:
             measured.load.append(os.getloadavg()[0])
+
+
+async def run_blocks(
+    asked: Sequence[Question], agent_id: str, parts: tuple[PeerWorker, Credence, Floor],
+    args: argparse.Namespace, measured: Measured,
+) -> None:  # fmt: skip
+    """``--order blocks``: every question to one system, then to the next (the first system
+    rotating with each conversation), so each runs back to back, as it would alone."""
+    first = len(measured.questions) % len(SYSTEMS)
+    for name in SYSTEMS[first:] + SYSTEMS[:first]:
+        for i, question in enumerate(asked):
+            ranking, ms = await ask_one(name, parts, agent_id, question.text, args.peer_threshold)
+            measured.rankings[name].append(ranking)
+            measured.latency[name].append(ms)
+            if i % 50 == 0:
+                measured.load.append(os.getloadavg()[0])
+    measured.questions.extend(asked)
 
 
 def pct(values: Sequence[float], q: int) -> float:
@@ -490,7 +520,7 @@ def report(
         "floor": "floor (embedding + 1 vector index search)",
     }
     lines = [
-        f"{len(measured.questions)} questions, interleaved; latency in ms (wall); Credence on "
+        f"{len(measured.questions)} questions, {args.order}; latency in ms (wall); Credence on "
         f"{settings.neo4j_uri}, the peer on its own Neo4j"
     ]
     header = ["system", "p50", "p95", "mean", *(f"R@{k}" for k in KS), "MRR@10"]
@@ -653,6 +683,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="Credence's sections (repeatable; default: episodes)",
     )
     parser.add_argument("--mode", choices=MODES, default="fused", help="Credence's mode")
+    parser.add_argument(
+        "--order",
+        choices=("interleaved", "blocks"),
+        default="interleaved",
+        help="each question to the three in turn (the target's measure), or each system's "
+        "questions back to back (as alone: no other process's work between two requests)",
+    )
     parser.add_argument(
         "--client",
         choices=sorted(CLIENTS),

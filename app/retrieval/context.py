@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
@@ -32,6 +32,7 @@ from app.retrieval.models import (
     FrameChoice,
     Section,
 )
+from app.retrieval.request_vectors import RequestVectors
 from app.retrieval.searches import QUESTION_VECTOR_SECTIONS, Rows, SectionSearch
 from app.retrieval.settings import RetrievalSettings
 from app.text.lucene import lucene_terms
@@ -70,38 +71,30 @@ async def build_context(
         await require_agent(graph, agent_id)
     started = time.perf_counter()
     wanted = list(dict.fromkeys(request.sections))
-    unembedded = _unembedded(graph, embedder, settings, agent_id, request, now)
-    # What needs no query vector runs while the query is embedded: the frame (it sets only the
-    # budget, applied once the sections are read), the look-up of the speakers a question names,
-    # the lexical reads of the belief, rule and episode sections (the episodes' waits for the
-    # speakers: it matches without their names) and the embedding of a long query's last lines.
+    vectors = RequestVectors(embedder.embed_one)
+    unembedded = _unembedded(graph, embedder, vectors, settings, agent_id, request, now)
     built_in = set(wanted) - set(extra_sections or {})
     framing = asyncio.ensure_future(_frame(choose_frame, graph, agent_id, request.q))
-    speakers = unembedded.speakers_ahead(built_in)
-    unembedded = replace(unembedded, speakers=speakers)
-    ahead = unembedded.read_ahead(built_in)
-    tail = unembedded.tail_ahead(built_in)
+    ahead = _Ahead.start(unembedded, built_in, vectors)
     try:
         embedded = await _embed_query(
             embedder,
+            vectors,
             request,
-            unembedded.also_embedded(built_in),
+            ahead.also,
             alone=not built_in & QUESTION_VECTOR_SECTIONS,
         )
         timings = {"embed": _ms_since(started)}
         search = replace(
-            unembedded,
+            ahead.search,
             embedding=embedded.vector,
             stripped=embedded.stripped,
-            ahead=ahead,
-            speakers=speakers,
-            tail=tail,
             embed_question=embedded.later,
         )
         loaded = await _load_sections(search, wanted, extra_sections or {})
         frame = await framing
     finally:
-        _settle([framing, *ahead.values(), *(read for read in (speakers, tail) if read)])
+        _settle([framing, *ahead.futures(), *vectors.pending()])
     budget = request.budget_tokens or (
         frame.budget_tokens if frame else settings.default_budget_tokens
     )
@@ -128,9 +121,44 @@ async def build_context(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Ahead:
+    """What needs no query vector, started before the query is embedded so that it runs
+    meanwhile: the look-up of the speakers a question names, the lexical reads of the belief,
+    rule and episode sections (the episodes' waits for the speakers: it matches without their
+    names), the embedding of a long query's last lines, and the text the episodes search with
+    once the speakers are known (``also``: the question without the names it says, embedded
+    with the question). ``search``: the request's search with them. (The frame starts too: it
+    sets only the budget, applied once the sections are read.)"""
+
+    search: SectionSearch
+    also: str | None
+    early: asyncio.Future[None] | None
+
+    @classmethod
+    def start(
+        cls, unembedded: SectionSearch, built_in: Collection[str], vectors: RequestVectors
+    ) -> _Ahead:
+        speakers = unembedded.speakers_ahead(built_in)
+        with_speakers = replace(unembedded, speakers=speakers)
+        search = replace(
+            with_speakers,
+            ahead=with_speakers.read_ahead(built_in),
+            tail=with_speakers.tail_ahead(built_in),
+        )
+        also = search.also_embedded(built_in)
+        return cls(search, also, _episode_vector_early(search, speakers, also, vectors))
+
+    def futures(self) -> list[asyncio.Future[Any]]:
+        """Everything started, to settle when the request ends."""
+        started = (self.search.speakers, self.search.tail, self.early)
+        return [*self.search.ahead.values(), *(read for read in started if read)]
+
+
 def _unembedded(
     graph: GraphClient,
     embedder: Embedder,
+    vectors: RequestVectors,
     settings: RetrievalSettings,
     agent_id: str,
     request: ContextRequest,
@@ -148,8 +176,29 @@ def _unembedded(
         embedding=None,
         terms=lucene_terms(request.q) if request.mode != "vector" else None,
         embedding_model=embedder.model_id,
-        embed=embedder.embed_one,
+        embed=vectors.vector,
     )
+
+
+def _episode_vector_early(
+    search: SectionSearch,
+    speakers: asyncio.Future[list[str]] | None,
+    also: str | None,
+    vectors: RequestVectors,
+) -> asyncio.Future[None] | None:
+    """When the question is embedded without the names it says (``also``), starts embedding
+    the text the episodes will search with instead as soon as the speakers are known, if it is
+    another (not every name is a speaker): beside the first embedding, not after it
+    (``request_vectors.py``). None when there is nothing to look up."""
+    if speakers is None or also is None:
+        return None
+
+    async def when_known() -> None:
+        text = search.episode_vector_text(await speakers)
+        if text != also:
+            vectors.start(text)
+
+    return asyncio.ensure_future(when_known())
 
 
 def _settle(reads: Iterable[asyncio.Future[Any]]) -> None:
@@ -177,7 +226,12 @@ class EmbeddedQuery:
 
 
 async def _embed_query(
-    embedder: Embedder, request: ContextRequest, also: str | None, *, alone: bool
+    embedder: Embedder,
+    vectors: RequestVectors,
+    request: ContextRequest,
+    also: str | None,
+    *,
+    alone: bool,
 ) -> EmbeddedQuery:
     """The query embedded (and ``also``, another text, at the same time: each alone, as a
     batch of one, since the int8 model's vectors depend on the batch they are embedded in).
@@ -188,13 +242,11 @@ async def _embed_query(
     if request.mode == "fulltext":
         return EmbeddedQuery(None, None, None)
     if also and alone:
-        vector = await embedder.embed_one(also)
+        vector = await vectors.vector(also)
         if vector is not None:
-            return EmbeddedQuery(
-                vector, (also, vector), None, partial(embedder.embed_one, request.q)
-            )
+            return EmbeddedQuery(vector, (also, vector), None, partial(vectors.vector, request.q))
     texts = [request.q, *([also] if also and not alone else [])]
-    vector, *others = await asyncio.gather(*(embedder.embed_one(text) for text in texts))
+    vector, *others = await asyncio.gather(*(vectors.vector(text) for text in texts))
     other = others[0] if others else None
     if vector is not None:
         return EmbeddedQuery(vector, (also, other) if also and other is not None else None, None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -393,12 +393,20 @@ class SectionSearch:
             return await self.speakers
         return await asked_speakers(self.graph, self.agent_id, self.text)
 
+    def episode_vector_text(self, speakers: Sequence[str]) -> str:
+        """The text whose vector the episodes search with once the asked ``speakers`` are known
+        (``_asked``, where the question's names are left out): the question without their
+        names, or the question itself when that leaves it unchanged or empty. Known early, it
+        is embedded while the question is (``build_context``)."""
+        stripped = without_names(self.text, list(speakers)) if speakers else ""
+        return stripped if stripped and stripped != self.text else self.text
+
     async def _embed_without(self, names: list[str]) -> list[float] | None:
         """The vector of the query without ``names`` (the query's own when that leaves it
         unchanged, or embedding it fails; the one embedded with the query when it is that
         text)."""
-        stripped = without_names(self.text, names) if names else ""
-        if self.embed is None or not stripped or stripped == self.text:
+        stripped = self.episode_vector_text(names)
+        if self.embed is None or stripped == self.text:
             return await self.question_vector()
         if self.stripped is not None and self.stripped[0] == stripped:
             return self.stripped[1]
