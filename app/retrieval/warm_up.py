@@ -76,11 +76,16 @@ async def warm_context_plans(retrieval: RetrievalServices, agent_id: str | None 
 
 
 async def warm_up_logged(retrieval: RetrievalServices) -> None:
-    """:func:`warm_context_plans`, its outcome logged (a failure too: it never raises one)."""
+    """:func:`warm_context_plans`, its outcome logged (a failure too: it raises none but its
+    cancellation)."""
     try:
         done = await warm_context_plans(retrieval)
     except CredenceError as error:
         log.warning("the context's query plans not warmed up: %s", error.message)
+        return
+    except Exception:
+        # Only an optimisation: the API keeps serving; the first requests plan instead.
+        log.exception("the context's query plans not warmed up")
         return
     if done.agent_id is None:
         log.info("no agent yet: the context's query plans are made by the first request")
