@@ -1,7 +1,9 @@
 """The context's largest queries (its searches and their lexical halves) take no list as a
-parameter of its own (real Neo4j, real embeddings): Neo4j plans a query again for each new size
-class of a top-level list parameter (~0.3-1 s for the episode query, bench/README.md "eighth
-round"), not for a list inside a map, so their lists travel in one map, ``$lists``."""
+parameter of its own (real Neo4j, real embeddings): by default Neo4j plans a query again for
+each new length class of a top-level list or string parameter (~0.3-1 s for the episode query,
+bench/README.md "eighth" and "ninth round"), not for a value inside a map, so their lists travel
+in one map, ``$lists``. (The servers Credence starts ignore lengths altogether:
+tests/integration/graph/test_plan_cache.py.)"""
 
 from __future__ import annotations
 
