@@ -11,6 +11,8 @@ activities does partake in?"), which ranks the turns by what is asked about.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
+from collections.abc import Iterable
 from functools import lru_cache
 
 from app.graph.client import GraphClient
@@ -35,13 +37,50 @@ def _said_names(text: str) -> tuple[str, ...]:
     return tuple(sorted(key[len(NAME_PREFIX) :] for key in keys if key.startswith(NAME_PREFIX)))
 
 
+class KnownSpeakers:
+    """Which names each agent's questions were found to say as speakers, in this process, so
+    that a new question's vector is embedded once: without the names presumed to be speakers
+    (``of``), while the look-up (``asked_speakers``) tells which are. Only a presumption:
+    the look-up decides, and a wrong guess costs the second embedding it would have saved
+    (``searches.py``); the ranking is the same either way. Bounded: the agents asked about
+    most recently, and their names."""
+
+    def __init__(self, agents: int = 10_000, names: int = 1_000) -> None:
+        self._known: OrderedDict[str, set[str]] = OrderedDict()
+        self._agents = agents
+        self._names = names
+
+    def record(self, agent_id: str, asked: Iterable[str], found: Iterable[str]) -> None:
+        """The look-up's answer: of the ``asked`` names, ``found`` are speakers."""
+        speakers = set(found)
+        known = self._known.setdefault(agent_id, set())
+        known.difference_update(set(asked) - speakers)
+        if len(known) + len(speakers) <= self._names:
+            known.update(speakers)
+        self._known.move_to_end(agent_id)
+        while len(self._known) > self._agents:
+            self._known.popitem(last=False)
+
+    def of(self, agent_id: str) -> frozenset[str] | None:
+        """The names found to be the agent's speakers; None while none was (the agent's first
+        questions in this process): then every name a question says is presumed one."""
+        known = self._known.get(agent_id)
+        return frozenset(known) if known else None
+
+
+# Per process: what one request finds speeds the next (a guess, never a result).
+KNOWN_SPEAKERS = KnownSpeakers()
+
+
 async def asked_speakers(graph: GraphClient, agent_id: str, text: str) -> list[str]:
     """The names (lower case) ``text`` says that are speakers of the agent's episodes."""
     keys = [key for key in question_subjects(text) if key.startswith(NAME_PREFIX)]
     if not keys:
         return []
     rows = await graph.read("retrieval/question_speakers", agent_id=agent_id, keys=keys)
-    return sorted(str(row["key"])[len(NAME_PREFIX) :] for row in rows)
+    found = sorted(str(row["key"])[len(NAME_PREFIX) :] for row in rows)
+    KNOWN_SPEAKERS.record(agent_id, (key[len(NAME_PREFIX) :] for key in keys), found)
+    return found
 
 
 def without_names(text: str, names: list[str]) -> str:

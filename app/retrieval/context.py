@@ -24,6 +24,7 @@ from app.errors import AgentNotFound
 from app.graph.agent_scope import require_agent
 from app.graph.causality import InvalidBookmark, bookmarks_to_wait_for
 from app.graph.client import GraphClient
+from app.retrieval.asked_people import KNOWN_SPEAKERS
 from app.retrieval.budget import fit_to_budget, section_budgets
 from app.retrieval.decisions import decision_items
 from app.retrieval.models import (
@@ -147,7 +148,8 @@ class _Ahead:
             tail=with_speakers.tail_ahead(built_in),
         )
         also = search.also_embedded(built_in)
-        return cls(search, also, _episode_vector_early(search, speakers, also, vectors))
+        early = _episode_vector_early(search, speakers, also, vectors, built_in)
+        return cls(search, also, early)
 
     def futures(self) -> list[asyncio.Future[Any]]:
         """Everything started, to settle when the request ends."""
@@ -177,6 +179,7 @@ def _unembedded(
         terms=lucene_terms(request.q) if request.mode != "vector" else None,
         embedding_model=embedder.model_id,
         embed=vectors.vector,
+        presumed=KNOWN_SPEAKERS.of(agent_id),
     )
 
 
@@ -185,17 +188,20 @@ def _episode_vector_early(
     speakers: asyncio.Future[list[str]] | None,
     also: str | None,
     vectors: RequestVectors,
+    built_in: Collection[str],
 ) -> asyncio.Future[None] | None:
-    """When the question is embedded without the names it says (``also``), starts embedding
-    the text the episodes will search with instead as soon as the speakers are known, if it is
-    another (not every name is a speaker): beside the first embedding, not after it
-    (``request_vectors.py``). None when there is nothing to look up."""
-    if speakers is None or also is None:
+    """When the episodes search with the question without the names of its speakers, starts
+    embedding that text as soon as the speakers are known, if it is not the one embedded first
+    (``also``, else the question: the presumed speakers were not all of them, or not only):
+    beside the first embedding, not after it (``request_vectors.py``). None when there is
+    nothing to look up."""
+    if speakers is None or not search.strips_names(built_in):
         return None
+    first = also or search.text
 
     async def when_known() -> None:
         text = search.episode_vector_text(await speakers)
-        if text != also:
+        if text != first:
             vectors.start(text)
 
     return asyncio.ensure_future(when_known())

@@ -86,6 +86,10 @@ class SectionSearch:
     # names it says (``stripped``): no wanted section but the episodes reads the question's own
     # vector, so it is embedded only if the episodes need it after all (``question_vector``).
     embed_question: Callable[[], Awaitable[list[float] | None]] | None = None
+    # The names found before to be the agent's speakers (``asked_people.KNOWN_SPEAKERS``, read
+    # once for the request): the names the question says among them are presumed speakers;
+    # None: every name it says is.
+    presumed: frozenset[str] | None = None
 
     def read_ahead(self, sections: Collection[str]) -> dict[str, asyncio.Future[Rows | None]]:
         """Starts reading the lexical hits of the wanted belief, rule and episode sections,
@@ -128,17 +132,29 @@ class SectionSearch:
             return None
         return asyncio.ensure_future(self.embed("\n".join(said[-lines:])))
 
-    def also_embedded(self, sections: Collection[str]) -> str | None:
-        """The question without the names it says, when the episode section will search with
-        its vector (``_asked``), so that it is embedded at the same time as the question; None
-        when it will not or nothing is left out."""
+    def strips_names(self, sections: Collection[str]) -> bool:
+        """Whether the episode section will search with the vector of the question without the
+        names of the speakers it says (``_asked``)."""
         if "episodes" not in sections or self.mode == "fulltext":
+            return False
+        return self._strips_names(self._question(), vector=True)
+
+    def also_embedded(self, sections: Collection[str]) -> str | None:
+        """The question without the names it says that are presumed to be speakers
+        (``presumed``), when the episode section will search with its vector (``_asked``), so
+        that it is embedded at the same time as the question; None when it will not or nothing
+        is left out."""
+        if not self.strips_names(sections):
             return None
-        if not self._strips_names(self._question(), vector=True):
-            return None
-        said = said_names(self.text)
+        said = self._presumed_speakers()
         stripped = without_names(self.text, said) if said else ""
         return stripped if stripped and stripped != self.text else None
+
+    def _presumed_speakers(self) -> list[str]:
+        """The names the question says that are presumed to be the agent's speakers: those in
+        ``presumed``, else every one."""
+        said = said_names(self.text)
+        return said if self.presumed is None else [n for n in said if n in self.presumed]
 
     def weights(self, vector_share: float | None = None) -> dict[str, Any]:
         """How the indexes are fused (``vector_share``: the section's own, else the common one):
@@ -351,7 +367,7 @@ class SectionSearch:
         # The question is embedded without the names it says (beside the question, when it was
         # embedded: ``also_embedded``) while the graph tells which of them are speakers (nearly
         # always all of them); embedded again when that differs.
-        said = said_names(self.text) if strip else []
+        said = self._presumed_speakers() if strip else []
         found, guessed = await asyncio.gather(self._asked_speakers(), self._embed_without(said))
         names = tuple(found)
         if names and strip:

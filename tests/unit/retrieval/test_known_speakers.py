@@ -1,0 +1,36 @@
+"""Which names an agent's questions were found to say as speakers (app/retrieval/asked_people.py
+``KnownSpeakers``): the presumption that lets a question's vector be embedded once."""
+
+from __future__ import annotations
+
+from app.retrieval.asked_people import KnownSpeakers
+
+
+def test_nothing_is_known_of_an_agent_before_a_look_up() -> None:
+    assert KnownSpeakers().of("agent") is None
+
+
+def test_a_look_up_teaches_the_speakers_it_found_and_forgets_those_it_did_not() -> None:
+    known = KnownSpeakers()
+
+    known.record("agent", ["kate", "rome"], ["kate"])
+    known.record("agent", ["tom"], ["tom"])
+    assert known.of("agent") == {"kate", "tom"}
+
+    known.record("agent", ["tom", "paris"], [])  # Tom's turns are gone
+    assert known.of("agent") == {"kate"}
+    assert known.of("another agent") is None
+
+
+def test_it_keeps_the_agents_asked_about_most_recently_and_a_bounded_number_of_names() -> None:
+    known = KnownSpeakers(agents=2, names=3)
+
+    known.record("a", ["x"], ["x"])
+    known.record("b", ["y"], ["y"])
+    known.record("a", ["z"], ["z"])
+    known.record("c", ["w"], ["w"])
+    assert known.of("b") is None
+    assert known.of("a") == {"x", "z"}
+
+    known.record("a", ["p", "q"], ["p", "q"])  # would make four: not learned
+    assert known.of("a") == {"x", "z"}
