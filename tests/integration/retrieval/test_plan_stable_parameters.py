@@ -8,7 +8,6 @@ tests/integration/graph/test_plan_cache.py.)"""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
@@ -18,6 +17,7 @@ from app.graph.client import GraphClient
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
 from tests.support.conversations import conversation_agent
+from tests.support.recorded_reads import record_reads
 
 START = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
 SESSIONS = {
@@ -43,20 +43,13 @@ async def test_the_largest_context_queries_take_their_lists_in_one_map(
     agent = await conversation_agent(
         graph, embedder, settings.retrieval, "Planned once", SESSIONS, START
     )
-    sent: dict[str, list[dict[str, Any]]] = {name: [] for name in PLANNED_ONCE}
-    read = GraphClient.read
-
-    async def recording(self: GraphClient, name: str, **params: Any) -> Any:
-        if name in sent:
-            sent[name].append(params)
-        return await read(self, name, **params)
-
-    monkeypatch.setattr(GraphClient, "read", recording)
+    reads = record_reads(monkeypatch)
     for question in ("What did Kate make?", "pottery", "Did Kate and Bart talk about the fair?"):
         await build_context(
             graph, embedder, settings.retrieval, agent, ContextRequest(q=question), now=START
         )
 
+    sent = {name: [params for read, params in reads if read == name] for name in PLANNED_ONCE}
     for name, calls in sent.items():
         assert calls, name
         for params in calls:
