@@ -28,12 +28,11 @@ NOBODY = ("Alex", "Sam")
 
 @dataclass(frozen=True, slots=True)
 class WarmUp:
-    """What the warm-up asked: of which agent (None: the graph has no agent), how many
-    questions, and how long they took in all."""
+    """What the warm-up asked: of which agent (None: the graph has no agent) and how many
+    questions."""
 
     agent_id: str | None
     questions: int
-    ms: float
 
 
 def warm_up_questions(speakers: Sequence[str]) -> list[str]:
@@ -64,20 +63,20 @@ async def warm_context_plans(retrieval: RetrievalServices, agent_id: str | None 
     Raises:
         CredenceError: a read failed (Neo4j unavailable, ...); the caller logs it.
     """
-    started = time.perf_counter()
     rows = await retrieval.graph.read("retrieval/warm_up_subject", agent_id=agent_id)
     agent_id = rows[0]["agent_id"] if rows else None
     if agent_id is None:
-        return WarmUp(None, 0, _ms_since(started))
+        return WarmUp(None, 0)
     questions = warm_up_questions(rows[0]["speakers"])
     for question in questions:
         await retrieval.context(agent_id, ContextRequest(q=question))
-    return WarmUp(agent_id, len(questions), _ms_since(started))
+    return WarmUp(agent_id, len(questions))
 
 
 async def warm_up_logged(retrieval: RetrievalServices) -> None:
     """:func:`warm_context_plans`, its outcome logged (a failure too: it raises none but its
     cancellation)."""
+    started = time.perf_counter()
     try:
         done = await warm_context_plans(retrieval)
     except CredenceError as error:
@@ -94,9 +93,5 @@ async def warm_up_logged(retrieval: RetrievalServices) -> None:
         "the context's query plans warmed up: %d questions of agent %s in %.0f ms",
         done.questions,
         done.agent_id,
-        done.ms,
+        (time.perf_counter() - started) * 1000,
     )
-
-
-def _ms_since(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 1)

@@ -42,7 +42,7 @@ def _belief(client: TestClient, agent: str, statement: str, **fields: Any) -> st
 def no_interference_client(settings: Settings) -> Iterator[TestClient]:
     """Interference switched off, so two identical memories differ only in salience."""
     quiet = settings.model_copy(
-        update={"retrieval": RetrievalSettings(interference_penalty=0.0, warm_up_on_start=False)}
+        update={"retrieval": settings.retrieval.model_copy(update={"interference_penalty": 0.0})}
     )
     with TestClient(create_app(quiet)) as test_client:
         yield test_client
@@ -111,7 +111,7 @@ def interference_client(settings: Settings) -> Iterator[TestClient]:
     """The interference penalty switched on (it is off by default: it lowered recall on the
     benchmarks, bench/retrieval_tuning.py)."""
     penalised = settings.model_copy(
-        update={"retrieval": RetrievalSettings(interference_penalty=0.5, warm_up_on_start=False)}
+        update={"retrieval": settings.retrieval.model_copy(update={"interference_penalty": 0.5})}
     )
     with TestClient(create_app(penalised)) as test_client:
         yield test_client

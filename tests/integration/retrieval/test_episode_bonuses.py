@@ -31,7 +31,7 @@ BONUSES = {
 
 def _client(settings: Settings, clock: Clock, **retrieval: Any) -> TestClient:
     changed = settings.model_copy(
-        update={"retrieval": RetrievalSettings(warm_up_on_start=False, **retrieval)}
+        update={"retrieval": settings.retrieval.model_copy(update=retrieval)}
     )
     return TestClient(create_app(changed, clock=clock))
 

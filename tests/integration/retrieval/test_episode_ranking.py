@@ -44,7 +44,7 @@ def _turn(eid: str, speaker: str, text: str, minute: int, session: str = "s1") -
 
 def _client(settings: Settings, **retrieval: Any) -> TestClient:
     changed = settings.model_copy(
-        update={"retrieval": RetrievalSettings(warm_up_on_start=False, **retrieval)}
+        update={"retrieval": settings.retrieval.model_copy(update=retrieval)}
     )
     return TestClient(create_app(changed))
 
