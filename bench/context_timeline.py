@@ -8,7 +8,8 @@ catalog (``GraphClient``) and each model run (``Embedder.embed_sync``, on its wo
 marked when it starts and ends, relative to the start of the request. Printed: the median start,
 end and duration of each; which of the embedding and the episodes' lexical read ended last
 before the episode query was sent (the request's critical path) and by how much; and the
-slowest tenth's medians. The first ``--skip`` questions warm the process and are not counted.
+slowest tenth's medians. The first ``--skip`` questions warm the process and are not counted;
+``--gap-ms`` leaves the process idle before each question, as the peer bench's interleaving does.
 
     .venv/bin/python bench/context_timeline.py
     .venv/bin/python bench/context_timeline.py --section episodes --section beliefs
@@ -151,6 +152,8 @@ async def main(args: argparse.Namespace) -> int:
         ]
         _mark_reads()
         for number, (agent_id, question) in enumerate(asked):
+            if args.gap_ms:
+                await asyncio.sleep(args.gap_ms / 1000)
             _begin()
             await services.context(
                 agent_id, ContextRequest(q=question, k=10, sections=args.section)
@@ -178,6 +181,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--prefix", default="peer-bench-", help="the agents' names before the id")
     parser.add_argument("--section", action="append", help="default: episodes")
     parser.add_argument("--skip", type=int, default=20, help="warm-up questions not counted")
+    parser.add_argument(
+        "--gap-ms",
+        type=float,
+        default=0.0,
+        help="idle time before each question (the peer bench's interleaving leaves the server "
+        "idle while the peer answers)",
+    )
     args = parser.parse_args()
     args.section = args.section or ["episodes"]
     return args
