@@ -31,6 +31,10 @@ Each probe changes one thing of the real episode search for one run of
   ``e5-small-v2-q``, ...), while the search still names the stored vectors' model (the
   settings' ``CREDENCE_EMBEDDINGS__MODEL``, which must be the one the data was imported with):
   stored passages of one precision searched with queries of another;
+- ``qtf=P``: a long query's lexical half (a MADial dialogue) in Python on the agent's stored
+  words, each query term's BM25 weighted by how often the dialogue says it, to the power P (1:
+  as a plain BM25 over the dialogue counts repeated words; 0: each term once, the defaults'
+  arithmetic, a check of the probe);
 - ``misses``: instead of the report, where each gold turn or memory of every question ranks in
   the full fused list (top 10, 11–20, 21–50, 51+, never a candidate), by category, with the
   settings of the first ``--try`` (and the probes joined to it).
@@ -75,7 +79,7 @@ from app.retrieval.context import build_context
 from app.retrieval.lexical import _ranked
 from app.retrieval.models import ContextRequest
 from app.text import entities, words
-from app.text.lexical import bm25_of_words
+from app.text.lexical import bm25_of_words, tokens
 from app.text.lucene import lucene_terms
 
 EPISODES = """
@@ -205,6 +209,38 @@ SECOND_NEIGHBOURS = """MATCH p = (e)-[:NEXT*1..2]-(neighbour:Episode)
          hit.own * CASE length(p) WHEN 1 THEN 1.0 ELSE {factor} END AS lift"""
 BEST_NEIGHBOUR = "collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift"
 BOTH_NEIGHBOURS = "collect(lifted_by)[0] AS neighbour_of, sum(lift) AS lift"
+
+
+def query_term_frequency(power: float) -> None:
+    """A long query's lexical half with each term weighted by its count in the query ** power."""
+    original = searches.SectionSearch._lexical
+
+    async def lexical(self: searches.SectionSearch, fulltext_on: bool) -> Any:
+        if self.terms is None or self._question() or not fulltext_on:
+            return await original(self, fulltext_on)
+        rows = await AGENTS.of(self.agent_id)
+        documents = {row["id"]: list(row["terms"] or []) for row in rows}
+        lengths = {row["id"]: int(row["token_count"] or 0) for row in rows}
+        df: collections.Counter[str] = collections.Counter()
+        for document in documents.values():
+            df.update(set(document))
+        said = collections.Counter(tokens(self.text))
+        scores: collections.Counter[str] = collections.Counter()
+        for term in self.terms.split():
+            one = bm25_of_words(
+                [term],
+                documents,
+                docs=len(documents),
+                length=sum(lengths.values()),
+                df=df,
+                lengths=lengths,
+            )
+            for document, score in one.items():
+                scores[document] += score * max(said[term], 1) ** power
+        keep = max(self.settings.candidates, self.k)
+        return _ranked(dict(scores), keep)
+
+    searches.SectionSearch._lexical = lexical  # type: ignore[method-assign]
 
 
 def neighbours(how: str) -> None:
@@ -340,7 +376,7 @@ def main(argv: Sequence[str]) -> int:
     if not argv or argv[0].startswith("-"):
         raise SystemExit(
             "first argument: passage-long | prf=M,BETA | stem=MODE | neighbours=HOW | tail=N,W | "
-            "lextail=N | query-model=NAME | misses (several joined by '+')"
+            "lextail=N | qtf=P | query-model=NAME | misses (several joined by '+')"
         )
     args = tuning.parse_args(list(argv[1:]))
     probes = argv[0].split("+")
@@ -368,6 +404,8 @@ def apply(probe: str) -> None:
     elif probe.startswith("tail="):
         lines, weight = probe.removeprefix("tail=").split(",")
         tail(int(lines), float(weight))
+    elif probe.startswith("qtf="):
+        query_term_frequency(float(probe.removeprefix("qtf=")))
     elif probe.startswith("query-model="):
         query_model(probe.removeprefix("query-model="))
     elif probe != "misses":
