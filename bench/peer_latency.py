@@ -33,6 +33,8 @@ conversation), as if it ran alone. Latency is wall time: the peer's call in its
 process, Credence's HTTP request at the client (response parsed; the standard library's
 ``http.client`` on a keep-alive connection, unless ``--client httpx``), the floor's two steps.
 Recall@k is scored as ``bench/retrieval_locomo.py`` scores it (gold evidence turns in the top k).
+Beside the ratios of the p50s and p95s, a 95% interval of each over the questions (resampled,
+paired): how far the run's own questions move the ratio, not how far the next run may drift.
 
     .venv/bin/python bench/peer_latency.py                        # all 495 questions, ~5 min
     .venv/bin/python bench/peer_latency.py --questions 150 --conversations conv-26
@@ -66,6 +68,7 @@ from typing import IO, Any, Protocol, cast
 from urllib.parse import urlencode, urlsplit
 
 import httpx
+import numpy as np
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -491,6 +494,21 @@ def pct(values: Sequence[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] if len(values) >= 2 else values[0]
 
 
+def ratio_interval(
+    credence: Sequence[float], peer: Sequence[float], q: int, rounds: int = 2000
+) -> tuple[float, float]:
+    """A 95% interval of the ratio of the two systems' q-th percentiles, the questions
+    resampled with replacement (``rounds`` times, seeded: the same interval for the same run).
+    The two lists are paired (the same question at each index); only the spread between
+    questions is in it, not a run's drift (the machine's load, a server's warmth)."""
+    rng = np.random.default_rng(0)
+    picks = rng.integers(0, len(credence), size=(rounds, len(credence)))
+    mine, theirs = np.asarray(credence)[picks], np.asarray(peer)[picks]
+    ratios = np.percentile(mine, q, axis=1) / np.percentile(theirs, q, axis=1)
+    low, high = np.percentile(ratios, [2.5, 97.5])
+    return float(low), float(high)
+
+
 def scored(name: str, questions: Sequence[Question], rankings: Sequence[Sequence[str]]) -> Result:
     """``retrieval_madial.score`` (it reads ``relevant`` of each question, as LoCoMo's do)."""
     return score(name, "question", cast(Any, questions), rankings)
@@ -550,6 +568,12 @@ def report(
         f"{statistics.median(cred) / statistics.median(flo):.2f}x, "
         f"p95 {pct(cred, 95) / pct(flo, 95):.2f}x;  peer / floor: p50 "
         f"{statistics.median(peer) / statistics.median(flo):.2f}x"
+    )
+    p50_low, p50_high = ratio_interval(cred, peer, 50)
+    p95_low, p95_high = ratio_interval(cred, peer, 95)
+    lines.append(
+        f"  95% interval over the questions (resampled; not the run's drift): p50 "
+        f"{p50_low:.2f}–{p50_high:.2f}x, p95 {p95_low:.2f}–{p95_high:.2f}x"
     )
     lines.append(
         f"credence server-side (timings_ms.total) p50 {statistics.median(credence.server_ms):.1f} "
