@@ -157,6 +157,22 @@ def prf(nearest: int, beta: float) -> None:
     searches.SectionSearch._asked = asked  # type: ignore[method-assign]
 
 
+Statistics = tuple[dict[str, list[str]], dict[str, int], dict[str, int], int]
+
+
+def _statistics(
+    rows: list[dict[str, Any]], counted: Callable[[list[str]], list[str]]
+) -> Statistics:
+    """An agent's episodes as the lexical half scores them: each one's ``counted`` stored words,
+    each one's length, the words' document frequencies and the total length."""
+    documents = {row["id"]: counted(row["terms"] or []) for row in rows}
+    lengths = {row["id"]: int(row["token_count"] or 0) for row in rows}
+    df: collections.Counter[str] = collections.Counter()
+    for document in documents.values():
+        df.update(set(document))
+    return documents, lengths, dict(df), sum(lengths.values())
+
+
 def stemmed(mode: str) -> None:
     """The episodes' lexical half in Python, on stemmed words (or words and stems)."""
     both = mode.startswith("both-")
@@ -166,7 +182,7 @@ def stemmed(mode: str) -> None:
         stems = [stem(term) for term in terms]
         return [*terms, *(f"~{s}" for s in stems)] if both else stems
 
-    statistics_of: dict[str, tuple[dict[str, list[str]], dict[str, int], dict[str, int], int]] = {}
+    statistics_of: dict[str, Statistics] = {}
 
     async def episode_hits(
         graph: GraphClient,
@@ -179,13 +195,7 @@ def stemmed(mode: str) -> None:
         **_: Any,
     ) -> list[dict[str, Any]]:
         if agent_id not in statistics_of:
-            rows = await AGENTS.of(agent_id)
-            documents = {row["id"]: counted(row["terms"] or []) for row in rows}
-            lengths = {row["id"]: int(row["token_count"] or 0) for row in rows}
-            df: collections.Counter[str] = collections.Counter()
-            for document in documents.values():
-                df.update(set(document))
-            statistics_of[agent_id] = (documents, lengths, dict(df), sum(lengths.values()))
+            statistics_of[agent_id] = _statistics(await AGENTS.of(agent_id), counted)
         documents, lengths, df, length = statistics_of[agent_id]
         query = list(dict.fromkeys(counted(terms.split())))
         scores = bm25_of_words(
@@ -218,12 +228,7 @@ def query_term_frequency(power: float) -> None:
     async def lexical(self: searches.SectionSearch, fulltext_on: bool) -> Any:
         if self.terms is None or self._question() or not fulltext_on:
             return await original(self, fulltext_on)
-        rows = await AGENTS.of(self.agent_id)
-        documents = {row["id"]: list(row["terms"] or []) for row in rows}
-        lengths = {row["id"]: int(row["token_count"] or 0) for row in rows}
-        df: collections.Counter[str] = collections.Counter()
-        for document in documents.values():
-            df.update(set(document))
+        documents, lengths, df, length = _statistics(await AGENTS.of(self.agent_id), list)
         said = collections.Counter(tokens(self.text))
         scores: collections.Counter[str] = collections.Counter()
         for term in self.terms.split():
@@ -231,7 +236,7 @@ def query_term_frequency(power: float) -> None:
                 [term],
                 documents,
                 docs=len(documents),
-                length=sum(lengths.values()),
+                length=length,
                 df=df,
                 lengths=lengths,
             )
