@@ -181,10 +181,14 @@ class SectionSearch:
 
     def common(self) -> dict[str, Any]:
         """The parameters every fused search takes."""
+        return self._common(self.embedding)
+
+    def _common(self, embedding: list[float] | None) -> dict[str, Any]:
+        """The parameters every fused search takes, searching with ``embedding``."""
         return {
             "agent_id": self.agent_id,
             # Packed float32 (app/graph/vectors.py): ~0.6 ms less a search than 384 floats.
-            "embedding": vector_param(self.embedding),
+            "embedding": vector_param(embedding),
             "embedding_model": self.embedding_model,
             "candidates": max(self.settings.candidates, self.k),
             "k": self.k,
@@ -248,7 +252,7 @@ class SectionSearch:
             own_turn_scan=s.own_turn_scan,
             since_7d=self.now - timedelta(days=7),
             since_30d=self.now - timedelta(days=30),
-            **{**self.common(), "k": fetch, "embedding": vector_param(embedding)},
+            **{**self._common(embedding), "k": fetch},
         )
         kept = diversified(rows, self.k, per_moment=s.moment_cap, window=s.moment_window)
         return [{**row, "occurred_at": datetime_of(row["occurred_at"])} for row in kept]
