@@ -65,8 +65,13 @@ log = logging.getLogger(__name__)
 
 
 # In this order in the OpenAPI document.
+# Starlette tries each route in this order until one matches: the two routes asked most (the
+# context of a query, a chat turn) come first, ~0.1 ms of matching less a request than at their
+# places among the others (bench/README.md, issue 38).
 _ROUTERS: tuple[APIRouter, ...] = (
     health.router,
+    context.router,
+    chat.router,
     agents.router,
     beliefs.router,
     revisions.router,
@@ -77,9 +82,7 @@ _ROUTERS: tuple[APIRouter, ...] = (
     rule_routes.router,
     self_routes.router,
     episodes.router,
-    context.router,
     packs.router,
-    chat.router,
     censors.router,
     reflection.router,
     session_routes.router,

@@ -186,15 +186,16 @@ WITH e, {vector_rank: vector_rank, fulltext_rank: fulltext_rank, vector_score: v
               + $w.own_turn_weight * coalesce(own_turn_score, 0.0)} AS hit
 // Only the best $w.neighbour_sources candidates (by their own score) lift their neighbours.
 WITH e, hit ORDER BY hit.own DESC, e.id
-WITH collect({e: e, hit: hit}) AS found
-UNWIND range(0, size(found) - 1) AS place
-WITH found[place].e AS e, found[place].hit AS hit, place < $w.neighbour_sources AS lifts
-CALL (e, hit, lifts) {
-  RETURN e AS candidate, hit AS found, null AS lifted_by, 0.0 AS lift
+WITH collect({e: e, hit: hit}) AS ranked
+CALL (ranked) {
+  UNWIND ranked AS r
+  RETURN r.e AS candidate, r.hit AS found, null AS lifted_by, 0.0 AS lift
   UNION ALL
-  WITH e, hit WHERE lifts AND $w.neighbour_weight > 0
-  MATCH (e)-[:NEXT]-(neighbour:Episode)
-  RETURN neighbour AS candidate, null AS found, e.id AS lifted_by, hit.own AS lift
+  WITH ranked WHERE $w.neighbour_weight > 0
+  UNWIND ranked[0..$w.neighbour_sources] AS r
+  WITH r.e AS source, r.hit.own AS lift
+  MATCH (source)-[:NEXT]-(neighbour:Episode)
+  RETURN neighbour AS candidate, null AS found, source.id AS lifted_by, lift
 }
 WITH candidate, found, lifted_by, lift ORDER BY lift DESC
 WITH candidate AS e, collect(found)[0] AS hit, collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift
