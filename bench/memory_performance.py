@@ -1315,8 +1315,8 @@ async def profile_retrieval(settings: Settings, agent_id: str, queries: Sequence
                     "recency_bonus_7d": r.recency_bonus_7d,
                     "recency_bonus_30d": r.recency_bonus_30d,
                 },
-                "since_7d": now - timedelta(days=7),
-                "since_30d": now - timedelta(days=30),
+                "since_7d": (now - timedelta(days=7)).isoformat(),
+                "since_30d": (now - timedelta(days=30)).isoformat(),
             },
         }
         query = queries[-1]

@@ -250,8 +250,8 @@ class SectionSearch:
             own_turn_pool=max(asked.own_turn_pool, 1),
             own_turn_candidates=s.own_turn_candidates,
             own_turn_scan=s.own_turn_scan,
-            since_7d=self.now - timedelta(days=7),
-            since_30d=self.now - timedelta(days=30),
+            since_7d=(self.now - timedelta(days=7)).isoformat(),
+            since_30d=(self.now - timedelta(days=30)).isoformat(),
             **{**self._common(embedding), "k": fetch},
         )
         kept = diversified(rows, self.k, per_moment=s.moment_cap, window=s.moment_window)
