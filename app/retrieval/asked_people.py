@@ -10,6 +10,7 @@ activities does partake in?"), which ranks the turns by what is asked about.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -61,6 +62,22 @@ class KnownSpeakers:
         while len(self._known) > self._agents:
             self._known.popitem(last=False)
 
+    def seen(self, agent_id: str) -> bool:
+        """Whether a look-up of the agent's speakers ran in this process (and is kept)."""
+        return agent_id in self._known
+
+    def seed(self, agent_id: str, speakers: Iterable[str]) -> None:
+        """The names that speak in the agent's episodes (``agent_speakers``), learned at its
+        first look-up; a look-up's own answer (``record``) corrects them. Not learned when
+        they are more than the names kept."""
+        names = set(speakers)
+        known = self._known.setdefault(agent_id, set())
+        if len(known | names) <= self._names:
+            known.update(names)
+        self._known.move_to_end(agent_id)
+        while len(self._known) > self._agents:
+            self._known.popitem(last=False)
+
     def of(self, agent_id: str) -> frozenset[str] | None:
         """The names found to be the agent's speakers; None while none was (the agent's first
         questions in this process): then every name a question says is presumed one."""
@@ -72,12 +89,28 @@ class KnownSpeakers:
 KNOWN_SPEAKERS = KnownSpeakers()
 
 
+# Episodes read for an agent's speakers at its first look-up in a process (``agent_speakers``).
+SPEAKER_SCAN = 5_000
+
+
 async def asked_speakers(graph: GraphClient, agent_id: str, text: str) -> list[str]:
-    """The names (lower case) ``text`` says that are speakers of the agent's episodes."""
+    """The names (lower case) ``text`` says that are speakers of the agent's episodes. The
+    agent's first look-up in this process also reads who speaks in its episodes, beside it, so
+    that its next questions are embedded once from the start (``KnownSpeakers``), not only once
+    each speaker has been asked about: after a restart a question naming a speaker not yet asked
+    about, or someone who does not speak, was embedded twice (bench/README.md, issue 38)."""
     keys = [key for key in question_subjects(text) if key.startswith(NAME_PREFIX)]
     if not keys:
         return []
-    rows = await graph.read("retrieval/question_speakers", agent_id=agent_id, keys=keys)
+    looked_up = graph.read("retrieval/question_speakers", agent_id=agent_id, keys=keys)
+    if KNOWN_SPEAKERS.seen(agent_id):
+        rows = await looked_up
+    else:
+        rows, speaking = await asyncio.gather(
+            looked_up,
+            graph.read("retrieval/agent_speakers", agent_id=agent_id, scan=SPEAKER_SCAN),
+        )
+        KNOWN_SPEAKERS.seed(agent_id, (str(key) for key in speaking[0]["keys"]))
     found = sorted(str(row["key"])[len(NAME_PREFIX) :] for row in rows)
     KNOWN_SPEAKERS.record(agent_id, (key[len(NAME_PREFIX) :] for key in keys), found)
     return found

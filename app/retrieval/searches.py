@@ -17,7 +17,7 @@ from typing import Any
 from app.graph.client import GraphClient
 from app.graph.times import datetime_of
 from app.graph.vectors import vector_param
-from app.retrieval.asked_people import asked_speakers, said_names, without_names
+from app.retrieval.asked_people import NAME_PREFIX, asked_speakers, said_names, without_names
 from app.retrieval.coverage import coverage_hits, question_subjects
 from app.retrieval.diversity import diversified
 from app.retrieval.lexical import BELIEFS, RULES, ShortTexts, episode_hits, short_text_hits
@@ -152,9 +152,14 @@ class SectionSearch:
 
     def _presumed_speakers(self) -> list[str]:
         """The names the question says that are presumed to be the agent's speakers: those in
-        ``presumed``, else every one."""
-        said = said_names(self.text)
-        return said if self.presumed is None else [n for n in said if n in self.presumed]
+        ``presumed`` among the names the look-up will ask about (``asked_speakers``: every
+        capitalised word too, so "Did Melanie ..." asks about "melanie", where the names finder
+        reads "did melanie"), else every name it says."""
+        if self.presumed is None:
+            return said_names(self.text)
+        keys = question_subjects(self.text)
+        asked = (key[len(NAME_PREFIX) :] for key in keys if key.startswith(NAME_PREFIX))
+        return [name for name in asked if name in self.presumed]
 
     def weights(self, vector_share: float | None = None) -> dict[str, Any]:
         """How the indexes are fused (``vector_share``: the section's own, else the common one):

@@ -65,3 +65,34 @@ async def test_the_episodes_vector_is_embedded_beside_the_first_one(
 
     assert texts == ["What did plan in ?", "What did plan in Lisbon?"]
     assert context.sections["episodes"].items[0]["external_id"] in {"i1", "i2"}
+
+
+async def test_after_its_first_question_every_speaker_of_the_agent_is_presumed_one(
+    graph: GraphClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first question names only Ines; the agent's first look-up also reads who speaks in
+    # its episodes (asked_people.asked_speakers), so a question about Theo, never asked about
+    # before, is embedded once: without his name, which he speaks, and with Lisbon's, which
+    # does not. (Knowing only Ines, it was embedded with "Theo", then again without it.)
+    embedder = shared_embedder(settings.embeddings)
+    agent = await conversation_agent(
+        graph, embedder, settings.retrieval, "Speakers seeded", SESSIONS, START
+    )
+    embed_one = Embedder.embed_one
+    texts: list[str] = []
+
+    async def counted(self: Embedder, text: str, kind: str = "query") -> Vector | None:
+        texts.append(text)
+        return await embed_one(self, text, kind)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Embedder, "embed_one", counted)
+
+    async def ask(question: str) -> None:
+        request = ContextRequest(q=question, sections=["episodes"])
+        await build_context(graph, embedder, settings.retrieval, agent, request, now=START)
+
+    await ask("What did Ines book?")
+    texts.clear()
+    await ask("What did Theo ask about Lisbon?")
+
+    assert texts == ["What did ask about Lisbon?"]

@@ -310,6 +310,9 @@ async def test_only_the_best_own_turns_become_candidates(
         ("What hobbies do Kate and Tom have?", ["What hobbies do and Tom have?"]),
         # No name it says speaks: the question itself.
         ("What hobbies does Tom have?", ["What hobbies does Tom have?"]),
+        # A name after an opening verb: the names finder reads "did kate", the look-up asks about
+        # "kate" (every capitalised word), and so does the presumption.
+        ("Did Kate take a class?", ["Did take a class?"]),
     ],
 )
 async def test_a_context_of_episodes_embeds_the_question_itself_only_when_it_needs_it(

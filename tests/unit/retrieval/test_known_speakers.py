@@ -34,3 +34,20 @@ def test_it_keeps_the_agents_asked_about_most_recently_and_a_bounded_number_of_n
 
     known.record("a", ["p", "q"], ["p", "q"])  # would make four: not learned
     assert known.of("a") == {"x", "z"}
+
+
+def test_the_speakers_read_at_a_first_look_up_are_presumed_until_a_look_up_says_otherwise() -> None:
+    known = KnownSpeakers(names=3)
+    assert not known.seen("agent")
+
+    known.seed("agent", ["kate", "tom"])
+    known.record("agent", ["kate", "rome"], ["kate"])
+    assert known.seen("agent")
+    assert known.of("agent") == {"kate", "tom"}
+
+    known.record("agent", ["tom"], [])  # Tom's turns are gone
+    assert known.of("agent") == {"kate"}
+
+    known.seed("crowded", ["a", "b", "c", "d"])  # more than the names kept: none learned
+    assert known.seen("crowded")
+    assert known.of("crowded") is None
