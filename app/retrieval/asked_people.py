@@ -54,13 +54,10 @@ class KnownSpeakers:
     def record(self, agent_id: str, asked: Iterable[str], found: Iterable[str]) -> None:
         """The look-up's answer: of the ``asked`` names, ``found`` are speakers."""
         speakers = set(found)
-        known = self._known.setdefault(agent_id, set())
+        known = self._touched(agent_id)
         known.difference_update(set(asked) - speakers)
         if len(known) + len(speakers) <= self._names:
             known.update(speakers)
-        self._known.move_to_end(agent_id)
-        while len(self._known) > self._agents:
-            self._known.popitem(last=False)
 
     def seen(self, agent_id: str) -> bool:
         """Whether a look-up of the agent's speakers ran in this process (and is kept)."""
@@ -71,12 +68,18 @@ class KnownSpeakers:
         first look-up; a look-up's own answer (``record``) corrects them. Not learned when
         they are more than the names kept."""
         names = set(speakers)
-        known = self._known.setdefault(agent_id, set())
+        known = self._touched(agent_id)
         if len(known | names) <= self._names:
             known.update(names)
+
+    def _touched(self, agent_id: str) -> set[str]:
+        """The agent's known names, the agent now the most recent (the oldest dropped beyond
+        the agents kept)."""
+        known = self._known.setdefault(agent_id, set())
         self._known.move_to_end(agent_id)
         while len(self._known) > self._agents:
             self._known.popitem(last=False)
+        return known
 
     def of(self, agent_id: str) -> frozenset[str] | None:
         """The names found to be the agent's speakers; None while none was (the agent's first
