@@ -24,9 +24,9 @@ _NOW_PARAMETER = re.compile(r"\$now\b")
 
 @dataclass(frozen=True, slots=True)
 class Query:
-    """One named Cypher query: ``text``, what is sent to the server (the file without its
-    whole-line ``//`` comments), ``source``, the file as written, and ``header``, its ``//``
-    lines."""
+    """One named Cypher query: ``text``, what is sent to the server (the file with its
+    whole-line ``//`` comments emptied, so that its lines keep their numbers), ``source``, the
+    file as written, and ``header``, its ``//`` lines."""
 
     name: str
     text: LiteralString
@@ -70,11 +70,13 @@ class QueryCatalog:
         text = path.read_text(encoding="utf-8")
         header = "\n".join(line for line in text.splitlines() if _is_comment(line))
         # The header and the other whole-line comments stay here: sent with every run they cost
-        # the server ~0.5 ms a query for the longest ones (bench/README.md, issue 38).
-        body = "\n".join(line for line in text.splitlines() if not _is_comment(line))
+        # the server ~0.5 ms a query for the longest ones (bench/README.md, issue 38). Each is
+        # sent as an empty line, so that every other line keeps its place: a Neo4j error's
+        # "line N" is line N of the file.
+        body = "\n".join("" if _is_comment(line) else line for line in text.splitlines())
         query = Query(
             name=name,
-            text=as_query_text(body.strip()),
+            text=as_query_text(body.rstrip()),
             source=text.strip(),
             header=header,
             uses_now=_NOW_PARAMETER.search(text) is not None,

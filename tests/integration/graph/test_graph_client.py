@@ -30,6 +30,14 @@ async def test_a_failing_transaction_writes_nothing(test_graph: GraphClient, age
     assert rows[0]["nodes"] == 0
 
 
+async def test_a_neo4j_error_names_the_line_of_the_query_file(test_graph: GraphClient) -> None:
+    with pytest.raises(GraphError) as raised:
+        await test_graph.read("probe/fail_on_line_5")
+
+    assert "credence_no_such_function" in raised.value.message
+    assert "(line 5," in raised.value.message
+
+
 async def test_several_queries_in_one_transaction_commit_together(
     test_graph: GraphClient, agent_id: str
 ) -> None:

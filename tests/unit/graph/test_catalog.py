@@ -67,16 +67,18 @@ def test_catalog_reads_any_folder(tmp_path: Path) -> None:
     assert catalog.get("area/get_thing").text.endswith("RETURN 1 AS x")
 
 
-def test_the_text_sent_leaves_out_whole_line_comments(tmp_path: Path) -> None:
+def test_the_text_sent_empties_whole_line_comments_and_keeps_the_lines(tmp_path: Path) -> None:
     (tmp_path / "get_thing.cypher").write_text(
         "// What it does.\n// Params: none. Returns: x, y.\nCYPHER 25\n  // why x\n"
         "RETURN 1 AS x, // kept: not a whole line\n       '// a string' AS y\n"
     )
     query = QueryCatalog(tmp_path).get("get_thing")
 
+    # Line 5 of the file is line 5 of the text: a Neo4j error's line is the file's.
     assert query.text == (
-        "CYPHER 25\nRETURN 1 AS x, // kept: not a whole line\n       '// a string' AS y"
+        "\n\nCYPHER 25\n\nRETURN 1 AS x, // kept: not a whole line\n       '// a string' AS y"
     )
+    assert query.text.splitlines()[4] == query.source.splitlines()[4]
     assert query.source.startswith("// What it does.\n") and "  // why x" in query.source
     assert query.header == "// What it does.\n// Params: none. Returns: x, y.\n  // why x"
 
