@@ -28,7 +28,7 @@ from typing import Literal
 from wordfreq import word_frequency
 
 from app.text.lexical import counted, tokens
-from app.text.stopwords import word_set
+from app.text.stopwords import CONTRACTIONS, word_set
 
 # A word is a topic when general English uses it less often than this (per token): 2e-4 keeps
 # "camping", "kids", "painting" and drops "really", "great", "feel", "family".
@@ -43,13 +43,8 @@ CHAT_WORDS = word_set(
     gotta hmm um uh oh ah btw"""
 )
 
-# Contractions lose their apostrophe in the tokens ("I'm" -> "im", "let's" -> "lets"), and
-# general English writes them with it, so their bare forms look rare: they are never topics.
-CONTRACTIONS = word_set(
-    """im ive youre youve youd youll hes shes theyre theyve theyd theyll weve thats theres
-    whats wheres whos hows lets dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt
-    wont wouldnt shouldnt couldnt cant mustnt neednt aint yall itll thatll itd thatd"""
-)
+# Contractions lose their apostrophe in the tokens, and general English writes them with it, so
+# their bare forms look rare: they are never topics (``stopwords.CONTRACTIONS``).
 # A word the text writes as a contraction ("we'd", "I'll", "she'll"), whose bare form is also a
 # word ("wed", "ill", "shell"): not a topic of that text. "'s" is left out: "the dog's bowl".
 _CONTRACTED = re.compile(r"\b([A-Za-z]+)['’](m|ve|d|re|ll|t)\b", re.IGNORECASE)
