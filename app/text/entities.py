@@ -28,7 +28,7 @@ from typing import Literal
 from wordfreq import word_frequency
 
 from app.text.lexical import counted, tokens
-from app.text.stopwords import CONTRACTIONS, word_set
+from app.text.stopwords import word_set
 
 # A word is a topic when general English uses it less often than this (per token): 2e-4 keeps
 # "camping", "kids", "painting" and drops "really", "great", "feel", "family".
@@ -44,7 +44,8 @@ CHAT_WORDS = word_set(
 )
 
 # Contractions lose their apostrophe in the tokens, and general English writes them with it, so
-# their bare forms look rare: they are never topics (``stopwords.CONTRACTIONS``).
+# their bare forms look rare: as query stop words (``stopwords.CONTRACTIONS``, which ``counted``
+# leaves out) they are never topics.
 # A word the text writes as a contraction ("we'd", "I'll", "she'll"), whose bare form is also a
 # word ("wed", "ill", "shell"): not a topic of that text. "'s" is left out: "the dog's bowl".
 _CONTRACTED = re.compile(r"\b([A-Za-z]+)['’](m|ve|d|re|ll|t)\b", re.IGNORECASE)
@@ -98,13 +99,7 @@ def topics(text: str, skip: Iterable[str] = ()) -> list[Entity]:
     rates: dict[str, float] = {}
     forms: dict[str, dict[str, int]] = {}
     for word in tokens(text):
-        if (
-            not counted(word)
-            or word.isdigit()
-            or word in left_out
-            or word in CHAT_WORDS
-            or word in CONTRACTIONS
-        ):
+        if not counted(word) or word.isdigit() or word in left_out or word in CHAT_WORDS:
             continue
         frequency = _frequency(word)
         if frequency < TOPIC_FREQUENCY:

@@ -8,7 +8,8 @@ import re
 from app.memory.episode_subjects import episode_subjects
 from app.resources import resource_dir
 from app.retrieval.coverage import question_subjects
-from app.text.entities import CONTRACTIONS, entities, named, stem, topics
+from app.text.entities import entities, named, stem, topics
+from app.text.stopwords import CONTRACTIONS
 
 
 def test_stem_joins_the_forms_of_a_word() -> None:
