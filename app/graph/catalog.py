@@ -94,7 +94,7 @@ class QueryCatalog:
 def as_query_text(text: str) -> LiteralString:
     """Marks text read from a project file as a query string.
 
-    Only the catalog and the migrations runner (via :func:`split_statements`) call this: both read
+    Only the catalog and the migrations runner (via :func:`file_statements`) call this: both read
     files shipped in ``cypher/`` or ``schema/``, never user input.
     """
     return cast(LiteralString, text)  # type: ignore[redundant-cast]  # mypy: LiteralString is str
@@ -104,11 +104,34 @@ def _is_comment(line: str) -> bool:
     return line.lstrip().startswith("//")
 
 
-def split_statements(text: str) -> list[LiteralString]:
-    """Splits a migration file into statements on ``;`` at a line end, dropping ``//`` lines."""
-    without_comments = "\n".join(line for line in text.splitlines() if not _is_comment(line))
-    parts = _STATEMENT_END.split(without_comments)
-    return [as_query_text(part.strip()) for part in parts if part.strip()]
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One statement of a migration file: its text and the file line it starts on.
+
+    ``text`` is sent as it stands: preceded by as many empty lines as come before it in the file
+    and with its whole-line ``//`` comments emptied, so a Neo4j error's "line N" is line N of the
+    file.
+    """
+
+    text: LiteralString
+    line: int
+
+
+def file_statements(text: str) -> list[Statement]:
+    """The statements of a migration file, split on ``;`` at a line end."""
+    lines = "\n".join("" if _is_comment(line) else line for line in text.splitlines())
+    statements: list[Statement] = []
+    start = 0
+    for end in [*(match.start() for match in _STATEMENT_END.finditer(lines)), len(lines)]:
+        part = lines[start:end]
+        if part.strip():
+            first = start + (len(part) - len(part.lstrip()))
+            line = lines.count("\n", 0, first) + 1
+            body = part.strip()
+            statements.append(Statement(as_query_text("\n" * (line - 1) + body), line))
+        match = _STATEMENT_END.match(lines, end)
+        start = match.end() if match else end
+    return statements
 
 
 @cache

@@ -28,7 +28,7 @@ from app.errors import (
     MigrationLockHeld,
     MigrationMissing,
 )
-from app.graph.catalog import split_statements
+from app.graph.catalog import file_statements
 from app.graph.client import GraphClient
 from app.graph.settings import MigrationSettings
 from app.resources import resource_dir
@@ -96,7 +96,7 @@ def discover(directory: Path) -> list[MigrationFile]:
                 f"{path.name}: name must look like V0001__lower_snake_description.cypher"
             )
             continue
-        if not split_statements(path.read_text(encoding="utf-8")):
+        if not file_statements(path.read_text(encoding="utf-8")):
             problems.append(f"{path.name}: holds no statement")
             continue
         files.append(
@@ -276,17 +276,21 @@ class MigrationRunner:
 
     async def _apply(self, migration: MigrationFile) -> None:
         started = time.monotonic()
-        statements = split_statements(migration.path.read_text(encoding="utf-8"))
+        statements = file_statements(migration.path.read_text(encoding="utf-8"))
         for index, statement in enumerate(statements, start=1):
             try:
-                await self._graph.run_autocommit(statement, action=f"applying {migration.file}")
+                await self._graph.run_autocommit(
+                    statement.text, action=f"applying {migration.file}"
+                )
             except GraphError as error:
+                # Neo4j's "line N" is the file's line N: the statement is sent at its place.
                 raise MigrationFailed(
                     f"migration {migration.file} failed at statement {index} of "
-                    f"{len(statements)}: {error.message}",
+                    f"{len(statements)} (line {statement.line}): {error.message}",
                     file=migration.file,
                     statement_index=index,
-                    statement=statement,
+                    statement_line=statement.line,
+                    statement=statement.text.strip(),
                 ) from error
         await self._await_indexes_online(migration)
         duration_ms = int((time.monotonic() - started) * 1000)

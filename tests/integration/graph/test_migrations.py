@@ -164,8 +164,34 @@ async def test_a_failing_statement_names_file_and_statement_and_is_not_recorded(
 
     assert "V0002__broken.cypher" in raised.value.message
     assert raised.value.details["statement_index"] == 2
+    assert raised.value.details["statement_line"] == 2
     states = {s.file: s.state for s in await scratch.runner(graph).status()}
     assert states == {"V0001__indexes.cypher": "applied", "V0002__broken.cypher": "pending"}
+
+
+async def test_a_failing_statement_names_the_line_of_its_file(
+    scratch: Scratch, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    # Comments before and inside the failing statement: Neo4j's own position is the file's line.
+    scratch.write(
+        "V0001__commented.cypher",
+        "// Two statements.\n"
+        "CREATE INDEX TAG_c IF NOT EXISTS FOR (n:TAGNode) ON (n.c);\n"
+        "\n"
+        "// The second one fails on its third line.\n"
+        "MATCH (n:TAGNode)\n"
+        "// why\n"
+        "RETURN credence_no_such_function(n) AS x;\n",
+    )
+
+    with pytest.raises(MigrationFailed) as raised:
+        await scratch.runner(graph).migrate()
+
+    assert raised.value.details["statement_line"] == 5
+    assert "statement 2 of 2 (line 5)" in raised.value.message
+    assert "credence_no_such_function" in raised.value.message
+    assert "(line 7," in raised.value.message
+    assert raised.value.details["statement"].startswith("MATCH (n:")
 
 
 async def test_concurrent_runners_do_not_interleave(

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
-from app.graph.catalog import split_statements
+from app.graph.catalog import file_statements
 from app.graph.client import GraphClient
 from app.memory.episode_subjects import link_stored_episodes
 from app.resources import resource_dir
@@ -63,7 +63,7 @@ async def test_the_migration_removes_the_contraction_topics_linked_before(
             ],
         )
     migration = resource_dir("schema") / "V0032__drop_contraction_topics.cypher"
-    statements = split_statements(migration.read_text(encoding="utf-8"))
+    statements = [s.text for s in file_statements(migration.read_text(encoding="utf-8"))]
 
     for _ in range(2):  # idempotent
         for statement in statements:

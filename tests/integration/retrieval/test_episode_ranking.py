@@ -18,7 +18,7 @@ from app.api.app import create_app
 from app.config import Settings
 from app.embeddings import store as embedding_store
 from app.embeddings.embedder import shared_embedder
-from app.graph.catalog import split_statements
+from app.graph.catalog import file_statements
 from app.graph.client import GraphClient
 from app.resources import resource_dir
 from app.retrieval.settings import RetrievalSettings
@@ -240,7 +240,7 @@ async def test_migration_and_backfill_give_old_episodes_the_new_structure(
     assert vectors is not None
     await write_old_episodes(test_graph, agent, texts, start=T0, vectors=vectors)
     migration = resource_dir("schema") / "V0018__episode_search_text_and_session_order.cypher"
-    for statement in split_statements(migration.read_text(encoding="utf-8")):
+    for statement in [s.text for s in file_statements(migration.read_text(encoding="utf-8"))]:
         await graph.run_autocommit(statement, "re-run V0018")
 
     rows = await test_graph.read("probe/session_chain", agent_id=agent, session="old")
@@ -272,7 +272,7 @@ async def test_the_speaker_migration_keys_old_episodes_by_their_speaker(
     agent = f"test-{uuid.uuid4()}"
     await write_old_episodes(test_graph, agent, [("Ann", "Hello."), ("BOB", "Hello.")], start=T0)
     migration = resource_dir("schema") / "V0031__index_episode_speakers.cypher"
-    backfill = split_statements(migration.read_text(encoding="utf-8"))[0]
+    backfill = file_statements(migration.read_text(encoding="utf-8"))[0].text
     for _ in range(2):  # idempotent
         await graph.run_autocommit(backfill, "re-run V0031's backfill")
         rows = await test_graph.read("probe/episode_speaker_keys", agent_id=agent)

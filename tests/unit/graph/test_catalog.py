@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.errors import UnknownQuery
-from app.graph.catalog import QueryCatalog, default_catalog, split_statements
+from app.graph.catalog import QueryCatalog, default_catalog, file_statements
 
 
 def test_loads_a_query_by_name_and_caches_it() -> None:
@@ -83,21 +83,44 @@ def test_the_text_sent_empties_whole_line_comments_and_keeps_the_lines(tmp_path:
     assert query.header == "// What it does.\n// Params: none. Returns: x, y.\n  // why x"
 
 
-def test_split_statements_on_semicolons_at_line_end_only() -> None:
+def test_file_statements_split_on_semicolons_at_line_end_only() -> None:
     # The \t after the second ";" checks that trailing blanks still end a statement.
     text = """// header comment; with a semicolon
 CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x);
 CREATE FULLTEXT INDEX b IF NOT EXISTS
+// a comment inside the statement
 FOR (n:B) ON EACH [n.text]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard;'}};\t \n  // trailing comment
 RETURN 'no; split here' AS x"""
 
-    statements = split_statements(text)
+    statements = file_statements(text)
 
-    assert len(statements) == 3
-    assert statements[0] == "CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x)"
-    assert statements[1].endswith("'standard;'}}")
-    assert statements[2] == "RETURN 'no; split here' AS x"
+    assert [s.text.strip().splitlines()[0] for s in statements] == [
+        "CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x)",
+        "CREATE FULLTEXT INDEX b IF NOT EXISTS",
+        "RETURN 'no; split here' AS x",
+    ]
+    assert statements[1].text.endswith("'standard;'}}")
+    assert "comment" not in statements[1].text
+
+
+def test_a_statement_keeps_the_line_numbers_of_its_file() -> None:
+    # Neo4j's error positions ("line 5") must be lines of the file, not of the statement.
+    text = "// V9: two statements\nCREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x);\n\n" + (
+        "// why\nMATCH (n:A)\n  // inside\nRETURN n;\n"
+    )
+    file_lines = text.splitlines()
+
+    statements = file_statements(text)
+
+    assert [s.line for s in statements] == [2, 5]
+    for statement in statements:
+        sent = statement.text.splitlines()
+        assert all(line == "" for line in sent[: statement.line - 1])
+        for number in range(statement.line, len(sent) + 1):  # comment lines are sent empty
+            said = file_lines[number - 1]
+            expected = "" if said.lstrip().startswith("//") else said.rstrip(";")
+            assert sent[number - 1] == expected, f"line {number}"
 
 
 def test_no_query_reads_the_servers_clock() -> None:

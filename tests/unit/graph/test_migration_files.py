@@ -19,10 +19,10 @@ def test_the_project_schema_files_are_valid_and_numbered_without_gaps() -> None:
 
 
 def test_every_project_schema_statement_is_idempotent() -> None:
-    from app.graph.catalog import split_statements
+    from app.graph.catalog import file_statements
 
     for path in sorted(resource_dir("schema").glob("*.cypher")):
-        for statement in split_statements(path.read_text()):
+        for statement in (s.text.strip() for s in file_statements(path.read_text())):
             words = statement.removeprefix("CYPHER 25").split()
             if words[0] in ("CREATE", "DROP"):  # schema commands
                 assert "IF NOT EXISTS" in statement or "IF EXISTS" in statement, (
