@@ -1,8 +1,10 @@
 """The memory of a tool call, written right after its answer: the turn's episode (with the
 speaker met, its session order, lexical statistics and subjects, then its vector), joined to the
 call's decision and Action, what the outcome teaches (the beliefs it moves, with its moral
-valence and failure severity, the capability record and so the autonomy for that tool) and D's
-sample (then a meditation when the runaway guard asks for one).
+valence and failure severity, the capability record and so the autonomy for that tool), what the
+turn showed of its speaker (their user model, as a chat turn teaches it), the call's task in
+working memory (for a call that asked no one) and D's sample (then a meditation when the
+runaway guard asks for one).
 
 A call's own write records only what the call is (the decision, the Action, an approval;
 app/loop/call_record.py). A call that waits for a person, or that was refused, leaves this memory
@@ -35,11 +37,14 @@ from app.loop.episode_rows import EpisodeDraft, complete_turn_episode_in, emotio
 from app.loop.services import LoopServices
 from app.loop.turn_memory import (
     OutcomeLesson,
+    learn_about_speaker_in,
     learn_from_outcome,
     meet_people,
     write_turn_episode,
 )
 from app.memory.episodes import embed_deferred_episodes
+from app.memory.people.learning import TurnSignals
+from app.memory.working_memory import TaskDraft, TaskState, open_task_in
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +72,13 @@ class CallMemory(BaseModel):
     lesson: OutcomeLesson
     # The episode's completion: the answer and how the turn ran (``turn_params``).
     turn: dict[str, Any]
+    # What the turn showed of its speaker (their user model: knowledge, goal, the way of working
+    # that succeeded); None in memories left by an older version.
+    signals: TurnSignals | None = None
+    # The call's task in working memory, opened here with its moves (each (state, cause)) when
+    # the call asked no one (a call that waits for a person opened its task with its approval).
+    task: TaskDraft | None = None
+    task_moves: list[tuple[TaskState, str]] = Field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +225,10 @@ async def _write_memory(
     )
     await complete_turn_episode_in(tx, agent_id, episode_id, memory.turn)
     await learn_from_outcome(tx, settings, agent_id, lesson, now)
+    if memory.signals is not None:
+        await learn_about_speaker_in(tx, settings.memory, people.person, memory.signals, now)
+    if memory.task is not None and memory.task_moves:
+        await open_task_in(tx, agent_id, memory.task, memory.task_moves, settings.memory, now)
     return deferred
 
 

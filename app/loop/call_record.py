@@ -49,8 +49,8 @@ from app.loop.recording import TurnRecorder, write_then_emit
 from app.loop.responses import turn_response
 from app.loop.results import TurnWritten, turn_result
 from app.loop.services import LoopServices
-from app.loop.turn_memory import OutcomeLesson, turn_lesson
-from app.loop.work_tasks import open_turn_task_in
+from app.loop.turn_memory import OutcomeLesson, turn_lesson, turn_signals
+from app.loop.work_tasks import open_turn_task_in, turn_task
 from app.loop.write_phase import Aftermath, ask_a_person, question_for, turn_conduct
 from app.reasoning.protocol import ExecutionResult, Reply
 from app.tools.actions import action_params, action_status, result_fields
@@ -386,6 +386,8 @@ def _memory_of(
     outcome teaches, and its answer with how the turn ran, for its episode."""
     request, plan, activation = turn.request, turn.plan, turn.activation
     outcome = outcome_of(plan.execution, plan.verification)
+    # A call that waits for a person opened its task with its approval (_record_asking).
+    task = None if approval is not None else turn_task(turn, None)
     return CallMemory(
         episode_id=ids.episode,
         decision_id=ids.decision,
@@ -401,4 +403,7 @@ def _memory_of(
         surprise=surprise(plan, activation),
         lesson=turn_lesson(turn, outcome, services.settings.loop),
         turn=turn_params(recorder, reply.text, turn_conduct(turn, False, ids.decision)),
+        signals=turn_signals(turn, outcome, ids.episode),
+        task=task[0] if task is not None else None,
+        task_moves=task[1] if task is not None else [],
     )

@@ -12,8 +12,8 @@ moved by what the loop does with it:
   that comes too late): ``cancelled`` (``app/loop/approvals.py``, ``expire_overdue``).
 
 Each transition is recorded with the turn's time (the injected clock) and its cause, in the
-turn's own transaction. A turn that revises or asks for nothing has no task; neither has a tool
-call that runs beside its record (its Action records the call, app/loop/call_record.py).
+turn's own transaction (a tool call that asks no one: in its memory's, app/loop/call_memory.py,
+with the call's time). A turn that revises or asks for nothing has no task.
 """
 
 from __future__ import annotations
@@ -92,17 +92,26 @@ async def open_turn_task_in(
     now: datetime,
 ) -> None:
     """Inside the turn's transaction: the task of its work unit, with its transitions so far."""
+    task = turn_task(turn, approval)
+    if task is not None:
+        await open_task_in(tx, turn.agent_id, task[0], task[1], mechanics, now)
+
+
+def turn_task(
+    turn: PlannedTurn, approval: ApprovalPublic | None
+) -> tuple[TaskDraft, list[Move]] | None:
+    """The task of the turn's work unit and its transitions so far; None without one."""
     moves = turn_moves(turn, approval)
     unit = turn.plan.work_unit
     if not moves or unit is None:
-        return
+        return None
     draft = TaskDraft(
         description=unit.description[:2000] or unit.verb,
         source="turn",
         verb=unit.verb,
         approval_id=approval.id if approval is not None else None,
     )
-    await open_task_in(tx, turn.agent_id, draft, moves, mechanics, now)
+    return draft, moves
 
 
 async def move_resumed_task_in(tx: Transaction, run: Resumption, now: datetime) -> None:

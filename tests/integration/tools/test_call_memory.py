@@ -36,6 +36,8 @@ from app.loop.call_memory import (
 )
 from app.loop.models import ChatRequest, TurnEvent
 from app.loop.turn import run_turn
+from app.memory.people.store import find_person
+from app.memory.working_memory import list_tasks
 from app.runtime import Runtime
 from app.tools.actions import list_actions
 from app.tools.connections import add_connection
@@ -128,6 +130,37 @@ async def test_a_calls_memory_is_its_episode_and_what_its_outcome_taught(
     )
     assert action.created_at is not None and action.completed_at is not None
     assert action.completed_at > action.created_at
+
+
+async def test_a_call_that_asks_no_one_opens_its_task_and_teaches_about_its_speaker(
+    clock_call: tuple[Runtime, str],
+) -> None:
+    # As a chat turn's work would: the call's task in working memory, with its states, and the
+    # speaker's user model (the goal of the request, the way of working that succeeded).
+    runtime, agent_id = clock_call
+    ran = await run_turn(runtime.loop, agent_id, ChatRequest(message=CALL, speaker="Dana"))
+    bad = 'call clock.get_current_time {"timezone": "Mars/Olympus_Mons"}'
+    failed = await run_turn(runtime.loop, agent_id, ChatRequest(message=bad, speaker="Dana"))
+    await settle_background()
+
+    assert ran.execution is not None and ran.execution.status == "executed"
+    assert failed.execution is not None and failed.execution.status == "failed"
+    tasks = (await list_tasks(runtime.graph, agent_id)).data
+    assert len(tasks) == 2
+    blocked, done = tasks  # newest first
+    assert [move.state for move in done.history] == ["planning", "executing", "completed"]
+    assert done.verb == "call_tool" and done.approval_id is None
+    assert done.started_at == done.ended_at  # at the call's time, not the memory's write
+    assert [move.state for move in blocked.history] == ["planning", "executing", "blocked"]
+    assert "Mars/Olympus_Mons" in blocked.history[-1].cause
+    dana = await find_person(runtime.graph, agent_id, "Dana")
+    assert dana is not None and dana.interaction_count == 2
+    assert [(p.frame, p.mode, p.verb) for p in dana.successful_patterns] == [
+        (ran.frame, "autonomous", "call_tool")
+    ]
+    # Each call is a goal of its own (its arguments differ), newest first.
+    assert [g.verb for g in dana.inferred_goals] == ["call_tool", "call_tool"]
+    assert "Mars/Olympus_Mons" in dana.inferred_goals[0].goal
 
 
 async def test_a_call_a_stopped_process_left_running_is_interrupted_by_a_later_one(
