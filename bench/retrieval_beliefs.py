@@ -7,6 +7,12 @@ words) asks ``build_context`` for its belief section (k = 10) under each fusion:
 settings, and reciprocal-rank fusion (the default before issue 12). Recall@1/3/5/10 of the
 intended belief and MRR are printed per fusion.
 
+Then the belief a turn would rest on (``app/loop/activation.py``): each question as a turn's
+message retrieves ``beliefs_per_turn`` beliefs, the relevance model scores them, and the belief
+chosen is compared with the intended one, for the loop's rule (``chosen_belief``: the highest
+relevance weighted by strength, of those at or above the floor) and for the rule before it (the
+first found at or above the floor, in the search's order).
+
     .venv/bin/python bench/retrieval_beliefs.py
 """
 
@@ -26,9 +32,10 @@ from retrieval_locomo import find_agent
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
-from app.config import get_settings
+from app.config import Settings, get_settings
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
+from app.loop.activation import chosen_belief, relevance_scores
 from app.packs.loader import load_pack
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
@@ -68,6 +75,39 @@ async def rank_of_intended(
     return ranked.index(wanted) + 1 if wanted in ranked else None
 
 
+async def rests_on(
+    graph: GraphClient,
+    embedder: Embedder,
+    settings: Settings,
+    agent_id: str,
+    question: str,
+    statement: str,
+) -> tuple[str, str]:
+    """Whether a turn with ``question`` as its message rests on the intended belief
+    (``intended``, ``another``, ``none``), under the loop's rule and under the first-found rule."""
+    loop = settings.loop
+    request = ContextRequest(q=question, k=loop.beliefs_per_turn, sections=["beliefs"])
+    context = await build_context(graph, embedder, settings.retrieval, agent_id, request)
+    items = context.sections["beliefs"].items
+    scores, cosine = await relevance_scores(
+        embedder, question, items, model=loop.relevance_embedding_model
+    )
+    relevance = {item["id"]: score for item, score in zip(items, scores, strict=True)}
+    floor = loop.relevance_floor if cosine else loop.relevance_floor_tokens
+    best = chosen_belief(items, relevance, floor, settings.retrieval.belief_strength_floor)
+    first = next(
+        (i["id"] for i in items if i.get("via") == "search" and relevance[i["id"]] >= floor), None
+    )
+    statements = {item["id"]: normalised(str(item["statement"])) for item in items}
+
+    def label(chosen: str | None) -> str:
+        if chosen is None:
+            return "none"
+        return "intended" if statements[chosen] == normalised(statement) else "another"
+
+    return label(best), label(first)
+
+
 def figures(ranks: list[int | None]) -> dict[str, float]:
     out = {f"R@{k}": statistics.fmean(r is not None and r <= k for r in ranks) for k in KS}
     out["MRR"] = statistics.fmean(1 / r if r is not None else 0.0 for r in ranks)
@@ -100,6 +140,15 @@ async def main() -> int:
             ]
             line = "  ".join(f"{k} {v:.3f}" for k, v in figures(ranks).items())
             print(f"  {name:24s} {line}")
+        rests = [
+            await rests_on(graph, embedder, settings, agent_id, q["q"], statements[q["key"]])
+            for q in questions
+        ]
+        print("the belief a turn rests on (the intended one / another / none relevant):")
+        for index, rule in enumerate(("highest relevance x strength", "first found (before)")):
+            chosen = [outcome[index] for outcome in rests]
+            counts = {label: chosen.count(label) for label in ("intended", "another", "none")}
+            print(f"  {rule:30s} " + " / ".join(str(n) for n in counts.values()))
     finally:
         await graph.close()
     return 0

@@ -328,7 +328,9 @@ async def activate(
     items = context.sections["beliefs"].items if "beliefs" in context.sections else []
     beliefs = [_brief(item) for item in items]
     await _remember_stored_vectors(graph, embedder, agent_id, [b.id for b in beliefs])
-    scored = await _score(embedder, settings.loop, query, items)
+    scored = await _score(
+        embedder, settings.loop, query, items, settings.retrieval.belief_strength_floor
+    )
     name = context_name or _temporal_context(context)
     relevant, rules = await asyncio.gather(
         _relevant_in_context(graph, settings, agent_id, beliefs, scored, name),
@@ -470,18 +472,45 @@ def _brief(item: dict[str, Any]) -> BeliefBrief:
 
 
 async def _score(
-    embedder: Embedder, loop: LoopSettings, message: str, items: list[dict[str, Any]]
+    embedder: Embedder,
+    loop: LoopSettings,
+    message: str,
+    items: list[dict[str, Any]],
+    strength_floor: float,
 ) -> _Scored:
-    """Relevance of each retrieved belief; the chosen one is the first found by search (not
-    only by its links) at or above the floor."""
+    """Relevance of each retrieved belief; the chosen one is, of those found by search (not
+    only by their links) at or above the floor, the one of the highest relevance weighted by
+    its strength as the belief section weighs it (``strength_floor`` + the rest · strength;
+    the first found on a tie). The search's own order is the running model's (e5's cosines sit
+    in a narrow band, docs/retrieval.md §8); the relevance model tells the beliefs it found apart
+    (bench/README.md, "The belief a turn rests on")."""
     scores, cosine = await relevance_scores(
         embedder, message, items, model=loop.relevance_embedding_model
     )
     relevance = {item["id"]: score for item, score in zip(items, scores, strict=True)}
     floor = loop.relevance_floor if cosine else loop.relevance_floor_tokens
-    searched = [item["id"] for item in items if item.get("via") == "search"]
-    chosen = next((bid for bid in searched if relevance.get(bid, 0.0) >= floor), None)
+    chosen = chosen_belief(items, relevance, floor, strength_floor)
     return _Scored(relevance=relevance, floor=floor, chosen=chosen)
+
+
+def chosen_belief(
+    items: list[dict[str, Any]],
+    relevance: dict[str, float],
+    floor: float,
+    strength_floor: float,
+) -> str | None:
+    """The belief a turn rests on (pure): of the retrieved ``items`` found by search at or above
+    ``floor``, the one of the highest ``relevance`` · (``strength_floor`` + the rest ·
+    strength), the first found on a tie; None when none is relevant."""
+    relevant = [
+        item for item in items if item.get("via") == "search" and relevance[item["id"]] >= floor
+    ]
+
+    def weighted(item: dict[str, Any]) -> float:
+        strength = float(item.get("strength") or 0.0)
+        return relevance[item["id"]] * (strength_floor + (1.0 - strength_floor) * strength)
+
+    return max(relevant, key=weighted)["id"] if relevant else None
 
 
 async def _relevant_in_context(
