@@ -127,7 +127,8 @@ def file_statements(text: str) -> list[Statement]:
         if part.strip():
             first = start + (len(part) - len(part.lstrip()))
             line = lines.count("\n", 0, first) + 1
-            body = part.strip()
+            # From the start of its first line: its indentation kept, so columns are the file's.
+            body = lines[lines.rfind("\n", 0, first) + 1 : end].rstrip()
             statements.append(Statement(as_query_text("\n" * (line - 1) + body), line))
         match = _STATEMENT_END.match(lines, end)
         start = match.end() if match else end

@@ -503,7 +503,9 @@ def chosen_belief(
     ``floor``, the one of the highest ``relevance`` · (``strength_floor`` + the rest ·
     strength), the first found on a tie; None when none is relevant."""
     relevant = [
-        item for item in items if item.get("via") == "search" and relevance[item["id"]] >= floor
+        item
+        for item in items
+        if item.get("via") == "search" and relevance.get(item["id"], 0.0) >= floor
     ]
 
     def weighted(item: dict[str, Any]) -> float:

@@ -105,9 +105,9 @@ RETURN 'no; split here' AS x"""
 
 
 def test_a_statement_keeps_the_line_numbers_of_its_file() -> None:
-    # Neo4j's error positions ("line 5") must be lines of the file, not of the statement.
+    # Neo4j's error positions ("line 5, column 3") must be the file's, not the statement's.
     text = "// V9: two statements\nCREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x);\n\n" + (
-        "// why\nMATCH (n:A)\n  // inside\nRETURN n;\n"
+        "// why\n  MATCH (n:A)\n  // inside\nRETURN n;\n"
     )
     file_lines = text.splitlines()
 
