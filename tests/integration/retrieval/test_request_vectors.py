@@ -29,18 +29,27 @@ QUESTION = "What did Ines plan in Lisbon?"
 
 
 @pytest.fixture
-async def agent(graph: GraphClient, settings: Settings, request: pytest.FixtureRequest) -> str:
+def embedder(settings: Settings) -> Embedder:
+    return shared_embedder(settings.embeddings)
+
+
+@pytest.fixture
+async def agent(
+    graph: GraphClient, settings: Settings, embedder: Embedder, request: pytest.FixtureRequest
+) -> str:
     """A new agent of the conversation (none of its speakers known to this process yet)."""
-    embedder = shared_embedder(settings.embeddings)
     return await conversation_agent(
         graph, embedder, settings.retrieval, request.node.name, SESSIONS, START
     )
 
 
 async def test_the_episodes_vector_is_embedded_beside_the_first_one(
-    graph: GraphClient, settings: Settings, agent: str, monkeypatch: pytest.MonkeyPatch
+    graph: GraphClient,
+    settings: Settings,
+    embedder: Embedder,
+    agent: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    embedder = shared_embedder(settings.embeddings)
     embed_one = Embedder.embed_one
     texts: list[str] = []
     second_started = asyncio.Event()
@@ -74,13 +83,16 @@ async def test_the_episodes_vector_is_embedded_beside_the_first_one(
 
 
 async def test_after_its_first_question_every_speaker_of_the_agent_is_presumed_one(
-    graph: GraphClient, settings: Settings, agent: str, monkeypatch: pytest.MonkeyPatch
+    graph: GraphClient,
+    settings: Settings,
+    embedder: Embedder,
+    agent: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The first question names only Ines; the agent's first look-up also reads who speaks in
     # its episodes (asked_people.asked_speakers), so a question about Theo, never asked about
     # before, is embedded once: without his name, which he speaks, and with Lisbon's, which
     # does not. (Knowing only Ines, it was embedded with "Theo", then again without it.)
-    embedder = shared_embedder(settings.embeddings)
     embed_one = Embedder.embed_one
     texts: list[str] = []
 
