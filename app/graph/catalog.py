@@ -73,7 +73,7 @@ class QueryCatalog:
         # the server ~0.5 ms a query for the longest ones (bench/README.md, issue 38). Each is
         # sent as an empty line, so that every other line keeps its place: a Neo4j error's
         # "line N" is line N of the file.
-        body = "\n".join("" if _is_comment(line) else line for line in text.splitlines())
+        body = _comments_emptied(text)
         query = Query(
             name=name,
             text=as_query_text(body.rstrip()),
@@ -104,6 +104,12 @@ def _is_comment(line: str) -> bool:
     return line.lstrip().startswith("//")
 
 
+def _comments_emptied(text: str) -> str:
+    """``text`` with its whole-line ``//`` comments as empty lines: every other line keeps its
+    number."""
+    return "\n".join("" if _is_comment(line) else line for line in text.splitlines())
+
+
 @dataclass(frozen=True, slots=True)
 class Statement:
     """One statement of a migration file: its text and the file line it starts on.
@@ -119,7 +125,7 @@ class Statement:
 
 def file_statements(text: str) -> list[Statement]:
     """The statements of a migration file, split on ``;`` at a line end."""
-    lines = "\n".join("" if _is_comment(line) else line for line in text.splitlines())
+    lines = _comments_emptied(text)
     statements: list[Statement] = []
     start = 0
     for end in [*(match.start() for match in _STATEMENT_END.finditer(lines)), len(lines)]:
