@@ -186,7 +186,8 @@ class MemoryMechanics(BaseModel):
 
     # --- working memory ------------------------------------------------------------------------
     max_active_tasks: Annotated[int, Field(ge=1, le=50)] = 4
-    """At most this many active tasks; adding one more evicts the oldest."""
+    """At most this many active tasks; adding one more evicts the oldest (one awaiting a person
+    last)."""
     note_default_ttl_s: Annotated[int, Field(ge=1)] = 24 * 3600
     """Seconds a working-memory note lives when it is written without a ttl."""
     note_max_ttl_s: Annotated[int, Field(ge=1)] = 90 * 24 * 3600

@@ -8,7 +8,9 @@
    planning, executing, awaiting_input and blocked. Each transition is kept on the task (its
    ``history``: state, time from the injected clock, cause). At most ``max_active_tasks`` (4)
    are open: adding one more marks the oldest open task ``evicted`` (not ``completed``: it was
-   not done, only pushed out), so the most recent ones are kept. The loop opens a task for each
+   not done, only pushed out), so the most recent ones are kept; a task awaiting a person is
+   pushed out only when every other open task awaits one too (failed work must not hide a
+   question someone still has to answer). The loop opens a task for each
    turn's work unit and moves it (app/loop/work_tasks.py); the API adds and completes others.
 2. **Notes** — ``Note`` nodes with a priority (0..10, higher first) and an ``expires_at`` set
    from a TTL; an expired note drops out of every read (it stays in the graph, nothing is
@@ -50,6 +52,8 @@ TaskState = Literal[
 ]
 # The states of a task still in working memory's first column.
 OPEN_TASK_STATES: tuple[TaskState, ...] = ("planning", "executing", "awaiting_input", "blocked")
+# The open states of a task waiting for a person: evicted only after every other open task.
+WAITING_TASK_STATES: tuple[TaskState, ...] = ("awaiting_input",)
 DeadlineKind = Literal["month_end", "quarter_end", "year_end"]
 QUARTER_END_MONTHS = frozenset({3, 6, 9, 12})
 
@@ -296,7 +300,8 @@ async def open_task_in(
 ) -> TaskAdded:
     """Inside the caller's transaction (holding the agent lock): opens a task that went through
     ``moves`` (each (state, cause), the last its state, all at ``now``); beyond
-    ``max_active_tasks`` open tasks the oldest are evicted (none when the new one is closed)."""
+    ``max_active_tasks`` open tasks the oldest are evicted (none when the new one is closed), a
+    task waiting for a person (``awaiting_input``) only when all the others wait too."""
     mechanics = mechanics or MemoryMechanics()
     is_open = moves[-1][0] in OPEN_TASK_STATES
     rows = await tx.run(
@@ -305,6 +310,7 @@ async def open_task_in(
         task={"id": str(uuid.uuid4()), **draft.model_dump()},
         moves=transitions(moves, now),
         open_states=list(OPEN_TASK_STATES),
+        waiting_states=list(WAITING_TASK_STATES),
         keep=mechanics.max_active_tasks - 1 if is_open else mechanics.max_active_tasks,
         evicted_cause=f"pushed out by a newer task (at most {mechanics.max_active_tasks} open)",
         now=now,

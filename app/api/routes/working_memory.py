@@ -57,7 +57,8 @@ async def list_tasks(
 async def add_task(
     graph: GraphDep, settings: SettingsDep, clock: ClockDep, agent_id: AgentIdDep, body: TaskCreate
 ) -> TaskAdded:
-    """Add a task in planning (beyond the limit, the oldest open task is evicted)."""
+    """Add a task in planning (beyond the limit, the oldest open task is evicted; one awaiting
+    a person goes last)."""
     return await working_memory.add_task(
         graph, agent_id, body, mechanics=settings.memory, now=clock.now()
     )

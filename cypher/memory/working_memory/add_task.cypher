@@ -1,5 +1,6 @@
 // Opens a task in working memory with the transitions it made so far, and evicts the oldest open
-// tasks beyond what may stay open (the new task is always kept). Call
+// tasks beyond what may stay open (the new task is always kept; a task waiting for a person goes
+// only when every other open task is waiting too, the oldest of them first). Call
 // graph/agent_scope/lock_agent first in the same transaction.
 // Params: $agent_id (string), $now (datetime: when the task started),
 //         $task (map: id, description, source, verb (string or null), approval_id (string or
@@ -7,6 +8,7 @@
 //         $moves (non-empty list of maps: state (string), at (datetime), cause (string); oldest
 //         first, the last is the task's state),
 //         $open_states (list of strings: the states of a task still open),
+//         $waiting_states (list of strings: the open states of a task waiting for a person),
 //         $keep (int >= 0: how many other open tasks stay open),
 //         $evicted_cause (string: the cause recorded on an evicted task).
 // Returns: task (map of the Task's properties), evicted (list of ids of the evicted tasks).
@@ -26,7 +28,7 @@ WITH t
 CALL (t) {
   MATCH (old:Task {agent_id: $agent_id})
   WHERE old.state IN $open_states AND old <> t
-  WITH old ORDER BY old.started_at DESC, old.id DESC
+  WITH old ORDER BY old.state IN $waiting_states DESC, old.started_at DESC, old.id DESC
   SKIP $keep
   SET old.state = 'evicted',
       old.ended_at = $now,

@@ -10,7 +10,8 @@ from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
 from app.beliefs.store import create_belief
 from app.errors import AgentNotFound, InvalidInput, TaskNotFound
-from app.graph.client import GraphClient
+from app.graph.agent_scope import lock_agent
+from app.graph.client import GraphClient, Transaction
 from app.memory import working_memory
 from app.memory.people import store as people
 from app.memory.people.models import PersonCreate
@@ -95,6 +96,50 @@ async def test_the_task_limit_is_a_setting(graph: GraphClient, agent: str) -> No
         )
     memory = await working_memory.load_working_memory(graph, agent, NOW + timedelta(days=5))
     assert [t.description for t in memory.tasks] == ["t2", "t1"]
+
+
+async def test_failed_work_does_not_push_out_a_task_awaiting_a_person(
+    graph: GraphClient, agent: str
+) -> None:
+    """Four failures in a row (blocked tasks stay open) evict the older open tasks, but not one
+    waiting for an approval; when every other open task waits too, the oldest waiting one goes."""
+
+    async def open_task(
+        name: str, moves: list[tuple[working_memory.TaskState, str]], minute: int
+    ) -> working_memory.TaskAdded:
+        async def work(tx: Transaction) -> working_memory.TaskAdded:
+            await lock_agent(tx, agent)
+            draft = working_memory.TaskDraft(description=name, source="tool_call")
+            return await working_memory.open_task_in(
+                tx, agent, draft, moves, None, NOW + timedelta(minutes=minute)
+            )
+
+        return await graph.write_transaction(work, action="opening a task")
+
+    waiting = await open_task("approve", [("planning", "p"), ("awaiting_input", "asks")], 0)
+    older = await open_task("older", [("planning", "p")], 1)
+    failed = [
+        await open_task(
+            f"fail {n}", [("planning", "p"), ("executing", "x"), ("blocked", "e")], 2 + n
+        )
+        for n in range(4)
+    ]
+
+    assert failed[2].evicted == [older.task.id]
+    assert failed[3].evicted == [failed[0].task.id]
+    memory = await working_memory.load_working_memory(graph, agent, NOW + timedelta(hours=1))
+    assert [t.description for t in memory.tasks] == ["fail 3", "fail 2", "fail 1", "approve"]
+
+    asks: list[tuple[working_memory.TaskState, str]] = [("planning", "p"), ("awaiting_input", "a")]
+    more = [await open_task(f"ask {n}", asks, 10 + n) for n in range(4)]
+    assert [m.evicted for m in more[:3]] == [
+        [failed[1].task.id],
+        [failed[2].task.id],
+        [failed[3].task.id],
+    ]
+    assert more[3].evicted == [waiting.task.id]
+    memory = await working_memory.load_working_memory(graph, agent, NOW + timedelta(hours=1))
+    assert [t.description for t in memory.tasks] == ["ask 3", "ask 2", "ask 1", "ask 0"]
 
 
 async def test_notes_expire_and_sort_by_priority(graph: GraphClient, agent: str) -> None:
