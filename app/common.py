@@ -6,12 +6,30 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 # A belief's category (docs/beliefs.md §1): it sets the moral asymmetry of its outcome updates.
 Category = Literal["aesthetic", "contextual", "relational", "ethical"]
 # A probability-like value in [0, 1] (strength, confidence, trust, ...).
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+# The years an input time may name: the graph, the driver and the calendar arithmetic (a month's
+# last day, a 30-day window) all work well inside them; a time outside is refused as invalid input.
+INSTANT_YEARS = (1000, 8999)
+
+
+def _instant(value: datetime) -> datetime:
+    """An input time as an aware one (a naive time is read as UTC), refused outside
+    :data:`INSTANT_YEARS`."""
+    first, last = INSTANT_YEARS
+    if not first <= value.year <= last:
+        raise ValueError(f"must be a time between the years {first} and {last}")
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+# A time given as input (an episode's occurred_at, a "since", an "as of"): aware, in range.
+Instant = Annotated[datetime, AfterValidator(_instant)]
 
 
 class StrictModel(BaseModel):

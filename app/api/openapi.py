@@ -6,8 +6,9 @@ body's schema (``app/api/errors.py``: ``{"error": {"code", "message", "details"}
   unknown) and 403 (the key may not touch this agent);
 - a path with ids (``{agent_id}``, ``{belief_id}`` ...): 404 (no such agent or item);
 - a request body: 400 (the body is not JSON), 404 (a name or id in it names nothing, e.g. a
-  knowledge pack), 413 (larger than ``CREDENCE_API__MAX_BODY_BYTES``: app/api/body_limit.py)
-  and 422;
+  knowledge pack) and 422;
+- every operation: 413 (a body larger than ``CREDENCE_API__MAX_BODY_BYTES`` is refused before
+  routing, app/api/body_limit.py, whether the operation takes a body or not);
 - any input: 422 (validation);
 - writes (POST, PUT, PATCH, DELETE): 409 (a conflict: a constraint, an immutable or inactive
   belief, a cycle, an approval already answered ...);
@@ -118,13 +119,13 @@ def _declare_bookmarks(operation: dict[str, Any], write: bool) -> None:
 
 def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     parameters = operation.get("parameters", [])
-    statuses: set[str] = set()
+    statuses: set[str] = {"413"}
     if any(p.get("in") == "header" and p.get("name") == "x-api-key" for p in parameters):
         statuses |= {"401", "403"}
     if "{" in path:
         statuses.add("404")
     if "requestBody" in operation:
-        statuses |= {"400", "404", "413", "422"}
+        statuses |= {"400", "404", "422"}
     if parameters or "requestBody" in operation:
         statuses.add("422")
     if method in WRITES:

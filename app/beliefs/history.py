@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from app.beliefs.models import RevisionSummary
 from app.errors import RevisionNotFound
+from app.graph.agent_scope import require_agent
 from app.graph.client import GraphClient
 
 
@@ -44,6 +45,8 @@ async def list_revisions(
             "beliefs/revision/list_revisions", agent_id=agent_id, skip=skip, limit=limit
         )
     )[0]
+    if not row["count"]:
+        await require_agent(graph, agent_id)  # an unknown agent is a 404, not an empty page
     return RevisionPage(
         data=[RevisionSummary.model_validate(r) for r in row["revisions"]], count=row["count"]
     )
@@ -59,6 +62,7 @@ async def get_revision(graph: GraphClient, agent_id: str, revision_id: str) -> R
         "beliefs/revision/get_revision", agent_id=agent_id, revision_id=revision_id
     )
     if not rows:
+        await require_agent(graph, agent_id)
         raise RevisionNotFound(revision_id)
     return RevisionDetail.model_validate(rows[0])
 
@@ -80,6 +84,8 @@ async def list_events(
             limit=limit,
         )
     )[0]["events"]
+    if not events:
+        await require_agent(graph, agent_id)
     return EventPage(data=events, count=len(events), last_seq=events[-1]["seq"] if events else None)
 
 
@@ -95,4 +101,6 @@ async def graph_view(
             include_inactive=include_inactive,
         )
     )[0]
+    if not row["nodes"]:
+        await require_agent(graph, agent_id)
     return GraphView(nodes=row["nodes"], edges=row["edges"])

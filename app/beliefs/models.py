@@ -44,6 +44,16 @@ class BeliefCreate(StrictModel):
 
     _check = field_validator("statement")(not_blank)
 
+    @field_validator("contexts")
+    @classmethod
+    def _one_strength_per_context(cls, value: list[ContextStrength]) -> list[ContextStrength]:
+        seen: set[str] = set()
+        for context in value:
+            if context.name in seen:
+                raise ValueError(f"context {context.name!r} is given twice")
+            seen.add(context.name)
+        return value
+
 
 class BeliefUpdate(StrictModel):
     """Edit a statement or importance, deactivate (never delete), or set the supervision mode."""

@@ -18,8 +18,8 @@ from app.beliefs.models import (
     Contradiction,
     LinkedBelief,
 )
-from app.errors import BeliefImmutable, BeliefNotFound
-from app.graph.agent_scope import lock_agent
+from app.errors import BeliefImmutable, BeliefInactive, BeliefNotFound
+from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.text.lexical import scored_words
 
@@ -149,6 +149,8 @@ async def list_beliefs(
         skip=skip,
         limit=limit,
     )
+    if not rows[0]["count"]:
+        await require_agent(graph, agent_id)  # an unknown agent is a 404, not an empty page
     return BeliefPage(
         data=[Belief.model_validate(b) for b in rows[0]["beliefs"]], count=rows[0]["count"]
     )
@@ -162,8 +164,15 @@ async def update_belief(
     Raises:
         BeliefNotFound: no such belief.
         BeliefImmutable: the statement of a creed belief cannot change, nor can it be deactivated.
+        BeliefInactive: an edit of an inactive belief (deactivated or superseded).
     """
     current = await get_belief(graph, mechanics, agent_id, belief_id, history_limit=0)
+    edits = any(
+        value is not None
+        for value in (changes.statement, changes.importance, changes.supervision_mode)
+    )
+    if edits and not current.belief.is_active:
+        raise BeliefInactive(belief_id)  # deactivating it again is still a no-op
     if current.belief.is_immutable and (
         changes.statement is not None or changes.is_active is False
     ):
@@ -177,11 +186,6 @@ async def update_belief(
         ),
         "clear_supervision_mode": changes.supervision_mode == "derived",
     }
-
-    edits = any(
-        value is not None
-        for value in (changes.statement, changes.importance, changes.supervision_mode)
-    )
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)

@@ -22,7 +22,7 @@ from app.beliefs.models import (
 )
 from app.beliefs.propagation import propagated_moves
 from app.beliefs.revision import revise_tense
-from app.errors import BeliefInactive, BeliefNotFound, PersonNotFound
+from app.errors import BeliefInactive, BeliefNotFound, NotFound, PersonNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.reasoning.protocol import Reasoner
@@ -170,6 +170,28 @@ async def _weigh_by_source(
         param["weight"] = min(1.0, item.confidence * values[item.source_person_id])
 
 
+async def _require_episodes(tx: Transaction, agent_id: str, items: list[EvidenceForBelief]) -> None:
+    """Evidence that names the episode it came from must name one of the agent's.
+
+    Raises:
+        NotFound: the first episode id that is not one of the agent's (code ``not_found``).
+    """
+    episode_ids = sorted({i.episode_id for i in items if i.episode_id is not None})
+    if not episode_ids:
+        return
+    rows = await tx.run(
+        "beliefs/updates/existing_episodes", agent_id=agent_id, episode_ids=episode_ids
+    )
+    found = {row["id"] for row in rows}
+    missing = next((i.episode_id for i in items if i.episode_id not in found | {None}), None)
+    if missing is not None:
+        raise NotFound(
+            f"episode {missing!r} does not exist in agent {agent_id!r}",
+            episode_id=missing,
+            agent_id=agent_id,
+        )
+
+
 async def apply_evidence(
     graph: GraphClient, mechanics: Mechanics, agent_id: str, items: list[EvidenceForBelief]
 ) -> AppliedEvidence:
@@ -178,7 +200,8 @@ async def apply_evidence(
     Every belief named must exist and be active, or nothing is written.
 
     Raises:
-        AgentNotFound, BeliefNotFound (the first unknown id), BeliefInactive.
+        AgentNotFound, BeliefNotFound (the first unknown id), BeliefInactive, PersonNotFound,
+        NotFound (an episode the evidence names is not the agent's).
     """
 
     async def work(tx: Transaction) -> AppliedEvidence:
@@ -206,6 +229,7 @@ async def apply_evidence_in(
         for item in items
     ]
 
+    await _require_episodes(tx, agent_id, items)
     await _weigh_by_source(tx, agent_id, items, params)
     row = (
         await tx.run(

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from app.common import Instant
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import EPISODE_EMBEDDING_SCHEME, store_vectors_in
 from app.errors import InvalidInput, NotFound
@@ -41,7 +42,7 @@ class EpisodeIn(BaseModel):
     text: Annotated[str, Field(min_length=1, max_length=20000)]
     user_message: Annotated[str | None, Field(max_length=20000)] = None
     response: Annotated[str | None, Field(max_length=20000)] = None
-    occurred_at: datetime | None = None
+    occurred_at: Instant | None = None
     session: Annotated[str | None, Field(min_length=1, max_length=200)] = None
     outcome: Outcome | None = None
     emotional_valence: Annotated[float | None, Field(ge=-1.0, le=1.0)] = None
@@ -52,13 +53,6 @@ class EpisodeIn(BaseModel):
     about: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=list, max_length=50, description="Ids of beliefs the episode touched."
     )
-
-    @field_validator("occurred_at")
-    @classmethod
-    def _aware(cls, value: datetime | None) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value
 
 
 class EpisodeBatch(BaseModel):

@@ -13,9 +13,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.reasoning.protocol import ToolCall
+from app.tools.calls import arguments_text
 
 ConnectionName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]
 Transport = Literal["stdio", "http"]
@@ -125,12 +126,28 @@ class ToolsPublic(BaseModel):
     count: int
 
 
+# A turn's message is at most 8,000 characters (ChatRequest); a call's message is "call ",
+# its qualified name (at most 169) and its arguments as JSON, so these fit in what is left.
+ACTION_ARGUMENTS_MAX_CHARS = 7800
+
+
 class ActionRequest(ToolCall):
     """``POST /actions``: a tool call asked for directly; it runs as a turn (guardian,
     supervision, approval, verification, learning), exactly as one a message asks for."""
 
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
     speaker: Annotated[str | None, Field(min_length=1, max_length=200)] = None
     session: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+
+    @field_validator("arguments")
+    @classmethod
+    def _bounded(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if len(arguments_text(value)) > ACTION_ARGUMENTS_MAX_CHARS:
+            raise ValueError(
+                f"must be at most {ACTION_ARGUMENTS_MAX_CHARS} characters written as JSON"
+            )
+        return value
 
 
 class ActionPublic(BaseModel):

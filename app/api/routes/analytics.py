@@ -7,6 +7,7 @@ from fastapi import APIRouter, Request
 from app.api.deps import AgentIdDep, GraphDep, NamePath
 from app.beliefs.analytics import runner
 from app.beliefs.analytics.models import AnalyticsList, AnalyticsResult
+from app.graph.agent_scope import require_agent
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["analytics"])
 
@@ -14,6 +15,7 @@ router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["analytics"])
 @router.get("/analytics")
 async def list_analytics(graph: GraphDep, agent_id: AgentIdDep) -> AnalyticsList:
     """The analytics queries, with their parameters (and defaults) and columns."""
+    await require_agent(graph, agent_id)
     return runner.list_analytics(graph.catalog)
 
 

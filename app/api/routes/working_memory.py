@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, status
 
 from app.api.deps import AgentIdDep, ClockDep, GraphDep, SettingsDep
+from app.common import Instant
 from app.memory import working_memory
 from app.memory.working_memory import (
     Entity,
@@ -31,7 +31,7 @@ async def read_working_memory(
     settings: SettingsDep,
     clock: ClockDep,
     agent_id: AgentIdDep,
-    at: Annotated[datetime | None, Query(description="Load as of this time (default: now)")] = None,
+    at: Annotated[Instant | None, Query(description="Load as of this time (default: now)")] = None,
 ) -> WorkingMemory:
     """The three columns: active tasks, unexpired notes, and objects in view."""
     return await working_memory.load_working_memory(

@@ -24,8 +24,8 @@ PreferenceKey = Annotated[str, Field(min_length=1, max_length=100)]
 PreferenceValue = (
     Annotated[str, Field(max_length=1000)]
     | bool
-    | int
-    | float
+    | Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]  # what Neo4j stores as an integer
+    | Annotated[float, Field(allow_inf_nan=False)]  # NaN and infinity have no JSON
     | list[Annotated[str, Field(max_length=200)]]
 )
 MAX_PREFERENCES = 50

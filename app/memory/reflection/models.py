@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from app.common import Instant
 from app.errors import CredenceError
 from app.memory.self_model import CapabilityState
 from app.memory.settings import MAX_EPISODES_LIMIT
@@ -26,7 +27,7 @@ class ReflectRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    since: datetime | None = Field(
+    since: Instant | None = Field(
         default=None, description="Only episodes that occurred at or after this time."
     )
     min_cluster_size: Annotated[int | None, Field(ge=2, le=1000)] = None
@@ -64,13 +65,6 @@ class ReflectRequest(BaseModel):
     def targeted(self) -> bool:
         """Whether it reflects on named or recent episodes as one group (no clustering)."""
         return self.episode_ids is not None or self.recent is not None
-
-    @field_validator("since")
-    @classmethod
-    def _aware(cls, value: datetime | None) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value
 
 
 class ReflectedCluster(BaseModel):

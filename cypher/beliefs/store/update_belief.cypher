@@ -1,7 +1,7 @@
 // Edits a belief's statement, importance or supervision mode, recording a manual event, and
 // keeps the agent's dissatisfaction sums in step with a new importance.
-// Call graph/agent_scope/lock_agent first in the same transaction. Immutable beliefs are refused by the
-// service before this runs.
+// Call graph/agent_scope/lock_agent first in the same transaction. Immutable and inactive beliefs
+// are refused by the service before this runs.
 // Params: $agent_id (string), $belief_id (string), $changes (map: statement string or null,
 //         with a statement its lexical_terms (list of strings) and token_count (int): the words
 //         the lexical search scores it by, app/text/lexical.py scored_words;
