@@ -86,6 +86,15 @@ class AgentCreate(BaseModel):
     _check = field_validator("name")(not_blank)
 
     @model_validator(mode="after")
+    def _packs_with_a_profile(self) -> AgentCreate:
+        if self.packs is not None and self.profile is None:
+            raise ValueError(
+                "packs are loaded at a full birth: give a profile with them, or load them "
+                "after creation (POST /v1/agents/{agent_id}/packs/{name}/load)"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _enrichment_fits(self) -> AgentCreate:
         if self.enrichment is not None:
             if "enrich" in self.model_fields_set and not self.enrich:

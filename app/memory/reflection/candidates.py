@@ -8,7 +8,7 @@ import numpy as np
 
 from app.embeddings.embedder import Embedder
 from app.embeddings.settings import EmbeddingSettings
-from app.errors import AgentNotFound
+from app.errors import AgentNotFound, NotFound
 from app.graph.client import GraphClient
 from app.memory.reflection.clustering import unit_rows
 from app.memory.reflection.models import EARLIEST, TARGETED_DEFAULT
@@ -74,6 +74,7 @@ async def read_targeted(
 
     Raises:
         AgentNotFound: no such agent.
+        NotFound: a named episode is not one of the agent's (nothing is written).
     """
     ids = scope.request.episode_ids or []
     rows = await graph.read(
@@ -86,6 +87,14 @@ async def read_targeted(
     )
     if not rows:
         raise AgentNotFound(scope.agent_id)
+    named = {e["id"] for e in rows[0]["episodes"]}
+    missing = next((i for i in ids if i not in named), None)
+    if missing is not None:
+        raise NotFound(
+            f"episode {missing!r} does not exist in agent {scope.agent_id!r}",
+            episode_id=missing,
+            agent_id=scope.agent_id,
+        )
     found = [e for e in rows[0]["episodes"] if not e["consolidated"]]
     usable = [e for e in found if not e["trivial"]]
     raw = sorted(

@@ -2,8 +2,9 @@
 calendar and the driver can hold, a tool call's arguments too long for its turn, an inactive
 belief still editable, reads of an unknown agent answering an empty 200, 413 missing from the
 operations without a body, preferences JSON cannot hold (stored as null), a context given twice
-(the last silently kept), evidence naming an episode the agent does not have (kept dangling).
-Each is a 4xx naming what was wrong now, and nothing is written."""
+(the last silently kept), evidence or a reflection naming an episode the agent does not have
+(kept dangling; reflected on nothing), packs asked for without the profile a full birth needs
+(silently not loaded). Each is a 4xx naming what was wrong now, and nothing is written."""
 
 from __future__ import annotations
 
@@ -161,3 +162,20 @@ def test_evidence_from_an_unknown_episode_is_404_and_writes_nothing(
     after = client.get(belief).json()
     assert after["evidence"] == before["evidence"] == []
     assert after["belief"]["tension"] == before["belief"]["tension"]
+
+
+def test_reflecting_on_an_unknown_episode_is_404(client: TestClient, agent: str) -> None:
+    response = client.post(f"/v1/agents/{agent}/reflect", json={"episode_ids": ["no-such"]})
+
+    assert response.status_code == 404, response.text
+    assert response.json()["error"]["details"]["episode_id"] == "no-such"
+
+
+def test_packs_without_a_profile_are_422_and_create_no_agent(client: TestClient) -> None:
+    name = f"packs-alone-{uuid.uuid4()}"
+    response = client.post("/v1/agents", json={"name": name, "packs": ["procurement-basics"]})
+
+    assert response.status_code == 422, response.text
+    assert "profile" in response.json()["error"]["message"]
+    listed = client.get("/v1/agents", params={"limit": 500}).json()["data"]
+    assert name not in [a["name"] for a in listed]
