@@ -3,6 +3,7 @@ the field types used across packages. Imports nothing from Credence."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -45,13 +46,24 @@ def utc_now(now: datetime | None = None) -> datetime:
     return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
 
 
+# C0 control characters and DEL, except tab, line feed and carriage return: no name, statement
+# or note needs them, and they garble every place that shows the text (Browser, a terminal, logs).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def not_blank(value: str | None) -> str | None:
-    """A field validator: refuses text that is only white space, returns it trimmed; None passes
-    (an optional field left empty)."""
+    """A field validator: refuses text that is only white space or holds a control character,
+    returns it trimmed; None passes (an optional field left empty)."""
     if value is None:
         return None
     if not value.strip():
         raise ValueError("must not be blank")
+    control = _CONTROL.search(value)
+    if control is not None:
+        raise ValueError(
+            f"must not contain control characters (U+{ord(control.group()):04X} at "
+            f"position {control.start()})"
+        )
     return value.strip()
 
 

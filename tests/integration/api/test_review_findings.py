@@ -4,7 +4,8 @@ belief still editable, reads of an unknown agent answering an empty 200, 413 mis
 operations without a body, preferences JSON cannot hold (stored as null), a context given twice
 (the last silently kept), evidence or a reflection naming an episode the agent does not have
 (kept dangling; reflected on nothing), packs asked for without the profile a full birth needs
-(silently not loaded). Each is a 4xx naming what was wrong now, and nothing is written."""
+(silently not loaded), control characters in names and statements. Each is a 4xx naming what
+was wrong now, and nothing is written."""
 
 from __future__ import annotations
 
@@ -179,3 +180,22 @@ def test_packs_without_a_profile_are_422_and_create_no_agent(client: TestClient)
     assert "profile" in response.json()["error"]["message"]
     listed = client.get("/v1/agents", params={"limit": 500}).json()["data"]
     assert name not in [a["name"] for a in listed]
+
+
+def test_control_characters_in_names_and_statements_are_422(client: TestClient, agent: str) -> None:
+    made = client.post("/v1/agents", json={"name": "review-\u0000\u0007"})
+    person = client.post(f"/v1/agents/{agent}/people", json={"name": "Ann\u001b[31m"})
+    belief = client.post(
+        f"/v1/agents/{agent}/beliefs",
+        json={"statement": "Close\u0000 early.", "category": "ethical"},
+    )
+
+    for response, location in ((made, "name"), (person, "name"), (belief, "statement")):
+        assert response.status_code == 422, response.text
+        assert _locations(response.json()) == [["body", location]]
+        assert "control characters" in response.json()["error"]["message"]
+    assert client.get(f"/v1/agents/{agent}/people").json()["count"] == 0
+    tabbed = client.post(
+        f"/v1/agents/{agent}/beliefs", json={"statement": "Close\tearly.\n", "category": "ethical"}
+    )
+    assert tabbed.status_code == 201, tabbed.text
