@@ -46,6 +46,13 @@ def _print_end(investigation: Investigation) -> None:
     )
 
 
+def _print_run_end(investigation: Investigation) -> None:
+    """The end of an investigation run here; a failed one exits non-zero."""
+    _print_end(investigation)
+    if investigation.status == "failed":
+        raise typer.Exit(1)
+
+
 def start(
     question: Annotated[str, typer.Argument(help="A question or a claim to investigate")],
     agent: AgentOption = None,
@@ -72,7 +79,7 @@ def start(
             return started
         return await run_investigation(services, agent_id, started.id, _print_step)
 
-    _print_end(_with_services(work))
+    _print_run_end(_with_services(work))
 
 
 def resume(investigation_id: InvestigationArgument, agent: AgentOption = None) -> None:
@@ -83,7 +90,7 @@ def resume(investigation_id: InvestigationArgument, agent: AgentOption = None) -
         await investigations.resume_investigation(services, None, agent_id, investigation_id)
         return await run_investigation(services, agent_id, investigation_id, _print_step)
 
-    _print_end(_with_services(work))
+    _print_run_end(_with_services(work))
 
 
 def pause(investigation_id: InvestigationArgument, agent: AgentOption = None) -> None:

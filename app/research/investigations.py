@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import uuid
 
-from app.errors import InvestigationStateConflict
+from app.errors import InvalidInput, InvestigationStateConflict
 from app.graph.agent_scope import require_agent
 from app.research import store
 from app.research.models import Investigation, InvestigationDetail, InvestigationPage
 from app.research.services import ResearchServices
 from app.research.tasks import InvestigationTasks
+
+# The longest question an investigation takes (the API's bound too).
+MAX_QUESTION_CHARS = 2000
 
 
 async def start_investigation(
@@ -32,8 +35,16 @@ async def start_investigation(
 
     Raises:
         AgentNotFound: no such agent.
+        InvalidInput: the question is blank or longer than 2,000 characters.
         UnknownResearchSource: a named source is not registered.
     """
+    question = question.strip()
+    if not question or len(question) > MAX_QUESTION_CHARS:
+        reason = "must not be blank" if not question else f"at most {MAX_QUESTION_CHARS} characters"
+        raise InvalidInput(
+            f"invalid question: {reason}",
+            errors=[{"location": ["question"], "message": reason, "type": "value_error"}],
+        )
     services.sources.select(sources)  # every name must be registered
     investigation = await store.create_investigation(
         services.graph,

@@ -1,9 +1,10 @@
 """The supervisor: which step an investigation takes next, decided from the graph's state alone
 (so a resumed investigation continues exactly where the last committed step left it).
 
-In order: propose hypotheses when there are none; at the iteration cap, synthesize; resolve an
-open conflict; judge sources not yet judged; search for a hypothesis still undecided that has
-searches left (the least searched first); otherwise synthesize.
+In order: at the iteration cap, synthesize; propose hypotheses when there are none (once: when
+the proposal gave none, synthesize); resolve an open conflict; judge sources not yet judged;
+search for a hypothesis still undecided that has searches left (the least searched first);
+otherwise synthesize.
 """
 
 from __future__ import annotations
@@ -28,10 +29,13 @@ def next_step(state: ResearchState, settings: ResearchSettings) -> NextStep | No
     investigation = state.investigation
     if investigation.status != "running":
         return None
-    if not state.hypotheses:
-        return NextStep("supervisor", "no hypotheses yet: propose them from the question")
     if investigation.iteration >= investigation.iteration_cap:
         return NextStep("synthesize", f"iteration cap {investigation.iteration_cap} reached")
+    if not state.hypotheses:
+        if investigation.iteration == 0:
+            return NextStep("supervisor", "no hypotheses yet: propose them from the question")
+        # Proposed once and none came: asking again would give the same (and never end).
+        return NextStep("synthesize", "the question gave no hypothesis to investigate")
     open_conflict = next((c for c in state.conflicts if c.status == "open"), None)
     if open_conflict is not None:
         return NextStep(

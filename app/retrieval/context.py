@@ -270,6 +270,8 @@ async def _frame(
         return None
     try:
         return await choose_frame(graph, agent_id, text)
+    except AgentNotFound:
+        return None  # the context's own check says so, once, as the request's answer
     except Exception:
         log.exception("frame selection failed; using the default budget")
         return None

@@ -14,6 +14,7 @@ from app.api.errors import socket_error_frame
 from app.common import StrictModel
 from app.errors import CredenceError, ReportNotReady
 from app.research import investigations, store
+from app.research.investigations import MAX_QUESTION_CHARS
 from app.research.models import (
     Investigation,
     InvestigationDetail,
@@ -36,7 +37,9 @@ _REPORT_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 
 class InvestigationCreate(StrictModel):
-    question: str = Field(min_length=1, max_length=2000, description="A question or a claim.")
+    question: str = Field(
+        min_length=1, max_length=MAX_QUESTION_CHARS, description="A question or a claim."
+    )
     iteration_cap: int | None = Field(
         default=None,
         ge=1,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.cli.main import app
@@ -49,3 +50,17 @@ def test_pause_resume_and_cancel_from_the_command_line(cli: CliRunner, agent: st
     assert resumed.exit_code == 0 and "finished" in resumed.output, resumed.output
     cancelled = cli.invoke(app, ["research", "cancel", investigation_id, "--agent", agent])
     assert cancelled.exit_code == 1 and "finished" in cancelled.output
+
+
+def test_a_blank_question_is_refused_and_starts_nothing(
+    cli: CliRunner, client: TestClient, agent: str
+) -> None:
+    """A blank question once ran forever from the command line (the supervisor proposed again at
+    every step, as no hypothesis came), and an empty one failed with exit code 0."""
+    for question in ("   ", ""):
+        started = cli.invoke(app, ["research", "start", question, "--agent", agent])
+
+        assert started.exit_code == 1, started.output
+        assert "invalid question: must not be blank" in started.output
+        assert "Traceback" not in started.output
+    assert client.get(f"/v1/agents/{agent}/investigations").json()["count"] == 0

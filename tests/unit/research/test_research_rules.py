@@ -45,7 +45,9 @@ def _evidence(source: str, stance: str, confidence: float) -> ResearchEvidence:
 
 
 def test_the_supervisor_proposes_first_then_resolves_judges_searches_synthesizes() -> None:
-    assert next_step(_state(), SETTINGS).kind == "supervisor"  # type: ignore[union-attr]
+    fresh = _state()
+    fresh.investigation.iteration = 0
+    assert next_step(fresh, SETTINGS).kind == "supervisor"  # type: ignore[union-attr]
     assert next_step(_state(hypotheses=[H]), SETTINGS).kind == "search"  # type: ignore[union-attr]
     assert next_step(_state(hypotheses=[H], sources=[S1]), SETTINGS).kind == "judge"  # type: ignore[union-attr]
     conflict = SourceConflict(id="c", hypothesis_id="h", status="open", first_source_id="s1",
@@ -59,6 +61,18 @@ def test_the_supervisor_proposes_first_then_resolves_judges_searches_synthesizes
     assert next_step(capped, SETTINGS).kind == "synthesize"  # type: ignore[union-attr]
     capped.investigation.status = "paused"
     assert next_step(capped, SETTINGS) is None
+
+
+def test_a_proposal_that_gave_no_hypothesis_is_not_asked_again() -> None:
+    """A question the reasoner finds no hypothesis in (a blank one, offline) once made the
+    supervisor propose again at every step, past the iteration cap, forever."""
+    proposed = _state()
+    proposed.investigation.iteration = 1
+    step = next_step(proposed, SETTINGS)
+    assert step is not None and step.kind == "synthesize"
+    assert step.why == "the question gave no hypothesis to investigate"
+    proposed.investigation.iteration = proposed.investigation.iteration_cap
+    assert next_step(proposed, SETTINGS).kind == "synthesize"  # type: ignore[union-attr]
 
 
 def test_disagreeing_sources_make_one_conflict_and_its_resolution_decides() -> None:
