@@ -87,7 +87,7 @@ class AgentCreate(BaseModel):
 
     @model_validator(mode="after")
     def _packs_with_a_profile(self) -> AgentCreate:
-        if self.packs is not None and self.profile is None:
+        if self.packs and self.profile is None:  # an empty list asks for none: fine
             raise ValueError(
                 "packs are loaded at a full birth: give a profile with them, or load them "
                 "after creation (POST /v1/agents/{agent_id}/packs/{name}/load)"
