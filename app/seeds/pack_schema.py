@@ -12,6 +12,7 @@ may bring its own domain skill (``skill``: the model of ``app/seeds/skill_schema
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
@@ -164,28 +165,27 @@ def reference_problems(pack: KnowledgePack) -> list[tuple[str, str]]:
 
 
 def _support_cycle(beliefs: list[PackBelief]) -> list[str]:
-    """A SUPPORTS cycle among the pack's beliefs, as keys, or an empty list."""
+    """A SUPPORTS cycle among the pack's beliefs, as keys (its first key again at the end), or an
+    empty list. A depth-first search with a stack of its own, not Python's: a chain thousands of
+    beliefs deep is checked as a short one is."""
     edges = {b.key: [link.key for link in b.supports] for b in beliefs}
+    # 1: on the current path; 2: done, no cycle through it.
     state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(key: str) -> list[str]:
-        state[key] = 1
-        stack.append(key)
-        for target in edges.get(key, []):
-            if state.get(target) == 1:
-                return [*stack[stack.index(target) :], target]
-            if target not in state:
-                found = visit(target)
-                if found:
-                    return found
-        stack.pop()
-        state[key] = 2
-        return []
-
-    for key in edges:
-        if key not in state:
-            found = visit(key)
-            if found:
-                return found
+    for root in edges:
+        if root in state:
+            continue
+        state[root] = 1
+        path = [root]
+        targets: list[Iterator[str]] = [iter(edges[root])]
+        while targets:
+            target = next(targets[-1], None)
+            if target is None:
+                state[path.pop()] = 2
+                targets.pop()
+            elif state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            elif target not in state:
+                state[target] = 1
+                path.append(target)
+                targets.append(iter(edges.get(target, [])))
     return []

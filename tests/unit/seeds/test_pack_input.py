@@ -1,0 +1,124 @@
+"""What a pack's field types alone let through (no database): a SUPPORTS chain deeper than
+Python's recursion limit (docs/packs.md §1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.errors import SeedFileInvalid
+from app.seeds import files
+from app.seeds.pack_schema import PackBelief, _support_cycle
+
+
+def _document(**fields: Any) -> dict[str, Any]:
+    return {
+        "name": "input-checks",
+        "version": 1,
+        "industry": "testing",
+        "description": "A pack for the input checks.",
+        "beliefs": [{"key": "b", "statement": "Ledgers balance.", "category": "ethical"}],
+        **fields,
+    }
+
+
+def _problems(document: dict[str, Any]) -> list[dict[str, str]]:
+    with pytest.raises(SeedFileInvalid) as raised:
+        files.parse_pack(document, "request body")
+    problems: list[dict[str, str]] = raised.value.details["errors"]
+    return problems
+
+
+# --- SUPPORTS cycles: a chain of any depth -------------------------------------------------------
+
+
+def _chain(depth: int, *, closed: bool) -> list[dict[str, Any]]:
+    return [
+        {
+            "key": f"k{index}",
+            "statement": "A link of the chain.",
+            "category": "contextual",
+            "supports": (
+                [{"key": f"k{index + 1}"}]
+                if index + 1 < depth
+                else [{"key": "k0"}]
+                if closed
+                else []
+            ),
+        }
+        for index in range(depth)
+    ]
+
+
+def test_a_supports_chain_thousands_deep_validates() -> None:
+    pack = files.parse_pack(_document(beliefs=_chain(5000, closed=False)), "request body")
+
+    assert len(pack.beliefs) == 5000
+
+
+def test_a_cycle_thousands_deep_is_named_whole() -> None:
+    [problem] = _problems(_document(beliefs=_chain(5000, closed=True)))
+
+    assert problem["path"] == "beliefs"
+    keys = problem["reason"].removeprefix("SUPPORTS cycle ").split(" -> ")
+    assert keys == [f"k{index}" for index in range(5000)] + ["k0"]
+
+
+def _recursive_cycle(beliefs: list[PackBelief]) -> list[str]:
+    """The recursive search the iterative one replaced, as the reference of its results."""
+    edges = {b.key: [link.key for link in b.supports] for b in beliefs}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(key: str) -> list[str]:
+        state[key] = 1
+        stack.append(key)
+        for target in edges.get(key, []):
+            if state.get(target) == 1:
+                return [*stack[stack.index(target) :], target]
+            if target not in state:
+                found = visit(target)
+                if found:
+                    return found
+        stack.pop()
+        state[key] = 2
+        return []
+
+    for key in edges:
+        if key not in state:
+            found = visit(key)
+            if found:
+                return found
+    return []
+
+
+KEYS = [f"k{index}" for index in range(8)]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(KEYS), st.lists(st.sampled_from(KEYS), max_size=3, unique=True)),
+        min_size=1,
+        max_size=8,
+        unique_by=lambda belief: belief[0],
+    )
+)
+def test_the_iterative_search_finds_the_cycle_the_recursive_one_found(
+    graph: list[tuple[str, list[str]]],
+) -> None:
+    beliefs = [
+        PackBelief.model_validate(
+            {
+                "key": key,
+                "statement": "S.",
+                "category": "contextual",
+                "supports": [{"key": target} for target in targets],
+            }
+        )
+        for key, targets in graph
+    ]
+
+    assert _support_cycle(beliefs) == _recursive_cycle(beliefs)
