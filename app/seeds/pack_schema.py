@@ -18,7 +18,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 
 from app.common import Category, StrictModel, Unit
-from app.seeds.fields import Text
+from app.seeds.fields import Text, Version
 from app.seeds.skill_schema import DomainSkill, skill_problems
 
 Key = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
@@ -100,7 +100,7 @@ class FrameSpec(StrictModel):
 
 class KnowledgePack(StrictModel):
     name: PackName
-    version: Annotated[int, Field(ge=1)]
+    version: Version
     industry: Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9_]+$")]
     industries: list[Annotated[str, Field(pattern=r"^[a-z0-9_]+$")]] = Field(
         default_factory=list,

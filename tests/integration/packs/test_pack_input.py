@@ -1,12 +1,13 @@
 """A pack sent in the body (``POST /v1/agents/{id}/packs``) that the schema's field types alone
-let through: a SUPPORTS chain deeper than Python's recursion limit. It is a 422 naming the field
-with nothing written, or it loads; never a 500.
+let through: a version past what the graph stores, a SUPPORTS chain deeper than Python's
+recursion limit. Each is a 422 naming the field with nothing written, or loads; never a 500.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 
@@ -70,3 +71,25 @@ def test_a_supports_chain_deeper_than_the_recursion_limit_is_never_a_500(
     assert loaded.status_code == 200, loaded.text
     assert loaded.json()["created"] == depth
     assert loaded.json()["supports_created"] == depth - 1
+
+
+@pytest.mark.parametrize("version", [2**31, 2**63, 2**70, 0])
+def test_a_version_out_of_range_is_a_422_naming_the_field(
+    client: TestClient, agent: str, version: int
+) -> None:
+    response = client.post(f"/v1/agents/{agent}/packs", json=_document(version))
+
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "seed_file_invalid"
+    assert [e["path"] for e in error["details"]["errors"]] == ["version"]
+    _assert_nothing_written(client, agent)
+    assert client.post(f"/v1/agents/{agent}/packs", json=_document()).status_code == 200
+
+
+def test_the_largest_version_loads(client: TestClient, agent: str) -> None:
+    response = client.post(f"/v1/agents/{agent}/packs", json=_document(2**31 - 1))
+
+    assert response.status_code == 200, response.text
+    assert response.json()["version"] == 2**31 - 1
+    assert client.get(f"/v1/agents/{agent}/packs").json()[0]["version"] == 2**31 - 1

@@ -1,5 +1,5 @@
-"""What a pack's field types alone let through (no database): a SUPPORTS chain deeper than
-Python's recursion limit (docs/packs.md §1)."""
+"""What a pack's field types alone let through (no database): a version past what the graph
+stores, and a SUPPORTS chain deeper than Python's recursion limit (docs/packs.md §1)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from app.errors import SeedFileInvalid
 from app.seeds import files
-from app.seeds.pack_schema import PackBelief, _support_cycle
+from app.seeds.pack_schema import KnowledgePack, PackBelief, _support_cycle
+from app.seeds.skill_schema import DomainSkill
 
 
 def _document(**fields: Any) -> dict[str, Any]:
@@ -122,3 +123,30 @@ def test_the_iterative_search_finds_the_cycle_the_recursive_one_found(
     ]
 
     assert _support_cycle(beliefs) == _recursive_cycle(beliefs)
+
+
+# --- versions: what the graph stores and any JSON reader reads exactly ---------------------------
+
+
+@pytest.mark.parametrize("version", [0, 2**31, 2**63 - 1, 2**63, 2**70])
+def test_a_version_out_of_range_names_the_field(version: int) -> None:
+    assert [p["path"] for p in _problems(_document(version=version))] == ["version"]
+
+
+def test_the_largest_version_is_taken() -> None:
+    assert files.parse_pack(_document(version=2**31 - 1), "request body").version == 2**31 - 1
+
+
+def test_a_skill_version_out_of_range_names_the_field() -> None:
+    skill = files.find_pack("procurement-basics").skill
+    assert skill is not None
+    document = _document(skill={**skill.model_dump(mode="json"), "version": 2**63})
+
+    assert [p["path"] for p in _problems(document)] == ["skill.version"]
+    assert DomainSkill.model_json_schema()["properties"]["version"]["maximum"] == 2**31 - 1
+
+
+def test_the_pack_model_still_declares_its_version_bounds() -> None:
+    version = KnowledgePack.model_json_schema()["properties"]["version"]
+
+    assert (version["minimum"], version["maximum"]) == (1, 2**31 - 1)
