@@ -11,13 +11,13 @@ may bring its own domain skill (``skill``: the model of ``app/seeds/skill_schema
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from app.common import Category, StrictModel, Unit
+from app.seeds.censor_patterns import PATTERN_MAX_LENGTH, pattern_problems
 from app.seeds.fields import Text, Version
 from app.seeds.skill_schema import DomainSkill, skill_problems
 
@@ -68,19 +68,24 @@ class PackRule(StrictModel):
 
 
 class PackCensor(StrictModel):
+    """A censor of a pack (or of ``seeds/censors.yaml``). Its pattern is screened as a censor
+    added through the API is (``app/seeds/censor_patterns.py``: no pattern that fires on every
+    text or backtracks) and kept in its normalised form."""
+
     key: Key
-    pattern: Annotated[str, Field(min_length=1, max_length=500)]
+    pattern: Annotated[str, Field(min_length=1, max_length=PATTERN_MAX_LENGTH)]
     reason: Text
     action: CensorAction = "warn"
 
     @field_validator("pattern")
     @classmethod
-    def _compiles(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as error:
-            raise ValueError(f"pattern is not a valid regular expression: {error}") from error
-        return value
+    def _screened(cls, value: str, info: ValidationInfo) -> str:
+        normalised, problems = pattern_problems(value)
+        if problems:
+            key = info.data.get("key")
+            censor = f"censor {key!r}: " if key else ""
+            raise ValueError(f"{censor}pattern refused: {'; '.join(problems)}")
+        return normalised
 
 
 class FrameSpec(StrictModel):

@@ -1,17 +1,22 @@
-"""What a pack's field types alone let through (no database): a version past what the graph
-stores, and a SUPPORTS chain deeper than Python's recursion limit (docs/packs.md §1)."""
+"""What a pack's field types alone let through (no database): censor patterns the censors route
+refuses, a version past what the graph stores, and a SUPPORTS chain deeper than Python's
+recursion limit (docs/packs.md §1)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
 from app.errors import SeedFileInvalid
+from app.guardian.errors import CensorPatternInvalid
+from app.guardian.patterns import validate_pattern
 from app.seeds import files
-from app.seeds.pack_schema import KnowledgePack, PackBelief, _support_cycle
+from app.seeds.pack_schema import KnowledgePack, PackBelief, PackCensor, _support_cycle
 from app.seeds.skill_schema import DomainSkill
 
 
@@ -24,6 +29,10 @@ def _document(**fields: Any) -> dict[str, Any]:
         "beliefs": [{"key": "b", "statement": "Ledgers balance.", "category": "ethical"}],
         **fields,
     }
+
+
+def _censor(key: str, pattern: str) -> dict[str, str]:
+    return {"key": key, "pattern": pattern, "reason": "r", "action": "absolute"}
 
 
 def _problems(document: dict[str, Any]) -> list[dict[str, str]]:
@@ -150,3 +159,57 @@ def test_the_pack_model_still_declares_its_version_bounds() -> None:
     version = KnowledgePack.model_json_schema()["properties"]["version"]
 
     assert (version["minimum"], version["maximum"]) == (1, 2**31 - 1)
+
+
+# --- censors: screened as the censors route screens them ----------------------------------------
+
+REFUSED = {
+    "(?s).*": "matches the empty string",
+    "x*": "matches the empty string",
+    "(?s).+": "matches every ordinary text",
+    "(a+)+$": "backtracks",
+    "(": "not a valid regular expression",
+}
+
+
+@pytest.mark.parametrize(("pattern", "why"), REFUSED.items())
+def test_a_pack_censor_is_refused_as_the_censors_route_refuses_it(pattern: str, why: str) -> None:
+    document = _document(censors=[_censor("fine", r"\bproject-x\b"), _censor("bad", pattern)])
+
+    [problem] = _problems(document)
+
+    assert problem["path"] == "censors[1].pattern"
+    assert problem["reason"].startswith("Value error, censor 'bad': pattern refused: ")
+    assert why in problem["reason"]
+    with pytest.raises(CensorPatternInvalid):
+        validate_pattern(pattern)
+
+
+def test_a_pack_file_with_a_bad_censor_names_the_file_the_censor_and_the_path(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "catch-all.yaml"
+    document = _document(censors=[_censor("everything", "(?s).*")])
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+
+    with pytest.raises(SeedFileInvalid) as raised:
+        files.read_pack(path)
+
+    assert raised.value.details["file"] == str(path)
+    assert [e["path"] for e in raised.value.details["errors"]] == ["censors[0].pattern"]
+    assert str(path) in raised.value.message and "censor 'everything'" in raised.value.message
+
+
+def test_a_pack_censor_pattern_is_kept_normalised_as_the_censors_route_keeps_it() -> None:
+    censor = PackCensor.model_validate(_censor("padded", "  \\bproject-x\\b \n"))
+
+    assert censor.pattern == r"\bproject-x\b" == validate_pattern("  \\bproject-x\\b \n")
+
+
+def test_every_shipped_censor_passes_the_screening() -> None:
+    """The shipped files are read through the same model, so a bad one would stop them loading;
+    this says which."""
+    shipped = [c.pattern for c in files.read_censors().censors]
+    shipped += [c.pattern for pack in files.read_all_packs() for c in pack.censors]
+
+    assert shipped and all(validate_pattern(pattern) == pattern for pattern in shipped)
