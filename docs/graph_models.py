@@ -380,6 +380,8 @@ class Censor(AgentScoped):
     source = StringProperty()
     session_key = StringProperty()
     is_active = BooleanProperty(default=True)
+    # Set while a pack's censor is retired by a version that dropped its key (docs/packs.md §3).
+    retired_by_pack = BooleanProperty()
     created_at = DateTimeNeo4jFormatProperty()
     deactivated_at = DateTimeNeo4jFormatProperty()
 

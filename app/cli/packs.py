@@ -201,6 +201,10 @@ def _report_load(report: PackLoadReport) -> None:
     )
     if report.retired:
         console.print(f"  no longer in the pack (deactivated): {', '.join(report.retired)}")
+    if report.retired_censors:
+        console.print(
+            f"  censors no longer in the pack (deactivated): {', '.join(report.retired_censors)}"
+        )
 
 
 @packs_app.command("load")

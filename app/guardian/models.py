@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from app.reasoning.protocol import Audit
+from app.seeds.censor_patterns import PATTERN_MAX_LENGTH
 
 CensorAction = Literal["warn", "block", "absolute"]
 LearnedAction = Literal["warn", "block"]
@@ -16,7 +17,6 @@ VerdictAction = Literal["allow", "warn", "block", "absolute"]
 
 # Gravity of a verdict: the gravest match decides.
 GRAVITY: dict[str, int] = {"allow": 0, "warn": 1, "block": 2, "absolute": 3}
-PATTERN_MAX_LENGTH = 500
 
 
 class CensorRule(BaseModel):

@@ -5,9 +5,10 @@ transaction under the agent's lock, written in batches (UNWIND), and idempotent:
 matched on (pack, key). A newer version keeps the learned strength and tension of every belief
 whose statement did not change and supersedes each changed one through the revision engine
 (mode ``pack_upgrade``, with lineage); a key the new version dropped is deactivated (never
-deleted), as a manual deactivation is. Beliefs new to the agent start at the pack's strength,
-except that a belief with supporters in the pack gets its strength from them (docs/beliefs.md §6
-cascade), so the stored graph keeps the engine's invariant.
+deleted), as a manual deactivation is, and so is a censor whose key it dropped. Beliefs new to
+the agent start at the pack's strength, except that a belief with supporters in the pack gets its
+strength from them (docs/beliefs.md §6 cascade), so the stored graph keeps the engine's
+invariant.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ class PackLoadReport(BaseModel):
     superseded: int
     # Keys the agent held that the new version no longer has: deactivated (never deleted).
     retired: list[str]
+    # Keys of the pack's censors the new version no longer has: deactivated (never deleted).
+    retired_censors: list[str]
     supports_created: int
     contradicts_created: int
     rules: int
@@ -275,7 +278,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
             tx, load.mechanics, agent_id, list(superseded.values()), f"pack {pack.name} upgrade"
         )
     await _upsert_rules(tx, load)
-    await _upsert_censors(tx, load)
+    retired_censors = await _upsert_censors(tx, load)
     frames = 0
     if pack.frames and load.install_frames is not None:
         await load.install_frames(tx, agent_id, pack)
@@ -283,7 +286,13 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     await _store_skill(tx, load)
     await recompute_sums_in(tx, agent_id)
     await tx.run("packs/loader/finish_pack", agent_id=agent_id, pack=pack_params)
-    return _report(load, superseded=len(superseded), linked=linked, frames=frames)
+    return _report(
+        load,
+        superseded=len(superseded),
+        linked=linked,
+        frames=frames,
+        retired_censors=retired_censors,
+    )
 
 
 async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
@@ -375,8 +384,16 @@ async def install_censors(
     )
 
 
-async def _upsert_censors(tx: Transaction, load: _Load) -> None:
+async def _upsert_censors(tx: Transaction, load: _Load) -> list[str]:
+    """Retires the censors whose keys this version dropped, then creates or updates (and brings
+    back, when the pack had retired them) those it has; returns the keys retired."""
     rows = [censor.model_dump() for censor in load.pack.censors]
+    retired = await tx.run(
+        "packs/loader/retire_pack_censors",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        keys=[row["key"] for row in rows],
+    )
     if rows:
         await tx.run(
             "packs/loader/upsert_pack_censors",
@@ -384,6 +401,7 @@ async def _upsert_censors(tx: Transaction, load: _Load) -> None:
             pack_name=load.pack.name,
             rows=rows,
         )
+    return list(retired[0]["keys"])
 
 
 async def _store_skill(tx: Transaction, load: _Load) -> None:
@@ -400,7 +418,14 @@ async def _store_skill(tx: Transaction, load: _Load) -> None:
     )
 
 
-def _report(load: _Load, *, superseded: int, linked: dict[str, Any], frames: int) -> PackLoadReport:
+def _report(
+    load: _Load,
+    *,
+    superseded: int,
+    linked: dict[str, Any],
+    frames: int,
+    retired_censors: list[str],
+) -> PackLoadReport:
     diff, pack = load.diff, load.pack
     status: Literal["loaded", "upgraded", "unchanged"] = (
         "loaded"
@@ -418,6 +443,7 @@ def _report(load: _Load, *, superseded: int, linked: dict[str, Any], frames: int
         kept=len(diff.kept),
         superseded=superseded,
         retired=diff.gone,
+        retired_censors=retired_censors,
         supports_created=int(linked["supports"]),
         contradicts_created=int(linked["contradicts"]),
         rules=len(pack.rules),

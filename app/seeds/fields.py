@@ -9,3 +9,9 @@ from pydantic import Field
 
 # A sentence or a paragraph of prose: a statement, a description, a prompt.
 Text = Annotated[str, Field(min_length=1, max_length=2000)]
+
+# The version of a pack or a skill: a positive integer the graph stores (Neo4j's integers are
+# 64-bit) and any JSON reader reads exactly (JavaScript's numbers hold 2**53); 2**31 - 1 leaves
+# room for any numbering scheme, a date such as 20250131 included.
+VERSION_MAX = 2**31 - 1
+Version = Annotated[int, Field(ge=1, le=VERSION_MAX)]

@@ -11,13 +11,14 @@ may bring its own domain skill (``skill``: the model of ``app/seeds/skill_schema
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from app.common import Category, StrictModel, Unit
-from app.seeds.fields import Text
+from app.seeds.censor_patterns import PATTERN_MAX_LENGTH, pattern_problems
+from app.seeds.fields import Text, Version
 from app.seeds.skill_schema import DomainSkill, skill_problems
 
 Key = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
@@ -67,19 +68,24 @@ class PackRule(StrictModel):
 
 
 class PackCensor(StrictModel):
+    """A censor of a pack (or of ``seeds/censors.yaml``). Its pattern is screened as a censor
+    added through the API is (``app/seeds/censor_patterns.py``: no pattern that fires on every
+    text or backtracks) and kept in its normalised form."""
+
     key: Key
-    pattern: Annotated[str, Field(min_length=1, max_length=500)]
+    pattern: Annotated[str, Field(min_length=1, max_length=PATTERN_MAX_LENGTH)]
     reason: Text
     action: CensorAction = "warn"
 
     @field_validator("pattern")
     @classmethod
-    def _compiles(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as error:
-            raise ValueError(f"pattern is not a valid regular expression: {error}") from error
-        return value
+    def _screened(cls, value: str, info: ValidationInfo) -> str:
+        normalised, problems = pattern_problems(value)
+        if problems:
+            key = info.data.get("key")
+            censor = f"censor {key!r}: " if key else ""
+            raise ValueError(f"{censor}pattern refused: {'; '.join(problems)}")
+        return normalised
 
 
 class FrameSpec(StrictModel):
@@ -99,7 +105,7 @@ class FrameSpec(StrictModel):
 
 class KnowledgePack(StrictModel):
     name: PackName
-    version: Annotated[int, Field(ge=1)]
+    version: Version
     industry: Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9_]+$")]
     industries: list[Annotated[str, Field(pattern=r"^[a-z0-9_]+$")]] = Field(
         default_factory=list,
@@ -164,28 +170,27 @@ def reference_problems(pack: KnowledgePack) -> list[tuple[str, str]]:
 
 
 def _support_cycle(beliefs: list[PackBelief]) -> list[str]:
-    """A SUPPORTS cycle among the pack's beliefs, as keys, or an empty list."""
+    """A SUPPORTS cycle among the pack's beliefs, as keys (its first key again at the end), or an
+    empty list. A depth-first search with a stack of its own, not Python's: a chain thousands of
+    beliefs deep is checked as a short one is."""
     edges = {b.key: [link.key for link in b.supports] for b in beliefs}
+    # 1: on the current path; 2: done, no cycle through it.
     state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(key: str) -> list[str]:
-        state[key] = 1
-        stack.append(key)
-        for target in edges.get(key, []):
-            if state.get(target) == 1:
-                return [*stack[stack.index(target) :], target]
-            if target not in state:
-                found = visit(target)
-                if found:
-                    return found
-        stack.pop()
-        state[key] = 2
-        return []
-
-    for key in edges:
-        if key not in state:
-            found = visit(key)
-            if found:
-                return found
+    for root in edges:
+        if root in state:
+            continue
+        state[root] = 1
+        path = [root]
+        targets: list[Iterator[str]] = [iter(edges[root])]
+        while targets:
+            target = next(targets[-1], None)
+            if target is None:
+                state[path.pop()] = 2
+                targets.pop()
+            elif state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            elif target not in state:
+                state[target] = 1
+                path.append(target)
+                targets.append(iter(edges.get(target, [])))
     return []

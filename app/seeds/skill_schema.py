@@ -14,7 +14,7 @@ from typing import Annotated
 from pydantic import Field
 
 from app.common import StrictModel
-from app.seeds.fields import Text
+from app.seeds.fields import Text, Version
 
 Word = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z][a-z\-]*$")]
 VerbName = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")]
@@ -49,7 +49,7 @@ class DomainSkill(StrictModel):
     """One domain's skill."""
 
     name: VerbName
-    version: Annotated[int, Field(ge=1)]
+    version: Version
     domain_prompt: Text
     vocabulary: list[VocabularyVerb] = Field(min_length=1)
     criteria: list[Criterion] = Field(min_length=1)

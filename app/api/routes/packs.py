@@ -3,6 +3,7 @@ sent in the body, and the domain skills the agent's packs brought."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
@@ -47,7 +48,9 @@ async def load_document(
     """Load a pack sent in the body: validated whole first (422 `seed_file_invalid` naming each
     field, nothing written), then loaded as a shipped one is (idempotent; a newer version
     upgrades)."""
-    pack = parse_pack(document, "request body")
+    # Off the event loop: screening the censors' patterns times adversarial probes
+    # (app/seeds/censor_patterns.py), up to a few hundred milliseconds for a bad one.
+    pack = await asyncio.to_thread(parse_pack, document, "request body")
     return await load_pack(graph, embedder, settings.mechanics, agent_id, pack)
 
 

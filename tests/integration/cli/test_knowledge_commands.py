@@ -59,6 +59,30 @@ def test_a_malformed_pack_is_reported_with_file_and_path_and_not_loaded(
     assert loaded.exit_code == 1 and "bad-pack" not in packs.output
 
 
+def test_a_pack_file_with_a_catch_all_censor_is_refused_naming_the_file_and_the_censor(
+    cli: CliRunner, tmp_path: Path, graph: object
+) -> None:
+    bad = tmp_path / "catch-all.yaml"
+    bad.write_text(
+        "name: catch-all\nversion: 1\nindustry: x\ndescription: d\nbeliefs:\n"
+        "  - key: a\n    statement: A\n    category: contextual\n"
+        "censors:\n  - key: everything\n    pattern: '(?s).*'\n    reason: r\n"
+        "    action: absolute\n",
+        encoding="utf-8",
+    )
+    agent = _born(cli, "Screened")
+
+    validated = cli.invoke(cli_app, ["packs", "validate", str(bad)])
+    loaded = cli.invoke(cli_app, ["packs", "load", str(bad), "--agent", agent])
+    packs = cli.invoke(cli_app, ["packs", "list", "--agent", agent])
+
+    assert validated.exit_code == 1
+    output = validated.output.replace("\n", "")
+    assert str(bad) in output and "censors[0].pattern" in output
+    assert "censor 'everything'" in output and "matches the empty string" in output
+    assert loaded.exit_code == 1 and "catch-all" not in packs.output
+
+
 def test_the_pack_schema_is_exported(cli: CliRunner, tmp_path: Path) -> None:
     target = tmp_path / "pack.schema.json"
     result = cli.invoke(cli_app, ["packs", "schema", "--output", str(target)])

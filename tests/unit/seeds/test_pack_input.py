@@ -1,0 +1,215 @@
+"""What a pack's field types alone let through (no database): censor patterns the censors route
+refuses, a version past what the graph stores, and a SUPPORTS chain deeper than Python's
+recursion limit (docs/packs.md §1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.errors import SeedFileInvalid
+from app.guardian.errors import CensorPatternInvalid
+from app.guardian.patterns import validate_pattern
+from app.seeds import files
+from app.seeds.pack_schema import KnowledgePack, PackBelief, PackCensor, _support_cycle
+from app.seeds.skill_schema import DomainSkill
+
+
+def _document(**fields: Any) -> dict[str, Any]:
+    return {
+        "name": "input-checks",
+        "version": 1,
+        "industry": "testing",
+        "description": "A pack for the input checks.",
+        "beliefs": [{"key": "b", "statement": "Ledgers balance.", "category": "ethical"}],
+        **fields,
+    }
+
+
+def _censor(key: str, pattern: str) -> dict[str, str]:
+    return {"key": key, "pattern": pattern, "reason": "r", "action": "absolute"}
+
+
+def _problems(document: dict[str, Any]) -> list[dict[str, str]]:
+    with pytest.raises(SeedFileInvalid) as raised:
+        files.parse_pack(document, "request body")
+    problems: list[dict[str, str]] = raised.value.details["errors"]
+    return problems
+
+
+# --- SUPPORTS cycles: a chain of any depth -------------------------------------------------------
+
+
+def _chain(depth: int, *, closed: bool) -> list[dict[str, Any]]:
+    return [
+        {
+            "key": f"k{index}",
+            "statement": "A link of the chain.",
+            "category": "contextual",
+            "supports": (
+                [{"key": f"k{index + 1}"}]
+                if index + 1 < depth
+                else [{"key": "k0"}]
+                if closed
+                else []
+            ),
+        }
+        for index in range(depth)
+    ]
+
+
+def test_a_supports_chain_thousands_deep_validates() -> None:
+    pack = files.parse_pack(_document(beliefs=_chain(5000, closed=False)), "request body")
+
+    assert len(pack.beliefs) == 5000
+
+
+def test_a_cycle_thousands_deep_is_named_whole() -> None:
+    [problem] = _problems(_document(beliefs=_chain(5000, closed=True)))
+
+    assert problem["path"] == "beliefs"
+    keys = problem["reason"].removeprefix("SUPPORTS cycle ").split(" -> ")
+    assert keys == [f"k{index}" for index in range(5000)] + ["k0"]
+
+
+def _recursive_cycle(beliefs: list[PackBelief]) -> list[str]:
+    """The recursive search the iterative one replaced, as the reference of its results."""
+    edges = {b.key: [link.key for link in b.supports] for b in beliefs}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(key: str) -> list[str]:
+        state[key] = 1
+        stack.append(key)
+        for target in edges.get(key, []):
+            if state.get(target) == 1:
+                return [*stack[stack.index(target) :], target]
+            if target not in state:
+                found = visit(target)
+                if found:
+                    return found
+        stack.pop()
+        state[key] = 2
+        return []
+
+    for key in edges:
+        if key not in state:
+            found = visit(key)
+            if found:
+                return found
+    return []
+
+
+KEYS = [f"k{index}" for index in range(8)]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(KEYS), st.lists(st.sampled_from(KEYS), max_size=3, unique=True)),
+        min_size=1,
+        max_size=8,
+        unique_by=lambda belief: belief[0],
+    )
+)
+def test_the_iterative_search_finds_the_cycle_the_recursive_one_found(
+    graph: list[tuple[str, list[str]]],
+) -> None:
+    beliefs = [
+        PackBelief.model_validate(
+            {
+                "key": key,
+                "statement": "S.",
+                "category": "contextual",
+                "supports": [{"key": target} for target in targets],
+            }
+        )
+        for key, targets in graph
+    ]
+
+    assert _support_cycle(beliefs) == _recursive_cycle(beliefs)
+
+
+# --- versions: what the graph stores and any JSON reader reads exactly ---------------------------
+
+
+@pytest.mark.parametrize("version", [0, 2**31, 2**63 - 1, 2**63, 2**70])
+def test_a_version_out_of_range_names_the_field(version: int) -> None:
+    assert [p["path"] for p in _problems(_document(version=version))] == ["version"]
+
+
+def test_the_largest_version_is_taken() -> None:
+    assert files.parse_pack(_document(version=2**31 - 1), "request body").version == 2**31 - 1
+
+
+def test_a_skill_version_out_of_range_names_the_field() -> None:
+    skill = files.find_pack("procurement-basics").skill
+    assert skill is not None
+    document = _document(skill={**skill.model_dump(mode="json"), "version": 2**63})
+
+    assert [p["path"] for p in _problems(document)] == ["skill.version"]
+    assert DomainSkill.model_json_schema()["properties"]["version"]["maximum"] == 2**31 - 1
+
+
+def test_the_pack_model_still_declares_its_version_bounds() -> None:
+    version = KnowledgePack.model_json_schema()["properties"]["version"]
+
+    assert (version["minimum"], version["maximum"]) == (1, 2**31 - 1)
+
+
+# --- censors: screened as the censors route screens them ----------------------------------------
+
+REFUSED = {
+    "(?s).*": "matches the empty string",
+    "x*": "matches the empty string",
+    "(?s).+": "matches every ordinary text",
+    "(a+)+$": "backtracks",
+    "(": "not a valid regular expression",
+}
+
+
+@pytest.mark.parametrize(("pattern", "why"), REFUSED.items())
+def test_a_pack_censor_is_refused_as_the_censors_route_refuses_it(pattern: str, why: str) -> None:
+    document = _document(censors=[_censor("fine", r"\bproject-x\b"), _censor("bad", pattern)])
+
+    [problem] = _problems(document)
+
+    assert problem["path"] == "censors[1].pattern"
+    assert problem["reason"].startswith("Value error, censor 'bad': pattern refused: ")
+    assert why in problem["reason"]
+    with pytest.raises(CensorPatternInvalid):
+        validate_pattern(pattern)
+
+
+def test_a_pack_file_with_a_bad_censor_names_the_file_the_censor_and_the_path(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "catch-all.yaml"
+    document = _document(censors=[_censor("everything", "(?s).*")])
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+
+    with pytest.raises(SeedFileInvalid) as raised:
+        files.read_pack(path)
+
+    assert raised.value.details["file"] == str(path)
+    assert [e["path"] for e in raised.value.details["errors"]] == ["censors[0].pattern"]
+    assert str(path) in raised.value.message and "censor 'everything'" in raised.value.message
+
+
+def test_a_pack_censor_pattern_is_kept_normalised_as_the_censors_route_keeps_it() -> None:
+    censor = PackCensor.model_validate(_censor("padded", "  \\bproject-x\\b \n"))
+
+    assert censor.pattern == r"\bproject-x\b" == validate_pattern("  \\bproject-x\\b \n")
+
+
+def test_every_shipped_censor_passes_the_screening() -> None:
+    """The shipped files are read through the same model, so a bad one would stop them loading;
+    this says which."""
+    shipped = [c.pattern for c in files.read_censors().censors]
+    shipped += [c.pattern for pack in files.read_all_packs() for c in pack.censors]
+
+    assert shipped and all(validate_pattern(pattern) == pattern for pattern in shipped)
