@@ -16,6 +16,7 @@ from app.cli.common import (
     console,
     err_console,
     run_with_graph,
+    validated,
     when,
 )
 from app.config import get_settings
@@ -28,7 +29,8 @@ agents_app = typer.Typer(help="Agents.", no_args_is_help=True)
 @agents_app.command("create")
 def agents_create(name: str) -> None:
     """Create an agent and print its id."""
-    agent = run_with_graph(lambda graph: create_agent(graph, AgentCreate(name=name)))
+    data = validated(AgentCreate, {"name": name})
+    agent = run_with_graph(lambda graph: create_agent(graph, data))
     console.print(f"created agent [bold]{agent.name}[/]: {agent.id}")
     console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")
 
