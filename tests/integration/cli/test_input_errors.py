@@ -1,9 +1,11 @@
 """Bad input to a `credence` command is one clear error naming what was wrong, a non-zero exit
 and nothing written, never a Python traceback (files that cannot be read, blank names, a birth
-whose options need a principal, a connection with no server)."""
+whose options need a principal, a connection with no server), and `agents list` finds agents
+by name and prints their ids whole."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
+from tests.support.agents import create_agent_over_rest
 
 
 def _refused(result: Result, *named: str, exit_code: int = 2) -> str:
@@ -116,3 +119,24 @@ def test_a_connection_needs_a_command_or_a_url(cli: CliRunner, agent: str) -> No
     _refused(both, "give --command (stdio) or --url (HTTP), not both")
     listed = cli.invoke(cli_app, ["connections", "list", "--agent", agent])
     assert "connections (0)" in listed.output
+
+
+def test_agents_are_listed_by_exact_name_with_their_ids_whole(
+    cli: CliRunner, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = f"Listed {uuid.uuid4().hex[:8]}"
+    older = create_agent_over_rest(client, name)
+    newer = create_agent_over_rest(client, name)
+    create_agent_over_rest(client, f"{name} too")
+    monkeypatch.setenv("COLUMNS", "80")  # an ordinary terminal: too narrow for every column
+
+    listed = cli.invoke(cli_app, ["agents", "list", "--name", name])
+    nobody = cli.invoke(cli_app, ["agents", "list", "--name", f"Nobody {uuid.uuid4().hex}"])
+    empty = cli.invoke(cli_app, ["agents", "list", "--name", ""])
+
+    assert listed.exit_code == 0, listed.output
+    ids = re.findall(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", listed.output)
+    assert ids == [newer, older]
+    assert "2 agents named" in listed.output
+    assert nobody.exit_code == 0 and "0 agents named" in nobody.output
+    _refused(empty, "Invalid value for '--name'")
