@@ -1,7 +1,7 @@
 """Bad input to a `credence` command is one clear error naming what was wrong, a non-zero exit
 and nothing written, never a Python traceback (files that cannot be read, blank names, a birth
-whose options need a principal, a connection with no server), and `agents list` finds agents
-by name and prints their ids whole."""
+whose options need a principal, a connection with no server, a server path that is not there),
+and `agents list` finds agents by name and prints their ids whole."""
 
 from __future__ import annotations
 
@@ -140,3 +140,18 @@ def test_agents_are_listed_by_exact_name_with_their_ids_whole(
     assert "2 agents named" in listed.output
     assert nobody.exit_code == 0 and "0 agents named" in nobody.output
     _refused(empty, "Invalid value for '--name'")
+
+
+def test_a_sqlite_server_that_is_not_there_is_named(cli: CliRunner, tmp_path: Path) -> None:
+    server = tmp_path / "no-such-bin" / "mcp-server-sqlite"
+
+    scenario = cli.invoke(
+        cli_app, ["scenario", "run", "duplicate-invoice", "--sqlite-server", str(server)]
+    )
+    demo = cli.invoke(
+        cli_app,
+        ["demo", "--name", f"demo {uuid.uuid4().hex[:8]}", "--sqlite-server", str(server)],
+    )
+
+    _refused(scenario, f"--sqlite-server names {server}, not a file")
+    _refused(demo, f"--sqlite-server names {server}, not a file", exit_code=1)
