@@ -78,6 +78,14 @@ def every_pack_for(industry: str) -> list[KnowledgePack]:
     return [pack for pack in read_all_packs() if pack.skill is None or pack.serves(industry)]
 
 
+def known_industries() -> list[str]:
+    """The industries the shipped packs serve (each pack's ``industry`` and ``industries``),
+    sorted: a profile in any other industry is born with the base packs alone."""
+    return sorted(
+        {industry for pack in read_all_packs() for industry in (pack.industry, *pack.industries)}
+    )
+
+
 def creed_pack(creed: CreedFile) -> tuple[KnowledgePack, frozenset[str]]:
     """The terminal creed (immutable) and the ethical core as the agent's ``creed`` pack."""
     beliefs = [

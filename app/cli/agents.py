@@ -16,6 +16,7 @@ from app.cli.common import (
     console,
     err_console,
     run_with_graph,
+    validated,
     when,
 )
 from app.config import get_settings
@@ -24,11 +25,15 @@ from app.graph.client import GraphClient
 
 agents_app = typer.Typer(help="Agents.", no_args_is_help=True)
 
+# The bounds of an agent's name, as GET /v1/agents?name= takes it (app/api/routes/agents.py).
+NAME_MAX = 200
+
 
 @agents_app.command("create")
 def agents_create(name: str) -> None:
     """Create an agent and print its id."""
-    agent = run_with_graph(lambda graph: create_agent(graph, AgentCreate(name=name)))
+    data = validated(AgentCreate, {"name": name})
+    agent = run_with_graph(lambda graph: create_agent(graph, data))
     console.print(f"created agent [bold]{agent.name}[/]: {agent.id}")
     console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")
 
@@ -37,12 +42,22 @@ def agents_create(name: str) -> None:
 def agents_list(
     limit: Annotated[int, typer.Option(min=1, max=500, help="Agents per page")] = 50,
     skip: Annotated[int, typer.Option(min=0, help="Agents to skip (newest first)")] = 0,
+    name: Annotated[str | None, typer.Option(help="Only the agents with exactly this name")] = None,
 ) -> None:
-    """List agents, newest first, with their active beliefs and episodes."""
-    page = run_with_graph(lambda graph: list_agents(graph, None, skip, limit))
-    table = Table(title=f"{page.count} agents" + (f" (from {skip + 1})" if skip else ""))
-    for column in ("id", "name", "born", "source", "beliefs", "episodes"):
-        table.add_column(column, justify="right" if column in ("beliefs", "episodes") else "left")
+    """List agents, newest first, with their active beliefs and episodes (ids in full)."""
+    if name is not None and not 1 <= len(name) <= NAME_MAX:
+        raise typer.BadParameter(f"give 1 to {NAME_MAX} characters", param_hint="'--name'")
+    page = run_with_graph(lambda graph: list_agents(graph, None, skip, limit, name=name))
+    named = f" named {name!r}" if name is not None else ""
+    table = Table(title=f"{page.count} agents{named}" + (f" (from {skip + 1})" if skip else ""))
+    # An id is what a reader copies: never cut, whatever the terminal's width.
+    table.add_column("id", no_wrap=True, overflow="fold")
+    for column in ("name", "born", "source", "beliefs", "episodes"):
+        table.add_column(
+            column,
+            justify="right" if column in ("beliefs", "episodes") else "left",
+            overflow="fold",
+        )
     for agent in page.data:
         table.add_row(
             agent.id,

@@ -12,7 +12,15 @@ from app.beliefs import history, store, writes
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.models import Belief, BeliefCreate, Dissatisfaction
 from app.beliefs.replay import check_consistency
-from app.cli.common import AgentOption, agent_id_of, bar, console, meter, run_with_graph
+from app.cli.common import (
+    AgentOption,
+    agent_id_of,
+    bar,
+    console,
+    meter,
+    run_with_graph,
+    validated,
+)
 from app.common import Category
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
@@ -101,8 +109,14 @@ def beliefs_add(
 ) -> None:
     """Add a belief (embedded before the command returns, as over REST)."""
     agent_id = agent_id_of(agent)
-    data = BeliefCreate(
-        statement=statement, category=category, strength=strength, importance=importance
+    data = validated(
+        BeliefCreate,
+        {
+            "statement": statement,
+            "category": category,
+            "strength": strength,
+            "importance": importance,
+        },
     )
     settings = get_settings()
     embedder = shared_embedder(settings.embeddings)

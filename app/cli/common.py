@@ -1,16 +1,20 @@
-"""Shared pieces of the ``credence`` commands: the consoles, the agent option, running a graph
-call, meters, progress bars and times on screen."""
+"""Shared pieces of the ``credence`` commands: the consoles, the agent option, bad input as a
+usage error, files read and written, running a graph call, meters, progress bars and times on
+screen."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated, TypeVar
 
 import typer
+from pydantic import BaseModel, ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from app.beliefs.models import Dissatisfaction
@@ -21,6 +25,7 @@ from app.graph.client import GraphClient
 from app.runtime import Runtime
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 
 
 console = Console()
@@ -46,6 +51,52 @@ def agent_id_of(option: str | None) -> str:
         )
         raise typer.Exit(code=2)
     return agent_id
+
+
+def validated(model: type[M], fields: Mapping[str, object]) -> M:
+    """``model`` built from what the command was given; a value it refuses is a usage error
+    (exit 2) naming each field and why, never a traceback."""
+    try:
+        return model.model_validate(fields)
+    except ValidationError as error:
+        problems = "; ".join(_problem(item["loc"], item["msg"]) for item in error.errors())
+        raise typer.BadParameter(problems) from None
+
+
+def _problem(loc: tuple[int | str, ...], message: str) -> str:
+    """One refused value, ``field.path: why`` (just why for the whole input)."""
+    reason = message.removeprefix("Value error, ")
+    return f"{'.'.join(map(str, loc))}: {reason}" if loc else reason
+
+
+def read_utf8(path: Path) -> str:
+    """The text of a file the command was given; one that is missing, a folder or not UTF-8 is
+    an error naming it (exit 2)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        err_console.print(
+            f"[bold red]error[/]: {escape(str(path))}: cannot read it as UTF-8 text: "
+            f"{escape(_reason(error))}"
+        )
+        raise typer.Exit(code=2) from error
+
+
+def write_utf8(path: Path, text: str) -> None:
+    """Writes a file the command was asked for; one that cannot be written (no such folder, no
+    permission) is an error naming it (exit 2)."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        err_console.print(
+            f"[bold red]error[/]: {escape(str(path))}: cannot write it: {escape(_reason(error))}"
+        )
+        raise typer.Exit(code=2) from error
+
+
+def _reason(error: Exception) -> str:
+    """Why a file could not be used, without the path the message already names."""
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
 
 
 def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:

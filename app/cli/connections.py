@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from app.cli.common import AgentOption, agent_id_of, console, run_with_graph
+from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, validated
 from app.clock import clock_starting_at
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
@@ -76,20 +76,23 @@ def connections_add(
     """Connect an MCP server: it is started, and its tools become the agent's."""
     agent_id = agent_id_of(agent)
     settings = get_settings()
-    try:
-        data = ConnectionCreate(
-            name=name,
-            transport="http" if url else "stdio",
-            command=command,
-            args=arg or [],
-            env={k: v for k, v in _pairs(env or [], "--env").items() if v},
-            cwd=cwd,
-            url=url,
-            headers={k: v for k, v in _pairs(header or [], "--header").items() if v},
-            search_tools=search_tool or [],
-        )
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from error
+    if (command is None) == (url is None):
+        both = ", not both" if command is not None else ""
+        raise typer.BadParameter(f"give --command (stdio) or --url (HTTP){both}")
+    data = validated(
+        ConnectionCreate,
+        {
+            "name": name,
+            "transport": "http" if url is not None else "stdio",
+            "command": command,
+            "args": arg or [],
+            "env": {k: v for k, v in _pairs(env or [], "--env").items() if v},
+            "cwd": cwd,
+            "url": url,
+            "headers": {k: v for k, v in _pairs(header or [], "--header").items() if v},
+            "search_tools": search_tool or [],
+        },
+    )
     # Names given without a value are kept as names (their values come from the environment).
     bare_env = [k for k, v in _pairs(env or [], "--env").items() if not v]
     bare_headers = [k for k, v in _pairs(header or [], "--header").items() if not v]

@@ -15,6 +15,7 @@ from app.cli.common import (
     console,
     err_console,
     progress_bar,
+    read_utf8,
     run_with_graph,
 )
 from app.config import get_settings
@@ -41,7 +42,7 @@ def episodes_import(
     agent_id = agent_id_of(agent)
     items: list[episodes.EpisodeIn] = []
     problems: list[str] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_utf8(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:

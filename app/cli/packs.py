@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
 from rich.table import Table
 
-from app.agents.birth import birth, every_pack_for
-from app.agents.models import AgentCreate, BirthProfile, BornAgent
+from app.agents.birth import birth, every_pack_for, known_industries
+from app.agents.models import AgentCreate, BornAgent
 from app.cli.common import (
     AgentOption,
     agent_id_of,
@@ -20,6 +19,8 @@ from app.cli.common import (
     err_console,
     progress_bar,
     run_with_graph,
+    validated,
+    write_utf8,
 )
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
@@ -173,7 +174,7 @@ def packs_schema(
     """The JSON Schema of a pack file, for pack authors and editors."""
     text = json.dumps(KnowledgePack.model_json_schema(), indent=2)
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
+        write_utf8(output, text + "\n")
         console.print(f"wrote {output}")
     else:
         print(text)  # noqa: T201 - plain JSON on stdout, for redirection
@@ -258,18 +259,68 @@ async def _pack_vectors(embedder: Any, pack: KnowledgePack) -> dict[str, list[fl
     return dict(zip((key for key, _ in texts), found, strict=True))
 
 
+def _birth_request(
+    name: str,
+    principal: str | None,
+    profile: dict[str, str | None],
+    pack: list[str] | None,
+    all_packs: bool,
+) -> AgentCreate:
+    """What ``credence birth`` asks for, refused (exit 2) before anything is written when an
+    option of a full birth comes without --principal (the agent would be born empty, the option
+    ignored), the principal is blank, or the industry is one no shipped pack serves (the agent
+    would get the base packs alone)."""
+    given = {field: value for field, value in profile.items() if value is not None}
+    if principal is None:
+        needing = [f"--{field}" for field in given]
+        if pack:
+            needing.append("--pack")
+        if all_packs:
+            needing.append("--all-packs")
+        if needing:
+            err_console.print(
+                f"[bold red]error[/]: {', '.join(needing)} "
+                f"{'needs' if len(needing) == 1 else 'need'} --principal NAME (a full birth, "
+                "for the person the agent works for); without --principal the agent is born empty"
+            )
+            raise typer.Exit(code=2)
+        return validated(AgentCreate, {"name": name})
+    if not principal.strip():
+        raise typer.BadParameter(
+            "is blank: name the person the agent works for", param_hint="'--principal'"
+        )
+    industry = given.get("industry")
+    if industry is not None and industry not in (known := known_industries()):
+        raise typer.BadParameter(
+            f"no shipped pack serves {industry!r}; the industries are {', '.join(known)}",
+            param_hint="'--industry'",
+        )
+    data = validated(
+        AgentCreate, {"name": name, "profile": {"name": principal, **given}, "packs": pack}
+    )
+    if all_packs and data.profile is not None:  # the shipped packs' names, valid as they are
+        every = every_pack_for(data.profile.industry)
+        return data.model_copy(update={"packs": [item.name for item in every]})
+    return data
+
+
 def birth_command(
     name: Annotated[str, typer.Argument(help="The agent's name")],
     principal: Annotated[
         str | None, typer.Option(help="The person it works for (full birth)")
     ] = None,
-    email: Annotated[str | None, typer.Option()] = None,
-    role: Annotated[str, typer.Option()] = "unknown",
+    email: Annotated[str | None, typer.Option(help="The principal's email")] = None,
+    role: Annotated[str | None, typer.Option(help="The principal's role (default unknown)")] = None,
     seniority: Annotated[
-        str, typer.Option(help="entry/junior/senior/manager/director/vp/c_suite/unknown")
-    ] = "unknown",
-    company: Annotated[str | None, typer.Option()] = None,
-    industry: Annotated[str, typer.Option(help="Loads the packs for it")] = "accounting",
+        str | None,
+        typer.Option(
+            help="entry/junior/senior/manager/director/vp/c_suite/unknown (default unknown)"
+        ),
+    ] = None,
+    company: Annotated[str | None, typer.Option(help="The principal's company")] = None,
+    industry: Annotated[
+        str | None, typer.Option(help="Loads the packs for it (default accounting)")
+    ] = None,
     pack: Annotated[
         list[str] | None, typer.Option("--pack", help="Load exactly these packs (repeat)")
     ] = None,
@@ -278,26 +329,20 @@ def birth_command(
         typer.Option(help="Load every shipped pack (but those bringing another domain's skill)"),
     ] = False,
 ) -> None:
-    """Birth an agent: with --principal a full birth (creed, packs, frames, censors)."""
-    profile = None
-    names = pack
-    if all_packs:
-        names = [p.name for p in every_pack_for(industry)]
+    """Birth an agent: with --principal a full birth (creed, packs, frames, censors); without
+    it an empty agent, and the options of a full birth are refused."""
+    profile = {
+        "email": email,
+        "role": role,
+        "seniority": seniority,
+        "company": company,
+        "industry": industry,
+    }
     try:
-        if principal:
-            profile = BirthProfile(
-                name=principal,
-                email=email,
-                role=role,
-                seniority=seniority,
-                company=company,
-                industry=industry,
-            )
-        data = AgentCreate(name=name, profile=profile, packs=names)
-    except ValidationError as error:
-        for item in error.errors():
-            err_console.print(f"[red]invalid[/] {'.'.join(map(str, item['loc']))}: {item['msg']}")
-        raise typer.Exit(code=2) from error
+        data = _birth_request(name, principal, profile, pack, all_packs)
+    except SeedFileInvalid as error:
+        _print_invalid(error)
+        raise typer.Exit(code=1) from error
     settings = get_settings()
 
     async def work(graph: GraphClient) -> BornAgent:

@@ -5,11 +5,18 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
 from rich.panel import Panel
 from rich.table import Table
 
-from app.cli.common import AgentOption, agent_id_of, bar, console, run_with_graph, when
+from app.cli.common import (
+    AgentOption,
+    agent_id_of,
+    bar,
+    console,
+    run_with_graph,
+    validated,
+    when,
+)
 from app.config import get_settings
 from app.errors import PersonNotFound
 from app.graph.client import GraphClient
@@ -66,15 +73,9 @@ def people_add(
 ) -> None:
     """Add a person."""
     agent_id = agent_id_of(agent)
-    try:
-        data = PersonCreate.model_validate(
-            {"name": name, "email": email, "role": role, "seniority": seniority}
-        )
-    except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in item['loc'])}: {item['msg']}" for item in error.errors()
-        )
-        raise typer.BadParameter(problems) from None
+    data = validated(
+        PersonCreate, {"name": name, "email": email, "role": role, "seniority": seniority}
+    )
     settings = get_settings()
     person = run_with_graph(
         lambda graph: people.create_person(graph, agent_id, data, mechanics=settings.memory)

@@ -15,6 +15,7 @@ from app.cli.common import (
     agent_id_of,
     console,
     err_console,
+    read_utf8,
     run_with_graph,
     run_with_runtime,
     when,
@@ -64,12 +65,7 @@ def _read(path: Path, format_option: str | None) -> CorpusFile:
             "give --format)"
         )
         raise typer.Exit(code=2)
-    try:
-        content = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        err_console.print(f"[bold red]error[/]: {path}: cannot read it as UTF-8 text: {error}")
-        raise typer.Exit(code=2) from error
-    return CorpusFile(name=path.name, format=fmt, content=content)
+    return CorpusFile(name=path.name, format=fmt, content=read_utf8(path))
 
 
 @sources_app.command("add")

@@ -20,7 +20,9 @@ def serve(
     host: Annotated[
         str | None, typer.Option(help="Bind address (default CREDENCE_API_HOST)")
     ] = None,
-    port: Annotated[int | None, typer.Option(help="Port (default CREDENCE_API_PORT)")] = None,
+    port: Annotated[
+        int | None, typer.Option(min=1, max=65535, help="Port (default CREDENCE_API_PORT)")
+    ] = None,
 ) -> None:
     """Serve the REST API (OpenAPI at /docs)."""
     import uvicorn
@@ -90,13 +92,13 @@ neo4j_app = typer.Typer(
 )
 
 
+# tools/ sits at the checkout's root, beside app/ (app/cli/servers.py: two folders up).
+CHECKOUT_LAUNCHER = Path(__file__).resolve().parents[2] / "tools" / "neo4j" / "neo4j-local"
+
+
 def _launcher() -> Path:
     override = os.environ.get("CREDENCE_NEO4J_LAUNCHER")
-    path = (
-        Path(override)
-        if override
-        else (Path(__file__).resolve().parent.parent / "tools" / "neo4j" / "neo4j-local")
-    )
+    path = Path(override) if override else CHECKOUT_LAUNCHER
     if not path.is_file():
         err_console.print(
             f"[bold red]error[/]: the Neo4j launcher is not at {path}; "

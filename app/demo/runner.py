@@ -26,11 +26,11 @@ from app.graph.client import GraphClient
 from app.graph.migrations import MigrationRunner
 from app.runtime import Runtime
 from app.scenarios.driver import (
-    SQLITE_SERVER_NAME,
     born_to,
-    find_sqlite_server,
+    chosen_sqlite_server,
     offline_settings,
     open_runtime,
+    sqlite_server_missing,
 )
 
 
@@ -101,13 +101,9 @@ async def build_demo(
 
 
 def _sqlite_server(options: DemoOptions) -> Path:
-    server = options.sqlite_server or find_sqlite_server()
-    if server is None or not server.exists():
-        raise DemoFailed(
-            "ledger",
-            f"{SQLITE_SERVER_NAME} not found (`make install` puts it in .venv-mcp/bin; "
-            "--sqlite-server names another)",
-        )
+    server = chosen_sqlite_server(options.sqlite_server)
+    if server is None:
+        raise DemoFailed("ledger", sqlite_server_missing(options.sqlite_server))
     return server
 
 

@@ -98,6 +98,24 @@ def find_sqlite_server() -> Path | None:
     return Path(found) if found else None
 
 
+def chosen_sqlite_server(given: Path | None) -> Path | None:
+    """The SQLite MCP server to run: the path given (``--sqlite-server``) when it is a file,
+    else, none given, the one found; None when there is none."""
+    if given is not None:
+        return given if given.is_file() else None
+    return find_sqlite_server()
+
+
+def sqlite_server_missing(given: Path | None) -> str:
+    """Why :func:`chosen_sqlite_server` found none, naming the path given."""
+    if given is not None:
+        return f"{SQLITE_SERVER_NAME} not found: --sqlite-server names {given}, not a file"
+    return (
+        f"{SQLITE_SERVER_NAME} not found (`make install` puts it in .venv-mcp/bin; "
+        "--sqlite-server names another)"
+    )
+
+
 @dataclass(slots=True)
 class Stage:
     """An agent, the runtime it runs on and the clock the script moves."""

@@ -31,9 +31,10 @@ from app.scenarios.driver import (
     Progress,
     Stage,
     born_to,
-    find_sqlite_server,
+    chosen_sqlite_server,
     offline_settings,
     open_runtime,
+    sqlite_server_missing,
 )
 from app.scenarios.hold import scheduler_held_off
 from app.scenarios.models import (
@@ -145,13 +146,9 @@ async def run_scenario(
 def _sqlite_server(scenario: Scenario, options: RunOptions) -> Path | None:
     if scenario.ledger is None:
         return None
-    server = options.sqlite_server or find_sqlite_server()
-    if server is None or not server.exists():
-        raise ScenarioCannotRun(
-            scenario.name,
-            "mcp-server-sqlite not found (`make install` puts it in .venv-mcp/bin; "
-            "--sqlite-server names another)",
-        )
+    server = chosen_sqlite_server(options.sqlite_server)
+    if server is None:
+        raise ScenarioCannotRun(scenario.name, sqlite_server_missing(options.sqlite_server))
     return server
 
 

@@ -1,4 +1,5 @@
-"""``credence serve`` freezes what it imported before it serves (``freeze_startup_objects``)."""
+"""``credence serve`` freezes what it imported before it serves (``freeze_startup_objects``), and
+takes only a port that exists."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from typing import Any
 
 import pytest
 import uvicorn
+from typer.testing import CliRunner
 
 from app.cli import servers
+from app.cli.main import app
 
 
 def test_serve_freezes_the_imported_objects_before_it_serves(
@@ -28,3 +31,17 @@ def test_serve_freezes_the_imported_objects_before_it_serves(
 
     assert len(frozen) == 1
     assert frozen[0] > 10_000  # the modules, classes and functions of the app and its libraries
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "99999", "-1"])
+def test_a_port_outside_1_to_65535_is_refused_before_serving(
+    port: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append(options))
+
+    result = CliRunner().invoke(app, ["serve", "--port", port])
+
+    assert result.exit_code == 2, result.output
+    assert "--port" in result.output
+    assert served == []
