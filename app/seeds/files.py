@@ -3,6 +3,7 @@ before anything is written, so a bad file is rejected whole."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,11 +33,18 @@ def _loc(loc: tuple[int | str, ...]) -> str:
 
 
 def _read_yaml(path: Path) -> Any:
+    return _parse_yaml(_read_text(path), str(path))
+
+
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
         unreadable = [{"path": "", "reason": f"cannot read: {error}"}]
         raise SeedFileInvalid(str(path), unreadable) from None
+
+
+def _parse_yaml(text: str, file: str) -> Any:
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as error:
@@ -44,7 +52,7 @@ def _read_yaml(path: Path) -> Any:
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(error, "problem", None) or str(error)
         problems = [{"path": where, "reason": f"not valid YAML: {problem}"}]
-        raise SeedFileInvalid(str(path), problems) from None
+        raise SeedFileInvalid(file, problems) from None
 
 
 def _validate(model: type[ModelT], data: Any, file: str) -> ModelT:
@@ -60,12 +68,19 @@ def _validate(model: type[ModelT], data: Any, file: str) -> ModelT:
 
 
 def read_pack(path: Path) -> KnowledgePack:
-    """Parses and validates one pack file completely.
+    """Parses and validates one pack file completely; a text read before (the same file with the
+    same content) is not parsed again in this process, as screening its censors' patterns takes a
+    few milliseconds each. The pack returned is shared: read it, never change it.
 
     Raises:
         SeedFileInvalid: with every problem found (YAML, fields, keys, links, cycles, the skill).
     """
-    return parse_pack(_read_yaml(path), str(path))
+    return _parse_pack_text(_read_text(path), str(path))
+
+
+@lru_cache(maxsize=32)
+def _parse_pack_text(text: str, source: str) -> KnowledgePack:
+    return parse_pack(_parse_yaml(text, source), source)
 
 
 def parse_pack(data: Any, source: str) -> KnowledgePack:
