@@ -372,3 +372,23 @@ def test_a_malformed_pack_is_rejected_naming_every_path(tmp_path: Path) -> None:
         files.read_pack(bad_refs)
     paths = {e["path"] for e in raised.value.details["errors"]}
     assert {"beliefs[0].supports[0].key", "beliefs[2].key"} <= paths
+
+
+def test_a_pack_file_read_again_is_its_new_content(tmp_path: Path) -> None:
+    """Reading a pack file again reuses the parse of an unchanged text, never a stale one: a
+    content of the same length written at once is read as itself."""
+    belief = {"key": "a", "statement": "A.", "category": "contextual"}
+    pack = {"name": "same-size", "version": 1, "industry": "testing", "description": "One.",
+            "beliefs": [belief]}  # fmt: skip
+    path = tmp_path / "same_size.yaml"
+    path.write_text(yaml.safe_dump(pack), encoding="utf-8")
+    first = files.read_pack(path)
+    assert files.read_pack(path) is first
+
+    path.write_text(yaml.safe_dump({**pack, "version": 2}), encoding="utf-8")
+
+    assert files.read_pack(path).version == 2
+    path.write_bytes(b"name: \xff\n")
+    with pytest.raises(SeedFileInvalid) as raised:
+        files.read_pack(path)
+    assert "cannot read" in raised.value.details["errors"][0]["reason"]
