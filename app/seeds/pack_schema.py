@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from app.common import Category, StrictModel, Unit
 from app.seeds.censor_patterns import PATTERN_MAX_LENGTH, pattern_problems
@@ -22,7 +22,19 @@ from app.seeds.fields import Text, Version
 from app.seeds.skill_schema import DomainSkill, skill_problems
 
 Key = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
-PackName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9\-]*$")]
+
+
+def _not_reserved(name: str) -> str:
+    if name == "default":
+        raise ValueError("'default' is taken: it names the shipped censors (seeds/censors.yaml)")
+    return name
+
+
+PackName = Annotated[
+    str,
+    Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9\-]*$"),
+    AfterValidator(_not_reserved),
+]
 ContextName = Annotated[
     str, Field(min_length=1, max_length=200, pattern=r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
 ]

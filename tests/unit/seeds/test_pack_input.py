@@ -213,3 +213,15 @@ def test_every_shipped_censor_passes_the_screening() -> None:
     shipped += [c.pattern for pack in files.read_all_packs() for c in pack.censors]
 
     assert shipped and all(validate_pattern(pattern) == pattern for pattern in shipped)
+
+
+# --- names: "default" names the shipped censors ---------------------------------------------------
+
+
+def test_a_pack_named_default_is_refused() -> None:
+    """The shipped censors are the pack "default": a pack of that name would make its own
+    censors look shipped, so no one could remove them."""
+    [problem] = _problems(_document(name="default"))
+
+    assert problem["path"] == "name" and "'default' is taken" in problem["reason"]
+    assert files.parse_pack(_document(name="default-rules"), "request body").name == "default-rules"
