@@ -33,7 +33,7 @@ from app.graph.client import GraphClient, Transaction
 from app.memory.episodes import EpisodeBatch, EpisodeIn, import_episodes
 
 
-async def _no_links(tx: Transaction, agent_id: str, rows: Any) -> None:
+async def _no_links(tx: Transaction, agent_id: str, rows: Any, found: Any = None) -> None:
     return None
 
 

@@ -3,11 +3,15 @@ salience, interference counting on insert, links to the people who spoke and the
 
 Import is a first-class use: a batch is validated whole, embedded in one batched call, written in
 one transaction under the agent's lock, and idempotent on ``external_id`` (an item whose external
-id the agent already holds is reported as ``existing`` and changes nothing).
+id the agent already holds is reported as ``existing`` and changes nothing). Its texts are read
+(names, topics, dates, scored words: :func:`read_texts`) once, in a worker thread, before the
+transaction: a batch of long texts never holds the event loop, and a retried transaction does
+not read them again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -21,10 +25,11 @@ from app.embeddings.embedder import Embedder
 from app.embeddings.store import EPISODE_EMBEDDING_SCHEME, store_vectors_in
 from app.errors import InvalidInput, NotFound
 from app.graph.agent_scope import lock_agent, require_agent
+from app.graph.batches import in_parts
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
-from app.memory.episode_subjects import link_subjects_in
-from app.memory.lexical_stats import add_episode_statistics
+from app.memory.episode_subjects import BatchSubjects, link_subjects_in, read_subjects
+from app.memory.lexical_stats import add_episode_statistics, add_scored_words
 from app.memory.people.micro_birth import micro_birth_properties
 from app.memory.session_order import AGENT_SPEAKERS, OrderPlan, Placed, plan_order, search_text
 from app.memory.settings import EpisodeWriting, MemoryMechanics
@@ -32,6 +37,9 @@ from app.text.dates import mentioned_dates
 
 Outcome = Literal["success", "failure", "partial", "neutral"]
 MAX_BATCH = 1000
+# The most characters of text one create_episodes query is given (a batch goes in parts: the
+# driver encodes a query's parameters on the event loop, app/graph/batches.py in_parts).
+EPISODE_CHARS_PER_QUERY = 1_000_000
 
 
 class EpisodeIn(BaseModel):
@@ -142,6 +150,8 @@ async def import_episodes(
     known = await _existing(graph, agent_id, external_ids) if external_ids else {}
     fresh = [i for i, item in enumerate(items) if item.external_id not in known]
     rows = _episode_rows(agent_id, items, fresh, memory or MemoryMechanics(), now)
+    # CPU work over every text (up to 1,000 × 60,000 characters): in a thread, and once.
+    subjects = await asyncio.to_thread(read_texts, rows)
     # Embedded before the write, outside the agent's lock, in one batch; the write re-plans the
     # order under the lock and embeds again only what a concurrent write changed.
     embedded = await embed_planned(embedder, await plan_rows(graph.read, agent_id, rows))
@@ -168,6 +178,7 @@ async def import_episodes(
             agent_id,
             [r for r in rows if r["external_id"] not in again],
             embedded=embedded or {},
+            subjects=subjects,
         )
         return again
 
@@ -330,6 +341,20 @@ async def embed_planned(
     return {eid: done[eid] for eid in plan.embed}
 
 
+def read_texts(rows: list[dict[str, Any]]) -> BatchSubjects:
+    """What the write needs of new episode rows' texts, none of it from the graph: each row's
+    ``search_text``, ``mentioned_dates`` (resolved against the day it was said,
+    ``app/text/dates.py``) and scored words (``lexical_stats.add_scored_words``) are set on it;
+    what they are about (``episode_subjects.read_subjects``, the batch's speakers as known
+    names) is returned. Pure CPU work that grows with the texts: a caller with a batch runs it
+    in a thread before its transaction (:func:`import_episodes`)."""
+    for row in rows:
+        row["search_text"] = search_text(row["speaker"], row["text"])
+        row["mentioned_dates"] = mentioned_dates(row["text"], row["occurred_at"].date())
+    add_scored_words(rows)
+    return read_subjects(rows)
+
+
 async def write_episodes_in(
     tx: Transaction,
     retrieval: EpisodeWriting,
@@ -339,20 +364,24 @@ async def write_episodes_in(
     *,
     embedded: dict[str, Embedded] | None = None,
     defer_vectors: bool = False,
+    subjects: BatchSubjects | None = None,
 ) -> dict[str, str]:
     """Creates episode rows (``cypher/memory/episodes/create_episodes.cypher``) inside the caller's
     transaction, which holds the agent lock: merges them into their sessions' order (``NEXT``
     edges, ``session_order.py``), counts their words into the agent's lexical statistics
     (``lexical_stats.py``), links them to the names and topics they mention
-    (``episode_subjects.py``), resolves the dates their text mentions against the day they were
-    said (``app/text/dates.py``), embeds what ``embedded`` does not already hold, counts their
-    interference with the stored episodes (the older of each similar pair suffers), and gives
-    the stored episodes whose previous turn changed their new vectors.
+    (``episode_subjects.py``), stores the dates their text mentions (those three read from the
+    texts by :func:`read_texts`, before the transaction when the caller passes ``subjects``),
+    embeds what ``embedded`` does not already hold, counts their interference with the stored
+    episodes (the older of each similar pair suffers), and gives the stored episodes whose
+    previous turn changed their new vectors.
 
     Args:
         defer_vectors: write no vector (and so count no interference) now; the caller hands
             the returned texts to :func:`embed_deferred_episodes` once its transaction has
             committed.
+        subjects: what :func:`read_texts` returned for these rows (or more), read before the
+            transaction; when None the texts are read here (a turn's one episode).
 
     Returns:
         With ``defer_vectors``: the text each new episode's vector must embed, by episode id;
@@ -360,6 +389,8 @@ async def write_episodes_in(
     """
     if not rows:
         return {}
+    if subjects is None:
+        subjects = read_texts(rows)
     plan = await plan_rows(tx.run, agent_id, rows)
     new_ids = {row["id"] for row in rows}
     restitched = plan.restitched(new_ids)
@@ -373,20 +404,20 @@ async def write_episodes_in(
         vectors = await embed_planned(embedder, plan, embedded)
     for row in rows:
         row["seq"] = plan.seq[row["id"]]
-        row["mentioned_dates"] = mentioned_dates(row["text"], row["occurred_at"].date())
         vector = vectors.get(row["id"]) if vectors else None
         row["embedding"] = vector_param(vector[1]) if vector else None
     await _add_stored_interference(tx, embedder, retrieval, agent_id, rows)
     # Before the create: statistics an older agent lacks are built from the episodes stored so far.
     await add_episode_statistics(tx, agent_id, rows)
-    await tx.run(
-        "memory/episodes/create_episodes",
-        agent_id=agent_id,
-        episodes=rows,
-        scheme=EPISODE_EMBEDDING_SCHEME,
-        embedding_model=embedder.model_id,
-    )
-    await link_subjects_in(tx, agent_id, rows)
+    for part in in_parts(rows, _encoded_size, EPISODE_CHARS_PER_QUERY):
+        await tx.run(
+            "memory/episodes/create_episodes",
+            agent_id=agent_id,
+            episodes=part,
+            scheme=EPISODE_EMBEDDING_SCHEME,
+            embedding_model=embedder.model_id,
+        )
+    await link_subjects_in(tx, agent_id, rows, subjects)
     if plan.link or plan.unlink:  # none for episodes without a session, or a session's first
         await tx.run(
             "memory/episodes/link_session_order",
@@ -402,6 +433,13 @@ async def write_episodes_in(
             embedder.model_id,
         )
     return deferred if defer_vectors else {}
+
+
+def _encoded_size(row: dict[str, Any]) -> int:
+    """About how many characters the driver encodes for an episode row: its texts, and its
+    scored words at a few characters each."""
+    texts = (row.get(field) or "" for field in ("text", "user_message", "response", "search_text"))
+    return sum(len(text) for text in texts) + 8 * len(row.get("lexical_terms") or ())
 
 
 async def embed_deferred_episodes(

@@ -28,16 +28,21 @@ def episode_document(row: dict[str, Any]) -> str:
     return document_text(row.get("search_text"), row.get("user_message"), row.get("response"))
 
 
+def add_scored_words(rows: list[dict[str, Any]]) -> None:
+    """Gives each new episode (rows with ``search_text``, ``user_message``, ``response``) what
+    it stores to be scored without its text: ``lexical_terms`` (its counted tokens, in order)
+    and ``token_count`` (every token). Pure; a batch's caller runs it before its transaction."""
+    for row in rows:
+        row.update(scored_words(episode_document(row)))
+
+
 async def add_episode_statistics(
     tx: Transaction, agent_id: str, rows: list[dict[str, Any]]
 ) -> None:
-    """Counts new episodes (rows with ``search_text``, ``user_message``, ``response``) into the
-    agent's statistics, inside the caller's transaction (which holds the agent's lock and has
-    not written them yet: statistics missing so far are built from the stored episodes
-    first), and gives each row what the episode stores to be scored without its text:
-    ``lexical_terms`` (its counted tokens, in order) and ``token_count`` (every token)."""
-    for row in rows:
-        row.update(scored_words(episode_document(row)))
+    """Counts new episodes (rows with ``lexical_terms`` and ``token_count``:
+    :func:`add_scored_words`) into the agent's statistics, inside the caller's transaction
+    (which holds the agent's lock and has not written them yet: statistics missing so far are
+    built from the stored episodes first)."""
     stats = DocumentStats.of_scored(rows)
     # One round trip when the statistics exist (every write but an agent's first).
     if await tx.run("lexical/add_to_corpus", agent_id=agent_id, **_params(stats)):

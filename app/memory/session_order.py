@@ -109,8 +109,9 @@ def plan_order(stored: Sequence[Placed], new: Sequence[Placed]) -> OrderPlan:
         after = sorted(before + placed, key=_key)
         old_pairs = _pairs(before)
         new_pairs = _pairs(after)
-        plan.unlink += [pair for pair in old_pairs if pair not in set(new_pairs)]
-        plan.link += [pair for pair in new_pairs if pair not in set(old_pairs)]
+        kept_pairs, had_pairs = set(new_pairs), set(old_pairs)
+        plan.unlink += [pair for pair in old_pairs if pair not in kept_pairs]
+        plan.link += [pair for pair in new_pairs if pair not in had_pairs]
         previous = {b: a for a, b in new_pairs}
         texts = {e.id: e.search_text for e in after}
         changed = {b for a, b in plan.link} | {e.id for e in placed}

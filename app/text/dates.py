@@ -135,14 +135,18 @@ def mentioned_dates(text: str, said_on: date) -> list[str]:
     without repeats."""
     lowered = text.lower()
     found: dict[str, None] = {}
-    taken: list[tuple[int, int]] = []
+    # The characters of the dates found so far: a later pattern's match over any of them is
+    # part of one of them ("in June 2023" is not also "in June"). One flag a character keeps the
+    # test as quick for the thousandth date of a long text as for the first.
+    taken = bytearray(len(lowered))
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(lowered):
-            if any(start < match.end() and match.start() < end for start, end in taken):
+            start, end = match.span()
+            if taken.find(1, start, end) != -1:
                 continue
             resolved = _resolve(kind, match, said_on)
             if resolved is not None:
-                taken.append(match.span())
+                taken[start:end] = b"\x01" * (end - start)
                 found.setdefault(resolved, None)
     return list(found)
 

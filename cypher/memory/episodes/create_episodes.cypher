@@ -1,7 +1,9 @@
 // Creates a batch of episodes (the caller has taken the agent lock and removed external ids the
 // agent already holds), each linked to its session, its speaker (a Person, micro-born when new)
 // and the beliefs it is about. The session order (seq, NEXT edges) is planned by
-// app/memory/session_order.py and linked by memory/episodes/link_session_order.
+// app/memory/session_order.py and linked by memory/episodes/link_session_order. A long batch
+// comes in parts, one call each in the one transaction (app/memory/episodes.py
+// EPISODE_CHARS_PER_QUERY).
 // Params: $agent_id (string),
 //         $episodes (list of maps: id, external_id, speaker, person (the micro-birth property
 //         map of the speaker, app/memory/people.py micro_birth_properties, with name_key; null

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.memory.people.names import find_mentions
+from app.memory.people.names import KnownNames, find_mentions
 
 KNOWN = [("p-maria", "Maria Lopez"), ("p-sam", "Sam"), ("p-jo1", "Jo Park"), ("p-jo2", "Jo Kim")]
 
@@ -54,3 +54,66 @@ def test_deterministic() -> None:
         ("Sam", "p-sam"),
         ("Ines", None),
     ]
+
+
+# --- edges the indexed search must read as the search of each name in turn did ------------------
+
+EDGES = [
+    ("p-maria", "Maria Lopez"),
+    ("p-lg", "Lopez Garcia"),
+    ("p-sam", "Sam"),
+    ("p-ivan", "Ivan"),
+    ("p-sis", "Σίσυφος"),
+    ("p-kel", "Kelvin Tan"),
+    ("p-ob", "O'Brien"),
+]
+
+
+def _edges(text: str) -> list[tuple[str, str | None, int]]:
+    return [(m.name, m.person_id, m.start) for m in find_mentions(text, EDGES)]
+
+
+def test_overlapping_known_names_are_each_found() -> None:
+    assert _edges("Maria Lopez Garcia called") == [
+        ("Maria Lopez", "p-maria", 0),
+        ("Lopez Garcia", "p-lg", 6),
+    ]
+
+
+def test_a_name_is_found_between_word_boundaries_only() -> None:
+    # "Samantha" and "Sam_" do not say Sam ("Sam_" is a new capitalised name); "Sam-Lee" does.
+    assert _edges("Samantha and Sam_ and Sam-Lee and Sam's car") == [
+        ("Sam", None, 13),
+        ("Sam", "p-sam", 22),
+    ]
+
+
+def test_possessives_and_any_whitespace_between_the_words_of_a_name() -> None:
+    assert _edges("Maria\u00a0Lopez's report") == [("Maria Lopez", "p-maria", 0)]
+    assert _edges("see MARIA\n\tlopez") == [("Maria Lopez", "p-maria", 4)]
+    assert _edges("MariaLopez") == [("Lopez", None, 5)]  # no known name: a capitalised run
+    assert _edges("O'Brien's and O' Brien") == [("O'Brien", "p-ob", 0), ("Brien", None, 17)]
+
+
+def test_a_first_name_alone_finds_its_person_only_capitalised_and_where_no_name_is() -> None:
+    assert _edges("Ask Maria. maria said no. Maria Lopez agreed.") == [
+        ("Maria Lopez", "p-maria", 4)
+    ]
+
+
+def test_letters_the_regular_expressions_take_for_the_same_are_the_same() -> None:
+    assert _edges("ıvan and İVAN") == [("Ivan", "p-ivan", 0)]  # dotless i, capital dotted I
+    assert _edges("ΣΊΣΥΦΟΣ") == [("Σίσυφος", "p-sis", 0)]  # final and medial sigma
+    assert _edges("\u212aELVIN TAN") == [("Kelvin Tan", "p-kel", 0)]  # the Kelvin sign
+
+
+def test_names_that_differ_in_case_only_are_each_found_at_the_same_place() -> None:
+    speakers = [("Maria", "Maria"), ("maria", "maria"), ("MARIA", "MARIA")]
+    found = find_mentions("x Maria y maria", speakers)
+    assert [(m.name, m.start) for m in found] == [("Maria", 2), ("maria", 2), ("MARIA", 2)]
+
+
+def test_known_names_are_indexed_once_for_many_texts() -> None:
+    people = KnownNames(KNOWN)
+    for text in ("Lena asked Omar Haddad", "please cc maria  lopez and SAM", "Ping Jo"):
+        assert people.mentions(text) == find_mentions(text, KNOWN)

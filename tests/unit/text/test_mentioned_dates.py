@@ -41,3 +41,12 @@ def test_when_questions_are_told_apart() -> None:
     assert asks_when("When did Caroline go to the LGBTQ support group?")
     assert asks_when("What year did Melanie start pottery?")
     assert not asks_when("What did Melanie paint recently?")
+
+
+def test_a_date_within_one_found_first_is_not_found_again_however_many_come_before() -> None:
+    """ "June 2023" is a month of a year; the "in June" around it is no second date, after
+    thousands of dates as after none (the test of what is taken is one look, not one per date
+    found)."""
+    text = "today, yesterday " * 2000 + "and in June 2023, in June"
+    assert mentioned_dates(text, MONDAY) == ["2023-05-08", "2023-05-07", "2023-06"]
+    assert mentioned_dates("in June 2023", MONDAY) == ["2023-06"]
