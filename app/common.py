@@ -47,23 +47,39 @@ def utc_now(now: datetime | None = None) -> datetime:
 
 
 # C0 control characters and DEL, except tab, line feed and carriage return: no name, statement
-# or note needs them, and they garble every place that shows the text (Browser, a terminal, logs).
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# or message needs them, and they garble every place that shows the text (Browser, a terminal,
+# logs). The API refuses them in the bodies it is sent (app/api/control_characters.py).
+CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def control_character_problem(value: str) -> str | None:
+    """Why ``value`` may not be taken (its first control character and where), or None."""
+    found = CONTROL_CHARACTER.search(value)
+    if found is None:
+        return None
+    return (
+        f"must not contain control characters (U+{ord(found.group()):04X} at position "
+        f"{found.start()})"
+    )
+
+
+def no_control_characters(value: str | None) -> str | None:
+    """A field validator: refuses text with a control character (for messages that do not come
+    through a JSON body, e.g. a WebSocket's); None passes."""
+    if value is not None:
+        problem = control_character_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
+    return value
 
 
 def not_blank(value: str | None) -> str | None:
-    """A field validator: refuses text that is only white space or holds a control character,
-    returns it trimmed; None passes (an optional field left empty)."""
+    """A field validator: refuses text that is only white space, returns it trimmed; None passes
+    (an optional field left empty)."""
     if value is None:
         return None
     if not value.strip():
         raise ValueError("must not be blank")
-    control = _CONTROL.search(value)
-    if control is not None:
-        raise ValueError(
-            f"must not contain control characters (U+{ord(control.group()):04X} at "
-            f"position {control.start()})"
-        )
     return value.strip()
 
 

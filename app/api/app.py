@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 
 from app import __version__
 from app.agents.birth import ensure_default_agent
@@ -16,6 +16,7 @@ from app.api.body_limit import BodyLimit
 from app.api.browser_cors import BrowserCors
 from app.api.call_memories import AwaitCallMemories
 from app.api.causality import CausalConsistency
+from app.api.control_characters import refuse_control_characters
 from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import mount_mcp
 from app.api.metrics import RequestMetrics
@@ -113,6 +114,8 @@ def create_app(
         version=__version__,
         lifespan=partial(_lifespan, settings=settings, clock=clock, monotonic=monotonic),
         description="A graph-database-native knowledge system for a Claude-driven agent.",
+        # A body string with a control character is a 422 before any route runs.
+        dependencies=[Depends(refuse_control_characters)],
     )
     app.state.settings = settings
     # Investigations running in this process (research mode), stopped at shutdown.

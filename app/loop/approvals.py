@@ -63,6 +63,8 @@ def _public(row: dict[str, Any]) -> ApprovalPublic:
         try:
             parsed = json.loads(response)
             response = parsed.get("text") or parsed.get("action")
+            if parsed.get("error"):  # closed after its work ran, its turn not written
+                response = f"{response}: {parsed['error']}"
         except (json.JSONDecodeError, AttributeError):
             pass
     return ApprovalPublic(
@@ -236,6 +238,39 @@ async def release(graph: GraphClient, agent_id: str, approval_id: str, claim_id:
         approval_id=approval_id,
         claim=claim_id,
     )
+
+
+# An approval's status once answered, by the answer's action.
+ANSWERED_STATUS = {
+    "approve": "approved",
+    "modify": "modified",
+    "answer": "answered",
+    "reject": "rejected",
+}
+
+
+async def close_after_work(
+    graph: GraphClient,
+    agent_id: str,
+    approval_id: str,
+    claim_id: str,
+    action: str,
+    error: str,
+) -> None:
+    """Closes a claimed approval whose work ran but whose turn could not be written (its own
+    transaction): answered as ``action`` answers it, the failure in its response, so that no
+    second answer can run the work again (release would make it pending). A lost claim is left
+    as it is."""
+    response = {"action": action, "error": error}
+
+    async def work(tx: Transaction) -> None:
+        await lock_agent(tx, agent_id)
+        try:
+            await resolve_in(tx, agent_id, approval_id, claim_id, ANSWERED_STATUS[action], response)
+        except ApprovalClosed:
+            return
+
+    await graph.write_transaction(work, action="closing an approval after its work")
 
 
 async def resolve_in(

@@ -238,13 +238,25 @@ async def remember_pending_calls(services: LoopServices) -> int:
     rows = await services.graph.read(
         "loop/tool_turns/list_pending_call_memories", limit=_PENDING_AT_START
     )
-    written = 0
+    written = failed = 0
     for row in rows:
         try:
             if await remember_call(services, str(row["agent_id"]), str(row["action_id"])):
                 written += 1
         except AgentNotFound:
             continue  # its agent is being deleted: the deletion takes the Action too
+        except CredenceError as error:
+            # One memory that cannot be written must not keep the others from being written:
+            # it stays pending (tried again at the next start), the rest go on.
+            failed += 1
+            log.error(
+                "the memory of tool call %s (agent %s) left by a stopped process: %s",
+                row["action_id"],
+                row["agent_id"],
+                error.message,
+            )
+    if failed:
+        log.error("%d tool calls' memories left by a stopped process still pending", failed)
     if written:
         log.info("wrote the memory of %d tool calls left by a stopped process", written)
     return written

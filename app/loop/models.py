@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.beliefs.models import ContextName, RevisionSummary, TensionMove
+from app.common import no_control_characters
 from app.reasoning.protocol import (
     Appraisal,
     ExecutionResult,
@@ -50,6 +51,8 @@ class ChatRequest(BaseModel):
         "and learned items, and reflection when enough episodes wait.",
     )
 
+    _plain = field_validator("message", "speaker", "session")(no_control_characters)
+
 
 class ApprovalAnswer(BaseModel):
     """A person's answer to a pending approval."""
@@ -62,6 +65,8 @@ class ApprovalAnswer(BaseModel):
     )
     work_unit: WorkUnit | None = Field(default=None, description="The modified work unit.")
     speaker: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+
+    _plain = field_validator("text", "speaker")(no_control_characters)
 
 
 class ApprovalPublic(BaseModel):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import uuid
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from app.agents.store import find_agent_identity
 from app.beliefs.revision import observe_turn
@@ -28,6 +28,7 @@ from app.loop.approvals import (
     TurnState,
     check_authority,
     claim,
+    close_after_work,
     expire_overdue,
     get_approval,
     release,
@@ -129,20 +130,44 @@ async def resume_approval(
             # agent's other approvals that expired meanwhile).
             await expire_overdue(services.graph, agent_id, services.clock.now())
         raise
+    progress = _Progress()
     try:
         run = Resumption(agent_id=agent_id, stored=stored, answer=answer, claim_id=claim_id)
-        return await _resume_claimed(services, run, emit)
-    except BaseException:
-        # Nothing of the resumption was written: the approval is pending again.
-        await release(services.graph, agent_id, approval_id, claim_id)
+        return await _resume_claimed(services, run, emit, progress)
+    except BaseException as error:
+        if not progress.worked:
+            # Nothing of the resumption was written or run: the approval is pending again.
+            await release(services.graph, agent_id, approval_id, claim_id)
+            raise
+        # The work ran (a tool call may have written somewhere): a second answer must not run
+        # it again, so the approval closes with its answer, the failure in its response.
+        log.error("approval %s: its work ran but its turn was not written: %r", approval_id, error)
+        await close_after_work(
+            services.graph,
+            agent_id,
+            approval_id,
+            claim_id,
+            answer.action,
+            f"the work ran, its turn was not written: {type(error).__name__}: {error}"[:2000],
+        )
         raise
 
 
-async def _resume_claimed(services: LoopServices, run: Resumption, emit: Emit) -> TurnResult:
+@dataclass(slots=True)
+class _Progress:
+    """How far a resumption got: ``worked`` once its work unit was executed."""
+
+    worked: bool = False
+
+
+async def _resume_claimed(
+    services: LoopServices, run: Resumption, emit: Emit, progress: _Progress
+) -> TurnResult:
     recorder = TurnRecorder(emit=emit)
     try:
         run = await _remember(services, run)
         run = await _act_on_answer(services, recorder, run)
+        progress.worked = run.execution is not None
         run = await _plan_guidance(services, run)
         result = await write_resumption(services, recorder, run)
     except ReasonerFailed as failure:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from app.graph.client import Transaction
+from app.loop.approvals import ANSWERED_STATUS
 from app.loop.models import ApprovalPublic
 from app.loop.paused_turn import Resumption
 from app.loop.planning import PlannedTurn
@@ -29,8 +30,6 @@ from app.memory.working_memory import TaskDraft, TaskState, move_task_in, open_t
 from app.reasoning.protocol import ExecutionResult, Verification
 
 Move = tuple[TaskState, str]
-
-_ANSWERED = {"approve": "approved", "modify": "modified", "answer": "answered"}
 
 
 def outcome_move(execution: ExecutionResult, verification: Verification | None) -> Move:
@@ -75,7 +74,7 @@ def resumption_moves(run: Resumption) -> list[Move]:
     if run.rejected:
         text = f": {answer.text}" if answer.text else ""
         return [("cancelled", f"rejected{by}{text}")]
-    moves: list[Move] = [("executing", f"{_ANSWERED[answer.action]}{by}")]
+    moves: list[Move] = [("executing", f"{ANSWERED_STATUS[answer.action]}{by}")]
     if run.mode == "blocked":
         reason = run.guardian.reason or "a censor matched the work"
         moves.append(("cancelled", f"refused by the guardian: {reason}"))

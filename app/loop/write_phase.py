@@ -31,7 +31,13 @@ from app.graph.client import Transaction
 from app.loop.acting import outcome_of
 from app.loop.activation import Activation
 from app.loop.answers import ROUNDS, AnswersNeeded, TurnAnswers
-from app.loop.approvals import TurnState, create_approval_in, required_authority, resolve_in
+from app.loop.approvals import (
+    ANSWERED_STATUS,
+    TurnState,
+    create_approval_in,
+    required_authority,
+    resolve_in,
+)
 from app.loop.call_memory import CallCompletion
 from app.loop.decisions import create_decision_in, record_decision_outcome_in
 from app.loop.episode_rows import (
@@ -81,13 +87,6 @@ from app.memory.settings import MemoryMechanics
 from app.memory.working_memory import note_entities_in
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
 from app.tools.actions import action_status, complete_approved_action_in
-
-_STATUS_BY_ACTION = {
-    "approve": "approved",
-    "modify": "modified",
-    "answer": "answered",
-    "reject": "rejected",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -625,7 +624,7 @@ async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:
         run.agent_id,
         run.stored.public.id,
         run.claim_id,
-        _STATUS_BY_ACTION[answer.action],
+        ANSWERED_STATUS[answer.action],
         {"action": answer.action, "text": answer.text, "speaker": answer.speaker},
     )
     return resolved.public

@@ -14,6 +14,9 @@ from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
+
+from app.loop.models import ApprovalAnswer, ChatRequest
 
 FAR_TIMES = ["9999-12-01T00:00:00Z", "9999-12-31T23:59:59-05:00", "0001-01-01T00:00:00+05:00"]
 
@@ -199,3 +202,37 @@ def test_control_characters_in_names_and_statements_are_422(client: TestClient, 
         f"/v1/agents/{agent}/beliefs", json={"statement": "Close\tearly.\n", "category": "ethical"}
     )
     assert tabbed.status_code == 201, tabbed.text
+
+
+@pytest.mark.parametrize(
+    ("body", "location"),
+    [
+        ({"message": "The Berlin office opened in 2019\u007f."}, ["body", "message"]),
+        (
+            {"message": "Please remember that the audit is on Monday", "speaker": "Bob\u0001"},
+            ["body", "speaker"],
+        ),
+        ({"message": "Hello", "session": "s\u0000"}, ["body", "session"]),
+    ],
+)
+def test_a_chat_turn_with_a_control_character_is_422_before_it_runs(
+    client: TestClient, agent: str, body: dict[str, str], location: list[str]
+) -> None:
+    """A claim with DEL was a 500 (its belief refused inside the turn), and a speaker with a
+    control character was refused only after the turn had noted a task in working memory."""
+    response = client.post(f"/v1/agents/{agent}/chat", json=body)
+
+    assert response.status_code == 422, response.text
+    assert _locations(response.json()) == [location]
+    memory = client.get(f"/v1/agents/{agent}/working-memory").json()
+    assert memory["notes"] == [] and memory["tasks"] == []
+    assert client.get(f"/v1/agents/{agent}/episodes").json() == []
+
+
+def test_messages_that_come_by_socket_refuse_control_characters_too() -> None:
+    """A WebSocket's messages are not JSON bodies of a route: their models refuse the same."""
+    with pytest.raises(ValidationError, match="control characters"):
+        ChatRequest(message="Close the books\u0007")
+    with pytest.raises(ValidationError, match="control characters"):
+        ApprovalAnswer(action="approve", speaker="Dana\u001fSmith")
+    assert ChatRequest(message="Two lines\n\tand a tab").message == "Two lines\n\tand a tab"

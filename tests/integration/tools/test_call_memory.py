@@ -20,7 +20,7 @@ from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent
 from app.clock import Clock
 from app.config import Settings
-from app.errors import CredenceError, TurnFailed
+from app.errors import CredenceError, InvalidInput, TurnFailed
 from app.graph.client import GraphClient
 from app.loop import call_memory as call_memory_module
 from app.loop import call_record as call_record_module
@@ -35,6 +35,7 @@ from app.loop.call_memory import (
     remember_pending_calls,
 )
 from app.loop.models import ChatRequest, TurnEvent
+from app.loop.services import LoopServices
 from app.loop.turn import run_turn
 from app.memory.people.store import find_person
 from app.memory.working_memory import list_tasks
@@ -366,6 +367,46 @@ async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
             "probe/episode_vectors", agent_id=agent_id, ids=[turn.turn_id]
         )
         assert vectors[0]["has_vector"] is True
+    finally:
+        await runtime.aclose()
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+
+
+async def test_a_memory_that_cannot_be_written_does_not_hold_back_the_others(
+    settings: Settings,
+    clock: Clock,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At start, one pending memory that fails (a review's: a speaker the people model refused)
+    stopped every later one from being written, at every start. Now it stays pending alone."""
+    durable = tool_settings(settings, initial_strength=0.8, outcome_before_answer=True)
+    stopped = Runtime.open(durable, clock=clock)
+    agent_id = await _clock_agent(stopped, settings, clock, "Two memories after a stop")
+    monkeypatch.setattr(turn_module, "remember_in_background", lambda *_: None)
+    try:
+        first = await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
+        second = await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
+    finally:
+        await stopped.aclose()
+    monkeypatch.undo()
+    remember = call_memory_module.remember_call
+
+    async def failing_first(services: LoopServices, agent: str, action_id: str) -> bool:
+        if action_id == first.action_id:
+            raise InvalidInput("this memory cannot be written")
+        return await remember(services, agent, action_id)
+
+    monkeypatch.setattr(call_memory_module, "remember_call", failing_first)
+    runtime = Runtime.open(durable, clock=clock)
+    try:
+        assert await remember_pending_calls(runtime.loop) >= 1
+        for turn, pending in ((first, True), (second, False)):
+            rows = await test_graph.read(
+                "probe/call_memory", agent_id=agent_id, action_id=turn.action_id
+            )
+            assert rows[0]["pending"] is pending
     finally:
         await runtime.aclose()
         await delete_agent(graph, agent_id, default_agent_name="", force=True)

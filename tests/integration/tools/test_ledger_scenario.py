@@ -5,13 +5,17 @@ earned autonomy for that tool (real Neo4j, offline reasoner)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.api.app import create_app
 from app.config import Settings
+from app.errors import InvalidInput
+from app.loop import resume_turn
 from tests.integration.tools.conftest import ToolAgent, tool_settings
 
 CREATE = "CREATE TABLE invoices (number TEXT PRIMARY KEY, customer TEXT, amount REAL)"
@@ -165,3 +169,32 @@ def test_a_rejected_call_is_learned_from_and_never_runs(agent: ToolAgent, tmp_pa
     assert again["relevant_belief"]["strength"] < before
     assert again["guardian"]["action"] == "warn"
     assert again["guardian"]["matches"][0]["pattern"] == r"(?i)\bcall\s+ledger\.write_query\b"
+
+
+def test_an_approval_whose_turn_fails_after_the_call_ran_is_not_run_again(
+    agent: ToolAgent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A resumption that failed after its work unit ran gave the approval back (pending), so a
+    second answer ran the call again (a review found an INSERT run twice). Now the approval
+    closes with its answer and the failure, and the call runs once."""
+    db = tmp_path / "ledger.db"
+    _ledger_with_table(agent, db)
+    proposed = agent.call("ledger", "write_query", _insert(11))
+    approval = f"/v1/agents/{agent.id}/approvals/{proposed['approval']['id']}"
+
+    async def failing_write(*_: object, **__: object) -> None:
+        raise InvalidInput("the turn's record failed")
+
+    monkeypatch.setattr(resume_turn, "write_resumption", failing_write)
+    failed = agent.client.post(approval, json={"action": "approve", "speaker": "Dana"})
+    monkeypatch.undo()
+
+    assert failed.status_code == 422, failed.text
+    assert [row[0] for row in _rows(db)] == ["INV-011"]
+    again = agent.client.post(approval, json={"action": "approve", "speaker": "Dana"})
+    assert again.status_code == 409, again.text
+    assert again.json()["error"]["code"] == "approval_closed"
+    stored = agent.get(f"/approvals/{proposed['approval']['id']}")
+    assert stored["status"] == "approved"
+    assert "its turn was not written" in json.dumps(stored)
+    assert [row[0] for row in _rows(db)] == ["INV-011"]
