@@ -48,7 +48,9 @@ async def execute_and_verify(
     ran: Callable[[ExecutionResult], None] | None = None,
     skill: DomainSkill | None = None,
 ) -> tuple[ExecutionResult, Verification]:
-    """Runs the unit through its executor; verify decides proceed / retry (budget) / escalate.
+    """Runs the unit through its executor; verify decides proceed / retry (budget) / escalate. An
+    execution whose outcome is unknown and that may not be repeated (``retry_safe`` false: a
+    destructive tool that timed out) is escalated, never retried.
 
     Args:
         ran: told each execution's result before it is verified (a caller whose verification
@@ -74,8 +76,13 @@ async def execute_and_verify(
                 VerifyRequest(work_unit=unit, result=execution, attempt=attempt, skill=skill)
             ),
         )
-        if verification.action != "retry" or attempt > services.settings.loop.retry_budget:
+        if (
+            verification.action != "retry"
+            or attempt > services.settings.loop.retry_budget
+            or not execution.retry_safe
+        ):
             if verification.action == "retry":
+                # Out of budget, or its outcome unknown: a person decides what happens next.
                 verification = verification.model_copy(update={"action": "escalate"})
             return execution, verification
         attempt += 1

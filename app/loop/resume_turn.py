@@ -155,7 +155,8 @@ async def resume_approval(
 
 @dataclass(slots=True)
 class _Progress:
-    """How far a resumption got: ``worked`` once its work unit was executed."""
+    """How far a resumption got: ``worked`` once an executor ran its work unit (whatever came
+    of it; a unit recorded without an executor did nothing)."""
 
     worked: bool = False
 
@@ -167,7 +168,9 @@ async def _resume_claimed(
     try:
         run = await _remember(services, run)
         run = await _act_on_answer(services, recorder, run)
-        progress.worked = run.execution is not None
+        progress.worked = (
+            run.execution is not None and run.execution.status != "recorded_not_executed"
+        )
         run = await _plan_guidance(services, run)
         result = await write_resumption(services, recorder, run)
     except ReasonerFailed as failure:

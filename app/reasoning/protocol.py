@@ -421,6 +421,11 @@ class ExecutionResult(BaseModel):
     executor: str | None = None
     output: dict[str, Any] = Field(default_factory=dict)
     message: str = ""
+    retry_safe: bool = Field(
+        default=True,
+        description="false: its outcome is unknown (a tool that may destroy timed out or broke "
+        "mid-call) and sending it again could do the work twice, so it is never retried",
+    )
 
 
 class VerifyRequest(BaseModel):

@@ -49,9 +49,20 @@ class McpToolExecutor:
                     "duration_ms": round((time.perf_counter() - started) * 1000, 3),
                 },
                 message=error.message,
+                # The server may have done the work before it timed out or broke.
+                retry_safe=isinstance(error, ConnectionNotFound)
+                or await self._repeatable(agent_id, call),
             )
         duration_ms = (time.perf_counter() - started) * 1000
         return execution_of(call, result, duration_ms, self._clients.settings.result_summary_chars)
+
+    async def _repeatable(self, agent_id: str, call: ToolCall) -> bool:
+        """Whether sending ``call`` twice is harmless: its tool does not destroy, or is
+        idempotent (an unknown tool is taken as one that may destroy)."""
+        rows = await self._graph.read(
+            "tools/tool_effects", agent_id=agent_id, qualified_name=call.qualified_name
+        )
+        return bool(rows) and (not rows[0]["destructive"] or rows[0]["idempotent"])
 
     async def _connection(self, agent_id: str, call: ToolCall) -> dict[str, Any]:
         """The stored connection, read at most every ``CONNECTION_TTL_S`` per process.

@@ -53,6 +53,10 @@ def search_documents(query: str) -> list[dict[str, str]]:
     ]
 
 
+# What the tools that write have written in this server process.
+WRITES: dict[str, int] = {}
+
+
 def build_server() -> MCPServer:
     server: MCPServer = MCPServer("credence-test-tools", version="1.0")
 
@@ -76,6 +80,19 @@ def build_server() -> MCPServer:
         """Waits that many seconds, then answers."""
         await asyncio.sleep(seconds)
         return f"slept {seconds}s"
+
+    @server.tool()
+    async def slow_write(seconds: float) -> str:
+        """Writes (counts one more write at once), then waits that many seconds to answer: a
+        tool that may destroy (no annotations) whose outcome a timeout leaves unknown."""
+        WRITES["slow_write"] = WRITES.get("slow_write", 0) + 1
+        await asyncio.sleep(seconds)
+        return "written"
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def writes() -> int:
+        """How many times slow_write has written since the server started."""
+        return WRITES.get("slow_write", 0)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def search(query: str) -> str:

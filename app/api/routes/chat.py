@@ -4,7 +4,8 @@ and the approvals a turn may leave for a person."""
 from __future__ import annotations
 
 import logging
-from typing import Annotated
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
@@ -82,13 +83,16 @@ async def chat_socket(websocket: WebSocket, loop: LoopDep, agent_id: AgentIdDep)
     receive the turn's events as they happen (phase, tension, revision, approval, guardian,
     response), then ``{"type": "result", "data": <TurnResult>}`` — or ``{"type": "error"}``."""
     await websocket.accept()
-
-    async def emit(event: TurnEvent) -> None:
-        await websocket.send_json(event.model_dump(mode="json"))
+    emit = SocketEmitter(websocket)
 
     try:
         while True:
-            payload = await websocket.receive_json()
+            try:
+                payload = await websocket.receive_json()
+            except (KeyError, ValueError, RecursionError):
+                # A binary frame, or text that is not JSON: said, and the socket stays open.
+                await websocket.send_json(_invalid_frame("the message is not a JSON object", []))
+                continue
             try:
                 if isinstance(payload, dict) and "approval_id" in payload:
                     answer = ApprovalAnswer.model_validate(payload.get("answer") or {})
@@ -99,21 +103,50 @@ async def chat_socket(websocket: WebSocket, loop: LoopDep, agent_id: AgentIdDep)
                     request = ChatRequest.model_validate(payload)
                     result = await run_turn(loop, agent_id, request, emit)
             except ValidationError as error:
+                # Without the input: it may be long, or hold what JSON cannot carry back.
+                errors = error.errors(include_url=False, include_input=False)
                 await websocket.send_json(
-                    {
-                        "type": "error",
-                        "error": {
-                            "code": "invalid_input",
-                            "status": 422,
-                            "message": "the message is not a valid chat request",
-                            "details": {"errors": error.errors(include_url=False)},
-                        },
-                    }
+                    _invalid_frame("the message is not a valid chat request", errors)
                 )
                 continue
             except CredenceError as error:
-                await websocket.send_json(socket_error_frame(error))
+                await emit.send(socket_error_frame(error))
                 continue
-            await websocket.send_json({"type": "result", "data": result.model_dump(mode="json")})
+            await emit.send({"type": "result", "data": result.model_dump(mode="json")})
+            if emit.gone:
+                return
     except WebSocketDisconnect:
         return
+
+
+class SocketEmitter:
+    """A turn's events to its socket. When the client has gone, the turn goes on to its end
+    (its record, its after-turn work: a closed session, the call's memory) and the events
+    that follow are dropped: a turn never stops half-way because nobody is listening."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self._websocket = websocket
+        self.gone = False
+
+    async def __call__(self, event: TurnEvent) -> None:
+        await self.send(event.model_dump(mode="json"))
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        if self.gone:
+            return
+        try:
+            await self._websocket.send_json(frame)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.gone = True
+
+
+def _invalid_frame(message: str, errors: Sequence[Any]) -> dict[str, Any]:
+    return {
+        "type": "error",
+        "error": {
+            "code": "invalid_input",
+            "status": 422,
+            "message": message,
+            "details": {"errors": list(errors)},
+        },
+    }

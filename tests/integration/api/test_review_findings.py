@@ -9,6 +9,7 @@ was wrong now, and nothing is written."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, datetime
 
@@ -236,3 +237,23 @@ def test_messages_that_come_by_socket_refuse_control_characters_too() -> None:
     with pytest.raises(ValidationError, match="control characters"):
         ApprovalAnswer(action="approve", speaker="Dana\u001fSmith")
     assert ChatRequest(message="Two lines\n\tand a tab").message == "Two lines\n\tand a tab"
+
+
+def test_a_chat_socket_answers_bad_frames_and_stays_open(client: TestClient, agent: str) -> None:
+    """Text that is not JSON, a binary frame and a message JSON cannot carry back each dropped
+    the socket with no frame (the handler raised); now each is an invalid_input frame."""
+    with client.websocket_connect(f"/v1/agents/{agent}/ws/chat") as socket:
+        socket.send_text("{not json")
+        not_json = socket.receive_json()
+        socket.send_bytes(b"\x00\x01")
+        binary = socket.receive_json()
+        socket.send_text('{"message": "rev\\ud800enue"}')
+        surrogate = socket.receive_json()
+        socket.send_json({"message": "What do you believe about accruals?"})
+        while (event := socket.receive_json())["type"] not in ("result", "error"):
+            pass
+
+    for frame in (not_json, binary, surrogate):
+        assert frame["type"] == "error" and frame["error"]["code"] == "invalid_input", frame
+    assert "input" not in json.dumps(surrogate["error"]["details"])
+    assert event["type"] == "result", event

@@ -75,4 +75,12 @@ def test_cli_marks_search_sources(agent: ToolAgent, cli: CliRunner, http_server:
     marked = {
         t["name"]: t["search_source"] for t in agent.get("/connections/library/tools")["data"]
     }
-    assert marked == {"add": False, "echo": True, "fail": False, "search": False, "sleep": False}
+    assert marked == {
+        "add": False,
+        "echo": True,
+        "fail": False,
+        "search": False,
+        "sleep": False,
+        "slow_write": False,
+        "writes": False,
+    }

@@ -31,7 +31,7 @@ async def test_an_http_server_connects_with_a_secret_header_kept_out_of_the_grap
 ) -> None:
     added = _connect_http(agent, http_server)
     tools = {tool["name"]: tool for tool in added["tools"]}  # type: ignore[attr-defined]
-    assert set(tools) == {"echo", "add", "fail", "sleep", "search"}
+    assert set(tools) == {"echo", "add", "fail", "sleep", "search", "slow_write", "writes"}
     assert tools["echo"]["read_only"] and not tools["echo"]["destructive"]
     assert not tools["add"]["read_only"] and not tools["add"]["destructive"]
     assert tools["fail"]["destructive"]  # no annotations: MCP presumes it may destroy
@@ -116,6 +116,27 @@ def test_a_hanging_server_times_out_and_the_turn_answers(
         # The server is started again on the next use.
         echoed = agent.approve(agent.call("testtools", "echo", {"text": "back"})["approval"]["id"])
         assert echoed["execution"]["output"]["content"] == "back"
+
+
+def test_a_timed_out_call_of_a_tool_that_may_destroy_is_sent_once(
+    settings: Settings, http_server: str
+) -> None:
+    """A timeout leaves a call's outcome unknown: the server may have written. A tool that may
+    destroy and is not idempotent is not sent again (a review saw one approval pay an invoice
+    three times); the turn escalates to a person. A read-only tool is still retried."""
+    with TestClient(create_app(tool_settings(settings, call_timeout_s=1.0))) as client:
+        agent = ToolAgent(client, client.post("/v1/agents", json={"name": "Once"}).json()["id"])
+        _connect_http(agent, http_server)
+        counted = agent.call("testtools", "writes", {})["approval"]["id"]
+        before = int(agent.approve(counted)["execution"]["output"]["content"])
+
+        proposed = agent.call("testtools", "slow_write", {"seconds": 5})
+        answered = agent.approve(proposed["approval"]["id"])
+
+        assert answered["execution"]["status"] == "failed"
+        assert answered["verification"]["action"] == "escalate"
+        counted = agent.call("testtools", "writes", {})["approval"]["id"]
+        assert int(agent.approve(counted)["execution"]["output"]["content"]) == before + 1
 
 
 async def test_the_connections_file_connects_at_start_with_its_secrets(
