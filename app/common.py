@@ -15,6 +15,11 @@ Category = Literal["aesthetic", "contextual", "relational", "ethical"]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
+# The largest paging offset a list takes (REST's `skip`, MCP's): bounded so that a huge number
+# is refused naming the parameter, not a database error (no agent holds ten million items of one
+# kind).
+MAX_SKIP = 10_000_000
+
 # The years an input time may name: the graph, the driver and the calendar arithmetic (a month's
 # last day, a 30-day window) all work well inside them; a time outside is refused as invalid input.
 INSTANT_YEARS = (1000, 8999)

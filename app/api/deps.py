@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 from app.api.security import authenticate, authorize_agent
 from app.beliefs.mechanics import Mechanics
 from app.clock import Clock
+from app.common import MAX_SKIP
 from app.config import Settings
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
@@ -66,9 +67,6 @@ async def get_research_sources(request: HTTPConnection) -> SourceRegistry:
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
-# A paging offset: bounded so that a huge number is a 422 naming the parameter, not a database
-# error (Neo4j's SKIP takes a 64-bit integer; no agent holds ten million items of one kind).
-MAX_SKIP = 10_000_000
 SkipQuery = Annotated[int, Query(ge=0, le=MAX_SKIP, description="Items to skip (paging).")]
 # Ids and names in a path: bounded at the edge, so that a malformed one is a 422 naming the
 # parameter, never an error deep inside (a model or a query refusing it: a 500).

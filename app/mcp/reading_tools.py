@@ -19,6 +19,7 @@ from app.beliefs.analytics.models import AnalyticsList, AnalyticsResult
 from app.beliefs.explain import MAX_DEPTH, BeliefExplanation
 from app.beliefs.models import BeliefPage
 from app.beliefs.replay import ConsistencyReport, check_consistency
+from app.common import MAX_SKIP
 from app.errors import CredenceError
 from app.loop import approvals
 from app.loop.models import ApprovalsPublic, ApprovalStatus
@@ -36,7 +37,7 @@ class ReadingTools(ToolCalls):
         self,
         ctx: Context,
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
-        skip: Annotated[int, Field(ge=0)] = 0,
+        skip: Annotated[int, Field(ge=0, le=MAX_SKIP)] = 0,
     ) -> AgentPage:
         """The agents you can use (newest first), with their active beliefs and episodes."""
         try:
@@ -93,7 +94,7 @@ class ReadingTools(ToolCalls):
         active: bool = True,
         needing_attention: bool = False,
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
-        skip: Annotated[int, Field(ge=0)] = 0,
+        skip: Annotated[int, Field(ge=0, le=MAX_SKIP)] = 0,
         agent_id: AgentArg = None,
     ) -> BeliefPage:
         """The agent's beliefs filtered by words in the statement and tension, newest or most

@@ -11,6 +11,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
+from pydantic import ConfigDict
 
 from app.mcp.reading_tools import ReadingTools
 from app.mcp.services import ServicesProvider
@@ -41,3 +42,18 @@ def register_tools(server: MCPServer, services: ServicesProvider) -> None:
     ]
     for tool, hints in tools:
         server.tool(annotations=hints)(tool)
+        _refuse_unknown_arguments(server, tool.__name__)
+
+
+def _refuse_unknown_arguments(server: MCPServer, name: str) -> None:
+    """A tool's arguments are exactly those it declares: an unknown one (``agent`` for
+    ``agent_id``) is refused, naming it, as a REST body's is, rather than ignored (a review's
+    ``chat`` with ``agent`` wrote to the default agent). The listed schema says so too."""
+    tool = server._tool_manager.get_tool(name)
+    assert tool is not None
+    model = tool.fn_metadata.arg_model
+    config = ConfigDict(**model.model_config)
+    config["extra"] = "forbid"
+    strict = type(model.__name__, (model,), {"model_config": config})
+    tool.fn_metadata.arg_model = strict
+    tool.parameters["additionalProperties"] = False

@@ -118,3 +118,23 @@ async def test_a_key_reaches_its_agents_and_no_other(
     assert calls['credence_mcp_tool_calls_total{outcome="ok",tool="explain_belief"}'] == 1
     assert calls['credence_mcp_tool_calls_total{outcome="tool_error",tool="explain_belief"}'] == 1
     assert calls['credence_mcp_tool_calls_total{outcome="tool_error",tool="record_evidence"}'] == 1
+
+
+async def test_unknown_arguments_and_huge_offsets_are_refused(
+    api: str, client: TestClient, agents: tuple[str, str]
+) -> None:
+    """A tool ignored an argument it does not declare: ``chat`` with ``agent`` (for
+    ``agent_id``) wrote to the default agent. And ``skip`` had no bound (a database error)."""
+    _, bob = agents
+    before = client.get(f"/v1/agents/{bob}/episodes").json()
+    async with mcp_over_http(api, "admin-key") as session:
+        listed = await session.list_tools()
+        chat = next(t for t in listed.tools if t.name == "chat")
+        assert chat.input_schema.get("additionalProperties") is False
+        wrong = await session.call_tool("chat", {"agent": bob, "message": "hello from a test"})
+        huge = await session.call_tool("list_beliefs", {"agent_id": bob, "skip": 10**12})
+
+    assert wrong.is_error and "agent" in wrong.content[0].text  # type: ignore[union-attr]
+    assert "Extra inputs are not permitted" in wrong.content[0].text  # type: ignore[union-attr]
+    assert huge.is_error and "skip" in huge.content[0].text  # type: ignore[union-attr]
+    assert client.get(f"/v1/agents/{bob}/episodes").json() == before
