@@ -39,7 +39,9 @@ def serve(
         logging.getLogger("app.api").warning(warning)
     bind_port = port or settings.api_port
     console.print(f"Credence API: http://{bind_host}:{bind_port}/  (OpenAPI: /docs)")
-    app = create_app(settings)
+    # The app knows the address it is served on: /mcp guards against DNS rebinding only on a
+    # loopback one (served on 0.0.0.0, the MCP transport refused every remote request, 421).
+    app = create_app(settings.model_copy(update={"api_host": bind_host}))
     freeze_startup_objects()
     uvicorn.run(
         app,

@@ -24,7 +24,7 @@ from app.reasoning.protocol import ExecutionResult, ToolCall, WorkUnit
 CALL_VERB = "call_tool"
 _CALL = re.compile(
     r"^\s*(?i:call)\s+(?P<connection>[a-z][a-z0-9_-]{0,39})\.(?P<tool>[A-Za-z0-9_.-]{1,128})"
-    r"(?:\s+(?P<arguments>\{.*))?\s*$",
+    r"(?:\s+(?P<arguments>[\[{].*))?\s*$",
     re.DOTALL,
 )
 # A result that says it failed in its words, though the server did not set isError (e.g.
@@ -49,13 +49,44 @@ def parse_tool_call(message: str) -> ToolCall | None:
             f"the arguments of the tool call are not valid JSON: {error.msg}",
             errors=[{"loc": ["message"], "msg": f"arguments: {error}"}],
         ) from error
+    except RecursionError as error:
+        raise _too_deep() from error
     if not isinstance(arguments, dict):
         raise InvalidInput(
             "the arguments of a tool call are a JSON object",
             errors=[{"loc": ["message"], "msg": "arguments must be a JSON object"}],
         )
+    if json_depth(arguments) > MAX_ARGUMENT_DEPTH:
+        raise _too_deep()
     return ToolCall(
         connection=found.group("connection"), tool=found.group("tool"), arguments=arguments
+    )
+
+
+# The deepest nesting a call's arguments may have (objects and lists within each other): deeper
+# ones are refused, not walked (the guardian reads every string inside them).
+MAX_ARGUMENT_DEPTH = 32
+
+
+def json_depth(value: Any) -> int:
+    """How deeply ``value``'s objects and lists nest (0 for a scalar), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+    return deepest
+
+
+def _too_deep() -> InvalidInput:
+    return InvalidInput(
+        f"the arguments of a tool call nest at most {MAX_ARGUMENT_DEPTH} levels deep",
+        errors=[{"loc": ["message"], "msg": f"arguments nest deeper than {MAX_ARGUMENT_DEPTH}"}],
     )
 
 

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.reasoning.protocol import ToolCall
-from app.tools.calls import arguments_text
+from app.tools.calls import MAX_ARGUMENT_DEPTH, arguments_text, json_depth
 
 ConnectionName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]
 Transport = Literal["stdio", "http"]
@@ -143,6 +143,8 @@ class ActionRequest(ToolCall):
     @field_validator("arguments")
     @classmethod
     def _bounded(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if json_depth(value) > MAX_ARGUMENT_DEPTH:
+            raise ValueError(f"must nest at most {MAX_ARGUMENT_DEPTH} levels deep")
         if len(arguments_text(value)) > ACTION_ARGUMENTS_MAX_CHARS:
             raise ValueError(
                 f"must be at most {ACTION_ARGUMENTS_MAX_CHARS} characters written as JSON"

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from app.cli import servers
 from app.cli.main import app
+from app.config import get_settings
 
 
 def test_serve_freezes_the_imported_objects_before_it_serves(
@@ -45,3 +46,22 @@ def test_a_port_outside_1_to_65535_is_refused_before_serving(
     assert result.exit_code == 2, result.output
     assert "--port" in result.output
     assert served == []
+
+
+def test_the_app_is_built_for_the_address_it_is_served_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Served on 0.0.0.0 (with keys), /mcp refused every remote request as a DNS-rebinding
+    guard built for CREDENCE_API_HOST's loopback default (421 "Invalid Host header")."""
+    served: list[Any] = []
+    monkeypatch.setenv("CREDENCE_API_KEYS", '{"admin-key": ["*"]}')
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append((app, options)))
+    get_settings.cache_clear()
+    try:
+        servers.serve(host="0.0.0.0", port=8999)
+    finally:
+        get_settings.cache_clear()
+
+    [(served_app, options)] = served
+    assert options["host"] == "0.0.0.0"
+    assert served_app.state.settings.api_host == "0.0.0.0"

@@ -7,15 +7,23 @@ from pathlib import Path
 
 import mcp_types as types
 import pytest
+from pydantic import ValidationError
 
 from app.errors import InvalidInput
 from app.guardian.audit import work_unit_text
 from app.guardian.check import evaluate
 from app.guardian.patterns import shipped_censors
 from app.reasoning.protocol import ToolCall
-from app.tools.calls import call_message, execution_of, parse_tool_call, tool_work_unit
+from app.tools.calls import (
+    call_message,
+    execution_of,
+    json_depth,
+    parse_tool_call,
+    tool_work_unit,
+)
 from app.tools.clients import SecretStore, ServerSpec
 from app.tools.connections import is_destructive
+from app.tools.models import ActionRequest
 from app.tools.settings import ToolSettings
 from app.tools.settings_file import read_connections_file
 
@@ -37,10 +45,30 @@ def test_other_messages_are_ordinary_turns(message: str) -> None:
     assert parse_tool_call(message) is None
 
 
-@pytest.mark.parametrize("arguments", ["{not json}", '{"a": 1'])
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        "{not json}",
+        '{"a": 1',
+        "[]",  # an array is JSON, but not an object: it was read as an ordinary message
+        "[" * 1000 + "]" * 1000,  # deeper than JSON's parser goes: it was a 500
+        '{"a": ' + "[" * 40 + "]" * 40 + "}",  # deeper than the guardian reads
+    ],
+)
 def test_a_call_whose_arguments_are_not_a_json_object_is_invalid(arguments: str) -> None:
     with pytest.raises(InvalidInput):
         parse_tool_call(f"call ledger.read_query {arguments}")
+
+
+def test_arguments_nested_too_deep_are_refused_at_the_edge_too() -> None:
+    nested: dict[str, object] = {"a": []}
+    inner: list[object] = nested["a"]  # type: ignore[assignment]
+    for _ in range(40):
+        inner.append([])
+        inner = inner[0]  # type: ignore[assignment]
+    with pytest.raises(ValidationError, match="nest at most 32 levels"):
+        ActionRequest(connection="ledger", tool="write_query", arguments=nested)
+    assert json_depth({"a": [[1]]}) == 3 and json_depth("text") == 0
 
 
 def test_the_guardian_reads_each_argument_as_it_reads_a_message() -> None:
