@@ -141,6 +141,9 @@ async def investigation_socket(
     steps are read from the graph."""
     await websocket.accept()
     sent = 0
+    # Nothing is read from the client but its leaving: without this the polling went on for
+    # an investigation that never ends (one left running by a stopped process), client or not.
+    left = asyncio.create_task(_until_disconnect(websocket))
     try:
         while True:
             try:
@@ -168,6 +171,20 @@ async def investigation_socket(
                 )
                 await websocket.close()
                 return
-            await asyncio.sleep(_STREAM_POLL_S)
+            await asyncio.wait({left}, timeout=_STREAM_POLL_S)
+            if left.done():
+                return
     except WebSocketDisconnect:
+        return
+    finally:
+        left.cancel()
+
+
+async def _until_disconnect(websocket: WebSocket) -> None:
+    """Returns when the client closes the socket (what it sends meanwhile is ignored), or when
+    the socket can no longer be read (closed by this side)."""
+    try:
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
+    except (RuntimeError, WebSocketDisconnect):
         return

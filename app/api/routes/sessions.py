@@ -21,14 +21,15 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.post("/sessions/{session}/close", responses=_ERRORS)
+# `:path`: a session key may hold "/" (chat and imports take any key); send it as %2F or as is.
+@router.post("/sessions/{session:path}/close", responses=_ERRORS)
 async def close(loop: LoopDep, agent_id: AgentIdDep, session: SessionKey) -> SessionClosed:
     """Close a session: peak-end salience, its summary, lessons and learned items, then
     reflection when enough unconsolidated episodes wait. Closing again writes them again."""
     return await close_session(loop, agent_id, session, "explicit")
 
 
-@router.post("/sessions/{session}/end", responses=_ERRORS)
+@router.post("/sessions/{session:path}/end", responses=_ERRORS)
 async def end(loop: LoopDep, agent_id: AgentIdDep, session: SessionKey) -> SessionClosed:
     """The same as ``POST /sessions/{session}/close`` (an alias kept for clients of the
     earlier, salience-only ``end``): the whole close, with the same answer."""

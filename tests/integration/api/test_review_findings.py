@@ -257,3 +257,17 @@ def test_a_chat_socket_answers_bad_frames_and_stays_open(client: TestClient, age
         assert frame["type"] == "error" and frame["error"]["code"] == "invalid_input", frame
     assert "input" not in json.dumps(surrogate["error"]["details"])
     assert event["type"] == "result", event
+
+
+def test_a_session_key_with_a_slash_can_be_closed(client: TestClient, agent: str) -> None:
+    """Chat takes any session key, "/" included, but the close route could not be reached."""
+    turn = client.post(
+        f"/v1/agents/{agent}/chat", json={"message": "Hello there", "session": "team/alpha"}
+    )
+    assert turn.status_code == 200, turn.text
+
+    for path in ("team%2Falpha", "team/alpha"):
+        closed = client.post(f"/v1/agents/{agent}/sessions/{path}/close")
+        assert closed.status_code == 200, closed.text
+    unknown = client.post(f"/v1/agents/{agent}/sessions/team%2Fbeta/close")
+    assert unknown.status_code == 404, unknown.text

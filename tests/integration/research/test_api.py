@@ -4,6 +4,7 @@ into the agent (the shipped CorpusSource): the investigation runs in the API pro
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -163,6 +164,39 @@ def test_the_socket_streams_the_steps_then_the_end(client: TestClient, researche
     steps = [e["data"] for e in events[:-1]]
     assert [s["ordinal"] for s in steps] == list(range(len(steps)))
     assert steps[0]["kind"] == "supervisor" and steps[-1]["kind"] == "synthesize"
+
+
+def test_the_socket_stops_when_its_client_leaves(
+    client: TestClient, researcher: str, settings: Settings
+) -> None:
+    """The socket read nothing from its client, so for an investigation that stays running
+    (no process runs it) it polled the graph for ever after the client had gone."""
+
+    async def create() -> str:
+        graph = GraphClient.from_settings(settings.neo4j)
+        try:
+            embedder = shared_embedder(settings.embeddings)
+            services = services_for(
+                graph, settings, OfflineReasoner(embedder), embedder,
+                [CorpusSource(graph, embedder)],
+            )  # fmt: skip
+            started = await investigations.start_investigation(services, None, researcher, _claim())
+            return started.id
+        finally:
+            await graph.close()
+
+    investigation_id = asyncio.run(create())  # running, and no process runs it
+    url = f"/v1/agents/{researcher}/ws/investigations/{investigation_id}"
+
+    def listen_then_leave() -> None:
+        with client.websocket_connect(url):
+            time.sleep(0.3)  # the server polls; nothing comes
+
+    leaving = threading.Thread(target=listen_then_leave, daemon=True)
+    leaving.start()
+    leaving.join(timeout=30)
+    # Leaving the socket waits for its handler: it ends once it sees the client has gone.
+    assert not leaving.is_alive()
 
 
 def test_an_api_started_with_resume_on_start_continues_what_a_dead_process_left(
