@@ -16,6 +16,7 @@ strength).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from app.beliefs.contexts import context_chain
 from app.beliefs.formulas import band
@@ -33,6 +34,7 @@ from app.reasoning.protocol import MemoryItem, ToolCall
 from app.retrieval.context_inputs import temporal_item
 from app.retrieval.models import Context
 from app.seeds.skills import stored_skill
+from app.tools.argument_check import check_arguments
 from app.tools.focus import focus_of
 
 
@@ -70,8 +72,7 @@ async def activate_tool_call(
     if not rows:
         raise AgentNotFound(agent_id)
     row = rows[0]
-    if row["tool"] is None:
-        raise ToolNotFound(call.connection, call.tool, agent_id)
+    _require_tool(row["tool"], call, agent_id)
     frame = choose_among(frames_of(row["frames"]), message).frame
     people = list(row["people"])
     mentions = find_mentions(message, [(person["id"], person["name"]) for person in people])
@@ -130,3 +131,11 @@ def _no_retrieval(message: str, budget: int) -> Context:
         sections={},
         timings_ms={},
     )
+
+
+def _require_tool(tool: dict[str, Any] | None, call: ToolCall, agent_id: str) -> None:
+    """Raises ToolNotFound (no such active tool), or InvalidInput (arguments its input schema
+    refuses: app/tools/argument_check.py)."""
+    if tool is None:
+        raise ToolNotFound(call.connection, call.tool, agent_id)
+    check_arguments(call.qualified_name, tool.get("input_schema"), call.arguments)

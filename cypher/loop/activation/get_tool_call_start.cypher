@@ -16,8 +16,9 @@
 //          maps, in position order), d (float), people (list of {id, name, name_key, role,
 //          authority, relationship_value, affect_valence, affect_stress}), history (list of
 //          {speaker, message, response}, newest first), tool (map: qualified_name,
-//          description, read_only, destructive: what supervision reads; null when no such
-//          active tool), belief (map: id, statement, category, strength (in the context),
+//          description, read_only, destructive: what supervision reads, input_schema (JSON
+//          text): what the call's arguments are checked against; null when no such active
+//          tool), belief (map: id, statement, category, strength (in the context),
 //          default_strength, tension; null when the tool has none, or it is inactive),
 //          successes (int, at most $successes_cap), censors (list of maps, as
 //          guardian/check/list_active_censors returns them). No row for an unknown agent.
@@ -98,7 +99,8 @@ RETURN agent {.id, .name, .identity_goal, .terminal_creed, skill: skill} AS agen
        people,
        history,
        CASE WHEN t IS NULL THEN null
-            ELSE t {.qualified_name, .description, .read_only, .destructive} END AS tool,
+            ELSE t {.qualified_name, .description, .read_only, .destructive, .input_schema}
+       END AS tool,
        CASE WHEN b IS NULL THEN null ELSE {
          id: b.id, statement: b.statement, category: b.category,
          strength: coalesce(in_context, b.strength), default_strength: b.strength,

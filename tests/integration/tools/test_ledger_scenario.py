@@ -198,3 +198,34 @@ def test_an_approval_whose_turn_fails_after_the_call_ran_is_not_run_again(
     assert stored["status"] == "approved"
     assert "its turn was not written" in json.dumps(stored)
     assert [row[0] for row in _rows(db)] == ["INV-011"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "location"),
+    [
+        ({"query": 5}, ["body", "arguments", "query"]),  # a number for a string
+        ({}, ["body", "arguments"]),  # the required query missing
+    ],
+)
+def test_arguments_the_tool_refuses_are_422_and_nothing_is_proposed(
+    agent: ToolAgent, tmp_path: Path, arguments: dict[str, object], location: list[str]
+) -> None:
+    """A call whose arguments the tool's input schema refuses was proposed, approved, sent three
+    times and refused by the server each time, lowering the agent's belief in the tool (a
+    review's finding). It is refused at once now, naming the argument."""
+    _ledger_with_table(agent, tmp_path / "ledger.db")
+    before = agent.get("/actions", tool="ledger.write_query")["count"]
+
+    response = agent.client.post(
+        f"/v1/agents/{agent.id}/actions",
+        json={"connection": "ledger", "tool": "write_query", "arguments": arguments},
+    )
+
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["details"]["errors"][0]["location"] == location
+    assert agent.get("/actions", tool="ledger.write_query")["count"] == before
+    chat = agent.client.post(
+        f"/v1/agents/{agent.id}/chat",
+        json={"message": f"call ledger.write_query {json.dumps(arguments)}"},
+    )
+    assert chat.status_code == 422, chat.text
