@@ -21,7 +21,7 @@ def check_arguments(qualified_name: str, schema_text: str | None, arguments: Any
     validator = _validator(schema_text or "")
     if validator is None:
         return
-    error = next(iter(sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))), None)
+    error = exceptions.best_match(validator.iter_errors(arguments))  # the most telling one
     if error is None:
         return
     where = ["arguments", *error.path]
