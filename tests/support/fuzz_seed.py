@@ -170,6 +170,12 @@ def write_config(path: Path, seeded: dict[str, Any]) -> Path:
         )
     lines += [
         "",
+        # ... with arguments the tool's input schema takes (any others are refused before the
+        # call is routed, a 422, so the turn would never be reached).
+        "[[operations]]",
+        'include-name = "POST /v1/agents/{agent_id}/actions"',
+        'parameters = { "body.arguments" = { timezone = "UTC" } }',
+        "",
         "[[operations]]",
         'include-name = "DELETE /v1/agents/{agent_id}"',
         f'parameters = {{ "path.agent_id" = {json.dumps(seeded["deleted_agent_id"])} }}',

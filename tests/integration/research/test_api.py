@@ -166,11 +166,8 @@ def test_the_socket_streams_the_steps_then_the_end(client: TestClient, researche
     assert steps[0]["kind"] == "supervisor" and steps[-1]["kind"] == "synthesize"
 
 
-def test_the_socket_stops_when_its_client_leaves(
-    client: TestClient, researcher: str, settings: Settings
-) -> None:
-    """The socket read nothing from its client, so for an investigation that stays running
-    (no process runs it) it polled the graph for ever after the client had gone."""
+def _left_running(settings: Settings, researcher: str) -> str:
+    """An investigation left running, as a process that stopped leaves it: no process runs it."""
 
     async def create() -> str:
         graph = GraphClient.from_settings(settings.neo4j)
@@ -185,7 +182,16 @@ def test_the_socket_stops_when_its_client_leaves(
         finally:
             await graph.close()
 
-    investigation_id = asyncio.run(create())  # running, and no process runs it
+    return asyncio.run(create())
+
+
+def test_the_socket_stops_when_its_client_leaves(
+    client: TestClient, researcher: str, settings: Settings
+) -> None:
+    """The socket read nothing from its client, so for an investigation that stays running
+    (no process runs it) it polled the graph for ever after the client had gone."""
+
+    investigation_id = _left_running(settings, researcher)
     url = f"/v1/agents/{researcher}/ws/investigations/{investigation_id}"
 
     def listen_then_leave() -> None:
@@ -202,20 +208,7 @@ def test_the_socket_stops_when_its_client_leaves(
 def test_an_api_started_with_resume_on_start_continues_what_a_dead_process_left(
     researcher: str, settings: Settings
 ) -> None:
-    async def create() -> str:
-        graph = GraphClient.from_settings(settings.neo4j)
-        try:
-            embedder = shared_embedder(settings.embeddings)
-            services = services_for(
-                graph, settings, OfflineReasoner(embedder), embedder,
-                [CorpusSource(graph, embedder)],
-            )  # fmt: skip
-            started = await investigations.start_investigation(services, None, researcher, _claim())
-            return started.id
-        finally:
-            await graph.close()
-
-    investigation_id = asyncio.run(create())  # running, and no process runs it
+    investigation_id = _left_running(settings, researcher)
     resuming = settings.model_copy(
         update={"research": settings.research.model_copy(update={"resume_on_start": True})}
     )

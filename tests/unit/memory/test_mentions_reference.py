@@ -14,22 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.memory.people.models import Mention
-from app.memory.people.names import KnownNames, find_mentions
+from app.memory.people.names import (
+    _CAPITALISED_RUN,
+    _NOT_NAMES,
+    _SENTENCE_END,
+    MAX_NAME_WORDS,
+    KnownNames,
+    find_mentions,
+)
 
-_NOT_NAME_WORDS = """
-    i i'm i've i'll i'd a an the this that these those it its we you he she they my our your their
-    his her me us them please thanks thank hi hello hey dear yes no ok okay so but and or if when
-    what why how who where which can could would should will shall may might must let let's also
-    just then there here today tomorrow yesterday tonight regards best cheers sincerely team all
-    everyone mr mrs ms miss dr prof sir madam monday tuesday wednesday thursday friday saturday
-    sunday january february march april june july august september october november december
-    re fw fwd cc bcc subject note ps
-"""
-_NOT_NAMES = frozenset(_NOT_NAME_WORDS.split())
-_CAPITALISED_WORD = r"[A-Z][a-z]+(?:['’\-][A-Za-z][a-z]*)*"
-_CAPITALISED_RUN = re.compile(rf"{_CAPITALISED_WORD}(?:[ \t]+{_CAPITALISED_WORD})*")
-_SENTENCE_END = re.compile(r"(?:^|[.!?:;\n\"“(]\s*)$")
-MAX_NAME_WORDS = 3
+# The word lists and expressions are the module's own: what is kept apart is the search.
 
 
 def reference_mentions(text: str, known: Sequence[tuple[str, str]]) -> list[Mention]:
