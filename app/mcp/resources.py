@@ -32,6 +32,10 @@ def register_resources(server: MCPServer, services: ServicesProvider) -> None:
     async def read(
         ctx: Context, agent_id: str, work: Callable[[McpServices, str], Awaitable[T]]
     ) -> T:
+        if not agent_id.strip():
+            # A URI names its agent: an empty one (credence://agents//self) names none, and
+            # must not fall back to the default agent as a tool's missing agent_id does.
+            raise ResourceNotFoundError("the resource's URI names no agent")
         try:
             current = services()
             agent = await resolve_agent(current, access_of(ctx.request_context.request), agent_id)

@@ -124,7 +124,8 @@ async def test_unknown_arguments_and_huge_offsets_are_refused(
     api: str, client: TestClient, agents: tuple[str, str]
 ) -> None:
     """A tool ignored an argument it does not declare: ``chat`` with ``agent`` (for
-    ``agent_id``) wrote to the default agent. And ``skip`` had no bound (a database error)."""
+    ``agent_id``) wrote to the default agent. And ``skip`` had no bound (a database error), and a
+    resource URI with no agent read the default agent's."""
     _, bob = agents
     before = client.get(f"/v1/agents/{bob}/episodes").json()
     async with mcp_over_http(api, "admin-key") as session:
@@ -133,8 +134,14 @@ async def test_unknown_arguments_and_huge_offsets_are_refused(
         assert chat.input_schema.get("additionalProperties") is False
         wrong = await session.call_tool("chat", {"agent": bob, "message": "hello from a test"})
         huge = await session.call_tool("list_beliefs", {"agent_id": bob, "skip": 10**12})
+        try:  # an empty agent in a URI read the default agent's self-model
+            await session.read_resource("credence://agents//self")
+            no_agent = "read"
+        except Exception as failure:  # the SDK raises the resource error as an MCPError
+            no_agent = str(failure)
 
     assert wrong.is_error and "agent" in wrong.content[0].text  # type: ignore[union-attr]
+    assert "the resource's URI names no agent" in no_agent
     assert "Extra inputs are not permitted" in wrong.content[0].text  # type: ignore[union-attr]
     assert huge.is_error and "skip" in huge.content[0].text  # type: ignore[union-attr]
     assert client.get(f"/v1/agents/{bob}/episodes").json() == before
