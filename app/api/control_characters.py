@@ -12,7 +12,6 @@ written elsewhere, where a stray form feed is no reason to refuse a thousand epi
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
@@ -28,7 +27,7 @@ MAX_DEPTH = 64
 
 async def refuse_control_characters(connection: HTTPConnection) -> None:
     """A dependency of every route: raises InvalidInput for a body string with a control
-    character (the body is read once; the route reads the same bytes). A WebSocket's messages
+    character (the route's parse of the body, not a second one). A WebSocket's messages
     are checked by their own models (app/loop/models.py)."""
     if not isinstance(connection, Request):
         return
@@ -39,11 +38,12 @@ async def refuse_control_characters(connection: HTTPConnection) -> None:
         return
     if "json" not in request.headers.get("content-type", ""):
         return
-    raw = await request.body()
-    if not raw:
+    if not await request.body():
         return
     try:
-        document = json.loads(raw)
+        # The route's own parse, cached on the request (FastAPI reads a JSON body with
+        # request.json() before the dependencies run): the body is parsed once.
+        document = await request.json()
     except (ValueError, RecursionError):
         return  # the route answers a body that is not JSON (400)
     found = first_control_character(document, ["body"])

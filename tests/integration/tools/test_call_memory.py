@@ -34,7 +34,7 @@ from app.loop.call_memory import (
     remember_call,
     remember_pending_calls,
 )
-from app.loop.models import ChatRequest, TurnEvent
+from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.services import LoopServices
 from app.loop.turn import run_turn
 from app.memory.people.store import find_person
@@ -321,6 +321,27 @@ async def test_a_memory_that_fails_to_be_written_is_left_for_the_next_start(
     assert rows[0]["action_episode"] == turn.turn_id
 
 
+async def _calls_a_stop_left(
+    settings: Settings, clock: Clock, monkeypatch: pytest.MonkeyPatch, name: str, count: int
+) -> tuple[Settings, str, list[TurnResult]]:
+    """``count`` calls by a new agent of a process that stops between each call's answer and its
+    memory (``tools.outcome_before_answer``: the outcome recorded, the memory left on the
+    Action): the settings, the agent and the turns."""
+    durable = tool_settings(settings, initial_strength=0.8, outcome_before_answer=True)
+    stopped = Runtime.open(durable, clock=clock)
+    agent_id = await _clock_agent(stopped, settings, clock, name)
+    with monkeypatch.context() as patched:
+        patched.setattr(turn_module, "remember_in_background", lambda *_: None)
+        try:
+            turns = [
+                await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
+                for _ in range(count)
+            ]
+        finally:
+            await stopped.aclose()
+    return durable, agent_id, turns
+
+
 async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
     settings: Settings,
     clock: Clock,
@@ -330,18 +351,9 @@ async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
 ) -> None:
     """With ``tools.outcome_before_answer`` the call's outcome is recorded before its answer,
     and its memory left on the Action."""
-    durable = tool_settings(settings, initial_strength=0.8, outcome_before_answer=True)
-    stopped = Runtime.open(durable, clock=clock)
-    agent_id = await _clock_agent(stopped, settings, clock, "Call memory after a stop")
-
-    def stops_first(*_: object) -> None:
-        return None  # the process stops between the call's answer and its memory
-
-    monkeypatch.setattr(turn_module, "remember_in_background", stops_first)
-    try:
-        turn = await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
-    finally:
-        await stopped.aclose()
+    durable, agent_id, [turn] = await _calls_a_stop_left(
+        settings, clock, monkeypatch, "Call memory after a stop", 1
+    )
     assert turn.action_id is not None and turn.execution is not None
     left = await test_graph.read("probe/call_memory", agent_id=agent_id, action_id=turn.action_id)
     assert left[0]["pending"] is True
@@ -350,7 +362,6 @@ async def test_a_memory_a_stopped_process_left_is_written_once_by_the_next(
 
     assert left[0]["status"] == "succeeded" and left[0]["decision_outcome"] == "success"
 
-    monkeypatch.undo()
     runtime = Runtime.open(durable, clock=clock)
     try:
         assert await remember_pending_calls(runtime.loop) >= 1
@@ -381,16 +392,9 @@ async def test_a_memory_that_cannot_be_written_does_not_hold_back_the_others(
 ) -> None:
     """At start, one pending memory that fails (a review's: a speaker the people model refused)
     stopped every later one from being written, at every start. Now it stays pending alone."""
-    durable = tool_settings(settings, initial_strength=0.8, outcome_before_answer=True)
-    stopped = Runtime.open(durable, clock=clock)
-    agent_id = await _clock_agent(stopped, settings, clock, "Two memories after a stop")
-    monkeypatch.setattr(turn_module, "remember_in_background", lambda *_: None)
-    try:
-        first = await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
-        second = await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
-    finally:
-        await stopped.aclose()
-    monkeypatch.undo()
+    durable, agent_id, [first, second] = await _calls_a_stop_left(
+        settings, clock, monkeypatch, "Two memories after a stop", 2
+    )
     remember = call_memory_module.remember_call
 
     async def failing_first(services: LoopServices, agent: str, action_id: str) -> bool:
