@@ -5,10 +5,10 @@ transaction under the agent's lock, written in batches (UNWIND), and idempotent:
 matched on (pack, key). A newer version keeps the learned strength and tension of every belief
 whose statement did not change and supersedes each changed one through the revision engine
 (mode ``pack_upgrade``, with lineage); a key the new version dropped is deactivated (never
-deleted), as a manual deactivation is, and so is a censor whose key it dropped. Beliefs new to
-the agent start at the pack's strength, except that a belief with supporters in the pack gets its
-strength from them (docs/beliefs.md §6 cascade), so the stored graph keeps the engine's
-invariant.
+deleted), as a manual deactivation is, and so is a censor or a rule whose key it dropped.
+Beliefs new to the agent start at the pack's strength, except that a belief with supporters in
+the pack gets its strength from them (docs/beliefs.md §6 cascade), so the stored graph keeps the
+engine's invariant.
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ class PackLoadReport(BaseModel):
     retired: list[str]
     # Keys of the pack's censors the new version no longer has: deactivated (never deleted).
     retired_censors: list[str]
+    # Keys of the pack's rules the new version no longer has: deactivated (never deleted).
+    retired_rules: list[str]
     supports_created: int
     contradicts_created: int
     rules: int
@@ -277,7 +279,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
         await cascade_from(
             tx, load.mechanics, agent_id, list(superseded.values()), f"pack {pack.name} upgrade"
         )
-    await _upsert_rules(tx, load)
+    retired_rules = await _upsert_rules(tx, load)
     retired_censors = await _upsert_censors(tx, load)
     frames = 0
     if pack.frames and load.install_frames is not None:
@@ -292,6 +294,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
         linked=linked,
         frames=frames,
         retired_censors=retired_censors,
+        retired_rules=retired_rules,
     )
 
 
@@ -352,7 +355,16 @@ async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
     return linked[0]
 
 
-async def _upsert_rules(tx: Transaction, load: _Load) -> None:
+async def _upsert_rules(tx: Transaction, load: _Load) -> list[str]:
+    """Retires the rules whose keys this version dropped, then creates or updates (and brings
+    back, when the pack had retired them) those it has; returns the keys retired."""
+    retired = await tx.run(
+        "packs/loader/retire_pack_rules",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        version=load.pack.version,
+        keys=[rule.key for rule in load.pack.rules],
+    )
     rows = [
         {
             **rule.model_dump(exclude={"key"}),
@@ -372,6 +384,7 @@ async def _upsert_rules(tx: Transaction, load: _Load) -> None:
         )
     if load.progress and load.pack.rules:
         load.progress("rules", load.total, load.total)
+    return list(retired[0]["keys"])
 
 
 async def install_censors(
@@ -392,6 +405,7 @@ async def _upsert_censors(tx: Transaction, load: _Load) -> list[str]:
         "packs/loader/retire_pack_censors",
         agent_id=load.agent_id,
         pack_name=load.pack.name,
+        version=load.pack.version,
         keys=[row["key"] for row in rows],
     )
     if rows:
@@ -425,6 +439,7 @@ def _report(
     linked: dict[str, Any],
     frames: int,
     retired_censors: list[str],
+    retired_rules: list[str],
 ) -> PackLoadReport:
     diff, pack = load.diff, load.pack
     status: Literal["loaded", "upgraded", "unchanged"] = (
@@ -444,6 +459,7 @@ def _report(
         superseded=superseded,
         retired=diff.gone,
         retired_censors=retired_censors,
+        retired_rules=retired_rules,
         supports_created=int(linked["supports"]),
         contradicts_created=int(linked["contradicts"]),
         rules=len(pack.rules),
