@@ -287,6 +287,11 @@ class Frame(AgentScoped):
     source = StringProperty()
     installed_at = DateTimeNeo4jFormatProperty()
     updated_at = DateTimeNeo4jFormatProperty()
+    # False once a version of its pack dropped it (docs/packs.md §3): no frame choice reads it.
+    is_active = BooleanProperty(default=True)
+    deactivated_at = DateTimeNeo4jFormatProperty()
+    retired_by_pack = BooleanProperty()
+    retired_in_version = IntegerProperty()
 
 
 _TASK_STATES = (

@@ -34,6 +34,7 @@ from app.embeddings.embedder import Embedder
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
+from app.memory.frames import install_frames_in
 from app.metrics import count_revisions
 from app.seeds.pack_schema import KnowledgePack, PackBelief
 from app.seeds.skill_schema import DomainSkill
@@ -42,8 +43,6 @@ from app.text.lexical import scored_words
 
 Vector = list[float]
 Progress = Callable[[str, int, int], None]
-# Installs a pack's frames inside the loading transaction: (tx, agent_id, pack).
-FrameInstaller = Callable[[Transaction, str, KnowledgePack], Any]
 BATCH = 2000
 
 
@@ -61,6 +60,8 @@ class PackLoadReport(BaseModel):
     retired_censors: list[str]
     # Keys of the pack's rules the new version no longer has: deactivated (never deleted).
     retired_rules: list[str]
+    # Keys of the frames the pack installed that the new version no longer has: deactivated.
+    retired_frames: list[str]
     supports_created: int
     contradicts_created: int
     rules: int
@@ -163,7 +164,6 @@ class _Load:
     degraded: str | None
     mechanics: Mechanics
     progress: Progress | None
-    install_frames: FrameInstaller | None
     immutable_keys: frozenset[str]
     source: str
     strength_cap: float | None = None
@@ -186,7 +186,6 @@ async def load_pack(
     vectors: dict[str, Vector] | None = None,
     vectors_model: str | None = None,
     progress: Progress | None = None,
-    install_frames: FrameInstaller | None = None,
     immutable_keys: frozenset[str] = frozenset(),
     source: str = "pack",
     strength_cap: float | Literal["policy"] | None = "policy",
@@ -230,7 +229,6 @@ async def load_pack(
         degraded=degraded,
         mechanics=mechanics,
         progress=progress,
-        install_frames=install_frames,
         immutable_keys=immutable_keys,
         source=source,
         strength_cap=strength_cap,
@@ -281,10 +279,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
         )
     retired_rules = await _upsert_rules(tx, load)
     retired_censors = await _upsert_censors(tx, load)
-    frames = 0
-    if pack.frames and load.install_frames is not None:
-        await load.install_frames(tx, agent_id, pack)
-        frames = len(pack.frames)
+    retired_frames = await _install_frames(tx, load)
     await _store_skill(tx, load)
     await recompute_sums_in(tx, agent_id)
     await tx.run("packs/loader/finish_pack", agent_id=agent_id, pack=pack_params)
@@ -292,9 +287,9 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
         load,
         superseded=len(superseded),
         linked=linked,
-        frames=frames,
         retired_censors=retired_censors,
         retired_rules=retired_rules,
+        retired_frames=retired_frames,
     )
 
 
@@ -418,6 +413,23 @@ async def _upsert_censors(tx: Transaction, load: _Load) -> list[str]:
     return list(retired[0]["keys"])
 
 
+async def _install_frames(tx: Transaction, load: _Load) -> list[str]:
+    """Retires the frames the pack installed whose keys this version dropped, then installs
+    (active, updated in place) those it has; returns the keys retired."""
+    retired = await tx.run(
+        "packs/loader/retire_pack_frames",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        version=load.pack.version,
+        keys=[frame.key for frame in load.pack.frames],
+    )
+    if load.pack.frames:
+        await install_frames_in(
+            tx, load.agent_id, load.pack.frames, source=f"pack:{load.pack.name}"
+        )
+    return list(retired[0]["keys"])
+
+
 async def _store_skill(tx: Transaction, load: _Load) -> None:
     """The pack's skill on its node, in force for the agent from now on (the pack loaded last
     that brings a skill wins); a version without one removes the one an earlier version stored."""
@@ -437,9 +449,9 @@ def _report(
     *,
     superseded: int,
     linked: dict[str, Any],
-    frames: int,
     retired_censors: list[str],
     retired_rules: list[str],
+    retired_frames: list[str],
 ) -> PackLoadReport:
     diff, pack = load.diff, load.pack
     status: Literal["loaded", "upgraded", "unchanged"] = (
@@ -460,11 +472,12 @@ def _report(
         retired=diff.gone,
         retired_censors=retired_censors,
         retired_rules=retired_rules,
+        retired_frames=retired_frames,
         supports_created=int(linked["supports"]),
         contradicts_created=int(linked["contradicts"]),
         rules=len(pack.rules),
         censors=len(pack.censors),
-        frames=frames,
+        frames=len(pack.frames),
         skill=pack.skill.name if pack.skill is not None else None,
         embedded=load.embedded,
         degraded=load.degraded,
