@@ -471,9 +471,10 @@ class PayloadTooLarge(CredenceError):
 
     code = "payload_too_large"
 
-    def __init__(self, what: str, size: int, limit: int) -> None:
+    def __init__(self, what: str, size: int, limit: int, advice: str = "") -> None:
         super().__init__(
-            f"{what} is too large: {size} characters, at most {limit} in one request",
+            f"{what} is too large: {size} characters, at most {limit} in one request"
+            + (f"; {advice}" if advice else ""),
             what=what,
             size=size,
             limit=limit,

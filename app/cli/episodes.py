@@ -38,7 +38,8 @@ def episodes_import(
 
     Each line: {"external_id", "speaker", "text", "occurred_at", "session", ...} as in
     POST /v1/agents/{id}/episodes. The whole file is validated first: nothing is written if a
-    line is bad."""
+    line is bad. It goes in batches of at most --batch-size episodes and as many characters as
+    one import takes (episodes.MAX_BATCH_CHARS)."""
     agent_id = agent_id_of(agent)
     items: list[episodes.EpisodeIn] = []
     problems: list[str] = []
@@ -62,8 +63,7 @@ def episodes_import(
         created = existing = 0
         with progress_bar() as progress:
             task = progress.add_task("importing episodes", total=len(items))
-            for start in range(0, len(items), batch_size):
-                chunk = items[start : start + batch_size]
+            for chunk in episodes.import_batches(items, batch_size):
                 report = await episodes.import_episodes(
                     graph,
                     embedder,

@@ -34,7 +34,8 @@ from app.memory.people.models import (
     Mention,
     SuccessfulPattern,
 )
-from app.memory.people.names import find_mentions, name_key
+from app.memory.people.name_index import known_names
+from app.memory.people.names import name_key
 from app.memory.people.user_model import answer_depth
 from app.reasoning.protocol import (
     BeliefBrief,
@@ -323,7 +324,7 @@ async def activate(
     people_rows, history, query, start = await _read_first(
         graph, embedder, settings, agent_id, message, session, sections, now, speaker
     )
-    mentions = find_mentions(message, [(row["id"], row["name"]) for row in people_rows])
+    mentions = _mentions(agent_id, people_rows, message)
     context, frame = start.context, start.frame
     items = context.sections["beliefs"].items if "beliefs" in context.sections else []
     beliefs = [_brief(item) for item in items]
@@ -614,6 +615,12 @@ def people_present(
         for row in rows
     ]
     return sorted(present, key=lambda person: not person.speaker)
+
+
+def _mentions(agent_id: str, people: list[dict[str, Any]], message: str) -> list[Mention]:
+    """The people ``message`` names, found with the agent's index of its ``people``'s names
+    (kept between turns while they are the same: app/memory/people/name_index.py)."""
+    return known_names(agent_id, [(row["id"], row["name"]) for row in people]).mentions(message)
 
 
 def _present(

@@ -28,7 +28,7 @@ from app.loop.activation import Activation, bound_history, history_of, people_pr
 from app.loop.services import LoopServices
 from app.loop.tool_turns import focused
 from app.memory.frames import choose_among, frames_of
-from app.memory.people.names import find_mentions
+from app.memory.people.name_index import known_names
 from app.memory.working_memory import temporal_context
 from app.reasoning.protocol import MemoryItem, ToolCall
 from app.retrieval.context_inputs import temporal_item
@@ -75,7 +75,8 @@ async def activate_tool_call(
     _require_tool(row["tool"], call, agent_id)
     frame = choose_among(frames_of(row["frames"]), message).frame
     people = list(row["people"])
-    mentions = find_mentions(message, [(person["id"], person["name"]) for person in people])
+    finder = known_names(agent_id, [(person["id"], person["name"]) for person in people])
+    mentions = finder.mentions(message)
     d = float(row["d"])
     budget = frame.context_budget if frame else settings.retrieval.default_budget_tokens
     item = temporal_item(temporal)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.common import Instant
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import EPISODE_EMBEDDING_SCHEME, store_vectors_in
-from app.errors import InvalidInput, NotFound
+from app.errors import InvalidInput, NotFound, PayloadTooLarge
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.batches import in_parts
 from app.graph.client import GraphClient, Transaction
@@ -37,6 +37,13 @@ from app.text.dates import mentioned_dates
 
 Outcome = Literal["success", "failure", "partial", "neutral"]
 MAX_BATCH = 1000
+# The most characters one import request may carry (every episode's speaker, text, user message
+# and response together): reading them (names, topics, dates, scored words) is CPU work in a
+# worker thread that grows with them, ~0.4 ms of a 2-core machine's CPU per 1,000 characters of
+# chat-like prose and ~1.6 ms at worst (random capitalised words), so at most ~1.6 s for one
+# request (bench/episode_import_loop.py --cap prints both; bench/README.md). A larger batch is
+# refused whole (413): the client splits it.
+MAX_BATCH_CHARS = 1_000_000
 # The most characters of text one create_episodes query is given (a batch goes in parts: the
 # driver encodes a query's parameters on the event loop, app/graph/batches.py in_parts).
 EPISODE_CHARS_PER_QUERY = 1_000_000
@@ -142,9 +149,11 @@ async def import_episodes(
     Raises:
         AgentNotFound: no such agent.
         InvalidInput: an item names a belief the agent does not have (index and field named).
+        PayloadTooLarge: the batch carries more than ``MAX_BATCH_CHARS`` characters.
     """
-    now = graph.clock.now()
     items = batch.episodes
+    _check_size(items)
+    now = graph.clock.now()
     await _check_beliefs(graph, agent_id, items)
     external_ids = [item.external_id for item in items if item.external_id is not None]
     known = await _existing(graph, agent_id, external_ids) if external_ids else {}
@@ -199,6 +208,38 @@ async def import_episodes(
         embedded=embedded is not None and bool(fresh),
         degraded=degraded,
     )
+
+
+def episode_chars(item: EpisodeIn) -> int:
+    """The characters of an episode that its import reads: speaker, text, user message and
+    response."""
+    return (
+        len(item.speaker) + len(item.text) + len(item.user_message or "") + len(item.response or "")
+    )
+
+
+def _check_size(items: list[EpisodeIn]) -> None:
+    """Refuses a batch whose texts would take its import too long to read.
+
+    Raises:
+        PayloadTooLarge: the batch's characters and ``MAX_BATCH_CHARS``.
+    """
+    size = sum(episode_chars(item) for item in items)
+    if size > MAX_BATCH_CHARS:
+        raise PayloadTooLarge(
+            "episodes (the speaker, text, user_message and response of every episode together)",
+            size,
+            MAX_BATCH_CHARS,
+            "split the batch into smaller ones",
+        )
+
+
+def import_batches(items: list[EpisodeIn], most: int = MAX_BATCH) -> Iterator[list[EpisodeIn]]:
+    """``items`` in order, in batches an import takes: at most ``most`` episodes and
+    ``MAX_BATCH_CHARS`` characters each."""
+    for part in in_parts(items, episode_chars, MAX_BATCH_CHARS):
+        for start in range(0, len(part), most):
+            yield part[start : start + most]
 
 
 async def _check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeIn]) -> None:

@@ -15,13 +15,24 @@ from app.api.deps import (
     SettingsDep,
     SkipQuery,
 )
+from app.api.openapi import ErrorResponse
 from app.memory import episodes
 from app.memory.episodes import EpisodeBatch, ImportReport
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["episodes"])
 
 
-@router.post("/episodes", status_code=status.HTTP_201_CREATED)
+_TOO_LARGE: dict[int | str, dict[str, Any]] = {
+    413: {
+        "model": ErrorResponse,
+        "description": f"The episodes carry more than {episodes.MAX_BATCH_CHARS} characters in"
+        " all (speaker, text, user_message and response): split the batch; nothing was written."
+        " Or the body is larger than CREDENCE_API__MAX_UPLOAD_BODY_BYTES; it was not read.",
+    }
+}
+
+
+@router.post("/episodes", status_code=status.HTTP_201_CREATED, responses=_TOO_LARGE)
 async def import_episodes(
     graph: GraphDep,
     embedder: EmbedderDep,

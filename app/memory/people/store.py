@@ -51,7 +51,8 @@ from app.memory.people.models import (
     PersonUpdate,
     Topic,
 )
-from app.memory.people.names import find_mentions, name_key
+from app.memory.people.name_index import known_names
+from app.memory.people.names import name_key
 from app.memory.people.user_model import with_trust_change
 from app.memory.settings import MemoryMechanics
 
@@ -431,7 +432,9 @@ async def apply_affect(
 
 async def mentioned_people(graph: GraphClient, agent_id: str, text: str) -> list[Mention]:
     """The people named in ``text``: known ones with their id, others as new capitalised names
-    (see :func:`find_mentions`). Nothing is written; micro-birth the unknown ones if wanted.
+    (see :func:`app.memory.people.names.find_mentions`; the agent's index is kept between calls:
+    :mod:`app.memory.people.name_index`). Nothing is written; micro-birth the unknown ones if
+    wanted.
 
     Raises:
         AgentNotFound: no such agent.
@@ -439,8 +442,7 @@ async def mentioned_people(graph: GraphClient, agent_id: str, text: str) -> list
     rows = await graph.read("memory/people/list_person_names", agent_id=agent_id)
     if not rows:
         raise AgentNotFound(agent_id)
-    known = [(p["id"], p["name"]) for p in rows[0]["people"]]
-    return find_mentions(text, known)
+    return known_names(agent_id, [(p["id"], p["name"]) for p in rows[0]["people"]]).mentions(text)
 
 
 def validated_create(data: dict[str, Any]) -> PersonCreate:

@@ -1,13 +1,17 @@
-"""`credence people | frames | memory` against the real Neo4j."""
+"""`credence people | frames | memory | episodes import` against the real Neo4j."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
+from app.memory import episodes
+from tests.support.agents import MakeAgent
 
 
 def test_people_frames_and_memory_from_the_terminal(
@@ -43,3 +47,24 @@ def test_people_frames_and_memory_from_the_terminal(
     assert memory.exit_code == 0, memory.output
     assert "active tasks (0)" in memory.output and "Maria Lopez" in memory.output
     assert "next deadline" in memory.output
+
+
+def test_a_log_over_the_characters_one_import_reads_goes_in_several_batches(
+    cli: CliRunner, graph: object, make_agent: MakeAgent, tmp_path: Path
+) -> None:
+    agent = make_agent("Long log")
+    # 60 episodes of 20,003 characters (mostly spaces: quick to read and embed): 1,200,180 in
+    # all, more than one import takes (episodes.MAX_BATCH_CHARS), fewer than --batch-size.
+    field = "ledger" + " " * 19_992 + "ok"
+    lines = [
+        {"external_id": f"long-{n}", "speaker": "Sam", "text": field, "session": "long"}
+        for n in range(60)
+    ]
+    log = tmp_path / "long.jsonl"
+    log.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    assert len(lines) * (3 + len(field)) > episodes.MAX_BATCH_CHARS
+
+    imported = cli.invoke(cli_app, ["episodes", "import", str(log), "--agent", agent])
+
+    assert imported.exit_code == 0, imported.output
+    assert "60 episodes created" in imported.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from app.memory import episodes
 from tests.support.memory_rest import import_episodes
 
 
@@ -146,3 +147,43 @@ def test_evidence_from_a_person_weighs_their_relationship_value(
     assert ghost.status_code == 404 and ghost.json()["error"]["code"] == "person_not_found"
     after = client.get(f"/v1/agents/{agent}/beliefs/{belief}").json()["belief"]
     assert after["tension"] == pytest.approx(0.15 * 0.5 * value)
+
+
+def _batch_of(chars: int) -> list[dict[str, str]]:
+    """Episodes of ``chars`` characters in all (speaker, text, user message and response), each
+    field as long as an episode may hold it: mostly spaces, so that the batch within the limit
+    is quick to read and embed."""
+    field = 20_000
+    items: list[dict[str, str]] = []
+    left = chars
+    while left:
+        fields = {"speaker": "Sam"}
+        left -= len("Sam")
+        for name in ("text", "user_message", "response"):
+            size = min(field, left)
+            if size:
+                fields[name] = "ledger" + " " * (size - 8) + "ok" if size > 8 else "x" * size
+                left -= size
+        items.append({"external_id": f"long-{len(items)}", **fields})
+    return items
+
+
+def test_a_batch_over_the_characters_one_import_reads_is_413_and_writes_nothing(
+    client: TestClient, agent: str
+) -> None:
+    limit = episodes.MAX_BATCH_CHARS
+    url = f"/v1/agents/{agent}/episodes"
+    over = client.post(url, json={"episodes": _batch_of(limit + 1)})
+
+    assert over.status_code == 413, over.text
+    error = over.json()["error"]
+    assert error["code"] == "payload_too_large"
+    assert (error["details"]["size"], error["details"]["limit"]) == (limit + 1, limit)
+    assert f"at most {limit} in one request" in error["message"]
+    assert "split the batch" in error["message"]
+    assert _episodes(client, agent) == []
+    assert client.get(f"/v1/agents/{agent}/people").json()["count"] == 0
+    within = client.post(url, json={"episodes": _batch_of(limit)})
+    assert within.status_code == 201, within.text
+    declared = client.get("/openapi.json").json()["paths"]["/v1/agents/{agent_id}/episodes"]
+    assert f"more than {limit} characters" in declared["post"]["responses"]["413"]["description"]
