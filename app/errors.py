@@ -334,6 +334,20 @@ class RuleNotFound(AgentItemNotFound):
     id_field = "rule_id"
 
 
+class RuleRetired(Conflict):
+    """A pack version dropped the rule (docs/packs.md §3): it is kept for history, acts no more,
+    and takes no validation."""
+
+    code = "rule_retired"
+
+    def __init__(self, rule_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"rule {rule_id!r} of agent {agent_id!r} is retired (its pack's version dropped it)",
+            rule_id=rule_id,
+            agent_id=agent_id,
+        )
+
+
 class CreedImmutable(Conflict):
     """The terminal creed is fixed when the agent is created; nothing may change it afterwards."""
 

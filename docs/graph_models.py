@@ -287,6 +287,11 @@ class Frame(AgentScoped):
     source = StringProperty()
     installed_at = DateTimeNeo4jFormatProperty()
     updated_at = DateTimeNeo4jFormatProperty()
+    # False once a version of its pack dropped it (docs/packs.md §3): no frame choice reads it.
+    is_active = BooleanProperty(default=True)
+    deactivated_at = DateTimeNeo4jFormatProperty()
+    retired_by_pack = BooleanProperty()
+    retired_in_version = IntegerProperty()
 
 
 _TASK_STATES = (
@@ -359,6 +364,14 @@ class Rule(AgentScoped):
     # one beside it (embedding_next, embedding_next_model) until the swap.
     embedding_model = StringProperty()
     embedding_pending = BooleanProperty()
+    # A pack's rule: the pack and its key there (docs/packs.md §3).
+    pack_name = StringProperty()
+    pack_key = StringProperty()
+    # False once a version of its pack dropped it (kept for history; every reader skips it).
+    is_active = BooleanProperty(default=True)
+    deactivated_at = DateTimeNeo4jFormatProperty()
+    retired_by_pack = BooleanProperty()
+    retired_in_version = IntegerProperty()
 
 
 class Capability(AgentScoped):
@@ -380,8 +393,10 @@ class Censor(AgentScoped):
     source = StringProperty()
     session_key = StringProperty()
     is_active = BooleanProperty(default=True)
-    # Set while a pack's censor is retired by a version that dropped its key (docs/packs.md §3).
+    # Set while a pack's censor is retired by a version that dropped its key (docs/packs.md §3),
+    # with that version.
     retired_by_pack = BooleanProperty()
+    retired_in_version = IntegerProperty()
     created_at = DateTimeNeo4jFormatProperty()
     deactivated_at = DateTimeNeo4jFormatProperty()
 

@@ -437,12 +437,9 @@ async def _load_packs(
 
 
 async def _install_the_rest(graph: GraphClient, agent_id: str, plan: _Plan) -> _Installed:
-    """Frames (the defaults, then the industry packs'), the default censors, capabilities and
-    knowledge gaps."""
-    frame_specs = [spec for pack in plan.industry_packs for spec in pack.frames]
+    """The default frames (each pack's own were installed with it: app/packs/loader.py), the
+    default censors, capabilities and knowledge gaps."""
     frames = await install_frames(graph, agent_id, None)
-    if frame_specs:
-        frames = await install_frames(graph, agent_id, frame_specs, source="pack")
     await install_censors(
         graph, agent_id, "default", [censor.model_dump() for censor in plan.censors.censors]
     )

@@ -74,6 +74,20 @@ async def deactivate_belief_in(tx: Transaction, agent_id: str, belief_id: str) -
     )
 
 
+async def _check_editable(
+    tx: Transaction, agent_id: str, belief_id: str, changes: BeliefUpdate, edits: bool
+) -> None:
+    """Refuses the change (raising rolls the transaction back) by the belief's state as the
+    caller's transaction, holding the agent's lock, reads it."""
+    rows = await tx.run("beliefs/store/get_belief_guard", agent_id=agent_id, belief_id=belief_id)
+    if not rows:
+        raise BeliefNotFound(belief_id, agent_id)
+    if edits and not rows[0]["is_active"]:
+        raise BeliefInactive(belief_id)  # deactivating it again is still a no-op
+    if rows[0]["is_immutable"] and (changes.statement is not None or changes.is_active is False):
+        raise BeliefImmutable(belief_id, "change its statement or deactivate it")
+
+
 async def get_belief(
     graph: GraphClient,
     mechanics: Mechanics,
@@ -161,22 +175,19 @@ async def update_belief(
 ) -> Belief:
     """Edits statement/importance, deactivates, or sets the supervision mode (an event records it).
 
+    The belief is checked inside the writing transaction, after the agent's lock: a belief
+    another writer deactivates or supersedes (they take the same lock) is never edited.
+
     Raises:
+        AgentNotFound: no such agent.
         BeliefNotFound: no such belief.
         BeliefImmutable: the statement of a creed belief cannot change, nor can it be deactivated.
         BeliefInactive: an edit of an inactive belief (deactivated or superseded).
     """
-    current = await get_belief(graph, mechanics, agent_id, belief_id, history_limit=0)
     edits = any(
         value is not None
         for value in (changes.statement, changes.importance, changes.supervision_mode)
     )
-    if edits and not current.belief.is_active:
-        raise BeliefInactive(belief_id)  # deactivating it again is still a no-op
-    if current.belief.is_immutable and (
-        changes.statement is not None or changes.is_active is False
-    ):
-        raise BeliefImmutable(belief_id, "change its statement or deactivate it")
     params = {
         "statement": changes.statement,
         **(scored_words(changes.statement) if changes.statement is not None else {}),
@@ -189,10 +200,12 @@ async def update_belief(
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
+        await _check_editable(tx, agent_id, belief_id, changes, edits)
+        # The query refuses an inactive belief itself (no row): never edited, whoever calls.
         if edits and not await tx.run(
             "beliefs/store/update_belief", agent_id=agent_id, belief_id=belief_id, changes=params
         ):
-            raise BeliefNotFound(belief_id, agent_id)
+            raise BeliefInactive(belief_id)
         if changes.is_active is False and not await deactivate_belief_in(tx, agent_id, belief_id):
             raise BeliefNotFound(belief_id, agent_id)
 

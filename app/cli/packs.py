@@ -206,6 +206,14 @@ def _report_load(report: PackLoadReport) -> None:
         console.print(
             f"  censors no longer in the pack (deactivated): {', '.join(report.retired_censors)}"
         )
+    if report.retired_rules:
+        console.print(
+            f"  rules no longer in the pack (deactivated): {', '.join(report.retired_rules)}"
+        )
+    if report.retired_frames:
+        console.print(
+            f"  frames no longer in the pack (deactivated): {', '.join(report.retired_frames)}"
+        )
 
 
 @packs_app.command("load")

@@ -58,6 +58,7 @@ class Frame(FrameInfo):
     agent_id: str
     position: int
     source: str
+    is_active: bool = True
     installed_at: datetime | None = None
     updated_at: datetime | None = None
 
@@ -162,20 +163,36 @@ async def install_frames(
     """
     specs = list(frames) if frames is not None else default_frames()
     at = now or graph.clock.now()
-    params = [_frame_params(spec, position) for position, spec in enumerate(specs)]
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
-        await tx.run(
-            "memory/frames/install_frames", agent_id=agent_id, frames=params, source=source, now=at
-        )
+        await install_frames_in(tx, agent_id, specs, source=source, now=at)
 
     await graph.write_transaction(work, action="installing frames")
     return (await list_frames(graph, agent_id)).data
 
 
+async def install_frames_in(
+    tx: Transaction,
+    agent_id: str,
+    specs: Sequence[FrameSpec],
+    *,
+    source: str,
+    now: datetime | None = None,
+) -> None:
+    """Installs (or updates in place, active again) frames inside the caller's transaction,
+    which holds the agent's lock (:func:`install_frames`, a pack's load); ``now`` defaults to
+    the graph client's clock."""
+    params = [_frame_params(spec, position) for position, spec in enumerate(specs)]
+    times = {} if now is None else {"now": now}
+    await tx.run(
+        "memory/frames/install_frames", agent_id=agent_id, frames=params, source=source, **times
+    )
+
+
 async def list_frames(graph: GraphClient, agent_id: str) -> FramePage:
-    """The agent's installed frames in position order.
+    """The agent's installed frames in position order (active ones: a frame a pack version
+    dropped is retired, docs/packs.md §3).
 
     Raises:
         AgentNotFound: no such agent.

@@ -9,6 +9,9 @@ the clock; it does not change the stored confidence. The numbers are settings (`
 
 A rule is embedded (``trigger_concept: content``) when it is written, for vector retrieval; with
 embeddings unavailable it is stored without one and found by fulltext only.
+
+A pack's rule that a later version of the pack dropped is retired (``is_active`` false, never
+deleted: docs/packs.md §3); it is no longer listed, retrieved, decayed or validated.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.common import Unit, not_blank, utc_now
 from app.embeddings.embedder import Embedder
-from app.errors import AgentNotFound, InvalidInput, RuleNotFound
+from app.errors import AgentNotFound, InvalidInput, RuleNotFound, RuleRetired
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Row, Transaction
 from app.memory.settings import MemoryMechanics
@@ -60,6 +63,11 @@ class Rule(BaseModel):
     has_embedding: bool
     # Set for rules loaded from a knowledge pack.
     pack_name: str | None = None
+    # False once a version of its pack dropped it (docs/packs.md §3): kept for history, it is
+    # no longer listed, retrieved or validated; with when and by which version.
+    is_active: bool = True
+    deactivated_at: datetime | None = None
+    retired_in_version: int | None = None
     derived_from: list[str] = Field(default_factory=list)
 
 
@@ -157,7 +165,7 @@ async def get_rule(
     mechanics: MemoryMechanics | None = None,
     now: datetime | None = None,
 ) -> Rule:
-    """One rule with its effective confidence at ``now``.
+    """One rule with its effective confidence at ``now`` (a retired one too: ``is_active``).
 
     Raises:
         AgentNotFound: no such agent.
@@ -189,7 +197,8 @@ async def list_rules(
     mechanics: MemoryMechanics | None = None,
     now: datetime | None = None,
 ) -> RulePage:
-    """The agent's rules, highest effective confidence first.
+    """The agent's active rules (one a pack version retired is left out), highest effective
+    confidence first.
 
     Raises:
         AgentNotFound: no such agent.
@@ -223,15 +232,19 @@ async def validate_rule(
     Raises:
         AgentNotFound: no such agent.
         RuleNotFound: no such rule for this agent.
+        RuleRetired: a version of its pack dropped the rule (nothing written).
     """
     at = utc_now(now or graph.clock.now())
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
-        if not await tx.run(
+        rows = await tx.run(
             "memory/rules/validate_rule", agent_id=agent_id, rule_id=rule_id, now=at
-        ):
+        )
+        if not rows:
             raise RuleNotFound(rule_id, agent_id)
+        if not rows[0]["is_active"]:
+            raise RuleRetired(rule_id, agent_id)
 
     await graph.write_transaction(work, action="validating a rule")
     return await get_rule(graph, agent_id, rule_id, mechanics=mechanics, now=at)

@@ -5,10 +5,10 @@ transaction under the agent's lock, written in batches (UNWIND), and idempotent:
 matched on (pack, key). A newer version keeps the learned strength and tension of every belief
 whose statement did not change and supersedes each changed one through the revision engine
 (mode ``pack_upgrade``, with lineage); a key the new version dropped is deactivated (never
-deleted), as a manual deactivation is, and so is a censor whose key it dropped. Beliefs new to
-the agent start at the pack's strength, except that a belief with supporters in the pack gets its
-strength from them (docs/beliefs.md §6 cascade), so the stored graph keeps the engine's
-invariant.
+deleted), as a manual deactivation is, and so is a censor or a rule whose key it dropped.
+Beliefs new to the agent start at the pack's strength, except that a belief with supporters in
+the pack gets its strength from them (docs/beliefs.md §6 cascade), so the stored graph keeps the
+engine's invariant.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from app.embeddings.embedder import Embedder
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
+from app.memory.frames import install_frames_in
 from app.metrics import count_revisions
 from app.seeds.pack_schema import KnowledgePack, PackBelief
 from app.seeds.skill_schema import DomainSkill
@@ -42,8 +43,6 @@ from app.text.lexical import scored_words
 
 Vector = list[float]
 Progress = Callable[[str, int, int], None]
-# Installs a pack's frames inside the loading transaction: (tx, agent_id, pack).
-FrameInstaller = Callable[[Transaction, str, KnowledgePack], Any]
 BATCH = 2000
 
 
@@ -59,6 +58,10 @@ class PackLoadReport(BaseModel):
     retired: list[str]
     # Keys of the pack's censors the new version no longer has: deactivated (never deleted).
     retired_censors: list[str]
+    # Keys of the pack's rules the new version no longer has: deactivated (never deleted).
+    retired_rules: list[str]
+    # Keys of the frames the pack installed that the new version no longer has: deactivated.
+    retired_frames: list[str]
     supports_created: int
     contradicts_created: int
     rules: int
@@ -161,7 +164,6 @@ class _Load:
     degraded: str | None
     mechanics: Mechanics
     progress: Progress | None
-    install_frames: FrameInstaller | None
     immutable_keys: frozenset[str]
     source: str
     strength_cap: float | None = None
@@ -184,7 +186,6 @@ async def load_pack(
     vectors: dict[str, Vector] | None = None,
     vectors_model: str | None = None,
     progress: Progress | None = None,
-    install_frames: FrameInstaller | None = None,
     immutable_keys: frozenset[str] = frozenset(),
     source: str = "pack",
     strength_cap: float | Literal["policy"] | None = "policy",
@@ -228,7 +229,6 @@ async def load_pack(
         degraded=degraded,
         mechanics=mechanics,
         progress=progress,
-        install_frames=install_frames,
         immutable_keys=immutable_keys,
         source=source,
         strength_cap=strength_cap,
@@ -277,12 +277,9 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
         await cascade_from(
             tx, load.mechanics, agent_id, list(superseded.values()), f"pack {pack.name} upgrade"
         )
-    await _upsert_rules(tx, load)
+    retired_rules = await _upsert_rules(tx, load)
     retired_censors = await _upsert_censors(tx, load)
-    frames = 0
-    if pack.frames and load.install_frames is not None:
-        await load.install_frames(tx, agent_id, pack)
-        frames = len(pack.frames)
+    retired_frames = await _install_frames(tx, load)
     await _store_skill(tx, load)
     await recompute_sums_in(tx, agent_id)
     await tx.run("packs/loader/finish_pack", agent_id=agent_id, pack=pack_params)
@@ -290,8 +287,9 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
         load,
         superseded=len(superseded),
         linked=linked,
-        frames=frames,
         retired_censors=retired_censors,
+        retired_rules=retired_rules,
+        retired_frames=retired_frames,
     )
 
 
@@ -352,7 +350,16 @@ async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
     return linked[0]
 
 
-async def _upsert_rules(tx: Transaction, load: _Load) -> None:
+async def _upsert_rules(tx: Transaction, load: _Load) -> list[str]:
+    """Retires the rules whose keys this version dropped, then creates or updates (and brings
+    back, when the pack had retired them) those it has; returns the keys retired."""
+    retired = await tx.run(
+        "packs/loader/retire_pack_rules",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        version=load.pack.version,
+        keys=[rule.key for rule in load.pack.rules],
+    )
     rows = [
         {
             **rule.model_dump(exclude={"key"}),
@@ -372,6 +379,7 @@ async def _upsert_rules(tx: Transaction, load: _Load) -> None:
         )
     if load.progress and load.pack.rules:
         load.progress("rules", load.total, load.total)
+    return list(retired[0]["keys"])
 
 
 async def install_censors(
@@ -392,6 +400,7 @@ async def _upsert_censors(tx: Transaction, load: _Load) -> list[str]:
         "packs/loader/retire_pack_censors",
         agent_id=load.agent_id,
         pack_name=load.pack.name,
+        version=load.pack.version,
         keys=[row["key"] for row in rows],
     )
     if rows:
@@ -400,6 +409,23 @@ async def _upsert_censors(tx: Transaction, load: _Load) -> list[str]:
             agent_id=load.agent_id,
             pack_name=load.pack.name,
             rows=rows,
+        )
+    return list(retired[0]["keys"])
+
+
+async def _install_frames(tx: Transaction, load: _Load) -> list[str]:
+    """Retires the frames the pack installed whose keys this version dropped, then installs
+    (active, updated in place) those it has; returns the keys retired."""
+    retired = await tx.run(
+        "packs/loader/retire_pack_frames",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        version=load.pack.version,
+        keys=[frame.key for frame in load.pack.frames],
+    )
+    if load.pack.frames:
+        await install_frames_in(
+            tx, load.agent_id, load.pack.frames, source=f"pack:{load.pack.name}"
         )
     return list(retired[0]["keys"])
 
@@ -423,8 +449,9 @@ def _report(
     *,
     superseded: int,
     linked: dict[str, Any],
-    frames: int,
     retired_censors: list[str],
+    retired_rules: list[str],
+    retired_frames: list[str],
 ) -> PackLoadReport:
     diff, pack = load.diff, load.pack
     status: Literal["loaded", "upgraded", "unchanged"] = (
@@ -444,11 +471,13 @@ def _report(
         superseded=superseded,
         retired=diff.gone,
         retired_censors=retired_censors,
+        retired_rules=retired_rules,
+        retired_frames=retired_frames,
         supports_created=int(linked["supports"]),
         contradicts_created=int(linked["contradicts"]),
         rules=len(pack.rules),
         censors=len(pack.censors),
-        frames=frames,
+        frames=len(pack.frames),
         skill=pack.skill.name if pack.skill is not None else None,
         embedded=load.embedded,
         degraded=load.degraded,

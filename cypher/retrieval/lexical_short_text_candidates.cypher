@@ -13,8 +13,8 @@
 // match is among the hits and they are counted there). Every figure is counted over the agent's own live documents, so
 // no other agent's nodes, present or deleted, enter them; Lucene's index-wide scores only choose
 // which $pool documents come back when more match.
-// Beliefs: the active ones (`is_active`); rules and corpus passages: every one (they have no
-// `is_active`).
+// Beliefs and rules: the active ones (`is_active`; a rule a pack version retired is not, one
+// stored without the flag is); corpus passages: every one (they have no `is_active`).
 // Its lists come inside one map, $lists (docs/style.md §1: no re-planning per list size).
 // Params: $label (string: 'Belief', 'Rule' or 'CorpusPassage'), $index (string:
 //         belief_statement_fulltext, rule_content_fulltext or corpus_passage_text_fulltext),
@@ -66,6 +66,7 @@ CALL () {
     UNION ALL
     WITH 1 AS go WHERE $label = 'Rule'
     MATCH (n:Rule {agent_id: $agent_id})
+      WHERE coalesce(n.is_active, true)
     RETURN n
     UNION ALL
     WITH 1 AS go WHERE $label = 'CorpusPassage'

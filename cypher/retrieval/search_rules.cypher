@@ -1,4 +1,5 @@
-// Rule section of the context: the agent's rules from the vector index and its lexical hits
+// Rule section of the context: the agent's active rules (a rule a pack version retired is
+// left out: docs/packs.md §3) from the vector index and its lexical hits
 // (app/retrieval/lexical.py: the fulltext index's candidates scored by BM25 on the agent's own
 // rules), fused as the episode section fuses (retrieval/search_episodes.cypher) and weighted by
 // confidence decayed since the last validation (docs/memory.md §5: confidence · 0.95^(months
@@ -59,6 +60,7 @@ CALL () {
 }
 WITH r, min(vector_rank) AS vector_rank, min(fulltext_rank) AS fulltext_rank,
      max(vector_score) AS vector_score, max(fulltext_score) AS fulltext_score
+WHERE coalesce(r.is_active, true)
 WITH r, vector_rank, fulltext_rank,
      CASE $w.fusion
        WHEN 'rrf' THEN coalesce($w.vector_weight / ($w.rrf_k + vector_rank), 0.0)

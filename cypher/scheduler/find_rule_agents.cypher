@@ -1,10 +1,10 @@
-// Agents with at least one rule whose rule-decay job is due and free.
+// Agents with at least one active rule whose rule-decay job is due and free.
 // Params: $job (string), $now (datetime), $due_before (datetime), $agent_ids (list of strings:
 //         only these; empty: every agent), $limit (int).
 // Returns: agent_id (string).
 MATCH (a:Agent)
 WHERE ($agent_ids = [] OR a.id IN $agent_ids)
-  AND EXISTS { MATCH (:Rule {agent_id: a.id}) }
+  AND EXISTS { MATCH (r:Rule {agent_id: a.id}) WHERE coalesce(r.is_active, true) }
   AND NOT EXISTS {
     MATCH (j:ScheduledJob {key: $job + ':' + a.id})
     WHERE j.last_run_at > $due_before OR j.lease_until > $now

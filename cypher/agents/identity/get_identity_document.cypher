@@ -1,7 +1,7 @@
 // What an agent's identity document shows (seed 003's CLAUDE.md, generated from the graph): its
 // name, goal, creed and knowledge gaps; its top capabilities; its strongest beliefs per domain
 // (among the strongest active ones, read in index order); its open conflicts; its latest
-// revisions and rules.
+// revisions and active rules (a rule a pack version retired is left out).
 // Params: $agent_id (string), $capabilities (int), $strongest (int: active beliefs read by
 //         strength), $per_domain (int), $domains (int), $conflicts (int), $revisions (int),
 //         $rules (int).
@@ -50,6 +50,7 @@ CALL (agent) {
 }
 CALL (agent) {
   OPTIONAL MATCH (r:Rule {agent_id: $agent_id})
+    WHERE coalesce(r.is_active, true)
   WITH r ORDER BY r.created_at DESC, r.id
   LIMIT $rules
   RETURN collect(r {.id, .trigger_concept, .content, .confidence, .source}) AS rules

@@ -1,6 +1,7 @@
 // What changes when an agent's identity document would change, read cheaply: every belief
-// change bumps the agent's event_seq (strengths, revisions, new beliefs), rules are counted
-// with the newest one's time, and the name, goal and knowledge gaps are read as they are.
+// change bumps the agent's event_seq (strengths, revisions, new beliefs), active rules are
+// counted with the newest one's time (a rule a pack version retired is left out), and the name,
+// goal and knowledge gaps are read as they are.
 // Params: $agent_id (string).
 // Returns: event_seq (int or null), name, identity_goal, knowledge_gaps, rules (int),
 //          newest_rule (datetime or null), capabilities (list of strings: domain@last_refined).
@@ -8,6 +9,7 @@
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
   OPTIONAL MATCH (r:Rule {agent_id: $agent_id})
+    WHERE coalesce(r.is_active, true)
   RETURN count(r) AS rules, max(r.created_at) AS newest_rule
 }
 CALL (agent) {

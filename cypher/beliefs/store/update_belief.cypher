@@ -1,16 +1,18 @@
 // Edits a belief's statement, importance or supervision mode, recording a manual event, and
 // keeps the agent's dissatisfaction sums in step with a new importance.
-// Call graph/agent_scope/lock_agent first in the same transaction. Immutable and inactive beliefs
-// are refused by the service before this runs.
+// Call graph/agent_scope/lock_agent first in the same transaction, then
+// beliefs/store/get_belief_guard: the service refuses immutable and inactive beliefs there. An
+// inactive belief is refused here too (no row, nothing written), whoever calls.
 // Params: $agent_id (string), $belief_id (string), $changes (map: statement string or null,
 //         with a statement its lexical_terms (list of strings) and token_count (int): the words
 //         the lexical search scores it by, app/text/lexical.py scored_words;
 //         importance float or null, supervision_mode string or null,
 //         clear_supervision_mode boolean).
-// Returns: id (string). No row if unknown.
+// Returns: id (string). No row if unknown or inactive.
 // $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (agent:Agent {id: $agent_id})
 MATCH (b:Belief {agent_id: $agent_id, id: $belief_id})
+  WHERE b.is_active
 WITH agent, b, b.statement AS old_statement, b.importance AS old_importance
 SET b.statement = coalesce($changes.statement, b.statement),
     b.lexical_terms = coalesce($changes.lexical_terms, b.lexical_terms),

@@ -1,6 +1,6 @@
 // What a turn that calls a tool reads before it judges anything, in one round trip: the agent's
-// identity, its installed frames (the frame is chosen among them, or among the shipped ones when
-// it has none), D from the running sums on the Agent (as beliefs/dissatisfaction/
+// identity, its installed active frames (the frame is chosen among them, or among the shipped
+// ones when it has none), D from the running sums on the Agent (as beliefs/dissatisfaction/
 // compute_dissatisfaction with $top 0), its people and the session's latest turns (as
 // get_turn_people_and_history), and the tool with the agent's belief about it (its strength in
 // the first context of $chain, or of its nearest WITHIN ancestor, that the belief holds in, else
@@ -33,6 +33,7 @@ WITH agent,
           ELSE 0.5 * agent.d_t_imp END AS tense
 CALL (agent) {
   MATCH (f:Frame {agent_id: agent.id})
+    WHERE coalesce(f.is_active, true)
   WITH f ORDER BY f.position, f.key
   RETURN collect(properties(f)) AS frames
 }

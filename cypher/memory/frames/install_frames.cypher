@@ -1,10 +1,13 @@
 // Installs (or updates in place) frames of an agent, merged on (agent_id, key): idempotent.
+// An installed frame is active: one a pack version had retired (packs/loader/retire_pack_frames)
+// acts again.
 // Call graph/agent_scope/lock_agent first in the same transaction.
-// Params: $agent_id (string), $source (string: 'seed' or 'pack:<name>'), $now (datetime),
+// Params: $agent_id (string), $source (string: 'seed' or 'pack:<name>'),
 //         $frames (list of maps: key, name, description, activation_patterns (list of strings),
 //         default_category, default_stakes, questions_to_ask (list of strings),
 //         context_budget (int), position (int)).
 // Returns: installed (int, frames merged).
+// $now (datetime): the clock's time; the graph client fills it in when not passed.
 MATCH (agent:Agent {id: $agent_id})
 UNWIND $frames AS spec
 MERGE (f:Frame {agent_id: $agent_id, key: spec.key})
@@ -18,5 +21,8 @@ SET f.name = spec.name,
     f.context_budget = spec.context_budget,
     f.position = spec.position,
     f.source = $source,
-    f.updated_at = $now
+    f.updated_at = $now,
+    f.is_active = true,
+    f.deactivated_at = null
+REMOVE f.retired_by_pack, f.retired_in_version
 RETURN count(f) AS installed

@@ -17,6 +17,7 @@ SET r.trigger_concept = $rule.trigger_concept,
     r.source = $rule.source,
     r.confidence = toFloat($rule.confidence),
     r.validation_count = 0,
+    r.is_active = true,
     r.created_at = $now,
     // Without a vector now, app/embeddings/store.py embeds it later.
     r.embedding_pending = CASE WHEN $rule.embedding IS NULL THEN true END

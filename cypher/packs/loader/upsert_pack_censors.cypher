@@ -11,5 +11,5 @@ WITH c, row, coalesce(c.retired_by_pack, false) AS back
 SET c.pattern = row.pattern, c.reason = row.reason, c.action = row.action,
     c.is_active = CASE WHEN back THEN true ELSE c.is_active END,
     c.deactivated_at = CASE WHEN back THEN null ELSE c.deactivated_at END
-REMOVE c.retired_by_pack
+REMOVE c.retired_by_pack, c.retired_in_version
 RETURN count(c) AS censors

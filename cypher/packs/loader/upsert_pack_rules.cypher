@@ -1,5 +1,6 @@
 // A pack's rules (MERGE on pack + key). A changed rule text replaces the content and needs a new
-// vector; learned confidence and validation counts are kept.
+// vector; learned confidence and validation counts are kept. A rule the pack itself retired
+// (packs/loader/retire_pack_rules: an earlier version dropped its key) is active again.
 // Params: $agent_id (string), $pack_name (string),
 //         $embedding_model (string: the model that made the vectors, app/embeddings/embedder.py model_id),
 //         $rows (list of {key, trigger_concept, content, confidence, embedding or null,
@@ -10,11 +11,15 @@
 UNWIND $rows AS row
 MERGE (r:Rule {agent_id: $agent_id, pack_name: $pack_name, pack_key: row.key})
   ON CREATE SET r.id = randomUUID(), r.created_at = datetime($now), r.source = 'pack',
-                r.confidence = toFloat(row.confidence), r.validation_count = 0, r.fresh = true
-WITH r, row, coalesce(r.fresh, false) AS created, coalesce(r.content <> row.content, false) AS changed
+                r.confidence = toFloat(row.confidence), r.validation_count = 0, r.fresh = true,
+                r.is_active = true
+WITH r, row, coalesce(r.fresh, false) AS created, coalesce(r.content <> row.content, false) AS changed,
+     coalesce(r.retired_by_pack, false) AS back
 SET r.trigger_concept = row.trigger_concept, r.content = row.content,
-    r.lexical_terms = row.lexical_terms, r.token_count = row.token_count
-REMOVE r.fresh
+    r.lexical_terms = row.lexical_terms, r.token_count = row.token_count,
+    r.is_active = CASE WHEN back THEN true ELSE coalesce(r.is_active, true) END,
+    r.deactivated_at = CASE WHEN back THEN null ELSE r.deactivated_at END
+REMOVE r.fresh, r.retired_by_pack, r.retired_in_version
 WITH r, row, created, changed
 CALL (r, row, created, changed) {
   WITH r, row WHERE (created OR changed) AND row.embedding IS NOT NULL
