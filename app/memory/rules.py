@@ -26,7 +26,7 @@ from app.common import Unit, not_blank, utc_now
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound, InvalidInput, RuleNotFound, RuleRetired
 from app.graph.agent_scope import lock_agent
-from app.graph.client import GraphClient, Transaction
+from app.graph.client import GraphClient, Row, Transaction
 from app.memory.settings import MemoryMechanics
 from app.text.lexical import scored_words
 
@@ -264,13 +264,22 @@ async def record_decay(
     """Records on each of the agent's rules its decayed confidence at ``now``
     (``decayed_confidence``, ``decayed_at``: the same formula as :func:`effective_confidence`);
     the stored confidence is unchanged, so the decay is never applied twice. Run monthly by the
-    scheduler (docs/loop.md §14)."""
-    rows = await graph.write(
-        "memory/rules/record_decay",
-        agent_id=agent_id,
-        now=now,
-        decay=_decay_params(mechanics or MemoryMechanics()),
-    )
+    scheduler (docs/loop.md §14). Under the agent's lock, as every write to its graph.
+
+    Raises:
+        AgentNotFound: no such agent, or one being deleted.
+    """
+
+    async def work(tx: Transaction) -> list[Row]:
+        await lock_agent(tx, agent_id)
+        return await tx.run(
+            "memory/rules/record_decay",
+            agent_id=agent_id,
+            now=now,
+            decay=_decay_params(mechanics or MemoryMechanics()),
+        )
+
+    rows = await graph.write_transaction(work, action="recording rule decay")
     return (
         RuleDecay.model_validate(rows[0])
         if rows

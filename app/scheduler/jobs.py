@@ -54,7 +54,8 @@ class AgentQuery:
         }
 
 
-# A job's work: the services, the agent (None for a process job) and the tick's time.
+# A job's work: the services, the agent (None for a process job) and the run's time (when it
+# was claimed).
 JobWork = Callable[[LoopServices, str | None, datetime], Awaitable[JobDone]]
 FindAgents = Callable[[LoopServices, AgentQuery], Awaitable[list[str]]]
 

@@ -27,11 +27,14 @@ class JobRun(BaseModel):
     job: str
     agent_id: str | None = Field(description="The agent it ran for; null for a process job.")
     outcome: JobOutcome
-    started_at: datetime = Field(description="The clock's time of the tick that ran it.")
+    started_at: datetime = Field(description="The clock's time when it was claimed and started.")
     duration_ms: float
     detail: str
     recorded: bool = Field(
-        description="False when the run outlived its lease and another process claimed the job."
+        description=(
+            "False when the run outlived its lease and another process claimed the job, or "
+            "when recording it failed (Neo4j unreachable; logged)."
+        )
     )
 
 

@@ -1,11 +1,12 @@
-"""The scheduler (docs/loop.md §14): one per runtime. :meth:`Scheduler.tick` runs, at the
-clock's ``now``, every job that is due and that this process claims in the graph; the background
-task (:meth:`Scheduler.start`) calls it every ``tick_seconds``. Tests call :meth:`tick` with the
-clock moved, never the wall.
+"""The scheduler (docs/loop.md §14): one per runtime. :meth:`Scheduler.tick` runs every job
+that is due and that this process claims in the graph; the background task
+(:meth:`Scheduler.start`) calls it every ``tick_seconds``. Tests call :meth:`tick` with the clock
+moved, never the wall.
 
-A job is claimed with a lease on its ``ScheduledJob`` node (cypher/scheduler/claim_jobs.cypher),
-so however many processes run a scheduler, one of them runs each job; a run is bounded by
-``job_timeout_seconds`` (cancelled past it, recorded ``timed_out``), and counted in ``/metrics``.
+Each run is claimed when it starts, at the clock's time then, with a lease on its
+``ScheduledJob`` node (cypher/scheduler/claim_jobs.cypher) that outlasts the run's bound
+(``job_timeout_seconds``: cancelled past it, recorded ``timed_out``); so however many processes
+run a scheduler, one of them runs each job once per due time. Runs are counted in ``/metrics``.
 """
 
 from __future__ import annotations
@@ -66,18 +67,14 @@ class Scheduler:
         """Whether the background task is running."""
         return self._task is not None and not self._task.done()
 
-    async def tick(self, now: datetime | None = None) -> list[JobRun]:
-        """Runs every job due at ``now`` (the clock's time by default) that this scheduler
-        claims, one after the other; returns the runs."""
+    async def tick(self) -> list[JobRun]:
+        """Runs every job that is due and that this scheduler claims, one after the other;
+        returns the runs. Each run is claimed when it starts, at the clock's time then, so its
+        lease covers that run alone, however long the ones before it took."""
         services = self._services()
-        at = now or services.clock.now()
         runs: list[JobRun] = []
         for job in self.jobs:
-            try:
-                runs += await self._tick_job(services, job, at)
-            except CredenceError as error:
-                # Claiming failed (Neo4j away): nothing ran; the next tick tries again.
-                log.error("scheduler: job %s not claimed: %s", job.name, error.message)
+            runs += await self._tick_job(services, job)
         return runs
 
     def start(self) -> None:
@@ -102,30 +99,62 @@ class Scheduler:
             except Exception:  # a tick never stops the loop; the next one tries again
                 log.exception("scheduler tick failed")
 
-    async def _tick_job(self, services: LoopServices, job: Job, now: datetime) -> list[JobRun]:
-        due_before = now - job.every
-        if job.find_agents is None:
-            claims = [Claim(job.name, None)]
-        else:
-            query = AgentQuery(
-                job=job.name,
-                now=now,
-                due_before=due_before,
-                agent_ids=list(self.settings.agent_ids),
-                limit=self.settings.batch_size,
-            )
-            claims = [Claim(job.name, agent) for agent in await job.find_agents(services, query)]
-        claimed = await claim_jobs(
-            services.graph,
-            claims,
-            owner=self.owner,
-            now=now,
-            due_before=due_before,
-            lease_until=now + timedelta(seconds=self.settings.lease_seconds),
-        )
-        return [await self._run(services, job, claim, now) for claim in claimed]
+    async def _tick_job(self, services: LoopServices, job: Job) -> list[JobRun]:
+        agents = await self._due_agents(services, job)
+        runs: list[JobRun] = []
+        for position, agent_id in enumerate(agents):
+            claim = Claim(job.name, agent_id)
+            now = services.clock.now()
+            lease_until = now + timedelta(seconds=self.settings.lease_seconds)
+            try:
+                claimed = await claim_jobs(
+                    services.graph,
+                    [claim],
+                    owner=self.owner,
+                    now=now,
+                    due_before=now - job.every,
+                    lease_until=lease_until,
+                )
+            except CredenceError as error:
+                # Neo4j away: nothing is claimed; this agent and the rest wait for a next tick.
+                log.error(
+                    "scheduler: job %s not claimed: %s; %d more of job %s left for a next tick",
+                    claim.key,
+                    error.message,
+                    len(agents) - position - 1,
+                    job.name,
+                )
+                break
+            if claimed:  # else another process ran it (or runs it) since the agents were found
+                runs.append(await self._run(services, job, claim, now, lease_until))
+        return runs
 
-    async def _run(self, services: LoopServices, job: Job, claim: Claim, now: datetime) -> JobRun:
+    async def _due_agents(self, services: LoopServices, job: Job) -> list[str | None]:
+        """The agents whose run of ``job`` looks due now (``[None]`` for a process job); each
+        is claimed, and so checked again, when its turn comes."""
+        if job.find_agents is None:
+            return [None]
+        now = services.clock.now()
+        query = AgentQuery(
+            job=job.name,
+            now=now,
+            due_before=now - job.every,
+            agent_ids=list(self.settings.agent_ids),
+            limit=self.settings.batch_size,
+        )
+        try:
+            return list(await job.find_agents(services, query))
+        except CredenceError as error:
+            log.error(
+                "scheduler: job %s: looking for due agents failed: %s; the next tick looks again",
+                job.name,
+                error.message,
+            )
+            return []
+
+    async def _run(
+        self, services: LoopServices, job: Job, claim: Claim, now: datetime, lease_until: datetime
+    ) -> JobRun:
         """Runs one claimed job within the time bound and records how it ended."""
         started = time.perf_counter()
         outcome: JobOutcome
@@ -157,15 +186,37 @@ class Scheduler:
             detail=detail,
             recorded=False,
         )
-        run.recorded = await finish_job(
-            services.graph,
-            claim.key,
-            self.owner,
-            {
-                "started_at": now,
-                "outcome": outcome,
-                "duration_ms": run.duration_ms,
-                "detail": detail[:500],
-            },
-        )
+        await self._record(services, claim, run, lease_until)
         return run
+
+    async def _record(
+        self, services: LoopServices, claim: Claim, run: JobRun, lease_until: datetime
+    ) -> None:
+        """Records the run and frees its lease; sets ``run.recorded``. A record that fails
+        (Neo4j away) is logged and the tick goes on: the lease then ends at ``lease_until``,
+        when the job is due again (the run was not recorded, so it runs again)."""
+        record = {
+            "started_at": run.started_at,
+            "outcome": run.outcome,
+            "duration_ms": run.duration_ms,
+            "detail": run.detail[:500],
+        }
+        try:
+            run.recorded = await finish_job(services.graph, claim.key, self.owner, record)
+        except CredenceError as error:
+            log.error(
+                "scheduler: job %s ran (%s) but its run was not recorded: %s; its lease ends "
+                "at %s, when it is due again",
+                claim.key,
+                run.outcome,
+                error.message,
+                lease_until.isoformat(),
+            )
+            return
+        if not run.recorded:
+            log.warning(
+                "scheduler: job %s ran (%s) past its lease, which passed to another process; "
+                "the run was not recorded",
+                claim.key,
+                run.outcome,
+            )

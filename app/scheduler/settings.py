@@ -31,7 +31,8 @@ class SchedulerSettings(BaseModel):
     """The longest one run of a job may take; past it the run is cancelled (``timed_out``)."""
     lease_seconds: Annotated[float, Field(gt=0.0, le=86400.0)] = 600.0
     """How long (on the clock) a claimed job stays its process's; past it another may claim it.
-    At least the job timeout, so a running job is never claimed twice."""
+    Each run is claimed when it starts, so this is at least the job timeout: a running job is
+    never claimed twice."""
     batch_size: Annotated[int, Field(ge=1, le=1000)] = 10
     """Agents a per-agent job handles in one tick at most (the rest wait for the next)."""
     agent_ids: list[str] = Field(default_factory=list)

@@ -19,6 +19,9 @@ _PARAM_DECLARATION = re.compile(
 )
 _COLUMN_DECLARATION = re.compile(r"^//\s+(?P<name>[a-z_][a-z0-9_]*)\s*::\s*\S")
 _QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
+# "one of 'a', 'b', 'c'": the quoted, comma-separated values right after "one of" (a later
+# "(default 'a')" is not one more).
+_CHOICES = re.compile(r"one of\s+('(?:[^'\\]|\\.)*'(?:\s*,\s*'(?:[^'\\]|\\.)*')*)")
 _PARAMETER_USE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _PARAM_TYPE_OF: dict[str, ParamType] = {t: t for t in PARAM_TYPES}
 
@@ -98,7 +101,8 @@ def _declared_params(
             continue
         rest = (match["rest"] or "").strip()
         required = rest.startswith("required")
-        choices = tuple(_QUOTED.findall(rest.split("one of", 1)[1])) if "one of" in rest else ()
+        listed = _CHOICES.search(rest)
+        choices = tuple(_QUOTED.findall(listed[1])) if listed else ()
         params.append(
             ParamSpec(
                 name=match["name"],

@@ -1,7 +1,8 @@
 """The parameters of an analytics query: values converted to the declared types, defaults filled.
 
 Values arriving as text (query string, ``--param key=value``) are converted first. Integer
-parameters of analytics are sizes, so negative values are refused.
+parameters of analytics are sizes (how many rows): from 0 to :data:`MAX_INTEGER`, so that a huge
+value is refused naming the parameter, not failed by the driver or the database.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from typing import Any
 
 from app.beliefs.analytics.models import AnalyticsSpec, ParamSpec, ParamType
 from app.errors import InvalidInput
+
+# The largest value an integer parameter of analytics takes (every one is a count of rows).
+MAX_INTEGER = 10_000
 
 _TRUE = frozenset({"true", "1", "yes", "on"})
 _FALSE = frozenset({"false", "0", "no", "off"})
@@ -71,6 +75,8 @@ def _number(param_type: ParamType, value: Any) -> int | float:
             raise ValueError(f"expected an integer, got {value!r}")
         if value < 0:
             raise ValueError(f"must not be negative, got {value!r}")
+        if value > MAX_INTEGER:
+            raise ValueError(f"must be at most {MAX_INTEGER}, got {value!r}")
         return int(value)
     if not math.isfinite(value):
         raise ValueError(f"expected a finite number, got {value!r}")

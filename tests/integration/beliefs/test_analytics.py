@@ -37,7 +37,7 @@ from app.agents.store import create_agent
 from app.beliefs import edges, history, store, updates
 from app.beliefs.analytics.header import parse_header
 from app.beliefs.analytics.param_map import parse_param_map
-from app.beliefs.analytics.params import resolve_params
+from app.beliefs.analytics.params import MAX_INTEGER, resolve_params
 from app.beliefs.analytics.runner import analytics_names, list_analytics, run_analytics
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import (
@@ -766,3 +766,52 @@ def test_cli_lists_and_runs_analytics_as_tables(
     assert unknown.exit_code == 1 and "unknown_analytics" in unknown.output
     assert bad_param.exit_code == 2 and "key=value" in bad_param.output
     assert no_agent.exit_code == 2 and "CREDENCE_AGENT_ID" in no_agent.output
+
+
+def test_a_limit_past_the_bound_is_refused_naming_it_over_http_and_from_the_cli(
+    client: TestClient, cli: CliRunner, scenario: Scenario
+) -> None:
+    """Unbounded, these reached the driver (an int past 64 bits: OverflowError, a reset
+    connection) or the query (``toInteger($limit) + 1``: long overflow): both a 500."""
+    base = f"/v1/agents/{scenario.agent_id}/analytics"
+    for name, limit in (
+        ("longest_lineages", "9223372036854775808"),
+        ("dissatisfaction_history", "9223372036854775807"),
+        ("most_contested_beliefs", str(MAX_INTEGER + 1)),
+    ):
+        refused = client.get(f"{base}/{name}", params={"limit": limit})
+        assert refused.status_code == 422, refused.text
+        [error] = refused.json()["error"]["details"]["errors"]
+        assert error == {
+            "location": ["params", "limit"],
+            "message": f"must be at most {MAX_INTEGER}, got {int(limit)}",
+        }
+    at_most = client.get(f"{base}/dissatisfaction_history", params={"limit": MAX_INTEGER})
+    assert at_most.status_code == 200, at_most.text
+    assert at_most.json()["params"]["limit"] == MAX_INTEGER
+
+    agent = ["--agent", scenario.agent_id]
+    too_many = cli.invoke(
+        cli_app, ["analytics", "longest_lineages", *agent, "-p", "limit=9223372036854775808"]
+    )
+    assert too_many.exit_code == 1
+    assert "invalid_input" in too_many.output
+    assert f"limit: must be at most {MAX_INTEGER}, got 9223372036854775808" in too_many.output
+
+
+def test_a_bucket_outside_its_choices_lists_each_choice_once(
+    client: TestClient, scenario: Scenario
+) -> None:
+    base = f"/v1/agents/{scenario.agent_id}/analytics"
+    for name in ("revisions_over_time", "tool_outcomes_over_time"):
+        refused = client.get(f"{base}/{name}", params={"bucket": "WEEK"})
+        assert refused.status_code == 422
+        [error] = refused.json()["error"]["details"]["errors"]
+        assert error == {
+            "location": ["params", "bucket"],
+            "message": "expected one of day, week, month, year; got 'WEEK'",
+        }
+    listed = client.get(base).json()["data"]
+    for info in listed:
+        for param in info["params"]:
+            assert len(param["choices"]) == len(set(param["choices"])), (info["name"], param)

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
 from app.clock import Clock, FixedClock
+from app.errors import AgentNotFound
 from app.graph.client import GraphClient
-from app.memory.rules import RuleCreate, create_rule, effective_confidence
+from app.memory.rules import RuleCreate, create_rule, effective_confidence, record_decay
 from tests.integration.scheduler.conftest import MakeRuntime
 from tests.support.agents import MakeAgent
 
@@ -51,6 +52,37 @@ async def test_rules_have_their_decayed_confidence_recorded_once_a_month(
     moved_clock.advance(timedelta(days=1))
     [again] = await runtime.scheduler.tick()
     assert again.job == "rule_decay" and again.agent_id == agent
+
+
+async def test_the_rule_decay_write_takes_the_agents_lock_and_spares_an_agent_being_deleted(
+    make_agent: MakeAgent, graph: GraphClient, test_graph: GraphClient, moved_clock: FixedClock
+) -> None:
+    """docs/graph-model.md §5: every write to an agent's graph takes its lock first; the lock
+    also refuses writes to an agent whose deletion has begun."""
+    agent = make_agent("Locked rules")
+    rule = await create_rule(
+        graph,
+        agent,
+        RuleCreate(trigger_concept="audits", content="Book audits a month ahead", confidence=0.7),
+        now=moved_clock.now(),
+    )
+
+    async def lock_count() -> int:
+        [row] = await test_graph.read("scheduler/get_agent_lock", agent_id=agent)
+        return int(row["write_count"])
+
+    before = await lock_count()
+    moved_clock.advance(timedelta(days=45))
+    decay = await record_decay(graph, agent, moved_clock.now())
+    assert (decay.rules, decay.decaying) == (1, 1)
+    assert await lock_count() == before + 1
+    [recorded] = await test_graph.read("scheduler/get_rule_decay", rule_id=rule.id)
+
+    await graph.write("agents/store/lock_agent_for_deletion", agent_id=agent)
+    moved_clock.advance(timedelta(days=30))
+    with pytest.raises(AgentNotFound):
+        await record_decay(graph, agent, moved_clock.now())
+    assert await test_graph.read("scheduler/get_rule_decay", rule_id=rule.id) == [recorded]
 
 
 async def test_a_belief_left_without_a_vector_is_embedded_on_the_schedule(

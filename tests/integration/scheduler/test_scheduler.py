@@ -6,6 +6,7 @@ monthly rule decay and the pending embeddings run for the agent that needs them.
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
@@ -16,6 +17,7 @@ from prometheus_client import REGISTRY
 
 from app.clock import Clock, FixedClock
 from app.config import Settings
+from app.errors import GraphUnavailable
 from app.graph.client import GraphClient
 from app.loop.services import LoopServices
 from app.scheduler.jobs import AgentQuery, Job
@@ -253,3 +255,112 @@ async def test_an_agent_whose_job_timed_out_is_in_error_until_it_runs_again(
     [again] = await scheduler.tick()
     assert again.outcome == "ok"
     assert client.get(f"/v1/agents/{agent}/status").json()["state"] == "idle"
+
+
+async def test_a_batch_that_outlasts_one_lease_still_runs_each_agent_once_across_schedulers(
+    moved_clock: FixedClock,
+    test_graph: GraphClient,
+    job_keys: list[str],
+    make_runtime: MakeRuntime,
+) -> None:
+    """Seven agents' runs of 110 s each (each under the 120 s bound) take longer than one 600 s
+    lease: each is claimed when it starts, so a second scheduler ticking during the sixth finds
+    nothing of the first's batch left to take but what the first has not started."""
+    name = f"batch-{uuid.uuid4().hex[:12]}"
+    agents = [f"ag{n}" for n in range(1, 8)]
+    job_keys.extend(f"{name}:{agent}" for agent in agents)
+    ran: list[tuple[str, str | None]] = []
+
+    async def the_agents(services: LoopServices, query: AgentQuery) -> list[str]:
+        return agents
+
+    def job(owner: str, slow: bool) -> Job:
+        async def work(services: LoopServices, agent_id: str | None, now: datetime) -> JobDone:
+            ran.append((owner, agent_id))
+            if slow:
+                moved_clock.advance(timedelta(seconds=110))  # the run takes 110 s
+                if agent_id == "ag6":
+                    assert [run.agent_id for run in await other.tick()] == ["ag7"]
+            return JobDone(detail=f"ran by {owner}")
+
+        return Job(name, timedelta(hours=1), work, the_agents)
+
+    runtime = make_runtime(agents, [], job_timeout_seconds=120, lease_seconds=600)
+    first = Scheduler(lambda: runtime.loop, runtime.settings.scheduler, jobs=[job("A", True)])
+    other = Scheduler(lambda: runtime.loop, runtime.settings.scheduler, jobs=[job("B", False)])
+    start = moved_clock.now()
+    runs = await first.tick()
+    assert sorted(agent for _, agent in ran) == agents  # each agent once, by one of them
+    assert [run.agent_id for run in runs] == agents[:6] and all(run.recorded for run in runs)
+    # Each run was claimed at the clock's time when it started, not the tick's.
+    assert [run.started_at for run in runs] == [
+        start + timedelta(seconds=110 * n) for n in range(6)
+    ]
+    for agent in agents:
+        node = await _job(test_graph, f"{name}:{agent}")
+        assert node["runs"] == 1 and node.get("lease_owner") is None, (agent, node)
+
+
+async def test_a_run_whose_record_fails_leaves_the_rest_of_the_batch_to_run_and_record(
+    moved_clock: FixedClock,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    job_keys: list[str],
+    make_runtime: MakeRuntime,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    name = f"unrecorded-{uuid.uuid4().hex[:12]}"
+    agents = ["a1", "a2", "a3"]
+    job_keys.extend(f"{name}:{agent}" for agent in agents)
+    ran: list[str | None] = []
+
+    async def the_agents(services: LoopServices, query: AgentQuery) -> list[str]:
+        return agents
+
+    async def work(services: LoopServices, agent_id: str | None, now: datetime) -> JobDone:
+        ran.append(agent_id)
+        return JobDone(detail="done")
+
+    write_alone = graph.write_alone
+
+    async def neo4j_away_for_a1s_record(query: str, **params: object) -> list[dict[str, object]]:
+        if query == "scheduler/finish_job" and params["key"] == f"{name}:a1":
+            raise GraphUnavailable("Neo4j is unreachable (the test's fault)")
+        return await write_alone(query, **params)
+
+    monkeypatch.setattr(graph, "write_alone", neo4j_away_for_a1s_record)
+    runtime = make_runtime(agents, [], job_timeout_seconds=60, lease_seconds=300)
+    scheduler = Scheduler(
+        lambda: runtime.loop,
+        runtime.settings.scheduler,
+        jobs=[Job(name, timedelta(hours=1), work, the_agents)],
+    )
+    start = moved_clock.now()
+    with caplog.at_level(logging.ERROR, logger="app.scheduler.scheduler"):
+        runs = await scheduler.tick()
+    assert ran == agents
+    assert [(run.agent_id, run.recorded) for run in runs] == [
+        ("a1", False),
+        ("a2", True),
+        ("a3", True),
+    ]
+    [message] = [record.getMessage() for record in caplog.records]
+    lease_end = (start + timedelta(seconds=300)).isoformat()
+    assert message == (
+        f"scheduler: job {name}:a1 ran (ok) but its run was not recorded: Neo4j is unreachable "
+        f"(the test's fault); its lease ends at {lease_end}, when it is due again"
+    )
+    a1 = await _job(test_graph, f"{name}:a1")
+    assert a1["runs"] == 0 and a1["lease_owner"] == scheduler.owner
+    for agent in ("a2", "a3"):
+        node = await _job(test_graph, f"{name}:{agent}")
+        assert node["runs"] == 1 and node.get("lease_owner") is None
+
+    # Until its lease ends nothing runs again; then a1, never recorded, is due and runs.
+    monkeypatch.setattr(graph, "write_alone", write_alone)
+    moved_clock.advance(timedelta(seconds=299))
+    assert await scheduler.tick() == []
+    moved_clock.advance(timedelta(seconds=1))
+    [again] = await scheduler.tick()
+    assert (again.agent_id, again.recorded) == ("a1", True)

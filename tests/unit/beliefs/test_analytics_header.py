@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from app.beliefs.analytics.header import parse_header
+from app.beliefs.analytics.models import AnalyticsSpec
 from app.beliefs.analytics.param_map import parse_param_map
-from app.beliefs.analytics.params import coerce, resolve_params
+from app.beliefs.analytics.params import MAX_INTEGER, coerce, resolve_params
 from app.errors import InvalidInput
 from app.resources import resource_dir
 
@@ -272,3 +273,37 @@ def test_coerce(name: str, value: Any, converted: Any) -> None:
             coerce(param, value)
     else:
         assert coerce(param, value) == converted
+
+
+def _shipped_spec(name: str) -> AnalyticsSpec:
+    text = (resource_dir("cypher") / "beliefs" / "analytics" / f"{name}.cypher").read_text()
+    return parse_header(name, text)
+
+
+@pytest.mark.parametrize("name", ["revisions_over_time", "tool_outcomes_over_time"])
+def test_a_choice_list_is_the_values_after_one_of_not_the_default_after_them(name: str) -> None:
+    bucket = _shipped_spec(name).param("bucket")
+    assert bucket is not None and bucket.choices == ("day", "week", "month", "year")
+    with pytest.raises(ValueError) as refused:
+        coerce(bucket, "WEEK")  # choices are matched exactly, as the query's CASE reads them
+    assert str(refused.value) == "expected one of day, week, month, year; got 'WEEK'"
+
+
+@pytest.mark.parametrize(
+    ("name", "param"),
+    [
+        (name, param.name)
+        for name in sorted(SHIPPED)
+        for param in _shipped_spec(name).params
+        if param.type == "INTEGER"
+    ],
+)
+def test_every_integer_parameter_of_the_shipped_analytics_is_bounded(name: str, param: str) -> None:
+    spec = _shipped_spec(name)
+    assert resolve_params(spec, {param: str(MAX_INTEGER)})[param] == MAX_INTEGER
+    for too_large in (MAX_INTEGER + 1, 2**63 - 1, 2**63, "9223372036854775808"):
+        with pytest.raises(InvalidInput) as raised:
+            resolve_params(spec, {param: too_large})
+        [error] = raised.value.details["errors"]
+        assert error["location"] == ["params", param]
+        assert error["message"] == f"must be at most {MAX_INTEGER}, got {int(too_large)!r}"
