@@ -5,12 +5,11 @@ message; bad arguments name the field. Nothing a call does crashes the server.""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
-from app.errors import CredenceError, InvalidInput
+from app.errors import CredenceError, InvalidInput, validation_entries
 
 
 def error_text(error: CredenceError) -> str:
@@ -21,14 +20,7 @@ def error_text(error: CredenceError) -> str:
 def invalid_input(error: ValidationError) -> InvalidInput:
     """A model built from a tool's arguments refused them: the same ``invalid_input`` REST
     answers, each problem at its field (the tool's arguments share the model's field names)."""
-    problems: list[dict[str, Any]] = [
-        {
-            "location": list(item["loc"]),
-            "message": item["msg"],
-            "type": item["type"],
-        }
-        for item in error.errors(include_url=False)
-    ]
+    problems = validation_entries(error.errors(include_url=False))
     summary = "; ".join(
         f"{'.'.join(str(p) for p in item['location'])}: {item['message']}" for item in problems
     )
