@@ -7,7 +7,10 @@ parsing, that refuses a body larger than ``CREDENCE_API__MAX_BODY_BYTES`` with 4
 - A body without a length (``Transfer-Encoding: chunked``) is read here, chunk by chunk, until it
   ends (then the app gets it) or passes the limit (then the app is never called).
 - A WebSocket message over the limit gets an error frame (``app.api.errors.socket_error_frame``)
-  and the socket is closed with 1009 (message too big); the app sees a disconnect.
+  and the socket is closed with 1009 (message too big); the app sees a disconnect. Under
+  ``credence serve`` uvicorn refuses such a message from its frame header, before it is read,
+  and sends the same frame first (``app.api.socket_protocol``); this is the bound for any
+  other server.
 
 The bulk uploads (an episode import, research source files) have their own, larger bound
 (``CREDENCE_API__MAX_UPLOAD_BODY_BYTES``). The MCP transport at ``/mcp`` is an ordinary route

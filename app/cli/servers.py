@@ -29,6 +29,7 @@ def serve(
 
     from app.api.app import create_app
     from app.api.security import effective_bind_host
+    from app.api.socket_protocol import BoundedSocketProtocol
 
     settings = get_settings()
     logging.basicConfig(
@@ -48,8 +49,10 @@ def serve(
         host=bind_host,
         port=bind_port,
         log_level=settings.log_level.lower(),
-        # A WebSocket message over the body limit closes the socket (1009) before it is buffered.
+        # A WebSocket message over the body limit is refused before it is buffered: the
+        # `body_too_large` error frame, then the close 1009 (app/api/socket_protocol.py).
         ws_max_size=settings.api.max_body_bytes,
+        ws=BoundedSocketProtocol,
     )
 
 

@@ -1,19 +1,51 @@
-"""The MCP prompts: the two questions Credence is built to answer well."""
+"""The MCP prompts: the two questions Credence is built to answer well.
+
+Each prompt's arguments have a model (``PROMPT_ARGUMENTS``) that ``arguments.ArgumentCheck``
+checks them against, with REST's bounds: a topic is at most what ``/context`` takes as a query.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.mcp.tool_calls import AgentArg
+from app.retrieval.models import MAX_QUERY_CHARS
+
+TopicArg = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="The claim or topic, in your own words",
+    ),
+]
+
+
+class ExplainWhyArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    topic: TopicArg
+    agent_id: AgentArg = None
+
+
+class ReviewTensionsArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: AgentArg = None
+
+
+PROMPT_ARGUMENTS: dict[str, type[BaseModel]] = {
+    "explain_why": ExplainWhyArguments,
+    "review_tensions": ReviewTensionsArguments,
+}
 
 
 def register_prompts(server: MCPServer) -> None:
     @server.prompt(name="explain_why", title="Explain why you believe…")
-    def explain_why(
-        topic: Annotated[str, Field(description="The claim or topic, in your own words")],
-        agent_id: str | None = None,
-    ) -> str:
+    def explain_why(topic: TopicArg, agent_id: AgentArg = None) -> str:
         """Why the agent believes something: find the belief, then explain it."""
         agent = f" (agent_id {agent_id})" if agent_id else ""
         return (
@@ -27,7 +59,7 @@ def register_prompts(server: MCPServer) -> None:
         )
 
     @server.prompt(name="review_tensions", title="Review your open tensions")
-    def review_tensions(agent_id: str | None = None) -> str:
+    def review_tensions(agent_id: AgentArg = None) -> str:
         """Go through the agent's most tense beliefs and what could resolve them."""
         agent = f" (agent_id {agent_id})" if agent_id else ""
         return (

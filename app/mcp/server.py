@@ -5,11 +5,13 @@ from __future__ import annotations
 from mcp.server.mcpserver import MCPServer
 
 from app import __version__
+from app.mcp.arguments import ArgumentCheck
+from app.mcp.errors import ToolErrorBodies
 from app.mcp.metering import ToolCallMetrics
-from app.mcp.prompts import register_prompts
+from app.mcp.prompts import PROMPT_ARGUMENTS, register_prompts
 from app.mcp.resources import register_resources
 from app.mcp.services import ServicesProvider
-from app.mcp.tools import register_tools
+from app.mcp.tools import credence_tools
 
 INSTRUCTIONS = (
     "Credence is the agent's memory of beliefs, and why it holds them. Each belief has a "
@@ -22,11 +24,14 @@ INSTRUCTIONS = (
 
 
 def build_server(services: ServicesProvider) -> MCPServer:
+    tools = credence_tools(services)
     server: MCPServer = MCPServer(
-        "credence", title="Credence", version=__version__, instructions=INSTRUCTIONS
+        "credence", title="Credence", version=__version__, instructions=INSTRUCTIONS, tools=tools
     )
-    register_tools(server, services)
     register_resources(server, services)
     register_prompts(server)
+    # Outermost first: the metrics count what the client gets, refusals included.
     server.middleware.append(ToolCallMetrics(server))
+    server.middleware.append(ToolErrorBodies())
+    server.middleware.append(ArgumentCheck(tools, PROMPT_ARGUMENTS))
     return server

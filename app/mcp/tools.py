@@ -1,7 +1,8 @@
 """The MCP tools: each one a REST route's service call, named for what a model wants done.
 
 The tools themselves live in ``reading_tools`` and ``writing_tools``; this module registers
-them, in the order a client lists them, with their read-only or writing annotation.
+them, in the order a client lists them, with their read-only or writing annotation, as the
+SDK's ``Tool`` objects the server is built with (``arguments.strict_tool``).
 """
 
 from __future__ import annotations
@@ -9,18 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import ConfigDict
 
+from app.mcp.arguments import strict_tool
 from app.mcp.reading_tools import ReadingTools
 from app.mcp.services import ServicesProvider
 from app.mcp.tool_calls import READ, WRITE
 from app.mcp.writing_tools import WritingTools
 
 
-def register_tools(server: MCPServer, services: ServicesProvider) -> None:
-    """Adds every Credence tool to ``server``."""
+def credence_tools(services: ServicesProvider) -> list[Tool]:
+    """Every Credence tool, in the order a client lists them, each refusing unknown arguments."""
     reading = ReadingTools(services)
     writing = WritingTools(services)
     tools: list[tuple[Callable[..., Any], ToolAnnotations]] = [
@@ -40,20 +41,4 @@ def register_tools(server: MCPServer, services: ServicesProvider) -> None:
         (reading.agent_overview, READ),
         (reading.replay_beliefs, READ),
     ]
-    for tool, hints in tools:
-        server.tool(annotations=hints)(tool)
-        _refuse_unknown_arguments(server, tool.__name__)
-
-
-def _refuse_unknown_arguments(server: MCPServer, name: str) -> None:
-    """A tool's arguments are exactly those it declares: an unknown one (``agent`` for
-    ``agent_id``) is refused, naming it, as a REST body's is, rather than ignored (a review's
-    ``chat`` with ``agent`` wrote to the default agent). The listed schema says so too."""
-    tool = server._tool_manager.get_tool(name)
-    assert tool is not None
-    model = tool.fn_metadata.arg_model
-    config = ConfigDict(**model.model_config)
-    config["extra"] = "forbid"
-    strict = type(model.__name__, (model,), {"model_config": config})
-    tool.fn_metadata.arg_model = strict
-    tool.parameters["additionalProperties"] = False
+    return [strict_tool(tool, hints) for tool, hints in tools]

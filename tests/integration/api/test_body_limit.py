@@ -1,7 +1,8 @@
 """Bounded bodies against a real `credence serve` (uvicorn, TCP): a body over
 CREDENCE_API__MAX_BODY_BYTES is answered 413 body_too_large before the client has sent it, with
 a declared length or chunked, with a wrong API key too; a WebSocket message over the limit
-closes the socket with 1009; the MCP transport is bounded the same way."""
+gets the `body_too_large` error frame, then the socket closes with 1009; the MCP transport is
+bounded the same way."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from app.config import Settings
+from app.errors import BodyTooLarge
 from tools.serve.api_process import running_api, server_env
 
 LIMIT = 65536
@@ -116,12 +118,26 @@ def test_the_mcp_transport_refuses_a_big_body(api: str) -> None:
     assert response.json()["error"]["code"] == "body_too_large"
 
 
-def test_a_websocket_message_over_the_limit_closes_the_socket_with_1009(api: str) -> None:
+def test_a_websocket_message_over_the_limit_gets_the_error_frame_then_1009(api: str) -> None:
+    """uvicorn's websockets refused the message from its frame header and closed the socket
+    with 1009 before the app saw it: no `body_too_large` frame ever went out."""
     url = api.replace("http://", "ws://") + "/v1/agents/any-agent/ws/chat"
     with connect(url, additional_headers={"x-api-key": "right-key"}) as chat:
         chat.send(json.dumps({"message": "x" * (LIMIT + 1)}))
+        frame = json.loads(chat.recv(timeout=30))
         with pytest.raises(ConnectionClosed) as closed:
             while True:
                 chat.recv(timeout=30)
 
+    # What a body of no declared length over the limit is answered (the 413 of the test above).
+    refused = BodyTooLarge(LIMIT)
+    assert frame == {
+        "type": "error",
+        "error": {
+            "code": "body_too_large",
+            "status": 413,
+            "message": refused.message,
+            "details": {"limit": LIMIT, "size": None},
+        },
+    }
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009

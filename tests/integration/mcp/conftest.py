@@ -27,8 +27,9 @@ def answer(result: CallToolResult) -> dict[str, Any]:
 
 
 def error(result: CallToolResult) -> dict[str, Any]:
-    """A failed tool call's error body (REST's ``{"code", "message", "details"}``)."""
+    """A failed tool call's error body (REST's ``{"code", "message", "details"}``): the whole
+    text of the tool error is REST's JSON body."""
     assert result.is_error
     text = result.content[0].text  # type: ignore[union-attr]
-    body: dict[str, Any] = json.loads(text[text.index("{") :])["error"]
+    body: dict[str, Any] = json.loads(text)["error"]
     return body
