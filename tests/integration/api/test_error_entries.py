@@ -147,3 +147,17 @@ def test_the_openapi_entry_schema_names_exactly_the_documented_keys(client: Test
     assert entry["additionalProperties"] is False
     errors = schemas["ErrorDetails"]["properties"]["errors"]
     assert errors["items"] == {"$ref": "#/components/schemas/ErrorEntry"}
+
+
+def test_a_chat_socket_refusal_has_the_same_entries(client: TestClient, agent: str) -> None:
+    with client.websocket_connect(f"/v1/agents/{agent}/ws/chat") as socket:
+        socket.send_json({"message": "", "speaker": "Sam", "surprise": 1})
+        frame = socket.receive_json()
+
+    assert frame["type"] == "error" and frame["error"]["code"] == "invalid_input"
+    entries = frame["error"]["details"]["errors"]
+    assert entries and all(set(entry) == ENTRY_KEYS for entry in entries), entries
+    assert {(tuple(e["location"]), e["type"]) for e in entries} >= {
+        (("message",), "string_too_short"),
+        (("surprise",), "extra_forbidden"),
+    }
