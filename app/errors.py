@@ -585,6 +585,10 @@ class UnknownResearchSource(InvalidInput):
             field="sources",
             names=names,
             known=known,
+            errors=[
+                error_entry(["body", "sources"], f"no research source named {name!r}", "not_found")
+                for name in names
+            ],
         )
 
 

@@ -54,6 +54,11 @@ def _bookmark_header(client: TestClient, agent: str) -> Any:
     return client.get(f"/v1/agents/{agent}/beliefs", headers={HEADER: "not a bookmark"})
 
 
+def _research_source(client: TestClient, agent: str) -> Any:
+    body = {"query": "tides", "sources": ["corpus", "no-such-source"]}
+    return client.post(f"/v1/agents/{agent}/research/search", json=body)
+
+
 # (how to provoke it, its code, the first entry's location and type, and what the top-level
 # message starts with: the first problem, as before).
 KINDS = {
@@ -92,6 +97,13 @@ KINDS = {
         ["params", "limit"],
         "value_error",
         "invalid parameters for analytics 'longest_lineages': limit:",
+    ),
+    "research source": (
+        _research_source,
+        "unknown_research_source",
+        ["body", "sources"],
+        "not_found",
+        "sources: no research source named 'no-such-source'",
     ),
     "bookmark header": (
         _bookmark_header,
