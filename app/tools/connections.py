@@ -23,7 +23,13 @@ from app.beliefs.models import BeliefCreate
 from app.beliefs.store import belief_params, create_belief_in
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import embed_pending
-from app.errors import ConnectionNameTaken, ConnectionNotFound, InvalidInput, ToolNotFound
+from app.errors import (
+    ConnectionNameTaken,
+    ConnectionNotFound,
+    InvalidInput,
+    ToolNotFound,
+    error_entry,
+)
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.tools.clients import McpClients, ServerSpec
@@ -166,7 +172,9 @@ def _check_command(settings: ToolSettings, data: ConnectionCreate) -> None:
         raise InvalidInput(
             f"command {data.command!r} is not one of the allowed stdio commands "
             "(CREDENCE_TOOLS__STDIO_COMMANDS)",
-            errors=[{"loc": ["body", "command"], "msg": "not an allowed stdio command"}],
+            errors=[
+                error_entry(["body", "command"], "not an allowed stdio command", "not_allowed")
+            ],
         )
 
 
@@ -230,7 +238,7 @@ def _mark_search_tools(tools: list[dict[str, Any]], names: Sequence[str]) -> Non
         if tool is None:
             raise InvalidInput(
                 f"search tool {name!r} is not one of the server's tools ({', '.join(by_name)})",
-                errors=[{"loc": ["body", "search_tools"], "msg": f"no tool {name!r}"}],
+                errors=[error_entry(["body", "search_tools"], f"no tool {name!r}", "not_found")],
             )
         if tool["destructive"]:
             raise search_tool_destructive(tool["qualified_name"], ["body", "search_tools"])
@@ -241,7 +249,7 @@ def search_tool_destructive(qualified_name: str, loc: list[str]) -> InvalidInput
     return InvalidInput(
         f"{qualified_name} may destroy (no readOnlyHint, or destructiveHint): research only "
         "reads, so it cannot be a search source",
-        errors=[{"loc": loc, "msg": "a search source must not be destructive"}],
+        errors=[error_entry(loc, "a search source must not be destructive", "destructive")],
     )
 
 
