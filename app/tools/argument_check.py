@@ -7,18 +7,23 @@ answer instead."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.errors import InvalidInput
+from app.graph.client import GraphClient
+from app.reasoning.protocol import ToolCall
 from app.reasoning.tool_arguments import SchemaRefusal, schema_refusal
 
 
 def check_arguments(
-    qualified_name: str, schema: str | Mapping[str, Any] | None, arguments: Any
+    qualified_name: str,
+    schema: str | Mapping[str, Any] | None,
+    arguments: Any,
+    where: Sequence[str | int] = ("body",),
 ) -> None:
     """Raises InvalidInput naming the argument the tool's schema (JSON text or parsed) refuses
-    (its location under ``arguments``)."""
+    (its location: ``where``, then ``arguments`` and the argument's path)."""
     refusal = schema_refusal(schema, arguments)
     if refusal is None:
         return
@@ -26,7 +31,7 @@ def check_arguments(
         refusal_sentence(qualified_name, refusal),
         errors=[
             {
-                "location": ["body", *refusal.location],
+                "location": [*where, *refusal.location],
                 "message": refusal.message,
                 "type": "schema_error",
             }
@@ -38,3 +43,21 @@ def refusal_sentence(qualified_name: str, refusal: SchemaRefusal) -> str:
     """``ledger.read_query refuses these arguments: arguments.limit: 'ten' is not of type
     'integer'``."""
     return f"{qualified_name} refuses these arguments: {refusal}"
+
+
+async def check_stored_arguments(
+    graph: GraphClient, agent_id: str, call: ToolCall, where: Sequence[str | int]
+) -> None:
+    """The check of ``call`` against its tool's schema as the graph holds it now (an approved
+    call runs after the proposal's check: the schema may have changed since, and a person's
+    modified call was never checked). A tool the agent lacks is left to the executor, which
+    fails the call with its reason.
+
+    Raises:
+        InvalidInput: the schema refuses the arguments.
+    """
+    rows = await graph.read(
+        "tools/get_tool_input_schema", agent_id=agent_id, qualified_name=call.qualified_name
+    )
+    if rows:
+        check_arguments(call.qualified_name, rows[0]["input_schema"], call.arguments, where)
