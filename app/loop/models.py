@@ -181,6 +181,16 @@ class ToolRoute(BaseModel):
         default_factory=dict,
         description="each missing argument with its description in the tool's input schema",
     )
+    arguments: dict[str, Any] | None = Field(
+        default=None,
+        description="the arguments the call was proposed with (None when none was proposed)",
+    )
+    refused: str | None = Field(
+        default=None,
+        description="why the tool's input schema refused the proposed call's arguments (the "
+        "argument and the schema's message): the call was not made, not proposed for approval, "
+        "and the belief about the tool did not move",
+    )
 
 
 class TurnResult(BaseModel):

@@ -18,8 +18,9 @@ from typing import Any
 
 import mcp_types as types
 
+from app.beliefs.contexts import context_chain
 from app.beliefs.mechanics import Mechanics
-from app.beliefs.models import BeliefCreate
+from app.beliefs.models import BeliefCreate, ContextStrength
 from app.beliefs.store import belief_params, create_belief_in
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import embed_pending
@@ -33,6 +34,7 @@ from app.errors import (
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.tools.clients import McpClients, ServerSpec
+from app.tools.focus import call_context
 from app.tools.models import (
     ConnectionCreate,
     ConnectionPublic,
@@ -359,7 +361,8 @@ async def remove_connection(
     clients.secrets.forget(agent_id, name)
 
 
-def tool_public(row: dict[str, Any]) -> ToolPublic:
+def tool_public(row: dict[str, Any], context: str | None = None) -> ToolPublic:
+    """A ``tools/list_tools`` row; ``context``: the one its strength in context was read in."""
     tool = row["tool"]
     schema = tool.get("input_schema")
     return ToolPublic(
@@ -374,13 +377,25 @@ def tool_public(row: dict[str, Any]) -> ToolPublic:
         search_source=bool(tool.get("search_source")),
         belief_id=tool.get("belief_id"),
         belief_strength=row.get("belief_strength"),
+        context=context,
+        strength_in_context=row.get("strength_in_context"),
+        context_applied=row.get("context_applied"),
+        contexts=[ContextStrength.model_validate(c) for c in row.get("contexts") or []],
         successes=int(row.get("successes") or 0),
         failures=int(row.get("failures") or 0),
     )
 
 
-async def list_tools(graph: GraphClient, agent_id: str, connection: str | None) -> ToolsPublic:
-    """The tools of one connection (or all).
+async def list_tools(
+    graph: GraphClient,
+    agent_id: str,
+    connection: str | None,
+    context: str | None = None,
+    now: datetime | None = None,
+) -> ToolsPublic:
+    """The tools of one connection (or all), each with the strength a call of it routes on in
+    ``context`` (None: the context a call without one takes at ``now``, the graph clock's time
+    by default; app/tools/focus.py).
 
     Raises:
         AgentNotFound, ConnectionNotFound.
@@ -389,8 +404,11 @@ async def list_tools(graph: GraphClient, agent_id: str, connection: str | None) 
         await connection_row(graph, agent_id, connection)
     else:
         await require_agent(graph, agent_id)
-    rows = await graph.read("tools/list_tools", agent_id=agent_id, connection=connection)
-    data = [tool_public(row) for row in rows]
+    name = call_context(context, now or graph.clock.now())
+    rows = await graph.read(
+        "tools/list_tools", agent_id=agent_id, connection=connection, chain=context_chain(name)
+    )
+    data = [tool_public(row, name) for row in rows]
     return ToolsPublic(data=data, count=len(data))
 
 

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.beliefs.models import ContextStrength
 from app.reasoning.protocol import ToolCall
 from app.tools.calls import MAX_ARGUMENT_DEPTH, arguments_text, json_depth
 
@@ -104,7 +105,31 @@ class ToolPublic(BaseModel):
         default=None, description="The agent's belief about the tool: supervision reads it."
     )
     belief_strength: float | None = Field(
-        default=None, description="Its default strength (a turn reads it in its context)."
+        default=None,
+        description="Its default (general) strength; a call routes on its strength in the call's "
+        "context: strength_in_context.",
+    )
+    context: str | None = Field(
+        default=None,
+        description="The context strength_in_context is read in: the one asked for "
+        "(?context=), else the one a call without a context takes now (the day's temporal "
+        "context: month_end, quarter_end, year_end); null: none (the default strength).",
+    )
+    strength_in_context: float | None = Field(
+        default=None,
+        description="The strength supervision routes a call of the tool on in that context: "
+        "the belief's HOLDS_IN strength for the context, else for its nearest fallback "
+        "(acme/month_end → month_end), else its default strength; null when the tool has no "
+        "active belief.",
+    )
+    context_applied: str | None = Field(
+        default=None,
+        description="The context whose HOLDS_IN strength applied (null: the default strength "
+        "did, e.g. for a context the belief holds no strength in).",
+    )
+    contexts: list[ContextStrength] = Field(
+        default_factory=list,
+        description="Every context the belief holds its own strength in, by name.",
     )
     search_source: bool = Field(
         default=False, description="Research searches it beside the corpus and the graph."
