@@ -345,3 +345,27 @@ async def test_dissatisfaction_sums_follow_edges_revisions_edits_and_deactivatio
     await check()
     summary = await compute_dissatisfaction(engine.graph, engine.mechanics, engine.agent_id)
     assert summary.beliefs == 4  # four leaves (one of them revised), the hub deactivated
+
+
+async def test_urgent_revisions_stop_at_the_time_bound_of_the_injected_clock(
+    graph: GraphClient,
+) -> None:
+    mechanics = Mechanics(urgent_revision_beliefs=3, urgent_revision_seconds=20)
+    engine = await Engine.new(graph, mechanics)
+    tense = [await engine.belief(f"Tense belief {n}", importance=1.0) for n in range(3)]
+    for belief in tense:
+        for _ in range(4):  # tension 0.6: urgent (≥ 0.5) but under the threshold (0.7)
+            await engine.evidence(belief, "contradicting", "It is not so")
+    # The first revision starts at 0 s; by the next check 25 s have passed (≥ 20 s).
+    seconds = iter([0.0, 0.0, 25.0, 25.0, 25.0])
+
+    outcome = await revision.revise_urgent(
+        graph, mechanics, engine.reasoner, engine.agent_id, lambda: next(seconds)
+    )
+
+    assert [r.mode for r in outcome.revisions] == ["urgent"]
+    # Time standing still, the same call revises the two left.
+    again = await revision.revise_urgent(
+        graph, mechanics, engine.reasoner, engine.agent_id, lambda: 0.0
+    )
+    assert len(again.revisions) == 2
