@@ -11,6 +11,8 @@ from app.beliefs.mechanics import Mechanics
 from app.beliefs.replay import compare_with_stored
 from app.errors import BeliefImmutable, CycleRefused
 from app.graph.client import GraphClient
+from app.packs.loader import load_pack
+from app.seeds.pack_schema import KnowledgePack
 from tests.integration.beliefs.engine import Engine
 
 
@@ -369,3 +371,50 @@ async def test_urgent_revisions_stop_at_the_time_bound_of_the_injected_clock(
         graph, mechanics, engine.reasoner, engine.agent_id, lambda: 0.0
     )
     assert len(again.revisions) == 2
+
+
+def _pack(version: int, *keys: str) -> KnowledgePack:
+    beliefs = {
+        "strong": {"statement": "Ledgers balance", "strength": 0.9, "supports": [{"key": "top"}]},
+        "weak": {"statement": "Ledgers drift", "strength": 0.1, "supports": [{"key": "top"}]},
+        "top": {"statement": "The books can be trusted", "strength": 0.5},
+    }
+    return KnowledgePack.model_validate(
+        {
+            "name": "retire-test",
+            "version": version,
+            "industry": "testing",
+            "description": "A pack whose second version drops a supporter",
+            "beliefs": [{"key": key, "category": "aesthetic", **beliefs[key]} for key in keys],
+        }
+    )
+
+
+async def test_a_supporter_a_pack_retires_no_longer_holds_up_what_it_supported(
+    engine: Engine,
+) -> None:
+    await load_pack(
+        engine.graph,
+        None,
+        engine.mechanics,
+        engine.agent_id,
+        _pack(1, "strong", "weak", "top"),
+        strength_cap=None,
+    )
+    page = await store.list_beliefs(engine.graph, engine.agent_id)
+    top = next(b for b in page.data if b.statement == "The books can be trusted")
+    assert top.strength == pytest.approx(0.5)
+
+    report = await load_pack(
+        engine.graph,
+        None,
+        engine.mechanics,
+        engine.agent_id,
+        _pack(2, "strong", "top"),
+        strength_cap=None,
+    )
+
+    assert report.retired == ["weak"]
+    strength, _, _ = await engine.state(top.id)
+    assert strength == pytest.approx(0.9)
+    assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
