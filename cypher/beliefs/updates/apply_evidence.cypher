@@ -1,7 +1,11 @@
-// Applies a batch of evidence in one statement, belief by belief rather than piece by piece
-// (the same result as one at a time: tension only adds, capped at 1, and reinforcements combine
-// as 1 − (1 − s) · Π(1 − rate · w) in any order):
-// - reinforcing evidence raises strength with diminishing returns (not for distrusted beliefs);
+// Applies a round of a batch of evidence in one statement, belief by belief rather than piece by
+// piece (the same result as one at a time: tension only adds, capped at 1, and reinforcements
+// combine as 1 − (1 − s) · Π(1 − rate · w) in any order). One at a time, a piece on a belief
+// above one an earlier piece reinforced would first see that reinforcement's cascade: the caller
+// (app/beliefs/updates.py) never puts such a pair in one round (beliefs/updates/find_beliefs_above).
+// - reinforcing evidence raises strength with diminishing returns, counts in
+//   reinforcement_count and sets last_reinforced; a distrusted belief takes none of it (the
+//   evidence is still logged: evidence received, no reinforcement applied);
 // - contradicting evidence adds tension rate · weight (linear, never decays), and that tension
 //   flows up to $m.propagation_max_hops SUPPORTS hops: δ · ρ^k · Π(edge weights), summed over
 //   paths whose beliefs are all active;
@@ -38,8 +42,10 @@ CALL (agent) {
   SET b.strength = new_strength,
       b.tension = new_tension,
       b.is_invalidated = new_strength < $m.thresholds[b.category] - $m.invalidation_tolerance,
-      b.reinforcement_count = b.reinforcement_count + size(weights),
-      b.last_reinforced = CASE WHEN size(weights) > 0 THEN datetime($now) ELSE b.last_reinforced END,
+      b.reinforcement_count = b.reinforcement_count
+                              + CASE WHEN b.is_distrusted THEN 0 ELSE size(weights) END,
+      b.last_reinforced = CASE WHEN size(weights) > 0 AND NOT b.is_distrusted THEN datetime($now)
+                               ELSE b.last_reinforced END,
       b.last_challenged = CASE WHEN delta > 0 THEN datetime($now) ELSE b.last_challenged END
   RETURN collect({node: b, pieces: pieces, weights: weights, delta: delta,
                   old_strength: old_strength, new_strength: new_strength,

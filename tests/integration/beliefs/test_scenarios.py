@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from app.beliefs import formulas as f
-from app.beliefs import history, revision, store
+from app.beliefs import history, revision, store, updates
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import EvidenceForBelief, EvidenceResult
 from app.beliefs.replay import compare_with_stored
 from app.errors import BeliefImmutable, CycleRefused
 from app.graph.client import GraphClient
@@ -132,8 +133,13 @@ async def test_distrust_is_permanent(engine: Engine) -> None:
         again = await engine.outcome(belief, outcome="success", moral_valence="confirmation")
         assert again.new_strength == 0.0 and again.is_distrusted
     await engine.evidence(belief, "reinforcing", "They never shared one since")
-    strength, _, _ = await engine.state(belief)
-    assert strength == 0.0
+    detail = await store.get_belief(
+        engine.graph, engine.mechanics, engine.agent_id, belief, history_limit=5
+    )
+    assert detail.belief.strength == 0.0
+    # Evidence received and logged, but no reinforcement applied: nothing counts it as one.
+    assert detail.belief.reinforcement_count == 0 and detail.belief.last_reinforced is None
+    assert [e["stance"] for e in detail.evidence] == ["reinforcing"]
     assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
 
 
@@ -418,3 +424,78 @@ async def test_a_supporter_a_pack_retires_no_longer_holds_up_what_it_supported(
     strength, _, _ = await engine.state(top.id)
     assert strength == pytest.approx(0.9)
     assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
+
+
+async def _supported_chain(engine: Engine) -> dict[str, str]:
+    ids = {
+        name: await engine.belief(f"Belief {name}", strength=strength)
+        for name, strength in (("a", 0.5), ("b", 0.5), ("c", 0.3), ("d", 0.4))
+    }
+    await engine.supports(ids["a"], ids["b"])
+    await engine.supports(ids["b"], ids["c"], weight=0.5)
+    await engine.supports(ids["d"], ids["c"])
+    return ids
+
+
+async def test_a_batch_of_evidence_equals_the_pieces_one_at_a_time_in_order(
+    graph: GraphClient,
+) -> None:
+    """A piece on a belief above one an earlier piece reinforced sees that cascade first (the
+    review's case: A SUPPORTS B, A reinforced then B, gave 0.55 in a batch, 0.559 one by one)."""
+    pieces = [
+        ("a", "reinforcing", 1.0),
+        ("b", "reinforcing", 0.2),
+        ("c", "contradicting", 0.5),
+        ("d", "reinforcing", 0.6),
+        ("c", "reinforcing", 0.4),
+        ("b", "reinforcing", 0.3),
+        ("a", "contradicting", 0.2),
+        ("a", "reinforcing", 0.5),
+    ]
+    one_by_one, batched = await Engine.new(graph), await Engine.new(graph)
+    single_ids, batch_ids = await _supported_chain(one_by_one), await _supported_chain(batched)
+    expected = []
+    for name, stance, confidence in pieces:
+        item = EvidenceForBelief(
+            belief_id=single_ids[name], text=name, stance=stance, confidence=confidence
+        )
+        applied = await updates.apply_evidence(
+            graph, one_by_one.mechanics, one_by_one.agent_id, [item]
+        )
+        expected.extend(applied.results)
+
+    batch = await updates.apply_evidence(
+        graph,
+        batched.mechanics,
+        batched.agent_id,
+        [
+            EvidenceForBelief(
+                belief_id=batch_ids[name], text=name, stance=stance, confidence=confidence
+            )
+            for name, stance, confidence in pieces
+        ],
+    )
+
+    def moves(results: list[EvidenceResult]) -> list[float]:
+        return [
+            value
+            for r in results
+            for value in (r.old_strength, r.new_strength, r.old_tension, r.new_tension)
+        ]
+
+    assert moves(batch.results) == pytest.approx(moves(expected))
+    for name in "abcd":
+        single = await store.get_belief(
+            graph, one_by_one.mechanics, one_by_one.agent_id, single_ids[name], history_limit=0
+        )
+        batched_belief = await store.get_belief(
+            graph, batched.mechanics, batched.agent_id, batch_ids[name], history_limit=0
+        )
+        assert batched_belief.belief.strength == pytest.approx(single.belief.strength), name
+        assert batched_belief.belief.tension == pytest.approx(single.belief.tension), name
+        assert batched_belief.belief.reinforcement_count == single.belief.reinforcement_count, name
+    # The review's case: b, reinforced after a's cascade raised it to 0.55, reaches 0.559.
+    assert (batch.results[1].old_strength, batch.results[1].new_strength) == pytest.approx(
+        (0.55, 0.559)
+    )
+    assert await compare_with_stored(graph, batched.mechanics, batched.agent_id) == []
