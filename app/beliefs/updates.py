@@ -278,7 +278,7 @@ async def _apply_round(
             "beliefs/updates/apply_evidence",
             agent_id=agent_id,
             m=mechanics.as_params(),
-            items=params,
+            items=[{**piece, "position": i} for i, piece in enumerate(params)],
         )
     )[0]
     columns = ("active", "old_strength", "new_strength", "old_tension", "new_tension")

@@ -10,13 +10,16 @@
 //   flows up to $m.propagation_max_hops SUPPORTS hops: δ · ρ^k · Π(edge weights), summed over
 //   paths whose beliefs are all active;
 // - every piece is logged as an Evidence node (REINFORCES / CHALLENGES / CONCERNS its belief,
-//   FROM its Episode and Person when they exist), with its nominal tension_delta;
+//   FROM its Episode and Person when they exist), with its nominal tension_delta and its seq:
+//   the order the agent's evidence was written in (agent.evidence_seq counts it), which orders
+//   pieces that share `at`;
 // - every strength or tension change writes a BeliefEvent (one per belief and kind per batch,
 //   with the weights / delta that replay needs), and the agent's dissatisfaction sums follow.
 // Call graph/agent_scope/lock_agent first; run beliefs/cascade/cascade_strength on the beliefs whose strength moved.
 // Params: $agent_id (string), $m (map: mechanics), $items (list of maps: evidence_id, belief_id,
 //         text, kind, stance 'reinforcing'|'contradicting'|'neutral'|'novel', weight float 0..1,
-//         source_person_id string or null, episode_id string or null).
+//         source_person_id string or null, episode_id string or null, position int: the
+//         piece's index in $items).
 // Returns: per belief named that exists, as parallel lists: ids, active (false means the caller
 //          must roll back), old_strength, new_strength, old_tension, new_tension; per belief that
 //          propagated tension reached, as parallel lists: propagated_ids, propagated_old,
@@ -53,12 +56,15 @@ CALL (agent) {
                   challenged_by: [p IN pieces WHERE p.stance = 'contradicting' |
                                   p.evidence_id]}) AS touched
 }
-// 2. The Evidence nodes, one per piece.
-CALL (touched) {
+// 2. The Evidence nodes, one per piece, numbered in the order given.
+WITH agent, touched, coalesce(agent.evidence_seq, 0) AS evidence_base
+SET agent.evidence_seq = evidence_base + size($items)
+CALL (touched, evidence_base) {
   UNWIND touched AS t
   UNWIND t.pieces AS piece
   WITH t.node AS b, piece
   CREATE (ev:Evidence {id: piece.evidence_id, agent_id: $agent_id, belief_id: b.id,
+                       seq: evidence_base + piece.position + 1,
                        text: piece.text, kind: piece.kind, stance: piece.stance,
                        weight: toFloat(piece.weight),
                        tension_delta: CASE WHEN piece.stance = 'contradicting'
