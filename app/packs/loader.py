@@ -267,7 +267,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     done = await _create_beliefs(tx, load, first_seq=int(reserved[0]["first_seq"]))
     superseded = await _supersede(tx, load)
     for key in load.diff.gone:
-        await deactivate_belief_in(tx, agent_id, load.diff.held[key]["id"])
+        await deactivate_belief_in(tx, load.mechanics, agent_id, load.diff.held[key]["id"])
     done += len(load.diff.changed)
     if load.progress and load.diff.changed:
         load.progress("beliefs", done, load.total)
