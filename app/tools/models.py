@@ -156,6 +156,21 @@ class ToolsPublic(BaseModel):
 ACTION_ARGUMENTS_MAX_CHARS = 7800
 
 
+def bounded_arguments(value: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments as a person sends them (``POST /actions``, an approval's modified
+    call): at most ``MAX_ARGUMENT_DEPTH`` levels deep and ``ACTION_ARGUMENTS_MAX_CHARS``
+    characters as JSON (a pydantic validator of ``arguments``).
+
+    Raises:
+        ValueError: they are deeper or longer.
+    """
+    if json_depth(value) > MAX_ARGUMENT_DEPTH:
+        raise ValueError(f"must nest at most {MAX_ARGUMENT_DEPTH} levels deep")
+    if len(arguments_text(value)) > ACTION_ARGUMENTS_MAX_CHARS:
+        raise ValueError(f"must be at most {ACTION_ARGUMENTS_MAX_CHARS} characters written as JSON")
+    return value
+
+
 class ActionRequest(ToolCall):
     """``POST /actions``: a tool call asked for directly; it runs as a turn (guardian,
     supervision, approval, verification, learning), exactly as one a message asks for."""
@@ -165,16 +180,7 @@ class ActionRequest(ToolCall):
     speaker: Annotated[str | None, Field(min_length=1, max_length=200)] = None
     session: Annotated[str | None, Field(min_length=1, max_length=200)] = None
 
-    @field_validator("arguments")
-    @classmethod
-    def _bounded(cls, value: dict[str, Any]) -> dict[str, Any]:
-        if json_depth(value) > MAX_ARGUMENT_DEPTH:
-            raise ValueError(f"must nest at most {MAX_ARGUMENT_DEPTH} levels deep")
-        if len(arguments_text(value)) > ACTION_ARGUMENTS_MAX_CHARS:
-            raise ValueError(
-                f"must be at most {ACTION_ARGUMENTS_MAX_CHARS} characters written as JSON"
-            )
-        return value
+    _bounded = field_validator("arguments")(bounded_arguments)
 
 
 class ActionPublic(BaseModel):

@@ -122,6 +122,10 @@ USES = (
     Use("cypher/guardian/check/list_active_censors.cypher", "censor source", 4, {"c": "c"}),
     Use("cypher/loop/activation/get_tool_call_start.cypher", "censor source", 4, {"c": "c"}),
     Use("cypher/graph/agent_scope/lock_agent.cypher", "agent lock", 0, {"a": "a"}),
+    Use("cypher/loop/approvals/release_approval.cypher", "agent lock", 0, {"a": "ag"}),
+    Use("cypher/loop/tool_turns/complete_call.cypher", "agent lock", 0, {"a": "ag"}),
+    Use("cypher/loop/tool_turns/interrupt_call.cypher", "agent lock", 0, {"a": "ag"}),
+    Use("cypher/loop/tool_turns/interrupt_stale_calls.cypher", "agent lock", 0, {"a": "ag"}),
     Use("cypher/loop/tool_turns/record_call.cypher", "agent lock", 0, {"a": "ag"}),
 )
 _NAME = re.compile(r"[A-Za-z][A-Za-z_]*")

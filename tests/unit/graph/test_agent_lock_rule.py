@@ -39,11 +39,6 @@ NOT_YET_LOCKED = {
     "embeddings/store/set_rule_embeddings": "no $agent_id: rows of ids (app/embeddings)",
     "embeddings/store/set_episode_embeddings": "no $agent_id: rows of ids (app/embeddings)",
     "embeddings/reindex/set_next_vectors": "app/embeddings/reindex.py",
-    "loop/approvals/release_approval": "app/loop/approvals.py",
-    "loop/tool_turns/complete_call": "run alone when the memory's transaction failed "
-    "(app/loop/call_record.py, call_memory.py)",
-    "loop/tool_turns/interrupt_call": "app/loop/call_record.py",
-    "loop/tool_turns/interrupt_stale_calls": "$agent_id may be null: every agent's calls",
     "packs/loader/upsert_pack_censors": "app/packs/loader.py",
     "research/store/create_investigation": "app/research/store.py",
     "research/store/change_investigation_status": "app/research/store.py",
