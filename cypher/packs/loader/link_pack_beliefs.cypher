@@ -1,6 +1,8 @@
 // A pack's SUPPORTS and CONTRADICTS edges between its active beliefs (MERGE: loading again
 // changes nothing). The pack validated that its SUPPORTS edges form no cycle. A SUPPORTS edge of
-// this pack follows the version's weight; a CONTRADICTS edge of this pack that an earlier version
+// this pack follows the version's weight when the pack's figure changed (`pack_weight`, the
+// weight the pack last gave; a weight a person set through the API stays until then); a
+// CONTRADICTS edge of this pack that an earlier version
 // retired (packs/loader/retire_pack_edges) is opened again. An edge the pack did not create (no
 // `pack`, or another pack's) is left as it is.
 // Params: $agent_id (string), $pack_name (string),
@@ -15,13 +17,14 @@ CALL () {
   MATCH (s:Belief {id: edge.source_id, agent_id: $agent_id})
   MATCH (t:Belief {id: edge.target_id, agent_id: $agent_id})
   MERGE (s)-[r:SUPPORTS]->(t)
-    ON CREATE SET r.weight = toFloat(edge.weight), r.pack = $pack_name, r.created_at = datetime($now),
-                  r.new = true
+    ON CREATE SET r.weight = toFloat(edge.weight), r.pack_weight = toFloat(edge.weight),
+                  r.pack = $pack_name, r.created_at = datetime($now), r.new = true
   WITH s, t, r, coalesce(r.new, false) AS created,
-       r.pack = $pack_name AND r.weight <> toFloat(edge.weight) AS reweighed, edge
+       r.pack = $pack_name AND coalesce(r.pack_weight, r.weight) <> toFloat(edge.weight)
+         AS reweighed, edge
   CALL (r, edge, reweighed) {
     WITH r, edge WHERE reweighed
-    SET r.weight = toFloat(edge.weight)
+    SET r.weight = toFloat(edge.weight), r.pack_weight = toFloat(edge.weight)
   }
   REMOVE r.new
   WITH s, t, created, reweighed WHERE created OR reweighed

@@ -16,7 +16,9 @@ from typer.testing import CliRunner
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent
+from app.beliefs.edges import create_edge
 from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import EdgeCreate
 from app.beliefs.replay import compare_with_stored
 from app.cli.main import app as cli_app
 from app.graph.client import GraphClient
@@ -222,11 +224,25 @@ async def test_a_version_that_re_weighs_a_supports_edge_re_derives_its_target(
 ) -> None:
     agent = (await create_agent(graph, AgentCreate(name="re-weigher"))).id
     await _load(graph, agent, 1, _two_supporters(c_weight=1.0))
+    ids = {
+        row["key"]: row["id"]
+        for row in (
+            await graph.read("packs/loader/get_pack_state", agent_id=agent, pack_name=NAME)
+        )[0]["beliefs"]
+    }
+    # A person re-weighs a -> top; reloading the same version leaves their weight.
+    person = EdgeCreate(type="SUPPORTS", source_id=ids["a"], target_id=ids["top"], weight=0.25)
+    await create_edge(graph, Mechanics(), agent, person)
+    await _load(graph, agent, 1, _two_supporters(c_weight=1.0))
+    assert (await _edges(test_graph, agent))[("SUPPORTS", "a", "top")]["weight"] == 0.25
 
     report = await _load(graph, agent, 2, _two_supporters(c_weight=0.5))
 
-    assert (await _edges(test_graph, agent))[("SUPPORTS", "c", "top")]["weight"] == 0.5
-    assert (await _strengths(graph, agent))["top"] == pytest.approx((0.9 + 0.5 * 0.3) / 1.5)
+    edges = await _edges(test_graph, agent)
+    assert edges[("SUPPORTS", "c", "top")]["weight"] == 0.5
+    assert edges[("SUPPORTS", "a", "top")]["weight"] == 0.25
+    expected = (0.25 * 0.9 + 0.5 * 0.3) / 0.75
+    assert (await _strengths(graph, agent))["top"] == pytest.approx(expected)
     assert report.supports_created == 0 and report.retired_supports == []
     await _consistent(graph, agent)
 
