@@ -208,6 +208,16 @@ def _report_load(report: PackLoadReport) -> None:
         console.print(
             f"  frames no longer in the pack (deactivated): {', '.join(report.retired_frames)}"
         )
+    if report.retired_supports:
+        console.print(
+            "  SUPPORTS edges no longer in the pack (removed): "
+            + ", ".join(report.retired_supports)
+        )
+    if report.retired_contradicts:
+        console.print(
+            "  CONTRADICTS edges no longer in the pack (resolved): "
+            + ", ".join(report.retired_contradicts)
+        )
 
 
 @packs_app.command("load")
