@@ -1,10 +1,12 @@
 // A pack's SUPPORTS and CONTRADICTS edges between its active beliefs (MERGE: loading again
 // changes nothing). The pack validated that its SUPPORTS edges form no cycle. A SUPPORTS edge of
 // this pack follows the version's weight when the pack's figure changed (`pack_weight`, the
-// weight the pack last gave; a weight a person set through the API stays until then); a
-// CONTRADICTS edge of this pack that an earlier version
-// retired (packs/loader/retire_pack_edges) is opened again. An edge the pack did not create (no
-// `pack`, or another pack's) is left as it is.
+// weight the pack last gave; a weight a person set through the API stays until then). A
+// CONTRADICTS edge is one per pair whichever way it points (as beliefs/edges/upsert_contradicts
+// keeps the conflict register): one of this pack follows the version's strength when the pack's
+// figure changed (`pack_strength`, likewise), and one an earlier version retired
+// (packs/loader/retire_pack_edges) is opened again. An edge the pack did not create (no `pack`,
+// or another pack's) is left as it is.
 // Params: $agent_id (string), $pack_name (string),
 //         $supports (list of {source_id, target_id, weight}),
 //         $contradicts (list of {source_id, target_id, strength}).
@@ -35,14 +37,21 @@ CALL () {
   UNWIND $contradicts AS edge
   MATCH (s:Belief {id: edge.source_id, agent_id: $agent_id})
   MATCH (t:Belief {id: edge.target_id, agent_id: $agent_id})
-  MERGE (s)-[r:CONTRADICTS]->(t)
-    ON CREATE SET r.strength = toFloat(edge.strength), r.status = 'open', r.pack = $pack_name,
-                  r.created_at = datetime($now), r.new = true
-  WITH r, coalesce(r.new, false) OR (r.pack = $pack_name AND r.retired_by_pack = true) AS linked
+  MERGE (s)-[r:CONTRADICTS]-(t)
+    ON CREATE SET r.strength = toFloat(edge.strength), r.pack_strength = toFloat(edge.strength),
+                  r.status = 'open', r.pack = $pack_name, r.created_at = datetime($now),
+                  r.new = true
+  WITH r, edge, coalesce(r.new, false) OR (r.pack = $pack_name AND r.retired_by_pack = true)
+         AS linked
   CALL (r, linked) {
     WITH r WHERE linked
     SET r.status = 'open'
     REMOVE r.resolution, r.resolved_at, r.retired_by_pack, r.retired_in_version
+  }
+  CALL (r, edge) {
+    WITH r, edge
+      WHERE r.pack = $pack_name AND coalesce(r.pack_strength, r.strength) <> toFloat(edge.strength)
+    SET r.strength = toFloat(edge.strength), r.pack_strength = toFloat(edge.strength)
   }
   REMOVE r.new
   WITH linked WHERE linked

@@ -14,7 +14,8 @@
 // after packs/loader/link_pack_beliefs (so the pairs are the beliefs' ids after superseding).
 // Params: $agent_id (string), $pack_name (string), $version (int: the version being loaded),
 //         $supports (list of strings: '<source id> <target id>' of each SUPPORTS edge of the
-//         version), $contradicts (list of strings: the same for its CONTRADICTS edges).
+//         version), $contradicts (list of strings: the same for its CONTRADICTS edges, either way
+//         round: a pair's one edge may point the other way).
 // Returns: one row: supports (list of {source_id, target_id}: the SUPPORTS edges deleted),
 //          contradicts (list of {source_id, target_id}: the CONTRADICTS edges resolved),
 //          resupport_ids (list of strings: the active supporters left to the beliefs that lost
@@ -53,7 +54,7 @@ CALL (unsupported) {
 CALL (k) {
   OPTIONAL MATCH (k)-[:PROVIDES]->(s:Belief {is_active: true})-[c:CONTRADICTS]->(t:Belief)
   WHERE c.pack = $pack_name AND c.status = 'open' AND t.is_active AND (k)-[:PROVIDES]->(t)
-    AND NOT s.id + ' ' + t.id IN $contradicts
+    AND NOT (s.id + ' ' + t.id IN $contradicts OR t.id + ' ' + s.id IN $contradicts)
   WITH s, c, t ORDER BY s.id, t.id
   CALL (c) {
     WITH c WHERE c IS NOT NULL

@@ -264,3 +264,38 @@ def test_the_cli_lists_the_edges_a_version_retired(
         assert result.exit_code == 0, result.output
     assert "SUPPORTS edges no longer in the pack (removed): c -> top" in loaded[1].output
     assert "CONTRADICTS edges no longer in the pack (resolved): a -> c" in loaded[1].output
+
+
+async def test_a_contradiction_follows_the_version_and_stays_one_edge_per_pair(
+    graph: GraphClient, test_graph: GraphClient
+) -> None:
+    """A version that changes a contradiction's strength moves it; one that names the pair the
+    other way round keeps the pair's one edge (the conflict register's rule), open."""
+    agent = (await create_agent(graph, AgentCreate(name="contradiction mover"))).id
+    await _load(
+        graph,
+        agent,
+        1,
+        [_belief("a", 0.8, contradicts=[{"key": "c", "strength": 0.7}]), _belief("c", 0.4)],
+    )
+
+    await _load(
+        graph,
+        agent,
+        2,
+        [_belief("a", 0.8, contradicts=[{"key": "c", "strength": 0.3}]), _belief("c", 0.4)],
+    )
+    edges = await _edges(test_graph, agent)
+    assert edges[("CONTRADICTS", "a", "c")]["strength"] == pytest.approx(0.3)
+
+    report = await _load(
+        graph,
+        agent,
+        3,
+        [_belief("a", 0.8), _belief("c", 0.4, contradicts=[{"key": "a", "strength": 0.3}])],
+    )
+    edges = await _edges(test_graph, agent)
+    assert [key for key in edges if key[0] == "CONTRADICTS"] == [("CONTRADICTS", "a", "c")]
+    assert edges[("CONTRADICTS", "a", "c")]["status"] == "open"
+    assert report.retired_contradicts == [] and report.contradicts_created == 0
+    await _consistent(graph, agent)
