@@ -219,5 +219,6 @@ def _refused_call(number: int, speaker: str, refused: InvalidInput) -> Check:
     entries = refused.details.get("errors") or [{}]
     where = ".".join(str(part) for part in entries[0].get("location") or ["call"])
     why = entries[0].get("message") or refused.message
-    actual = f"refused by the tool's input schema at turns[{number - 1}].{where}: {why}"
+    by = " by the tool's input schema" if entries[0].get("type") == "schema_error" else ""
+    actual = f"refused{by} at turns[{number - 1}].{where}: {why}"
     return check_of(number, "turn", speaker, ("call", "made", actual, False))
