@@ -410,6 +410,9 @@ class Decision(AgentScoped):
     stakes = StringProperty()
     work_unit = JSONProperty()
     outcome = StringProperty()
+    # Set when a person modified the unit: what was proposed (description, work_unit: what ran).
+    proposed_description = StringProperty()
+    proposed_work_unit = JSONProperty()
 
 
 class Reason(AgentScoped):

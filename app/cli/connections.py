@@ -11,8 +11,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
+from rich.markup import escape
 from rich.table import Table
 
+from app.beliefs.models import ContextName
 from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, validated
 from app.clock import clock_starting_at
 from app.config import get_settings
@@ -36,22 +39,38 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
     return pairs
 
 
-def _tools_table(title: str, tools: list[ToolPublic]) -> Table:
+def _tools_table(title: str, tools: list[ToolPublic], *, in_context: bool = False) -> Table:
+    """The tools; ``in_context``: with the strength a call routes on in the listing's context
+    and the context whose strength applied (``default``: none held one)."""
     table = Table(title=title)
-    for column in ("tool", "kind", "trust", "ok/failed", "description"):
+    columns = ["tool", "kind", "trust", "in context", "applied", "ok/failed", "description"]
+    for column in columns if in_context else [c for c in columns if c not in _CONTEXT_COLUMNS]:
         table.add_column(column, overflow="fold")
     for tool in tools:
         kind = "read-only" if tool.read_only else ("destructive" if tool.destructive else "write")
         kind += ", search source" if tool.search_source else ""
         trust = f"{tool.belief_strength:.2f}" if tool.belief_strength is not None else "-"
+        routed = (
+            [_strength(tool.strength_in_context), tool.context_applied or "default"]
+            if in_context
+            else []
+        )
         table.add_row(
-            tool.qualified_name,
+            escape(tool.qualified_name),
             kind,
             trust,
+            *routed,
             f"{tool.successes}/{tool.failures}",
-            tool.description[:120],
+            escape(tool.description[:120]),
         )
     return table
+
+
+_CONTEXT_COLUMNS = ("in context", "applied")
+
+
+def _strength(value: float | None) -> str:
+    return f"{value:.2f}" if value is not None else "-"
 
 
 @connections_app.command("add")
@@ -137,14 +156,37 @@ def connections_list(agent: AgentOption = None) -> None:
     console.print(table)
 
 
+class _ToolsContext(BaseModel):
+    """What ``--context`` may be: a context name, as ``?context=`` of the REST listing."""
+
+    context: ContextName | None = None
+
+
 @connections_app.command("tools")
 def connections_tools(
-    name: Annotated[str, typer.Argument(help="The connection")], agent: AgentOption = None
+    name: Annotated[str, typer.Argument(help="The connection")],
+    agent: AgentOption = None,
+    context: Annotated[
+        str | None,
+        typer.Option(
+            help="The context to read each tool's strength in, as a call made in it routes on "
+            "it (acme/month_end backs off to month_end, else the default strength). Default: "
+            "the context a call without one takes now (the day's temporal context, or none)."
+        ),
+    ] = None,
 ) -> None:
-    """The connection's tools, with the agent's trust in each and how their calls went."""
+    """The connection's tools, with the agent's trust in each (its default strength and the
+    strength a call routes on in a context) and how their calls went."""
     agent_id = agent_id_of(agent)
-    listed = run_with_graph(lambda graph: connections.list_tools(graph, agent_id, name))
-    console.print(_tools_table(f"tools of {name} ({listed.count})", listed.data))
+    asked = validated(_ToolsContext, {"context": context}).context
+    listed = run_with_graph(lambda graph: connections.list_tools(graph, agent_id, name, asked))
+    read_in = listed.data[0].context if listed.data else asked
+    if read_in is None:
+        console.print("strength in context: no context (the default strength)")
+    else:
+        how = "asked for" if asked else "the one a call without a context takes now"
+        console.print(f"strength in context [bold]{escape(read_in)}[/] ({how})")
+    console.print(_tools_table(f"tools of {name} ({listed.count})", listed.data, in_context=True))
 
 
 @connections_app.command("search")

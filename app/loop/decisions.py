@@ -73,9 +73,20 @@ async def record_decision_outcome_in(
     decision_id: str,
     outcome: str,
     execution: ExecutionResult | None,
+    modified: WorkUnit | None = None,
 ) -> None:
     """Writes how a decision that waited for a person turned out, and the confidence that
-    outcome gives it (inside the resumed turn's transaction)."""
+    outcome gives it (inside the resumed turn's transaction); ``modified``, the unit a person's
+    ``modify`` ran, becomes what the decision describes (the proposal's words are kept)."""
+    ran = (
+        {
+            "description": modified.description,
+            "work_unit": modified.model_dump_json(),
+            "verb": modified.verb,
+        }
+        if modified is not None
+        else None
+    )
     await tx.run(
         "loop/decisions/update_decision_outcome",
         agent_id=agent_id,
@@ -84,6 +95,7 @@ async def record_decision_outcome_in(
         confidence=finalised_confidence(outcome),
         execution_status=execution.status if execution else None,
         executor=execution.executor if execution else None,
+        ran=ran,
     )
 
 

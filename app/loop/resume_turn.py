@@ -50,6 +50,7 @@ from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 from app.seeds.skills import stored_skill
 from app.tools.argument_check import check_stored_arguments
+from app.tools.calls import described_as_called
 
 log = logging.getLogger(__name__)
 
@@ -256,7 +257,8 @@ async def _unit_to_run(
     if answer.action == "approve":
         unit = run.stored.public.work_unit
     elif answer.action == "modify":
-        unit = answer.work_unit
+        # The person's call, described as it will run (not in the proposal's words).
+        unit = described_as_called(answer.work_unit) if answer.work_unit else None
     else:
         unit = await recorder.judge(
             "propose_work_unit",

@@ -557,7 +557,10 @@ async def record_resumption(
     await learn_from_outcome(tx, settings, agent_id, lesson, now)
     if run.decision_id is not None:
         decided = "rejected" if run.rejected else outcome
-        await record_decision_outcome_in(tx, agent_id, run.decision_id, decided, run.execution)
+        modified = run.unit if run.answer.action == "modify" else None
+        await record_decision_outcome_in(
+            tx, agent_id, run.decision_id, decided, run.execution, modified
+        )
     draft = _resumption_episode(run, speaker, outcome)
     episode_id, _ = await write_turn_episode(tx, services, agent_id, draft, now)
     action_id = await _complete_approved_action(tx, run, outcome, lesson, episode_id, now)

@@ -48,7 +48,9 @@ def schema_refusal(schema: str | Mapping[str, Any] | None, arguments: Any) -> Sc
     error = exceptions.best_match(validator.iter_errors(arguments))
     if error is None:
         return None
-    return SchemaRefusal(path=tuple(error.path), message=error.message[:REFUSAL_CHARS])
+    # absolute_path: a refusal found inside an anyOf / oneOf member is named from the top.
+    path = tuple(error.absolute_path)
+    return SchemaRefusal(path=path, message=error.message[:REFUSAL_CHARS])
 
 
 @lru_cache(maxsize=256)

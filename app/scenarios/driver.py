@@ -29,6 +29,7 @@ from app.loop.sessions import SessionClosed, close_session
 from app.loop.turn import run_turn
 from app.reasoning.protocol import ToolCall
 from app.runtime import Runtime
+from app.tools.argument_check import check_stored_arguments
 from app.tools.calls import call_message
 from app.tools.connections import add_connection
 from app.tools.models import ConnectionCreate
@@ -157,8 +158,14 @@ class Stage:
         connection: str = LEDGER,
     ) -> TurnResult:
         """A call of a connected tool, as ``POST /actions`` and ``call ledger.<tool> {...}``
-        ask."""
+        ask: its arguments pass the tool's input-schema check first, before the clock moves.
+
+        Raises:
+            InvalidInput: the schema refuses them (located under ``call``, then ``arguments``
+                and the argument); no turn runs.
+        """
         call = ToolCall(connection=connection, tool=tool, arguments=arguments)
+        await check_stored_arguments(self.runtime.graph, self.agent_id, call, ("call",))
         return await self.say(speaker, call_message(call), session)
 
     async def answer(

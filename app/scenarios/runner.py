@@ -19,14 +19,14 @@ from app.agents.store import delete_agent
 from app.beliefs.writes import create_belief
 from app.clock import FixedClock
 from app.config import Settings
-from app.errors import SeedFileInvalid, error_entry, file_location
+from app.errors import InvalidInput, SeedFileInvalid, error_entry, file_location
 from app.graph.migrations import MigrationRunner
 from app.memory.people.models import PersonCreate
 from app.memory.people.store import create_person
 from app.resources import resource_dir
 from app.runtime import Runtime
 from app.scenarios.answers import play_answers
-from app.scenarios.checks import describe, turn_checks
+from app.scenarios.checks import check_of, describe, turn_checks
 from app.scenarios.driver import (
     Progress,
     Stage,
@@ -197,12 +197,28 @@ async def _play(stage: Stage, scenario: Scenario, number: int, turn: ScenarioTur
     """One turn, the answer to its approval when the scenario gives one, and their checks."""
     if turn.call is not None:
         call = turn.call
-        result = await stage.call(
-            turn.speaker, call.tool, dict(call.arguments), scenario.session, call.connection
-        )
+        try:
+            result = await stage.call(
+                turn.speaker, call.tool, dict(call.arguments), scenario.session, call.connection
+            )
+        except InvalidInput as refused:
+            # The step's call is not made: a failed check says why; the next turn runs.
+            stage.progress(f"turn {number} ({turn.speaker}): call refused: {refused.message}")
+            return [_refused_call(number, turn.speaker, refused)]
     else:
         assert turn.message is not None  # the model holds one of message and call
         result = await stage.say(turn.speaker, turn.message, scenario.session)
     stage.progress(f"turn {number} ({turn.speaker}): {describe(result)}")
     checks = turn_checks(number, "turn", turn.speaker, turn.expect, result)
     return checks + await play_answers(stage, number, turn, result)
+
+
+def _refused_call(number: int, speaker: str, refused: InvalidInput) -> Check:
+    """The failed check of a turn whose call its tool's input schema refuses: where in the
+    turn (``turns[n].call.arguments.…``) and the schema's message."""
+    entries = refused.details.get("errors") or [{}]
+    where = ".".join(str(part) for part in entries[0].get("location") or ["call"])
+    why = entries[0].get("message") or refused.message
+    by = " by the tool's input schema" if entries[0].get("type") == "schema_error" else ""
+    actual = f"refused{by} at turns[{number - 1}].{where}: {why}"
+    return check_of(number, "turn", speaker, ("call", "made", actual, False))

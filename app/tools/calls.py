@@ -108,10 +108,31 @@ def tool_work_unit(call: ToolCall, description: str) -> WorkUnit:
         verb=CALL_VERB,
         entities=[call.qualified_name],
         constraints=[description[:300]] if description else [],
-        description=f"call {call.qualified_name} with {arguments_text(call.arguments)}",
+        description=call_description(call),
         confidence=1.0,
         reasoner="loop",
         call=call,
+    )
+
+
+def call_description(call: ToolCall) -> str:
+    """``call ledger.write_query with {"query": "…"}``: what a call's work unit says it does."""
+    return f"call {call.qualified_name} with {arguments_text(call.arguments)}"
+
+
+def described_as_called(unit: WorkUnit) -> WorkUnit:
+    """``unit`` saying the call it makes: a person's modified call keeps the proposal's words
+    (its description, verb and entities name the arguments proposed), so whatever describes the
+    unit — the guardian's reading, the answer, the decision — would describe a call that did not
+    run. A unit without a call is as it was."""
+    if unit.call is None:
+        return unit
+    return unit.model_copy(
+        update={
+            "verb": CALL_VERB,
+            "entities": [unit.call.qualified_name],
+            "description": call_description(unit.call),
+        }
     )
 
 

@@ -2,9 +2,9 @@
 MCP client (tools as executors): ``python -m tests.support.mcp_http_server --port 8765``.
 
 Tools: ``echo`` (read-only), ``add``, ``fail`` (answers ``isError``), ``sleep`` (holds the
-call for as long as asked: a hanging server), ``repeat`` (read-only, an optional integer) and
-``search`` (read-only: the documents of ``DOCUMENTS`` that share a word with the query, as a
-JSON list of title, url, text, published). With ``--token T`` every request must carry
+call for as long as asked: a hanging server), ``repeat`` (read-only, an optional positive
+integer) and ``search`` (read-only: the documents of ``DOCUMENTS`` that share a word with the
+query, as a JSON list of title, url, text, published). With ``--token T`` every request must carry
 ``Authorization: Bearer T`` (a header the connection's secret holds), else 401.
 """
 
@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from typing import Any
+from typing import Annotated, Any
 
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
+from pydantic import Field
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -95,10 +96,10 @@ def build_server() -> MCPServer:
         return WRITES.get("slow_write", 0)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
-    def repeat(text: str, times: int | None = None) -> str:
+    def repeat(text: str, times: Annotated[int, Field(ge=1)] | None = None) -> str:
         """Repeats the text the given number of times."""
-        # An optional integer: ``anyOf`` in its schema, which the offline route fills with a
-        # string (tests/integration/tools/test_tool_routing.py).
+        # An optional positive integer: ``anyOf: [{type: integer, minimum: 1}, {type: null}]``
+        # in its schema (tests/integration/tools/test_tool_routing.py).
         return " ".join([text] * (times or 1))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))

@@ -17,9 +17,14 @@ Deterministic, in two steps:
    invoices``, ``query is "SELECT 1"`` (the property's name, its underscores as spaces too,
    then ``:``, ``=`` or ``is``, then a quoted or a single-word value) — or, for a property with
    an ``enum``, when exactly one of its values appears in the message. A value is converted to
-   the property's type (integer, number, boolean, string); one that does not convert is not
-   taken. A required property without a value is *missing*: the choice names the tool and what
-   it needs, and no call is made.
+   the property's type: the ``enum`` / ``const`` value it names, else the first of the types
+   the property allows that it converts to, in the order integer, number, boolean, string,
+   array (a quoted ``"1, 2"`` of simple items) — the types of a ``type`` list, of each
+   ``anyOf`` / ``oneOf`` member and of a local ``$ref``; ``null`` and ``nullable`` add none
+   (``times: 3`` for an optional integer is ``3``). One that does not convert is not taken; the
+   call then passes the tool's schema check like any other (app/loop/tool_routing.py). A
+   required property without a value is *missing*: the choice names the tool and what it
+   needs, and no call is made.
 """
 
 from __future__ import annotations
@@ -137,13 +142,14 @@ def derive_arguments(message: str, schema: dict[str, Any]) -> tuple[dict[str, An
     required = [name for name in schema.get("required") or [] if name in properties]
     arguments: dict[str, Any] = {}
     for name, spec in properties.items():
-        value = _stated(message, name, spec if isinstance(spec, dict) else {})
+        shapes = _shapes(spec, schema)
+        value = _stated(message, name, shapes, schema)
         if value is not None:
             arguments[name] = value
     return arguments, [name for name in required if name not in arguments]
 
 
-def _stated(message: str, name: str, spec: dict[str, Any]) -> Any:
+def _stated(message: str, name: str, shapes: list[dict[str, Any]], root: dict[str, Any]) -> Any:
     spelled = "|".join(
         re.escape(form) for form in dict.fromkeys((name, name.replace("_", " "))) if form
     )
@@ -154,32 +160,119 @@ def _stated(message: str, name: str, spec: dict[str, Any]) -> Any:
         raw = named.group("double") or named.group("single")
         if raw is None:
             raw = named.group("bare").rstrip(".?!")
-        return _typed(raw, spec)
-    options = spec.get("enum")
-    if isinstance(options, list):
-        present = [
-            option
-            for option in options
-            if isinstance(option, str | int | float)
-            and re.search(rf"(?<![\w-]){re.escape(str(option))}(?![\w-])", message, re.IGNORECASE)
-        ]
-        if len(present) == 1:
-            return present[0]
-    return None
+        return _typed(raw, shapes, root)
+    present = [
+        option
+        for option in _options(shapes)
+        if isinstance(option, str | int | float)
+        and not isinstance(option, bool)
+        and re.search(rf"(?<![\w-]){re.escape(str(option))}(?![\w-])", message, re.IGNORECASE)
+    ]
+    return present[0] if len(present) == 1 else None
 
 
-def _typed(raw: str, spec: dict[str, Any]) -> Any:
-    kind = spec.get("type", "string")
-    try:
-        if kind == "integer":
-            return int(raw)
-        if kind == "number":
-            return float(raw)
-    except ValueError:
+# The depth of anyOf / oneOf / $ref a property's schema is read to (deeper shapes are ignored).
+_SHAPE_DEPTH = 8
+# The order a stated value is tried in the types a property allows: the first that converts.
+_TYPE_ORDER = ("integer", "number", "boolean", "string", "array")
+
+
+def _shapes(spec: Any, root: dict[str, Any], depth: int = 0) -> list[dict[str, Any]]:
+    """The alternatives a property's schema allows, flattened: the schema itself (when it says a
+    type, an ``enum`` or a ``const``), each member of its ``anyOf`` / ``oneOf``, and what a local
+    ``$ref`` (``#/$defs/…``) names. A schema that says nothing of its shape is a string, as
+    before."""
+    if not isinstance(spec, dict) or depth > _SHAPE_DEPTH:
+        return []
+    ref = spec.get("$ref")
+    if isinstance(ref, str):
+        return _shapes(_resolved(ref, root), root, depth + 1)
+    members = [m for key in ("anyOf", "oneOf") for m in spec.get(key) or [] if isinstance(m, dict)]
+    said = any(key in spec for key in ("type", "enum", "const"))
+    shapes = [spec] if said or not members else []
+    for member in members:
+        shapes.extend(_shapes(member, root, depth + 1))
+    return shapes
+
+
+def _resolved(ref: str, root: dict[str, Any]) -> Any:
+    """What a local reference (``#/$defs/Unit``) names in the tool's schema (None otherwise)."""
+    if not ref.startswith("#/"):
         return None
-    if kind == "boolean":
-        lowered = raw.lower()
-        return {"true": True, "yes": True, "false": False, "no": False}.get(lowered)
-    if kind == "string" or kind is None:
-        return raw
+    found: Any = root
+    for part in ref[2:].split("/"):
+        if not isinstance(found, dict):
+            return None
+        found = found.get(part.replace("~1", "/").replace("~0", "~"))
+    return found
+
+
+def _options(shapes: list[dict[str, Any]]) -> list[Any]:
+    """The values the property's ``enum`` / ``const`` alternatives allow."""
+    options: list[Any] = []
+    for shape in shapes:
+        if isinstance(shape.get("enum"), list):
+            options.extend(shape["enum"])
+        if "const" in shape:
+            options.append(shape["const"])
+    return options
+
+
+def _types(shapes: list[dict[str, Any]]) -> list[str]:
+    """The JSON types the property's free alternatives (not enums) allow, in ``_TYPE_ORDER``;
+    ``nullable`` and ``null`` add nothing a stated value could be."""
+    allowed: set[str] = set()
+    for shape in shapes:
+        if "enum" in shape or "const" in shape:
+            continue
+        kind = shape.get("type", "string")
+        allowed.update(kind if isinstance(kind, list) else [kind])
+    return [kind for kind in _TYPE_ORDER if kind in allowed]
+
+
+def _typed(
+    raw: str, shapes: list[dict[str, Any]], root: dict[str, Any], *, items: bool = True
+) -> Any:
+    """``raw`` as the value the property takes: the enum value it names, else the first of the
+    property's types it converts to (integer, number, boolean, string, then a comma-separated
+    array of simple items); None when none does."""
+    for option in _options(shapes):
+        if not isinstance(option, bool) and str(option).lower() == raw.lower():
+            return option
+    for kind in _types(shapes):
+        if kind == "array":
+            value = _array(raw, shapes, root) if items else None
+        else:
+            value = _scalar(raw, kind)
+        if value is not None:
+            return value
     return None
+
+
+def _scalar(raw: str, kind: str) -> Any:
+    if kind == "integer":
+        return int(raw) if re.fullmatch(r"[+-]?\d+", raw) else None
+    if kind == "number":
+        if not re.fullmatch(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", raw):
+            return None
+        return float(raw)
+    if kind == "boolean":
+        return {"true": True, "yes": True, "false": False, "no": False}.get(raw.lower())
+    return raw if kind == "string" else None
+
+
+def _array(raw: str, shapes: list[dict[str, Any]], root: dict[str, Any]) -> list[Any] | None:
+    """A quoted ``"a, b"`` as an array whose items each convert to the items' schema (a simple
+    one: no arrays within); None when one does not."""
+    item_shapes = [
+        shape
+        for spec in shapes
+        if "array" in _types([spec])
+        for shape in _shapes(spec.get("items", {}), root)
+    ]
+    values = [
+        _typed(part.strip(), item_shapes, root, items=False)
+        for part in raw.split(",")
+        if part.strip()
+    ]
+    return values if values and all(value is not None for value in values) else None

@@ -10,7 +10,9 @@ list of objects (``text`` or ``snippet`` or ``content``, with ``title``, ``url``
 ``MAX_PASSAGE_CHARS``. A passage's ``ref`` is the tool's name and a hash of its text, so the same
 answer is recognised on a later search. Only tools that do not destroy can be marked: research
 reads, and its calls are not turns (no approval, no Action node: the investigation records its
-sources).
+sources). A call passes the tool's input-schema check as every call does
+(app/tools/argument_check.py): one the schema refuses (a tool that needs more than the query) is
+not sent, and the tool fails as a source with the schema's message.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 from app.graph.client import GraphClient
 from app.reasoning.protocol import ToolCall
 from app.research.sources.protocol import Passage
+from app.tools.argument_check import check_arguments
 from app.tools.calls import execution_of
 from app.tools.clients import McpClients
 from app.tools.connections import list_search_tools, spec_for
@@ -78,9 +81,11 @@ class ToolSearchSource:
     ) -> list[Passage]:
         tool: dict[str, Any] = row["tool"]
         schema = json.loads(tool["input_schema"]) if tool.get("input_schema") else {}
-        argument = query_argument(schema)
+        arguments = {query_argument(schema): query}
+        # As every call: one the tool's schema refuses is not sent (the source fails with why).
+        check_arguments(tool["qualified_name"], schema, arguments, where=())
         spec = spec_for(self._clients, agent_id, row["connection"])
-        result = await self._clients.call(spec, tool["name"], {argument: query})
+        result = await self._clients.call(spec, tool["name"], arguments)
         call = ToolCall(connection=row["connection"]["name"], tool=tool["name"])
         execution = execution_of(call, result, 0.0, 1_000_000)
         if execution.status == "failed":

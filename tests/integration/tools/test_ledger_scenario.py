@@ -270,3 +270,48 @@ def test_a_modified_call_its_schema_refuses_is_422_and_the_approval_stays_pendin
     assert tool["failures"] == 0 and tool["belief_strength"] == 0.5
     assert agent.approve(approval_id)["execution"]["status"] == "executed"
     assert [row[0] for row in _rows(db)] == ["INV-021"]
+
+
+def test_a_modified_call_is_described_as_the_call_that_ran(
+    agent: ToolAgent, tmp_path: Path
+) -> None:
+    """A person's modified call kept the proposal's words: the resumed turn's work unit (what
+    the guardian read, the approval's answer) and the decision recalled into later turns said
+    the call proposed (INV-031), while the call that ran inserted INV-032."""
+    db = tmp_path / "ledger.db"
+    _ledger_with_table(agent, db)
+    proposed_query = "INSERT INTO invoices VALUES ('INV-031', 'Acme', 10)"
+    ran_query = "INSERT INTO invoices VALUES ('INV-032', 'Acme', 20)"
+    proposed = agent.call("ledger", "write_query", {"query": proposed_query}, speaker="Dana")
+    unit = proposed["work_unit"]
+
+    modified = agent.post(
+        f"/approvals/{proposed['approval']['id']}",
+        {
+            "action": "modify",
+            "speaker": "Dana",
+            # The proposal's unit with other arguments: its description still says INV-031.
+            "work_unit": unit | {"call": unit["call"] | {"arguments": {"query": ran_query}}},
+        },
+    )
+
+    assert modified["execution"]["status"] == "executed"
+    assert [row[0] for row in _rows(db)] == ["INV-032"]
+    said = json.dumps({"query": ran_query})
+    assert modified["work_unit"]["description"] == f"call ledger.write_query with {said}"
+    assert modified["work_unit"]["entities"] == ["ledger.write_query"]
+    assert "INV-031" not in json.dumps(modified["work_unit"])
+    assert "INV-031" not in modified["response"]
+    # The approval keeps what was proposed, answered "modify".
+    assert modified["approval"]["status"] == "modified"
+    assert modified["approval"]["work_unit"]["call"]["arguments"] == {"query": proposed_query}
+    action = agent.get("/actions", tool="ledger.write_query")["data"][0]
+    assert action["arguments"] == {"query": ran_query} and action["status"] == "succeeded"
+    # The decision later turns recall says what ran.
+    context = agent.get("/context", q="write_query INV-032 invoices", section="decisions")
+    [decision] = [
+        item
+        for item in context["sections"]["decisions"]["items"]
+        if item["id"] == proposed["decision_id"]
+    ]
+    assert "INV-032" in decision["line"] and "INV-031" not in decision["line"]

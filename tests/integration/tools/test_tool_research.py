@@ -106,3 +106,26 @@ def test_an_investigation_searches_the_marked_tool(agent: ToolAgent, http_server
     assert detail["investigation"]["sources"] == ["tools"]
     found = {(s["kind"], s["origin"]) for s in detail["sources"]}
     assert ("tool", "https://tides.example/spring") in found
+
+
+def test_a_search_tool_whose_schema_refuses_the_query_fails_as_a_source_and_is_not_called(
+    agent: ToolAgent, http_server: str
+) -> None:
+    """Research called a marked tool with only its query, whatever its schema requires: the
+    server refused (``sleep`` needs ``seconds``). The call passes the schema check now: the
+    source fails with the schema's message, and nothing is sent."""
+    _connect(agent, http_server, ["sleep"])
+
+    found = _search(agent, sources=["tools"])
+
+    assert found["passages"] == []
+    assert found["failures"] == {
+        "tools": "InvalidInput: library.sleep refuses these arguments: arguments: 'seconds' "
+        "is a required property"
+    }
+    # A tool that takes the query beside it is still searched.
+    agent.client.patch(
+        f"/v1/agents/{agent.id}/connections/library/tools/search", json={"search_source": True}
+    )
+    both = _search(agent, sources=["tools"])
+    assert both["passages"][0]["title"] == "Tide tables"

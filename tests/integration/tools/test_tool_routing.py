@@ -72,12 +72,7 @@ def _tool(agent: ToolAgent, connection: str, name: str) -> dict[str, Any]:
     return tool
 
 
-def test_offline_a_proposed_call_its_schema_refuses_is_not_made_and_the_turn_says_why(
-    agent: ToolAgent, http_server: str
-) -> None:
-    """The offline route takes a stated value as a string under ``anyOf`` (an optional
-    integer). Such a call was proposed, approved, refused by the server three times and lowered
-    the tool's belief (a review's finding); it passes the check a requested call passes now."""
+def _connect_test_tools(agent: ToolAgent, http_server: str) -> None:
     agent.post(
         "/connections",
         {
@@ -88,14 +83,43 @@ def test_offline_a_proposed_call_its_schema_refuses_is_not_made_and_the_turn_say
         },
         expect=201,
     )
-    before = _tool(agent, "testtools", "repeat")
+
+
+def test_offline_a_stated_value_of_an_optional_integer_is_an_integer(
+    agent: ToolAgent, http_server: str
+) -> None:
+    """The offline route took ``times: 3`` as the string "3" under ``anyOf`` (an optional
+    integer): the schema check refused the call, so the message could not make it."""
+    _connect_test_tools(agent, http_server)
 
     asked = agent.post("/chat", {"message": "Repeat the text hello. text: hello, times: 3"})
 
     route = asked["tool_route"]
     assert route["tool"] == "testtools.repeat" and route["how"] == "offline"
-    assert route["arguments"] == {"text": "hello", "times": "3"}
-    assert not route["called"] and route["refused"].startswith("arguments.times: '3' is not")
+    assert route["arguments"] == {"text": "hello", "times": 3}
+    assert route["called"] and route["refused"] is None
+    assert asked["work_unit"]["call"]["arguments"] == {"text": "hello", "times": 3}
+    done = agent.approve(asked["approval"]["id"])
+    assert done["execution"]["status"] == "executed", done["execution"]
+    assert done["execution"]["output"]["content"] == "hello hello hello"
+
+
+def test_offline_a_proposed_call_its_schema_refuses_is_not_made_and_the_turn_says_why(
+    agent: ToolAgent, http_server: str
+) -> None:
+    """A stated value the tool's schema refuses (``times`` is at least 1). Such a call was
+    proposed, approved, refused by the server three times and lowered the tool's belief (a
+    review's finding); it passes the check a requested call passes now."""
+    _connect_test_tools(agent, http_server)
+    before = _tool(agent, "testtools", "repeat")
+
+    asked = agent.post("/chat", {"message": "Repeat the text hello. text: hello, times: 0"})
+
+    route = asked["tool_route"]
+    assert route["tool"] == "testtools.repeat" and route["how"] == "offline"
+    assert route["arguments"] == {"text": "hello", "times": 0}
+    assert not route["called"]
+    assert route["refused"] == "arguments.times: 0 is less than the minimum of 1"
     assert "I did not make the call testtools.repeat" in asked["response"]
     assert route["refused"] in asked["response"]
     assert asked["work_unit"] is None and asked["approval"] is None

@@ -10,8 +10,9 @@ from typing import Any
 
 from app.loop.models import ToolRoute
 from app.loop.tool_routing import arguments_needed, no_call_made
-from app.reasoning.offline.tool_choice import choose_tool
+from app.reasoning.offline.tool_choice import choose_tool, derive_arguments
 from app.reasoning.protocol import ToolChoiceRequest, ToolOffer
+from app.reasoning.tool_arguments import schema_refusal
 
 
 def _schema(**properties: str) -> dict[str, Any]:
@@ -152,3 +153,57 @@ def test_the_answer_says_a_refused_call_was_not_made_and_why() -> None:
     assert no_call_made(needs) == arguments_needed(needs)
     made = ToolRoute(tool="clock.get_current_time", how="offline", called=True)
     assert no_call_made(made) is None
+
+
+# What pydantic (so the MCP SDKs) writes for optional and union-typed parameters.
+UNIONS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "text": {"type": "string"},
+        "times": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None},
+        "ratio": {"type": ["null", "number"]},
+        "strict": {"type": "boolean", "nullable": True},
+        "label": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+        "unit": {"anyOf": [{"$ref": "#/$defs/Unit"}, {"type": "null"}]},
+        "pages": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]},
+    },
+    "required": ["text"],
+    "$defs": {"Unit": {"enum": ["kg", "lb"], "type": "string"}},
+}
+
+
+def test_a_stated_value_takes_the_first_type_of_a_union_it_converts_to() -> None:
+    """``times: 3`` for an optional integer (``anyOf: [integer, null]``) was taken as the
+    string "3", which the tool's schema refuses: no call was made."""
+    assert derive_arguments("Repeat the text hello. text: hello, times: 3", UNIONS) == (
+        {"text": "hello", "times": 3},
+        [],
+    )
+    stated = 'text: hi, ratio: 0.5, strict: yes, label: 7, unit: KG, pages: "1, 2, 10"'
+    assert derive_arguments(stated, UNIONS)[0] == {
+        "text": "hi",
+        "ratio": 0.5,
+        "strict": True,
+        "label": 7,
+        "unit": "kg",
+        "pages": [1, 2, 10],
+    }
+    # A value none of the types takes is not taken; a union with a string takes it as one.
+    odd = 'text: hi, times: many, ratio: half, strict: maybe, label: A-7, unit: st, pages: "1, x"'
+    assert derive_arguments(odd, UNIONS)[0] == {"text": "hi", "label": "A-7"}
+    # An enum behind a reference is named in the message: its value is taken.
+    assert derive_arguments("text: hi, in lb please", UNIONS)[0] == {"text": "hi", "unit": "lb"}
+    for stated in ("text: hello, times: 3", odd, "text: hi, in lb please"):
+        assert schema_refusal(UNIONS, derive_arguments(stated, UNIONS)[0]) is None
+
+
+def test_a_refusal_inside_a_union_names_the_argument() -> None:
+    """jsonschema's best match inside an ``anyOf`` carries a path relative to the member: the
+    refusal of ``times: 0`` (at least 1) was located at ``arguments``, not its argument."""
+    schema = {
+        "type": "object",
+        "properties": {"times": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]}},
+    }
+    refusal = schema_refusal(schema, {"times": 0})
+    assert refusal is not None and refusal.location == ["arguments", "times"]
+    assert str(refusal) == "arguments.times: 0 is less than the minimum of 1"
