@@ -63,8 +63,25 @@ class ModifiedCall(ToolCall):
     _bounded = field_validator("arguments")(bounded_arguments)
 
 
+# A person's modified work unit: the bounds of its text (a proposed unit's come from Credence).
+MAX_UNIT_ITEMS = 64
+MAX_ENTITY_CHARS = 500
+MAX_CONSTRAINT_CHARS = 2000
+MAX_DESCRIPTION_CHARS = 8000
+
+
 class ModifiedWorkUnit(WorkUnit):
-    """The work unit a person's ``modify`` answer runs instead of the proposed one."""
+    """The work unit a person's ``modify`` answer runs instead of the proposed one: every part of
+    it bounded (its description as a chat message, at most 64 entities and 64 constraints)."""
+
+    entities: list[Annotated[str, Field(max_length=MAX_ENTITY_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_UNIT_ITEMS
+    )
+    constraints: list[Annotated[str, Field(max_length=MAX_CONSTRAINT_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_UNIT_ITEMS
+    )
+    description: str = Field(min_length=1, max_length=MAX_DESCRIPTION_CHARS)
+    reasoner: str = Field(default="offline", max_length=64)
 
     call: ModifiedCall | None = Field(
         default=None,

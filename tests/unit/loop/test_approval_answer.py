@@ -56,3 +56,30 @@ def test_a_work_unit_within_the_bounds_is_kept_as_it_came() -> None:
     answer = ApprovalAnswer(action="modify", work_unit=unit)
     assert isinstance(answer.work_unit, ModifiedWorkUnit)
     assert answer.work_unit.model_dump() == unit.model_dump()
+
+
+@pytest.mark.parametrize(
+    ("part", "value", "where"),
+    [
+        ("description", "d" * 8001, ("work_unit", "description")),
+        ("entities", ["e"] * 65, ("work_unit", "entities")),
+        ("entities", ["e" * 501], ("work_unit", "entities", 0)),
+        ("constraints", ["c" * 2001], ("work_unit", "constraints", 0)),
+        ("reasoner", "r" * 65, ("work_unit", "reasoner")),
+    ],
+    ids=["long description", "many entities", "long entity", "long constraint", "long reasoner"],
+)
+def test_the_rest_of_a_modified_unit_is_bounded_too(
+    part: str, value: Any, where: tuple[Any, ...]
+) -> None:
+    unit = _unit({"timezone": "UTC"}).model_dump() | {part: value}
+    with pytest.raises(ValidationError) as refused:
+        ApprovalAnswer.model_validate({"action": "modify", "work_unit": unit})
+    [error] = refused.value.errors()
+    assert error["loc"] == where
+    at_most = _unit({"timezone": "UTC"}).model_dump() | {
+        "description": "d" * 8000,
+        "entities": ["e" * 500] * 64,
+        "constraints": ["c" * 2000] * 64,
+    }
+    assert ApprovalAnswer.model_validate({"action": "modify", "work_unit": at_most}).work_unit
