@@ -19,7 +19,7 @@ from app.agents.store import delete_agent
 from app.beliefs.writes import create_belief
 from app.clock import FixedClock
 from app.config import Settings
-from app.errors import InvalidInput, SeedFileInvalid, error_entry, file_location
+from app.errors import InvalidInput, SeedFileInvalid, ToolNotFound, error_entry, file_location
 from app.graph.migrations import MigrationRunner
 from app.memory.people.models import PersonCreate
 from app.memory.people.store import create_person
@@ -201,8 +201,9 @@ async def _play(stage: Stage, scenario: Scenario, number: int, turn: ScenarioTur
             result = await stage.call(
                 turn.speaker, call.tool, dict(call.arguments), scenario.session, call.connection
             )
-        except InvalidInput as refused:
-            # The step's call is not made: a failed check says why; the next turn runs.
+        except (InvalidInput, ToolNotFound) as refused:
+            # The step's call is not made (its schema refuses it, or the agent has no such
+            # tool): a failed check says why; the next turn runs.
             stage.progress(f"turn {number} ({turn.speaker}): call refused: {refused.message}")
             return [_refused_call(number, turn.speaker, refused)]
     else:
@@ -213,9 +214,10 @@ async def _play(stage: Stage, scenario: Scenario, number: int, turn: ScenarioTur
     return checks + await play_answers(stage, number, turn, result)
 
 
-def _refused_call(number: int, speaker: str, refused: InvalidInput) -> Check:
-    """The failed check of a turn whose call its tool's input schema refuses: where in the
-    turn (``turns[n].call.arguments.…``) and the schema's message."""
+def _refused_call(number: int, speaker: str, refused: InvalidInput | ToolNotFound) -> Check:
+    """The failed check of a turn whose call its tool's input schema refuses (where in the
+    turn, ``turns[n].call.arguments.…``, and the schema's message) or whose tool the agent does
+    not have (``turns[n].call`` and the reason)."""
     entries = refused.details.get("errors") or [{}]
     where = ".".join(str(part) for part in entries[0].get("location") or ["call"])
     why = entries[0].get("message") or refused.message

@@ -14,7 +14,8 @@ from tests.integration.tools.conftest import sqlite_server
 SCENARIO = {
     "name": "refused-calls",
     "title": "Refused calls",
-    "description": "A call with a number for its SQL is refused; the next call is made.",
+    "description": "A call with a number for its SQL, and one of a tool the ledger lacks, are "
+    "refused; the next call is made.",
     "start": "2026-10-28T15:00:00Z",
     "principal": {"name": "Maria Lopez", "role": "Controller", "seniority": "director"},
     "ledger": {"statements": ["CREATE TABLE invoices (number TEXT PRIMARY KEY)"]},
@@ -22,6 +23,11 @@ SCENARIO = {
         {
             "speaker": "Maria Lopez",
             "call": {"tool": "write_query", "arguments": {"query": 5}},
+            "expect": {"mode": "proposal"},
+        },
+        {
+            "speaker": "Maria Lopez",
+            "call": {"tool": "drop_everything", "arguments": {}},
             "expect": {"mode": "proposal"},
         },
         {
@@ -43,14 +49,19 @@ async def test_a_call_its_schema_refuses_fails_its_step_with_the_schemas_message
 
     report = await run_scenario(settings, scenario, options)
 
-    [failed] = report.failures
+    failed, unknown = report.failures
     assert (failed.turn, failed.step, failed.what, failed.expected) == (1, "turn", "call", "made")
     assert failed.actual == (
         "refused by the tool's input schema at turns[0].call.arguments.query: "
         "5 is not of type 'string'"
     )
-    assert report.turns == 1  # the refused call ran no turn; the next one ran
+    # A tool the agent lacks stopped the whole run (ToolNotFound out of run_scenario).
+    assert (unknown.turn, unknown.what) == (2, "call")
+    assert unknown.actual.startswith("refused at turns[1].call: ")
+    assert "no tool 'drop_everything' on connection 'ledger'" in unknown.actual
+    assert report.turns == 1  # the refused calls ran no turn; the next one ran
     assert [(c.turn, c.what, c.passed) for c in report.checks] == [
         (1, "call", False),
-        (2, "tool", True),
+        (2, "call", False),
+        (3, "tool", True),
     ]
