@@ -9,7 +9,8 @@ comments in each file that uses it:
   the censors stored before ``source`` was (the guardian's reads and the tool call's start
   read);
 - ``agent lock``: the agent's write lock, then whether the agent still takes writes
-  (``graph/agent_scope/lock_agent`` and the one-query record of a tool call).
+  (``graph/agent_scope/lock_agent`` and the writes run alone: the one-query record of a tool
+  call, the vector writes).
 
 ``tests/unit/test_shared_blocks.py`` fails when a file drifts.
 
@@ -123,6 +124,15 @@ USES = (
     Use("cypher/loop/activation/get_tool_call_start.cypher", "censor source", 4, {"c": "c"}),
     Use("cypher/graph/agent_scope/lock_agent.cypher", "agent lock", 0, {"a": "a"}),
     Use("cypher/loop/tool_turns/record_call.cypher", "agent lock", 0, {"a": "ag"}),
+    *(
+        Use(f"cypher/embeddings/{name}.cypher", "agent lock", 0, {"a": "a"})
+        for name in (
+            "store/set_belief_embeddings",
+            "store/set_rule_embeddings",
+            "store/set_episode_embeddings",
+            "reindex/set_next_vectors",
+        )
+    ),
 )
 _NAME = re.compile(r"[A-Za-z][A-Za-z_]*")
 

@@ -35,10 +35,6 @@ NOT_AN_AGENTS_WRITE = {
 # areas were being changed by others at the time); docs/known-problems.md lists them. Mend one
 # and remove it here: the test then holds it to the rule.
 NOT_YET_LOCKED = {
-    "embeddings/store/set_belief_embeddings": "no $agent_id: rows of ids (app/embeddings)",
-    "embeddings/store/set_rule_embeddings": "no $agent_id: rows of ids (app/embeddings)",
-    "embeddings/store/set_episode_embeddings": "no $agent_id: rows of ids (app/embeddings)",
-    "embeddings/reindex/set_next_vectors": "app/embeddings/reindex.py",
     "loop/approvals/release_approval": "app/loop/approvals.py",
     "loop/tool_turns/complete_call": "run alone when the memory's transaction failed "
     "(app/loop/call_record.py, call_memory.py)",

@@ -1,0 +1,136 @@
+"""docs/graph-model.md §5 on a real Neo4j: the writes that used to run without the agent's lock
+(the vector writes of app/embeddings, the reindex's) take it now: each raises the lock's write
+count, and an agent whose deletion has begun gets nothing written (AgentNotFound, or left out)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from app.embeddings import reindex as reindexing
+from app.embeddings.embedder import Embedder, shared_embedder
+from app.embeddings.settings import EmbeddingSettings
+from app.embeddings.store import backfill, embed_found, embed_pending, store_vectors
+from app.errors import AgentNotFound
+from app.graph.client import GraphClient, Row
+from app.graph.vectors import vector_param
+from tests.support.agents import MakeAgent
+
+OLD_MODEL = "an-older-model"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    embedder = shared_embedder(EmbeddingSettings())
+    if not embedder.available:
+        pytest.fail(f"embeddings should be available here: {embedder.status().reason}")
+    return embedder
+
+
+async def _lock_count(test_graph: GraphClient, agent: str) -> int:
+    [row] = await test_graph.read("scheduler/get_agent_lock", agent_id=agent)
+    return int(row["write_count"])
+
+
+async def _begin_deletion(graph: GraphClient, agent: str) -> None:
+    """What the first batch of a deletion does: the agent is marked as being deleted."""
+    assert await graph.write("agents/store/lock_agent_for_deletion", agent_id=agent)
+
+
+async def _beliefs(test_graph: GraphClient, agent: str, *statements: str) -> list[str]:
+    """Beliefs of ``agent`` written without a vector, waiting for one (embedding_pending)."""
+    beliefs = [
+        {
+            "id": str(uuid.uuid4()),
+            "agent_id": agent,
+            "statement": statement,
+            "is_active": True,
+            "embedding_pending": True,
+        }
+        for statement in statements
+    ]
+    await test_graph.write("probe/create_beliefs", beliefs=beliefs)
+    return [str(belief["id"]) for belief in beliefs]
+
+
+async def _vector_state(test_graph: GraphClient, *ids: str) -> list[Row]:
+    return await test_graph.read("probe/belief_vector_models", ids=list(ids))
+
+
+def _rows(*ids: str, value: float = 0.5) -> list[dict[str, object]]:
+    return [{"id": bid, "embedding": vector_param([value] * 384)} for bid in ids]
+
+
+async def test_vectors_are_stored_under_the_agents_lock_on_its_own_nodes_only(
+    make_agent: MakeAgent, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    agent, other = make_agent("Vectors"), make_agent("Other vectors")
+    [mine] = await _beliefs(test_graph, agent, "Invoices are paid within thirty days")
+    [theirs] = await _beliefs(test_graph, other, "Refunds take a week")
+
+    before = await _lock_count(test_graph, agent)
+    # A row naming another agent's belief is not written under this agent's lock.
+    assert await store_vectors(graph, agent, "Belief", _rows(mine, theirs), OLD_MODEL) == 1
+    assert await _lock_count(test_graph, agent) == before + 1
+    state = await _vector_state(test_graph, mine, theirs)
+    assert [(row["embedded"], row["model"], row["pending"]) for row in state] == [
+        (True, OLD_MODEL, False),
+        (False, None, True),
+    ]
+
+    await _begin_deletion(graph, agent)
+    with pytest.raises(AgentNotFound):
+        await store_vectors(graph, agent, "Belief", _rows(mine, value=0.1), "a-newer-model")
+    [row] = await _vector_state(test_graph, mine)
+    assert row["model"] == OLD_MODEL
+
+
+async def test_an_agent_being_deleted_gets_no_vectors_and_backfill_goes_on_without_it(
+    make_agent: MakeAgent, graph: GraphClient, test_graph: GraphClient, embedder: Embedder
+) -> None:
+    going, staying = make_agent("Going"), make_agent("Staying")
+    [gone_pending] = await _beliefs(test_graph, going, "The office closes at six")
+    [kept] = await _beliefs(test_graph, staying, "The office opens at nine")
+    await _begin_deletion(graph, going)
+
+    pending = await embed_pending(graph, embedder, going)
+    assert pending.available and pending.stored.get("Belief", 0) == 0
+    filled = await backfill(graph, embedder, going, labels=("Belief",))
+    assert filled.stored == {"Belief": 0}
+    # One batch of a backfill over every agent holds several agents' nodes: each agent's are
+    # stored under its own lock, and the one being deleted is left out.
+    found = [
+        {"id": gone_pending, "agent_id": going, "text": "The office closes at six"},
+        {"id": kept, "agent_id": staying, "text": "The office opens at nine"},
+    ]
+    before = await _lock_count(test_graph, staying)
+    batch = await embed_found(graph, embedder, "Belief", found)
+    assert batch is not None and (batch.stored, batch.refused) == (1, {going})
+    assert await _lock_count(test_graph, staying) == before + 1
+    state = await _vector_state(test_graph, gone_pending, kept)
+    assert [(row["embedded"], row["pending"]) for row in state] == [(False, True), (True, False)]
+
+
+async def test_the_reindex_writes_under_the_lock_and_skips_an_agent_being_deleted(
+    make_agent: MakeAgent, graph: GraphClient, test_graph: GraphClient, embedder: Embedder
+) -> None:
+    agent, going = make_agent("Reindexed"), make_agent("Reindexed, going")
+    [mine] = await _beliefs(test_graph, agent, "Quarterly reports are due on Fridays")
+    [theirs] = await _beliefs(test_graph, going, "Quarterly reports are due on Mondays")
+    await store_vectors(graph, agent, "Belief", _rows(mine), OLD_MODEL)
+    await store_vectors(graph, going, "Belief", _rows(theirs), OLD_MODEL)
+
+    before = await _lock_count(test_graph, agent)
+    report = await reindexing.reindex(graph, embedder, agent)
+    assert report.agents == [agent] and report.swapped["Belief"] == 1
+    # One batch of replacements and the swap, each under the lock.
+    assert await _lock_count(test_graph, agent) == before + 2
+    [row] = await _vector_state(test_graph, mine)
+    assert (row["model"], row["next_model"]) == (embedder.model_id, None)
+
+    await _begin_deletion(graph, going)
+    skipped = await reindexing.reindex(graph, embedder, going)
+    assert skipped.available and skipped.agents == [] and skipped.skipped == [going]
+    [row] = await _vector_state(test_graph, theirs)
+    assert (row["model"], row["next_model"]) == (OLD_MODEL, None)
