@@ -14,7 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from app.errors import AgentNotFound, InvestigationNotFound
-from app.graph.client import GraphClient, Transaction
+from app.graph.agent_scope import lock_agent
+from app.graph.client import GraphClient, Row, Transaction
 from app.research.models import (
     FoundSource,
     Hypothesis,
@@ -74,17 +75,22 @@ async def create_investigation(
     agent_id: str,
     investigation: dict[str, Any],
 ) -> Investigation:
-    """Creates a running investigation with no step taken.
+    """Creates a running investigation with no step taken, under the agent's lock.
 
     Args:
         investigation: id, question, iteration_cap, started_by, sources.
 
     Raises:
-        AgentNotFound: no such agent.
+        AgentNotFound: no such agent, or one being deleted (nothing written).
     """
-    rows = await graph.write(
-        "research/store/create_investigation", agent_id=agent_id, investigation=investigation
-    )
+
+    async def work(tx: Transaction) -> list[Row]:
+        await lock_agent(tx, agent_id)
+        return await tx.run(
+            "research/store/create_investigation", agent_id=agent_id, investigation=investigation
+        )
+
+    rows = await graph.write_transaction(work, action="starting an investigation")
     if not rows:
         raise AgentNotFound(agent_id)
     return Investigation.model_validate(rows[0]["investigation"])
@@ -225,19 +231,26 @@ async def change_status(
     to: str,
     error: str | None = None,
 ) -> StatusChange:
-    """Moves the investigation to ``to`` when its status is one of ``allowed_from``.
+    """Moves the investigation to ``to`` when its status is one of ``allowed_from``, under the
+    agent's lock.
 
     Raises:
+        AgentNotFound: no such agent, or one being deleted (nothing written).
         InvestigationNotFound: no such investigation of this agent.
     """
-    rows = await graph.write(
-        "research/store/change_investigation_status",
-        agent_id=agent_id,
-        investigation_id=investigation_id,
-        **{"from": allowed_from},
-        to=to,
-        error=error,
-    )
+
+    async def work(tx: Transaction) -> list[Row]:
+        await lock_agent(tx, agent_id)
+        return await tx.run(
+            "research/store/change_investigation_status",
+            agent_id=agent_id,
+            investigation_id=investigation_id,
+            **{"from": allowed_from},
+            to=to,
+            error=error,
+        )
+
+    rows = await graph.write_transaction(work, action="changing an investigation's status")
     if not rows:
         raise InvestigationNotFound(investigation_id, agent_id)
     row = rows[0]

@@ -10,7 +10,7 @@ comments in each file that uses it:
   read);
 - ``agent lock``: the agent's write lock, then whether the agent still takes writes
   (``graph/agent_scope/lock_agent`` and the writes run alone: the one-query record of a tool
-  call, the vector writes).
+  call, the vector writes, a tool marked as a search source).
 
 ``tests/unit/test_shared_blocks.py`` fails when a file drifts.
 
@@ -133,6 +133,7 @@ USES = (
             "reindex/set_next_vectors",
         )
     ),
+    Use("cypher/tools/set_search_source.cypher", "agent lock", 0, {"a": "a"}),
 )
 _NAME = re.compile(r"[A-Za-z][A-Za-z_]*")
 

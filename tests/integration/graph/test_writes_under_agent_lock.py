@@ -1,6 +1,7 @@
 """docs/graph-model.md §5 on a real Neo4j: the writes that used to run without the agent's lock
-(the vector writes of app/embeddings, the reindex's) take it now: each raises the lock's write
-count, and an agent whose deletion has begun gets nothing written (AgentNotFound, or left out)."""
+(the vector writes of app/embeddings, the reindex's, a pack's censors installed alone, an
+investigation's creation and status) take it now: each raises the lock's write count, and an
+agent whose deletion has begun gets nothing written (AgentNotFound, or left out)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ from app.embeddings.store import backfill, embed_found, embed_pending, store_vec
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient, Row
 from app.graph.vectors import vector_param
+from app.packs.loader import install_censors
+from app.research import store as research
 from tests.support.agents import MakeAgent
 
 OLD_MODEL = "an-older-model"
+CENSORS = [{"key": "no-card-numbers", "pattern": "card number", "reason": "PCI", "action": "block"}]
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +138,49 @@ async def test_the_reindex_writes_under_the_lock_and_skips_an_agent_being_delete
     assert skipped.available and skipped.agents == [] and skipped.skipped == [going]
     [row] = await _vector_state(test_graph, theirs)
     assert (row["model"], row["next_model"]) == (OLD_MODEL, None)
+
+
+async def test_a_packs_censors_installed_alone_take_the_lock(
+    make_agent: MakeAgent, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    agent = make_agent("Censored")
+    before = await _lock_count(test_graph, agent)
+    await install_censors(graph, agent, "locked-pack", CENSORS)
+    assert await _lock_count(test_graph, agent) == before + 1
+    [row] = await test_graph.read("probe/pack_censors", agent_id=agent, pack_name="locked-pack")
+    assert row["censors"] == 1
+
+    await _begin_deletion(graph, agent)
+    with pytest.raises(AgentNotFound):
+        await install_censors(graph, agent, "another-pack", CENSORS)
+    [row] = await test_graph.read("probe/pack_censors", agent_id=agent, pack_name="another-pack")
+    assert row["censors"] == 0
+
+
+async def test_investigations_are_started_and_moved_under_the_lock(
+    make_agent: MakeAgent, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    agent = make_agent("Investigator")
+
+    def investigation() -> dict[str, object]:
+        return {
+            "id": str(uuid.uuid4()),
+            "question": "Do spring tides peak after the full moon?",
+            "iteration_cap": 3,
+            "started_by": "test",
+            "sources": [],
+        }
+
+    before = await _lock_count(test_graph, agent)
+    started = await research.create_investigation(graph, agent, investigation())
+    paused = await research.change_status(graph, agent, started.id, ["running"], "paused")
+    assert (paused.old_status, paused.status, paused.changed) == ("running", "paused", True)
+    assert await _lock_count(test_graph, agent) == before + 2
+
+    await _begin_deletion(graph, agent)
+    with pytest.raises(AgentNotFound):
+        await research.create_investigation(graph, agent, investigation())
+    with pytest.raises(AgentNotFound):
+        await research.change_status(graph, agent, started.id, ["paused"], "running")
+    page = await research.list_investigations(graph, agent, None, 0, 10)
+    assert [(item.id, item.status) for item in page.data] == [(started.id, "paused")]

@@ -40,10 +40,6 @@ NOT_YET_LOCKED = {
     "(app/loop/call_record.py, call_memory.py)",
     "loop/tool_turns/interrupt_call": "app/loop/call_record.py",
     "loop/tool_turns/interrupt_stale_calls": "$agent_id may be null: every agent's calls",
-    "packs/loader/upsert_pack_censors": "app/packs/loader.py",
-    "research/store/create_investigation": "app/research/store.py",
-    "research/store/change_investigation_status": "app/research/store.py",
-    "tools/set_search_source": "app/tools/connections.py",
 }
 
 
