@@ -117,8 +117,8 @@ async def embed_found(
     graph: GraphClient, embedder: Embedder, label: EmbeddedLabel, found: list[dict[str, object]]
 ) -> StoredBatch | None:
     """Embeds the nodes found (rows: id, agent_id, text) and stores their vectors, each agent's
-    in a transaction of its own under its lock (a batch of ``backfill`` over every agent holds
-    several agents' nodes); None when the embedder failed."""
+    in a transaction of its own under its lock (``backfill``'s queries read one agent's nodes
+    at a time, so a batch is one transaction); None when the embedder failed."""
     texts = [str(row["text"] or "") for row in found]
     vectors = await embedder.embed(texts)
     if vectors is None:

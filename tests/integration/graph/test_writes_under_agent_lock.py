@@ -6,6 +6,7 @@ agent whose deletion has begun gets nothing written (AgentNotFound, or left out)
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable
 
 import pytest
 
@@ -114,6 +115,25 @@ async def test_an_agent_being_deleted_gets_no_vectors_and_backfill_goes_on_witho
     assert await _lock_count(test_graph, staying) == before + 1
     state = await _vector_state(test_graph, gone_pending, kept)
     assert [(row["embedded"], row["pending"]) for row in state] == [(False, True), (True, False)]
+
+
+async def test_a_backfill_over_every_agent_reads_one_agents_nodes_at_a_time(
+    make_agent: MakeAgent, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    """So each batch is stored in one transaction, under one agent's lock."""
+    first, second = make_agent("First unembedded"), make_agent("Second unembedded")
+    mine = await _beliefs(test_graph, first, "Audits start in May", "Audits end in June")
+    await _beliefs(test_graph, second, "Budgets close in March")
+
+    def missing(agent: str | None, refused: list[str]) -> Awaitable[list[Row]]:
+        return graph.read(
+            "embeddings/store/missing_beliefs", agent_id=agent, refused=refused, limit=1000
+        )
+
+    everyone = await missing(None, [])
+    assert len(everyone) >= 1 and len({row["agent_id"] for row in everyone}) == 1
+    assert sorted(row["id"] for row in await missing(first, [])) == sorted(mine)
+    assert await missing(first, [first]) == []
 
 
 async def test_the_reindex_writes_under_the_lock_and_skips_an_agent_being_deleted(
