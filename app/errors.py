@@ -6,7 +6,8 @@ prints them. Each carries a stable ``code`` and the ids/details a caller needs.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypedDict
 
 
 class CredenceError(Exception):
@@ -24,9 +25,80 @@ class CredenceError(Exception):
 
 
 class InvalidInput(CredenceError):
-    """A request or file was malformed; ``details["errors"]`` lists every problem."""
+    """A request or file was malformed; ``details["errors"]`` lists every problem, each an
+    :class:`ErrorEntry` (see :func:`error_entry`)."""
 
     code = "invalid_input"
+
+
+# --- the entries of details["errors"] (docs/api.md, "Error entries") -----------------------------
+
+Location = list[str | int]
+
+
+class ErrorEntry(TypedDict):
+    """One problem of an error: where (``location``, a list of path parts as FastAPI's request
+    validation gives them: ``["body", "episodes", 1, "about"]``; a file's content starts
+    ``["file", <name>]``, then ``"line", <n>`` where the problem is on a line, then the field),
+    what (``message``, for people) and which kind (``type``, a short snake_case code: pydantic's
+    where pydantic found it). Every entry has exactly these keys, whoever produced it."""
+
+    location: Location
+    message: str
+    type: str
+
+
+def error_entry(
+    location: Sequence[str | int], message: str, type: str = "value_error"
+) -> ErrorEntry:
+    """One entry of ``details["errors"]``."""
+    return {"location": list(location), "message": message, "type": type}
+
+
+def validation_entries(
+    problems: Iterable[Mapping[str, Any]], prefix: Sequence[str | int] = ()
+) -> list[ErrorEntry]:
+    """The entries of a pydantic ``ValidationError.errors()`` (never its input: it may be long
+    or secret), each location under ``prefix``."""
+    return [
+        error_entry(
+            [*prefix, *item["loc"]],
+            str(item["msg"]).removeprefix("Value error, "),
+            str(item["type"]),
+        )
+        for item in problems
+    ]
+
+
+def file_location(file: str, *parts: str | int, line: int = 0) -> Location:
+    """Where in a file: ``["file", file, "line", line, *parts]`` (no line part for 0: the file
+    as a whole, or a field of a YAML document)."""
+    location: Location = ["file", file]
+    if line:
+        location += ["line", line]
+    return [*location, *parts]
+
+
+def field_path(parts: Sequence[str | int]) -> str:
+    """Path parts as a field path, ``skill.vocabulary[0].verb`` (empty for none)."""
+    path = ""
+    for part in parts:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
+def location_text(location: Sequence[str | int]) -> str:
+    """A location for people: ``corpus.jsonl line 3: title``, ``pack.yaml: beliefs[0].key``,
+    ``body.episodes[1].about`` (empty for the input as a whole)."""
+    if len(location) >= 2 and location[0] == "file":
+        file, rest = str(location[1]), location[2:]
+        if len(rest) >= 2 and rest[0] == "line" and isinstance(rest[1], int):
+            file, rest = f"{file} line {rest[1]}", rest[2:]
+        return f"{file}: {field_path(rest)}" if rest else file
+    return field_path(location)
 
 
 class InvalidIdentifier(InvalidInput):
@@ -281,17 +353,30 @@ class UnknownAnalytics(NotFound):
 
 
 class SeedFileInvalid(InvalidInput):
-    """A knowledge pack or seed file failed validation; every problem is listed with its file and
-    path (``details["errors"]`` = [{file, path, reason}])."""
+    """A knowledge pack or seed file failed validation; every problem is listed with where it is.
+
+    ``details["file"]`` names the file; each entry of ``details["errors"]`` is located
+    ``["file", <file>, ...]``, or ``["body", ...]`` for a pack sent as a request's body."""
 
     code = "seed_file_invalid"
 
-    def __init__(self, file: str, errors: list[dict[str, str]]) -> None:
-        first = errors[0] if errors else {"path": "", "reason": "invalid"}
+    def __init__(self, file: str, errors: list[ErrorEntry]) -> None:
+        first = errors[0] if errors else error_entry(file_location(file), "invalid")
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        location = first["location"]
+        within = location[2:] if location[:1] == ["file"] else location[1:]
         super().__init__(
-            f"{file}: {first['path'] or '(top)'}: {first['reason']}{more}", file=file, errors=errors
+            f"{file}: {_yaml_place(within) or '(top)'}: {first['message']}{more}",
+            file=file,
+            errors=errors,
         )
+
+
+def _yaml_place(parts: Sequence[str | int]) -> str:
+    """A place in a YAML document: ``line 3`` or ``skill.vocabulary[0].verb``."""
+    if len(parts) >= 2 and parts[0] == "line":
+        return f"line {parts[1]}" + (f": {field_path(parts[2:])}" if parts[2:] else "")
+    return field_path(parts)
 
 
 class PackNotFound(NotFound):
@@ -453,17 +538,17 @@ class TurnFailed(CredenceError):
 
 class CorpusFileInvalid(InvalidInput):
     """A corpus file failed validation; nothing of it was written. Every problem is listed with
-    its file and line (``details["errors"]`` = [{file, line, field, reason}]; line 0: the file
-    as a whole)."""
+    its file and line (``details["errors"]``, each location ``["file", <name>, "line", <n>,
+    <field>]``, without the line part for the file as a whole)."""
 
     code = "corpus_file_invalid"
 
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
-        first = errors[0] if errors else {"file": "", "line": 0, "field": "", "reason": "invalid"}
-        where = f"{first['file']}" + (f" line {first['line']}" if first["line"] else "")
-        field = f" {first['field']}:" if first["field"] else ""
+    def __init__(self, errors: list[ErrorEntry]) -> None:
+        first = errors[0] if errors else error_entry([], "invalid")
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        super().__init__(f"{where}:{field} {first['reason']}{more}", errors=errors)
+        where = location_text(first["location"])
+        where = f"{where}: " if where else ""
+        super().__init__(f"{where}{first['message']}{more}", errors=errors)
 
 
 class PayloadTooLarge(CredenceError):
@@ -515,6 +600,10 @@ class UnknownResearchSource(InvalidInput):
             field="sources",
             names=names,
             known=known,
+            errors=[
+                error_entry(["body", "sources"], f"no research source named {name!r}", "not_found")
+                for name in names
+            ],
         )
 
 
@@ -630,7 +719,7 @@ class EnrichmentNotConfigured(InvalidInput):
             '("enrichment": {"command": ..., "args": [...], "tool": "lookup_person"} or '
             '{"transport": "http", "url": ...}), configure one with CREDENCE_ENRICHMENT__COMMAND '
             "(or CREDENCE_ENRICHMENT__URL), or send enrich: false",
-            errors=[{"location": ["body", "enrich"], "message": reason}],
+            errors=[error_entry(["body", "enrich"], reason, "enrichment_not_configured")],
         )
 
 
@@ -641,9 +730,7 @@ class EnrichmentFailed(CredenceError):
 
     code = "enrichment_failed"
 
-    def __init__(
-        self, provider: str, cause: str, errors: list[dict[str, object]] | None = None
-    ) -> None:
+    def __init__(self, provider: str, cause: str, errors: list[ErrorEntry] | None = None) -> None:
         super().__init__(
             f"enrichment through {provider} failed: {cause}; nothing was written",
             provider=provider,

@@ -47,6 +47,7 @@ class AgentScoped(StructuredNode):
 class Agent(AgentScoped):
     name = StringProperty(required=True)
     event_seq = IntegerProperty(default=0)
+    evidence_seq = IntegerProperty(default=0)
     # The last number given to a pack's skill (docs/packs.md §5).
     skill_seq = IntegerProperty()
     high_dissatisfaction_streak = IntegerProperty(default=0)
@@ -142,6 +143,7 @@ class Evidence(AgentScoped):
     tension_delta = FloatProperty()
     source_person = StringProperty()
     at = DateTimeNeo4jFormatProperty()
+    seq = IntegerProperty()
 
 
 class Revision(AgentScoped):

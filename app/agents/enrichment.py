@@ -23,6 +23,7 @@ The directory's answer (the tool's structured content, or its text as JSON)::
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Any, Protocol
@@ -31,7 +32,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from app.agents.models import BirthProfile
 from app.common import utc_now
-from app.errors import EnrichmentFailed
+from app.errors import EnrichmentFailed, ErrorEntry, validation_entries
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory.people.models import Person, PersonCreate
@@ -155,7 +156,7 @@ def plan_enrichment(
         EnrichmentFailed: the answer's principal or one of its people does not validate (every
             problem listed).
     """
-    problems: list[dict[str, object]] = []
+    problems: list[ErrorEntry] = []
     merged, filled = _merged_profile(profile, answer.person, problems)
     people: list[EnrichedPerson] = []
     accepted: list[tuple[str | None, str]] = [(merged.email, merged.name)]
@@ -184,7 +185,7 @@ def plan_enrichment(
 
 
 def _merged_profile(
-    profile: BirthProfile, found: DirectoryPerson | None, problems: list[dict[str, object]]
+    profile: BirthProfile, found: DirectoryPerson | None, problems: list[ErrorEntry]
 ) -> tuple[BirthProfile, list[str]]:
     if found is None:
         return profile, []
@@ -205,16 +206,15 @@ def _merged_profile(
     try:
         merged = BirthProfile.model_validate({**profile.model_dump(exclude_unset=True), **update})
     except ValidationError as error:
-        problems += [
-            {"location": ["answer", "person", *item["loc"]], "message": item["msg"]}
-            for item in error.errors(include_input=False, include_url=False)
-        ]
+        problems += validation_entries(
+            error.errors(include_input=False, include_url=False), ["answer", "person"]
+        )
         return profile, []
     return merged, filled
 
 
 def _person_create(
-    item: DirectoryPerson, location: list[object], problems: list[dict[str, object]]
+    item: DirectoryPerson, location: list[str | int], problems: list[ErrorEntry]
 ) -> PersonCreate | None:
     try:
         return PersonCreate.model_validate(
@@ -226,10 +226,9 @@ def _person_create(
             }
         )
     except ValidationError as error:
-        problems += [
-            {"location": [*location, *item_error["loc"]], "message": item_error["msg"]}
-            for item_error in error.errors(include_input=False, include_url=False)
-        ]
+        problems += validation_entries(
+            error.errors(include_input=False, include_url=False), location
+        )
         return None
 
 
@@ -318,7 +317,7 @@ def _reporting_lines(
     return lines
 
 
-def first_problem(problems: list[dict[str, object]]) -> str:
+def first_problem(problems: Sequence[Mapping[str, object]]) -> str:
     """The first problem as ``answer.people.0.seniority: <message>`` (and how many more)."""
     location, message = problems[0]["location"], problems[0]["message"]
     where = ".".join(map(str, location)) if isinstance(location, list) else str(location)

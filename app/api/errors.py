@@ -30,6 +30,7 @@ from app.errors import (
     NotReady,
     PayloadTooLarge,
     ToolServerFailed,
+    validation_entries,
 )
 
 log = logging.getLogger(__name__)
@@ -103,10 +104,7 @@ async def _credence_error(_: Request, error: Exception) -> JSONResponse:
 
 async def _validation_error(_: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
-    problems = [
-        {"location": list(item["loc"]), "message": item["msg"], "type": item["type"]}
-        for item in error.errors()
-    ]
+    problems = validation_entries(error.errors())
     summary = "; ".join(
         f"{'.'.join(str(p) for p in item['location'])}: {item['message']}" for item in problems
     )

@@ -16,7 +16,8 @@ body's schema (``app/api/errors.py``: ``{"error": {"code", "message", "details"}
   ``X-Credence-Bookmark`` header (in on every one, out on the writes' 2xx answers).
 
 What an operation declares itself (``responses=``) is kept, except that 422 always gets the error
-body (FastAPI's own 422 schema is not what the API sends).
+body (FastAPI's own 422 schema is not what the API sends). The entries of the error body's
+``details.errors`` have one schema, ``ErrorEntry`` (docs/api.md, "Error entries").
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.graph.causality import HEADER, HEADER_PATTERN
 
@@ -45,10 +46,43 @@ _DESCRIPTIONS = {
 }
 
 
+class ErrorEntry(BaseModel):
+    """One problem of an error (``details.errors``; docs/api.md, "Error entries"): every entry
+    has exactly these keys, whatever found the problem."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    location: list[str | int] = Field(
+        description="Where, as path parts: the part of the request first (body, query, path,"
+        ' header), e.g. ["body", "episodes", 1, "about"]; in a file ["file", <name>, "line",'
+        " <n>, <field>...] (no line part for a field of a YAML document or the file as a whole);"
+        " empty for the input as a whole.",
+    )
+    message: str = Field(description="What is wrong, for people.")
+    type: str = Field(
+        description="A short snake_case code of the kind of problem: pydantic's where pydantic"
+        " found it (missing, string_too_long, ...), else the producer's (pattern_refused,"
+        " duplicate_key, json_invalid, ...).",
+    )
+
+
+class ErrorDetails(BaseModel):
+    """What the error carries beside its message: ids, names, and ``errors`` for invalid
+    input."""
+
+    model_config = ConfigDict(extra="allow")
+
+    errors: list[ErrorEntry] = Field(
+        default_factory=list,
+        description="Every problem of the input (422, and 502 enrichment_failed); absent where"
+        " the error has no entries.",
+    )
+
+
 class ErrorDetail(BaseModel):
     code: str = Field(description="Stable error code, e.g. agent_not_found, invalid_input.")
     message: str
-    details: dict[str, Any] = Field(default_factory=dict)
+    details: ErrorDetails = Field(default_factory=ErrorDetails)
 
 
 class ErrorResponse(BaseModel):

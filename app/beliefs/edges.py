@@ -9,7 +9,7 @@ from typing import Any
 from app.beliefs.cascade import cascade_from
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EdgeCreate, EdgeResult
-from app.errors import BeliefInactive, BeliefNotFound, CycleRefused, InvalidInput
+from app.errors import BeliefInactive, BeliefNotFound, CycleRefused, InvalidInput, error_entry
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 
@@ -36,7 +36,7 @@ async def create_edge(
     if edge.type == "CONTRADICTS" and edge.source_id == edge.target_id:
         raise InvalidInput(
             "a belief cannot contradict itself",
-            errors=[{"location": ["body", "target_id"], "message": "must differ from source_id"}],
+            errors=[error_entry(["body", "target_id"], "must differ from source_id", "self_link")],
         )
     write = _EdgeWrite(mechanics, agent_id, edge)
     return await graph.write_transaction(partial(_write_edge, write), action="creating an edge")

@@ -82,6 +82,25 @@ class ToolOutcome(BaseModel):
     at: datetime | None = None
 
 
+class EvidenceTotals(BaseModel):
+    """Every piece of evidence on the belief's lineage, by stance (the lists hold at most
+    ``limit``)."""
+
+    reinforcing: int = 0
+    contradicting: int = 0
+    other: int = 0
+
+
+class SupportTotals(BaseModel):
+    """Every supporter within ``depth`` hops (the chain lists at most ``limit``)."""
+
+    active: int = Field(default=0, description="direct supporters that count in its strength")
+    inactive: int = Field(
+        default=0, description="direct supporters no longer held (they count no more)"
+    )
+    deeper: int = Field(default=0, description="active supporters further down, not direct")
+
+
 class BeliefExplanation(BaseModel):
     belief: Belief
     summary: str = Field(description="the explanation in a few plain sentences")
@@ -89,9 +108,14 @@ class BeliefExplanation(BaseModel):
     context: str | None
     support_chain: list[Supporter]
     supports: list[LinkedBelief] = Field(description="the beliefs this one holds up")
+    support_totals: SupportTotals = Field(default_factory=SupportTotals)
     evidence_for: list[EvidenceItem]
     evidence_against: list[EvidenceItem]
     other_evidence: list[EvidenceItem] = Field(description="neutral or novel evidence")
+    evidence_totals: EvidenceTotals = Field(
+        default_factory=EvidenceTotals,
+        description="every piece by stance; the three lists hold at most limit pieces in all",
+    )
     open_contradictions: list[Contradiction]
     predecessors: list[LinkedBelief] = Field(description="the beliefs it replaced, oldest first")
     successors: list[LinkedBelief] = Field(description="what replaced it, when it is inactive")
@@ -146,10 +170,12 @@ async def explain_belief(
         strength_in_context=detail.strength_in_context,
         context=context,
         support_chain=[Supporter.model_validate(item) for item in row["support_chain"]],
+        support_totals=SupportTotals.model_validate(row["support_totals"]),
         supports=detail.supports,
         evidence_for=[e for e in evidence if e.stance == "reinforcing"],
         evidence_against=[e for e in evidence if e.stance == "contradicting"],
         other_evidence=[e for e in evidence if e.stance not in ("reinforcing", "contradicting")],
+        evidence_totals=EvidenceTotals.model_validate(row["evidence_totals"]),
         open_contradictions=[c for c in detail.contradictions if c.status != "resolved"],
         predecessors=detail.predecessors,
         successors=detail.successors,
@@ -176,17 +202,10 @@ def summarize(explanation: BeliefExplanation) -> str:
         f"{belief.statement!r} is {state}: strength {belief.strength:.2f}{in_context}, "
         f"tension {belief.tension:.2f}, source {belief.source or 'unknown'}."
     ]
-    direct = [s for s in explanation.support_chain if s.depth == 1]
-    if direct:
-        named = "; ".join(f"{s.statement!r} (weight {s.weight:.2f})" for s in direct[:3])
-        deeper = len(explanation.support_chain) - len(direct)
-        more = f", and {deeper} more further down the chain" if deeper else ""
-        lines.append(f"Supported by {named}{more}.")
-    else:
-        lines.append("No other belief supports it.")
+    lines.extend(_support_lines(explanation))
+    totals = explanation.evidence_totals
     lines.append(
-        f"Evidence: {len(explanation.evidence_for)} for, {len(explanation.evidence_against)} "
-        f"against, {len(explanation.other_evidence)} other."
+        f"Evidence: {totals.reinforcing} for, {totals.contradicting} against, {totals.other} other."
     )
     if explanation.evidence_against:
         latest = explanation.evidence_against[0]
@@ -217,3 +236,26 @@ def summarize(explanation: BeliefExplanation) -> str:
             + (f" ({latest_call.result[:80]!r})." if latest_call.result else ".")
         )
     return " ".join(lines)
+
+
+def _support_lines(explanation: BeliefExplanation) -> list[str]:
+    """What holds it up, as its strength counts it: the active direct supporters (the strongest
+    three named), then those no longer held, named apart because they count no more."""
+    totals = explanation.support_totals
+    direct = [s for s in explanation.support_chain if s.depth == 1]
+    active = [s for s in direct if s.is_active]
+    lines = []
+    if totals.active:
+        named = "; ".join(f"{s.statement!r} (weight {s.weight:.2f})" for s in active[:3])
+        more = f", {totals.active - len(active[:3])} more directly" if totals.active > 3 else ""
+        deeper = f", and {totals.deeper} more further down the chain" if totals.deeper else ""
+        lines.append(f"Supported by {named}{more}{deeper}.")
+    else:
+        lines.append("No other belief supports it.")
+    if totals.inactive:
+        gone = [repr(s.statement) for s in direct if not s.is_active][:3]
+        more = f" and {totals.inactive - len(gone)} more" if totals.inactive > len(gone) else ""
+        lines.append(
+            f"No longer held, so no longer counted in its strength: {'; '.join(gone)}{more}."
+        )
+    return lines

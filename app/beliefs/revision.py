@@ -407,12 +407,17 @@ async def meditate(
 
 
 async def revise_urgent(
-    graph: GraphClient, mechanics: Mechanics, reasoner: Reasoner, agent_id: str
+    graph: GraphClient,
+    mechanics: Mechanics,
+    reasoner: Reasoner,
+    agent_id: str,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> RevisionOutcome:
     """Seed 001's orchestrator step 2, for a turn at high dissatisfaction: revises the agent's
     most urgent beliefs (mutable, tension ≥ ``urgent_revision_min_tension``, most tense first,
     at most ``urgent_revision_beliefs``, with their cascades; mode ``urgent``), starting no new
-    revision once ``urgent_revision_seconds`` have passed. Each revision asks the reasoner
+    revision once ``urgent_revision_seconds`` have passed by ``monotonic`` (the runtime's
+    seconds, ``LoopServices.monotonic``; a test's own counter). Each revision asks the reasoner
     before its own transaction, as every revision does."""
     outcome = RevisionOutcome()
     if mechanics.urgent_revision_beliefs == 0:
@@ -423,13 +428,13 @@ async def revise_urgent(
         min_tension=mechanics.urgent_revision_min_tension,
     )
     urgent = [row["id"] for row in rows if not row["is_immutable"]]
-    started = time.monotonic()
+    started = monotonic()
     revised: set[str] = set()
     chosen = 0
     for belief_id in urgent:
         if chosen >= mechanics.urgent_revision_beliefs:
             break
-        if time.monotonic() - started >= mechanics.urgent_revision_seconds:
+        if monotonic() - started >= mechanics.urgent_revision_seconds:
             log.info("urgent revisions of agent %s stopped at the time bound", agent_id)
             break
         if belief_id in revised:  # revised already by an earlier one's cascade

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
+from app.beliefs.cascade import cascade_from
 from app.beliefs.contexts import all_context_parents, context_chain
 from app.beliefs.formulas import supervision_mode
 from app.beliefs.mechanics import Mechanics
@@ -66,12 +67,17 @@ async def create_belief_in(
     )
 
 
-async def deactivate_belief_in(tx: Transaction, agent_id: str, belief_id: str) -> bool:
-    """Deactivates a belief inside the caller's transaction (which holds the agent's lock);
-    False when the agent has no such belief."""
-    return bool(
-        await tx.run("beliefs/store/deactivate_belief", agent_id=agent_id, belief_id=belief_id)
-    )
+async def deactivate_belief_in(
+    tx: Transaction, mechanics: Mechanics, agent_id: str, belief_id: str
+) -> bool:
+    """Deactivates a belief inside the caller's transaction (which holds the agent's lock), then
+    re-derives the beliefs it supported without it (docs/beliefs.md §6: a derived strength is
+    the mean over *active* supporters), each move a ``cascade`` event; False when the agent has
+    no such belief."""
+    rows = await tx.run("beliefs/store/deactivate_belief", agent_id=agent_id, belief_id=belief_id)
+    if rows and rows[0]["was_active"]:
+        await cascade_from(tx, mechanics, agent_id, [belief_id], f"deactivation of {belief_id}")
+    return bool(rows)
 
 
 async def _check_editable(
@@ -206,7 +212,9 @@ async def update_belief(
             "beliefs/store/update_belief", agent_id=agent_id, belief_id=belief_id, changes=params
         ):
             raise BeliefInactive(belief_id)
-        if changes.is_active is False and not await deactivate_belief_in(tx, agent_id, belief_id):
+        if changes.is_active is False and not await deactivate_belief_in(
+            tx, mechanics, agent_id, belief_id
+        ):
             raise BeliefNotFound(belief_id, agent_id)
 
     await graph.write_transaction(work, action="updating a belief")

@@ -214,7 +214,12 @@ async def apply_evidence(
 async def apply_evidence_in(
     tx: Transaction, mechanics: Mechanics, agent_id: str, items: list[EvidenceForBelief]
 ) -> AppliedEvidence:
-    """``apply_evidence`` inside the caller's transaction (which holds the agent lock)."""
+    """``apply_evidence`` inside the caller's transaction (which holds the agent lock).
+
+    The result is the one of applying the pieces one at a time, in the order given, each with
+    its cascade: pieces run together, one statement per round, and a piece on a belief that an
+    earlier piece of the round reinforced would re-derive (it lies above along SUPPORTS) starts
+    the next round, after that round's cascade. A batch without such a pair is one round."""
     params: list[dict[str, Any]] = [
         {
             "evidence_id": str(uuid.uuid4()),
@@ -228,15 +233,52 @@ async def apply_evidence_in(
         }
         for item in items
     ]
-
     await _require_episodes(tx, agent_id, items)
     await _weigh_by_source(tx, agent_id, items, params)
+    applied = AppliedEvidence(results=[], propagated=[], cascade=[])
+    for round_params in await _rounds(tx, agent_id, params):
+        done = await _apply_round(tx, mechanics, agent_id, round_params)
+        applied.results.extend(done.results)
+        applied.propagated.extend(done.propagated)
+        applied.cascade.extend(done.cascade)
+    return applied
+
+
+async def _rounds(
+    tx: Transaction, agent_id: str, params: list[dict[str, Any]]
+) -> list[list[dict[str, Any]]]:
+    """The batch cut where a piece is on a belief above one an earlier piece of its round
+    reinforced (so that piece sees that reinforcement's cascade, as one at a time would)."""
+    sources = sorted({p["belief_id"] for p in params if p["stance"] == "reinforcing"})
+    ids = sorted({p["belief_id"] for p in params})
+    if not sources or len(ids) < 2:
+        return [params]
+    rows = await tx.run(
+        "beliefs/updates/find_beliefs_above", agent_id=agent_id, source_ids=sources, ids=ids
+    )
+    above = {row["id"]: set(row["above"]) for row in rows}
+    rounds: list[list[dict[str, Any]]] = [[]]
+    raised: set[str] = set()  # beliefs the round's reinforcements so far would re-derive
+    for piece in params:
+        if piece["belief_id"] in raised:
+            rounds.append([])
+            raised = set()
+        rounds[-1].append(piece)
+        if piece["stance"] == "reinforcing":
+            raised |= above.get(piece["belief_id"], set())
+    return rounds
+
+
+async def _apply_round(
+    tx: Transaction, mechanics: Mechanics, agent_id: str, params: list[dict[str, Any]]
+) -> AppliedEvidence:
+    """One round of a batch: one statement, then the cascade above what it reinforced."""
     row = (
         await tx.run(
             "beliefs/updates/apply_evidence",
             agent_id=agent_id,
             m=mechanics.as_params(),
-            items=params,
+            items=[{**piece, "position": i} for i, piece in enumerate(params)],
         )
     )[0]
     columns = ("active", "old_strength", "new_strength", "old_tension", "new_tension")

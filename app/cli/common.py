@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from app.beliefs.models import Dissatisfaction
 from app.clock import clock_starting_at
 from app.config import get_settings
-from app.errors import CredenceError
+from app.errors import CredenceError, location_text
 from app.graph.client import GraphClient
 from app.runtime import Runtime
 
@@ -67,6 +67,15 @@ def _problem(loc: tuple[int | str, ...], message: str) -> str:
     """One refused value, ``field.path: why`` (just why for the whole input)."""
     reason = message.removeprefix("Value error, ")
     return f"{'.'.join(map(str, loc))}: {reason}" if loc else reason
+
+
+def print_error_entries(error: CredenceError) -> None:
+    """Each problem an error lists (``details["errors"]``, docs/api.md "Error entries") on its
+    own line: where (``pack.yaml: beliefs[0].key``, ``corpus.jsonl line 3: title``), then why."""
+    for entry in error.details.get("errors") or []:
+        where = location_text(entry["location"])
+        shown = f"[red]{escape(where)}[/]: " if where else ""
+        err_console.print(f"{shown}{escape(entry['message'])}")
 
 
 def read_utf8(path: Path) -> str:

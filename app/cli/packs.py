@@ -17,6 +17,7 @@ from app.cli.common import (
     agent_id_of,
     console,
     err_console,
+    print_error_entries,
     progress_bar,
     run_with_graph,
     validated,
@@ -48,13 +49,6 @@ def _table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]]) ->
     for row in rows:
         table.add_row(*row)
     return table
-
-
-def _print_invalid(error: SeedFileInvalid) -> None:
-    for item in error.details["errors"]:
-        err_console.print(
-            f"[red]{error.details['file']}[/]: {item['path'] or '(top)'}: {item['reason']}"
-        )
 
 
 @packs_app.command("list")
@@ -161,7 +155,7 @@ def packs_validate(
             console.print(f"[green]ok[/] {path}: {pack.name} v{pack.version}")
         except SeedFileInvalid as error:
             bad += 1
-            _print_invalid(error)
+            print_error_entries(error)
     if bad:
         err_console.print(f"[bold red]{bad} invalid pack file(s)[/]")
         raise typer.Exit(code=1)
@@ -187,7 +181,7 @@ def _read_pack_arg(name_or_path: str) -> KnowledgePack:
             return files.read_pack(path)
         return files.find_pack(name_or_path)
     except SeedFileInvalid as error:
-        _print_invalid(error)
+        print_error_entries(error)
         raise typer.Exit(code=1) from error
 
 
@@ -213,6 +207,16 @@ def _report_load(report: PackLoadReport) -> None:
     if report.retired_frames:
         console.print(
             f"  frames no longer in the pack (deactivated): {', '.join(report.retired_frames)}"
+        )
+    if report.retired_supports:
+        console.print(
+            "  SUPPORTS edges no longer in the pack (removed): "
+            + ", ".join(report.retired_supports)
+        )
+    if report.retired_contradicts:
+        console.print(
+            "  CONTRADICTS edges no longer in the pack (resolved): "
+            + ", ".join(report.retired_contradicts)
         )
 
 
@@ -349,7 +353,7 @@ def birth_command(
     try:
         data = _birth_request(name, principal, profile, pack, all_packs)
     except SeedFileInvalid as error:
-        _print_invalid(error)
+        print_error_entries(error)
         raise typer.Exit(code=1) from error
     settings = get_settings()
 

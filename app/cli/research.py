@@ -15,6 +15,7 @@ from app.cli.common import (
     agent_id_of,
     console,
     err_console,
+    print_error_entries,
     read_utf8,
     run_with_graph,
     run_with_runtime,
@@ -89,10 +90,7 @@ def sources_add(
     except typer.Exit as stop:
         cause = stop.__cause__
         if isinstance(cause, CorpusFileInvalid):
-            for item in cause.details["errors"]:
-                line = f" line {item['line']}" if item["line"] else ""
-                field = f" {item['field']}:" if item["field"] else ""
-                err_console.print(f"[red]{item['file']}{line}[/]:{field} {item['reason']}")
+            print_error_entries(cause)
             err_console.print("[bold red]nothing was loaded[/]")
         raise
     table = Table(title=f"corpus of {agent_id}")

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from app.cli.common import console, err_console
+from app.cli.common import console, err_console, print_error_entries
 from app.config import get_settings
 from app.errors import CredenceError, SeedFileInvalid
 from app.scenarios.models import Scenario, ScenarioReport
@@ -31,11 +31,7 @@ scenario_app = typer.Typer(
 
 def _fail(error: CredenceError) -> typer.Exit:
     if isinstance(error, SeedFileInvalid):
-        for item in error.details["errors"]:
-            err_console.print(
-                f"[red]{escape(error.details['file'])}[/]: {item['path'] or '(top)'}: "
-                f"{escape(item['reason'])}"
-            )
+        print_error_entries(error)
     else:
         err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
     return typer.Exit(code=2)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from app.errors import InvalidInput
+from app.errors import InvalidInput, error_entry
 
 HEADER = "x-credence-bookmark"
 # Neo4j's bookmarks ("FB:kcwQ8cMUV1ckRsCJHWUG/FVFrMkGYpA="): the server fails some other strings
@@ -45,7 +45,7 @@ class InvalidBookmark(InvalidInput):
     def __init__(self, reason: str) -> None:
         super().__init__(
             f"invalid {HEADER} header: {reason}",
-            errors=[{"location": ["header", HEADER], "message": reason}],
+            errors=[error_entry(["header", HEADER], reason, "invalid_bookmark")],
         )
 
 

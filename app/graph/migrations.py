@@ -21,12 +21,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app.errors import (
+    ErrorEntry,
     GraphError,
     MigrationChecksumMismatch,
     MigrationFailed,
     MigrationFileInvalid,
     MigrationLockHeld,
     MigrationMissing,
+    error_entry,
+    file_location,
+    location_text,
 )
 from app.graph.catalog import file_statements
 from app.graph.client import GraphClient
@@ -88,16 +92,22 @@ def discover(directory: Path) -> list[MigrationFile]:
             such problem is listed.
     """
     files: list[MigrationFile] = []
-    problems: list[str] = []
+    problems: list[ErrorEntry] = []
     for path in sorted(directory.glob("*.cypher")):
         match = _FILE_NAME.fullmatch(path.name)
         if match is None:
             problems.append(
-                f"{path.name}: name must look like V0001__lower_snake_description.cypher"
+                error_entry(
+                    file_location(path.name),
+                    "name must look like V0001__lower_snake_description.cypher",
+                    "file_name",
+                )
             )
             continue
         if not file_statements(path.read_text(encoding="utf-8")):
-            problems.append(f"{path.name}: holds no statement")
+            problems.append(
+                error_entry(file_location(path.name), "holds no statement", "empty_file")
+            )
             continue
         files.append(
             MigrationFile(
@@ -111,13 +121,17 @@ def discover(directory: Path) -> list[MigrationFile]:
     for migration in files:
         if migration.version in seen:
             problems.append(
-                f"{migration.file}: version {migration.version} is also used by "
-                f"{seen[migration.version]}"
+                error_entry(
+                    file_location(migration.file),
+                    f"version {migration.version} is also used by {seen[migration.version]}",
+                    "duplicate_version",
+                )
             )
         seen[migration.version] = migration.file
     if problems:
+        listed = "; ".join(f"{location_text(p['location'])}: {p['message']}" for p in problems)
         raise MigrationFileInvalid(
-            f"invalid migration files in {directory}: " + "; ".join(problems),
+            f"invalid migration files in {directory}: {listed}",
             errors=problems,
             directory=str(directory),
         )

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from app.errors import AgentNotFound, InvalidInput
+from app.errors import AgentNotFound, ErrorEntry, InvalidInput, error_entry
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.guardian.errors import CensorNotFound, CensorProtected
@@ -179,12 +179,12 @@ async def learn_censor(
     if action not in _LEARNED_ACTIONS:
         raise InvalidInput(
             f"a learned censor's action must be warn or block, not {action!r}",
-            errors=[{"field": "action", "reason": "must be warn or block"}],
+            errors=[error_entry(["body", "action"], "must be warn or block", "literal_error")],
         )
     if not session_key.strip() or len(session_key) > 200:
         raise InvalidInput(
             "a learned censor needs a session key (1 to 200 characters)",
-            errors=[{"field": "session_key", "reason": "blank or longer than 200 characters"}],
+            errors=[_length_problem("session_key", session_key.strip(), 200)],
         )
     settings = settings or GuardianSettings()
     return await _add(
@@ -198,6 +198,13 @@ async def learn_censor(
         cap=settings.max_learned_per_session,
         settings=settings,
     )
+
+
+def _length_problem(field: str, value: str, most: int) -> ErrorEntry:
+    """The entry of a text that is blank or longer than ``most`` characters."""
+    if not value:
+        return error_entry(["body", field], "must not be blank", "string_too_short")
+    return error_entry(["body", field], f"at most {most} characters", "string_too_long")
 
 
 @dataclass(frozen=True)
@@ -241,12 +248,14 @@ async def _add(
     if not reason or len(reason) > 2000:
         raise InvalidInput(
             "a censor needs a reason (1 to 2000 characters) saying what it prevents",
-            errors=[{"field": "reason", "reason": "blank or longer than 2000 characters"}],
+            errors=[_length_problem("reason", reason, 2000)],
         )
     if action not in _ACTIONS:
         raise InvalidInput(
             f"a censor's action must be warn, block or absolute, not {action!r}",
-            errors=[{"field": "action", "reason": "must be warn, block or absolute"}],
+            errors=[
+                error_entry(["body", "action"], "must be warn, block or absolute", "literal_error")
+            ],
         )
     censor = _NewCensor(agent_id, normalised, reason, action, key, session_key, cap)
     return await graph.write_transaction(partial(_add_in, censor), action="adding a censor")

@@ -3,7 +3,7 @@ to statuses without a new entry: invalid pattern 422, unknown censor 404, protec
 
 from __future__ import annotations
 
-from app.errors import Conflict, InvalidInput, NotFound
+from app.errors import Conflict, InvalidInput, NotFound, error_entry
 
 
 class CensorPatternInvalid(InvalidInput):
@@ -16,7 +16,9 @@ class CensorPatternInvalid(InvalidInput):
         super().__init__(
             f"censor pattern {shown!r} refused: {'; '.join(problems)}",
             pattern=pattern,
-            errors=[{"field": "pattern", "reason": problem} for problem in problems],
+            errors=[
+                error_entry(["body", "pattern"], problem, "pattern_refused") for problem in problems
+            ],
         )
 
 

@@ -269,18 +269,27 @@ async def interrupt_stale_calls(
     or before their outcome was written (started longer ago than a call may take: the tools'
     call timeout and the reasoner's for each try the retry budget allows, and the answer, twice
     over), of ``agent_id`` or every agent; returns how many. Run when the runtime starts (every
-    agent) and with an agent's idle sessions' sweep."""
+    agent) and with an agent's idle sessions' sweep. Each agent's are written in a transaction
+    of their own under its lock (none of an agent being deleted: its deletion takes them)."""
     settings = services.settings
     tries = settings.loop.retry_budget + 1
     longest = tries * (settings.tools.call_timeout_s + settings.reasoner.timeout_s)
-    rows = await services.graph.write_alone(
-        "loop/tool_turns/interrupt_stale_calls",
-        agent_id=agent_id,
-        before=now - timedelta(seconds=2 * (longest + settings.reasoner.timeout_s)),
-        now=now,
-        why=INTERRUPTED,
-    )
-    count = int(rows[0]["interrupted"]) if rows else 0
+    before = now - timedelta(seconds=2 * (longest + settings.reasoner.timeout_s))
+    if agent_id is None:
+        rows = await services.graph.read("loop/tool_turns/list_stale_call_agents", before=before)
+        agents = [str(row["agent_id"]) for row in rows]
+    else:
+        agents = [agent_id]
+    count = 0
+    for agent in agents:
+        rows = await services.graph.write_alone(
+            "loop/tool_turns/interrupt_stale_calls",
+            agent_id=agent,
+            before=before,
+            now=now,
+            why=INTERRUPTED,
+        )
+        count += int(rows[0]["interrupted"]) if rows else 0
     if count:
         log.warning("%d tool calls were left running by a stopped process: interrupted", count)
     return count

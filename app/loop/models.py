@@ -16,9 +16,11 @@ from app.reasoning.protocol import (
     PersonBrief,
     RevisitedBelief,
     RuleBrief,
+    ToolCall,
     Verification,
     WorkUnit,
 )
+from app.tools.models import bounded_arguments
 
 TurnMode = Literal["guidance", "proposal", "autonomous", "blocked", "revision"]
 Band = Literal["low", "medium", "high"]
@@ -54,6 +56,23 @@ class ChatRequest(BaseModel):
     _plain = field_validator("message", "speaker", "session")(no_control_characters)
 
 
+class ModifiedCall(ToolCall):
+    """The tool call of a person's modified work unit: its arguments bounded as those of
+    ``POST /actions`` are (32 levels deep, 7,800 characters as JSON)."""
+
+    _bounded = field_validator("arguments")(bounded_arguments)
+
+
+class ModifiedWorkUnit(WorkUnit):
+    """The work unit a person's ``modify`` answer runs instead of the proposed one."""
+
+    call: ModifiedCall | None = Field(
+        default=None,
+        description="The tool call to run (verb call_tool): its arguments at most 32 levels "
+        "deep and 7,800 characters as JSON.",
+    )
+
+
 class ApprovalAnswer(BaseModel):
     """A person's answer to a pending approval."""
 
@@ -63,10 +82,19 @@ class ApprovalAnswer(BaseModel):
     text: Annotated[str | None, Field(max_length=8000)] = Field(
         default=None, description="The answer (guidance) or the reason (reject)."
     )
-    work_unit: WorkUnit | None = Field(default=None, description="The modified work unit.")
+    work_unit: ModifiedWorkUnit | None = Field(default=None, description="The modified work unit.")
     speaker: Annotated[str | None, Field(min_length=1, max_length=200)] = None
 
     _plain = field_validator("text", "speaker")(no_control_characters)
+
+    @field_validator("work_unit", mode="before")
+    @classmethod
+    def _bounded(cls, value: Any) -> Any:
+        # A work unit validated already (the MCP tool's argument) is validated again as a
+        # modified one, so its call is bounded on every path.
+        if isinstance(value, WorkUnit) and not isinstance(value, ModifiedWorkUnit):
+            return value.model_dump()
+        return value
 
 
 class ApprovalPublic(BaseModel):
@@ -180,6 +208,16 @@ class ToolRoute(BaseModel):
     needs: dict[str, str] = Field(
         default_factory=dict,
         description="each missing argument with its description in the tool's input schema",
+    )
+    arguments: dict[str, Any] | None = Field(
+        default=None,
+        description="the arguments the call was proposed with (None when none was proposed)",
+    )
+    refused: str | None = Field(
+        default=None,
+        description="why the tool's input schema refused the proposed call's arguments (the "
+        "argument and the schema's message): the call was not made, not proposed for approval, "
+        "and the belief about the tool did not move",
     )
 
 

@@ -108,8 +108,8 @@ async def plan_turn(
         # A tool call is the request; its JSON teaches no claim and proposes no other work.
         appraisal = appraisal.model_copy(update={"is_request": True, "work_unit": None})
     elif activation.tool_route is not None:
-        # A tool the message asks for without its arguments: the answer asks for them, and no
-        # other work is proposed in its place.
+        # A tool the message asks for without its arguments, or with arguments its schema
+        # refused: the answer says so, and no other work is proposed in its place.
         appraisal = appraisal.model_copy(update={"is_request": False, "work_unit": None})
     censors = await censors_read
     guarded = await _guard_request(planning, appraisal, censors)

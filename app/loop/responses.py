@@ -11,7 +11,7 @@ from app.loop.activation import Activation
 from app.loop.paused_turn import Resumption
 from app.loop.planning import Plan, PlannedTurn
 from app.loop.prompting import system_prompt_for
-from app.loop.tool_routing import arguments_needed
+from app.loop.tool_routing import no_call_made
 from app.reasoning.protocol import BeliefBrief, ResponseRequest
 
 
@@ -45,9 +45,7 @@ def turn_response(
         approval_question=question,
         refusal=_refusal(plan),
         tool_request=(
-            arguments_needed(activation.tool_route)
-            if activation.tool_route is not None and not activation.tool_route.called
-            else None
+            no_call_made(activation.tool_route) if activation.tool_route is not None else None
         ),
         history=activation.recent(history_turns),
         people=activation.people,

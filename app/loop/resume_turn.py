@@ -49,6 +49,7 @@ from app.loop.services import LoopServices
 from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 from app.seeds.skills import stored_skill
+from app.tools.argument_check import check_stored_arguments
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +225,11 @@ async def _act_on_answer(
     if state is None or run.rejected:
         return run
     unit = await _unit_to_run(services, recorder, run, state)
+    if unit.call is not None:
+        # Nothing has run yet: a refusal leaves the approval pending (a 422 naming the argument).
+        modified = run.answer.action == "modify"
+        where = ("body", "work_unit", "call") if modified else ("approval", "work_unit", "call")
+        await check_stored_arguments(services.graph, run.agent_id, unit.call, where)
     guardian = await services.guard.check(run.agent_id, work_unit_text(unit))
     if refuses(guardian):
         return replace(run, unit=unit, guardian=guardian, mode="blocked")

@@ -35,7 +35,7 @@ from app.retrieval.context_inputs import temporal_item
 from app.retrieval.models import Context
 from app.seeds.skills import stored_skill
 from app.tools.argument_check import check_arguments
-from app.tools.focus import focus_of
+from app.tools.focus import focus_of, temporal_context_name
 
 
 async def activate_tool_call(
@@ -59,7 +59,7 @@ async def activate_tool_call(
     settings = services.settings
     loop = settings.loop
     temporal = temporal_context(utc_now(now or services.graph.clock.now()).date())
-    name = context_name or (str(temporal.contexts[0]) if temporal.contexts else None)
+    name = context_name or temporal_context_name(temporal)
     rows = await services.graph.read(
         "loop/activation/get_tool_call_start",
         agent_id=agent_id,

@@ -4,13 +4,15 @@ offline the deterministic route (app/reasoning/offline/tool_choice.py) on the co
 message and each tool's description, which this module computes from the vectors stored on the
 Tool nodes, or, when the route reads another model than the running one
 (``tools.route_embedding_model``), from that model's vectors of the descriptions (cached). A
-routed call then runs exactly as a ``POST /actions`` call does.
+routed call passes the check a ``POST /actions`` call passes (its tool's input schema) and then
+runs exactly as one does; a call the schema refuses is not made, and the answer says why.
 
 Reads and judges only: it runs before the turn's write transaction, never inside it.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -20,7 +22,11 @@ from app.loop.models import ChatRequest, ToolRoute
 from app.loop.recording import TurnRecorder
 from app.loop.services import LoopServices
 from app.reasoning.protocol import HistoryTurn, ToolCall, ToolChoiceRequest, ToolOffer
+from app.reasoning.tool_arguments import schema_refusal
 from app.tools.offers import StoredTool
+
+# The proposed arguments an answer quotes, at most (the route keeps them whole).
+_PROPOSED_CHARS = 300
 
 
 async def route_to_tool(
@@ -39,7 +45,10 @@ async def route_to_tool(
         ReasonerFailed: the reasoner raised.
     """
     if call is not None:
-        return call, ToolRoute(tool=call.qualified_name, how="syntax", called=True)
+        # Its arguments were checked with the tool's row (app/loop/tool_activation.py).
+        return call, ToolRoute(
+            tool=call.qualified_name, how="syntax", called=True, arguments=call.arguments
+        )
     tools = await services.tool_offers.of(services.graph, agent_id, services.embedder.model_id)
     if not tools:
         return None, None
@@ -71,16 +80,25 @@ async def route_to_tool(
         return None, None
     chosen = known[choice.tool]
     properties = chosen.input_schema.get("properties") or {}
+    # A proposed call passes the check a call asked for passes (a 422 there): one its tool's
+    # schema refuses is not made, so no server refuses it and no belief moves for it.
+    refusal = (
+        schema_refusal(chosen.input_schema, choice.call.arguments)
+        if choice.call is not None
+        else None
+    )
     route = ToolRoute(
         tool=choice.tool,
         how=choice.reasoner,
-        called=choice.call is not None,
+        called=choice.call is not None and refusal is None,
         missing=list(choice.missing),
         similarity=choice.similarity,
         purpose=chosen.description,
         needs={name: _described(properties.get(name)) for name in choice.missing},
+        arguments=choice.call.arguments if choice.call is not None else None,
+        refused=str(refusal) if refusal is not None else None,
     )
-    return choice.call, route
+    return (choice.call if refusal is None else None), route
 
 
 def _described(spec: object) -> str:
@@ -119,6 +137,28 @@ async def _similarities(
         cosine = float(query @ vector) / (query_norm * norm)
         scores.append(round(embedder.reference_cosine(cosine, "query"), 4))
     return scores
+
+
+def no_call_made(route: ToolRoute) -> str | None:
+    """What the answer says when the message asked for a tool and no call was made: the
+    arguments it still needs, or why its schema refused those proposed; None when the call
+    was made."""
+    if route.called:
+        return None
+    return call_refused(route) if route.refused is not None else arguments_needed(route)
+
+
+def call_refused(route: ToolRoute) -> str:
+    """What the answer says when the call proposed for the message failed its tool's input
+    schema: which call, why, and that nothing was sent."""
+    proposed = json.dumps(route.arguments or {}, ensure_ascii=False)
+    if len(proposed) > _PROPOSED_CHARS:
+        proposed = proposed[: _PROPOSED_CHARS - 1] + "…"
+    return (
+        f"I did not make the call {route.tool} {proposed}: the tool's input schema refuses "
+        f"these arguments ({route.refused}), so nothing was sent to its server. Tell me the "
+        f"right values, or write the call yourself: call {route.tool} {{…}}"
+    )
 
 
 def arguments_needed(route: ToolRoute) -> str:

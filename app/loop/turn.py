@@ -185,7 +185,11 @@ async def _revise_urgent_first(
     activates again so it answers from the revised beliefs, in the band of the dissatisfaction
     it started with (the seed's turn answers in the D it measured first)."""
     urgent = await revise_urgent(
-        services.graph, services.settings.mechanics, services.reasoner, agent_id
+        services.graph,
+        services.settings.mechanics,
+        services.reasoner,
+        agent_id,
+        services.monotonic,
     )
     if not urgent.revisions:
         return urgent, activation

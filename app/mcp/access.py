@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.errors import AuthenticationRequired, InvalidInput
+from app.errors import AuthenticationRequired, InvalidInput, error_entry
 from app.graph.agent_scope import require_agent
 from app.mcp.services import McpServices
 
@@ -63,7 +63,7 @@ async def resolve_agent(
         raise InvalidInput(
             "agent_id: name the agent (list them with the list_agents tool); there is no "
             "default agent",
-            errors=[{"location": ["agent_id"], "message": "required: no default agent"}],
+            errors=[error_entry(["agent_id"], "required: no default agent", "missing")],
         )
     if access is not None:
         access.check(chosen)

@@ -14,7 +14,7 @@ from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
-from app.errors import CredenceError, InvalidInput
+from app.errors import CredenceError, InvalidInput, validation_entries
 
 # What REST answers for a server error (app/api/errors.py); a tool that crashed says the same.
 INTERNAL_ERROR_BODY = {
@@ -50,14 +50,7 @@ def invalid_params(error: CredenceError) -> MCPError:
 def invalid_input(error: ValidationError) -> InvalidInput:
     """A model built from a tool's arguments refused them: the same ``invalid_input`` REST
     answers, each problem at its field (the tool's arguments share the model's field names)."""
-    problems: list[dict[str, Any]] = [
-        {
-            "location": list(item["loc"]),
-            "message": item["msg"],
-            "type": item["type"],
-        }
-        for item in error.errors(include_url=False)
-    ]
+    problems = validation_entries(error.errors(include_url=False))
     summary = "; ".join(
         f"{'.'.join(str(p) for p in item['location'])}: {item['message']}" for item in problems
     )

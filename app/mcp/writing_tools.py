@@ -22,7 +22,7 @@ from app.loop.resume_turn import resume_approval
 from app.loop.turn import run_turn
 from app.mcp.tool_calls import AgentArg, BeliefArg, ContextArg, ToolCalls
 from app.memory import episodes as episode_store
-from app.memory.episodes import EpisodeBatch, EpisodeIn, ImportReport
+from app.memory.episodes import MAX_BATCH, EpisodeBatch, EpisodeIn, ImportReport
 from app.reasoning.protocol import WorkUnit
 
 
@@ -92,12 +92,14 @@ class WritingTools(ToolCalls):
     async def import_episodes(
         self,
         ctx: Context,
-        episodes: Annotated[list[EpisodeIn], Field(min_length=1, max_length=1000)],
+        episodes: Annotated[list[EpisodeIn], Field(min_length=1, max_length=MAX_BATCH)],
         end_sessions: bool = False,
         agent_id: AgentArg = None,
     ) -> ImportReport:
         """Import conversation turns as episodes (all or nothing; idempotent on external_id);
-        speakers new to the agent are born as people."""
+        speakers new to the agent are born as people. One call takes at most 1,000 episodes and
+        1,000,000 characters of speaker, text, user_message and response in all: split a larger
+        log into several calls."""
         batch = self.build(EpisodeBatch, episodes=episodes, end_sessions=end_sessions)
         return await self.run(
             ctx,

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.common import Instant
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import EPISODE_EMBEDDING_SCHEME, store_vectors_in
-from app.errors import InvalidInput, NotFound, PayloadTooLarge
+from app.errors import InvalidInput, NotFound, PayloadTooLarge, error_entry, field_path
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.batches import in_parts
 from app.graph.client import GraphClient, Transaction
@@ -259,14 +259,16 @@ async def _check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeI
     }
     if missing:
         errors = [
-            {"path": f"episodes[{i}].about", "reason": f"no belief {bid!r} in this agent"}
+            error_entry(
+                ["body", "episodes", i, "about", j], f"no belief {bid!r} in this agent", "not_found"
+            )
             for i, item in enumerate(items)
-            for bid in item.about
+            for j, bid in enumerate(item.about)
             if bid in missing
         ]
-        raise InvalidInput(
-            f"{errors[0]['path']}: {errors[0]['reason']}", errors=errors, agent_id=agent_id
-        )
+        first = errors[0]
+        where = field_path(first["location"][1:-1])  # episodes[1].about
+        raise InvalidInput(f"{where}: {first['message']}", errors=errors, agent_id=agent_id)
 
 
 def _episode_rows(

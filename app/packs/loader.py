@@ -5,7 +5,9 @@ transaction under the agent's lock, written in batches (UNWIND), and idempotent:
 matched on (pack, key). A newer version keeps the learned strength and tension of every belief
 whose statement did not change and supersedes each changed one through the revision engine
 (mode ``pack_upgrade``, with lineage); a key the new version dropped is deactivated (never
-deleted), as a manual deactivation is, and so is a censor or a rule whose key it dropped.
+deleted), as a manual deactivation is, and so is a censor or a rule whose key it dropped; an
+edge it dropped between beliefs it keeps is retired (a SUPPORTS edge removed with an event, a
+CONTRADICTS edge resolved) and what it supported re-derived.
 Beliefs new to the agent start at the pack's strength, except that a belief with supporters in
 the pack gets its strength from them (docs/beliefs.md §6 cascade), so the stored graph keeps the
 engine's invariant.
@@ -62,7 +64,13 @@ class PackLoadReport(BaseModel):
     retired_rules: list[str]
     # Keys of the frames the pack installed that the new version no longer has: deactivated.
     retired_frames: list[str]
+    # The pack's SUPPORTS edges ("source key -> target key") between beliefs it keeps that the
+    # new version no longer has: deleted, each recorded by an event on its target.
+    retired_supports: list[str] = []
+    # Its CONTRADICTS edges the new version no longer has: resolved (kept in the register).
+    retired_contradicts: list[str] = []
     supports_created: int
+    # CONTRADICTS edges created, or retired by an earlier version and opened again.
     contradicts_created: int
     rules: int
     censors: int
@@ -256,8 +264,9 @@ def _diff(state: list[dict[str, Any]], pack: KnowledgePack) -> _Diff:
 
 async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     """The loading transaction, in its order of writes: the pack node, new beliefs, superseded
-    and retired ones, the edges (then the cascade above superseded beliefs), rules, censors,
-    frames, the skill, the dissatisfaction sums, and the pack marked finished."""
+    and retired ones, the edges linked then those the version dropped retired (then the cascade
+    above every belief whose supporters changed), rules, censors, frames, the skill, the
+    dissatisfaction sums, and the pack marked finished."""
     agent_id, pack = load.agent_id, load.pack
     await lock_agent(tx, agent_id)
     pack_params = _pack_params(pack, load.checksum)
@@ -267,16 +276,13 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     done = await _create_beliefs(tx, load, first_seq=int(reserved[0]["first_seq"]))
     superseded = await _supersede(tx, load)
     for key in load.diff.gone:
-        await deactivate_belief_in(tx, agent_id, load.diff.held[key]["id"])
+        await deactivate_belief_in(tx, load.mechanics, agent_id, load.diff.held[key]["id"])
     done += len(load.diff.changed)
     if load.progress and load.diff.changed:
         load.progress("beliefs", done, load.total)
     linked = await _link_beliefs(tx, load)
-    if superseded:
-        # Supporters may have changed: re-derive what sits above the new beliefs.
-        await cascade_from(
-            tx, load.mechanics, agent_id, list(superseded.values()), f"pack {pack.name} upgrade"
-        )
+    retired_edges = await _retire_edges(tx, load)
+    await _rederive(tx, load, superseded, linked, retired_edges)
     retired_rules = await _upsert_rules(tx, load)
     retired_censors = await _upsert_censors(tx, load)
     retired_frames = await _install_frames(tx, load)
@@ -287,6 +293,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
         load,
         superseded=len(superseded),
         linked=linked,
+        retired_edges=retired_edges,
         retired_censors=retired_censors,
         retired_rules=retired_rules,
         retired_frames=retired_frames,
@@ -348,6 +355,53 @@ async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
         contradicts=contradicts,
     )
     return linked[0]
+
+
+async def _retire_edges(tx: Transaction, load: _Load) -> dict[str, Any]:
+    """Retires the pack's edges between active beliefs that this version no longer has (a
+    SUPPORTS edge deleted with an event on its target, a CONTRADICTS edge resolved); returns the
+    query's row: supports, contradicts (each a list of {source_id, target_id}) and
+    resupport_ids (the supporters left to the beliefs that lost one)."""
+    beliefs, ids = load.pack.beliefs, load.ids
+    rows = await tx.run(
+        "packs/loader/retire_pack_edges",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        version=load.pack.version,
+        supports=[f"{ids[b.key]} {ids[link.key]}" for b in beliefs for link in b.supports],
+        contradicts=[f"{ids[b.key]} {ids[link.key]}" for b in beliefs for link in b.contradicts],
+    )
+    return rows[0]
+
+
+async def _rederive(
+    tx: Transaction,
+    load: _Load,
+    superseded: dict[str, str],
+    linked: dict[str, Any],
+    retired_edges: dict[str, Any],
+) -> None:
+    """Re-derives (the cascade, docs/beliefs.md §6) every belief whose supporters changed: those
+    above a superseding belief, the target of each SUPPORTS edge created or re-weighed (unless
+    both its ends are new: their strengths were derived from the pack before writing), and each
+    belief that lost a supporter, from the supporters it has left (one left with none keeps its
+    strength)."""
+    new_ids = {load.ids[belief.key] for belief in load.diff.new}
+    changed = list(superseded.values())
+    changed += [
+        edge["source_id"]
+        for edge in linked["moved"]
+        if not (edge["source_id"] in new_ids and edge["target_id"] in new_ids)
+    ]
+    changed += retired_edges["resupport_ids"]
+    if changed:
+        await cascade_from(
+            tx,
+            load.mechanics,
+            load.agent_id,
+            sorted(set(changed)),
+            f"pack {load.pack.name} v{load.pack.version}",
+        )
 
 
 async def _upsert_rules(tx: Transaction, load: _Load) -> list[str]:
@@ -459,11 +513,21 @@ def _report(
     *,
     superseded: int,
     linked: dict[str, Any],
+    retired_edges: dict[str, Any],
     retired_censors: list[str],
     retired_rules: list[str],
     retired_frames: list[str],
 ) -> PackLoadReport:
     diff, pack = load.diff, load.pack
+    keys = {belief_id: key for key, belief_id in load.ids.items()}
+
+    def named(edges: list[dict[str, str]]) -> list[str]:
+        ends = [
+            (keys.get(e["source_id"], e["source_id"]), keys.get(e["target_id"], e["target_id"]))
+            for e in edges
+        ]
+        return sorted(f"{source} -> {target}" for source, target in ends)
+
     status: Literal["loaded", "upgraded", "unchanged"] = (
         "loaded"
         if diff.previous is None
@@ -483,6 +547,8 @@ def _report(
         retired_censors=retired_censors,
         retired_rules=retired_rules,
         retired_frames=retired_frames,
+        retired_supports=named(retired_edges["supports"]),
+        retired_contradicts=named(retired_edges["contradicts"]),
         supports_created=int(linked["supports"]),
         contradicts_created=int(linked["contradicts"]),
         rules=len(pack.rules),

@@ -527,7 +527,8 @@ class ResponseRequest(BaseModel):
     refusal: str | None = None
     tool_request: str | None = Field(
         default=None,
-        description="a tool that does what the person asks, and the arguments it still needs",
+        description="a tool that does what the person asks and no call of it was made: the "
+        "arguments it still needs, or why its input schema refused the arguments proposed",
     )
     history: list[HistoryTurn] = _history()
     people: list[PersonBrief] = Field(default_factory=list, description="the people present")

@@ -19,7 +19,7 @@ from app.agents.store import delete_agent
 from app.beliefs.writes import create_belief
 from app.clock import FixedClock
 from app.config import Settings
-from app.errors import SeedFileInvalid
+from app.errors import SeedFileInvalid, error_entry, file_location
 from app.graph.migrations import MigrationRunner
 from app.memory.people.models import PersonCreate
 from app.memory.people.store import create_person
@@ -65,7 +65,8 @@ def read_scenario(path: Path) -> Scenario:
     """
     scenario = read_seed_model(Scenario, path)
     if scenario.name != path.stem:
-        problem = {"path": "name", "reason": f"must be the file's name ({path.stem!r})"}
+        where = file_location(str(path), "name")
+        problem = error_entry(where, f"must be the file's name ({path.stem!r})", "name_mismatch")
         raise SeedFileInvalid(str(path), [problem])
     return scenario
 

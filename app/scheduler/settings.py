@@ -17,6 +17,10 @@ JOB_NAMES = (
     "approval_expiry",
 )
 
+# What a lease must hold past the job timeout: a run cancelled at its bound still writes its
+# record (finish_job) under its lease, so a second process cannot claim it meanwhile.
+RECORD_MARGIN_SECONDS = 30.0
+
 
 class SchedulerSettings(BaseModel):
     """Background work between turns (docs/loop.md §14)."""
@@ -31,8 +35,8 @@ class SchedulerSettings(BaseModel):
     """The longest one run of a job may take; past it the run is cancelled (``timed_out``)."""
     lease_seconds: Annotated[float, Field(gt=0.0, le=86400.0)] = 600.0
     """How long (on the clock) a claimed job stays its process's; past it another may claim it.
-    Each run is claimed when it starts, so this is at least the job timeout: a running job is
-    never claimed twice."""
+    Each run is claimed when it starts, so this is at least the job timeout plus 30 s (the run's
+    record, written after its bound): a running job is never claimed twice."""
     batch_size: Annotated[int, Field(ge=1, le=1000)] = 10
     """Agents a per-agent job handles in one tick at most (the rest wait for the next)."""
     agent_ids: list[str] = Field(default_factory=list)
@@ -67,6 +71,10 @@ class SchedulerSettings(BaseModel):
 
     @model_validator(mode="after")
     def _lease_covers_a_run(self) -> SchedulerSettings:
-        if self.lease_seconds < self.job_timeout_seconds:
-            raise ValueError("lease_seconds must be at least job_timeout_seconds")
+        if self.lease_seconds < self.job_timeout_seconds + RECORD_MARGIN_SECONDS:
+            raise ValueError(
+                f"lease_seconds must be at least job_timeout_seconds + {RECORD_MARGIN_SECONDS:g}"
+                f" (the run's record is written after its bound): {self.lease_seconds:g} <"
+                f" {self.job_timeout_seconds:g} + {RECORD_MARGIN_SECONDS:g}"
+            )
         return self

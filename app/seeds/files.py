@@ -1,8 +1,9 @@
-"""Reading and validating pack and seed files: every problem is collected (file, path, reason)
-before anything is written, so a bad file is rejected whole."""
+"""Reading and validating pack and seed files: every problem is collected (each an error entry
+located ``["file", <file>, ...]``) before anything is written, so a bad file is rejected whole."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -10,7 +11,14 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from app.errors import PackNotFound, SeedFileInvalid
+from app.errors import (
+    ErrorEntry,
+    PackNotFound,
+    SeedFileInvalid,
+    error_entry,
+    file_location,
+    validation_entries,
+)
 from app.resources import resource_dir
 from app.seeds.file_schemas import CensorsFile, CreedFile, FramesFile, SelfFile
 from app.seeds.pack_schema import KnowledgePack, reference_problems
@@ -22,16 +30,6 @@ def packs_dir() -> Path:
     return resource_dir("seeds") / "packs"
 
 
-def _loc(loc: tuple[int | str, ...]) -> str:
-    path = ""
-    for part in loc:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        else:
-            path += f".{part}" if path else str(part)
-    return path
-
-
 def _read_yaml(path: Path) -> Any:
     return _parse_yaml(_read_text(path), str(path))
 
@@ -40,8 +38,8 @@ def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        unreadable = [{"path": "", "reason": f"cannot read: {error}"}]
-        raise SeedFileInvalid(str(path), unreadable) from None
+        unreadable = error_entry(file_location(str(path)), f"cannot read: {error}", "unreadable")
+        raise SeedFileInvalid(str(path), [unreadable]) from None
 
 
 def _parse_yaml(text: str, file: str) -> Any:
@@ -49,22 +47,31 @@ def _parse_yaml(text: str, file: str) -> Any:
         return yaml.safe_load(text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        line = mark.line + 1 if mark is not None else 0
+        column = f" (column {mark.column + 1})" if mark is not None else ""
         problem = getattr(error, "problem", None) or str(error)
-        problems = [{"path": where, "reason": f"not valid YAML: {problem}"}]
-        raise SeedFileInvalid(file, problems) from None
+        where = file_location(file, line=line)
+        invalid = error_entry(where, f"not valid YAML: {problem}{column}", "yaml_invalid")
+        raise SeedFileInvalid(file, [invalid]) from None
 
 
-def _validate(model: type[ModelT], data: Any, file: str) -> ModelT:
+def _validate(
+    model: type[ModelT], data: Any, file: str, root: Sequence[str | int] | None = None
+) -> ModelT:
+    """``data`` as ``model``; every problem located under ``root`` (the file by default)."""
+    root = file_location(file) if root is None else root
     if not isinstance(data, dict):
-        raise SeedFileInvalid(file, [{"path": "", "reason": "the file must hold a mapping"}])
+        not_mapping = error_entry(root, "the file must hold a mapping", "dict_type")
+        raise SeedFileInvalid(file, [not_mapping])
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        errors = [
-            {"path": _loc(tuple(item["loc"])), "reason": item["msg"]} for item in error.errors()
-        ]
-        raise SeedFileInvalid(file, errors) from None
+        raise SeedFileInvalid(file, validation_entries(error.errors(), root)) from None
+
+
+def _under(root: Sequence[str | int], entries: list[ErrorEntry]) -> list[ErrorEntry]:
+    """``entries`` located in a document, located under where the document is (``root``)."""
+    return [error_entry([*root, *e["location"]], e["message"], e["type"]) for e in entries]
 
 
 def read_pack(path: Path) -> KnowledgePack:
@@ -83,19 +90,22 @@ def _parse_pack_text(text: str, source: str) -> KnowledgePack:
     return parse_pack(_parse_yaml(text, source), source)
 
 
-def parse_pack(data: Any, source: str) -> KnowledgePack:
+def parse_pack(data: Any, source: str, root: Sequence[str | int] | None = None) -> KnowledgePack:
     """Validates a pack document already parsed (a file's YAML, a request's JSON) completely.
 
     Args:
         source: where it came from, named by the error (a file's path, ``request body``).
+        root: where the document is, the start of each problem's location (``["file",
+            source]`` by default; ``["body"]`` for a request's body).
 
     Raises:
         SeedFileInvalid: with every problem found (fields, keys, links, cycles, the skill).
     """
-    pack = _validate(KnowledgePack, data, source)
+    root = file_location(source) if root is None else root
+    pack = _validate(KnowledgePack, data, source, root)
     problems = reference_problems(pack)
     if problems:
-        raise SeedFileInvalid(source, [{"path": p, "reason": r} for p, r in problems])
+        raise SeedFileInvalid(source, _under(root, problems))
     return pack
 
 

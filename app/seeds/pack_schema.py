@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from app.common import Category, StrictModel, Unit
+from app.errors import ErrorEntry, error_entry
 from app.seeds.censor_patterns import PATTERN_MAX_LENGTH, pattern_problems
 from app.seeds.fields import Text, Version
 from app.seeds.skill_schema import DomainSkill, skill_problems
@@ -141,13 +142,13 @@ class KnowledgePack(StrictModel):
         return self.base or industry == self.industry or industry in self.industries
 
 
-def reference_problems(pack: KnowledgePack) -> list[tuple[str, str]]:
+def reference_problems(pack: KnowledgePack) -> list[ErrorEntry]:
     """What the field types cannot check: unique keys, links that resolve, no SUPPORTS cycle,
     and the skill's verbs and criteria each listed once.
 
-    Returns (path, reason) pairs in the pydantic ``loc`` style, e.g. ``beliefs[3].supports[0].key``.
+    Returns entries located in the pack, e.g. ``["beliefs", 3, "supports", 0, "key"]``.
     """
-    problems: list[tuple[str, str]] = []
+    problems: list[ErrorEntry] = []
     groups: list[tuple[str, list[str]]] = [
         ("beliefs", [item.key for item in pack.beliefs]),
         ("rules", [item.key for item in pack.rules]),
@@ -158,7 +159,9 @@ def reference_problems(pack: KnowledgePack) -> list[tuple[str, str]]:
         seen: set[str] = set()
         for index, key in enumerate(item_keys):
             if key in seen:
-                problems.append((f"{kind}[{index}].key", f"duplicate key {key!r}"))
+                problems.append(
+                    error_entry([kind, index, "key"], f"duplicate key {key!r}", "duplicate_key")
+                )
             seen.add(key)
     keys = {belief.key for belief in pack.beliefs}
     for index, belief in enumerate(pack.beliefs):
@@ -168,16 +171,19 @@ def reference_problems(pack: KnowledgePack) -> list[tuple[str, str]]:
         ]
         for link_kind, targets in links:
             for link_index, target in enumerate(targets):
-                where = f"beliefs[{index}].{link_kind}[{link_index}].key"
+                where: list[str | int] = ["beliefs", index, link_kind, link_index, "key"]
                 if target not in keys:
-                    problems.append((where, f"no belief with key {target!r} in this pack"))
+                    message = f"no belief with key {target!r} in this pack"
+                    problems.append(error_entry(where, message, "unknown_key"))
                 elif target == belief.key:
-                    problems.append((where, f"a belief cannot {link_kind[:-1]} itself"))
+                    message = f"a belief cannot {link_kind[:-1]} itself"
+                    problems.append(error_entry(where, message, "self_link"))
     cycle = _support_cycle(pack.beliefs)
     if cycle:
-        problems.append(("beliefs", "SUPPORTS cycle " + " -> ".join(cycle)))
+        message = "SUPPORTS cycle " + " -> ".join(cycle)
+        problems.append(error_entry(["beliefs"], message, "supports_cycle"))
     if pack.skill is not None:
-        problems.extend(skill_problems(pack.skill, prefix="skill."))
+        problems.extend(skill_problems(pack.skill, prefix=("skill",)))
     return problems
 
 

@@ -9,11 +9,13 @@ docs/packs.md §1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated
 
 from pydantic import Field
 
 from app.common import StrictModel
+from app.errors import ErrorEntry, error_entry
 from app.seeds.fields import Text, Version
 
 Word = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z][a-z\-]*$")]
@@ -91,13 +93,13 @@ class DomainSkill(StrictModel):
         )
 
 
-def skill_problems(skill: DomainSkill, prefix: str = "") -> list[tuple[str, str]]:
+def skill_problems(skill: DomainSkill, prefix: Sequence[str | int] = ()) -> list[ErrorEntry]:
     """What the field types cannot check: each verb and each criterion listed once.
 
-    Returns (path, reason) pairs in the pydantic ``loc`` style, each path after ``prefix``
-    (``skill.`` for a pack's skill): ``skill.vocabulary[3].verb``.
+    Returns entries located in the skill, each location after ``prefix`` (``("skill",)`` for a
+    pack's skill): ``["skill", "vocabulary", 3, "verb"]``.
     """
-    problems: list[tuple[str, str]] = []
+    problems: list[ErrorEntry] = []
     for kind, field, names in (
         ("vocabulary", "verb", [entry.verb for entry in skill.vocabulary]),
         ("criteria", "key", [item.key for item in skill.criteria]),
@@ -105,6 +107,7 @@ def skill_problems(skill: DomainSkill, prefix: str = "") -> list[tuple[str, str]
         seen: set[str] = set()
         for index, name in enumerate(names):
             if name in seen:
-                problems.append((f"{prefix}{kind}[{index}].{field}", f"{field} listed twice"))
+                where = [*prefix, kind, index, field]
+                problems.append(error_entry(where, f"{field} listed twice", "duplicate"))
             seen.add(name)
     return problems

@@ -11,7 +11,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from app.errors import SeedFileInvalid
+from app.errors import SeedFileInvalid, error_entry, file_location
 from app.resources import resource_dir
 from app.seeds.files import read_seed_model
 from app.seeds.skill_schema import DomainSkill, skill_problems
@@ -31,9 +31,9 @@ def read_skill(path: Path) -> DomainSkill:
             be unique).
     """
     skill = read_seed_model(DomainSkill, path)
-    problems = skill_problems(skill)
+    problems = skill_problems(skill, prefix=file_location(str(path)))
     if problems:
-        raise SeedFileInvalid(str(path), [{"path": p, "reason": r} for p, r in problems])
+        raise SeedFileInvalid(str(path), problems)
     return skill
 
 
@@ -46,7 +46,8 @@ def load_skill(name: str = DEFAULT_SKILL) -> DomainSkill:
     """
     path = skills_dir() / f"{name}.yaml"
     if not path.exists():
-        raise SeedFileInvalid(str(path), [{"path": "", "reason": f"no skill called {name!r}"}])
+        missing = error_entry(file_location(str(path)), f"no skill called {name!r}", "not_found")
+        raise SeedFileInvalid(str(path), [missing])
     return read_skill(path)
 
 

@@ -1,49 +1,63 @@
-"""A tool call's arguments against the tool's input schema (the JSON Schema its server lists),
-before the call is routed: a call the server would refuse is a 422 naming the argument, not a
-proposal that fails at the server after its approval (three tries, each lowering the agent's
-belief in the tool). A schema the validator cannot read checks nothing: the server decides."""
+"""A tool call's arguments against the tool's input schema (app/reasoning/tool_arguments.py),
+before the call is routed: a call asked for (``POST /actions``, the ``call`` syntax) that the
+server would refuse is a 422 naming the argument, not a proposal that fails at the server after
+its approval (three tries, each lowering the agent's belief in the tool). A call a reasoner
+proposes passes the same check in app/loop/tool_routing.py, where a refusal is said in the turn's
+answer instead."""
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jsonschema import exceptions, validators
-from jsonschema.protocols import Validator
-
 from app.errors import InvalidInput
+from app.graph.client import GraphClient
+from app.reasoning.protocol import ToolCall
+from app.reasoning.tool_arguments import SchemaRefusal, schema_refusal
 
 
-def check_arguments(qualified_name: str, schema_text: str | None, arguments: Any) -> None:
-    """Raises InvalidInput naming the first argument the tool's schema refuses (its location
-    under ``arguments``)."""
-    validator = _validator(schema_text or "")
-    if validator is None:
+def check_arguments(
+    qualified_name: str,
+    schema: str | Mapping[str, Any] | None,
+    arguments: Any,
+    where: Sequence[str | int] = ("body",),
+) -> None:
+    """Raises InvalidInput naming the argument the tool's schema (JSON text or parsed) refuses
+    (its location: ``where``, then ``arguments`` and the argument's path)."""
+    refusal = schema_refusal(schema, arguments)
+    if refusal is None:
         return
-    error = exceptions.best_match(validator.iter_errors(arguments))  # the most telling one
-    if error is None:
-        return
-    where = ["arguments", *error.path]
     raise InvalidInput(
-        f"{qualified_name} refuses these arguments: {'.'.join(map(str, where))}: {error.message}",
+        refusal_sentence(qualified_name, refusal),
         errors=[
-            {"location": ["body", *where], "message": error.message[:500], "type": "schema_error"}
+            {
+                "location": [*where, *refusal.location],
+                "message": refusal.message,
+                "type": "schema_error",
+            }
         ],
     )
 
 
-@lru_cache(maxsize=256)
-def _validator(schema_text: str) -> Validator | None:
-    try:
-        schema = json.loads(schema_text) if schema_text else None
-    except ValueError:
-        return None
-    if not isinstance(schema, dict) or not schema:
-        return None
-    try:
-        cls = validators.validator_for(schema)
-        cls.check_schema(schema)
-    except exceptions.SchemaError:
-        return None
-    return cls(schema)
+def refusal_sentence(qualified_name: str, refusal: SchemaRefusal) -> str:
+    """``ledger.read_query refuses these arguments: arguments.limit: 'ten' is not of type
+    'integer'``."""
+    return f"{qualified_name} refuses these arguments: {refusal}"
+
+
+async def check_stored_arguments(
+    graph: GraphClient, agent_id: str, call: ToolCall, where: Sequence[str | int]
+) -> None:
+    """The check of ``call`` against its tool's schema as the graph holds it now (an approved
+    call runs after the proposal's check: the schema may have changed since, and a person's
+    modified call was never checked). A tool the agent lacks is left to the executor, which
+    fails the call with its reason.
+
+    Raises:
+        InvalidInput: the schema refuses the arguments.
+    """
+    rows = await graph.read(
+        "tools/get_tool_input_schema", agent_id=agent_id, qualified_name=call.qualified_name
+    )
+    if rows:
+        check_arguments(call.qualified_name, rows[0]["input_schema"], call.arguments, where)

@@ -18,7 +18,7 @@ from typing import Any
 
 import mcp_types as types
 
-from app.errors import InvalidInput
+from app.errors import InvalidInput, error_entry
 from app.reasoning.protocol import ExecutionResult, ToolCall, WorkUnit
 
 CALL_VERB = "call_tool"
@@ -47,14 +47,14 @@ def parse_tool_call(message: str) -> ToolCall | None:
     except json.JSONDecodeError as error:
         raise InvalidInput(
             f"the arguments of the tool call are not valid JSON: {error.msg}",
-            errors=[{"loc": ["message"], "msg": f"arguments: {error}"}],
+            errors=[error_entry(["message"], f"arguments: {error}", "json_invalid")],
         ) from error
     except RecursionError as error:
         raise _too_deep() from error
     if not isinstance(arguments, dict):
         raise InvalidInput(
             "the arguments of a tool call are a JSON object",
-            errors=[{"loc": ["message"], "msg": "arguments must be a JSON object"}],
+            errors=[error_entry(["message"], "arguments must be a JSON object", "dict_type")],
         )
     if json_depth(arguments) > MAX_ARGUMENT_DEPTH:
         raise _too_deep()
@@ -86,7 +86,9 @@ def json_depth(value: Any) -> int:
 def _too_deep() -> InvalidInput:
     return InvalidInput(
         f"the arguments of a tool call nest at most {MAX_ARGUMENT_DEPTH} levels deep",
-        errors=[{"loc": ["message"], "msg": f"arguments nest deeper than {MAX_ARGUMENT_DEPTH}"}],
+        errors=[
+            error_entry(["message"], f"arguments nest deeper than {MAX_ARGUMENT_DEPTH}", "too_deep")
+        ],
     )
 
 

@@ -18,8 +18,9 @@ from typing import Any
 
 import mcp_types as types
 
+from app.beliefs.contexts import context_chain
 from app.beliefs.mechanics import Mechanics
-from app.beliefs.models import BeliefCreate
+from app.beliefs.models import BeliefCreate, ContextStrength
 from app.beliefs.store import belief_params, create_belief_in
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import embed_pending
@@ -29,10 +30,12 @@ from app.errors import (
     ConnectionNotFound,
     InvalidInput,
     ToolNotFound,
+    error_entry,
 )
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.tools.clients import McpClients, ServerSpec
+from app.tools.focus import call_context
 from app.tools.models import (
     ConnectionCreate,
     ConnectionPublic,
@@ -172,7 +175,9 @@ def _check_command(settings: ToolSettings, data: ConnectionCreate) -> None:
         raise InvalidInput(
             f"command {data.command!r} is not one of the allowed stdio commands "
             "(CREDENCE_TOOLS__STDIO_COMMANDS)",
-            errors=[{"loc": ["body", "command"], "msg": "not an allowed stdio command"}],
+            errors=[
+                error_entry(["body", "command"], "not an allowed stdio command", "not_allowed")
+            ],
         )
 
 
@@ -236,7 +241,7 @@ def _mark_search_tools(tools: list[dict[str, Any]], names: Sequence[str]) -> Non
         if tool is None:
             raise InvalidInput(
                 f"search tool {name!r} is not one of the server's tools ({', '.join(by_name)})",
-                errors=[{"loc": ["body", "search_tools"], "msg": f"no tool {name!r}"}],
+                errors=[error_entry(["body", "search_tools"], f"no tool {name!r}", "not_found")],
             )
         if tool["destructive"]:
             raise search_tool_destructive(tool["qualified_name"], ["body", "search_tools"])
@@ -247,7 +252,7 @@ def search_tool_destructive(qualified_name: str, loc: list[str]) -> InvalidInput
     return InvalidInput(
         f"{qualified_name} may destroy (no readOnlyHint, or destructiveHint): research only "
         "reads, so it cannot be a search source",
-        errors=[{"loc": loc, "msg": "a search source must not be destructive"}],
+        errors=[error_entry(loc, "a search source must not be destructive", "destructive")],
     )
 
 
@@ -361,7 +366,8 @@ async def remove_connection(
     clients.secrets.forget(agent_id, name)
 
 
-def tool_public(row: dict[str, Any]) -> ToolPublic:
+def tool_public(row: dict[str, Any], context: str | None = None) -> ToolPublic:
+    """A ``tools/list_tools`` row; ``context``: the one its strength in context was read in."""
     tool = row["tool"]
     schema = tool.get("input_schema")
     return ToolPublic(
@@ -376,13 +382,25 @@ def tool_public(row: dict[str, Any]) -> ToolPublic:
         search_source=bool(tool.get("search_source")),
         belief_id=tool.get("belief_id"),
         belief_strength=row.get("belief_strength"),
+        context=context,
+        strength_in_context=row.get("strength_in_context"),
+        context_applied=row.get("context_applied"),
+        contexts=[ContextStrength.model_validate(c) for c in row.get("contexts") or []],
         successes=int(row.get("successes") or 0),
         failures=int(row.get("failures") or 0),
     )
 
 
-async def list_tools(graph: GraphClient, agent_id: str, connection: str | None) -> ToolsPublic:
-    """The tools of one connection (or all).
+async def list_tools(
+    graph: GraphClient,
+    agent_id: str,
+    connection: str | None,
+    context: str | None = None,
+    now: datetime | None = None,
+) -> ToolsPublic:
+    """The tools of one connection (or all), each with the strength a call of it routes on in
+    ``context`` (None: the context a call without one takes at ``now``, the graph clock's time
+    by default; app/tools/focus.py).
 
     Raises:
         AgentNotFound, ConnectionNotFound.
@@ -391,8 +409,11 @@ async def list_tools(graph: GraphClient, agent_id: str, connection: str | None) 
         await connection_row(graph, agent_id, connection)
     else:
         await require_agent(graph, agent_id)
-    rows = await graph.read("tools/list_tools", agent_id=agent_id, connection=connection)
-    data = [tool_public(row) for row in rows]
+    name = call_context(context, now or graph.clock.now())
+    rows = await graph.read(
+        "tools/list_tools", agent_id=agent_id, connection=connection, chain=context_chain(name)
+    )
+    data = [tool_public(row, name) for row in rows]
     return ToolsPublic(data=data, count=len(data))
 
 

@@ -25,7 +25,13 @@ from pydantic import ValidationError
 from app.agents.enrichment import DirectoryAnswer, first_problem
 from app.agents.models import BirthProfile, EnrichmentSource
 from app.agents.settings import EnrichmentSettings
-from app.errors import EnrichmentFailed, EnrichmentTimedOut, InvalidInput, ToolServerFailed
+from app.errors import (
+    EnrichmentFailed,
+    EnrichmentTimedOut,
+    InvalidInput,
+    ToolServerFailed,
+    validation_entries,
+)
 from app.tools.calls import result_text
 from app.tools.clients import McpClients, ServerSpec
 from app.tools.settings import ToolSettings
@@ -106,10 +112,9 @@ def directory_answer(provider: str, result: types.CallToolResult) -> DirectoryAn
     try:
         return DirectoryAnswer.model_validate(payload)
     except ValidationError as error:
-        problems: list[dict[str, object]] = [
-            {"location": ["answer", *item["loc"]], "message": item["msg"]}
-            for item in error.errors(include_input=False, include_url=False)
-        ]
+        problems = validation_entries(
+            error.errors(include_input=False, include_url=False), ["answer"]
+        )
         raise EnrichmentFailed(
             provider,
             f"the answer does not validate: {first_problem(problems)}",
@@ -139,6 +144,7 @@ def enrichment_provider(
                     {
                         "location": ["body", "enrichment", "command"],
                         "message": "not an allowed stdio command",
+                        "type": "not_allowed",
                     }
                 ],
             )

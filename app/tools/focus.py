@@ -5,11 +5,14 @@ destructive cap asks for (``tools.destructive_min_successes``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from app.beliefs.contexts import context_chain, context_strengths
+from app.common import utc_now
 from app.errors import ToolNotFound
 from app.graph.client import GraphClient
+from app.memory.working_memory import TemporalContext, temporal_context
 from app.reasoning.protocol import ToolCall
 
 
@@ -32,6 +35,20 @@ class ToolFocus:
     belief: ToolBelief | None
     # Confirmed successes, counted up to the cap's number (no more is ever asked).
     successes: int
+
+
+def call_context(context_name: str | None, now: datetime) -> str | None:
+    """The context a call's belief strength is read in: the one asked for, else the temporal
+    context of ``now``'s day (its first: month_end, quarter_end or year_end), else None (the
+    default strength)."""
+    if context_name:
+        return context_name
+    return temporal_context_name(temporal_context(utc_now(now).date()))
+
+
+def temporal_context_name(temporal: TemporalContext) -> str | None:
+    """The context a turn without one takes on the day ``temporal`` describes."""
+    return str(temporal.contexts[0]) if temporal.contexts else None
 
 
 async def read_tool_focus(

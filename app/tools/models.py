@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.beliefs.models import ContextStrength
 from app.reasoning.protocol import ToolCall
 from app.tools.calls import MAX_ARGUMENT_DEPTH, arguments_text, json_depth
 
@@ -104,7 +105,31 @@ class ToolPublic(BaseModel):
         default=None, description="The agent's belief about the tool: supervision reads it."
     )
     belief_strength: float | None = Field(
-        default=None, description="Its default strength (a turn reads it in its context)."
+        default=None,
+        description="Its default (general) strength; a call routes on its strength in the call's "
+        "context: strength_in_context.",
+    )
+    context: str | None = Field(
+        default=None,
+        description="The context strength_in_context is read in: the one asked for "
+        "(?context=), else the one a call without a context takes now (the day's temporal "
+        "context: month_end, quarter_end, year_end); null: none (the default strength).",
+    )
+    strength_in_context: float | None = Field(
+        default=None,
+        description="The strength supervision routes a call of the tool on in that context: "
+        "the belief's HOLDS_IN strength for the context, else for its nearest fallback "
+        "(acme/month_end → month_end), else its default strength; null when the tool has no "
+        "active belief.",
+    )
+    context_applied: str | None = Field(
+        default=None,
+        description="The context whose HOLDS_IN strength applied (null: the default strength "
+        "did, e.g. for a context the belief holds no strength in).",
+    )
+    contexts: list[ContextStrength] = Field(
+        default_factory=list,
+        description="Every context the belief holds its own strength in, by name.",
     )
     search_source: bool = Field(
         default=False, description="Research searches it beside the corpus and the graph."
@@ -131,6 +156,21 @@ class ToolsPublic(BaseModel):
 ACTION_ARGUMENTS_MAX_CHARS = 7800
 
 
+def bounded_arguments(value: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments as a person sends them (``POST /actions``, an approval's modified
+    call): at most ``MAX_ARGUMENT_DEPTH`` levels deep and ``ACTION_ARGUMENTS_MAX_CHARS``
+    characters as JSON (a pydantic validator of ``arguments``).
+
+    Raises:
+        ValueError: they are deeper or longer.
+    """
+    if json_depth(value) > MAX_ARGUMENT_DEPTH:
+        raise ValueError(f"must nest at most {MAX_ARGUMENT_DEPTH} levels deep")
+    if len(arguments_text(value)) > ACTION_ARGUMENTS_MAX_CHARS:
+        raise ValueError(f"must be at most {ACTION_ARGUMENTS_MAX_CHARS} characters written as JSON")
+    return value
+
+
 class ActionRequest(ToolCall):
     """``POST /actions``: a tool call asked for directly; it runs as a turn (guardian,
     supervision, approval, verification, learning), exactly as one a message asks for."""
@@ -140,16 +180,7 @@ class ActionRequest(ToolCall):
     speaker: Annotated[str | None, Field(min_length=1, max_length=200)] = None
     session: Annotated[str | None, Field(min_length=1, max_length=200)] = None
 
-    @field_validator("arguments")
-    @classmethod
-    def _bounded(cls, value: dict[str, Any]) -> dict[str, Any]:
-        if json_depth(value) > MAX_ARGUMENT_DEPTH:
-            raise ValueError(f"must nest at most {MAX_ARGUMENT_DEPTH} levels deep")
-        if len(arguments_text(value)) > ACTION_ARGUMENTS_MAX_CHARS:
-            raise ValueError(
-                f"must be at most {ACTION_ARGUMENTS_MAX_CHARS} characters written as JSON"
-            )
-        return value
+    _bounded = field_validator("arguments")(bounded_arguments)
 
 
 class ActionPublic(BaseModel):

@@ -58,7 +58,7 @@ def read_connections_file(path: Path) -> ConnectionsFile:
     except ValidationError as error:
         # Only where each problem is, never the input: it may hold secrets.
         problems = [
-            {"loc": list(problem["loc"]), "msg": problem["msg"]}
+            {"location": list(problem["loc"]), "message": problem["msg"], "type": problem["type"]}
             for problem in error.errors(include_input=False, include_url=False)
         ]
         raise InvalidInput(f"connections file {path} is invalid", errors=problems) from error

@@ -2,9 +2,9 @@
 MCP client (tools as executors): ``python -m tests.support.mcp_http_server --port 8765``.
 
 Tools: ``echo`` (read-only), ``add``, ``fail`` (answers ``isError``), ``sleep`` (holds the
-call for as long as asked: a hanging server) and ``search`` (read-only: the documents of
-``DOCUMENTS`` that share a word with the query, as a JSON list of title, url, text,
-published). With ``--token T`` every request must carry
+call for as long as asked: a hanging server), ``repeat`` (read-only, an optional integer) and
+``search`` (read-only: the documents of ``DOCUMENTS`` that share a word with the query, as a
+JSON list of title, url, text, published). With ``--token T`` every request must carry
 ``Authorization: Bearer T`` (a header the connection's secret holds), else 401.
 """
 
@@ -93,6 +93,13 @@ def build_server() -> MCPServer:
     def writes() -> int:
         """How many times slow_write has written since the server started."""
         return WRITES.get("slow_write", 0)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def repeat(text: str, times: int | None = None) -> str:
+        """Repeats the text the given number of times."""
+        # An optional integer: ``anyOf`` in its schema, which the offline route fills with a
+        # string (tests/integration/tools/test_tool_routing.py).
+        return " ".join([text] * (times or 1))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def search(query: str) -> str:

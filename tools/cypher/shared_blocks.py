@@ -9,8 +9,8 @@ comments in each file that uses it:
   the censors stored before ``source`` was (the guardian's reads and the tool call's start
   read);
 - ``agent lock``: the agent's write lock, then whether the agent still takes writes
-  (``graph/agent_scope/lock_agent`` and the writes run alone: the one-query record of a tool
-  call, the vector writes, a tool marked as a search source).
+  (``graph/agent_scope/lock_agent`` and the writes run alone: a tool call's one-query record
+  and settling, an approval given back, the vector writes, a tool marked as a search source).
 
 ``tests/unit/test_shared_blocks.py`` fails when a file drifts.
 
@@ -123,6 +123,10 @@ USES = (
     Use("cypher/guardian/check/list_active_censors.cypher", "censor source", 4, {"c": "c"}),
     Use("cypher/loop/activation/get_tool_call_start.cypher", "censor source", 4, {"c": "c"}),
     Use("cypher/graph/agent_scope/lock_agent.cypher", "agent lock", 0, {"a": "a"}),
+    Use("cypher/loop/approvals/release_approval.cypher", "agent lock", 0, {"a": "ag"}),
+    Use("cypher/loop/tool_turns/complete_call.cypher", "agent lock", 0, {"a": "ag"}),
+    Use("cypher/loop/tool_turns/interrupt_call.cypher", "agent lock", 0, {"a": "ag"}),
+    Use("cypher/loop/tool_turns/interrupt_stale_calls.cypher", "agent lock", 0, {"a": "ag"}),
     Use("cypher/loop/tool_turns/record_call.cypher", "agent lock", 0, {"a": "ag"}),
     *(
         Use(f"cypher/embeddings/{name}.cypher", "agent lock", 0, {"a": "a"})

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from app.api.deps import AgentIdDep, GraphDep, ItemId, LoopDep
 from app.api.errors import socket_error_frame
 from app.api.openapi import ErrorResponse
-from app.errors import CredenceError
+from app.errors import CredenceError, validation_entries
 from app.loop import approvals
 from app.loop.models import (
     ApprovalAnswer,
@@ -104,7 +104,7 @@ async def chat_socket(websocket: WebSocket, loop: LoopDep, agent_id: AgentIdDep)
                     result = await run_turn(loop, agent_id, request, emit)
             except ValidationError as error:
                 # Without the input: it may be long, or hold what JSON cannot carry back.
-                errors = error.errors(include_url=False, include_input=False)
+                errors = validation_entries(error.errors(include_url=False, include_input=False))
                 await websocket.send_json(
                     _invalid_frame("the message is not a valid chat request", errors)
                 )

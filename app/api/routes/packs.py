@@ -50,7 +50,7 @@ async def load_document(
     upgrades)."""
     # Off the event loop: screening the censors' patterns times adversarial probes
     # (app/seeds/censor_patterns.py), up to a few hundred milliseconds for a bad one.
-    pack = await asyncio.to_thread(parse_pack, document, "request body")
+    pack = await asyncio.to_thread(parse_pack, document, "request body", ["body"])
     return await load_pack(graph, embedder, settings.mechanics, agent_id, pack)
 
 

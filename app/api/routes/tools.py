@@ -23,6 +23,7 @@ from app.api.deps import (
     get_runtime,
 )
 from app.api.openapi import ErrorResponse
+from app.beliefs.models import ContextName
 from app.loop.models import ChatRequest, TurnResult
 from app.loop.turn import run_turn
 from app.reasoning.protocol import ToolCall
@@ -113,11 +114,33 @@ async def remove_connection(
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.get("/connections/{name}/tools")
-async def list_tools(graph: GraphDep, agent_id: AgentIdDep, name: ConnectionPath) -> ToolsPublic:
-    """The connection's tools, with the agent's trust in each (its belief's strength) and how
-    their calls went."""
-    return await connections.list_tools(graph, agent_id, name)
+@router.get(
+    "/connections/{name}/tools",
+    responses={
+        404: {
+            "model": ErrorResponse,
+            "description": "No such agent or connection (agent_not_found, connection_not_found).",
+        },
+    },
+)
+async def list_tools(
+    graph: GraphDep,
+    clock: ClockDep,
+    agent_id: AgentIdDep,
+    name: ConnectionPath,
+    context: Annotated[
+        ContextName | None,
+        Query(
+            description="The context to read each tool's strength in, as a call made in it "
+            "routes on it (HOLDS_IN back-off: acme/month_end → month_end, else the default "
+            "strength). Default: the context a call without one takes now (the day's temporal "
+            "context, or none)."
+        ),
+    ] = None,
+) -> ToolsPublic:
+    """The connection's tools, with the agent's trust in each (its belief's default strength,
+    and the strength a call routes on in a context) and how their calls went."""
+    return await connections.list_tools(graph, agent_id, name, context, clock.now())
 
 
 ToolPath = Annotated[

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.beliefs.analytics.models import AnalyticsSpec, ParamSpec, ParamType
-from app.errors import InvalidInput
+from app.errors import ErrorEntry, InvalidInput, error_entry
 
 # The largest value an integer parameter of analytics takes (every one is a count of rows).
 MAX_INTEGER = 10_000
@@ -99,14 +99,14 @@ def resolve_params(spec: AnalyticsSpec, given: Mapping[str, Any]) -> dict[str, A
             continue
         if param.name not in given:
             if param.required:
-                errors.append(_error(param.name, "required"))
+                errors.append(_error(param.name, "required", "missing"))
             else:
                 resolved[param.name] = param.default
             continue
         try:
             resolved[param.name] = coerce(param, given[param.name])
         except ValueError as error:
-            errors.append(_error(param.name, str(error)))
+            errors.append(_error(param.name, str(error), "value_error"))
     if errors:
         summary = "; ".join(f"{e['location'][-1]}: {e['message']}" for e in errors)
         raise InvalidInput(
@@ -115,9 +115,9 @@ def resolve_params(spec: AnalyticsSpec, given: Mapping[str, Any]) -> dict[str, A
     return resolved
 
 
-def _unknown_names(spec: AnalyticsSpec, given: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _unknown_names(spec: AnalyticsSpec, given: Mapping[str, Any]) -> list[ErrorEntry]:
     known = sorted(p.name for p in spec.params if p.name != "agent_id")
-    errors: list[dict[str, Any]] = []
+    errors: list[ErrorEntry] = []
     for key in given:
         if spec.param(key) is None or key == "agent_id":
             hint = (
@@ -125,9 +125,9 @@ def _unknown_names(spec: AnalyticsSpec, given: Mapping[str, Any]) -> list[dict[s
                 if key == "agent_id"
                 else f"known: {', '.join(known) or 'none'}"
             )
-            errors.append(_error(key, f"unknown parameter; {hint}"))
+            errors.append(_error(key, f"unknown parameter; {hint}", "extra_forbidden"))
     return errors
 
 
-def _error(name: str, message: str) -> dict[str, Any]:
-    return {"location": ["params", name], "message": message}
+def _error(name: str, message: str, type: str) -> ErrorEntry:
+    return error_entry(["params", name], message, type)

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.common import utc_now
-from app.errors import AgentNotFound, InvalidInput, PersonNotFound
+from app.errors import AgentNotFound, InvalidInput, PersonNotFound, error_entry, validation_entries
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory.people.formulas import (
@@ -341,7 +341,7 @@ async def update_person(
             if len(merged) > MAX_PREFERENCES:
                 raise InvalidInput(
                     f"preferences would hold {len(merged)} keys (at most {MAX_PREFERENCES})",
-                    errors=[{"location": ["body", "preferences"], "message": "too many keys"}],
+                    errors=[error_entry(["body", "preferences"], "too many keys", "too_long")],
                 )
             fields["preferences"] = merged
         updated = current.model_copy(update=fields)
@@ -449,7 +449,5 @@ def validated_create(data: dict[str, Any]) -> PersonCreate:
     try:
         return PersonCreate.model_validate(data)
     except ValidationError as error:
-        problems = [
-            {"location": list(item["loc"]), "message": item["msg"]} for item in error.errors()
-        ]
+        problems = validation_entries(error.errors())
         raise InvalidInput(f"invalid person: {problems[0]['message']}", errors=problems) from None

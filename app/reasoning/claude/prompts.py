@@ -319,6 +319,16 @@ whether it runs.""",
 )
 
 
+def schema_refused_text(refusal: str) -> str:
+    """The error a call whose arguments its tool's input schema refused is answered with (the
+    call was not made): Claude may correct it once."""
+    return (
+        f"Not called: the tool's input schema refuses these arguments: {refusal}. Call the tool "
+        "again with arguments its schema accepts, taken from the person's message, or answer "
+        "in text if the message does not give them."
+    )
+
+
 def choose_tool_system_text(identity: str | None) -> str:
     """What Claude is told when it may call one of the agent's tools (identity first)."""
     own = CHOOSE_TOOL.system_text().replace(

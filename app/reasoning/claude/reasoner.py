@@ -19,7 +19,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import anthropic
-import jsonschema
 from anthropic import AsyncAnthropic
 from anthropic.types import Message
 from pydantic import BaseModel, ValidationError
@@ -64,6 +63,7 @@ from app.reasoning.protocol import (
     WorkUnit,
 )
 from app.reasoning.settings import ReasonerSettings
+from app.reasoning.tool_arguments import SchemaRefusal, schema_refusal
 
 log = logging.getLogger(__name__)
 
@@ -411,9 +411,12 @@ class ClaudeReasoner:
     async def choose_tool(self, request: ToolChoiceRequest) -> ToolChoice:
         """The tool call the message asks for (fast model): the agent's tools are offered as
         Claude's own (names made API-safe and mapped back, ``tool_choice`` auto); a ``tool_use``
-        block is the call, a text answer is none. A call of a tool that was not offered, or
-        whose arguments fail the tool's input schema, is unusable (the fallback's deterministic
-        route answers)."""
+        block is the call, a text answer is none. A call of a tool that was not offered is
+        unusable (the fallback's deterministic route answers). A call whose arguments the tool's
+        input schema refuses (app/reasoning/tool_arguments.py) is handed back once, as an
+        ``is_error`` tool result naming the refusal, for Claude to correct: its second answer is
+        the choice, and a call still refused is returned as it is (the loop refuses it and the
+        turn says why). Runs before the turn's writes, never inside a transaction."""
         if not request.tools:
             return ToolChoice(reasoner="loop")
         names = api_tool_names([tool.qualified_name for tool in request.tools])
@@ -441,13 +444,33 @@ class ClaudeReasoner:
             ],
             "tool_choice": {"type": "auto", "disable_parallel_tool_use": True},
         }
+        answered: list[Message] = []  # Claude's answer, once parsed into the choice
 
         def parse(message: Message, usage: TokenUsage) -> ToolChoice:
-            return _parse_tool_choice(message, names, offered, f"claude:{model}", usage)
+            choice = _parse_tool_choice(message, names, offered, f"claude:{model}", usage)
+            answered.append(message)
+            return choice
 
-        return await self._ask(
+        choice = await self._ask(
             "choose_tool", arguments, parse, lambda: self.fallback.choose_tool(request)
         )
+        refusal = _refusal_of(choice, offered) if answered else None
+        if refusal is None:
+            return choice
+        correction = _correction(arguments, answered[-1], refusal)
+        try:
+            corrected = await self._call("choose_tool", correction, parse)
+        except _Unusable as failure:
+            count_reasoner_call("choose_tool", "unusable", _token_counts(failure.usage))
+            log.warning(
+                "claude choose_tool: the correction of a call its schema refused failed (%s); "
+                "the refused call stands",
+                failure.why,
+            )
+            return choice.model_copy(update={"usage": _summed(choice.usage, failure.usage)})
+        # No call the second time: the refused call stands, so the turn says why none was made.
+        answer = corrected if corrected.call is not None else choice
+        return answer.model_copy(update={"usage": _summed(choice.usage, corrected.usage)})
 
     # --- one call -------------------------------------------------------------------------------
 
@@ -505,22 +528,8 @@ class ClaudeReasoner:
     ) -> A:
         """One Messages call and its parsed answer; anything unusable is answered by
         ``fallback``, labelled with why."""
-        usage: TokenUsage | None = None
         try:
-            try:
-                async with asyncio.timeout(self.settings.timeout_s):
-                    message = await self.client.messages.create(**arguments)
-            except TimeoutError as error:
-                raise _Unusable("timeout", None) from error
-            except anthropic.AnthropicError as error:
-                raise _Unusable(_api_why(error), None) from error
-            except Exception as error:  # the SDK failing in a way it does not wrap
-                log.debug("unexpected error from the Anthropic SDK", exc_info=True)
-                raise _Unusable(f"{type(error).__name__}: {error}", None) from error
-            usage = _usage(message)
-            answer = parse(message, usage)
-            count_reasoner_call(judgement, "ok", _token_counts(usage))
-            return answer
+            return await self._call(judgement, arguments, parse)
         except _Unusable as failure:
             count_reasoner_call(judgement, "fallback", _token_counts(failure.usage))
             log.warning(
@@ -536,6 +545,32 @@ class ClaudeReasoner:
             return answer.model_copy(
                 update={"reasoner": f"offline (fallback: {label})", "usage": failure.usage}
             )
+
+    async def _call(
+        self,
+        judgement: str,
+        arguments: dict[str, Any],
+        parse: Callable[[Message, TokenUsage], A],
+    ) -> A:
+        """One Messages call and its parsed answer, counted when it is used.
+
+        Raises:
+            _Unusable: no answer, or one that cannot be used (its cost kept on it).
+        """
+        try:
+            async with asyncio.timeout(self.settings.timeout_s):
+                message = await self.client.messages.create(**arguments)
+        except TimeoutError as error:
+            raise _Unusable("timeout", None) from error
+        except anthropic.AnthropicError as error:
+            raise _Unusable(_api_why(error), None) from error
+        except Exception as error:  # the SDK failing in a way it does not wrap
+            log.debug("unexpected error from the Anthropic SDK", exc_info=True)
+            raise _Unusable(f"{type(error).__name__}: {error}", None) from error
+        usage = _usage(message)
+        answer = parse(message, usage)
+        count_reasoner_call(judgement, "ok", _token_counts(usage))
+        return answer
 
     @staticmethod
     def _parse(
@@ -613,9 +648,6 @@ def _parse_tool_choice(
     arguments = dict(block.input) if isinstance(block.input, dict) else None
     if arguments is None:
         raise _Unusable(f"the arguments for {qualified} are not a JSON object", usage)
-    problem = schema_problem(offered[qualified].input_schema, arguments)
-    if problem is not None:
-        raise _Unusable(f"the arguments for {qualified} fail its schema: {problem}", usage)
     connection, _, tool = qualified.partition(".")
     try:
         call = ToolCall(connection=connection, tool=tool, arguments=arguments)
@@ -624,18 +656,57 @@ def _parse_tool_choice(
     return ToolChoice(call=call, tool=qualified, reasoner=reasoner, usage=usage)
 
 
-def schema_problem(schema: dict[str, Any], arguments: dict[str, Any]) -> str | None:
-    """The first way ``arguments`` fail the tool's input schema, or None (also for a schema
-    the validator cannot read: the server checks its own arguments)."""
-    try:
-        validator = jsonschema.validators.validator_for(schema)(_object_schema(schema))
-        error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
-    except jsonschema.exceptions.SchemaError:
+def _refusal_of(choice: ToolChoice, offered: dict[str, ToolOffer]) -> SchemaRefusal | None:
+    """How the chosen call's arguments fail its tool's input schema (None: they pass, or no
+    call was chosen)."""
+    if choice.call is None or choice.call.qualified_name not in offered:
         return None
-    if error is None:
-        return None
-    where = ".".join(str(part) for part in error.absolute_path) or "(arguments)"
-    return f"{where}: {error.message}"[:300]
+    return schema_refusal(offered[choice.call.qualified_name].input_schema, choice.call.arguments)
+
+
+def _correction(
+    arguments: dict[str, Any], answer: Message, refusal: SchemaRefusal
+) -> dict[str, Any]:
+    """The Messages call that hands a refused call back to Claude: its answer replayed (its text
+    and the call), then the call's ``tool_result`` as an error naming the refusal."""
+    replayed: list[dict[str, Any]] = []
+    call_id = ""
+    for block in answer.content:
+        if block.type == "text" and block.text.strip():
+            replayed.append({"type": "text", "text": block.text})
+        elif block.type == "tool_use" and not call_id:
+            call_id = block.id
+            replayed.append(
+                {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+            )
+    result = {
+        "type": "tool_result",
+        "tool_use_id": call_id,
+        "is_error": True,
+        "content": prompts.schema_refused_text(str(refusal)),
+    }
+    messages = [
+        *arguments["messages"],
+        {"role": "assistant", "content": replayed},
+        {"role": "user", "content": [result]},
+    ]
+    return {**arguments, "messages": messages}
+
+
+def _summed(first: TokenUsage | None, second: TokenUsage | None) -> TokenUsage | None:
+    """What two calls of one judgement cost together."""
+    if first is None or second is None:
+        return first or second
+    return first.model_copy(
+        update={
+            "input_tokens": first.input_tokens + second.input_tokens,
+            "output_tokens": first.output_tokens + second.output_tokens,
+            "cache_read_input_tokens": first.cache_read_input_tokens
+            + second.cache_read_input_tokens,
+            "cache_creation_input_tokens": first.cache_creation_input_tokens
+            + second.cache_creation_input_tokens,
+        }
+    )
 
 
 def api_key(settings: ReasonerSettings) -> str | None:

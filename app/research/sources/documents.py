@@ -24,11 +24,17 @@ import json
 import re
 from datetime import date, datetime
 from pathlib import PurePath
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from app.errors import CorpusFileInvalid
+from app.errors import (
+    CorpusFileInvalid,
+    ErrorEntry,
+    error_entry,
+    file_location,
+    validation_entries,
+)
 from app.research.sources.chunking import (
     DEFAULT_MAX_CHARS,
     chunk_markdown,
@@ -133,9 +139,10 @@ def read_corpus_files(
 
     Raises:
         CorpusFileInvalid: any file or line is invalid, or two documents share an id; every
-            problem is listed (file, line, field, reason) and nothing is returned.
+            problem is listed (located ``["file", <name>, "line", <n>, <field>]``) and nothing
+            is returned.
     """
-    errors: list[dict[str, Any]] = []
+    errors: list[ErrorEntry] = []
     read: list[list[CorpusDocumentIn]] = []
     seen: dict[str, tuple[str, int]] = {}
     for file in files:
@@ -151,25 +158,27 @@ def read_corpus_files(
                         "id",
                         f"document id {document.document_id!r} is used twice (first in "
                         f"{first[0]}{f' line {first[1]}' if first[1] else ''})",
+                        "duplicate_id",
                     )
                 )
         read.append(documents)
     if errors:
         listed = errors[:MAX_LISTED_ERRORS]
         if len(errors) > MAX_LISTED_ERRORS:
-            listed.append(_problem("", 0, "", f"{len(errors) - MAX_LISTED_ERRORS} more problems"))
+            more = f"{len(errors) - MAX_LISTED_ERRORS} more problems"
+            listed.append(error_entry([], more, "too_many_errors"))
         raise CorpusFileInvalid(listed)
     return read
 
 
 def _read_file(
-    file: CorpusFile, max_chars: int, errors: list[dict[str, Any]]
+    file: CorpusFile, max_chars: int, errors: list[ErrorEntry]
 ) -> list[CorpusDocumentIn]:
     name = PurePath(file.name).name
     if file.format == "jsonl":
         return _read_jsonl(name, file.content, max_chars, errors)
     if not file.content.strip():
-        errors.append(_problem(name, 0, "content", "the file has no text"))
+        errors.append(_problem(name, 0, "", "the file has no text", "empty_file"))
         return []
     if file.format == "md":
         passages = chunk_markdown(file.content, max_chars)
@@ -191,7 +200,7 @@ def _read_file(
 
 
 def _read_jsonl(
-    name: str, content: str, max_chars: int, errors: list[dict[str, Any]]
+    name: str, content: str, max_chars: int, errors: list[ErrorEntry]
 ) -> list[CorpusDocumentIn]:
     documents: list[CorpusDocumentIn] = []
     for number, raw in enumerate(content.splitlines(), start=1):
@@ -200,18 +209,15 @@ def _read_jsonl(
         try:
             value = json.loads(raw)
         except json.JSONDecodeError as error:
-            errors.append(_problem(name, number, "", f"not JSON: {error.msg}"))
+            errors.append(_problem(name, number, "", f"not JSON: {error.msg}", "json_invalid"))
             continue
         if not isinstance(value, dict):
-            errors.append(_problem(name, number, "", "not a JSON object"))
+            errors.append(_problem(name, number, "", "not a JSON object", "object_type"))
             continue
         try:
             line = _JsonlLine.model_validate(value)
         except ValidationError as error:
-            for item in error.errors():
-                field = ".".join(str(part) for part in item["loc"])
-                reason = str(item["msg"]).removeprefix("Value error, ")
-                errors.append(_problem(name, number, field, reason))
+            errors.extend(validation_entries(error.errors(), file_location(name, line=number)))
             continue
         document_id = str(line.id) if line.id is not None else f"{file_document_id(name)}:{number}"
         if not _DOCUMENT_ID.match(document_id):
@@ -222,6 +228,7 @@ def _read_jsonl(
                     "id",
                     f"{document_id!r} is not a document id (letters, digits and ._:@+=~-, "
                     "starting with a letter or digit, at most 200 characters)",
+                    "invalid_document_id",
                 )
             )
             continue
@@ -238,10 +245,11 @@ def _read_jsonl(
                 line=number,
             )
         )
-    if not documents and not any(e["file"] == name for e in errors):
-        errors.append(_problem(name, 0, "content", "the file has no documents"))
+    if not documents and not any(e["location"][1:2] == [name] for e in errors):
+        errors.append(_problem(name, 0, "", "the file has no documents", "no_documents"))
     return documents
 
 
-def _problem(file: str, line: int, field: str, reason: str) -> dict[str, Any]:
-    return {"file": file, "line": line, "field": field, "reason": reason}
+def _problem(file: str, line: int, field: str, message: str, type: str) -> ErrorEntry:
+    """A problem of a corpus file, at ``line`` (0: the file as a whole) and ``field`` (if any)."""
+    return error_entry(file_location(file, *([field] if field else []), line=line), message, type)

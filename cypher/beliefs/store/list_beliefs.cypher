@@ -1,4 +1,7 @@
 // Lists an agent's beliefs with optional filters, newest (or most tense) first, a page at a time.
+// The matches are sorted and collected as node references (their count is the list's size),
+// and only the page's rows are projected: a page costs one filtered scan and a sort, not a
+// projection of every match (bench/belief_listing.py).
 // Params: $agent_id (string), $category (string or null), $active (boolean or null: null = both),
 //         $min_tension (float or null), $text (string or null: case-insensitive substring of
 //         the statement), $invalidated (boolean or null: true = only the invalidated ones, the
@@ -13,5 +16,6 @@ WHERE ($category IS NULL OR b.category = $category)
   AND ($invalidated IS NULL OR coalesce(b.is_invalidated, false) = $invalidated)
 WITH b ORDER BY CASE WHEN $sort = 'tension' THEN b.tension ELSE 0.0 END DESC,
               b.created_at DESC, b.id
-WITH collect(b {.*, embedding: null}) AS matches
-RETURN matches[$skip..$skip + $limit] AS beliefs, size(matches) AS count
+WITH collect(b) AS matches
+RETURN [b IN matches[$skip..$skip + $limit] | b {.*, embedding: null}] AS beliefs,
+       size(matches) AS count

@@ -1,18 +1,25 @@
-// Applies a batch of evidence in one statement, belief by belief rather than piece by piece
-// (the same result as one at a time: tension only adds, capped at 1, and reinforcements combine
-// as 1 − (1 − s) · Π(1 − rate · w) in any order):
-// - reinforcing evidence raises strength with diminishing returns (not for distrusted beliefs);
+// Applies a round of a batch of evidence in one statement, belief by belief rather than piece by
+// piece (the same result as one at a time: tension only adds, capped at 1, and reinforcements
+// combine as 1 − (1 − s) · Π(1 − rate · w) in any order). One at a time, a piece on a belief
+// above one an earlier piece reinforced would first see that reinforcement's cascade: the caller
+// (app/beliefs/updates.py) never puts such a pair in one round (beliefs/updates/find_beliefs_above).
+// - reinforcing evidence raises strength with diminishing returns, counts in
+//   reinforcement_count and sets last_reinforced; a distrusted belief takes none of it (the
+//   evidence is still logged: evidence received, no reinforcement applied);
 // - contradicting evidence adds tension rate · weight (linear, never decays), and that tension
 //   flows up to $m.propagation_max_hops SUPPORTS hops: δ · ρ^k · Π(edge weights), summed over
 //   paths whose beliefs are all active;
 // - every piece is logged as an Evidence node (REINFORCES / CHALLENGES / CONCERNS its belief,
-//   FROM its Episode and Person when they exist), with its nominal tension_delta;
+//   FROM its Episode and Person when they exist), with its nominal tension_delta and its seq:
+//   the order the agent's evidence was written in (agent.evidence_seq counts it), which orders
+//   pieces that share `at`;
 // - every strength or tension change writes a BeliefEvent (one per belief and kind per batch,
 //   with the weights / delta that replay needs), and the agent's dissatisfaction sums follow.
 // Call graph/agent_scope/lock_agent first; run beliefs/cascade/cascade_strength on the beliefs whose strength moved.
 // Params: $agent_id (string), $m (map: mechanics), $items (list of maps: evidence_id, belief_id,
 //         text, kind, stance 'reinforcing'|'contradicting'|'neutral'|'novel', weight float 0..1,
-//         source_person_id string or null, episode_id string or null).
+//         source_person_id string or null, episode_id string or null, position int: the
+//         piece's index in $items).
 // Returns: per belief named that exists, as parallel lists: ids, active (false means the caller
 //          must roll back), old_strength, new_strength, old_tension, new_tension; per belief that
 //          propagated tension reached, as parallel lists: propagated_ids, propagated_old,
@@ -38,8 +45,10 @@ CALL (agent) {
   SET b.strength = new_strength,
       b.tension = new_tension,
       b.is_invalidated = new_strength < $m.thresholds[b.category] - $m.invalidation_tolerance,
-      b.reinforcement_count = b.reinforcement_count + size(weights),
-      b.last_reinforced = CASE WHEN size(weights) > 0 THEN datetime($now) ELSE b.last_reinforced END,
+      b.reinforcement_count = b.reinforcement_count
+                              + CASE WHEN b.is_distrusted THEN 0 ELSE size(weights) END,
+      b.last_reinforced = CASE WHEN size(weights) > 0 AND NOT b.is_distrusted THEN datetime($now)
+                               ELSE b.last_reinforced END,
       b.last_challenged = CASE WHEN delta > 0 THEN datetime($now) ELSE b.last_challenged END
   RETURN collect({node: b, pieces: pieces, weights: weights, delta: delta,
                   old_strength: old_strength, new_strength: new_strength,
@@ -47,12 +56,15 @@ CALL (agent) {
                   challenged_by: [p IN pieces WHERE p.stance = 'contradicting' |
                                   p.evidence_id]}) AS touched
 }
-// 2. The Evidence nodes, one per piece.
-CALL (touched) {
+// 2. The Evidence nodes, one per piece, numbered in the order given.
+WITH agent, touched, coalesce(agent.evidence_seq, 0) AS evidence_base
+SET agent.evidence_seq = evidence_base + size($items)
+CALL (touched, evidence_base) {
   UNWIND touched AS t
   UNWIND t.pieces AS piece
   WITH t.node AS b, piece
   CREATE (ev:Evidence {id: piece.evidence_id, agent_id: $agent_id, belief_id: b.id,
+                       seq: evidence_base + piece.position + 1,
                        text: piece.text, kind: piece.kind, stance: piece.stance,
                        weight: toFloat(piece.weight),
                        tension_delta: CASE WHEN piece.stance = 'contradicting'

@@ -785,6 +785,7 @@ def test_a_limit_past_the_bound_is_refused_naming_it_over_http_and_from_the_cli(
         assert error == {
             "location": ["params", "limit"],
             "message": f"must be at most {MAX_INTEGER}, got {int(limit)}",
+            "type": "value_error",
         }
     at_most = client.get(f"{base}/dissatisfaction_history", params={"limit": MAX_INTEGER})
     assert at_most.status_code == 200, at_most.text
@@ -810,6 +811,7 @@ def test_a_bucket_outside_its_choices_lists_each_choice_once(
         assert error == {
             "location": ["params", "bucket"],
             "message": "expected one of day, week, month, year; got 'WEEK'",
+            "type": "value_error",
         }
     listed = client.get(base).json()["data"]
     for info in listed:

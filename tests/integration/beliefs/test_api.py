@@ -365,3 +365,32 @@ async def test_the_event_log_replays_to_the_graph_and_a_tampered_belief_shows(
     tampered = await asyncio.to_thread(cli.invoke, cli_app, ["beliefs", "replay", "--agent", agent])
     assert tampered.exit_code == 1 and "1 difference" in tampered.output
     assert client.get("/v1/agents/no-such-agent/replay").status_code == 404
+
+
+def test_deactivating_a_supporter_re_derives_what_it_supported(
+    client: TestClient, agent: str
+) -> None:
+    """§6: a derived strength is the mean over the *active* supporters, so a supporter taken
+    out re-derives every belief above it, each move a cascade event the replay explains."""
+    url = f"/v1/agents/{agent}"
+    strong = _belief(client, agent, statement="A is true", strength=0.9)
+    weak = _belief(client, agent, statement="B is true", strength=0.1)
+    middle = _belief(client, agent, statement="C is true", strength=0.5)
+    top = _belief(client, agent, statement="D is true", strength=0.2)
+    for source, target in ((strong, middle), (weak, middle), (middle, top)):
+        edge = {"type": "SUPPORTS", "source_id": source, "target_id": target}
+        assert client.post(f"{url}/edges", json=edge).status_code == 200
+    assert client.get(f"{url}/beliefs/{top}").json()["belief"]["strength"] == pytest.approx(0.5)
+
+    patched = client.patch(f"{url}/beliefs/{weak}", json={"is_active": False})
+
+    assert patched.status_code == 200, patched.text
+    for belief_id in (middle, top):
+        detail = client.get(f"{url}/beliefs/{belief_id}").json()
+        assert detail["belief"]["strength"] == pytest.approx(0.9)
+        latest = detail["events"][0]
+        assert (latest["kind"], latest["note"]) == ("cascade", f"deactivation of {weak}")
+    # Deactivating it again changes nothing (and moves nothing).
+    assert client.patch(f"{url}/beliefs/{weak}", json={"is_active": False}).status_code == 200
+    report = client.get(f"{url}/replay").json()
+    assert report["consistent"], report["differences"]

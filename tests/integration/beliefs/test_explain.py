@@ -93,3 +93,44 @@ def test_the_overview_shows_dissatisfaction_tense_beliefs_and_revisions(
     assert [r["id"] for r in overview["recent_revisions"]] == [history.revision]
     tensions = [b["tension"] for b in overview["most_tense"]]
     assert tensions == sorted(tensions, reverse=True) and all(t > 0 for t in tensions)
+
+
+def test_the_summary_counts_every_piece_and_only_the_supporters_that_count(
+    client: TestClient, agent: str
+) -> None:
+    """The lists stop at ``limit`` (20) but the summary counts all 30 pieces; a deactivated
+    supporter is named apart, not as support (the strength no longer counts it); the latest
+    piece against is the last one written, even when a batch wrote them all at one time."""
+    url = f"/v1/agents/{agent}"
+    ids = {}
+    for name, strength in (("Apples are red", 0.9), ("Bananas are blue", 0.1), ("Fruit", 0.5)):
+        body = {"statement": name, "strength": strength, "category": "aesthetic"}
+        ids[name] = client.post(f"{url}/beliefs", json=body).json()["id"]
+    fruit = ids["Fruit"]
+    for supporter in ("Apples are red", "Bananas are blue"):
+        edge = {"type": "SUPPORTS", "source_id": ids[supporter], "target_id": fruit}
+        assert client.post(f"{url}/edges", json=edge).status_code == 200
+    gone = client.patch(f"{url}/beliefs/{ids['Bananas are blue']}", json={"is_active": False})
+    assert gone.status_code == 200
+    items = [
+        {"belief_id": fruit, "text": f"for {n}", "stance": "reinforcing", "confidence": 0.5}
+        for n in range(25)
+    ] + [
+        {"belief_id": fruit, "text": f"against {n}", "stance": "contradicting", "confidence": 0.1}
+        for n in range(5)
+    ]
+    assert client.post(f"{url}/evidence", json={"items": items}).status_code == 200
+
+    why = client.get(f"{url}/beliefs/{fruit}/explanation").json()
+
+    assert len(why["evidence_for"]) + len(why["evidence_against"]) == 20  # the limit
+    assert why["evidence_totals"] == {"reinforcing": 25, "contradicting": 5, "other": 0}
+    assert why["support_totals"] == {"active": 1, "inactive": 1, "deeper": 0}
+    summary = why["summary"]
+    assert "Evidence: 25 for, 5 against, 0 other." in summary
+    assert "Supported by 'Apples are red' (weight 1.00)." in summary
+    assert "No longer held, so no longer counted in its strength: 'Bananas are blue'." in summary
+    assert [e["text"] for e in why["evidence_against"]] == [
+        f"against {n}" for n in range(4, -1, -1)
+    ]
+    assert "Latest against: 'against 4'." in summary

@@ -5,12 +5,15 @@ from __future__ import annotations
 import pytest
 
 from app.beliefs import formulas as f
-from app.beliefs import history, revision, store
+from app.beliefs import history, revision, store, updates
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import EvidenceForBelief, EvidenceResult
 from app.beliefs.replay import compare_with_stored
 from app.errors import BeliefImmutable, CycleRefused
 from app.graph.client import GraphClient
+from app.packs.loader import load_pack
+from app.seeds.pack_schema import KnowledgePack
 from tests.integration.beliefs.engine import Engine
 
 
@@ -130,8 +133,13 @@ async def test_distrust_is_permanent(engine: Engine) -> None:
         again = await engine.outcome(belief, outcome="success", moral_valence="confirmation")
         assert again.new_strength == 0.0 and again.is_distrusted
     await engine.evidence(belief, "reinforcing", "They never shared one since")
-    strength, _, _ = await engine.state(belief)
-    assert strength == 0.0
+    detail = await store.get_belief(
+        engine.graph, engine.mechanics, engine.agent_id, belief, history_limit=5
+    )
+    assert detail.belief.strength == 0.0
+    # Evidence received and logged, but no reinforcement applied: nothing counts it as one.
+    assert detail.belief.reinforcement_count == 0 and detail.belief.last_reinforced is None
+    assert [e["stance"] for e in detail.evidence] == ["reinforcing"]
     assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
 
 
@@ -345,3 +353,149 @@ async def test_dissatisfaction_sums_follow_edges_revisions_edits_and_deactivatio
     await check()
     summary = await compute_dissatisfaction(engine.graph, engine.mechanics, engine.agent_id)
     assert summary.beliefs == 4  # four leaves (one of them revised), the hub deactivated
+
+
+async def test_urgent_revisions_stop_at_the_time_bound_of_the_injected_clock(
+    graph: GraphClient,
+) -> None:
+    mechanics = Mechanics(urgent_revision_beliefs=3, urgent_revision_seconds=20)
+    engine = await Engine.new(graph, mechanics)
+    tense = [await engine.belief(f"Tense belief {n}", importance=1.0) for n in range(3)]
+    for belief in tense:
+        for _ in range(4):  # tension 0.6: urgent (≥ 0.5) but under the threshold (0.7)
+            await engine.evidence(belief, "contradicting", "It is not so")
+    # The first revision starts at 0 s; by the next check 25 s have passed (≥ 20 s).
+    seconds = iter([0.0, 0.0, 25.0, 25.0, 25.0])
+
+    outcome = await revision.revise_urgent(
+        graph, mechanics, engine.reasoner, engine.agent_id, lambda: next(seconds)
+    )
+
+    assert [r.mode for r in outcome.revisions] == ["urgent"]
+    # Time standing still, the same call revises the two left.
+    again = await revision.revise_urgent(
+        graph, mechanics, engine.reasoner, engine.agent_id, lambda: 0.0
+    )
+    assert len(again.revisions) == 2
+
+
+def _pack(version: int, *keys: str) -> KnowledgePack:
+    beliefs = {
+        "strong": {"statement": "Ledgers balance", "strength": 0.9, "supports": [{"key": "top"}]},
+        "weak": {"statement": "Ledgers drift", "strength": 0.1, "supports": [{"key": "top"}]},
+        "top": {"statement": "The books can be trusted", "strength": 0.5},
+    }
+    return KnowledgePack.model_validate(
+        {
+            "name": "retire-test",
+            "version": version,
+            "industry": "testing",
+            "description": "A pack whose second version drops a supporter",
+            "beliefs": [{"key": key, "category": "aesthetic", **beliefs[key]} for key in keys],
+        }
+    )
+
+
+async def test_a_supporter_a_pack_retires_no_longer_holds_up_what_it_supported(
+    engine: Engine,
+) -> None:
+    await load_pack(
+        engine.graph,
+        None,
+        engine.mechanics,
+        engine.agent_id,
+        _pack(1, "strong", "weak", "top"),
+        strength_cap=None,
+    )
+    page = await store.list_beliefs(engine.graph, engine.agent_id)
+    top = next(b for b in page.data if b.statement == "The books can be trusted")
+    assert top.strength == pytest.approx(0.5)
+
+    report = await load_pack(
+        engine.graph,
+        None,
+        engine.mechanics,
+        engine.agent_id,
+        _pack(2, "strong", "top"),
+        strength_cap=None,
+    )
+
+    assert report.retired == ["weak"]
+    strength, _, _ = await engine.state(top.id)
+    assert strength == pytest.approx(0.9)
+    assert await compare_with_stored(engine.graph, engine.mechanics, engine.agent_id) == []
+
+
+async def _supported_chain(engine: Engine) -> dict[str, str]:
+    ids = {
+        name: await engine.belief(f"Belief {name}", strength=strength)
+        for name, strength in (("a", 0.5), ("b", 0.5), ("c", 0.3), ("d", 0.4))
+    }
+    await engine.supports(ids["a"], ids["b"])
+    await engine.supports(ids["b"], ids["c"], weight=0.5)
+    await engine.supports(ids["d"], ids["c"])
+    return ids
+
+
+async def test_a_batch_of_evidence_equals_the_pieces_one_at_a_time_in_order(
+    graph: GraphClient,
+) -> None:
+    """A piece on a belief above one an earlier piece reinforced sees that cascade first (the
+    review's case: A SUPPORTS B, A reinforced then B, gave 0.55 in a batch, 0.559 one by one)."""
+    pieces = [
+        ("a", "reinforcing", 1.0),
+        ("b", "reinforcing", 0.2),
+        ("c", "contradicting", 0.5),
+        ("d", "reinforcing", 0.6),
+        ("c", "reinforcing", 0.4),
+        ("b", "reinforcing", 0.3),
+        ("a", "contradicting", 0.2),
+        ("a", "reinforcing", 0.5),
+    ]
+    one_by_one, batched = await Engine.new(graph), await Engine.new(graph)
+    single_ids, batch_ids = await _supported_chain(one_by_one), await _supported_chain(batched)
+    expected = []
+    for name, stance, confidence in pieces:
+        item = EvidenceForBelief(
+            belief_id=single_ids[name], text=name, stance=stance, confidence=confidence
+        )
+        applied = await updates.apply_evidence(
+            graph, one_by_one.mechanics, one_by_one.agent_id, [item]
+        )
+        expected.extend(applied.results)
+
+    batch = await updates.apply_evidence(
+        graph,
+        batched.mechanics,
+        batched.agent_id,
+        [
+            EvidenceForBelief(
+                belief_id=batch_ids[name], text=name, stance=stance, confidence=confidence
+            )
+            for name, stance, confidence in pieces
+        ],
+    )
+
+    def moves(results: list[EvidenceResult]) -> list[float]:
+        return [
+            value
+            for r in results
+            for value in (r.old_strength, r.new_strength, r.old_tension, r.new_tension)
+        ]
+
+    assert moves(batch.results) == pytest.approx(moves(expected))
+    for name in "abcd":
+        single = await store.get_belief(
+            graph, one_by_one.mechanics, one_by_one.agent_id, single_ids[name], history_limit=0
+        )
+        batched_belief = await store.get_belief(
+            graph, batched.mechanics, batched.agent_id, batch_ids[name], history_limit=0
+        )
+        assert batched_belief.belief.strength == pytest.approx(single.belief.strength), name
+        assert batched_belief.belief.tension == pytest.approx(single.belief.tension), name
+        assert batched_belief.belief.reinforcement_count == single.belief.reinforcement_count, name
+    # The review's case: b, reinforced after a's cascade raised it to 0.55, reaches 0.559.
+    assert (batch.results[1].old_strength, batch.results[1].new_strength) == pytest.approx(
+        (0.55, 0.559)
+    )
+    assert await compare_with_stored(graph, batched.mechanics, batched.agent_id) == []

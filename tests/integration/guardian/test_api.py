@@ -72,7 +72,8 @@ def test_invalid_censors_answer_422_and_write_nothing(client: TestClient, agent:
     error = bad_regex.json()["error"]
     assert error["code"] == "censor_pattern_invalid"
     assert "not a valid regular expression" in error["message"]
-    assert error["details"]["errors"][0]["field"] == "pattern"
+    assert error["details"]["errors"][0]["location"] == ["body", "pattern"]
+    assert error["details"]["errors"][0]["type"] == "pattern_refused"
 
     everything = client.post(url, json={"pattern": ".*", "reason": "r"})
     assert everything.status_code == 422

@@ -19,7 +19,7 @@ from app.clock import FixedClock
 from app.config import Settings
 from app.errors import ApprovalClosed, TurnFailed
 from app.graph.client import GraphClient
-from app.loop.approvals import get_approval
+from app.loop.approvals import claim, get_approval, release
 from app.loop.executors import ExecutorRegistry
 from app.loop.models import ApprovalAnswer, ChatRequest
 from app.loop.resume_turn import resume_approval
@@ -28,6 +28,7 @@ from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import ExecutionResult, Reply, ResponseRequest, WorkUnit
 from app.runtime import Runtime
 from tests.integration.loop.conftest import Agent
+from tests.support.agents import MakeAgent
 from tests.support.clock import ordinary_day_start
 from tools.serve.api_process import running_api, server_env
 
@@ -221,6 +222,40 @@ async def test_a_failed_resumption_gives_the_approval_back(
         services, agent.id, turn.approval.id, ApprovalAnswer(action="approve")
     )
     assert resumed.approval is not None and resumed.approval.status == "approved"
+
+
+async def test_giving_an_approval_back_takes_the_agents_lock_and_spares_an_agent_being_deleted(
+    graph: GraphClient, test_graph: GraphClient, settings: Settings, make_agent: MakeAgent
+) -> None:
+    """docs/graph-model.md §5: the release of a claimed approval (its resumption failed) is a
+    write of its own, so it takes the agent's lock; an agent whose deletion has begun takes no
+    more writes."""
+    agent_id = make_agent("Released approvals")
+    await store.create_belief(
+        graph,
+        settings.mechanics,
+        agent_id,
+        BeliefCreate(statement=RECONCILE, category="aesthetic", strength=0.55),
+    )
+    services = Runtime(settings, graph, reasoner=OfflineReasoner()).loop
+    turn = await run_turn(services, agent_id, ChatRequest(message=REQUEST))
+    assert turn.approval is not None
+    approval_id = turn.approval.id
+
+    async def lock_count() -> int:
+        [row] = await test_graph.read("scheduler/get_agent_lock", agent_id=agent_id)
+        return int(row["write_count"])
+
+    await claim(graph, agent_id, approval_id, "first", lease_s=600)
+    before = await lock_count()
+    await release(graph, agent_id, approval_id, "first")
+    assert await lock_count() == before + 1
+    assert (await get_approval(graph, agent_id, approval_id)).public.status == "pending"
+
+    await claim(graph, agent_id, approval_id, "second", lease_s=600)
+    await graph.write("agents/store/lock_agent_for_deletion", agent_id=agent_id)
+    await release(graph, agent_id, approval_id, "second")
+    assert (await get_approval(graph, agent_id, approval_id)).public.status == "resuming"
 
 
 class SlowReconciler:

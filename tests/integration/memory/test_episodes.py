@@ -81,7 +81,14 @@ def test_one_bad_item_rejects_the_batch_naming_index_and_field(
         e["location"] for e in response.json()["error"]["details"]["errors"]
     ]
     assert missing_belief.status_code == 422
-    assert missing_belief.json()["error"]["details"]["errors"][0]["path"] == "episodes[1].about"
+    assert missing_belief.json()["error"]["message"].startswith("episodes[1].about: no belief")
+    assert missing_belief.json()["error"]["details"]["errors"][0]["location"] == [
+        "body",
+        "episodes",
+        1,
+        "about",
+        0,
+    ]
     assert repeated.status_code == 422 and "episodes[1].external_id" in repeated.text
     assert _episodes(client, agent) == []
 

@@ -76,9 +76,9 @@ def test_a_supports_chain_deeper_than_the_recursion_limit_is_never_a_500(
 
     assert refused.status_code == 422, refused.text
     [problem] = refused.json()["error"]["details"]["errors"]
-    assert problem["path"] == "beliefs"
-    assert problem["reason"].startswith("SUPPORTS cycle k0 -> k1 -> k2 -> ")
-    assert problem["reason"].endswith(f" -> k{depth - 1} -> k0")
+    assert (problem["location"], problem["type"]) == (["body", "beliefs"], "supports_cycle")
+    assert problem["message"].startswith("SUPPORTS cycle k0 -> k1 -> k2 -> ")
+    assert problem["message"].endswith(f" -> k{depth - 1} -> k0")
     _assert_nothing_written(client, agent)
 
     loaded = client.post(f"/v1/agents/{agent}/packs", json=_document(beliefs=_chain(depth)))
@@ -97,7 +97,7 @@ def test_a_version_out_of_range_is_a_422_naming_the_field(
     assert response.status_code == 422, response.text
     error = response.json()["error"]
     assert error["code"] == "seed_file_invalid"
-    assert [e["path"] for e in error["details"]["errors"]] == ["version"]
+    assert [e["location"] for e in error["details"]["errors"]] == [["body", "version"]]
     _assert_nothing_written(client, agent)
     assert client.post(f"/v1/agents/{agent}/packs", json=_document()).status_code == 200
 
@@ -135,8 +135,8 @@ def test_a_pack_censor_the_censors_route_refuses_is_a_422_and_writes_nothing(
     assert error["code"] == "seed_file_invalid"
     assert error["details"]["file"] == "request body"
     [problem] = error["details"]["errors"]
-    assert problem["path"] == "censors[1].pattern"
-    assert "'bad'" in problem["reason"] and why in problem["reason"]
+    assert problem["location"] == ["body", "censors", 1, "pattern"]
+    assert "'bad'" in problem["message"] and why in problem["message"]
     # The same pattern, the same refusal from the censors route.
     assert by_route.status_code == 422
     assert by_route.json()["error"]["code"] == "censor_pattern_invalid"

@@ -150,12 +150,17 @@ def test_a_bad_skill_is_a_422_naming_the_field_and_writes_nothing(
     assert refused.status_code == 422
     error = refused.json()["error"]
     assert error["code"] == "seed_file_invalid"
-    paths = {item["path"] for item in error["details"]["errors"]}
-    assert {"skill.vocabulary[0].verb", "skill.criteria"} <= paths
+    locations = [item["location"] for item in error["details"]["errors"]]
+    assert ["body", "skill", "vocabulary", 0, "verb"] in locations
+    assert ["body", "skill", "criteria"] in locations
     assert "skill.vocabulary[0].verb" in error["message"]
     assert refused_twice.status_code == 422
-    assert [item["path"] for item in refused_twice.json()["error"]["details"]["errors"]] == [
-        "skill.vocabulary[1].verb"
+    assert refused_twice.json()["error"]["details"]["errors"] == [
+        {
+            "location": ["body", "skill", "vocabulary", 1, "verb"],
+            "message": "verb listed twice",
+            "type": "duplicate",
+        }
     ]
     # Nothing written: no pack, no belief, the shipped skill still in force.
     assert client.get(f"/v1/agents/{agent}/packs").json() == []

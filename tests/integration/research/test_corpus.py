@@ -138,9 +138,9 @@ async def test_a_bad_jsonl_line_is_named_and_nothing_of_the_load_is_written(
         await load_corpus_files(graph, embedder, agent, [good, bad])
 
     errors = raised.value.details["errors"]
-    assert [(e["file"], e["line"], e["field"]) for e in errors] == [
-        ("bad.jsonl", 2, "text"),
-        ("bad.jsonl", 3, ""),
+    assert [(e["location"], e["type"]) for e in errors] == [
+        (["file", "bad.jsonl", "line", 2, "text"], "missing"),
+        (["file", "bad.jsonl", "line", 3], "json_invalid"),
     ]
     assert raised.value.message.startswith("bad.jsonl line 2: text:")
     assert (await list_corpus_documents(graph, agent)).count == 0

@@ -203,7 +203,7 @@ def test_bad_input_is_refused_naming_the_field_and_writes_nothing(
     assert bad_line.status_code == 422
     body = bad_line.json()["error"]
     assert body["code"] == "corpus_file_invalid" and "bad.jsonl line 2: text" in body["message"]
-    assert body["details"]["errors"][0]["line"] == 2
+    assert body["details"]["errors"][0]["location"] == ["file", "bad.jsonl", "line", 2, "text"]
     no_format = keyed_client.post(
         f"{base}/sources", json=_upload({"name": "x.pdf", "content": "x"})
     )

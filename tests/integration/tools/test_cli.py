@@ -79,6 +79,7 @@ def test_cli_marks_search_sources(agent: ToolAgent, cli: CliRunner, http_server:
         "add": False,
         "echo": True,
         "fail": False,
+        "repeat": False,
         "search": False,
         "sleep": False,
         "slow_write": False,

@@ -31,7 +31,16 @@ async def test_an_http_server_connects_with_a_secret_header_kept_out_of_the_grap
 ) -> None:
     added = _connect_http(agent, http_server)
     tools = {tool["name"]: tool for tool in added["tools"]}  # type: ignore[attr-defined]
-    assert set(tools) == {"echo", "add", "fail", "sleep", "search", "slow_write", "writes"}
+    assert set(tools) == {
+        "echo",
+        "add",
+        "fail",
+        "sleep",
+        "repeat",
+        "search",
+        "slow_write",
+        "writes",
+    }
     assert tools["echo"]["read_only"] and not tools["echo"]["destructive"]
     assert not tools["add"]["read_only"] and not tools["add"]["destructive"]
     assert tools["fail"]["destructive"]  # no annotations: MCP presumes it may destroy

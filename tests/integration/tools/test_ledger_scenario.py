@@ -229,3 +229,44 @@ def test_arguments_the_tool_refuses_are_422_and_nothing_is_proposed(
         json={"message": f"call ledger.write_query {json.dumps(arguments)}"},
     )
     assert chat.status_code == 422, chat.text
+
+
+def test_a_modified_call_its_schema_refuses_is_422_and_the_approval_stays_pending(
+    agent: ToolAgent, tmp_path: Path
+) -> None:
+    """An approved or modified call ran without the schema check (a person's modified
+    arguments had never been checked): refused by the server three times, it lowered the
+    tool's belief. Refused before anything runs now; the approval can still be answered."""
+    db = tmp_path / "ledger.db"
+    _ledger_with_table(agent, db)
+    insert = "INSERT INTO invoices VALUES ('INV-021', 'Acme', 10)"
+    proposed = agent.call("ledger", "write_query", {"query": insert}, speaker="Dana")
+    approval_id = proposed["approval"]["id"]
+    unit = proposed["work_unit"]
+
+    modified = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{approval_id}",
+        json={
+            "action": "modify",
+            "speaker": "Dana",
+            "work_unit": unit | {"call": unit["call"] | {"arguments": {"query": 21}}},
+        },
+    )
+
+    assert modified.status_code == 422, modified.text
+    error = modified.json()["error"]
+    assert error["details"]["errors"][0]["location"] == [
+        "body",
+        "work_unit",
+        "call",
+        "arguments",
+        "query",
+    ]
+    assert "ledger.write_query refuses these arguments" in error["message"]
+    assert agent.get(f"/approvals/{approval_id}")["status"] == "pending"
+    tool = next(
+        t for t in agent.get("/connections/ledger/tools")["data"] if t["name"] == "write_query"
+    )
+    assert tool["failures"] == 0 and tool["belief_strength"] == 0.5
+    assert agent.approve(approval_id)["execution"]["status"] == "executed"
+    assert [row[0] for row in _rows(db)] == ["INV-021"]

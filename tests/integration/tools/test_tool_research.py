@@ -41,7 +41,7 @@ def test_a_marked_search_tool_is_a_research_source(
     refused = _connect(agent, http_server, ["fail"], expect=422)
     assert "cannot be a search source" in refused["error"]["message"]
     unknown = _connect(agent, http_server, ["lookup"], expect=422)
-    assert unknown["error"]["details"]["errors"][0]["loc"] == ["body", "search_tools"]
+    assert unknown["error"]["details"]["errors"][0]["location"] == ["body", "search_tools"]
     assert agent.get("/connections")["count"] == 0
 
     added = _connect(agent, http_server, ["search"])

@@ -18,7 +18,7 @@ from app.config import Settings
 from app.reasoning.claude.reasoner import ClaudeReasoner
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.settings import ReasonerSettings
-from tests.integration.tools.conftest import TIME_SERVER, ToolAgent, tool_settings
+from tests.integration.tools.conftest import HTTP_TOKEN, TIME_SERVER, ToolAgent, tool_settings
 
 CLOCK = {"name": "clock", "transport": "stdio", "command": str(TIME_SERVER)}
 
@@ -66,6 +66,51 @@ def test_offline_a_message_close_to_a_tools_description_proposes_that_call(
     assert len(_actions(agent)) == 1
 
 
+def _tool(agent: ToolAgent, connection: str, name: str) -> dict[str, Any]:
+    listed = agent.get(f"/connections/{connection}/tools")["data"]
+    tool: dict[str, Any] = next(tool for tool in listed if tool["name"] == name)
+    return tool
+
+
+def test_offline_a_proposed_call_its_schema_refuses_is_not_made_and_the_turn_says_why(
+    agent: ToolAgent, http_server: str
+) -> None:
+    """The offline route takes a stated value as a string under ``anyOf`` (an optional
+    integer). Such a call was proposed, approved, refused by the server three times and lowered
+    the tool's belief (a review's finding); it passes the check a requested call passes now."""
+    agent.post(
+        "/connections",
+        {
+            "name": "testtools",
+            "transport": "http",
+            "url": http_server,
+            "headers": {"Authorization": f"Bearer {HTTP_TOKEN}"},
+        },
+        expect=201,
+    )
+    before = _tool(agent, "testtools", "repeat")
+
+    asked = agent.post("/chat", {"message": "Repeat the text hello. text: hello, times: 3"})
+
+    route = asked["tool_route"]
+    assert route["tool"] == "testtools.repeat" and route["how"] == "offline"
+    assert route["arguments"] == {"text": "hello", "times": "3"}
+    assert not route["called"] and route["refused"].startswith("arguments.times: '3' is not")
+    assert "I did not make the call testtools.repeat" in asked["response"]
+    assert route["refused"] in asked["response"]
+    assert asked["work_unit"] is None and asked["approval"] is None
+    assert asked["action_id"] is None and _actions(agent) == []
+    after = _tool(agent, "testtools", "repeat")
+    assert after["belief_strength"] == before["belief_strength"] == 0.5
+    assert after["failures"] == 0
+    episode = agent.get(f"/episodes/{asked['turn_id']}")
+    assert "I did not make the call testtools.repeat" in json.dumps(episode)
+
+    # The same call with a value its schema takes is proposed as before.
+    fixed = agent.post("/chat", {"message": 'call testtools.repeat {"text": "hi", "times": 3}'})
+    assert fixed["tool_route"]["called"] and fixed["approval"] is not None
+
+
 def test_offline_an_agent_without_tools_is_never_routed(agent: ToolAgent) -> None:
     answered = agent.post("/chat", {"message": "Tell me the current time. timezone: UTC"})
     assert answered["tool_route"] is None and answered["action_id"] is None
@@ -103,13 +148,10 @@ def _text(text: str) -> dict[str, Any]:
     return answer
 
 
-def test_with_claude_a_tool_use_block_runs_the_same_turn_as_post_actions(
-    settings: Settings, tmp_path: Path
-) -> None:
-    """Claude's judgements other than the tool choice are refused (529), so the offline
-    reasoner answers them and the turn stays deterministic; the tool choice is scripted."""
-    choices: list[dict[str, Any]] = []
-    sent: list[dict[str, Any]] = []
+def _scripted_claude(choices: list[dict[str, Any]], sent: list[dict[str, Any]]) -> ClaudeReasoner:
+    """Claude whose tool choices (and their corrections) are ``choices``, in order, each request
+    kept in ``sent``; its other judgements are refused (529), so the offline reasoner answers
+    them and the turn stays deterministic."""
 
     async def api(request: httpx2.Request) -> httpx2.Response:
         body = json.loads(request.content)
@@ -119,7 +161,7 @@ def test_with_claude_a_tool_use_block_runs_the_same_turn_as_post_actions(
         sent.append(body)
         return httpx2.Response(200, json=choices.pop(0), headers={"request-id": "req_01"})
 
-    claude = ClaudeReasoner(
+    return ClaudeReasoner(
         ReasonerSettings(max_retries=0, fast_model="claude-haiku-4-5"),
         fallback=OfflineReasoner(),
         client=AsyncAnthropic(
@@ -129,6 +171,14 @@ def test_with_claude_a_tool_use_block_runs_the_same_turn_as_post_actions(
             http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(api)),
         ),
     )
+
+
+def test_with_claude_a_tool_use_block_runs_the_same_turn_as_post_actions(
+    settings: Settings, tmp_path: Path
+) -> None:
+    choices: list[dict[str, Any]] = []
+    sent: list[dict[str, Any]] = []
+    claude = _scripted_claude(choices, sent)
     with TestClient(create_app(tool_settings(settings, call_timeout_s=10.0))) as client:
         client.app.state.runtime.use_reasoner(claude)  # type: ignore[attr-defined]
         agent = ToolAgent(client, client.post("/v1/agents", json={"name": "Claude"}).json()["id"])
@@ -167,3 +217,44 @@ def test_with_claude_a_tool_use_block_runs_the_same_turn_as_post_actions(
         assert route["how"].startswith("offline (fallback: a call of 'shell__run'")
         assert route["tool"] == "clock.get_current_time" and route["missing"] == ["timezone"]
         assert [a["status"] for a in _actions(agent)] == ["refused", "succeeded"]
+
+
+def test_with_claude_a_call_its_schema_refuses_is_corrected_or_not_made(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """Arguments that fail the tool's input schema made the offline route answer in Claude's
+    place (another tool, or none, and nothing said why). Claude is told the refusal (an
+    ``is_error`` tool result) and may correct its call once; a call still refused is not made:
+    no approval, no server, no belief moved, and the answer says why."""
+    choices: list[dict[str, Any]] = []
+    sent: list[dict[str, Any]] = []
+    with TestClient(create_app(tool_settings(settings, call_timeout_s=10.0))) as client:
+        client.app.state.runtime.use_reasoner(_scripted_claude(choices, sent))  # type: ignore[attr-defined]
+        agent = ToolAgent(client, client.post("/v1/agents", json={"name": "Claude"}).json()["id"])
+        agent.post("/connections", CLOCK, expect=201)
+        agent.connect_ledger(tmp_path / "ledger.db")
+
+        choices.append(_tool_use("clock__get_current_time", {"timezone": 5}))
+        choices.append(_tool_use("clock__get_current_time", {"timezone": "Europe/Warsaw"}))
+        corrected = agent.post("/chat", {"message": "What time is it in Warsaw?"})
+        result = sent[-1]["messages"][-1]["content"][0]
+        assert result["type"] == "tool_result" and result["is_error"] is True
+        assert "arguments.timezone: 5 is not of type 'string'" in result["content"]
+        assert corrected["tool_route"]["called"] and corrected["mode"] == "proposal"
+        assert corrected["work_unit"]["call"]["arguments"] == {"timezone": "Europe/Warsaw"}
+        done = agent.approve(corrected["approval"]["id"])
+        assert done["execution"]["status"] == "executed"
+
+        before = _tool(agent, "ledger", "write_query")
+        choices.extend([_tool_use("ledger__write_query", {}), _tool_use("ledger__write_query", {})])
+        refused = agent.post("/chat", {"message": "Record invoice INV-7 in the ledger"})
+        route = refused["tool_route"]
+        assert route["how"] == "claude:claude-haiku-4-5" and route["tool"] == "ledger.write_query"
+        assert not route["called"] and route["arguments"] == {}
+        assert route["refused"] == "arguments: 'query' is a required property"
+        assert "I did not make the call ledger.write_query {}" in refused["response"]
+        assert refused["approval"] is None and refused["action_id"] is None
+        assert [a["tool"] for a in _actions(agent)] == ["get_current_time"]
+        after = _tool(agent, "ledger", "write_query")
+        assert after["belief_strength"] == before["belief_strength"] and after["failures"] == 0
+        assert not choices

@@ -47,15 +47,14 @@ def test_misnamed_and_duplicate_files_are_all_listed(tmp_path: Path) -> None:
         discover(tmp_path)
 
     errors = raised.value.details["errors"]
-    assert len(errors) == 4
-    joined = " ".join(errors)
-    for name in (
-        "V2__short.cypher",
-        "V0003__Bad-Name.cypher",
-        "V0004__empty.cypher",
-        "V0001__twin.cypher",
-    ):
-        assert name in joined
+    assert sorted((e["location"], e["type"]) for e in errors) == [
+        (["file", "V0001__twin.cypher"], "duplicate_version"),
+        (["file", "V0003__Bad-Name.cypher"], "file_name"),
+        (["file", "V0004__empty.cypher"], "empty_file"),
+        (["file", "V2__short.cypher"], "file_name"),
+    ]
+    for name in ("V2__short.cypher", "V0003__Bad-Name.cypher", "V0004__empty.cypher"):
+        assert name in raised.value.message
 
 
 def test_checksum_ignores_line_ending_style_but_sees_edits(tmp_path: Path) -> None:

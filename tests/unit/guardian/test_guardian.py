@@ -249,7 +249,7 @@ def test_invalid_patterns_are_refused_with_the_reason(pattern: str, problem: str
         validate_pattern(pattern)
 
     assert problem in raised.value.message
-    assert raised.value.details["errors"][0]["field"] == "pattern"
+    assert raised.value.details["errors"][0]["location"] == ["body", "pattern"]
 
 
 def test_a_valid_pattern_comes_back_normalised() -> None:

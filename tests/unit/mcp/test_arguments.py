@@ -18,6 +18,7 @@ from app.errors import AgentNotFound
 from app.mcp.arguments import MAX_NESTING, strict_tool
 from app.mcp.server import build_server
 from app.mcp.services import McpServices
+from app.memory.episodes import MAX_BATCH, MAX_BATCH_CHARS
 from app.retrieval.models import MAX_QUERY_CHARS
 
 
@@ -169,3 +170,12 @@ async def test_resource_ids_are_bounded_as_rest_bounds_its_paths() -> None:
         assert error["code"] == "invalid_input"
         locations.append(error["details"]["errors"][0]["location"])
     assert locations == [["agent_id"], ["agent_id"], ["belief_id"]]
+
+
+async def test_the_import_tool_says_its_limits_as_the_service_holds_them() -> None:
+    """A client learns a batch's bounds from the tool's description, not only from a refusal."""
+    async with Client(build_server(_unreachable)) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    description = tools["import_episodes"].description or ""
+    assert f"{MAX_BATCH:,} episodes" in description
+    assert f"{MAX_BATCH_CHARS:,} characters" in description

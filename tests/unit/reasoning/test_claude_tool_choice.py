@@ -4,15 +4,17 @@ route it falls back to (app/reasoning/offline/tool_choice.py)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx2
 import pytest
 
-from app.reasoning.claude.reasoner import api_tool_names, schema_problem
+from app.reasoning.claude.reasoner import api_tool_names
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.offline.tool_choice import derive_arguments
 from app.reasoning.protocol import ToolChoiceRequest, ToolOffer
+from app.reasoning.tool_arguments import schema_refusal
 from tests.unit.reasoning.test_claude_reasoner import (
     FAST,
     ScriptedApi,
@@ -100,17 +102,78 @@ async def test_a_call_of_a_tool_that_was_not_offered_falls_back_to_the_offline_r
     assert "not one of the agent's tools" in caplog.text
 
 
-async def test_arguments_that_fail_the_tools_schema_fall_back() -> None:
-    api = ScriptedApi([tool_use("ledger__read_query", {"query": "SELECT 1", "limit": "ten"})])
+async def test_arguments_the_schema_refuses_are_handed_back_once_and_corrected() -> None:
+    """A call whose arguments fail the tool's input schema fell back to the offline route,
+    which chose another tool (a review's finding: what Claude proposed was lost, nothing said
+    why). Claude gets the refusal as an is_error tool result and corrects its call."""
+    api = ScriptedApi(
+        [
+            tool_use("ledger__read_query", {"query": "SELECT 1", "limit": "ten"}),
+            tool_use("ledger__read_query", {"query": "SELECT 1", "limit": 10}),
+        ]
+    )
+    choice = await reasoner(api).choose_tool(choosing("The first ten rows, please"))
+
+    assert choice.call is not None and choice.call.arguments == {"query": "SELECT 1", "limit": 10}
+    assert choice.reasoner == "claude:claude-haiku-4-5"
+    assert choice.usage is not None and choice.usage.input_tokens == 2 * 412
+    assert len(api.requests) == 2
+    first, again = api.body(0), api.body(1)
+    assert again["tools"] == first["tools"] and again["tool_choice"] == first["tool_choice"]
+    assert again["messages"][0] == first["messages"][0]
+    assistant, user = again["messages"][1:]
+    assert assistant == {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "I'll check the time."},
+            {
+                "type": "tool_use",
+                "id": "toolu_01D7FLrfh4GYq7yT1ULFeyMV",
+                "name": "ledger__read_query",
+                "input": {"query": "SELECT 1", "limit": "ten"},
+            },
+        ],
+    }
+    [result] = user["content"]
+    assert result["type"] == "tool_result" and result["is_error"] is True
+    assert result["tool_use_id"] == "toolu_01D7FLrfh4GYq7yT1ULFeyMV"
+    assert "arguments.limit: 'ten' is not of type 'integer'" in result["content"]
+
+
+async def test_a_call_still_refused_after_its_correction_is_returned_for_the_loop_to_refuse() -> (
+    None
+):
+    api = ScriptedApi(
+        [tool_use("clock__get_current_time", {}), tool_use("clock__get_current_time", {})]
+    )
     choice = await reasoner(api).choose_tool(choosing("What time is it?"))
-    assert choice.reasoner.startswith("offline (fallback: the arguments for ledger.read_query")
-    assert "fail its schema" in choice.reasoner
-    # Offline: the closest tool needs a timezone the message does not state.
-    assert choice.call is None
-    assert choice.tool == "clock.get_current_time" and choice.missing == ["timezone"]
-    missing = ScriptedApi([tool_use("clock__get_current_time", {})])
-    fallback = await reasoner(missing).choose_tool(choosing("What time is it?"))
-    assert "fail its schema" in fallback.reasoner and fallback.call is None
+    # Claude's call, as it stands: the loop checks it and the turn says why it was not made.
+    assert choice.reasoner == "claude:claude-haiku-4-5"
+    assert choice.call is not None and choice.call.arguments == {}
+    assert choice.tool == "clock.get_current_time" and len(api.requests) == 2
+
+
+async def test_a_correction_that_gives_no_call_or_fails_leaves_the_refused_call() -> None:
+    text = [{"type": "text", "text": "Which timezone?"}]
+    declined = ScriptedApi(
+        [
+            tool_use("clock__get_current_time", {"timezone": 5}),
+            message(text, FAST, stop_reason="end_turn"),
+        ]
+    )
+    choice = await reasoner(declined).choose_tool(choosing("What time is it?"))
+    assert choice.call is not None and choice.call.arguments == {"timezone": 5}
+    assert choice.usage is not None and choice.usage.output_tokens == 2 * 96
+    failed = ScriptedApi(
+        [
+            tool_use("clock__get_current_time", {"timezone": 5}),
+            api_error(529, "overloaded_error", "Overloaded"),
+        ]
+    )
+    choice = await reasoner(failed).choose_tool(choosing("What time is it?"))
+    assert choice.reasoner == "claude:claude-haiku-4-5"
+    assert choice.call is not None and choice.call.arguments == {"timezone": 5}
+    assert choice.usage is not None and choice.usage.input_tokens == 412
 
 
 async def test_arguments_that_are_not_an_object_fall_back() -> None:
@@ -168,13 +231,15 @@ def test_api_tool_names_are_safe_unique_and_map_back() -> None:
     )
 
 
-def test_schema_problems_name_the_argument() -> None:
-    assert schema_problem(QUERY, {"query": "SELECT 1"}) is None
-    assert schema_problem(QUERY, {"query": "SELECT 1", "limit": "ten"}) == (
-        "limit: 'ten' is not of type 'integer'"
+def test_schema_refusals_name_the_argument() -> None:
+    assert schema_refusal(QUERY, {"query": "SELECT 1"}) is None
+    assert str(schema_refusal(QUERY, {"query": "SELECT 1", "limit": "ten"})) == (
+        "arguments.limit: 'ten' is not of type 'integer'"
     )
-    assert "'query' is a required property" in str(schema_problem(QUERY, {}))
-    assert schema_problem({"type": "nonsense-type"}, {"a": 1}) is None  # the server checks
+    assert "'query' is a required property" in str(schema_refusal(QUERY, {}))
+    assert schema_refusal(json.dumps(QUERY), {}) == schema_refusal(QUERY, {})  # text or parsed
+    assert schema_refusal({"type": "nonsense-type"}, {"a": 1}) is None  # the server checks
+    assert schema_refusal({}, {"a": 1}) is None and schema_refusal("not json", {}) is None
 
 
 # --- the offline route ----------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.loop.models import ToolRoute
-from app.loop.tool_routing import arguments_needed
+from app.loop.tool_routing import arguments_needed, no_call_made
 from app.reasoning.offline.tool_choice import choose_tool
 from app.reasoning.protocol import ToolChoiceRequest, ToolOffer
 
@@ -130,3 +130,25 @@ def test_the_answer_names_the_tool_what_it_does_and_what_it_needs() -> None:
     assert "The connected tool for it is clock.get_current_time, and it needs tz." in (
         arguments_needed(bare)
     )
+
+
+def test_the_answer_says_a_refused_call_was_not_made_and_why() -> None:
+    refused = ToolRoute(
+        tool="clock.get_current_time",
+        how="offline",
+        called=False,
+        arguments={"timezone": 5},
+        refused="arguments.timezone: 5 is not of type 'string'",
+    )
+    assert no_call_made(refused) == (
+        'I did not make the call clock.get_current_time {"timezone": 5}: the tool\'s input '
+        "schema refuses these arguments (arguments.timezone: 5 is not of type 'string'), so "
+        "nothing was sent to its server. Tell me the right values, or write the call yourself: "
+        "call clock.get_current_time {…}"
+    )
+    long = refused.model_copy(update={"arguments": {"timezone": "x" * 1000}})
+    assert "x" * 280 in str(no_call_made(long)) and "x" * 300 not in str(no_call_made(long))
+    needs = ToolRoute(tool="clock.get_current_time", how="offline", called=False, missing=["tz"])
+    assert no_call_made(needs) == arguments_needed(needs)
+    made = ToolRoute(tool="clock.get_current_time", how="offline", called=True)
+    assert no_call_made(made) is None

@@ -109,18 +109,20 @@ def test_every_bad_jsonl_line_is_named_with_its_file_and_line() -> None:
     )
     with pytest.raises(CorpusFileInvalid) as raised:
         read_corpus_files([bad])
-    found = [(e["line"], e["field"]) for e in raised.value.details["errors"]]
+    found = [(e["location"][3:], e["type"]) for e in raised.value.details["errors"]]
     assert found == [
-        (2, ""),
-        (3, ""),
-        (4, "text"),
-        (5, "text"),
-        (6, "published"),
-        (7, "id"),
-        (8, "id"),
+        ([2], "object_type"),
+        ([3], "json_invalid"),
+        ([4, "text"], "value_error"),
+        ([5, "text"], "missing"),
+        ([6, "published"], "value_error"),
+        ([7, "id"], "invalid_document_id"),
+        ([8, "id"], "duplicate_id"),
     ]
-    assert "ISO date" in raised.value.details["errors"][4]["reason"]
-    assert all(e["file"] == "bad.jsonl" for e in raised.value.details["errors"])
+    assert "ISO date" in raised.value.details["errors"][4]["message"]
+    assert all(
+        e["location"][:3] == ["file", "bad.jsonl", "line"] for e in raised.value.details["errors"]
+    )
     assert raised.value.message.startswith("bad.jsonl line 2:")
 
 
@@ -134,5 +136,9 @@ def test_empty_files_and_ids_shared_across_files_are_refused() -> None:
                 CorpusFile(name="a.md", format="md", content="# B"),
             ]
         )
-    problems = [(e["file"], e["field"]) for e in raised.value.details["errors"]]
-    assert problems == [("empty.txt", "content"), ("blank.jsonl", "content"), ("a.md", "id")]
+    problems = [(e["location"], e["type"]) for e in raised.value.details["errors"]]
+    assert problems == [
+        (["file", "empty.txt"], "empty_file"),
+        (["file", "blank.jsonl"], "no_documents"),
+        (["file", "a.md", "id"], "duplicate_id"),
+    ]

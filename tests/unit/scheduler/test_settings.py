@@ -9,9 +9,13 @@ from app.scheduler.jobs import shipped_jobs
 from app.scheduler.settings import JOB_NAMES, SchedulerSettings
 
 
-def test_a_lease_shorter_than_a_run_is_refused() -> None:
+def test_a_lease_shorter_than_a_run_and_its_record_is_refused() -> None:
     with pytest.raises(ValidationError, match="lease_seconds must be at least"):
         SchedulerSettings(job_timeout_seconds=120, lease_seconds=60)
+    # A lease equal to the bound ended as a run cancelled at it wrote its record.
+    with pytest.raises(ValidationError, match=r"120 < 120 \+ 30"):
+        SchedulerSettings(job_timeout_seconds=120, lease_seconds=120)
+    assert SchedulerSettings(job_timeout_seconds=120, lease_seconds=150).lease_seconds == 150
 
 
 def test_only_known_jobs_can_be_chosen_and_the_choice_is_kept() -> None:

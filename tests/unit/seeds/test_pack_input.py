@@ -12,7 +12,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.errors import SeedFileInvalid
+from app.errors import ErrorEntry, SeedFileInvalid
 from app.guardian.errors import CensorPatternInvalid
 from app.guardian.patterns import validate_pattern
 from app.seeds import files
@@ -35,10 +35,10 @@ def _censor(key: str, pattern: str) -> dict[str, str]:
     return {"key": key, "pattern": pattern, "reason": "r", "action": "absolute"}
 
 
-def _problems(document: dict[str, Any]) -> list[dict[str, str]]:
+def _problems(document: dict[str, Any]) -> list[ErrorEntry]:
     with pytest.raises(SeedFileInvalid) as raised:
-        files.parse_pack(document, "request body")
-    problems: list[dict[str, str]] = raised.value.details["errors"]
+        files.parse_pack(document, "request body", ["body"])
+    problems: list[ErrorEntry] = raised.value.details["errors"]
     return problems
 
 
@@ -72,8 +72,8 @@ def test_a_supports_chain_thousands_deep_validates() -> None:
 def test_a_cycle_thousands_deep_is_named_whole() -> None:
     [problem] = _problems(_document(beliefs=_chain(5000, closed=True)))
 
-    assert problem["path"] == "beliefs"
-    keys = problem["reason"].removeprefix("SUPPORTS cycle ").split(" -> ")
+    assert problem["location"] == ["body", "beliefs"]
+    keys = problem["message"].removeprefix("SUPPORTS cycle ").split(" -> ")
     assert keys == [f"k{index}" for index in range(5000)] + ["k0"]
 
 
@@ -139,7 +139,7 @@ def test_the_iterative_search_finds_the_cycle_the_recursive_one_found(
 
 @pytest.mark.parametrize("version", [0, 2**31, 2**63 - 1, 2**63, 2**70])
 def test_a_version_out_of_range_names_the_field(version: int) -> None:
-    assert [p["path"] for p in _problems(_document(version=version))] == ["version"]
+    assert [p["location"] for p in _problems(_document(version=version))] == [["body", "version"]]
 
 
 def test_the_largest_version_is_taken() -> None:
@@ -151,7 +151,7 @@ def test_a_skill_version_out_of_range_names_the_field() -> None:
     assert skill is not None
     document = _document(skill={**skill.model_dump(mode="json"), "version": 2**63})
 
-    assert [p["path"] for p in _problems(document)] == ["skill.version"]
+    assert [p["location"] for p in _problems(document)] == [["body", "skill", "version"]]
     assert DomainSkill.model_json_schema()["properties"]["version"]["maximum"] == 2**31 - 1
 
 
@@ -178,9 +178,9 @@ def test_a_pack_censor_is_refused_as_the_censors_route_refuses_it(pattern: str, 
 
     [problem] = _problems(document)
 
-    assert problem["path"] == "censors[1].pattern"
-    assert problem["reason"].startswith("Value error, censor 'bad': pattern refused: ")
-    assert why in problem["reason"]
+    assert problem["location"] == ["body", "censors", 1, "pattern"]
+    assert problem["message"].startswith("censor 'bad': pattern refused: ")
+    assert why in problem["message"]
     with pytest.raises(CensorPatternInvalid):
         validate_pattern(pattern)
 
@@ -196,7 +196,9 @@ def test_a_pack_file_with_a_bad_censor_names_the_file_the_censor_and_the_path(
         files.read_pack(path)
 
     assert raised.value.details["file"] == str(path)
-    assert [e["path"] for e in raised.value.details["errors"]] == ["censors[0].pattern"]
+    assert [e["location"] for e in raised.value.details["errors"]] == [
+        ["file", str(path), "censors", 0, "pattern"]
+    ]
     assert str(path) in raised.value.message and "censor 'everything'" in raised.value.message
 
 
@@ -223,5 +225,5 @@ def test_a_pack_named_default_is_refused() -> None:
     censors look shipped, so no one could remove them."""
     [problem] = _problems(_document(name="default"))
 
-    assert problem["path"] == "name" and "'default' is taken" in problem["reason"]
+    assert problem["location"] == ["body", "name"] and "'default' is taken" in problem["message"]
     assert files.parse_pack(_document(name="default-rules"), "request body").name == "default-rules"

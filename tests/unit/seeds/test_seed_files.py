@@ -359,7 +359,9 @@ def test_a_malformed_pack_is_rejected_naming_every_path(tmp_path: Path) -> None:
     with pytest.raises(SeedFileInvalid) as raised:
         files.read_pack(bad_link)
     assert raised.value.details["file"] == str(bad_link)
-    assert [e["path"] for e in raised.value.details["errors"]] == ["beliefs[1].strength"]
+    assert [e["location"] for e in raised.value.details["errors"]] == [
+        ["file", str(bad_link), "beliefs", 1, "strength"]
+    ]
 
     pack["beliefs"] = [
         {**belief, "supports": [{"key": "missing"}]},
@@ -370,8 +372,8 @@ def test_a_malformed_pack_is_rejected_naming_every_path(tmp_path: Path) -> None:
     bad_refs.write_text(yaml.safe_dump(pack), encoding="utf-8")
     with pytest.raises(SeedFileInvalid) as raised:
         files.read_pack(bad_refs)
-    paths = {e["path"] for e in raised.value.details["errors"]}
-    assert {"beliefs[0].supports[0].key", "beliefs[2].key"} <= paths
+    located = [e["location"][2:] for e in raised.value.details["errors"]]
+    assert ["beliefs", 0, "supports", 0, "key"] in located and ["beliefs", 2, "key"] in located
 
 
 def test_a_pack_file_read_again_is_its_new_content(tmp_path: Path) -> None:
@@ -391,4 +393,5 @@ def test_a_pack_file_read_again_is_its_new_content(tmp_path: Path) -> None:
     path.write_bytes(b"name: \xff\n")
     with pytest.raises(SeedFileInvalid) as raised:
         files.read_pack(path)
-    assert "cannot read" in raised.value.details["errors"][0]["reason"]
+    assert raised.value.details["errors"][0]["location"] == ["file", str(path)]
+    assert "cannot read" in raised.value.details["errors"][0]["message"]

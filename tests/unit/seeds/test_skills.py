@@ -159,5 +159,5 @@ def test_a_bad_pack_skill_names_the_field_under_skill() -> None:
     skill["vocabulary"][0]["requests"][0]["words"] = ["raise"]
     with pytest.raises(SeedFileInvalid) as again:
         parse_pack(_pack_document(skill), "request body")
-    paths = [item["path"] for item in again.value.details["errors"]]
-    assert paths == ["skill.criteria[5].key"]
+    locations = [item["location"] for item in again.value.details["errors"]]
+    assert locations == [["file", "request body", "skill", "criteria", 5, "key"]]
