@@ -1,8 +1,9 @@
 """Research mode's graph access: investigations, their state, and each step's transaction.
 
-Every step commits in one write transaction that starts with ``research/store/claim_step`` (which
-locks the investigation and checks it is running at the step's ordinal), then the step's own
-writes, then its ``ResearchStep`` node: so a step is recorded whole or not at all, never twice.
+Every step commits in one write transaction that takes the agent's lock, then runs
+``research/store/claim_step`` (which locks the investigation and checks it is running at the
+step's ordinal), then the step's own writes, then its ``ResearchStep`` node: so a step is
+recorded whole or not at all, never twice, and never for an agent being deleted.
 """
 
 from __future__ import annotations
@@ -283,10 +284,15 @@ async def commit_step(
         (paused, cancelled, or another runner took the step): then nothing was written.
 
     Raises:
+        AgentNotFound: no such agent, or one being deleted (nothing written).
         InvestigationNotFound: no such investigation of this agent.
     """
 
     async def work(tx: Transaction) -> ResearchStep | None:
+        # The agent's lock before the investigation's (as a status change takes them), so the
+        # step's writes serialise with the agent's others and a step never waits on a pause
+        # that waits on it.
+        await lock_agent(tx, agent_id)
         scope = {"agent_id": agent_id, "investigation_id": investigation_id}
         rows = await tx.run("research/store/claim_step", **scope, ordinal=record.ordinal)
         if not rows:

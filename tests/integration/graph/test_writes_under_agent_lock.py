@@ -1,12 +1,13 @@
 """docs/graph-model.md §5 on a real Neo4j: the writes that used to run without the agent's lock
 (the vector writes of app/embeddings, the reindex's, a pack's censors installed alone, an
-investigation's creation and status) take it now: each raises the lock's write count, and an
-agent whose deletion has begun gets nothing written (AgentNotFound, or left out)."""
+investigation's creation, status and steps) take it now: each raises the lock's write count,
+and an agent whose deletion has begun gets nothing written (AgentNotFound, or left out)."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable
+from datetime import UTC, datetime
 
 import pytest
 
@@ -15,7 +16,7 @@ from app.embeddings.embedder import Embedder, shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.embeddings.store import backfill, embed_found, embed_pending, store_vectors
 from app.errors import AgentNotFound
-from app.graph.client import GraphClient, Row
+from app.graph.client import GraphClient, Row, Transaction
 from app.graph.vectors import vector_param
 from app.packs.loader import install_censors
 from app.research import store as research
@@ -197,10 +198,32 @@ async def test_investigations_are_started_and_moved_under_the_lock(
     assert (paused.old_status, paused.status, paused.changed) == ("running", "paused", True)
     assert await _lock_count(test_graph, agent) == before + 2
 
+    await research.change_status(graph, agent, started.id, ["paused"], "running")
+    assert await research.commit_step(graph, agent, started.id, _step(0), _no_writes) is not None
+    assert await _lock_count(test_graph, agent) == before + 4
+
     await _begin_deletion(graph, agent)
     with pytest.raises(AgentNotFound):
         await research.create_investigation(graph, agent, investigation())
     with pytest.raises(AgentNotFound):
-        await research.change_status(graph, agent, started.id, ["paused"], "running")
+        await research.change_status(graph, agent, started.id, ["running"], "paused")
+    with pytest.raises(AgentNotFound):
+        await research.commit_step(graph, agent, started.id, _step(1), _no_writes)
     page = await research.list_investigations(graph, agent, None, 0, 10)
-    assert [(item.id, item.status) for item in page.data] == [(started.id, "paused")]
+    assert [(item.id, item.status) for item in page.data] == [(started.id, "running")]
+    assert [step.ordinal for step in await research.list_steps(graph, agent, started.id)] == [0]
+
+
+def _step(ordinal: int) -> research.StepRecord:
+    return research.StepRecord(
+        id=str(uuid.uuid4()),
+        ordinal=ordinal,
+        kind="supervisor",
+        started_at=datetime(2026, 1, 5, 9, tzinfo=UTC),
+        duration_ms=1.0,
+        summary="planned",
+    )
+
+
+async def _no_writes(tx: Transaction, step_id: str) -> None:
+    """A step that writes nothing but its record."""
