@@ -184,3 +184,5 @@ def embed_reindex(
         f"{report.model}: {embedded} vectors re-embedded now, {len(report.agents)} agent(s) "
         f"switched (vectors put in use: {swapped})"
     )
+    if report.skipped:
+        console.print(f"skipped, being deleted: {', '.join(report.skipped)}")

@@ -13,6 +13,10 @@ re-embedded agent by agent, label by label, in batches:
 Stopped at any point, it resumes where it was (the replacements stored are kept); run again on a
 database already of the model, it does nothing. Nodes written meanwhile by a process of the old
 model are picked up before the swap (step 1 is repeated until nothing is left).
+
+Each write (a batch of replacements, an agent's swap) takes the agent's lock first
+(docs/graph-model.md §5), so it serialises with the agent's other writes; an agent being
+deleted (or gone) is skipped, nothing more written to it.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from app.embeddings.embedder import Embedder
+from app.errors import AgentNotFound
+from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 
@@ -61,6 +67,8 @@ class ReindexReport:
     embedded: dict[str, int] = field(default_factory=dict)
     swapped: dict[str, int] = field(default_factory=dict)
     agents: list[str] = field(default_factory=list)
+    # Agents left as they were: being deleted (or gone) when their vectors were written.
+    skipped: list[str] = field(default_factory=list)
 
 
 async def count_by_model(graph: GraphClient, agent_id: str | None = None) -> list[ModelCount]:
@@ -126,8 +134,12 @@ async def reindex(
         {count.agent_id for count in stale(await count_by_model(graph, agent_id), model)}
     )
     for agent in agents:
-        if not await _reindex_agent(graph, embedder, agent, batch_size, progress, report):
-            return report
+        try:
+            if not await _reindex_agent(graph, embedder, agent, batch_size, progress, report):
+                return report
+        except AgentNotFound:
+            report.skipped.append(agent)
+            continue
         report.agents.append(agent)
     return report
 
@@ -140,7 +152,11 @@ async def _reindex_agent(
     progress: Progress | None,
     report: ReindexReport,
 ) -> bool:
-    """Steps 1 and 2 for one agent; False when embeddings failed (nothing swapped)."""
+    """Steps 1 and 2 for one agent; False when embeddings failed (nothing swapped).
+
+    Raises:
+        AgentNotFound: the agent is being deleted, or gone (nothing more written).
+    """
     while True:
         for label in VECTOR_LABELS:
             done = await _embed_label(graph, embedder, agent_id, label, batch_size, progress)
@@ -192,7 +208,9 @@ async def _embed_label(
             model=model,
             rows=rows,
         )
-        done = int(written[0]["stored"]) if written else 0
+        if not written:
+            raise AgentNotFound(agent_id)
+        done = int(written[0]["stored"])
         stored += done
         if progress is not None:
             progress(agent_id, label, done)
@@ -202,7 +220,12 @@ async def _embed_label(
 
 async def _swap(tx: Transaction, agent_id: str, model: str) -> dict[str, int] | None:
     """Puts the replacements in use when none of the agent's vectors is left without one
-    (None: one is, nothing swapped)."""
+    (None: one is, nothing swapped), under the agent's lock.
+
+    Raises:
+        AgentNotFound: the agent is being deleted, or gone.
+    """
+    await lock_agent(tx, agent_id)
     for label in VECTOR_LABELS:
         left = await tx.run(
             "embeddings/reindex/list_stale_vectors",

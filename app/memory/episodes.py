@@ -471,6 +471,7 @@ async def write_episodes_in(
     if vectors and restitched:
         await store_vectors_in(
             tx,
+            agent_id,
             "Episode",
             [{"id": eid, "embedding": vector_param(vectors[eid][1])} for eid in restitched],
             embedder.model_id,

@@ -440,10 +440,20 @@ async def install_censors(
     graph: GraphClient, agent_id: str, pack_name: str, rows: list[dict[str, Any]]
 ) -> None:
     """Creates or updates the censors of a pack (rows: dumps of the censors) in their own
-    transaction; for a writer that loads censors without a whole pack (an agent's birth)."""
-    await graph.write(
-        "packs/loader/upsert_pack_censors", agent_id=agent_id, pack_name=pack_name, rows=rows
-    )
+    transaction, under the agent's lock; for a writer that loads censors without a whole pack
+    (an agent's birth).
+
+    Raises:
+        AgentNotFound: no such agent, or one being deleted (nothing written).
+    """
+
+    async def work(tx: Transaction) -> None:
+        await lock_agent(tx, agent_id)
+        await tx.run(
+            "packs/loader/upsert_pack_censors", agent_id=agent_id, pack_name=pack_name, rows=rows
+        )
+
+    await graph.write_transaction(work, action=f"installing the {pack_name} censors")
 
 
 async def _upsert_censors(tx: Transaction, load: _Load) -> list[str]:

@@ -1,8 +1,9 @@
 """Research mode's graph access: investigations, their state, and each step's transaction.
 
-Every step commits in one write transaction that starts with ``research/store/claim_step`` (which
-locks the investigation and checks it is running at the step's ordinal), then the step's own
-writes, then its ``ResearchStep`` node: so a step is recorded whole or not at all, never twice.
+Every step commits in one write transaction that takes the agent's lock, then runs
+``research/store/claim_step`` (which locks the investigation and checks it is running at the
+step's ordinal), then the step's own writes, then its ``ResearchStep`` node: so a step is
+recorded whole or not at all, never twice, and never for an agent being deleted.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from app.errors import AgentNotFound, InvestigationNotFound
-from app.graph.client import GraphClient, Transaction
+from app.graph.agent_scope import lock_agent
+from app.graph.client import GraphClient, Row, Transaction
 from app.research.models import (
     FoundSource,
     Hypothesis,
@@ -74,17 +76,22 @@ async def create_investigation(
     agent_id: str,
     investigation: dict[str, Any],
 ) -> Investigation:
-    """Creates a running investigation with no step taken.
+    """Creates a running investigation with no step taken, under the agent's lock.
 
     Args:
         investigation: id, question, iteration_cap, started_by, sources.
 
     Raises:
-        AgentNotFound: no such agent.
+        AgentNotFound: no such agent, or one being deleted (nothing written).
     """
-    rows = await graph.write(
-        "research/store/create_investigation", agent_id=agent_id, investigation=investigation
-    )
+
+    async def work(tx: Transaction) -> list[Row]:
+        await lock_agent(tx, agent_id)
+        return await tx.run(
+            "research/store/create_investigation", agent_id=agent_id, investigation=investigation
+        )
+
+    rows = await graph.write_transaction(work, action="starting an investigation")
     if not rows:
         raise AgentNotFound(agent_id)
     return Investigation.model_validate(rows[0]["investigation"])
@@ -225,19 +232,26 @@ async def change_status(
     to: str,
     error: str | None = None,
 ) -> StatusChange:
-    """Moves the investigation to ``to`` when its status is one of ``allowed_from``.
+    """Moves the investigation to ``to`` when its status is one of ``allowed_from``, under the
+    agent's lock.
 
     Raises:
+        AgentNotFound: no such agent, or one being deleted (nothing written).
         InvestigationNotFound: no such investigation of this agent.
     """
-    rows = await graph.write(
-        "research/store/change_investigation_status",
-        agent_id=agent_id,
-        investigation_id=investigation_id,
-        **{"from": allowed_from},
-        to=to,
-        error=error,
-    )
+
+    async def work(tx: Transaction) -> list[Row]:
+        await lock_agent(tx, agent_id)
+        return await tx.run(
+            "research/store/change_investigation_status",
+            agent_id=agent_id,
+            investigation_id=investigation_id,
+            **{"from": allowed_from},
+            to=to,
+            error=error,
+        )
+
+    rows = await graph.write_transaction(work, action="changing an investigation's status")
     if not rows:
         raise InvestigationNotFound(investigation_id, agent_id)
     row = rows[0]
@@ -270,10 +284,15 @@ async def commit_step(
         (paused, cancelled, or another runner took the step): then nothing was written.
 
     Raises:
+        AgentNotFound: no such agent, or one being deleted (nothing written).
         InvestigationNotFound: no such investigation of this agent.
     """
 
     async def work(tx: Transaction) -> ResearchStep | None:
+        # The agent's lock before the investigation's (as a status change takes them), so the
+        # step's writes serialise with the agent's others and a step never waits on a pause
+        # that waits on it.
+        await lock_agent(tx, agent_id)
         scope = {"agent_id": agent_id, "investigation_id": investigation_id}
         rows = await tx.run("research/store/claim_step", **scope, ordinal=record.ordinal)
         if not rows:

@@ -25,6 +25,7 @@ from app.beliefs.store import belief_params, create_belief_in
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import embed_pending
 from app.errors import (
+    AgentNotFound,
     ConnectionNameTaken,
     ConnectionNotFound,
     InvalidInput,
@@ -269,12 +270,16 @@ async def set_search_source(
         raise ToolNotFound(connection, tool, agent_id)
     if on and found.destructive:
         raise search_tool_destructive(found.qualified_name, ["body", "search_source"])
-    await graph.write(
+    rows = await graph.write(
         "tools/set_search_source",
         agent_id=agent_id,
         qualified_name=found.qualified_name,
         search_source=on,
     )
+    if not rows:  # the agent is being deleted (the query takes its lock first)
+        raise AgentNotFound(agent_id)
+    if rows[0]["qualified_name"] is None:  # the connection went meanwhile
+        raise ToolNotFound(connection, tool, agent_id)
     clients.offers.forget(agent_id)
     return found.model_copy(update={"search_source": on})
 

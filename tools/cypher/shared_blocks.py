@@ -9,7 +9,8 @@ comments in each file that uses it:
   the censors stored before ``source`` was (the guardian's reads and the tool call's start
   read);
 - ``agent lock``: the agent's write lock, then whether the agent still takes writes
-  (``graph/agent_scope/lock_agent`` and the one-query record of a tool call).
+  (``graph/agent_scope/lock_agent`` and the writes run alone: a tool call's one-query record
+  and settling, an approval given back, the vector writes, a tool marked as a search source).
 
 ``tests/unit/test_shared_blocks.py`` fails when a file drifts.
 
@@ -127,6 +128,16 @@ USES = (
     Use("cypher/loop/tool_turns/interrupt_call.cypher", "agent lock", 0, {"a": "ag"}),
     Use("cypher/loop/tool_turns/interrupt_stale_calls.cypher", "agent lock", 0, {"a": "ag"}),
     Use("cypher/loop/tool_turns/record_call.cypher", "agent lock", 0, {"a": "ag"}),
+    *(
+        Use(f"cypher/embeddings/{name}.cypher", "agent lock", 0, {"a": "a"})
+        for name in (
+            "store/set_belief_embeddings",
+            "store/set_rule_embeddings",
+            "store/set_episode_embeddings",
+            "reindex/set_next_vectors",
+        )
+    ),
+    Use("cypher/tools/set_search_source.cypher", "agent lock", 0, {"a": "a"}),
 )
 _NAME = re.compile(r"[A-Za-z][A-Za-z_]*")
 

@@ -1,7 +1,13 @@
-// Rules without a vector (all agents, or one), for `credence embed backfill`.
-// Params: $agent_id (string or null), $limit (int).
-// Returns: id (string), text (string).
-MATCH (n:Rule)
-WHERE n.embedding IS NULL AND ($agent_id IS NULL OR n.agent_id = $agent_id)
-RETURN n.id AS id, n.content AS text
+// Rules without a vector, of one agent at a time (the agent given, or the first found), for
+// `credence embed backfill`: the batch is stored in one transaction, under that agent's lock.
+// Params: $agent_id (string or null: any agent), $refused (list of strings: agents left out, their
+//         vectors refused: being deleted), $limit (int).
+// Returns: id (string), agent_id (string), text (string).
+MATCH (first:Rule)
+WHERE first.embedding IS NULL AND ($agent_id IS NULL OR first.agent_id = $agent_id)
+  AND NOT first.agent_id IN $refused
+WITH first.agent_id AS agent_id LIMIT 1
+MATCH (n:Rule {agent_id: agent_id})
+WHERE n.embedding IS NULL
+RETURN n.id AS id, n.agent_id AS agent_id, n.content AS text
 LIMIT $limit

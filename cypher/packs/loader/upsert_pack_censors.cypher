@@ -1,6 +1,7 @@
 // A pack's censors (MERGE on pack + key; pattern, reason and action follow the pack). A censor
 // the pack itself retired (packs/loader/retire_pack_censors: an earlier version dropped its key)
-// is active again; one a person removed stays removed.
+// is active again; one a person removed stays removed. Call graph/agent_scope/lock_agent first in
+// the same transaction.
 // Params: $agent_id (string), $pack_name (string), $rows (list of {key, pattern, reason, action}).
 // Returns: censors (int).
 // $now (datetime): the clock's time; the graph client fills it in when not passed.

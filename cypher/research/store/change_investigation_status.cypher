@@ -1,5 +1,6 @@
 // Moves an investigation from one of the allowed statuses to a new one (pause, resume, cancel,
 // fail). The status is what the runner reads between steps.
+// Call graph/agent_scope/lock_agent first in the same transaction.
 // Params: $agent_id (string), $investigation_id (string), $from (list of strings: statuses it
 //         may move from), $to (string), $error (string or null: why it failed).
 // Returns: old_status (string), status (string: after this call), changed (boolean).

@@ -1,5 +1,6 @@
 // Starts an investigation of the agent: (Agent)-[:INVESTIGATES]->(Investigation), status
 // running, no step taken yet (iteration 0).
+// Call graph/agent_scope/lock_agent first in the same transaction.
 // Params: $agent_id (string), $investigation (map: id (string), question (string),
 //         iteration_cap (int), started_by (string), sources (list of strings: source names)).
 // Returns: investigation (map of properties). No row if the agent does not exist.

@@ -238,6 +238,8 @@ async def test_migration_and_backfill_give_old_episodes_the_new_structure(
     embedder = shared_embedder(Settings().embeddings)
     vectors = await embedder.embed([text for _, text in texts])
     assert vectors is not None
+    # The backfill stores vectors under the agent's lock: the episodes' agent must exist.
+    await test_graph.write("probe/create_agent_node", id=agent)
     await write_old_episodes(test_graph, agent, texts, start=T0, vectors=vectors)
     migration = resource_dir("schema") / "V0018__episode_search_text_and_session_order.cypher"
     for statement in [s.text for s in file_statements(migration.read_text(encoding="utf-8"))]:
