@@ -96,7 +96,7 @@ async def main(args: argparse.Namespace) -> int:
             started = time.perf_counter()
             people, _ = await read_people_and_history(graph, settings, agent, None)
             times["read"].append((time.perf_counter() - started) * 1000)
-            pairs = [(row["id"], row["name"]) for row in people]
+            pairs = people.names
             found = {}
             for way in WAYS if turn % 2 == 0 else WAYS[::-1]:
                 started = time.perf_counter()

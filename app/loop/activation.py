@@ -139,39 +139,59 @@ async def read_history(
     return history_of(rows)
 
 
+@dataclass(frozen=True, slots=True)
+class TurnPeople:
+    """Who a turn reads before it knows whom the message names: every person's id and name (for
+    the index of names), and the speaker's rows with the ``topics`` of their latest turns."""
+
+    names: list[tuple[str, str]]
+    speakers: list[dict[str, Any]]  # the people of the speaker's name (two may share one)
+
+
 async def read_people_and_history(
     graph: GraphClient,
     settings: LoopConfig,
     agent_id: str,
     session: str | None,
     speaker: str | None = None,
-) -> tuple[list[dict[str, Any]], list[HistoryTurn]]:
-    """The agent's people (for mentions and the people present; the speaker's row with the
-    ``topics`` of their latest turns) and the session's history as :func:`read_history` gives
-    it, in one read.
+) -> tuple[TurnPeople, list[HistoryTurn]]:
+    """The agent's people as :class:`TurnPeople` and the session's history as
+    :func:`read_history` gives it, in one read (the rows of the others the message names:
+    :func:`read_people_by_ids`).
 
     Raises:
         AgentNotFound.
     """
     loop, memory = settings.loop, settings.memory
     limit = max(loop.history_turns_appraisal, loop.history_turns_answer) if session else 0
-    speaker_key = name_key(speaker) if speaker else None
     rows = await graph.read(
         "loop/activation/get_turn_people_and_history",
         agent_id=agent_id,
         session=session,
         limit=limit,
-        speaker_key=speaker_key,
+        speaker_key=name_key(speaker) if speaker else None,
         topic_episodes=memory.topic_episodes,
         topics=memory.topics_shown,
     )
     if not rows:
         raise AgentNotFound(agent_id)
-    people = [
-        row | {"topics": rows[0]["speaker_topics"]} if row["name_key"] == speaker_key else row
-        for row in rows[0]["people"]
-    ]
-    return people, history_of(rows[0]["history"])
+    row = rows[0]
+    people = TurnPeople(
+        names=[(str(pid), str(name)) for pid, name in row["names"]],
+        speakers=[found | {"topics": row["speaker_topics"]} for found in row["speakers"]],
+    )
+    return people, history_of(row["history"])
+
+
+async def read_people_by_ids(
+    graph: GraphClient, agent_id: str, ids: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The rows of the agent's people ``ids`` (those a message names), as the turn's people
+    brief reads them; none read for no ids."""
+    if not ids:
+        return []
+    rows = await graph.read("loop/activation/get_people_by_ids", agent_id=agent_id, ids=list(ids))
+    return list(rows[0]["people"]) if rows else []
 
 
 def history_of(rows: list[dict[str, Any]]) -> list[HistoryTurn]:
@@ -321,10 +341,10 @@ async def activate(
     Raises:
         AgentNotFound.
     """
-    people_rows, history, query, start = await _read_first(
+    turn_people, history, query, start = await _read_first(
         graph, embedder, settings, agent_id, message, session, sections, now, speaker
     )
-    mentions = _mentions(agent_id, people_rows, message)
+    mentions = known_names(agent_id, turn_people.names).mentions(message)
     context, frame = start.context, start.frame
     items = context.sections["beliefs"].items if "beliefs" in context.sections else []
     beliefs = [_brief(item) for item in items]
@@ -333,9 +353,10 @@ async def activate(
         embedder, settings.loop, query, items, settings.retrieval.belief_strength_floor
     )
     name = context_name or _temporal_context(context)
-    relevant, rules = await asyncio.gather(
+    relevant, rules, people_rows = await asyncio.gather(
         _relevant_in_context(graph, settings, agent_id, beliefs, scored, name),
         applying_rules(embedder, settings.loop, query, _section(context, "rules")),
+        _rows_present(graph, agent_id, turn_people.speakers, mentions),
     )
     domain = turn_domain(items, relevant.id if relevant else None)
     people = _present(settings.loop, people_rows, speaker, mentions, domain)
@@ -386,7 +407,7 @@ async def _read_first(
     sections: Sequence[SectionName],
     now: datetime | None,
     speaker: str | None = None,
-) -> tuple[list[dict[str, Any]], list[HistoryTurn], str, _Start]:
+) -> tuple[TurnPeople, list[HistoryTurn], str, _Start]:
     """The agent's people and the session's history (one read), the query retrieval reads (the
     message with its references resolved) and the turn's start; people and history first only
     when the message points back, else all at once.
@@ -617,10 +638,18 @@ def people_present(
     return sorted(present, key=lambda person: not person.speaker)
 
 
-def _mentions(agent_id: str, people: list[dict[str, Any]], message: str) -> list[Mention]:
-    """The people ``message`` names, found with the agent's index of its ``people``'s names
-    (kept between turns while they are the same: app/memory/people/name_index.py)."""
-    return known_names(agent_id, [(row["id"], row["name"]) for row in people]).mentions(message)
+async def _rows_present(
+    graph: GraphClient,
+    agent_id: str,
+    speakers: list[dict[str, Any]],
+    mentions: list[Mention],
+) -> list[dict[str, Any]]:
+    """The rows the people present are drawn from: the speaker's, and those of the known people
+    the message names (read now; the index of names found them: app/memory/people/name_index.py,
+    kept between turns while the agent's names stay the same)."""
+    have = {row["id"] for row in speakers}
+    ids = sorted({m.person_id for m in mentions if m.known and m.person_id} - have)
+    return speakers + await read_people_by_ids(graph, agent_id, ids)
 
 
 def _present(

@@ -1,23 +1,30 @@
-// What a turn reads of who is there and what came before, in one round trip: every person of
-// the agent (the message's mentions are found among their names, and the people present are
-// the speaker and the known people it names), the topics of the speaker's latest turns, and
-// the session's latest turns.
+// What a turn reads of who is there and what came before, in one round trip: the id and name of
+// every person of the agent (the message's mentions are found among their names), the
+// speaker's row with the topics of their latest turns, and the session's latest turns. The rows
+// of the other people the message names are read after the mentions are found
+// (loop/activation/get_people_by_ids): an agent's every row cost twice its names (2,000 people:
+// 17 against 8 ms a read, bench/README.md).
 // Params: $agent_id (string), $session (string or null: no history), $limit (int: turns),
-//         $speaker_key (string or null: the speaker's name_key; null reads no topics),
+//         $speaker_key (string or null: the speaker's name_key; null reads no speaker),
 //         $topic_episodes (int: the speaker's latest episodes whose topics count),
 //         $topics (int: topics returned).
-// Returns: people (list of {id, name, name_key, role, authority, relationship_value,
-//          affect_valence, affect_stress, trust, knowledge, inferred_goals,
-//          successful_patterns}: the last three JSON strings or null), speaker_topics (list of
+// Returns: names (list of [id, name]: every person), speakers (the rows of the people of the
+//          speaker's name, as loop/activation/get_people_by_ids returns them, in id order: two
+//          people may share a name), speaker_topics (list of
 //          topics, most recent first, each as the form of the word those episodes use most, as
 //          memory/people/list_person_topics shows it), history (list of {speaker, message, response},
 //          newest first: no time, which the turn does not read). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
   MATCH (p:Person {agent_id: agent.id})
+  RETURN collect([p.id, p.name]) AS names
+}
+CALL (agent) {
+  OPTIONAL MATCH (p:Person {agent_id: agent.id, name_key: $speaker_key})
+  WITH p ORDER BY p.id
   RETURN collect(p {.id, .name, .name_key, .role, .authority, .relationship_value,
                     .affect_valence, .affect_stress, .trust, .knowledge, .inferred_goals,
-                    .successful_patterns}) AS people
+                    .successful_patterns}) AS speakers
 }
 CALL (agent) {
   OPTIONAL MATCH (speaker:Person {agent_id: agent.id, name_key: $speaker_key})<-[:WITH]-(e:Episode)
@@ -47,4 +54,4 @@ CALL (agent) {
                       message: coalesce(e.user_message, e.text), response: e.response} END)
          AS history
 }
-RETURN people, speaker_topics, history
+RETURN names, speakers, speaker_topics, history
