@@ -9,8 +9,8 @@
 //         $topic_episodes (int: the speaker's latest episodes whose topics count),
 //         $topics (int: topics returned).
 // Returns: names (list of [id, name]: every person), speakers (the rows of the people of the
-//          speaker's name, as loop/activation/get_people_by_ids returns them, in id order: two
-//          people may share a name), speaker_topics (list of
+//          speaker's name, as loop/activation/get_people_by_ids returns them, oldest first as
+//          memory/people/find_person_by_name takes them: two people may share a name), speaker_topics (list of
 //          topics, most recent first, each as the form of the word those episodes use most, as
 //          memory/people/list_person_topics shows it), history (list of {speaker, message, response},
 //          newest first: no time, which the turn does not read). No row for an unknown agent.
@@ -21,7 +21,7 @@ CALL (agent) {
 }
 CALL (agent) {
   OPTIONAL MATCH (p:Person {agent_id: agent.id, name_key: $speaker_key})
-  WITH p ORDER BY p.id
+  WITH p ORDER BY p.created_at, p.id
   RETURN collect(p {.id, .name, .name_key, .role, .authority, .relationship_value,
                     .affect_valence, .affect_stress, .trust, .knowledge, .inferred_goals,
                     .successful_patterns}) AS speakers
