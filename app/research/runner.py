@@ -15,7 +15,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 
-from app.errors import CredenceError
+from app.errors import AgentNotFound, CredenceError, InvestigationNotFound
 from app.research import store
 from app.research.models import Investigation, ResearchState, ResearchStep
 from app.research.services import ResearchServices, StepPlan
@@ -96,14 +96,16 @@ async def run_investigation(
         The investigation as it stands at the end (finished, paused, cancelled or failed).
 
     Raises:
-        InvestigationNotFound: no such investigation of this agent.
+        AgentNotFound: the agent is being deleted (or is gone): nothing more can be written to
+            it, not even the investigation's failure, so it ends where it stands.
+        InvestigationNotFound: no such investigation of this agent (a deleted agent's is gone).
     """
     while True:
         try:
             step = await run_step(services, agent_id, investigation_id)
+        except (AgentNotFound, InvestigationNotFound):
+            raise
         except CredenceError as error:
-            if error.code == "investigation_not_found":
-                raise
             await _fail(services, agent_id, investigation_id, error.message)
             break
         except Exception as error:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 
+from app.errors import AgentNotFound, InvestigationNotFound
 from app.research.runner import run_investigation
 from app.research.services import ResearchServices
 
@@ -41,6 +42,19 @@ class InvestigationTasks:
             log.info("investigation %s stopped: %s", investigation_id, investigation.status)
         except asyncio.CancelledError:
             raise
+        except AgentNotFound:
+            # Expected while the agent is deleted: its lock refuses every write, the investigation
+            # with the rest of its graph goes with it.
+            log.info(
+                "investigation %s ends: agent %r is gone or being deleted",
+                investigation_id,
+                agent_id,
+            )
+        except InvestigationNotFound:
+            # Only an agent's deletion removes an investigation.
+            log.info(
+                "investigation %s ends: it is gone (agent %r deleted)", investigation_id, agent_id
+            )
         except Exception:
             log.exception("investigation %s runner crashed", investigation_id)
         finally:

@@ -4,8 +4,10 @@ through the process's MCP clients (app/tools/clients.py).
 
 The server is the one the birth request names (``enrichment``), else the one the settings
 configure (``CREDENCE_ENRICHMENT__*``). It is started for the birth, its tools listed, the tool
-called once with the principal's email, name and company (those its input schema takes), and it
-is closed again. The whole of it is bounded by one limit; a failure or a timeout is
+called once with the principal's email, name and company (those its input schema takes; a call
+the schema still refuses, a tool that needs more, is not sent: the enrichment fails naming the
+argument, as every call passes that check, app/reasoning/tool_arguments.py), and it is closed
+again. The whole of it is bounded by one limit; a failure or a timeout is
 :class:`~app.errors.EnrichmentFailed` (502) or :class:`~app.errors.EnrichmentTimedOut` (504).
 """
 
@@ -30,8 +32,10 @@ from app.errors import (
     EnrichmentTimedOut,
     InvalidInput,
     ToolServerFailed,
+    error_entry,
     validation_entries,
 )
+from app.reasoning.tool_arguments import schema_refusal
 from app.tools.calls import result_text
 from app.tools.clients import McpClients, ServerSpec
 from app.tools.settings import ToolSettings
@@ -51,8 +55,9 @@ class McpEnrichment:
         """The directory's answer about the principal.
 
         Raises:
-            EnrichmentFailed: the server did not start, has no such tool, answered an error or an
-                answer that is not the directory's JSON.
+            EnrichmentFailed: the server did not start, has no such tool, refuses the lookup's
+                arguments by its input schema, answered an error or an answer that is not the
+                directory's JSON.
             EnrichmentTimedOut: all of it took longer than the limit.
         """
         try:
@@ -76,7 +81,17 @@ class McpEnrichment:
             raise EnrichmentFailed(
                 self.name, f"the server has no tool {self.tool!r} (it has: {offered})"
             )
-        return await self.clients.call(self.spec, self.tool, lookup_arguments(profile, found))
+        arguments = lookup_arguments(profile, found)
+        # As every call: one the tool's input schema refuses is not sent.
+        refusal = schema_refusal(found.input_schema, arguments)
+        if refusal is not None:
+            raise EnrichmentFailed(
+                self.name,
+                f"the tool refuses the lookup's arguments ({', '.join(arguments) or 'none'}): "
+                f"{refusal}",
+                errors=[error_entry(refusal.location, refusal.message, "schema_error")],
+            )
+        return await self.clients.call(self.spec, self.tool, arguments)
 
 
 def lookup_arguments(profile: BirthProfile, tool: types.Tool) -> dict[str, Any]:

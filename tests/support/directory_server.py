@@ -6,7 +6,9 @@ One tool, ``lookup_person(email, name, company)`` (read-only): the person of ``P
 that email (else that name) and the people around them (their manager and their direct
 reports), in the answer format of docs/packs.md §4; ``{"person": null, "people": []}`` for
 someone it does not know. ``--fail`` makes the tool answer an error, ``--delay S`` holds each
-call S seconds (a slow directory), ``--invalid`` answers a seniority the people store refuses.
+call S seconds (a slow directory), ``--invalid`` answers a seniority the people store refuses,
+``--employee-id`` makes the tool require an ``employee_id`` as well (a lookup enrichment cannot
+make).
 """
 
 from __future__ import annotations
@@ -87,8 +89,13 @@ def lookup(email: str | None, name: str | None) -> dict[str, Any]:
     return {"person": _entry(wanted), "people": [_entry(person) for person in around]}
 
 
-def build_server(*, fail: bool, delay: float, invalid: bool) -> MCPServer:
+def build_server(
+    *, fail: bool, delay: float, invalid: bool, employee_id: bool = False
+) -> MCPServer:
     server: MCPServer = MCPServer("credence-test-directory", version="1.0")
+    if employee_id:
+        _add_strict_lookup(server)
+        return server
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def lookup_person(
@@ -108,13 +115,28 @@ def build_server(*, fail: bool, delay: float, invalid: bool) -> MCPServer:
     return server
 
 
+def _add_strict_lookup(server: MCPServer) -> None:
+    @server.tool(name="lookup_person", annotations=ToolAnnotations(read_only_hint=True))
+    async def lookup_by_employee_id(
+        employee_id: str, email: str | None = None, name: str | None = None
+    ) -> dict[str, Any]:
+        """Looks a person up by employee id (the email and name only confirm it)."""
+        return lookup(email, name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--fail", action="store_true")
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--invalid", action="store_true")
+    parser.add_argument("--employee-id", action="store_true")
     options = parser.parse_args()
-    build_server(fail=options.fail, delay=options.delay, invalid=options.invalid).run("stdio")
+    build_server(
+        fail=options.fail,
+        delay=options.delay,
+        invalid=options.invalid,
+        employee_id=options.employee_id,
+    ).run("stdio")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from app.errors import CredenceError
+
 PassageKind = Literal["corpus", "belief", "episode", "rule", "tool"]
 
 
@@ -34,13 +36,31 @@ class Passage(BaseModel):
     )
 
 
+class SourceAnswer(BaseModel):
+    """The answer of a source made of parts that fail one by one (``tools``: each marked tool):
+    what the parts that answered found, and each part that failed with why (as
+    :func:`failure_text` writes it), so a search reports every part's outcome."""
+
+    passages: list[Passage]
+    failed_parts: dict[str, str] = Field(default_factory=dict)
+
+
 class ResearchSource(Protocol):
     """A place an investigation can search.
 
     ``name`` is unique among the registered sources (``graph``, ``corpus``, ...). ``search`` reads
-    only ``agent_id``'s data and returns at most ``limit`` passages, best first; it never writes.
+    only ``agent_id``'s data and returns at most ``limit`` passages, best first (a source with
+    parts: a :class:`SourceAnswer`); it never writes. A source that fails raises.
     """
 
     name: str
 
-    async def search(self, agent_id: str, query: str, *, limit: int) -> list[Passage]: ...
+    async def search(
+        self, agent_id: str, query: str, *, limit: int
+    ) -> list[Passage] | SourceAnswer: ...
+
+
+def failure_text(error: Exception) -> str:
+    """How a search records a failure: the error's type and message."""
+    message = error.message if isinstance(error, CredenceError) else str(error)
+    return f"{type(error).__name__}: {message}"

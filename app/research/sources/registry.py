@@ -5,7 +5,8 @@ episodes and rules; ``corpus``: the documents a user loaded); deployments and te
 ``register`` more. ``search_all`` asks every source (or the named ones) concurrently and returns
 their passages tagged with the source, interleaved rank by rank (scores of different sources do
 not compare), without repeats of the same (kind, ref). A source that fails is reported beside
-the passages, not raised: one broken source does not stop an investigation's search.
+the passages, not raised: one broken source does not stop an investigation's search; so is
+each part of a source that failed (``tools/<connection>.<tool>``: one marked tool).
 """
 
 from __future__ import annotations
@@ -18,17 +19,17 @@ from collections.abc import Iterable, Sequence
 from pydantic import BaseModel, Field
 
 from app.embeddings.embedder import Embedder
-from app.errors import (
-    AgentNotFound,
-    CredenceError,
-    ResearchSourceNameTaken,
-    UnknownResearchSource,
-)
+from app.errors import AgentNotFound, ResearchSourceNameTaken, UnknownResearchSource
 from app.graph.agent_scope import require_agent
 from app.graph.client import GraphClient
 from app.research.sources.corpus import CorpusSource
 from app.research.sources.graph_source import GraphSource
-from app.research.sources.protocol import Passage, ResearchSource
+from app.research.sources.protocol import (
+    Passage,
+    ResearchSource,
+    SourceAnswer,
+    failure_text,
+)
 from app.research.sources.tool_source import ToolSearchSource
 from app.retrieval.settings import RetrievalSettings
 from app.tools.clients import McpClients
@@ -45,7 +46,8 @@ class SourcedPassage(Passage):
 
 
 class SourceSearch(BaseModel):
-    """What a search across sources found, and which sources failed (name → why)."""
+    """What a search across sources found, and which sources failed (name → why; a part of a
+    source that failed alone, ``<source>/<part>`` → why)."""
 
     query: str
     sources: list[str] = Field(description="The sources asked, in order.")
@@ -131,10 +133,14 @@ class SourceRegistry:
                 if not isinstance(result, Exception):
                     raise result
                 log.warning("research source %s failed: %s", source.name, result)
-                message = result.message if isinstance(result, CredenceError) else str(result)
-                failures[source.name] = f"{type(result).__name__}: {message}"
+                failures[source.name] = failure_text(result)
                 found.append([])
                 continue
+            if isinstance(result, SourceAnswer):
+                # Each part that failed while others answered, named "<source>/<part>".
+                for part, why in result.failed_parts.items():
+                    failures[f"{source.name}/{part}"] = why
+                result = result.passages
             found.append(
                 [
                     SourcedPassage(**passage.model_dump(), source=source.name)

@@ -12,7 +12,8 @@ answer is recognised on a later search. Only tools that do not destroy can be ma
 reads, and its calls are not turns (no approval, no Action node: the investigation records its
 sources). A call passes the tool's input-schema check as every call does
 (app/tools/argument_check.py): one the schema refuses (a tool that needs more than the query) is
-not sent, and the tool fails as a source with the schema's message.
+not sent. Each tool that fails (refused, unreachable, failed) is reported with why, as
+``tools/<qualified name>`` among the search's failures, whether or not another tool answered.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ import re
 from datetime import date
 from typing import Any
 
+from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.reasoning.protocol import ToolCall
-from app.research.sources.protocol import Passage
+from app.research.sources.protocol import Passage, SourceAnswer, failure_text
 from app.tools.argument_check import check_arguments
 from app.tools.calls import execution_of
 from app.tools.clients import McpClients
@@ -48,25 +50,28 @@ class ToolSearchSource:
         self._graph = graph
         self._clients = clients
 
-    async def search(self, agent_id: str, query: str, *, limit: int) -> list[Passage]:
-        """Raises: ToolServerFailed (every marked tool failed; one that answers is enough)."""
+    async def search(self, agent_id: str, query: str, *, limit: int) -> SourceAnswer:
+        """The passages of the tools that answered, and each tool that failed (its qualified
+        name → why), whether or not another answered.
+
+        Raises:
+            AgentNotFound: no such agent (as a tool's call reports it).
+        """
         rows = await list_search_tools(self._graph, agent_id)
-        if not rows:
-            return []
         answers = await asyncio.gather(
             *(self._ask(agent_id, row, query, limit) for row in rows), return_exceptions=True
         )
         found: list[list[Passage]] = []
-        failures: list[BaseException] = []
-        for answer in answers:
-            if isinstance(answer, BaseException):
-                if not isinstance(answer, Exception):
-                    raise answer
-                failures.append(answer)
-            else:
+        failed: dict[str, str] = {}
+        for row, answer in zip(rows, answers, strict=True):
+            if isinstance(answer, list):
                 found.append(answer)
-        if failures and not found:
-            raise failures[0]
+                continue
+            if isinstance(answer, AgentNotFound) or not isinstance(answer, Exception):
+                raise answer
+            qualified_name = str(row["tool"]["qualified_name"])
+            log.warning("search tool %s failed: %s", qualified_name, answer)
+            failed[qualified_name] = failure_text(answer)
         # Rank by rank across the tools, as the registry merges its sources.
         merged = [
             passage
@@ -74,7 +79,7 @@ class ToolSearchSource:
             for passage in rank
             if passage is not None
         ]
-        return merged[:limit]
+        return SourceAnswer(passages=merged[:limit], failed_parts=failed)
 
     async def _ask(
         self, agent_id: str, row: dict[str, Any], query: str, limit: int

@@ -188,6 +188,31 @@ async def test_a_failing_directory_is_a_clear_error_and_writes_nothing(
     assert await _agents_named(test_graph, name) == 0
 
 
+async def test_a_lookup_the_tools_schema_refuses_is_not_sent_and_fails_naming_the_argument(
+    client: TestClient, test_graph: GraphClient
+) -> None:
+    """Enrichment called its tool without the input-schema check every other call passes: the
+    server refused it (``answered an error``) with its own text, nothing naming the argument."""
+    name = _name()
+    body = _birth(client, name, 502, profile=DANA, enrichment=directory("--employee-id"))
+
+    error = body["error"]
+    assert error["code"] == "enrichment_failed"
+    assert error["message"] == (
+        "enrichment through directory_server.lookup_person failed: the tool refuses the "
+        "lookup's arguments (email, name): arguments: 'employee_id' is a required property; "
+        "nothing was written"
+    )
+    assert error["details"]["errors"] == [
+        {
+            "location": ["arguments"],
+            "message": "'employee_id' is a required property",
+            "type": "schema_error",
+        }
+    ]
+    assert await _agents_named(test_graph, name) == 0
+
+
 async def test_enrich_without_a_provider_is_a_422_naming_the_field(
     client: TestClient, test_graph: GraphClient
 ) -> None:

@@ -112,6 +112,32 @@ async def test_a_belief_left_without_a_vector_is_embedded_on_the_schedule(
     assert await runtime.scheduler.tick() == []
 
 
+async def test_an_agent_being_deleted_is_not_chosen_for_the_embedding_job(
+    client: TestClient,
+    make_agent: MakeAgent,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    make_runtime: MakeRuntime,
+) -> None:
+    """Its beliefs cannot take a vector (the lock refuses the write): the job ran anyway and
+    reported "embedded 0 belief(s)", every time it was due, until the deletion ended."""
+    going, staying = make_agent("Going vectors"), make_agent("Staying vectors")
+    for agent in (going, staying):
+        created = client.post(
+            f"/v1/agents/{agent}/beliefs",
+            json={"statement": "Suppliers are paid on Fridays", "category": "contextual"},
+        )
+        await test_graph.write(
+            "scheduler/mark_belief_unembedded", agent_id=agent, belief_id=created.json()["id"]
+        )
+    await graph.write("agents/store/lock_agent_for_deletion", agent_id=going)
+    runtime = make_runtime([going, staying], ["embeddings"])
+
+    runs = await runtime.scheduler.tick()
+
+    assert [run.agent_id for run in runs] == [staying]
+
+
 def test_credence_worker_once_runs_what_is_due(
     cli: CliRunner,
     client: TestClient,

@@ -11,6 +11,10 @@ from fastapi.testclient import TestClient
 from tests.integration.tools.conftest import HTTP_TOKEN, ToolAgent
 
 QUESTION = "When do spring tides peak?"
+SLEEP_REFUSED = (
+    "InvalidInput: library.sleep refuses these arguments: arguments: 'seconds' "
+    "is a required property"
+)
 
 
 def _connect(agent: ToolAgent, url: str, search_tools: list[str], expect: int = 201) -> Any:
@@ -119,13 +123,42 @@ def test_a_search_tool_whose_schema_refuses_the_query_fails_as_a_source_and_is_n
     found = _search(agent, sources=["tools"])
 
     assert found["passages"] == []
-    assert found["failures"] == {
-        "tools": "InvalidInput: library.sleep refuses these arguments: arguments: 'seconds' "
-        "is a required property"
-    }
+    assert found["failures"] == {"tools/library.sleep": SLEEP_REFUSED}
     # A tool that takes the query beside it is still searched.
     agent.client.patch(
         f"/v1/agents/{agent.id}/connections/library/tools/search", json={"search_source": True}
     )
     both = _search(agent, sources=["tools"])
     assert both["passages"][0]["title"] == "Tide tables"
+    # The refused tool is still reported when another one answered (it was dropped).
+    assert both["failures"] == {"tools/library.sleep": SLEEP_REFUSED}
+
+
+def test_an_investigation_records_each_search_tool_that_failed(
+    agent: ToolAgent, http_server: str
+) -> None:
+    """Research's tool source reported a failed tool only when every marked tool failed: one
+    that failed beside a tool that answered left no trace in the investigation's steps."""
+    _connect(agent, http_server, ["search", "sleep"])
+    detail = _investigate(agent, "Do spring tides peak after the full moon?")
+    assert detail["investigation"]["status"] == "finished", detail["investigation"]
+    searches = [step for step in detail["steps"] if step["kind"] == "search"]
+    assert searches
+    for step in searches:
+        assert step["details"]["failed_sources"] == {"tools/library.sleep": SLEEP_REFUSED}
+    found = {(s["kind"], s["origin"]) for s in detail["sources"]}
+    assert ("tool", "https://tides.example/spring") in found
+
+
+def _investigate(agent: ToolAgent, question: str) -> Any:
+    started = agent.post(
+        "/investigations",
+        {"question": question, "sources": ["tools"], "iteration_cap": 10},
+        expect=201,
+    )
+    deadline = time.monotonic() + 120
+    while True:
+        detail = agent.get(f"/investigations/{started['id']}")
+        if detail["investigation"]["status"] != "running" or time.monotonic() > deadline:
+            return detail
+        time.sleep(0.2)

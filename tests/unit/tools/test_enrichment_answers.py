@@ -3,7 +3,7 @@ tool result, merged into the profile and validated (docs/packs.md §4)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import mcp_types as types
 import pytest
@@ -12,7 +12,8 @@ from pydantic import ValidationError
 from app.agents.enrichment import DirectoryAnswer, plan_enrichment, same_person
 from app.agents.models import AgentCreate, BirthProfile
 from app.errors import EnrichmentFailed
-from app.tools.enrichment import directory_answer, lookup_arguments
+from app.tools.clients import McpClients, ServerSpec
+from app.tools.enrichment import McpEnrichment, directory_answer, lookup_arguments
 from tests.support.directory_server import lookup
 
 DANA = BirthProfile(name="Dana Reyes", email="dana.reyes@acme.example")
@@ -121,3 +122,69 @@ def test_an_answer_the_people_store_refuses_is_refused_whole() -> None:
     locations = [problem["location"] for problem in refused.value.details["errors"]]
     assert locations == [["answer", "person", "seniority"], ["answer", "people", 0, "email"]]
     assert "nothing was written" in refused.value.message
+
+
+class _Directory:
+    """Stands in for the process's MCP clients before a directory server: lists its one tool,
+    answers a call with the test directory's answer, and keeps every call that was sent."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.tool = types.Tool(name="lookup_person", input_schema=schema)
+        self.sent: list[dict[str, Any]] = []
+        self.closed: list[str] = []
+
+    async def list_tools(self, spec: ServerSpec) -> list[types.Tool]:
+        return [self.tool]
+
+    async def call(self, spec: ServerSpec, tool: str, arguments: dict[str, Any]) -> Any:
+        self.sent.append(arguments)
+        return _result(lookup(arguments.get("email"), arguments.get("name")))
+
+    async def close(self, key: str) -> None:
+        self.closed.append(key)
+
+
+def _lookup_through(directory: _Directory) -> McpEnrichment:
+    spec = ServerSpec(key="birth-enrichment:test", name="directory", transport="stdio")
+    return McpEnrichment(cast(McpClients, directory), spec, "lookup_person", 5.0)
+
+
+async def test_a_lookup_the_tools_schema_refuses_is_not_sent() -> None:
+    needs_id = _Directory(
+        {
+            "type": "object",
+            "properties": {"employee_id": {"type": "string"}, "email": {"type": "string"}},
+            "required": ["employee_id"],
+        }
+    )
+
+    with pytest.raises(EnrichmentFailed) as refused:
+        await _lookup_through(needs_id).lookup(DANA)
+
+    assert needs_id.sent == [] and needs_id.closed == ["birth-enrichment:test"]
+    assert refused.value.message == (
+        "enrichment through directory.lookup_person failed: the tool refuses the lookup's "
+        "arguments (email): arguments: 'employee_id' is a required property; nothing was written"
+    )
+    assert refused.value.details["errors"] == [
+        {
+            "location": ["arguments"],
+            "message": "'employee_id' is a required property",
+            "type": "schema_error",
+        }
+    ]
+    # A value of the wrong type is named where it is.
+    numbers = _Directory({"type": "object", "properties": {"name": {"type": "integer"}}})
+    with pytest.raises(EnrichmentFailed) as wrong_type:
+        await _lookup_through(numbers).lookup(DANA)
+    assert numbers.sent == []
+    assert [e["location"] for e in wrong_type.value.details["errors"]] == [["arguments", "name"]]
+
+
+async def test_a_lookup_the_schema_takes_is_sent_once() -> None:
+    takes_email = _Directory({"type": "object", "properties": {"email": {"type": "string"}}})
+
+    answer = await _lookup_through(takes_email).lookup(DANA)
+
+    assert takes_email.sent == [{"email": "dana.reyes@acme.example"}]
+    assert answer.person is not None and answer.person.name == "Dana Reyes"
