@@ -1,11 +1,13 @@
 // Agents with an approval past its expiry still pending, or a task still awaiting input on an
 // expired approval, whose approval-expiry job is due and free; each agent's are sought by the
 // (agent_id, status) and (agent_id, state) indexes.
+// An agent being deleted is left out (its lock refuses the job's writes).
 // Params: $job (string), $now (datetime), $due_before (datetime), $agent_ids (list of strings:
 //         only these; empty: every agent), $limit (int).
 // Returns: agent_id (string).
 MATCH (a:Agent)
 WHERE ($agent_ids = [] OR a.id IN $agent_ids)
+  AND a.deleting IS NULL
   AND (EXISTS {
          MATCH (p:Approval {agent_id: a.id, status: 'pending'})
          WHERE p.expires_at < $now

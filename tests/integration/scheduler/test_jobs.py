@@ -138,6 +138,30 @@ async def test_an_agent_being_deleted_is_not_chosen_for_the_embedding_job(
     assert [run.agent_id for run in runs] == [staying]
 
 
+async def test_an_agent_being_deleted_is_not_chosen_for_rule_decay(
+    client: TestClient,
+    make_agent: MakeAgent,
+    graph: GraphClient,
+    make_runtime: MakeRuntime,
+) -> None:
+    """Its decay write is refused by its lock: the job failed with "agent not found" at every
+    due tick until the deletion ended (the idle-session, reflection and approval-expiry searches
+    leave such an agent out the same way)."""
+    going, staying = make_agent("Going rules"), make_agent("Staying rules")
+    for agent in (going, staying):
+        created = client.post(
+            f"/v1/agents/{agent}/rules",
+            json={"trigger_concept": "audits", "content": "Audits start on Mondays"},
+        )
+        assert created.status_code == 201, created.text
+    await graph.write("agents/store/lock_agent_for_deletion", agent_id=going)
+    runtime = make_runtime([going, staying], ["rule_decay"])
+
+    runs = await runtime.scheduler.tick()
+
+    assert [(run.agent_id, run.outcome) for run in runs] == [(staying, "ok")]
+
+
 def test_credence_worker_once_runs_what_is_due(
     cli: CliRunner,
     client: TestClient,
