@@ -133,7 +133,11 @@ class ResearchSearchPublic(BaseModel):
     query: str
     sources: list[str]
     passages: list[PassagePublic]
-    failures: dict[str, str]
+    failures: dict[str, str] = Field(
+        description="The sources that failed, by name, each with why (`Type: message`); a part "
+        "of a source that failed alone is `<source>/<part>`, e.g. `tools/library.search` for "
+        "one search tool of the `tools` source (docs/research.md)."
+    )
 
 
 # --- routes -----------------------------------------------------------------------------------
