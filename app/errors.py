@@ -102,15 +102,24 @@ def location_text(location: Sequence[str | int]) -> str:
 
 
 class InvalidIdentifier(InvalidInput):
-    """A label, relationship type or property name failed the identifier check."""
+    """A label, relationship type or property name failed the identifier check. Its one entry is
+    located where the caller took the name from, else at the kind (``["relationship_type"]``)."""
 
     code = "invalid_identifier"
 
-    def __init__(self, kind: str, value: str) -> None:
+    def __init__(self, kind: str, value: str, location: Sequence[str | int] | None = None) -> None:
+        why = "use letters, digits and _ (start with a letter)"
         super().__init__(
-            f"invalid {kind} {value!r}: use letters, digits and _ (start with a letter)",
+            f"invalid {kind} {value!r}: {why}",
             kind=kind,
             value=value,
+            errors=[
+                error_entry(
+                    location if location is not None else [kind.replace(" ", "_")],
+                    f"invalid {kind} {value!r}: {why}",
+                    "invalid_identifier",
+                )
+            ],
         )
 
 
@@ -506,16 +515,26 @@ class ApprovalNotAuthorized(CredenceError):
 
 
 class ApprovalAnswerInvalid(InvalidInput):
-    """An approval answer was malformed (e.g. a decision it does not offer)."""
+    """An approval answer was malformed (a decision the approval does not offer, or one missing
+    what it needs). Its one entry is located at the answer's ``action`` unless the caller names
+    the field."""
 
     code = "approval_answer_invalid"
 
-    def __init__(self, approval_id: str, kind: str, action: str, why: str) -> None:
+    def __init__(
+        self,
+        approval_id: str,
+        kind: str,
+        action: str,
+        why: str,
+        location: Sequence[str | int] = ("body", "action"),
+    ) -> None:
         super().__init__(
             f"approval {approval_id!r} ({kind}) cannot take {action!r}: {why}",
             approval_id=approval_id,
             kind=kind,
             action=action,
+            errors=[error_entry(location, why, "approval_answer_invalid")],
         )
 
 

@@ -37,6 +37,37 @@ class Supporter(BaseModel):
     supports_statement: str
 
 
+class DerivationInput(BaseModel):
+    """A supporter a derivation counted, as its cascade event recorded it."""
+
+    id: str
+    statement: str | None = Field(default=None, description="its statement now")
+    strength: float = Field(description="its strength when the derivation counted it")
+    weight: float = Field(description="the weight of its SUPPORTS edge then")
+
+
+class Derivation(BaseModel):
+    """The belief's latest derivation from its supporters (its newest cascade event): the
+    weighted mean Σ w · strength / Σ w over the active supporters then (docs/beliefs.md §6)."""
+
+    seq: int
+    at: datetime | None = None
+    cause: str | None = Field(default=None, description="what set the cascade off")
+    old_strength: float
+    strength: float = Field(description="the strength it derived")
+    supporter_count: int | None = Field(
+        default=None,
+        description="supporters counted; null on an event written before events recorded them",
+    )
+    weighted_sum: float | None = None
+    weight_sum: float | None = None
+    supporters: list[DerivationInput] = Field(
+        default_factory=list,
+        description="the supporters counted, heaviest edge first (at most the first 50)",
+    )
+    current: bool = Field(description="whether its strength is still this derivation's result")
+
+
 class EvidenceItem(BaseModel):
     """One piece of evidence, on the belief or on a belief it superseded."""
 
@@ -108,6 +139,11 @@ class BeliefExplanation(BaseModel):
     context: str | None
     support_chain: list[Supporter]
     supports: list[LinkedBelief] = Field(description="the beliefs this one holds up")
+    latest_derivation: Derivation | None = Field(
+        default=None,
+        description="its newest derivation from its supporters, with the supporters it counted; "
+        "null when none ever derived it",
+    )
     support_totals: SupportTotals = Field(default_factory=SupportTotals)
     evidence_for: list[EvidenceItem]
     evidence_against: list[EvidenceItem]
@@ -163,6 +199,9 @@ async def explain_belief(
     outcomes = await graph.read(
         "beliefs/explain/list_tool_outcomes", agent_id=agent_id, belief_id=belief_id, limit=limit
     )
+    derivations = await graph.read(
+        "beliefs/explain/get_latest_derivation", agent_id=agent_id, belief_id=belief_id
+    )
     evidence = [EvidenceItem.model_validate(item) for item in row["evidence"]]
     explanation = BeliefExplanation(
         belief=detail.belief,
@@ -172,6 +211,7 @@ async def explain_belief(
         support_chain=[Supporter.model_validate(item) for item in row["support_chain"]],
         support_totals=SupportTotals.model_validate(row["support_totals"]),
         supports=detail.supports,
+        latest_derivation=Derivation.model_validate(derivations[0]) if derivations else None,
         evidence_for=[e for e in evidence if e.stance == "reinforcing"],
         evidence_against=[e for e in evidence if e.stance == "contradicting"],
         other_evidence=[e for e in evidence if e.stance not in ("reinforcing", "contradicting")],
@@ -203,6 +243,8 @@ def summarize(explanation: BeliefExplanation) -> str:
         f"tension {belief.tension:.2f}, source {belief.source or 'unknown'}."
     ]
     lines.extend(_support_lines(explanation))
+    if explanation.latest_derivation is not None:
+        lines.append(_derivation_line(explanation.latest_derivation))
     totals = explanation.evidence_totals
     lines.append(
         f"Evidence: {totals.reinforcing} for, {totals.contradicting} against, {totals.other} other."
@@ -259,3 +301,26 @@ def _support_lines(explanation: BeliefExplanation) -> list[str]:
             f"No longer held, so no longer counted in its strength: {'; '.join(gone)}{more}."
         )
     return lines
+
+
+def _derivation_line(derivation: Derivation) -> str:
+    """Where its derived strength came from: the weighted mean of the supporters its latest
+    cascade counted, with each one's strength and weight then (the heaviest three named)."""
+    at = f" at {derivation.at.isoformat()}" if derivation.at else ""
+    cause = f" ({derivation.cause})" if derivation.cause else ""
+    head = (
+        f"Its strength {derivation.strength:.2f} was"
+        if derivation.current
+        else f"Its latest derivation, {derivation.strength:.2f}, was"
+    )
+    if derivation.supporter_count is None:
+        inputs = "the weighted mean of its supporters then (an old event: it did not name them)"
+    else:
+        named = ", ".join(
+            f"{(s.statement or s.id)!r} {s.strength:.2f} (w {s.weight:.2f})"
+            for s in derivation.supporters[:3]
+        )
+        more = derivation.supporter_count - len(derivation.supporters[:3])
+        inputs = f"the weighted mean of {named}" + (f" and {more} more" if more > 0 else "")
+    since = "" if derivation.current else "; later events moved it since"
+    return f"{head} derived{at}{cause} as {inputs}{since}."

@@ -1,9 +1,13 @@
 """Event sourcing: rebuild every belief's strength, tension and context strengths from its
 ``BeliefEvent``s alone, re-applying the formulas of :mod:`app.beliefs.formulas`.
 
-Events that carry their inputs (outcomes, reinforcement, contradiction) are recomputed; derived
-ones (cascade) take their recorded value. Each event's recorded *old* value must equal the
-replayed value before it: a gap means an update was lost or written outside the engine.
+Events that carry their inputs (outcomes, reinforcement, contradiction, cascade) are recomputed.
+A cascade event records the supporters its mean counted (``cascade_strength.cypher``): replay
+re-derives the mean from them and checks each listed supporter's strength against the replayed
+one at that moment. A cascade event written before events recorded their inputs is taken on
+trust (its recorded value; counted in ``Replay.trusted_cascades``). Each event's recorded *old*
+value must equal the replayed value before it: a gap means an update was lost or written
+outside the engine.
 """
 
 from __future__ import annotations
@@ -30,12 +34,17 @@ class ReplayedBelief:
     contexts: dict[str, float] = field(default_factory=dict)
     is_active: bool = True
     is_distrusted: bool = False
+    # The supporters (id -> weight) of its latest cascade, while that cascade's result is its
+    # strength and its event listed every supporter counted; else None.
+    derived_from: dict[str, float] | None = None
+    derived_at: int = 0
 
 
 @dataclass
 class Replay:
     beliefs: dict[str, ReplayedBelief]
     problems: list[str]
+    trusted_cascades: int = 0
 
 
 def _differs(a: float | None, b: float | None) -> bool:
@@ -46,6 +55,7 @@ def replay_events(events: Iterable[dict[str, Any]], mechanics: Mechanics) -> Rep
     """Replays events in sequence order (pure; no database)."""
     beliefs: dict[str, ReplayedBelief] = {}
     problems: list[str] = []
+    trusted_cascades = 0
     last_seq = 0
     for event in sorted(events, key=lambda e: e["seq"]):
         seq, belief_id = event["seq"], event["belief_id"]
@@ -82,6 +92,11 @@ def replay_events(events: Iterable[dict[str, Any]], mechanics: Mechanics) -> Rep
                 f"seq {seq} ({kind}) on {belief_id}: recorded old tension "
                 f"{event['old_tension']} but replay has {state.tension}"
             )
+        if kind == "cascade":
+            if event.get("weight_sum") is None:
+                trusted_cascades += 1
+            else:
+                problems.extend(_cascade_input_problems(event, beliefs))
         expected_strength, expected_tension = _apply(state, event, before, mechanics)
         if _differs(expected_strength, event.get("new_strength")):
             problems.append(
@@ -93,7 +108,35 @@ def replay_events(events: Iterable[dict[str, Any]], mechanics: Mechanics) -> Rep
                 f"seq {seq} ({kind}) on {belief_id}: formula gives tension "
                 f"{expected_tension}, event recorded {event['new_tension']}"
             )
-    return Replay(beliefs=beliefs, problems=problems)
+    return Replay(beliefs=beliefs, problems=problems, trusted_cascades=trusted_cascades)
+
+
+def _cascade_input_problems(event: dict[str, Any], beliefs: dict[str, ReplayedBelief]) -> list[str]:
+    """What disagrees between a cascade event's recorded inputs and the replay: a listed
+    supporter's strength then (each must be the replayed one, of an active belief), and the
+    sums when the list is complete (they must be its own sums)."""
+    where = f"seq {event['seq']} (cascade) on {event['belief_id']}"
+    ids, strengths, weights = (
+        event.get("supporter_ids") or [],
+        event.get("supporter_strengths") or [],
+        event.get("supporter_weights") or [],
+    )
+    problems = []
+    for supporter_id, strength in zip(ids, strengths, strict=True):
+        supporter = beliefs.get(supporter_id)
+        if supporter is None or not supporter.is_active:
+            problems.append(f"{where}: supporter {supporter_id} counted but not an active belief")
+        elif _differs(supporter.strength, strength):
+            problems.append(
+                f"{where}: supporter {supporter_id} counted at strength {strength} "
+                f"but replay has {supporter.strength}"
+            )
+    if event.get("supporter_count") == len(ids) and (
+        _differs(sum(w * s for w, s in zip(weights, strengths, strict=True)), event["weighted_sum"])
+        or _differs(sum(weights), event["weight_sum"])
+    ):
+        problems.append(f"{where}: the sums recorded are not those of the supporters listed")
+    return problems
 
 
 def _apply(
@@ -112,6 +155,7 @@ def _apply(
         )
         if not event.get("context"):
             state.strength = new
+            state.derived_from = None if new != before else state.derived_from
         elif not state.is_distrusted:
             state.contexts[event["context"]] = new
         state.is_distrusted = state.is_distrusted or event.get("note") == "became distrusted"
@@ -120,15 +164,32 @@ def _apply(
         if not state.is_distrusted:
             for weight in event.get("weights") or [event["weight"]]:
                 state.strength = formulas.reinforce(state.strength, weight, mechanics)
+            state.derived_from = None
         return state.strength, None
     if kind == "contradiction":
         state.tension = formulas.add_tension(state.tension, event["delta"])
         return None, state.tension
     if kind == "cascade":
-        state.strength = event["new_strength"]
-    elif (kind == "revision" and action == "superseded") or action == "deactivated":
+        return _apply_cascade(state, event)
+    if (kind == "revision" and action == "superseded") or action == "deactivated":
         state.is_active = False
     return None, None
+
+
+def _apply_cascade(state: ReplayedBelief, event: dict[str, Any]) -> tuple[float | None, None]:
+    """A cascade event: its strength re-derived from its recorded sums, else (an event written
+    before events recorded their inputs) its recorded strength, on trust."""
+    if event.get("weight_sum") is None:
+        state.strength, state.derived_from = event["new_strength"], None
+        return None, None
+    state.strength = event["weighted_sum"] / event["weight_sum"]
+    ids = event.get("supporter_ids") or []
+    complete = event.get("supporter_count") == len(ids)
+    state.derived_from = (
+        dict(zip(ids, event.get("supporter_weights") or [], strict=True)) if complete else None
+    )
+    state.derived_at = event["seq"]
+    return state.strength, None
 
 
 async def replay_agent(graph: GraphClient, mechanics: Mechanics, agent_id: str) -> Replay:
@@ -172,6 +233,11 @@ class ConsistencyReport(BaseModel):
     differences: list[str] = Field(
         description=f"Each difference or continuity problem (the first {MAX_LISTED})."
     )
+    trusted_cascades: int = Field(
+        default=0,
+        description="Cascade events written before events recorded the supporters they were "
+        "derived from: their strength is taken as recorded, not re-derived.",
+    )
 
 
 async def check_consistency(
@@ -195,6 +261,7 @@ async def check_consistency(
         consistent=not differences,
         difference_count=len(differences),
         differences=differences[:MAX_LISTED],
+        trusted_cascades=replay.trusted_cascades,
     )
 
 
@@ -232,6 +299,9 @@ def differences_from_stored(replay: Replay, stored: list[dict[str, Any]]) -> lis
                 f"{row['id']}: is_distrusted stored {row['is_distrusted']}, "
                 f"replayed {state.is_distrusted}"
             )
+        missed = _missed_cascade(row, state, replay.beliefs)
+        if missed:
+            differences.append(missed)
         for context in row["contexts"]:
             replayed = state.contexts.get(context["name"])
             if replayed is None or _differs(replayed, context["strength"]):
@@ -240,3 +310,42 @@ def differences_from_stored(replay: Replay, stored: list[dict[str, Any]]) -> lis
                     f"{context['strength']}, replayed {replayed}"
                 )
     return differences
+
+
+def _missed_cascade(
+    row: dict[str, Any], state: ReplayedBelief, beliefs: dict[str, ReplayedBelief]
+) -> str | None:
+    """The cascade a belief lacks, when its strength is still its latest cascade's result but
+    the supporters that cascade counted no longer give it: one of them moved or was deactivated
+    since, and nothing re-derived it (docs/beliefs.md §6). Said only when the SUPPORTS edges
+    into it are still those the cascade counted (same ids and weights; other edges only from
+    inactive beliefs), so that edges written without an event never make a false alarm."""
+    counted = state.derived_from
+    if counted is None or not state.is_active or state.is_distrusted:
+        return None
+    if any(supporter_id not in beliefs for supporter_id in counted):
+        return None  # named among the replay's problems already
+    edges = {supporter["id"]: supporter["weight"] for supporter in row.get("supporters") or []}
+    if any(
+        supporter_id not in edges or _differs(edges[supporter_id], weight)
+        for supporter_id, weight in counted.items()
+    ) or any(
+        supporter_id not in counted
+        and (supporter_id not in beliefs or beliefs[supporter_id].is_active)
+        for supporter_id in edges
+    ):
+        return None
+    active = {
+        supporter_id: weight
+        for supporter_id, weight in counted.items()
+        if beliefs[supporter_id].is_active
+    }
+    if not active:  # a belief left with no active supporter keeps its strength
+        return None
+    derived = sum(w * beliefs[i].strength for i, w in active.items()) / sum(active.values())
+    if not _differs(derived, state.strength):
+        return None
+    return (
+        f"{row['id']}: strength {state.strength} was derived at seq {state.derived_at} from "
+        f"{len(counted)} supporter(s), which now give {derived}: no cascade re-derived it"
+    )

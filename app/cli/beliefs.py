@@ -95,6 +95,11 @@ def beliefs_replay(agent: AgentOption = None) -> None:
     )
     for difference in report.differences:
         console.print(f"  {difference}")
+    if report.trusted_cascades:
+        console.print(
+            f"  {report.trusted_cascades} cascade event(s) without their supporters recorded "
+            "(written before events recorded them) taken on trust"
+        )
     if not report.consistent:
         raise typer.Exit(1)
 

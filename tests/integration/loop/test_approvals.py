@@ -74,6 +74,14 @@ def test_guidance_answer_shapes_the_work(agent: Agent) -> None:
     )
     assert bad.status_code == 422
     assert bad.json()["error"]["code"] == "approval_answer_invalid"
+    # Its entry, as every 422 has (docs/api.md "Error entries").
+    assert bad.json()["error"]["details"]["errors"] == [
+        {
+            "location": ["body", "action"],
+            "message": "a guidance approval takes answer, reject",
+            "type": "approval_answer_invalid",
+        }
+    ]
     response = agent.client.post(
         f"/v1/agents/{agent.id}/approvals/{approval['id']}",
         json={"action": "answer", "text": "Yes, note it with high priority before Friday"},

@@ -33,5 +33,20 @@ def test_unsafe_identifiers_raise_a_typed_error(value: str) -> None:
     with pytest.raises(InvalidIdentifier) as raised:
         quote_identifier(value, "relationship type")
 
-    assert raised.value.details == {"kind": "relationship type", "value": value}
+    details = raised.value.details
+    assert (details["kind"], details["value"]) == ("relationship type", value)
     assert "relationship type" in raised.value.message
+    # One entry like every other 422's (docs/api.md "Error entries"), at the kind by default.
+    assert details["errors"] == [
+        {
+            "location": ["relationship_type"],
+            "message": raised.value.message,
+            "type": "invalid_identifier",
+        }
+    ]
+
+
+def test_an_invalid_identifier_is_located_where_the_caller_says() -> None:
+    raised = InvalidIdentifier("label", "x;y", location=["body", "label"])
+
+    assert [entry["location"] for entry in raised.details["errors"]] == [["body", "label"]]
