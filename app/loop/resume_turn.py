@@ -68,13 +68,17 @@ def _validate(stored: StoredApproval, answer: ApprovalAnswer) -> None:
     Raises:
         ApprovalAnswerInvalid.
     """
-    why = _why_invalid(stored, answer)
-    if why is not None:
-        raise ApprovalAnswerInvalid(stored.public.id, stored.public.kind, answer.action, why)
+    invalid = _why_invalid(stored, answer)
+    if invalid is not None:
+        why, field = invalid
+        raise ApprovalAnswerInvalid(
+            stored.public.id, stored.public.kind, answer.action, why, ("body", field)
+        )
 
 
-def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> str | None:
-    """Why the answer does not fit the approval; None when it does."""
+def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> tuple[str, str] | None:
+    """Why the answer does not fit the approval, and the answer's field that is wrong or
+    missing; None when it fits."""
     approval = stored.public
     allowed = _ACTIONS_BY_KIND.get(approval.kind, ())
     if answer.action not in allowed:
@@ -82,13 +86,13 @@ def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> str | None:
             "an immutable belief is never revised through the loop; reject keeps it"
             if approval.kind == "revision"
             else f"a {approval.kind} approval takes {', '.join(allowed)}"
-        )
+        ), "action"
     if answer.action == "answer" and not (answer.text and answer.text.strip()):
-        return "an answer needs its text"
+        return "an answer needs its text", "text"
     if answer.action == "modify" and answer.work_unit is None:
-        return "modify needs the modified work_unit"
+        return "modify needs the modified work_unit", "work_unit"
     if approval.kind != "revision" and stored.state is None:
-        return "the approval holds no turn state"
+        return "the approval holds no turn state", "action"
     return None
 
 

@@ -82,6 +82,14 @@ def test_guidance_answer_shapes_the_work(agent: Agent) -> None:
             "type": "approval_answer_invalid",
         }
     ]
+    # An answer without its text is located at the text it lacks.
+    empty = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{approval['id']}", json={"action": "answer"}
+    )
+    assert empty.status_code == 422
+    [entry] = empty.json()["error"]["details"]["errors"]
+    assert entry["location"] == ["body", "text"]
+    assert entry["message"] == "an answer needs its text"
     response = agent.client.post(
         f"/v1/agents/{agent.id}/approvals/{approval['id']}",
         json={"action": "answer", "text": "Yes, note it with high priority before Friday"},
