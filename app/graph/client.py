@@ -29,6 +29,7 @@ from app.errors import (
     GraphError,
     GraphUnavailable,
     InvalidInput,
+    error_entry,
 )
 from app.graph.catalog import Query, QueryCatalog, default_catalog
 from app.graph.causality import InvalidBookmark, bookmarks_to_wait_for, record_written
@@ -139,7 +140,13 @@ def _translated(
     if error_code(error) == "Neo.ClientError.Transaction.InvalidBookmark":
         return InvalidBookmark("Neo4j cannot read it as a bookmark of this database")
     if isinstance(error, neo4j_errors.CypherTypeError):
-        return InvalidInput(f"a value had the wrong type while {action}", cause=error.message)
+        # Where in the request is not known here: the entry locates the input as a whole.
+        message = f"a value had the wrong type while {action}"
+        return InvalidInput(
+            message,
+            cause=error.message,
+            errors=[error_entry([], f"{message}: {error.message}"[:500], "wrong_type")],
+        )
     if isinstance(error, neo4j_errors.Neo4jError):
         return GraphError(f"Neo4j failed while {action}: {error.message}", neo4j_code=error.code)
     return GraphError(f"the Neo4j driver failed while {action}: {error}")

@@ -10,9 +10,9 @@ import pytest
 from neo4j import Bookmarks
 from neo4j import exceptions as neo4j_errors
 
-from app.errors import GraphBusy, GraphError, GraphUnavailable
+from app.errors import GraphBusy, GraphError, GraphUnavailable, InvalidInput
 from app.graph.catalog import default_catalog
-from app.graph.client import GraphClient
+from app.graph.client import GraphClient, translated_driver_errors
 
 
 def _deadlock() -> neo4j_errors.Neo4jError:
@@ -172,3 +172,23 @@ async def test_a_write_alone_that_stays_unreachable_fails_fast_as_graph_unavaila
 
     assert time.monotonic() - started < 5.0
     assert 2 <= driver.sessions < 1000
+
+
+async def test_a_type_error_from_neo4j_is_a_422_with_its_entry() -> None:
+    """Every 422 carries its entries (docs/api.md "Error entries"): Neo4j's type error, whose
+    place in the request is not known here, is located at the input as a whole."""
+    error = neo4j_errors.Neo4jError._hydrate_neo4j(
+        code="Neo.ClientError.Statement.TypeError", message="Expected a Float, got: String(x)"
+    )
+    assert isinstance(error, neo4j_errors.CypherTypeError)
+    with pytest.raises(InvalidInput) as refused:
+        async with translated_driver_errors("updating a belief"):
+            raise error
+    assert refused.value.details["errors"] == [
+        {
+            "location": [],
+            "message": "a value had the wrong type while updating a belief: "
+            "Expected a Float, got: String(x)",
+            "type": "wrong_type",
+        }
+    ]
