@@ -360,7 +360,6 @@ async def activate(
     )
     domain = turn_domain(items, relevant.id if relevant else None)
     people = _present(settings.loop, people_rows, speaker, mentions, domain)
-    threshold = settings.mechanics.revision_threshold
     return Activation(
         agent=start.agent,
         frame=frame.key if frame else "conversation",
@@ -375,7 +374,7 @@ async def activate(
         relevance=scored.relevance,
         floor=scored.floor,
         relevant=relevant,
-        at_threshold=[b.id for b in beliefs if b.tension >= threshold],
+        at_threshold=_at_threshold(beliefs, settings.mechanics.revision_threshold),
         timings_ms=dict(context.timings_ms),
         history=bound_history(
             history,
@@ -395,6 +394,11 @@ async def activate(
         domain=domain,
         depth=speaker_depth(people_rows, speaker, domain, frame.key if frame else "conversation"),
     )
+
+
+def _at_threshold(beliefs: list[BeliefBrief], threshold: float) -> list[str]:
+    """The ids of the turn's beliefs whose tension reached the revision threshold."""
+    return [b.id for b in beliefs if b.tension >= threshold]
 
 
 async def _read_first(
