@@ -113,6 +113,25 @@ class ToolOutcome(BaseModel):
     at: datetime | None = None
 
 
+class ResearchSource(BaseModel):
+    title: str | None = None
+    origin: str | None = None
+
+
+class InformingInvestigation(BaseModel):
+    """An investigation (research mode) whose decided hypothesis created, reinforced or
+    challenged the belief."""
+
+    investigation_id: str
+    question: str
+    hypothesis_id: str
+    hypothesis: str = Field(description="the hypothesis' statement")
+    effect: str = Field(description="created, reinforced or challenged")
+    at: datetime | None = None
+    evidence: int = Field(description="the pieces of evidence it applied to the belief")
+    sources: list[ResearchSource] = Field(description="where each of those pieces came from")
+
+
 class EvidenceTotals(BaseModel):
     """Every piece of evidence on the belief's lineage, by stance (the lists hold at most
     ``limit``)."""
@@ -163,6 +182,10 @@ class BeliefExplanation(BaseModel):
     )
     tool_calls_succeeded: int = 0
     tool_calls_failed: int = 0
+    investigations: list[InformingInvestigation] = Field(
+        default_factory=list,
+        description="the investigations that informed it, newest first (docs/research.md)",
+    )
 
 
 async def explain_belief(
@@ -202,6 +225,12 @@ async def explain_belief(
     derivations = await graph.read(
         "beliefs/explain/get_latest_derivation", agent_id=agent_id, belief_id=belief_id
     )
+    informing = await graph.read(
+        "beliefs/explain/list_informing_investigations",
+        agent_id=agent_id,
+        belief_id=belief_id,
+        limit=limit,
+    )
     evidence = [EvidenceItem.model_validate(item) for item in row["evidence"]]
     explanation = BeliefExplanation(
         belief=detail.belief,
@@ -224,6 +253,7 @@ async def explain_belief(
         tool_outcomes=[ToolOutcome.model_validate(outcome) for outcome in outcomes],
         tool_calls_succeeded=outcomes[0]["succeeded"] if outcomes else 0,
         tool_calls_failed=outcomes[0]["failed"] if outcomes else 0,
+        investigations=[InformingInvestigation.model_validate(item) for item in informing],
     )
     explanation.summary = summarize(explanation)
     return explanation
@@ -277,7 +307,21 @@ def summarize(explanation: BeliefExplanation) -> str:
             f"succeeded, {explanation.tool_calls_failed} failed; the latest {latest_call.status}"
             + (f" ({latest_call.result[:80]!r})." if latest_call.result else ".")
         )
+    lines.extend(_research_lines(explanation))
     return " ".join(lines)
+
+
+def _research_lines(explanation: BeliefExplanation) -> list[str]:
+    """The investigations that informed it, the latest named."""
+    if not explanation.investigations:
+        return []
+    latest = explanation.investigations[0]
+    more = len(explanation.investigations) - 1
+    return [
+        f"Research: investigation {latest.investigation_id} ({latest.question!r}) "
+        f"{latest.effect} it with {latest.evidence} piece(s) of evidence"
+        + (f"; {more} more investigation(s) informed it." if more else ".")
+    ]
 
 
 def _support_lines(explanation: BeliefExplanation) -> list[str]:

@@ -4,6 +4,12 @@ same duplicate rule as beliefs learned in conversation) with its supporting pass
 reinforcing evidence; a refuted one adds its contradicting passages as contradicting evidence to
 the belief it repeats (tension, propagation and, after the step, revision as usual).
 
+A passage counts once per belief: one already applied to it (the same source passage, or the
+same text once case and spacing are set aside) is not applied again, by a later investigation
+or twice in one (it is counted as ``already_counted`` on the step). The evidence written records
+where it came from (the investigation, the hypothesis, the passage's source, title and origin)
+and a belief created by research has a ``research`` creation event.
+
 Planning reads (context retrieval, similarity) before the synthesize step's transaction;
 :func:`write_in` applies the plan inside it, so the report and the belief changes commit together.
 """
@@ -11,7 +17,9 @@ Planning reads (context retrieval, similarity) before the synthesize step's tran
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.beliefs.models import BeliefCreate, EvidenceForBelief
 from app.beliefs.revision import revise_tense
@@ -24,13 +32,30 @@ from app.graph.client import Transaction
 from app.loop.learning import against_known
 from app.reasoning.protocol import BeliefBrief, LearnedClaim
 from app.research.assessment import counted_evidence
-from app.research.models import BeliefEffect, ResearchState
+from app.research.models import BeliefEffect, ResearchEvidence, ResearchState
 from app.research.services import ResearchServices
 from app.retrieval.context import build_context
 from app.retrieval.models import ContextRequest
 
 # Statement and evidence text fit the belief model's limit.
 _TEXT_LIMIT = 2000
+
+
+# The event kind of a belief's creation by an investigation (docs/graph-model.md).
+RESEARCH_EVENT_KIND = "research"
+
+
+@dataclass(slots=True)
+class CountedPassage:
+    """A passage to apply as evidence on a belief, with where it came from."""
+
+    evidence: EvidenceForBelief
+    passage_key: str  # "<source kind>:<ref>": the passage itself
+    provenance: dict[str, str | None] = field(default_factory=dict)
+
+    def marks(self) -> set[str]:
+        """What makes it the same passage as one already counted: its key or its text."""
+        return {f"passage:{self.passage_key}", f"text:{normalised_text(self.evidence.text)}"}
 
 
 @dataclass(slots=True)
@@ -41,7 +66,49 @@ class BeliefChange:
     effect: BeliefEffect
     belief_id: str
     statement: str
-    evidence: list[EvidenceForBelief] = field(default_factory=list)
+    passages: list[CountedPassage] = field(default_factory=list)
+    already_counted: int = 0
+
+    @property
+    def evidence(self) -> list[EvidenceForBelief]:
+        return [passage.evidence for passage in self.passages]
+
+
+def normalised_text(text: str) -> str:
+    """The text as compared for "the same passage": case and runs of spacing set aside."""
+    return " ".join(text.split()).casefold()
+
+
+async def _counted_marks(
+    read: Callable[..., Awaitable[list[dict[str, Any]]]], agent_id: str, belief_ids: list[str]
+) -> dict[str, set[str]]:
+    """belief id -> the marks of the evidence already on it (see :meth:`CountedPassage.marks`)."""
+    if not belief_ids:
+        return {}
+    rows = await read(
+        "research/beliefs/list_counted_passages", agent_id=agent_id, belief_ids=belief_ids
+    )
+    return {
+        row["belief_id"]: {f"text:{normalised_text(text)}" for text in row["texts"]}
+        | {f"passage:{key}" for key in row["passage_keys"]}
+        for row in rows
+    }
+
+
+def drop_counted(changes: list[BeliefChange], counted: dict[str, set[str]]) -> None:
+    """Leaves out of ``changes`` the passages already counted on their belief (in ``counted``)
+    or earlier in ``changes``, counting them in ``already_counted``."""
+    for change in changes:
+        seen = counted.setdefault(change.belief_id, set())
+        kept: list[CountedPassage] = []
+        for passage in change.passages:
+            marks = passage.marks()
+            if marks & seen:
+                change.already_counted += 1
+                continue
+            seen |= marks
+            kept.append(passage)
+        change.passages = kept
 
 
 async def _known_beliefs(
@@ -108,20 +175,36 @@ async def plan(
             if status == "refuted"
             else ("reinforced" if repeated.duplicate_of else "created")
         )
-        evidence = [
-            EvidenceForBelief(
-                belief_id=belief_id,
-                text=state.source(e.source_id).text[:_TEXT_LIMIT],
-                stance="reinforcing" if status == "confirmed" else "contradicting",
-                kind="factual",
-                confidence=e.confidence,
-            )
-            for e in passages
-        ]
+        counted = [_counted_passage(state, hypothesis.id, belief_id, status, e) for e in passages]
         changes.append(
-            BeliefChange(hypothesis.id, effect, belief_id, hypothesis.statement, evidence)
+            BeliefChange(hypothesis.id, effect, belief_id, hypothesis.statement, counted)
         )
+    ids = sorted({c.belief_id for c in changes if c.effect != "created"})
+    drop_counted(changes, await _counted_marks(services.graph.read, agent_id, ids))
     return changes
+
+
+def _counted_passage(
+    state: ResearchState, hypothesis_id: str, belief_id: str, status: str, e: ResearchEvidence
+) -> CountedPassage:
+    source = state.source(e.source_id)
+    return CountedPassage(
+        evidence=EvidenceForBelief(
+            belief_id=belief_id,
+            text=source.text[:_TEXT_LIMIT],
+            stance="reinforcing" if status == "confirmed" else "contradicting",
+            kind="factual",
+            confidence=e.confidence,
+        ),
+        passage_key=f"{source.kind}:{source.ref}",
+        provenance={
+            "investigation_id": state.investigation.id,
+            "hypothesis_id": hypothesis_id,
+            "source_name": source.source_name,
+            "title": source.title,
+            "origin": source.origin,
+        },
+    )
 
 
 async def write_in(
@@ -135,6 +218,9 @@ async def write_in(
     if not changes:
         return []
     await lock_agent(tx, agent_id)
+    # Again under the lock: an investigation that committed since the plan counted them first.
+    ids = sorted({c.belief_id for c in changes if c.effect != "created"})
+    drop_counted(changes, await _counted_marks(tx.run, agent_id, ids))
     touched: list[str] = []
     for change in changes:
         if change.effect == "created":
@@ -146,12 +232,19 @@ async def write_in(
                 source="learned",
             )
             await create_belief_in(
-                tx, services.mechanics, agent_id, belief_params(data, "manual", change.belief_id)
+                tx,
+                services.mechanics,
+                agent_id,
+                belief_params(data, RESEARCH_EVENT_KIND, change.belief_id),
             )
-        evidence_ids: list[str] = []
-        if change.evidence:
+        evidence: list[dict[str, str | None]] = []
+        if change.passages:
             applied = await apply_evidence_in(tx, services.mechanics, agent_id, change.evidence)
-            evidence_ids = [result.evidence_id for result in applied.results]
+            # One belief per change: the results come in the order of the pieces given.
+            evidence = [
+                {"id": result.evidence_id, "passage_key": passage.passage_key, **passage.provenance}
+                for result, passage in zip(applied.results, change.passages, strict=True)
+            ]
             touched += [t for t in applied.touched_ids() if t not in touched]
         await tx.run(
             "research/beliefs/link_hypothesis_belief",
@@ -159,7 +252,7 @@ async def write_in(
             hypothesis_id=change.hypothesis_id,
             belief_id=change.belief_id,
             effect=change.effect,
-            evidence_ids=evidence_ids,
+            evidence=evidence,
         )
     return touched
 

@@ -13,8 +13,10 @@ Formats (chosen by the file's suffix unless given):
   date or date-time). Other fields are ignored; blank lines are skipped.
 
 Document ids are kept to ``[A-Za-z0-9][A-Za-z0-9._:@+=~-]*`` (at most 200 characters) so that
-they travel in a URL path as they are; a file name is made into one by replacing other
-characters with ``-``.
+they travel in a URL path as they are; a file name that is not one is made into one by replacing
+other characters with ``-`` and adding ``~`` and 8 hex digits of the name's SHA-256 before the
+suffix (:func:`file_document_id`), so that different names never share an id: loading a file
+replaces only the document of a file of the same name.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ DOCUMENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@+=~-]{0,199}$"
 _DOCUMENT_ID = re.compile(DOCUMENT_ID_PATTERN)
 _NOT_ID = re.compile(r"[^A-Za-z0-9._:@+=~-]+")
 MAX_TITLE_CHARS = 500
+# The longest suffix a file name's document id keeps.
+_MAX_SUFFIX_CHARS = 20
 MAX_ORIGIN_CHARS = 2000
 # Problems listed per load before the rest are only counted.
 MAX_LISTED_ERRORS = 50
@@ -127,9 +131,18 @@ def format_of(name: str) -> CorpusFormat | None:
 
 
 def file_document_id(name: str) -> str:
-    """A document id made from a file name (characters outside the id alphabet become ``-``)."""
-    cleaned = _NOT_ID.sub("-", PurePath(name).name).lstrip("._:@+=~-")[:200]
-    return cleaned or "document"
+    """A document id made from a file name: the name itself when it is one, else the name with
+    characters outside the id alphabet made ``-`` and a short hash of the name before its
+    suffix (``a b.txt`` -> ``a-b~<8 hex>.txt``, ``日本.txt`` -> ``document~<8 hex>.txt``), so
+    that two names never clean to the same id (a later upload of the other would replace it)."""
+    base = PurePath(name).name
+    if _DOCUMENT_ID.match(base):
+        return base
+    path = PurePath(base)
+    digest = hashlib.sha256(base.encode("utf-8")).hexdigest()[:8]
+    suffix = _NOT_ID.sub("-", path.suffix)[:_MAX_SUFFIX_CHARS]
+    stem = _NOT_ID.sub("-", path.stem).strip("._:@+=~-") or "document"
+    return f"{stem[: 200 - len(digest) - 1 - len(suffix)]}~{digest}{suffix}"
 
 
 def read_corpus_files(

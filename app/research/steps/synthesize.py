@@ -125,7 +125,14 @@ async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
             services, agent_id, touched, any(c.effect == "created" for c in changes)
         )
 
-    effects = ", ".join(f"{c.effect} belief {c.belief_id}" for c in changes) or "no belief changed"
+    effects = (
+        ", ".join(
+            f"{c.effect} belief {c.belief_id}"
+            + (f" ({c.already_counted} passage(s) already counted)" if c.already_counted else "")
+            for c in changes
+        )
+        or "no belief changed"
+    )
     return StepPlan(
         kind="synthesize",
         summary=f"verdict {verdict}; report of {len(report)} characters citing "
@@ -135,7 +142,13 @@ async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
         details={
             "verdict": verdict,
             "beliefs": [
-                {"hypothesis_id": c.hypothesis_id, "effect": c.effect, "belief_id": c.belief_id}
+                {
+                    "hypothesis_id": c.hypothesis_id,
+                    "effect": c.effect,
+                    "belief_id": c.belief_id,
+                    "evidence_applied": len(c.passages),
+                    "already_counted": c.already_counted,
+                }
                 for c in changes
             ],
         },

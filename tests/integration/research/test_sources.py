@@ -290,3 +290,30 @@ def test_sources_from_the_cli(cli: CliRunner, agent: str, tmp_path: Path) -> Non
     assert removed.exit_code == 0 and "1 passages" in removed.output
     missing = cli.invoke(cli_app, ["research", "sources", "remove", "tides.md", "--agent", agent])
     assert missing.exit_code == 1
+
+
+def test_files_whose_names_clean_alike_stay_apart_and_the_same_name_replaces(
+    keyed_client: TestClient, agent: str
+) -> None:
+    base = f"/v1/agents/{agent}/research"
+    for name, text in [
+        ("日本.txt", "Tokyo is the capital."),
+        ("中国.txt", "Beijing is the capital."),
+        ("a b.txt", "Spaces in the name."),
+        ("a-b.txt", "Dashes in the name."),
+    ]:
+        loaded = keyed_client.post(f"{base}/sources", json=_upload({"name": name, "content": text}))
+        assert loaded.status_code == 200, loaded.text
+        assert loaded.json()["files"][0]["created"] == 1, (name, loaded.json())
+    documents = keyed_client.get(f"{base}/sources").json()["data"]
+    assert sorted(d["title"] for d in documents) == ["a b", "a-b", "中国", "日本"]
+    assert len({d["document_id"] for d in documents}) == 4
+
+    again = keyed_client.post(
+        f"{base}/sources", json=_upload({"name": "日本.txt", "content": "Tokyo, since 1868."})
+    )
+    assert again.json()["files"][0]["replaced"] == 1
+    documents = keyed_client.get(f"{base}/sources").json()["data"]
+    assert len(documents) == 4
+    searched = keyed_client.post(f"{base}/search", json={"query": "Beijing capital", "limit": 5})
+    assert any("Beijing" in p["text"] for p in searched.json()["passages"])

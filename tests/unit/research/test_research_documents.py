@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from app.errors import CorpusFileInvalid
 from app.research.sources.chunking import chunk_markdown, chunk_text, markdown_sections
 from app.research.sources.documents import (
+    DOCUMENT_ID_PATTERN,
     CorpusFile,
     file_document_id,
     format_of,
@@ -64,8 +66,18 @@ def test_markdown_splits_at_headings_and_leads_each_passage_with_its_heading() -
 def test_formats_and_ids_from_file_names() -> None:
     assert format_of("a/b/Notes.MD") == "md" and format_of("x.jsonl") == "jsonl"
     assert format_of("x.txt") == "txt" and format_of("x.pdf") is None
-    assert file_document_id("dir/My notes (v2).md") == "My-notes-v2-.md"
-    assert file_document_id("...") == "document"
+    assert file_document_id("dir/tides-2024.md") == "tides-2024.md"
+    assert re.fullmatch(r"My-notes-v2~[0-9a-f]{8}\.md", file_document_id("dir/My notes (v2).md"))
+    assert re.fullmatch(r"document~[0-9a-f]{8}", file_document_id("..."))
+
+
+def test_different_file_names_never_share_a_document_id() -> None:
+    names = ["日本.txt", "中国.txt", "a b.txt", "a-b.txt", "a_b.txt", "a?b.txt", "x" * 300 + ".txt"]
+    names.append("x" * 299 + "y.txt")
+    ids = [file_document_id(name) for name in names]
+    assert len(set(ids)) == len(ids), ids
+    assert all(re.fullmatch(DOCUMENT_ID_PATTERN, i) for i in ids), ids
+    assert file_document_id("日本.txt") == file_document_id("dir/日本.txt")  # stable
 
 
 def _jsonl(name: str, *lines: object) -> CorpusFile:
