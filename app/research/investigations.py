@@ -87,11 +87,20 @@ async def resume_investigation(
     """Resumes a paused or failed investigation, or one left running by a process that stopped,
     from its last committed step.
 
+    A running investigation whose runner is alive in this process (``tasks``) is not resumed:
+    that is a conflict. Only this process' runners are known (the CLI passes no registry, and a
+    runner in another process leaves no trace but its steps): resuming one that another process
+    runs is harmless, as steps are claimed by ordinal.
+
     Raises:
-        InvestigationNotFound, InvestigationStateConflict (it finished or was cancelled).
+        InvestigationNotFound, InvestigationStateConflict (it finished or was cancelled, or it
+        is running here).
     """
+    allowed = ["paused", "failed"]
+    if tasks is None or not tasks.running(investigation_id):
+        allowed.append("running")
     change = await store.change_status(
-        services.graph, agent_id, investigation_id, ["running", "paused", "failed"], "running"
+        services.graph, agent_id, investigation_id, allowed, "running"
     )
     if not change.changed:
         raise InvestigationStateConflict(investigation_id, "resume", change.old_status)

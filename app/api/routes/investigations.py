@@ -101,7 +101,8 @@ async def resume_investigation(
     agent_id: AgentIdDep,
     investigation_id: InvestigationIdPath,
 ) -> Investigation:
-    """Resume a paused or failed investigation, or one left running by a stopped process."""
+    """Resume a paused or failed investigation, or one left running by a stopped process
+    (409 when finished, cancelled, or running with its runner alive in this process)."""
     return await investigations.resume_investigation(research, tasks, agent_id, investigation_id)
 
 
