@@ -10,6 +10,7 @@ from typing import Annotated, TypeVar
 
 import typer
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from app.cli.common import AgentOption, agent_id_of, console, run_with_runtime, when
@@ -131,6 +132,8 @@ def status(investigation_id: InvestigationArgument, agent: AgentOption = None) -
         f"{investigation.iteration_cap}, started {when(investigation.started_at)} by "
         f"{investigation.started_by}{verdict}"
     )
+    if investigation.error:
+        console.print(f"[red]failed: {escape(investigation.error)}[/]")
     hypotheses = Table(title="hypotheses", title_justify="left")
     for column in ("#", "statement", "status", "confidence", "searches"):
         hypotheses.add_column(column)

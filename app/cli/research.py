@@ -166,6 +166,8 @@ def research_search(
     ] = DEFAULT_LIMIT_PER_SOURCE,
 ) -> None:
     """Search the agent's research sources (graph, corpus, tools) as an investigation would."""
+    if not query.strip():
+        raise typer.BadParameter("must not be blank", param_hint="QUERY")
     agent_id = agent_id_of(agent)
 
     async def work(runtime: Runtime) -> SourceSearch:

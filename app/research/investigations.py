@@ -87,11 +87,20 @@ async def resume_investigation(
     """Resumes a paused or failed investigation, or one left running by a process that stopped,
     from its last committed step.
 
+    A running investigation whose runner is alive in this process (``tasks``) is not resumed:
+    that is a conflict. Only this process' runners are known (the CLI passes no registry, and a
+    runner in another process leaves no trace but its steps): resuming one that another process
+    runs is harmless, as steps are claimed by ordinal.
+
     Raises:
-        InvestigationNotFound, InvestigationStateConflict (it finished or was cancelled).
+        InvestigationNotFound, InvestigationStateConflict (it finished or was cancelled, or it
+        is running here).
     """
+    allowed = ["paused", "failed"]
+    if tasks is None or not tasks.running(investigation_id):
+        allowed.append("running")
     change = await store.change_status(
-        services.graph, agent_id, investigation_id, ["running", "paused", "failed"], "running"
+        services.graph, agent_id, investigation_id, allowed, "running"
     )
     if not change.changed:
         raise InvestigationStateConflict(investigation_id, "resume", change.old_status)
@@ -149,5 +158,26 @@ async def get_report(
     Raises:
         InvestigationNotFound.
     """
-    investigation = await store.get_investigation(services.graph, agent_id, investigation_id)
-    return investigation.report
+    detail = await store.load_detail(services.graph, agent_id, investigation_id)
+    report = detail.investigation.report
+    return None if report is None else report + failed_sources_note(detail)
+
+
+def failed_sources_note(detail: InvestigationDetail) -> str:
+    """A markdown section naming each source that failed in the investigation's searches, and
+    why (``""`` when none did): an investigation whose sources failed may have found nothing
+    only because of them, and an undecided verdict says so."""
+    searches = [step for step in detail.steps if step.kind == "search"]
+    failed: dict[str, tuple[int, str]] = {}
+    for step in searches:
+        for name, why in (step.details.get("failed_sources") or {}).items():
+            failed[name] = (failed.get(name, (0, ""))[0] + 1, str(why))
+    if not failed:
+        return ""
+    lines = ["", "## Sources that failed", ""]
+    for name, (count, why) in failed.items():
+        lines.append(f"- `{name}` failed in {count} of {len(searches)} search(es): {why}")
+    if detail.investigation.verdict == "undecided":
+        lines += ["", "The verdict is undecided while sources failed: it may be undecided only "
+                  "because they could not be searched."]  # fmt: skip
+    return "\n".join(lines) + "\n"

@@ -101,7 +101,8 @@ async def resume_investigation(
     agent_id: AgentIdDep,
     investigation_id: InvestigationIdPath,
 ) -> Investigation:
-    """Resume a paused or failed investigation, or one left running by a stopped process."""
+    """Resume a paused or failed investigation, or one left running by a stopped process
+    (409 when finished, cancelled, or running with its runner alive in this process)."""
     return await investigations.resume_investigation(research, tasks, agent_id, investigation_id)
 
 
@@ -122,10 +123,11 @@ async def read_report(
     research: ResearchDep, agent_id: AgentIdDep, investigation_id: InvestigationIdPath
 ) -> Response:
     """The investigation's markdown report, citing its sources (404 until it synthesized)."""
-    investigation = await store.get_investigation(research.graph, agent_id, investigation_id)
-    if investigation.report is None:
+    report = await investigations.get_report(research, agent_id, investigation_id)
+    if report is None:
+        investigation = await store.get_investigation(research.graph, agent_id, investigation_id)
         raise ReportNotReady(investigation_id, investigation.status)
-    return PlainTextResponse(investigation.report, media_type="text/markdown")
+    return PlainTextResponse(report, media_type="text/markdown")
 
 
 @router.websocket("/ws/investigations/{investigation_id}")

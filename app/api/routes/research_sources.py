@@ -7,7 +7,7 @@ from datetime import date, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, ResearchSourcesDep, SkipQuery
 from app.api.openapi import ErrorResponse
@@ -116,6 +116,13 @@ class ResearchSearchIn(BaseModel):
         default=None, max_length=20, description="Source names (default: every source)."
     )
     limit: int = Field(default=5, ge=1, le=50, description="Passages per source.")
+
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value
 
 
 class PassagePublic(BaseModel):

@@ -62,6 +62,7 @@ _MAX_SUFFIX_CHARS = 20
 MAX_ORIGIN_CHARS = 2000
 # Problems listed per load before the rest are only counted.
 MAX_LISTED_ERRORS = 50
+UTF8_BOM = "\ufeff"
 
 
 class CorpusFile(BaseModel):
@@ -188,16 +189,18 @@ def _read_file(
     file: CorpusFile, max_chars: int, errors: list[ErrorEntry]
 ) -> list[CorpusDocumentIn]:
     name = PurePath(file.name).name
+    # One leading byte-order mark (editors on Windows write one) is not text.
+    content = file.content.removeprefix(UTF8_BOM)
     if file.format == "jsonl":
-        return _read_jsonl(name, file.content, max_chars, errors)
-    if not file.content.strip():
+        return _read_jsonl(name, content, max_chars, errors)
+    if not content.strip():
         errors.append(_problem(name, 0, "", "the file has no text", "empty_file"))
         return []
     if file.format == "md":
-        passages = chunk_markdown(file.content, max_chars)
-        title = markdown_title(file.content) or PurePath(name).stem
+        passages = chunk_markdown(content, max_chars)
+        title = markdown_title(content) or PurePath(name).stem
     else:
-        passages = chunk_text(file.content, max_chars)
+        passages = chunk_text(content, max_chars)
         title = PurePath(name).stem
     return [
         CorpusDocumentIn(
@@ -206,7 +209,7 @@ def _read_file(
             title=title[:MAX_TITLE_CHARS],
             origin=name,
             published=None,
-            text=file.content,
+            text=content,
             passages=passages,
         )
     ]

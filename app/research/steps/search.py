@@ -87,7 +87,10 @@ async def prepare(services: ResearchServices, state: ResearchState, hypothesis_i
     return StepPlan(
         kind="search",
         summary=f"searched {', '.join(found.sources) or 'no source'} for “{query}”: "
-        f"{len(passages)} passage(s), {new} new",
+        f"{len(passages)} passage(s), {new} new"
+        + "".join(
+            f"; {n} failed ({w[:80] + '…' * (len(w) > 80)})" for n, w in found.failures.items()
+        ),
         write=write,
         details={
             "hypothesis_id": hypothesis.id,

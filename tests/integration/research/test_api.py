@@ -19,6 +19,7 @@ from app.reasoning.offline.reasoner import OfflineReasoner
 from app.research import investigations
 from app.research.sources.corpus import CorpusSource, load_corpus_files
 from app.research.sources.documents import CorpusFile
+from app.research.tasks import InvestigationTasks
 from tests.support.agents import MakeAgent
 from tests.support.research import services_for
 from tools.eval_data.vitaminc import corpus_jsonl, find_vitaminc, read_rows
@@ -215,3 +216,38 @@ def test_an_api_started_with_resume_on_start_continues_what_a_dead_process_left(
     with TestClient(create_app(resuming)) as client:
         detail = _until_stopped(client, researcher, investigation_id)
     assert detail["investigation"]["status"] == "finished"
+
+
+class _RunningHere(InvestigationTasks):
+    """The API's registry with a live runner for the investigations named (their runner is busy
+    with a step): what ``running`` answers is all a resume may go by."""
+
+    def __init__(self, alive: set[str]) -> None:
+        super().__init__()
+        self.alive = alive
+
+    def running(self, investigation_id: str) -> bool:
+        return investigation_id in self.alive or super().running(investigation_id)
+
+
+def test_resuming_an_investigation_whose_runner_is_alive_is_a_409(
+    researcher: str, settings: Settings
+) -> None:
+    """docs/research.md: only "running with no live runner" may be resumed; it answered 200."""
+    investigation_id = _left_running(settings, researcher)
+    app = create_app(settings)
+    with TestClient(app) as own:
+        app.state.research_tasks = _RunningHere({investigation_id})
+        base = f"/v1/agents/{researcher}/investigations/{investigation_id}"
+        refused = own.post(f"{base}/resume")
+        assert refused.status_code == 409, refused.text
+        error = refused.json()["error"]
+        assert error["code"] == "investigation_state_conflict" and "running" in error["message"]
+        assert own.get(base).json()["investigation"]["status"] == "running"
+        # Its runner gone (a stopped process), the same resume runs it again.
+        app.state.research_tasks.alive.clear()
+        resumed = own.post(f"{base}/resume")
+        assert resumed.status_code == 200 and resumed.json()["status"] == "running"
+        assert _until_stopped(own, researcher, investigation_id)["investigation"]["status"] == (
+            "finished"
+        )

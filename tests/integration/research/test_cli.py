@@ -3,6 +3,7 @@ VitaminC corpus loaded with ``credence research sources add``."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -10,6 +11,9 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.cli.main import app
+from app.config import Settings
+from app.graph.client import GraphClient
+from app.research import store
 from tools.eval_data.vitaminc import find_vitaminc, read_rows, write_corpus
 
 MOROCCO = 4
@@ -64,3 +68,30 @@ def test_a_blank_question_is_refused_and_starts_nothing(
         assert "invalid question: must not be blank" in started.output
         assert "Traceback" not in started.output
     assert client.get(f"/v1/agents/{agent}/investigations").json()["count"] == 0
+
+
+def test_status_says_why_an_investigation_failed(
+    cli: CliRunner, agent: str, settings: Settings
+) -> None:
+    """The API answered the failure's reason; ``research status`` printed none."""
+    created = cli.invoke(
+        app, ["research", "start", "Islay has nine distilleries", "--detach", "--agent", agent]
+    )
+    [investigation_id] = re.findall(r"investigation ([0-9a-f-]{36}) of", created.output)
+
+    async def fail() -> None:  # as the runner marks a step that raised
+        graph = GraphClient.from_settings(settings.neo4j)
+        try:
+            await store.change_status(
+                graph, agent, investigation_id, ["running"], "failed",
+                error="search step: ConnectionError: the corpus is unreachable",
+            )  # fmt: skip
+        finally:
+            await graph.close()
+
+    asyncio.run(fail())
+    status = cli.invoke(app, ["research", "status", investigation_id, "--agent", agent])
+    assert status.exit_code == 0, status.output
+    flat = " ".join(status.output.split())
+    assert "status failed" in flat
+    assert "search step: ConnectionError: the corpus is unreachable" in flat

@@ -317,3 +317,62 @@ def test_files_whose_names_clean_alike_stay_apart_and_the_same_name_replaces(
     assert len(documents) == 4
     searched = keyed_client.post(f"{base}/search", json={"query": "Beijing capital", "limit": 5})
     assert any("Beijing" in p["text"] for p in searched.json()["passages"])
+
+
+# --- a byte-order mark, a blank query ---------------------------------------------------------
+
+BOM = "\ufeff"
+BOM_JSONL = BOM + json.dumps({"id": "bom-1", "title": "Neap", "text": "Neap tides are low."}) + "\n"
+BOM_MD = BOM + "# BOM title\n\nbody text here\n"
+
+
+def _titles(client: TestClient, agent: str) -> dict[str, str]:
+    listed = client.get(f"/v1/agents/{agent}/research/sources").json()["data"]
+    return {d["document_id"]: d["title"] for d in listed}
+
+
+def test_an_upload_starting_with_a_byte_order_mark_reads_as_without(
+    keyed_client: TestClient, agent: str
+) -> None:
+    """A .jsonl whose first line began with a BOM failed ("Unexpected UTF-8 BOM"); a .md kept its
+    heading in the passage and lost its title."""
+    loaded = keyed_client.post(
+        f"/v1/agents/{agent}/research/sources",
+        json=_upload(
+            {"name": "bom.jsonl", "content": BOM_JSONL}, {"name": "bom.md", "content": BOM_MD}
+        ),
+    )
+    assert loaded.status_code == 200, loaded.text
+    assert _titles(keyed_client, agent) == {"bom-1": "Neap", "bom.md": "BOM title"}
+    found = keyed_client.post(
+        f"/v1/agents/{agent}/research/search", json={"query": "body text", "sources": ["corpus"]}
+    ).json()["passages"]
+    assert all(not p["text"].startswith(BOM) for p in found)
+    assert [p["text"] for p in found if p["origin"] == "bom.md"] == ["BOM title\n\nbody text here"]
+
+
+def test_a_file_starting_with_a_byte_order_mark_loads_from_the_cli(
+    cli: CliRunner, keyed_client: TestClient, agent: str, tmp_path: Path
+) -> None:
+    (tmp_path / "bom.jsonl").write_text(BOM_JSONL, encoding="utf-8")
+    (tmp_path / "bom.md").write_text(BOM_MD, encoding="utf-8")
+    added = cli.invoke(
+        cli_app,
+        ["research", "sources", "add", str(tmp_path / "bom.jsonl"), str(tmp_path / "bom.md"),
+         "--agent", agent],
+    )  # fmt: skip
+    assert added.exit_code == 0, added.output
+    assert _titles(keyed_client, agent) == {"bom-1": "Neap", "bom.md": "BOM title"}
+
+
+def test_a_blank_search_query_is_refused_naming_the_field(
+    keyed_client: TestClient, cli: CliRunner, agent: str
+) -> None:
+    """An investigation refuses a blank question; the search answered a blank query."""
+    for query in (" ", "\t\n"):
+        refused = keyed_client.post(f"/v1/agents/{agent}/research/search", json={"query": query})
+        assert refused.status_code == 422, refused.text
+        entry = refused.json()["error"]["details"]["errors"][0]
+        assert entry["location"][-1] == "query" and "blank" in entry["message"]
+    blank = cli.invoke(cli_app, ["research", "search", "  ", "--agent", agent])
+    assert blank.exit_code == 2 and "blank" in blank.output

@@ -7,7 +7,9 @@ import time
 from typing import Any
 
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from app.cli.main import app as cli_app
 from tests.integration.tools.conftest import HTTP_TOKEN, ToolAgent
 
 QUESTION = "When do spring tides peak?"
@@ -162,3 +164,32 @@ def _investigate(agent: ToolAgent, question: str) -> Any:
         if detail["investigation"]["status"] != "running" or time.monotonic() > deadline:
             return detail
         time.sleep(0.2)
+
+
+def test_a_source_that_failed_is_named_in_the_steps_the_cli_and_the_report(
+    agent: ToolAgent, http_server: str, cli: CliRunner
+) -> None:
+    """A failed source went only into a search step's ``details``: the summary (all the CLI
+    prints) said "0 passage(s)", and the undecided report said only "No source was found"."""
+    _connect(agent, http_server, ["sleep"])  # its schema refuses every search
+    detail = _investigate(agent, "Do spring tides peak after the full moon?")
+    investigation = detail["investigation"]
+    assert investigation["status"] == "finished" and investigation["verdict"] == "undecided"
+    searches = [step["summary"] for step in detail["steps"] if step["kind"] == "search"]
+    assert len(searches) == 2
+    for summary in searches:
+        assert "tools/library.sleep failed (InvalidInput: library.sleep refuses" in summary
+
+    status = cli.invoke(cli_app, ["research", "status", investigation["id"], "--agent", agent.id])
+    assert status.exit_code == 0, status.output
+    assert "tools/library.sleep failed (InvalidInput" in " ".join(status.output.split())
+
+    response = agent.client.get(
+        f"/v1/agents/{agent.id}/investigations/{investigation['id']}/report"
+    )
+    assert response.status_code == 200
+    assert "## Sources that failed" in response.text
+    assert f"`tools/library.sleep` failed in 2 of 2 search(es): {SLEEP_REFUSED}" in response.text
+    assert "undecided only because they could not be searched" in response.text
+    printed = cli.invoke(cli_app, ["research", "report", investigation["id"], "--agent", agent.id])
+    assert printed.exit_code == 0 and "Sources that failed" in printed.output
