@@ -237,6 +237,28 @@ def test_unknown_query_parameters_are_refused_by_name(client: TestClient, agent:
     assert "sections" in error["message"] and "takes q, k, section" in error["message"]
 
 
+def test_the_people_section_is_the_same_whatever_else_is_asked(
+    client: TestClient, agent: str
+) -> None:
+    import_episodes(
+        client,
+        agent,
+        {"speaker": "Dana", "text": "Invoices are paid on the 15th.", "session": "s"},
+        {"speaker": "Ravi", "text": "Supplier invoices get paid net thirty.", "session": "s"},
+        end_sessions=True,
+    )
+    q = "When are invoices paid? Did Dana say?"
+
+    alone = context(client, agent, q, section="people")
+    with_episodes = context(client, agent, q, section=["people", "episodes"])
+
+    people = _ids(alone, "people", "name")
+    assert people == _ids(with_episodes, "people", "name")
+    # Named in the query, and of the episodes found: Ravi only through an episode.
+    assert set(people) == {"Dana", "Ravi"}
+    assert list(alone["sections"]) == ["people"]  # the episodes read, not returned
+
+
 def test_another_agents_data_never_appears(client: TestClient, agent: str) -> None:
     other = client.post("/v1/agents", json={"name": "Other"}).json()["id"]
     mine = _belief(client, agent, "Invoices over 10k need two approvals.")
