@@ -16,8 +16,9 @@ body's schema (``app/api/errors.py``: ``{"error": {"code", "message", "details"}
   ``X-Credence-Bookmark`` header (in on every one, out on the writes' 2xx answers).
 
 What an operation declares itself (``responses=``) is kept, except that 422 always gets the error
-body (FastAPI's own 422 schema is not what the API sends). The entries of the error body's
-``details.errors`` have one schema, ``ErrorEntry`` (docs/api.md, "Error entries").
+body (FastAPI's own 422 schema is not what the API sends; a 422 description declared is kept).
+The entries of the error body's ``details.errors`` have one schema, ``ErrorEntry`` (docs/api.md,
+"Error entries").
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def declare_errors(schema: dict[str, Any]) -> None:
             responses = operation.setdefault("responses", {})
             for status in _statuses(path, method.upper(), operation):
                 if status == "422" or status not in responses:
-                    responses[status] = _error_response(status)
+                    responses[status] = _error_response(status, responses.get(status))
 
 
 def _declare_bookmarks(operation: dict[str, Any], write: bool) -> None:
@@ -169,9 +170,14 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     return sorted(statuses)
 
 
-def _error_response(status: str) -> dict[str, Any]:
+def _error_response(status: str, declared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The error response of ``status``; a 422 keeps the description its operation declared
+    (not FastAPI's own "Validation Error")."""
+    description = (declared or {}).get("description")
+    if status != "422" or description in (None, "Validation Error"):
+        description = _DESCRIPTIONS[status]
     response: dict[str, Any] = {
-        "description": _DESCRIPTIONS[status],
+        "description": description,
         "content": {
             "application/json": {"schema": {"$ref": f"#/components/schemas/{ERROR_SCHEMA}"}}
         },

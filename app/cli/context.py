@@ -10,24 +10,47 @@ from pydantic import ValidationError
 from rich.table import Table
 
 from app.cli.common import AgentOption, agent_id_of, console, err_console, run_with_runtime
-from app.retrieval.models import ALL_SECTIONS, Context, ContextRequest
+from app.retrieval.models import (
+    ALL_SECTIONS,
+    DEFAULT_K,
+    K_DESCRIPTION,
+    MAX_BUDGET_TOKENS,
+    MIN_BUDGET_TOKENS,
+    Context,
+    ContextRequest,
+)
 
 
 def context_command(
     query: Annotated[str, typer.Argument(help="What the agent is asked")],
     agent: AgentOption = None,
-    k: Annotated[int, typer.Option("-k", "--k", min=1, max=100, help="Items per section")] = 5,
+    k: Annotated[int, typer.Option("-k", "--k", min=1, max=100, help=K_DESCRIPTION)] = DEFAULT_K,
     section: Annotated[
         list[str] | None, typer.Option("--section", help="Only these sections (repeat)")
     ] = None,
     mode: Annotated[str, typer.Option(help="fused, vector or fulltext")] = "fused",
+    budget_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--budget-tokens",
+            min=MIN_BUDGET_TOKENS,
+            max=MAX_BUDGET_TOKENS,
+            help="The token budget shared by the sections (default: the frame's)",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
 ) -> None:
     """Print the context retrieval assembles for a query, section by section."""
     agent_id = agent_id_of(agent)
     try:
         request = ContextRequest.model_validate(
-            {"q": query, "k": k, "sections": section or list(ALL_SECTIONS), "mode": mode}
+            {
+                "q": query,
+                "k": k,
+                "sections": section or list(ALL_SECTIONS),
+                "mode": mode,
+                "budget_tokens": budget_tokens,
+            }
         )
     except ValidationError as error:
         for item in error.errors():

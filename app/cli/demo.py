@@ -6,18 +6,20 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlencode
 
 import typer
 from rich.markup import escape
 
 from app.cli.common import console, err_console
-from app.config import get_settings
+from app.config import Settings, get_settings
 from app.demo import DEMO_AGENT_NAME, script
 from app.demo.models import DemoReport
 from app.demo.runner import DemoOptions, build_demo, default_ledger_path
 from app.errors import CredenceError
 
-GUIDE_URL = "http://127.0.0.1:8000/browser/guide"
+# Listening on every address: the browser reaches it on this machine's loopback.
+_ANY_ADDRESS = frozenset({"", "0.0.0.0", "::", "[::]"})  # noqa: S104 - addresses compared, not bound
 
 
 def demo_command(
@@ -61,14 +63,25 @@ def demo_command(
         if error.code == "demo_failed":
             err_console.print("the half-built demo agent is built again by the next run")
         raise typer.Exit(code=1) from error
-    _print_report(report)
+    _print_report(report, guide_url(get_settings(), None if name == DEMO_AGENT_NAME else report))
+
+
+def guide_url(settings: Settings, report: DemoReport | None = None) -> str:
+    """The guide's address on the API as configured (``api_host``, ``api_port``), naming the
+    demo agent when it is not the default one (``report``: one built under ``--name``; the
+    guide's default is the agent named "Credence demo")."""
+    host = "127.0.0.1" if settings.api_host in _ANY_ADDRESS else settings.api_host
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"  # an IPv6 address
+    url = f"http://{host}:{settings.api_port}/browser/guide"
+    return f"{url}?{urlencode({'agent_id': report.agent_id})}" if report else url
 
 
 def _progress(line: str) -> None:
     console.print(f"  [dim]·[/] {escape(line)}")
 
 
-def _print_report(report: DemoReport) -> None:
+def _print_report(report: DemoReport, guide: str) -> None:
     if report.reused:
         console.print(
             f"A complete demo agent exists already; kept as it is ([dim]--rebuild[/] builds it "
@@ -87,13 +100,13 @@ def _print_report(report: DemoReport) -> None:
     console.print()
     console.print(f"[bold green]Demo agent[/] {escape(report.agent_name)}: [bold]{agent}[/]")
     console.print("Next:")
-    for command, why in _next_steps(agent):
+    for command, why in _next_steps(agent, guide):
         console.print(f"  [bold]{escape(command)}[/]  [dim]# {escape(why)}[/]", soft_wrap=True)
 
 
-def _next_steps(agent_id: str) -> list[tuple[str, str]]:
+def _next_steps(agent_id: str, guide: str) -> list[tuple[str, str]]:
     return [
-        (f":guide {GUIDE_URL}", "in Neo4j Browser (http://127.0.0.1:7474/browser/)"),
+        (f":guide {guide}", "in Neo4j Browser (http://127.0.0.1:7474/browser/)"),
         (f"export CREDENCE_AGENT_ID={agent_id}", "the commands below then read the demo agent"),
         ("credence analytics longest_lineages", "the belief it revised, first to current"),
         ("credence analytics tool_outcomes_over_time", "how it earned autonomy with the ledger"),

@@ -26,7 +26,16 @@ from app.loop.models import ApprovalsPublic, ApprovalStatus
 from app.mcp.access import access_of
 from app.mcp.errors import error_text
 from app.mcp.tool_calls import AgentArg, BeliefArg, ContextArg, ToolCalls
-from app.retrieval.models import MAX_QUERY_CHARS, ContextRequest, SectionName
+from app.retrieval.models import (
+    DEFAULT_K,
+    K_DESCRIPTION,
+    MAX_BUDGET_TOKENS,
+    MAX_QUERY_CHARS,
+    MIN_BUDGET_TOKENS,
+    ContextRequest,
+    Mode,
+    SectionName,
+)
 from app.retrieval.models import Context as RetrievedContext
 
 
@@ -53,8 +62,17 @@ class ReadingTools(ToolCalls):
         query: Annotated[
             str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to recall")
         ],
-        k: Annotated[int, Field(ge=1, le=100, description="Items per section")] = 10,
+        k: Annotated[int, Field(ge=1, le=100, description=K_DESCRIPTION)] = DEFAULT_K,
         sections: list[SectionName] | None = None,
+        mode: Annotated[Mode, Field(description="fused, vector only or fulltext only")] = "fused",
+        budget_tokens: Annotated[
+            int | None,
+            Field(
+                ge=MIN_BUDGET_TOKENS,
+                le=MAX_BUDGET_TOKENS,
+                description="The token budget shared by the sections (default: the frame's)",
+            ),
+        ] = None,
         agent_id: AgentArg = None,
     ) -> RetrievedContext:
         """What the agent knows that bears on a query: relevant beliefs (with their open
@@ -62,7 +80,9 @@ class ReadingTools(ToolCalls):
         decisions (each with its line ``- [outcome] description (confidence: c)``), fused from
         vector and keyword search, within the frame's token budget; ``sections``: only these."""
         chosen: dict[str, Any] = {"sections": sections} if sections else {}
-        request = self.build(ContextRequest, q=query, k=k, **chosen)
+        request = self.build(
+            ContextRequest, q=query, k=k, mode=mode, budget_tokens=budget_tokens, **chosen
+        )
         return await self.run(
             ctx,
             agent_id,

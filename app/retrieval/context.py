@@ -74,7 +74,7 @@ async def build_context(
     wanted = list(dict.fromkeys(request.sections))
     vectors = RequestVectors(embedder.embed_one)
     unembedded = _unembedded(graph, embedder, vectors, settings, agent_id, request, now)
-    built_in = set(wanted) - set(extra_sections or {})
+    built_in = _searched(wanted, extra_sections or {})
     framing = asyncio.ensure_future(_frame(choose_frame, graph, agent_id, request.q))
     ahead = _Ahead.start(unembedded, built_in, vectors)
     try:
@@ -92,7 +92,7 @@ async def build_context(
             stripped=embedded.stripped,
             embed_question=embedded.later,
         )
-        loaded = await _load_sections(search, wanted, extra_sections or {})
+        loaded = await _load_sections(search, wanted, built_in, extra_sections or {})
         frame = await framing
     finally:
         _settle([framing, *ahead.futures(), *vectors.pending()])
@@ -120,6 +120,14 @@ async def build_context(
         sections={name: sections[name] for name in wanted},
         timings_ms={name: round(ms, 2) for name, ms in timings.items()},
     )
+
+
+def _searched(wanted: Collection[str], extra_sections: dict[str, ExtraSection]) -> set[str]:
+    """The built-in searches a request runs: those of its wanted sections, and the episodes'
+    when it wants people, whether or not it wants the episodes (the people section holds the
+    people of the episodes found: the same whatever else is asked)."""
+    built_in = set(wanted) - set(extra_sections)
+    return built_in | {"episodes"} if "people" in built_in else built_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,11 +295,15 @@ class Loaded:
 
 
 async def _load_sections(
-    search: SectionSearch, wanted: Sequence[str], extra_sections: dict[str, ExtraSection]
+    search: SectionSearch,
+    wanted: Sequence[str],
+    searched: Collection[str],
+    extra_sections: dict[str, ExtraSection],
 ) -> dict[str, Loaded]:
-    """Every wanted section read, concurrently; one no loader provides comes back as an
+    """Every wanted section read, concurrently (``searched``: the built-in searches run, the
+    episodes' for the people too, ``_searched``); one no loader provides comes back as an
     error."""
-    loaders = _loaders(search, wanted, extra_sections)
+    loaders = _loaders(search, searched, extra_sections)
     results = await asyncio.gather(
         *(_load_section(search, name, loaders[name]) for name in wanted if name in loaders)
     )
@@ -303,13 +315,14 @@ async def _load_sections(
 
 
 def _loaders(
-    search: SectionSearch, wanted: Sequence[str], extra_sections: dict[str, ExtraSection]
+    search: SectionSearch, searched: Collection[str], extra_sections: dict[str, ExtraSection]
 ) -> dict[str, SectionLoader]:
     """The loader of each section: the built-in searches, then the extra sections (which may
-    replace them), except that a wanted episode section is always the built-in search."""
-    # The episode search starts first and runs once: its section and the people section (the
-    # people of the episodes found) share its result.
-    episodes = asyncio.ensure_future(search.episodes()) if "episodes" in wanted else None
+    replace them), except that a searched episode section is always the built-in search."""
+    # The episode search starts first and runs once: its section (when wanted) and the people
+    # section (the people of the episodes found, whether or not the episodes are wanted) share
+    # its result.
+    episodes = asyncio.ensure_future(search.episodes()) if "episodes" in searched else None
     loaders: dict[str, SectionLoader] = {
         "beliefs": search.beliefs,
         "episodes": search.episodes,

@@ -21,14 +21,23 @@ ALL_SECTIONS: tuple[SectionName, ...] = (
 )
 Mode = Literal["fused", "vector", "fulltext"]
 MAX_QUERY_CHARS = 8000
+MIN_BUDGET_TOKENS = 100
+MAX_BUDGET_TOKENS = 200_000
+DEFAULT_K = 10
+# What ``k`` means, said alike by the API, the CLI and MCP (docs/retrieval.md §1).
+K_DESCRIPTION = (
+    "Search hits per section. The beliefs section adds to its k hits (`via: search`) the "
+    "active beliefs one SUPPORTS / CONTRADICTS hop from its first hits (5 by default), each "
+    "marked `via: expansion` with `expanded_from`: it can hold more than k items"
+)
 
 
 class ContextRequest(BaseModel):
     q: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
-    k: Annotated[int, Field(ge=1, le=100)] = 10
+    k: Annotated[int, Field(ge=1, le=100)] = DEFAULT_K
     sections: list[SectionName] = Field(default_factory=lambda: list(ALL_SECTIONS))
     mode: Mode = "fused"
-    budget_tokens: Annotated[int | None, Field(ge=100, le=200_000)] = None
+    budget_tokens: Annotated[int | None, Field(ge=MIN_BUDGET_TOKENS, le=MAX_BUDGET_TOKENS)] = None
 
 
 class Section(BaseModel):

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.exceptions import RequestValidationError
 
 from app.api.deps import AgentIdDep, RetrievalDep
 from app.retrieval.models import (
     ALL_SECTIONS,
+    K_DESCRIPTION,
+    MAX_BUDGET_TOKENS,
     MAX_QUERY_CHARS,
+    MIN_BUDGET_TOKENS,
     Context,
     ContextRequest,
     Mode,
@@ -19,13 +23,43 @@ from app.retrieval.models import (
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["context"])
 
+# The query parameters the route takes: any other is refused (a misspelt `sections=beliefs`
+# would otherwise be ignored and every section returned).
+PARAMETERS = ("q", "k", "section", "mode", "budget_tokens")
 
-@router.get("/context")
+
+def _known_parameters(request: Request) -> None:
+    """Refuses the query parameters the route does not take, each named (422)."""
+    unknown = sorted({name for name in request.query_params if name not in PARAMETERS})
+    if unknown:
+        taken = ", ".join(PARAMETERS)
+        raise RequestValidationError(
+            [
+                {
+                    "loc": ("query", name),
+                    "msg": f"unknown query parameter (this route takes {taken})",
+                    "type": "extra_forbidden",
+                }
+                for name in unknown
+            ]
+        )
+
+
+@router.get(
+    "/context",
+    dependencies=[Depends(_known_parameters)],
+    responses={
+        422: {
+            "description": "A query parameter is out of range, or unknown (each named in the "
+            "error's details: e.g. `sections`, where the route takes `section`)"
+        }
+    },
+)
 async def context(
     retrieval: RetrievalDep,
     agent_id: AgentIdDep,
     q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS, description="The query")],
-    k: Annotated[int, Query(ge=1, le=100, description="Items per section")] = 10,
+    k: Annotated[int, Query(ge=1, le=100, description=K_DESCRIPTION)] = 10,
     section: Annotated[
         list[SectionName] | None,
         Query(
@@ -36,7 +70,14 @@ async def context(
         ),
     ] = None,
     mode: Annotated[Mode, Query(description="fused, vector only or fulltext only")] = "fused",
-    budget_tokens: Annotated[int | None, Query(ge=100, le=200_000)] = None,
+    budget_tokens: Annotated[
+        int | None,
+        Query(
+            ge=MIN_BUDGET_TOKENS,
+            le=MAX_BUDGET_TOKENS,
+            description="The token budget shared by the sections (default: the frame's)",
+        ),
+    ] = None,
 ) -> Context:
     """Sections with scores, within the frame's token budget."""
     request = ContextRequest(

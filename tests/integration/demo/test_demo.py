@@ -6,13 +6,19 @@ Built under a name of its own (a test's demo never touches the user's "Credence 
 
 from __future__ import annotations
 
+import asyncio
+import re
 import uuid
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
 from app.beliefs.analytics.runner import analytics_names, run_analytics
 from app.beliefs.store import get_belief
-from app.config import Settings
+from app.cli.main import app as cli_app
+from app.config import Settings, get_settings
 from app.demo import script
 from app.demo.hold import AGENT_JOBS
 from app.demo.models import DemoReport
@@ -20,6 +26,28 @@ from app.demo.runner import DemoOptions, build_demo
 from app.graph.client import GraphClient
 from app.scheduler.store import agent_jobs
 from tests.integration.tools.conftest import sqlite_server
+
+DEMO_DOC = Path(__file__).resolve().parents[3] / "docs" / "demo.md"
+RESISTS = re.compile(r"^(\w+) [\w ]*: tension (\d\.\d\d) → (\d\.\d\d) \(resists\)$")
+
+
+def _assert_the_doc_gives_the_revisions_figures(lines: list[str]) -> None:
+    """docs/demo.md §8 gives the tension after each turn the pack belief resisted, and the
+    breakthrough's, as the build reports them (rounded to 0.01; deterministic on its clock)."""
+    resisted = [match.groups() for line in lines if (match := RESISTS.match(line))]
+    assert [(who, new) for who, _, new in resisted] == [
+        ("Maria", "0.14"),
+        ("Lena", "0.22"),
+        ("Tom", "0.32"),
+        ("Lena", "0.40"),
+        ("Lena", "0.49"),
+        ("Maria", "0.63"),
+    ]
+    assert sum(line.startswith("breakthrough at tension 0.72:") for line in lines) == 1
+    doc = " ".join(DEMO_DOC.read_text(encoding="utf-8").split())
+    rises = ", ".join(new for _, _, new in resisted[1:])
+    assert f"its tension rises, 0.14 (Maria's correction), {rises}, each step" in doc
+    assert "takes it to 0.72: **breakthrough**" in doc and "trigger tension 0.72" in doc
 
 
 def _stories(report: DemoReport) -> list[tuple[str, list[str]]]:
@@ -36,7 +64,12 @@ async def _assert_every_analytics_query_has_rows(graph: GraphClient, agent_id: s
 
 
 async def test_the_demo_agent_has_a_history_that_every_analytics_query_reads(
-    settings: Settings, graph: GraphClient, test_graph: GraphClient, tmp_path: Path
+    settings: Settings,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    tmp_path: Path,
+    cli: CliRunner,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     options = DemoOptions(
         name=f"Credence demo test {uuid.uuid4()}",
@@ -68,7 +101,7 @@ async def test_the_demo_agent_has_a_history_that_every_analytics_query_reads(
     assert "may be left unadjusted" in lineage["statements"][0]
     assert "may not be left unadjusted" in lineage["statements"][1]
     # Resistance first: several turns raised its tension before the one that revised it.
-    assert sum("(resists)" in line for line in stories["revision"].lines) >= 3
+    _assert_the_doc_gives_the_revisions_figures(stories["revision"].lines)
 
     # Autonomy earned with the ledger, a rejection and a refusal (tool_outcomes_over_time).
     rows = (await run_analytics(graph, agent, "tool_outcomes_over_time")).rows
@@ -93,6 +126,17 @@ async def test_the_demo_agent_has_a_history_that_every_analytics_query_reads(
     # A second run keeps the complete demo agent as it is.
     again = await build_demo(settings, options)
     assert again.reused and again.agent_id == agent and again.stories == []
+
+    # `credence demo --name` (keeping it) points to the guide on the API as configured, about
+    # this agent, not the default demo's (its own event loop: in a thread).
+    monkeypatch.setenv("CREDENCE_API_HOST", "0.0.0.0")
+    monkeypatch.setenv("CREDENCE_API_PORT", "8731")
+    get_settings.cache_clear()
+    arguments = ["demo", "--name", options.name, "--ledger", str(options.ledger)]
+    shown = await asyncio.to_thread(cli.invoke, cli_app, arguments)
+    assert shown.exit_code == 0, shown.output
+    guide = f":guide http://127.0.0.1:8731/browser/guide?agent_id={agent}"
+    assert guide in shown.output.replace("\n", "")
 
     # A rebuild deletes it and tells the same stories (deterministic).
     rebuilt = await build_demo(settings, replace(options, rebuild=True))

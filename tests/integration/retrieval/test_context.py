@@ -195,6 +195,70 @@ def test_top_beliefs_are_expanded_one_hop_along_supports(client: TestClient, age
     ]
 
 
+def test_k_counts_the_belief_hits_and_the_expansion_comes_besides_marked(
+    client: TestClient, agent: str
+) -> None:
+    hit = _belief(client, agent, "Accrued payroll is booked at every close.", strength=0.9)
+    neighbours = [
+        _belief(client, agent, f"Neighbour {n} of the payroll accrual holds.", strength=0.5)
+        for n in range(3)
+    ]
+    for neighbour in neighbours:
+        edge = client.post(
+            f"/v1/agents/{agent}/edges",
+            json={"type": "SUPPORTS", "source_id": neighbour, "target_id": hit, "weight": 0.5},
+        )
+        assert edge.status_code == 200, edge.text
+
+    body = context(client, agent, "accrued payroll at close", k=1, section="beliefs")
+    items = body["sections"]["beliefs"]["items"]
+
+    assert [i["id"] for i in items if i["via"] == "search"] == [hit]
+    expanded = {i["id"]: i for i in items if i["via"] == "expansion"}
+    assert set(expanded) == set(neighbours) and len(items) == 4
+    assert all(
+        i["expanded_from"] == [{"id": hit, "type": "SUPPORTS", "direction": "incoming"}]
+        for i in expanded.values()
+    )
+
+
+def test_unknown_query_parameters_are_refused_by_name(client: TestClient, agent: str) -> None:
+    plural = client.get(
+        f"/v1/agents/{agent}/context", params={"q": "x", "sections": "beliefs", "kk": 2}
+    )
+
+    assert plural.status_code == 422, plural.text
+    error = plural.json()["error"]
+    assert error["code"] == "invalid_input"
+    assert [e["location"] for e in error["details"]["errors"]] == [
+        ["query", "kk"],
+        ["query", "sections"],
+    ]
+    assert "sections" in error["message"] and "takes q, k, section" in error["message"]
+
+
+def test_the_people_section_is_the_same_whatever_else_is_asked(
+    client: TestClient, agent: str
+) -> None:
+    import_episodes(
+        client,
+        agent,
+        {"speaker": "Dana", "text": "Invoices are paid on the 15th.", "session": "s"},
+        {"speaker": "Ravi", "text": "Supplier invoices get paid net thirty.", "session": "s"},
+        end_sessions=True,
+    )
+    q = "When are invoices paid? Did Dana say?"
+
+    alone = context(client, agent, q, section="people")
+    with_episodes = context(client, agent, q, section=["people", "episodes"])
+
+    people = _ids(alone, "people", "name")
+    assert people == _ids(with_episodes, "people", "name")
+    # Named in the query, and of the episodes found: Ravi only through an episode.
+    assert set(people) == {"Dana", "Ravi"}
+    assert list(alone["sections"]) == ["people"]  # the episodes read, not returned
+
+
 def test_another_agents_data_never_appears(client: TestClient, agent: str) -> None:
     other = client.post("/v1/agents", json={"name": "Other"}).json()["id"]
     mine = _belief(client, agent, "Invoices over 10k need two approvals.")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 from app.browser.guide import GuideAgent, param_command, query_text, render_guide
-from app.browser.slides import SLIDES
+from app.browser.slides import GUIDE_QUERIES, SLIDES
 from app.graph.catalog import default_catalog
 
+ROOT = Path(__file__).resolve().parents[3]
 GUIDE = "http://127.0.0.1:8000/browser/guide"
 STYLE = "http://127.0.0.1:8000/browser/style.grass"
 
@@ -80,3 +83,40 @@ def test_without_a_demo_agent_one_slide_says_to_build_it() -> None:
 
 def test_the_agent_id_is_a_cypher_string_literal() -> None:
     assert param_command('odd"id\\') == ':param agent_id => "odd\\"id\\\\"'
+
+
+def _return_columns(query: str) -> list[str]:
+    """The columns of a query's last top-level RETURN (``AS`` names, else the expressions)."""
+    text = (ROOT / "cypher" / GUIDE_QUERIES / f"{query}.cypher").read_text(encoding="utf-8")
+    returned = re.findall(r"^RETURN (.*?)(?=^ORDER BY|^LIMIT|\Z)", text, re.M | re.S)[-1]
+    columns, depth, current = [], 0, ""
+    for char in returned:
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            columns.append(current)
+            current = ""
+        else:
+            current += char
+    columns.append(current)
+    return [
+        (re.search(r"\bAS (\w+)\s*$", c) or re.match(r"\s*(.*?)\s*$", c, re.S))[1] for c in columns
+    ]  # type: ignore[index]
+
+
+def test_the_docs_name_each_slides_table_columns_as_its_query_returns_them() -> None:
+    section = (
+        (ROOT / "docs" / "browser.md").read_text(encoding="utf-8").split("## §2")[1].split("##")[0]
+    )
+    rows = {
+        cells[0]: cells
+        for line in section.splitlines()
+        if line.startswith("| ") and (cells := [c.strip() for c in line.strip("|").split(" | ")])
+    }
+    assert {slide.title for slide in SLIDES} <= set(rows)
+    for slide in SLIDES:
+        named = re.findall(r"`(\w+)`", rows[slide.title][3])
+        assert named == [query.name for query in slide.queries], slide.title
+    for title, cells in rows.items():
+        tables = [name for name in re.findall(r"`(\w+)`", cells[3]) if not name.startswith("draw_")]
+        if tables:
+            assert cells[2] == f"`{', '.join(_return_columns(tables[0]))}`", title
