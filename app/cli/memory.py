@@ -174,6 +174,7 @@ def _print_skipped(skipped: SkippedEpisodes) -> None:
         f"skipped: {skipped.unclustered} unclustered, {skipped.trivial} trivial, "
         f"{skipped.without_embedding} without embedding, {skipped.beyond_limit} beyond the limit"
         + (f", {skipped.raced} taken by a concurrent reflection" if skipped.raced else "")
+        + (f", {skipped.consolidated} consolidated already" if skipped.consolidated else "")
     )
     if skipped.without_embedding:
         console.print("(`credence embed backfill` gives the episodes without embedding a vector)")

@@ -89,6 +89,11 @@ class SkippedEpisodes(BaseModel):
     beyond_limit: int = Field(description="Older eligible episodes past max_episodes.")
     unclustered: int = Field(description="Episodes in no cluster of at least min_cluster_size.")
     raced: int = Field(description="Clustered episodes a concurrent reflection consolidated first.")
+    consolidated: int = Field(
+        default=0,
+        description="Episodes a targeted reflection named that an earlier reflection had "
+        "consolidated already (each is consolidated once).",
+    )
 
 
 class CapabilityChange(BaseModel):

@@ -223,6 +223,7 @@ async def test_reflection_consolidates_clusters_into_rules(graph: GraphClient, a
         "beyond_limit": 0,
         "unclustered": 2,
         "raced": 0,
+        "consolidated": 0,
     }
     assert report.rules_embedded and not report.dry_run
 
@@ -669,6 +670,9 @@ async def test_a_targeted_reflection_draws_one_rule_from_named_or_recent_episode
     [group] = recent["clusters"]
     assert group["size"] == 3 and len(set(group["episode_ids"])) == 3
     assert ids["lone-20"] not in group["episode_ids"]  # consolidated by the first
+    # Named again: nothing to draw a rule from, and the answer says why (docs/memory.md §7).
+    again = fake_reasoner_client.post(url, json={"episode_ids": [ids["lone-20"]]}).json()
+    assert again["clusters"] == [] and again["skipped"]["consolidated"] == 1
     assert group["episode_ids"] == [ids["report-10"], ids["report-11"], ids["lone-21"]]
     trivial = fake_reasoner_client.post(url, json={"episode_ids": [ids["trivial-30"]]}).json()
     assert trivial["clusters"] == [] and trivial["skipped"]["trivial"] == 1
