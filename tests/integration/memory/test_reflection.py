@@ -699,3 +699,20 @@ def test_an_insight_learned_from_the_terminal_is_a_manual_rule_at_0_8(
     assert "Database" in learned.output and "confidence 0.80, manual" in learned.output
     blank = cli.invoke(cli_app, ["memory", "learn", "   ", "--agent", found.group(1)])
     assert blank.exit_code != 0 and "empty" in blank.output
+
+
+def test_values_the_memory_commands_refuse_are_usage_errors(cli: CliRunner, graph: object) -> None:
+    created = cli.invoke(cli_app, ["agents", "create", "Careless Cal"])
+    found = re.search(r"CREDENCE_AGENT_ID=(\S+)", created.output)
+    assert found is not None, created.output
+    agent = ["--agent", found.group(1)]
+    eleven = [arg for i in range(11) for arg in ("--episode", f"e{i}")]
+
+    too_many = cli.invoke(cli_app, ["memory", "reflect", *agent, *eleven])
+    too_early = cli.invoke(cli_app, ["memory", "reflect", *agent, "--since", "0001-01-01"])
+    too_long = cli.invoke(cli_app, ["memory", "learn", "word " * 600, *agent])
+
+    # Exit 2 naming the field and why, never a traceback.
+    for result, field in ((too_many, "episode_ids"), (too_early, "since"), (too_long, "content")):
+        assert result.exit_code == 2, result.output
+        assert field in result.output and "Traceback" not in result.output
