@@ -16,6 +16,8 @@ from app.reasoning.protocol import WorkUnit
 
 # The most characters between the verb and the entity (a bounded gap keeps the search linear).
 ENTITY_GAP = 300
+# A censor's reason holds at most this many characters (app/guardian/models.py).
+REASON_MAX_CHARS = 2000
 
 
 def rejected_action_pattern(unit: WorkUnit) -> str:
@@ -29,3 +31,12 @@ def rejected_action_pattern(unit: WorkUnit) -> str:
     if not entity:
         return f"(?i){verb}"
     return rf"(?is){verb}.{{0,{ENTITY_GAP}}}?(?<!\w){re.escape(entity)}(?!\w)"
+
+
+def rejection_reason(text: str) -> str:
+    """The learned censor's reason: the rejection quoted, cut to fit a censor's reason (a long
+    rejection still teaches the censor)."""
+    reason = f"learned from a rejection: {' '.join(text.split())}"
+    if len(reason) <= REASON_MAX_CHARS:
+        return reason
+    return reason[: REASON_MAX_CHARS - 1].rstrip() + "…"

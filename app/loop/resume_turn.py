@@ -21,7 +21,7 @@ from app.embeddings.store import embed_pending
 from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, InvalidInput
 from app.guardian.audit import work_unit_text
 from app.guardian.censors import learn_censor
-from app.guardian.learning import rejected_action_pattern
+from app.guardian.learning import rejected_action_pattern, rejection_reason
 from app.loop.acting import execute_and_verify
 from app.loop.activation import read_history
 from app.loop.approvals import (
@@ -304,7 +304,7 @@ async def _after_resumption(services: LoopServices, run: Resumption) -> None:
                 agent_id,
                 session,
                 rejected_action_pattern(proposed),
-                f"learned from a rejection: {answer.text}",
+                rejection_reason(answer.text),
                 "warn",
                 settings=services.settings.guardian,
             )
