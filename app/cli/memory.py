@@ -17,6 +17,7 @@ from app.cli.common import (
     validated,
     when,
 )
+from app.common import control_character_problem
 from app.config import get_settings
 from app.memory import rules, working_memory
 from app.memory.introspection import introspect
@@ -218,6 +219,9 @@ def memory_learn(
     text = " ".join(insight.split())
     if not text:
         raise typer.BadParameter("the insight is empty")
+    problem = control_character_problem(text) or control_character_problem(domain or "")
+    if problem is not None:
+        raise typer.BadParameter(problem)
     concept = " ".join((domain or " ".join(content_words(text)[:3]) or text[:60]).split())
     data = validated(
         RuleCreate, {"trigger_concept": concept[:200], "content": text, "source": "manual"}

@@ -711,6 +711,8 @@ def test_values_the_memory_commands_refuse_are_usage_errors(cli: CliRunner, grap
     too_many = cli.invoke(cli_app, ["memory", "reflect", *agent, *eleven])
     too_early = cli.invoke(cli_app, ["memory", "reflect", *agent, "--since", "0001-01-01"])
     too_long = cli.invoke(cli_app, ["memory", "learn", "word " * 600, *agent])
+    bell = cli.invoke(cli_app, ["memory", "learn", "ring the\x07bell", *agent])
+    assert bell.exit_code == 2 and "control character" in bell.output
 
     # Exit 2 naming the field and why, never a traceback.
     for result, field in ((too_many, "episode_ids"), (too_early, "since"), (too_long, "content")):
