@@ -678,6 +678,11 @@ async def test_a_targeted_reflection_draws_one_rule_from_named_or_recent_episode
     assert trivial["clusters"] == [] and trivial["skipped"]["trivial"] == 1
 
     both = fake_reasoner_client.post(url, json={"recent": 2, "episode_ids": [ids["bank-0"]]})
+    blank = fake_reasoner_client.post(url, json={"episode_ids": [ids["bank-0"], "  "]})
+    assert blank.status_code == 422, blank.text  # a blank id is malformed, not a missing episode
+    assert ["body", "episode_ids", 1] in [
+        e["location"] for e in blank.json()["error"]["details"]["errors"]
+    ]
     too_many = fake_reasoner_client.post(url, json={"recent": 11})
     assert both.status_code == 422 and too_many.status_code == 422
     assert ("body", "recent") in {
