@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Header, Path, Query
+from pydantic import AfterValidator
 from starlette.requests import HTTPConnection
 
 from app.api.security import authenticate, authorize_agent
 from app.beliefs.mechanics import Mechanics
 from app.clock import Clock
-from app.common import MAX_SKIP
+from app.common import MAX_SKIP, no_control_characters, not_blank
 from app.config import Settings
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
@@ -72,7 +73,14 @@ SkipQuery = Annotated[int, Query(ge=0, le=MAX_SKIP, description="Items to skip (
 # parameter, never an error deep inside (a model or a query refusing it: a 500).
 ItemId = Annotated[str, Path(min_length=1, max_length=64, description="An item's id.")]
 NamePath = Annotated[str, Path(min_length=1, max_length=120, description="A name.")]
-SessionKey = Annotated[str, Path(min_length=1, max_length=200, description="A session key.")]
+# Trimmed as chat turns and imports trim the keys they store; blank or with a control character
+# it is a 422 naming it.
+SessionKey = Annotated[
+    str,
+    Path(min_length=1, max_length=200, description="A session key."),
+    AfterValidator(not_blank),
+    AfterValidator(no_control_characters),
+]
 GraphDep = Annotated[GraphClient, Depends(get_graph)]
 MechanicsDep = Annotated[Mechanics, Depends(get_mechanics)]
 ReasonerDep = Annotated[Reasoner, Depends(get_reasoner)]

@@ -8,7 +8,16 @@ from typing import Annotated, cast, get_args
 import typer
 from rich.table import Table
 
-from app.cli.common import AgentOption, agent_id_of, console, run_with_graph, run_with_runtime, when
+from app.cli.common import (
+    AgentOption,
+    agent_id_of,
+    console,
+    run_with_graph,
+    run_with_runtime,
+    validated,
+    when,
+)
+from app.common import control_character_problem
 from app.config import get_settings
 from app.memory import rules, working_memory
 from app.memory.introspection import introspect
@@ -119,14 +128,17 @@ def memory_reflect(
     agent_id = agent_id_of(agent)
     if episode and recent is not None:
         raise typer.BadParameter("give --episode or --recent, not both")
-    request = ReflectRequest(
-        since=since,
-        min_cluster_size=min_cluster_size,
-        similarity=similarity,
-        max_episodes=max_episodes,
-        dry_run=dry_run,
-        episode_ids=episode or None,
-        recent=recent,
+    request = validated(
+        ReflectRequest,
+        {
+            "since": since,
+            "min_cluster_size": min_cluster_size,
+            "similarity": similarity,
+            "max_episodes": max_episodes,
+            "dry_run": dry_run,
+            "episode_ids": episode or None,
+            "recent": recent,
+        },
     )
     report = _reflect(agent_id, request)
     console.print(_clusters_table(report))
@@ -174,6 +186,7 @@ def _print_skipped(skipped: SkippedEpisodes) -> None:
         f"skipped: {skipped.unclustered} unclustered, {skipped.trivial} trivial, "
         f"{skipped.without_embedding} without embedding, {skipped.beyond_limit} beyond the limit"
         + (f", {skipped.raced} taken by a concurrent reflection" if skipped.raced else "")
+        + (f", {skipped.consolidated} consolidated already" if skipped.consolidated else "")
     )
     if skipped.without_embedding:
         console.print("(`credence embed backfill` gives the episodes without embedding a vector)")
@@ -206,8 +219,13 @@ def memory_learn(
     text = " ".join(insight.split())
     if not text:
         raise typer.BadParameter("the insight is empty")
+    problem = control_character_problem(text) or control_character_problem(domain or "")
+    if problem is not None:
+        raise typer.BadParameter(problem)
     concept = " ".join((domain or " ".join(content_words(text)[:3]) or text[:60]).split())
-    data = RuleCreate(trigger_concept=concept[:200], content=text, source="manual")
+    data = validated(
+        RuleCreate, {"trigger_concept": concept[:200], "content": text, "source": "manual"}
+    )
     rule = run_with_runtime(
         lambda runtime: rules.create_rule(
             runtime.graph, agent_id, data, runtime.embedder, now=runtime.clock.now()

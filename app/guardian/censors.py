@@ -148,6 +148,7 @@ async def add_censor(
         session_key=None,
         cap=None,
         settings=settings or GuardianSettings(),
+        action_given="action" in data.model_fields_set,
     )
 
 
@@ -220,6 +221,8 @@ class _NewCensor:
     session_key: str | None
     # The most censors one session may learn; None for a censor added by hand.
     cap: int | None
+    # Whether the person named the action (else it is the default, warn).
+    action_given: bool = False
 
     @property
     def learned(self) -> bool:
@@ -238,6 +241,7 @@ async def _add(
     session_key: str | None,
     cap: int | None,
     settings: GuardianSettings,
+    action_given: bool = False,
 ) -> CensorAdded:
     """Adds a manual censor (``session_key`` None) or a learned one, under the agent lock."""
     # The adversarial probes take up to a second or two for a bad pattern: off the event loop.
@@ -257,7 +261,7 @@ async def _add(
                 error_entry(["body", "action"], "must be warn, block or absolute", "literal_error")
             ],
         )
-    censor = _NewCensor(agent_id, normalised, reason, action, key, session_key, cap)
+    censor = _NewCensor(agent_id, normalised, reason, action, key, session_key, cap, action_given)
     return await graph.write_transaction(partial(_add_in, censor), action="adding a censor")
 
 
@@ -297,7 +301,9 @@ async def _add_in(censor: _NewCensor, tx: Transaction) -> CensorAdded:
 
 async def _same_pattern(tx: Transaction, censor: _NewCensor, existing_id: str) -> CensorAdded:
     """The stored censor ``existing_id`` already has the pattern: a person adding it again
-    reactivates it if it had been removed; otherwise (or when learned) it is a duplicate."""
+    reactivates it if it had been removed, with their reason and the action they name (it keeps
+    its own when they name none); otherwise (or when learned) it is a duplicate, and the answer
+    says when it acts otherwise than asked."""
     existing = await _stored(tx, censor.agent_id, existing_id)
     if existing.is_active or censor.learned:
         note = (
@@ -305,21 +311,29 @@ async def _same_pattern(tx: Transaction, censor: _NewCensor, existing_id: str) -
             if existing.is_active
             else " (it was removed; a learned duplicate does not bring it back)"
         )
+        if censor.action_given and existing.action != censor.action:
+            note += (
+                f"; it acts {existing.action}, not {censor.action} as asked"
+                " (remove it and add it again to change that)"
+            )
         return CensorAdded(
             status="duplicate",
             censor=existing,
             message=f"censor {existing.id} already has this pattern{note}; nothing written",
         )
     await tx.run(
-        "guardian/censors/set_censor_active",
+        "guardian/censors/reactivate_censor",
         agent_id=censor.agent_id,
         censor_id=existing.id,
-        active=True,
+        reason=censor.reason,
+        action=censor.action if censor.action_given else None,
     )
+    revived = await _stored(tx, censor.agent_id, existing.id)
     return CensorAdded(
         status="reactivated",
-        censor=await _stored(tx, censor.agent_id, existing.id),
-        message=f"censor {existing.id} had this pattern and had been removed; active again",
+        censor=revived,
+        message=f"censor {existing.id} had this pattern and had been removed; active again "
+        f"({revived.action})",
     )
 
 

@@ -21,6 +21,7 @@ from app.embeddings.store import embed_pending
 from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, InvalidInput
 from app.guardian.audit import work_unit_text
 from app.guardian.censors import learn_censor
+from app.guardian.learning import rejected_action_pattern, rejection_reason
 from app.loop.acting import execute_and_verify
 from app.loop.activation import read_history
 from app.loop.approvals import (
@@ -298,18 +299,12 @@ async def _after_resumption(services: LoopServices, run: Resumption) -> None:
             and proposed is not None
         ):
             session = (stored.state.request.session if stored.state else None) or "approvals"
-            pattern = rf"(?i)\b{re.escape(proposed.verb.replace('_', ' '))}\b"
-            if proposed.call is not None:
-                # A tool call's action text names the tool: "call ledger.write_query with ...".
-                pattern = rf"(?i)\bcall\s+{re.escape(proposed.call.qualified_name)}\b"
-            elif proposed.entities:
-                pattern += rf".*\b{re.escape(proposed.entities[0])}\b"
             learned = await learn_censor(
                 services.graph,
                 agent_id,
                 session,
-                pattern,
-                f"learned from a rejection: {answer.text}",
+                rejected_action_pattern(proposed),
+                rejection_reason(answer.text),
                 "warn",
                 settings=services.settings.guardian,
             )

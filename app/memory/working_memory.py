@@ -442,15 +442,17 @@ async def note_entities_in(
 ) -> None:
     """Inside the caller's transaction (holding the agent lock): a mention of each named entity
     (at most ``MAX_NOTED_ENTITIES``, blank and over-long names skipped), as :func:`note_entity`
-    records one. The loop notes the entities its work units act on, so working memory's
-    entities follow the work."""
+    records one; ``kind`` is that of an entity new to working memory (one noted before keeps
+    its own). The loop notes the entities its work units act on, so working memory's entities
+    follow the work."""
     kept = [" ".join(name.split()) for name in names]
     kept = list(dict.fromkeys(name for name in kept if 0 < len(name) <= 200))
     for name in kept[:MAX_NOTED_ENTITIES]:
         await tx.run(
             "memory/working_memory/note_entity",
             agent_id=agent_id,
-            entity={"name": name, "name_key": name_key(name), "kind": kind},
+            entity={"name": name, "name_key": name_key(name), "kind": None},
+            default_kind=kind,
             new_id=str(uuid.uuid4()),
             now=now,
         )
@@ -460,7 +462,8 @@ async def note_entity(
     graph: GraphClient, agent_id: str, data: EntityCreate, *, now: datetime | None = None
 ) -> Entity:
     """Records a mention of an entity (merged on its case-insensitive name): it becomes the most
-    salient entity of working memory.
+    salient entity of working memory. A kind given replaces the entity's; none keeps it (a new
+    entity is a ``thing``).
 
     Raises:
         AgentNotFound: no such agent.
@@ -473,7 +476,8 @@ async def note_entity(
         rows = await tx.run(
             "memory/working_memory/note_entity",
             agent_id=agent_id,
-            entity={**params, "kind": data.kind},
+            entity={**params, "kind": data.kind if "kind" in data.model_fields_set else None},
+            default_kind=data.kind,
             new_id=str(uuid.uuid4()),
             now=at,
         )

@@ -31,7 +31,14 @@ async def read_working_memory(
     settings: SettingsDep,
     clock: ClockDep,
     agent_id: AgentIdDep,
-    at: Annotated[Instant | None, Query(description="Load as of this time (default: now)")] = None,
+    at: Annotated[
+        Instant | None,
+        Query(
+            description="The time the notes' expiry and the temporal context are judged at "
+            "(default: now); tasks, notes, people, entities and beliefs are read as they stand "
+            "now, not as they stood then"
+        ),
+    ] = None,
 ) -> WorkingMemory:
     """The three columns: active tasks, unexpired notes, and objects in view."""
     return await working_memory.load_working_memory(

@@ -69,8 +69,8 @@ async def read_targeted(
     graph: GraphClient, embedder: Embedder | None, scope: ReflectionScope
 ) -> Candidates:
     """The episodes a targeted reflection reads (named, or the most recent unconsolidated),
-    oldest first; trivial ones and those without a vector yet are skipped and counted, named
-    ones consolidated already are left out.
+    oldest first; trivial ones, those without a vector yet and named ones consolidated already
+    are skipped and counted.
 
     Raises:
         AgentNotFound: no such agent.
@@ -104,5 +104,6 @@ async def read_targeted(
         "trivial": len(found) - len(usable),
         "without_embedding": len(usable) - len(raw),
         "beyond_limit": 0,
+        "consolidated": len(rows[0]["episodes"]) - len(found),
     }
     return _candidates(raw, skipped)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from app.common import Instant
+from app.common import Instant, not_blank
 from app.errors import CredenceError
 from app.memory.self_model import CapabilityState
 from app.memory.settings import MAX_EPISODES_LIMIT
@@ -42,7 +42,9 @@ class ReflectRequest(BaseModel):
     ] = None
     max_episodes: Annotated[int | None, Field(ge=1, le=MAX_EPISODES_LIMIT)] = None
     dry_run: bool = Field(default=False, description="Cluster and abstract, write nothing.")
-    episode_ids: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(
+    episode_ids: (
+        list[Annotated[str, Field(min_length=1, max_length=64), AfterValidator(not_blank)]] | None
+    ) = Field(
         default=None,
         min_length=1,
         max_length=TARGETED_MAX,
@@ -89,6 +91,11 @@ class SkippedEpisodes(BaseModel):
     beyond_limit: int = Field(description="Older eligible episodes past max_episodes.")
     unclustered: int = Field(description="Episodes in no cluster of at least min_cluster_size.")
     raced: int = Field(description="Clustered episodes a concurrent reflection consolidated first.")
+    consolidated: int = Field(
+        default=0,
+        description="Episodes a targeted reflection named that an earlier reflection had "
+        "consolidated already (each is consolidated once).",
+    )
 
 
 class CapabilityChange(BaseModel):

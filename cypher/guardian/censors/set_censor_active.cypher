@@ -1,4 +1,4 @@
-// Deactivates a censor (nothing is hard-deleted) or reactivates one a person adds again.
+// Deactivates a censor (nothing is hard-deleted); reactivate_censor brings one back.
 // Params: $agent_id (string), $censor_id (string), $active (boolean).
 // Returns: id (string). No row if there is no such censor.
 // $now (datetime): the clock's time; the graph client fills it in when not passed.

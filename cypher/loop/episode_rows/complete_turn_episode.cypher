@@ -1,6 +1,6 @@
 // Completes a chat turn's episode (created by memory/episodes/create_episodes in the same transaction):
 // the response, how the turn ran, and the frame it ran in; the turn's session (if any) records
-// when it was last active (an idle session is closed after a timeout). The response joins the
+// when it was last active (an idle session is closed after a timeout) and is open again. The response joins the
 // words the episode is scored by (its stored lexical terms and length) and the agent's lexical
 // statistics (its length, and the document frequency of each term the episode did not hold yet:
 // app/memory/lexical_stats.py), once: when the episode had no response yet, and only for an
@@ -48,6 +48,7 @@ CALL (e) {
 }
 CALL (e) {
   MATCH (e)-[:IN_SESSION]->(s:Session)
-  SET s.last_active = e.occurred_at
+  // A turn in a closed session opens it again: it closes (and is summarised) anew, when idle.
+  SET s.last_active = e.occurred_at, s.closed_at = null
 }
 RETURN e.id AS id

@@ -301,6 +301,33 @@ async def test_removing_deactivates_and_never_deletes(graph: GraphClient, agent:
     assert (await check(graph, agent, "tell me about project-x")).action == "block"
 
 
+async def test_a_censor_added_again_takes_the_action_and_reason_asked_for(
+    graph: GraphClient, agent: str
+) -> None:
+    added = await censors.add_censor(
+        graph, agent, CensorCreate(pattern=r"\bpayroll\b", reason="old worry", action="warn")
+    )
+    assert added.censor is not None
+    await censors.remove_censor(graph, agent, added.censor.id)
+
+    # Removed, then added again as a block: it blocks, for the reason now given.
+    readded = await censors.add_censor(
+        graph,
+        agent,
+        CensorCreate(pattern=r"\bpayroll\b", reason="payroll is off limits", action="block"),
+    )
+    assert readded.status == "reactivated" and readded.censor is not None
+    assert readded.censor.id == added.censor.id
+    assert (readded.censor.action, readded.censor.reason) == ("block", "payroll is off limits")
+    assert (await check(graph, agent, "run payroll now")).action == "block"
+
+    # Active already: nothing written, and the answer says it acts otherwise than asked.
+    same = await censors.add_censor(
+        graph, agent, CensorCreate(pattern=r"\bpayroll\b", reason="r", action="warn")
+    )
+    assert same.status == "duplicate" and "it acts block, not warn as asked" in same.message
+
+
 async def test_absolute_and_shipped_censors_cannot_be_removed(
     graph: GraphClient, agent: str
 ) -> None:

@@ -139,6 +139,19 @@ def test_rejection_is_learned_from(ordinary_day_agent: Agent) -> None:
     assert learned and "reconcile" in learned[0]["pattern"]
 
 
+def test_a_long_rejection_still_teaches_a_censor(agent: Agent) -> None:
+    _, turn = _proposal(agent)
+    text = "Never reconcile Chase without the statement. " + "The statement comes first. " * 90
+    response = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{turn['approval']['id']}",
+        json={"action": "reject", "text": text},
+    )
+    assert response.status_code == 200, response.text
+    learned = [c for c in agent.get("/censors")["data"] if c.get("auto_created")]
+    assert learned and learned[0]["reason"].startswith("learned from a rejection: Never")
+    assert len(learned[0]["reason"]) == 2000
+
+
 def test_expired_approval_cannot_be_answered(settings: Settings) -> None:
     clock = FixedClock(ordinary_day_start())
     with TestClient(create_app(settings, clock=clock)) as client:

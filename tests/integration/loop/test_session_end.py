@@ -64,3 +64,18 @@ def test_end_closes_an_imported_session_and_sets_its_salience(agent: Agent) -> N
     assert {e["is_peak"] for e in stored} == {True, False}
     assert any(e["is_end"] for e in stored)
     assert agent.client.post(f"/v1/agents/{agent.id}/sessions/none/end").status_code == 404
+
+
+def test_a_session_key_is_read_as_the_turns_stored_it(agent: Agent) -> None:
+    # A turn trims its session key: the same key, spaces and all, closes that session.
+    agent.chat("Our office opens at eight in the morning.", session=" padded ")
+    closed = agent.client.post(f"/v1/agents/{agent.id}/sessions/%20padded%20/close")
+    assert closed.status_code == 200, closed.text
+    assert closed.json()["session"] == "padded"
+
+    # A blank key, or one with a control character, is a 422 naming it, not a 404.
+    for key in ("%20%20", "a%00b"):
+        bad = agent.client.post(f"/v1/agents/{agent.id}/sessions/{key}/close")
+        assert bad.status_code == 422, bad.text
+        [entry] = bad.json()["error"]["details"]["errors"]
+        assert entry["location"] == ["path", "session"]

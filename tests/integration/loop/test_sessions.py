@@ -82,3 +82,19 @@ async def test_a_session_closes_at_the_end_of_a_turn_and_when_idle(
     assert stored["closed"] and stored["close_trigger"] == "idle_timeout"
     # Closed sessions are not swept again.
     assert await close_idle_sessions(services, agent.id, now=later) == []
+
+
+async def test_a_turn_in_a_closed_session_opens_it_again(
+    agent: Agent, settings: Settings, clock: Clock, graph: GraphClient, test_graph: GraphClient
+) -> None:
+    agent.chat("Our office opens at eight in the morning.", session="reused", end_session=True)
+    agent.chat("The kitchen is cleaned every Friday afternoon.", session="reused")
+    [reopened] = await test_graph.read("sessions/get_session_node", agent_id=agent.id, key="reused")
+    assert not reopened["closed"]
+
+    # So it closes again when idle, its summary counting the later turn too.
+    services = Runtime(settings, graph, clock=clock).loop
+    later = services.clock.now() + timedelta(minutes=settings.loop.session_idle_timeout_minutes + 1)
+    [closed] = await close_idle_sessions(services, agent.id, now=later)
+    assert closed.session == "reused" and closed.trigger == "idle_timeout"
+    assert closed.summary.startswith("Session reused: 2 turn(s).")

@@ -223,6 +223,7 @@ async def test_reflection_consolidates_clusters_into_rules(graph: GraphClient, a
         "beyond_limit": 0,
         "unclustered": 2,
         "raced": 0,
+        "consolidated": 0,
     }
     assert report.rules_embedded and not report.dry_run
 
@@ -669,11 +670,19 @@ async def test_a_targeted_reflection_draws_one_rule_from_named_or_recent_episode
     [group] = recent["clusters"]
     assert group["size"] == 3 and len(set(group["episode_ids"])) == 3
     assert ids["lone-20"] not in group["episode_ids"]  # consolidated by the first
+    # Named again: nothing to draw a rule from, and the answer says why (docs/memory.md §7).
+    again = fake_reasoner_client.post(url, json={"episode_ids": [ids["lone-20"]]}).json()
+    assert again["clusters"] == [] and again["skipped"]["consolidated"] == 1
     assert group["episode_ids"] == [ids["report-10"], ids["report-11"], ids["lone-21"]]
     trivial = fake_reasoner_client.post(url, json={"episode_ids": [ids["trivial-30"]]}).json()
     assert trivial["clusters"] == [] and trivial["skipped"]["trivial"] == 1
 
     both = fake_reasoner_client.post(url, json={"recent": 2, "episode_ids": [ids["bank-0"]]})
+    blank = fake_reasoner_client.post(url, json={"episode_ids": [ids["bank-0"], "  "]})
+    assert blank.status_code == 422, blank.text  # a blank id is malformed, not a missing episode
+    assert ["body", "episode_ids", 1] in [
+        e["location"] for e in blank.json()["error"]["details"]["errors"]
+    ]
     too_many = fake_reasoner_client.post(url, json={"recent": 11})
     assert both.status_code == 422 and too_many.status_code == 422
     assert ("body", "recent") in {
@@ -695,3 +704,22 @@ def test_an_insight_learned_from_the_terminal_is_a_manual_rule_at_0_8(
     assert "Database" in learned.output and "confidence 0.80, manual" in learned.output
     blank = cli.invoke(cli_app, ["memory", "learn", "   ", "--agent", found.group(1)])
     assert blank.exit_code != 0 and "empty" in blank.output
+
+
+def test_values_the_memory_commands_refuse_are_usage_errors(cli: CliRunner, graph: object) -> None:
+    created = cli.invoke(cli_app, ["agents", "create", "Careless Cal"])
+    found = re.search(r"CREDENCE_AGENT_ID=(\S+)", created.output)
+    assert found is not None, created.output
+    agent = ["--agent", found.group(1)]
+    eleven = [arg for i in range(11) for arg in ("--episode", f"e{i}")]
+
+    too_many = cli.invoke(cli_app, ["memory", "reflect", *agent, *eleven])
+    too_early = cli.invoke(cli_app, ["memory", "reflect", *agent, "--since", "0001-01-01"])
+    too_long = cli.invoke(cli_app, ["memory", "learn", "word " * 600, *agent])
+    bell = cli.invoke(cli_app, ["memory", "learn", "ring the\x07bell", *agent])
+    assert bell.exit_code == 2 and "control character" in bell.output
+
+    # Exit 2 naming the field and why, never a traceback.
+    for result, field in ((too_many, "episode_ids"), (too_early, "since"), (too_long, "content")):
+        assert result.exit_code == 2, result.output
+        assert field in result.output and "Traceback" not in result.output

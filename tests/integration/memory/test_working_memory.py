@@ -207,6 +207,11 @@ async def test_objects_people_entities_time_and_strong_beliefs(
     objects = memory.objects
     assert [p.id for p in objects.people] == [recent.id, old.id]
     assert again.mention_count == 2 and again.name == "invoice 4711"
+    # A mention that names no kind keeps the entity's; one that names a kind replaces it.
+    acme = await working_memory.note_entity(
+        graph, agent, EntityCreate(name="acme ltd"), now=NOW + timedelta(1)
+    )
+    assert acme.kind == "company" and again.kind == "thing"
     assert [e.name for e in objects.entities] == ["invoice 4711", "ACME Ltd"]
     # The times travel as text (toString) and read back as the instants written.
     assert [p.created_at for p in objects.people] == [NOW + timedelta(hours=1), NOW]

@@ -30,6 +30,10 @@ CENSOR_EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         ["sudo rm -rf --no-preserve-root /", "rm -fr ~/", "rm -r -f /*", "rm -Rf $HOME"],
         ["rm -rf /tmp/build", "rm -rf ~/projects/old-site", "rm notes.txt", "rm -rf ./dist"],
     ),
+    "find_delete_root_or_home": (
+        ["find / -delete", "sudo find ~ -name '*.log' -delete", "find -L $HOME -type f -delete"],
+        ["find . -name '*.pyc' -delete", "find /var/log -mtime +30 -delete", "find / -name x"],
+    ),
     "rm_rf_wildcard": (
         ["rm -rf *", "cd /srv/app && rm -rf ./*"],
         ["rm -rf *.pyc", "rm -rf build/*", "rm -f *.log"],
@@ -269,7 +273,7 @@ def test_frames_are_the_six_defaults_with_their_stakes() -> None:
 def test_censors_cover_the_default_blocklist() -> None:
     censors = _censors()
 
-    assert 15 <= len(censors) <= 30
+    assert 15 <= len(censors) <= 35
     assert set(censors) == set(CENSOR_EXAMPLES), "every censor needs examples in this test"
     actions = {censor.action for censor in censors.values()}
     assert actions == {"absolute", "block", "warn"}
