@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
 from app.guardian.audit import audit_request, creed_for, high_risk_kinds, work_unit_text
+from app.guardian.comments import without_comments
 from app.guardian.models import GRAVITY, CensorMatch, CensorRule, Verdict, VerdictAction
 from app.guardian.patterns import compiled, shipped_censors, shipped_keys
 from app.guardian.settings import GuardianSettings
@@ -115,6 +116,9 @@ def _search(
     found = _Searched()
     seen: set[tuple[str, str]] = set()
     deadline = time.monotonic() + timeout_seconds
+    # The text as written, and without its SQL comments when it has any (app/guardian/comments.py).
+    plain = without_comments(text)
+    texts = (text,) if plain is text else (text, plain)
     for censor in censors:
         if (censor.pattern, censor.action) in seen:
             continue
@@ -131,7 +135,11 @@ def _search(
         limit = remaining if give_up else max(remaining, _SLICE_SECONDS)
         found.checked += 1
         try:
-            hit = expression.search(text, timeout=limit, concurrent=not give_up)
+            hit = None
+            for each in texts:
+                hit = expression.search(each, timeout=limit, concurrent=not give_up)
+                if hit is not None:
+                    break
         except TimeoutError:
             if give_up:
                 return None
