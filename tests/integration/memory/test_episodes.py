@@ -194,3 +194,27 @@ def test_a_batch_over_the_characters_one_import_reads_is_413_and_writes_nothing(
     assert within.status_code == 201, within.text
     declared = client.get("/openapi.json").json()["paths"]["/v1/agents/{agent_id}/episodes"]
     assert f"more than {limit} characters" in declared["post"]["responses"]["413"]["description"]
+
+
+def test_a_speaker_whose_name_two_people_share_is_the_oldest_of_them(
+    client: TestClient, agent: str
+) -> None:
+    # Two people may share a name (docs/memory.md §2): a look-up by name takes the oldest, and
+    # so does an imported turn's speaker, linked to one person, not to every namesake.
+    people = f"/v1/agents/{agent}/people"
+    first = client.post(people, json={"name": "Dana Smith"}).json()
+    second = client.post(people, json={"name": "dana smith"}).json()
+
+    report = import_episodes(
+        client,
+        agent,
+        {"speaker": "DANA SMITH", "text": "The bank feed broke again."},
+        {"speaker": "Dana Smith", "text": "It is fixed now."},
+    )
+
+    for item in report["episodes"]:
+        detail = client.get(f"/v1/agents/{agent}/episodes/{item['id']}").json()
+        assert [p["id"] for p in detail["people"]] == [first["id"]]
+    namesake = client.get(f"{people}/{second['id']}").json()
+    assert namesake["last_seen"] == second["last_seen"]
+    assert client.get(people).json()["count"] == 2
