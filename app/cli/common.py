@@ -124,7 +124,7 @@ def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
     try:
         return asyncio.run(run())
     except CredenceError as error:
-        err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
+        err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
         raise typer.Exit(code=1) from error
 
 
@@ -142,7 +142,7 @@ def run_with_runtime(work: Callable[[Runtime], Awaitable[T]]) -> T:
     try:
         return asyncio.run(run())
     except CredenceError as error:
-        err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
+        err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
         raise typer.Exit(code=1) from error
 
 

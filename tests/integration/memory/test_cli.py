@@ -68,3 +68,31 @@ def test_a_log_over_the_characters_one_import_reads_goes_in_several_batches(
 
     assert imported.exit_code == 0, imported.output
     assert "60 episodes created" in imported.output
+
+
+def test_names_that_look_like_markup_are_printed_as_written(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch, graph: object
+) -> None:
+    # Rich reads "[...]" as markup: a name with a stray closing tag made every people command
+    # (and a missing person's error) end in a MarkupError traceback, and "[red]Eve" lost its tag.
+    created = cli.invoke(cli_app, ["agents", "create", "Agent [/x] Smith"])
+    assert created.exit_code == 0, created.output
+    assert "Agent [/x] Smith" in created.output
+    agent_id = re.search(r"CREDENCE_AGENT_ID=(\S+)", created.output)
+    assert agent_id is not None, created.output
+    monkeypatch.setenv("CREDENCE_AGENT_ID", agent_id.group(1))
+
+    added = cli.invoke(cli_app, ["people", "add", "Bob [/x] Jones", "--role", "[red]CFO"])
+    listed = cli.invoke(cli_app, ["people", "list"])
+    shown = cli.invoke(cli_app, ["people", "show", "bob [/x] jones"])
+    missing = cli.invoke(cli_app, ["people", "show", "[/y]"])
+    agent = cli.invoke(cli_app, ["agents", "show"])
+    agents = cli.invoke(cli_app, ["agents", "list", "--name", "Agent [/x] Smith"])
+
+    assert added.exit_code == 0 and "Bob [/x] Jones" in added.output, added.output
+    assert listed.exit_code == 0 and "[red]CFO" in listed.output, listed.output
+    assert shown.exit_code == 0 and "Bob [/x] Jones" in shown.output, shown.output
+    assert "[red]CFO" in shown.output
+    assert missing.exit_code == 1 and "[/y]" in missing.output, missing.output
+    assert agent.exit_code == 0 and "Agent [/x] Smith" in agent.output, agent.output
+    assert agents.exit_code == 0 and "[/x]" in agents.output, agents.output
