@@ -218,3 +218,18 @@ def test_a_speaker_whose_name_two_people_share_is_the_oldest_of_them(
     namesake = client.get(f"{people}/{second['id']}").json()
     assert namesake["last_seen"] == second["last_seen"]
     assert client.get(people).json()["count"] == 2
+
+
+def test_episodes_are_listed_by_speaker_in_any_case(client: TestClient, agent: str) -> None:
+    # People are found by name in any case; so are a speaker's episodes.
+    import_episodes(
+        client,
+        agent,
+        {"speaker": "Priya Patel", "text": "The bank feed broke again."},
+        {"speaker": "assistant", "text": "I will reconcile it by hand."},
+    )
+
+    for asked in ("Priya Patel", "priya patel", "PRIYA PATEL "):
+        found = _episodes(client, agent, speaker=asked)
+        assert [e["text"] for e in found] == ["The bank feed broke again."], asked
+    assert _episodes(client, agent, speaker="Priya") == []
