@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from pydantic import ValidationError
+from rich.markup import escape
 
 from app.cli.common import (
     AgentOption,
@@ -41,21 +42,7 @@ def episodes_import(
     line is bad. It goes in batches of at most --batch-size episodes and as many characters as
     one import takes (episodes.MAX_BATCH_CHARS)."""
     agent_id = agent_id_of(agent)
-    items: list[episodes.EpisodeIn] = []
-    problems: list[str] = []
-    for number, line in enumerate(read_utf8(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            items.append(episodes.EpisodeIn.model_validate_json(line))
-        except ValidationError as error:
-            for item in error.errors():
-                field = ".".join(map(str, item["loc"])) or "(line)"
-                problems.append(f"{path}:{number}: {field}: {item['msg']}")
-    if problems:
-        for problem in problems:
-            err_console.print(f"[red]{problem}[/]")
-        raise typer.Exit(code=1)
+    items = _read_log(path)
     settings = get_settings()
     embedder = shared_embedder(settings.embeddings)
 
@@ -82,6 +69,38 @@ def episodes_import(
 
     created, existing = run_with_graph(work)
     console.print(f"{created} episodes created, {existing} already there")
+
+
+def _read_log(path: Path) -> list[episodes.EpisodeIn]:
+    """The episodes of a JSON Lines log, every line validated (an external id repeated in the
+    file included, as one import refuses it) before anything is written; each bad line is
+    printed with its number and the command exits 1."""
+    items: list[episodes.EpisodeIn] = []
+    problems: list[str] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(read_utf8(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = episodes.EpisodeIn.model_validate_json(line)
+        except ValidationError as error:
+            for entry in error.errors():
+                field = ".".join(map(str, entry["loc"])) or "(line)"
+                problems.append(f"{path}:{number}: {field}: {entry['msg']}")
+            continue
+        if item.external_id is not None:
+            seen = first_line.setdefault(item.external_id, number)
+            if seen != number:
+                problems.append(
+                    f"{path}:{number}: external_id: {item.external_id!r} repeats line {seen}"
+                )
+                continue
+        items.append(item)
+    if problems:
+        for problem in problems:
+            err_console.print(f"[red]{escape(problem)}[/]")
+        raise typer.Exit(code=1)
+    return items
 
 
 @episodes_app.command("link-subjects")

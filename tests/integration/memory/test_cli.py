@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
@@ -96,3 +97,30 @@ def test_names_that_look_like_markup_are_printed_as_written(
     assert missing.exit_code == 1 and "[/y]" in missing.output, missing.output
     assert agent.exit_code == 0 and "Agent [/x] Smith" in agent.output, agent.output
     assert agents.exit_code == 0 and "[/x]" in agents.output, agents.output
+
+
+def test_a_log_that_repeats_an_external_id_is_refused_naming_both_lines(
+    cli: CliRunner, client: TestClient, make_agent: MakeAgent, tmp_path: Path
+) -> None:
+    # One import refuses a repeated external id; the log's batches reached it unchecked: a
+    # repeat in one batch was a pydantic traceback, in two batches a silent "already there".
+    agent = make_agent("Repeating log")
+    lines = [
+        {"external_id": "a", "speaker": "Ann", "text": "The feed broke."},
+        {"external_id": "b", "speaker": "Ann", "text": "It is fixed."},
+        {"external_id": "a", "speaker": "Ann", "text": "The feed broke again."},
+    ]
+    log = tmp_path / "repeats.jsonl"
+    log.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+
+    one_batch = cli.invoke(cli_app, ["episodes", "import", str(log), "--agent", agent])
+    two_batches = cli.invoke(
+        cli_app, ["episodes", "import", str(log), "--agent", agent, "--batch-size", "2"]
+    )
+
+    for refused in (one_batch, two_batches):
+        assert refused.exit_code == 1, refused.output
+        assert refused.exception is None or isinstance(refused.exception, SystemExit)
+        printed = " ".join(refused.output.split())  # however the terminal wrapped it
+        assert "repeats.jsonl:3: external_id: 'a' repeats line 1" in printed
+    assert client.get(f"/v1/agents/{agent}/episodes").json() == []
