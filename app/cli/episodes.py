@@ -21,6 +21,7 @@ from app.cli.common import (
 )
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
+from app.errors import InvalidInput
 from app.graph.client import GraphClient
 from app.memory import episodes
 from app.memory.episode_subjects import fill_topic_surfaces, link_stored_episodes
@@ -42,12 +43,13 @@ def episodes_import(
     line is bad. It goes in batches of at most --batch-size episodes and as many characters as
     one import takes (episodes.MAX_BATCH_CHARS)."""
     agent_id = agent_id_of(agent)
-    items = _read_log(path)
+    items, lines = _read_log(path)
     settings = get_settings()
     embedder = shared_embedder(settings.embeddings)
 
     async def work(graph: GraphClient) -> tuple[int, int]:
         created = existing = 0
+        await _check_beliefs(graph, agent_id, path, items, lines)
         with progress_bar() as progress:
             task = progress.add_task("importing episodes", total=len(items))
             for chunk in episodes.import_batches(items, batch_size):
@@ -71,11 +73,12 @@ def episodes_import(
     console.print(f"{created} episodes created, {existing} already there")
 
 
-def _read_log(path: Path) -> list[episodes.EpisodeIn]:
-    """The episodes of a JSON Lines log, every line validated (an external id repeated in the
-    file included, as one import refuses it) before anything is written; each bad line is
-    printed with its number and the command exits 1."""
+def _read_log(path: Path) -> tuple[list[episodes.EpisodeIn], list[int]]:
+    """The episodes of a JSON Lines log and their line numbers, every line validated (an
+    external id repeated in the file included, as one import refuses it) before anything is
+    written; each bad line is printed with its number and the command exits 1."""
     items: list[episodes.EpisodeIn] = []
+    lines: list[int] = []
     problems: list[str] = []
     first_line: dict[str, int] = {}
     for number, line in enumerate(read_utf8(path).splitlines(), start=1):
@@ -96,11 +99,36 @@ def _read_log(path: Path) -> list[episodes.EpisodeIn]:
                 )
                 continue
         items.append(item)
+        lines.append(number)
+    _refuse(problems)
+    return items, lines
+
+
+def _refuse(problems: list[str]) -> None:
+    """Prints each problem of the log and exits 1; nothing when there is none."""
     if problems:
         for problem in problems:
             err_console.print(f"[red]{escape(problem)}[/]")
         raise typer.Exit(code=1)
-    return items
+
+
+async def _check_beliefs(
+    graph: GraphClient,
+    agent_id: str,
+    path: Path,
+    items: list[episodes.EpisodeIn],
+    lines: list[int],
+) -> None:
+    """Refuses the log, before its first batch, when a line is about a belief the agent
+    does not have (each such line and belief printed; exit 1)."""
+    try:
+        await episodes.check_beliefs(graph, agent_id, items)
+    except InvalidInput as error:
+        problems = []
+        for entry in error.details.get("errors") or []:
+            _, _, index, field, position = entry["location"]
+            problems.append(f"{path}:{lines[index]}: {field}[{position}]: {entry['message']}")
+        _refuse(problems)
 
 
 @episodes_app.command("link-subjects")

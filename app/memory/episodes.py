@@ -154,7 +154,7 @@ async def import_episodes(
     items = batch.episodes
     _check_size(items)
     now = graph.clock.now()
-    await _check_beliefs(graph, agent_id, items)
+    await check_beliefs(graph, agent_id, items)
     external_ids = [item.external_id for item in items if item.external_id is not None]
     known = await _existing(graph, agent_id, external_ids) if external_ids else {}
     fresh = [i for i, item in enumerate(items) if item.external_id not in known]
@@ -242,8 +242,9 @@ def import_batches(items: list[EpisodeIn], most: int = MAX_BATCH) -> Iterator[li
             yield part[start : start + most]
 
 
-async def _check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeIn]) -> None:
-    """Refuses the batch when an item is about a belief the agent does not have.
+async def check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeIn]) -> None:
+    """Refuses the batch (or a whole log, before its first batch) when an item is about a
+    belief the agent does not have.
 
     Raises:
         InvalidInput: every such item and belief, by index.

@@ -124,3 +124,28 @@ def test_a_log_that_repeats_an_external_id_is_refused_naming_both_lines(
         printed = " ".join(refused.output.split())  # however the terminal wrapped it
         assert "repeats.jsonl:3: external_id: 'a' repeats line 1" in printed
     assert client.get(f"/v1/agents/{agent}/episodes").json() == []
+
+
+def test_a_log_about_a_belief_the_agent_lacks_writes_none_of_its_batches(
+    cli: CliRunner, client: TestClient, make_agent: MakeAgent, tmp_path: Path
+) -> None:
+    # "The whole file is validated first": the beliefs a line is about were checked batch by
+    # batch, so the batches before the bad line were written.
+    agent = make_agent("Stale log")
+    lines = [
+        {"external_id": "a", "speaker": "Ann", "text": "The feed broke."},
+        {"external_id": "b", "speaker": "Ann", "text": "It is fixed."},
+        "",
+        {"external_id": "c", "speaker": "Ann", "text": "Again.", "about": ["gone-belief"]},
+    ]
+    log = tmp_path / "stale.jsonl"
+    log.write_text("\n".join(json.dumps(line) if line else "" for line in lines) + "\n", "utf-8")
+
+    refused = cli.invoke(
+        cli_app, ["episodes", "import", str(log), "--agent", agent, "--batch-size", "2"]
+    )
+
+    assert refused.exit_code == 1, refused.output
+    printed = " ".join(refused.output.split())
+    assert "stale.jsonl:4: about[0]: no belief 'gone-belief' in this agent" in printed, printed
+    assert client.get(f"/v1/agents/{agent}/episodes").json() == []
