@@ -66,7 +66,7 @@ def episodes_import(
         if end_sessions:
             keys = sorted({item.session for item in items if item.session})
             if keys:
-                await episodes.end_sessions(graph, settings.retrieval, agent_id, keys)
+                await episodes.end_sessions_with_episodes(graph, settings.retrieval, agent_id, keys)
         return created, existing
 
     created, existing = run_with_graph(work)

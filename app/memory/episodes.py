@@ -198,7 +198,9 @@ async def import_episodes(
     ended: list[SessionEnd] = []
     keys = sorted({item.session for item in items if item.session is not None})
     if batch.end_sessions and keys:
-        ended = await end_sessions(graph, retrieval, agent_id, keys)
+        # An item already held keeps the session it was stored in: a key only such an item
+        # names has no episode and nothing to end (the batch was written: no 404 for it).
+        ended = await end_sessions_with_episodes(graph, retrieval, agent_id, keys)
     created = sum(1 for r in report if r.status == "created")
     return ImportReport(
         created=created,
@@ -586,6 +588,22 @@ async def end_sessions(
     Raises:
         NotFound: a session key the agent does not have.
     """
+    ended = await end_sessions_with_episodes(graph, retrieval, agent_id, keys)
+    found = {end.session for end in ended}
+    missing = [key for key in keys if key not in found]
+    if missing:
+        raise NotFound(
+            f"no session {missing[0]!r} with episodes in agent {agent_id!r}",
+            sessions=missing,
+            agent_id=agent_id,
+        )
+    return ended
+
+
+async def end_sessions_with_episodes(
+    graph: GraphClient, retrieval: EpisodeWriting, agent_id: str, keys: list[str]
+) -> list[SessionEnd]:
+    """Ends those of the sessions that have episodes (peak-end salience) and returns them."""
     salience = {
         "peak": retrieval.salience_peak,
         "end": retrieval.salience_end,
@@ -599,14 +617,6 @@ async def end_sessions(
         )
 
     rows = await graph.write_transaction(work)
-    found = {row["session"] for row in rows}
-    missing = [key for key in keys if key not in found]
-    if missing:
-        raise NotFound(
-            f"no session {missing[0]!r} with episodes in agent {agent_id!r}",
-            sessions=missing,
-            agent_id=agent_id,
-        )
     return [SessionEnd.model_validate(row) for row in rows]
 
 

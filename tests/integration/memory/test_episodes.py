@@ -233,3 +233,29 @@ def test_episodes_are_listed_by_speaker_in_any_case(client: TestClient, agent: s
         found = _episodes(client, agent, speaker=asked)
         assert [e["text"] for e in found] == ["The bank feed broke again."], asked
     assert _episodes(client, agent, speaker="Priya") == []
+
+
+def test_ending_a_batchs_sessions_skips_a_key_only_an_episode_already_held_names(
+    client: TestClient, agent: str
+) -> None:
+    # An item already held keeps its stored session; the key it names now has no episode. The
+    # batch's new episode was written and then the import answered 404 "no session 'later'".
+    import_episodes(
+        client, agent, {"external_id": "a", "speaker": "Sam", "text": "hi", "session": "s1"}
+    )
+    response = client.post(
+        f"/v1/agents/{agent}/episodes",
+        json={
+            "episodes": [
+                {"external_id": "b", "speaker": "Sam", "text": "bye", "session": "s1"},
+                {"external_id": "a", "speaker": "Sam", "text": "hi", "session": "later"},
+            ],
+            "end_sessions": True,
+        },
+    )
+
+    assert response.status_code == 201, response.text
+    report = response.json()
+    assert (report["created"], report["existing"]) == (1, 1)
+    assert [s["session"] for s in report["sessions_ended"]] == ["s1"]
+    assert {e["external_id"] for e in _episodes(client, agent, session="s1")} == {"a", "b"}
