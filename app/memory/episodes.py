@@ -249,6 +249,7 @@ async def check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeIn
     belief the agent does not have.
 
     Raises:
+        AgentNotFound: no such agent.
         InvalidInput: every such item and belief, by index.
     """
     belief_ids = sorted({bid for item in items for bid in item.about})
@@ -261,6 +262,7 @@ async def check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeIn
         )
     }
     if missing:
+        await require_agent(graph, agent_id)  # an unknown agent has no beliefs: a 404, not 422
         errors = [
             error_entry(
                 ["body", "episodes", i, "about", j], f"no belief {bid!r} in this agent", "not_found"

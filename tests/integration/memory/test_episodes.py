@@ -96,6 +96,10 @@ def test_one_bad_item_rejects_the_batch_naming_index_and_field(
 def test_unknown_agent_is_404_and_unknown_session_is_404(client: TestClient, agent: str) -> None:
     item = {"speaker": "Sam", "text": "hello"}
     assert client.post("/v1/agents/ghost/episodes", json={"episodes": [item]}).status_code == 404
+    # An unknown agent has no beliefs: what the items are about cannot turn its 404 into a 422.
+    about = {**item, "about": ["b-1"]}
+    ghost = client.post("/v1/agents/ghost/episodes", json={"episodes": [about]})
+    assert ghost.status_code == 404 and ghost.json()["error"]["code"] == "agent_not_found"
     assert client.get("/v1/agents/ghost/episodes").status_code == 404
     assert client.post(f"/v1/agents/{agent}/sessions/none/end").status_code == 404
 
