@@ -89,6 +89,7 @@ def test_names_that_look_like_markup_are_printed_as_written(
     missing = cli.invoke(cli_app, ["people", "show", "[/y]"])
     agent = cli.invoke(cli_app, ["agents", "show"])
     agents = cli.invoke(cli_app, ["agents", "list", "--name", "Agent [/x] Smith"])
+    born = cli.invoke(cli_app, ["birth", "Born [/x] Agent"])
 
     assert added.exit_code == 0 and "Bob [/x] Jones" in added.output, added.output
     assert listed.exit_code == 0 and "[red]CFO" in listed.output, listed.output
@@ -97,6 +98,7 @@ def test_names_that_look_like_markup_are_printed_as_written(
     assert missing.exit_code == 1 and "[/y]" in missing.output, missing.output
     assert agent.exit_code == 0 and "Agent [/x] Smith" in agent.output, agent.output
     assert agents.exit_code == 0 and "[/x]" in agents.output, agents.output
+    assert born.exit_code == 0 and "born Born [/x] Agent" in born.output, born.output
 
 
 def test_a_log_that_repeats_an_external_id_is_refused_naming_both_lines(
