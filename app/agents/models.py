@@ -83,7 +83,13 @@ class AgentCreate(BaseModel):
         description="The directory MCP server to ask at birth (implies enrich; needs a profile).",
     )
 
-    _check = field_validator("name")(not_blank)
+    @field_validator("name")
+    @classmethod
+    def _one_line(cls, name: str) -> str:
+        # A name is one line, as a person's is (app/memory/people/store.py): the identity
+        # document (Claude's system prompt) opens with it as its title, where a line break
+        # would start sections of its own.
+        return " ".join(str(not_blank(name)).split())
 
     @model_validator(mode="after")
     def _packs_with_a_profile(self) -> AgentCreate:

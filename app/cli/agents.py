@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from app.agents.birth import ensure_default_agent
@@ -34,7 +35,7 @@ def agents_create(name: str) -> None:
     """Create an agent and print its id."""
     data = validated(AgentCreate, {"name": name})
     agent = run_with_graph(lambda graph: create_agent(graph, data))
-    console.print(f"created agent [bold]{agent.name}[/]: {agent.id}")
+    console.print(f"created agent [bold]{escape(agent.name)}[/]: {agent.id}")
     console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")
 
 
@@ -48,7 +49,7 @@ def agents_list(
     if name is not None and not 1 <= len(name) <= NAME_MAX:
         raise typer.BadParameter(f"give 1 to {NAME_MAX} characters", param_hint="'--name'")
     page = run_with_graph(lambda graph: list_agents(graph, None, skip, limit, name=name))
-    named = f" named {name!r}" if name is not None else ""
+    named = escape(f" named {name!r}") if name is not None else ""
     table = Table(title=f"{page.count} agents{named}" + (f" (from {skip + 1})" if skip else ""))
     # An id is what a reader copies: never cut, whatever the terminal's width.
     table.add_column("id", no_wrap=True, overflow="fold")
@@ -61,7 +62,7 @@ def agents_list(
     for agent in page.data:
         table.add_row(
             agent.id,
-            agent.name,
+            escape(agent.name),
             when(agent.created_at),
             agent.birth_source or "",
             str(agent.beliefs),
@@ -95,7 +96,7 @@ def agents_show(agent: AgentOption = None) -> None:
     """Show an agent and its counts."""
     found = run_with_graph(lambda graph: get_agent(graph, agent_id_of(agent)))
     console.print(
-        f"[bold]{found.name}[/] {found.id}  born {found.created_at:%Y-%m-%d %H:%M} "
+        f"[bold]{escape(found.name)}[/] {found.id}  born {found.created_at:%Y-%m-%d %H:%M} "
         f"({found.birth_source}); {found.beliefs} active beliefs, "
         f"{found.revisions} revisions"
     )
@@ -129,7 +130,7 @@ def agents_default(
         typer.echo(agent.id)  # the one line a shell captures
         return
     console.print(
-        f"{'born' if born else 'found'} default agent [bold]{agent.name}[/]: {agent.id} "
+        f"{'born' if born else 'found'} default agent [bold]{escape(agent.name)}[/]: {agent.id} "
         f"({agent.beliefs} active beliefs)"
     )
     console.print(f"use it with: export CREDENCE_AGENT_ID={agent.id}")

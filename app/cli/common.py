@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from app.beliefs.models import Dissatisfaction
 from app.clock import clock_starting_at
+from app.common import control_character_problem
 from app.config import get_settings
 from app.errors import CredenceError, location_text
 from app.graph.client import GraphClient
@@ -55,12 +56,33 @@ def agent_id_of(option: str | None) -> str:
 
 def validated(model: type[M], fields: Mapping[str, object]) -> M:
     """``model`` built from what the command was given; a value it refuses is a usage error
-    (exit 2) naming each field and why, never a traceback."""
+    (exit 2) naming each field and why, never a traceback. Text with a control character is
+    refused as the API refuses it (app/api/control_characters.py)."""
+    for name, problem in _control_characters(fields, ()):
+        raise typer.BadParameter(_problem(name, problem))
     try:
         return model.model_validate(fields)
     except ValidationError as error:
         problems = "; ".join(_problem(item["loc"], item["msg"]) for item in error.errors())
         raise typer.BadParameter(problems) from None
+
+
+def _control_characters(
+    value: object, where: tuple[int | str, ...]
+) -> list[tuple[tuple[int | str, ...], str]]:
+    """Each text in ``value`` (nested mappings and lists included) that holds a control
+    character, with where it is and why."""
+    if isinstance(value, str):
+        problem = control_character_problem(value)
+        return [] if problem is None else [(where, problem)]
+    parts: list[tuple[int | str, object]]
+    if isinstance(value, Mapping):
+        parts = list(value.items())
+    elif isinstance(value, list | tuple):
+        parts = list(enumerate(value))
+    else:
+        return []
+    return [found for key, item in parts for found in _control_characters(item, (*where, key))]
 
 
 def _problem(loc: tuple[int | str, ...], message: str) -> str:
@@ -124,7 +146,7 @@ def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
     try:
         return asyncio.run(run())
     except CredenceError as error:
-        err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
+        err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
         raise typer.Exit(code=1) from error
 
 
@@ -142,7 +164,7 @@ def run_with_runtime(work: Callable[[Runtime], Awaitable[T]]) -> T:
     try:
         return asyncio.run(run())
     except CredenceError as error:
-        err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
+        err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
         raise typer.Exit(code=1) from error
 
 

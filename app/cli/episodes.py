@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from pydantic import ValidationError
+from rich.markup import escape
 
 from app.cli.common import (
     AgentOption,
@@ -20,6 +21,7 @@ from app.cli.common import (
 )
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
+from app.errors import InvalidInput
 from app.graph.client import GraphClient
 from app.memory import episodes
 from app.memory.episode_subjects import fill_topic_surfaces, link_stored_episodes
@@ -41,26 +43,13 @@ def episodes_import(
     line is bad. It goes in batches of at most --batch-size episodes and as many characters as
     one import takes (episodes.MAX_BATCH_CHARS)."""
     agent_id = agent_id_of(agent)
-    items: list[episodes.EpisodeIn] = []
-    problems: list[str] = []
-    for number, line in enumerate(read_utf8(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            items.append(episodes.EpisodeIn.model_validate_json(line))
-        except ValidationError as error:
-            for item in error.errors():
-                field = ".".join(map(str, item["loc"])) or "(line)"
-                problems.append(f"{path}:{number}: {field}: {item['msg']}")
-    if problems:
-        for problem in problems:
-            err_console.print(f"[red]{problem}[/]")
-        raise typer.Exit(code=1)
+    items, lines = _read_log(path)
     settings = get_settings()
     embedder = shared_embedder(settings.embeddings)
 
     async def work(graph: GraphClient) -> tuple[int, int]:
         created = existing = 0
+        await _check_beliefs(graph, agent_id, path, items, lines)
         with progress_bar() as progress:
             task = progress.add_task("importing episodes", total=len(items))
             for chunk in episodes.import_batches(items, batch_size):
@@ -77,11 +66,69 @@ def episodes_import(
         if end_sessions:
             keys = sorted({item.session for item in items if item.session})
             if keys:
-                await episodes.end_sessions(graph, settings.retrieval, agent_id, keys)
+                await episodes.end_sessions_with_episodes(graph, settings.retrieval, agent_id, keys)
         return created, existing
 
     created, existing = run_with_graph(work)
     console.print(f"{created} episodes created, {existing} already there")
+
+
+def _read_log(path: Path) -> tuple[list[episodes.EpisodeIn], list[int]]:
+    """The episodes of a JSON Lines log and their line numbers, every line validated (an
+    external id repeated in the file included, as one import refuses it) before anything is
+    written; each bad line is printed with its number and the command exits 1."""
+    items: list[episodes.EpisodeIn] = []
+    lines: list[int] = []
+    problems: list[str] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(read_utf8(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = episodes.EpisodeIn.model_validate_json(line)
+        except ValidationError as error:
+            for entry in error.errors():
+                field = ".".join(map(str, entry["loc"])) or "(line)"
+                problems.append(f"{path}:{number}: {field}: {entry['msg']}")
+            continue
+        if item.external_id is not None:
+            seen = first_line.setdefault(item.external_id, number)
+            if seen != number:
+                problems.append(
+                    f"{path}:{number}: external_id: {item.external_id!r} repeats line {seen}"
+                )
+                continue
+        items.append(item)
+        lines.append(number)
+    _refuse(problems)
+    return items, lines
+
+
+def _refuse(problems: list[str]) -> None:
+    """Prints each problem of the log and exits 1; nothing when there is none."""
+    if problems:
+        for problem in problems:
+            err_console.print(f"[red]{escape(problem)}[/]")
+        raise typer.Exit(code=1)
+
+
+async def _check_beliefs(
+    graph: GraphClient,
+    agent_id: str,
+    path: Path,
+    items: list[episodes.EpisodeIn],
+    lines: list[int],
+) -> None:
+    """Refuses the log, before its first batch, when a line is about a belief the agent
+    does not have (each such line and belief printed; exit 1)."""
+    try:
+        await episodes.check_beliefs(graph, agent_id, items)
+    except InvalidInput as error:
+        problems = []
+        for entry in error.details.get("errors") or []:
+            _, _, index, field, position = entry["location"]
+            problems.append(f"{path}:{lines[index]}: {field}[{position}]: {entry['message']}")
+        _refuse(problems)
 
 
 @episodes_app.command("link-subjects")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from app.agents.birth import birth, every_pack_for, known_industries
@@ -367,7 +368,7 @@ def birth_command(
         )
 
     born = run_with_graph(work)
-    console.print(f"born [bold]{born.name}[/]: {born.id} ({born.birth_source})")
+    console.print(f"born [bold]{escape(born.name)}[/]: {born.id} ({born.birth_source})")
     if born.birth:
         details = born.birth
         for report in details.packs:

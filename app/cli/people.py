@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -33,8 +34,8 @@ def _people_table(found: list[Person], title: str) -> Table:
     for person in found:
         table.add_row(
             person.id[:8],
-            person.name,
-            person.role,
+            escape(person.name),
+            escape(person.role),
             person.seniority,
             f"{person.relationship_value:.3f}",
             f"{person.trust:.2f}",
@@ -81,7 +82,7 @@ def people_add(
         lambda graph: people.create_person(graph, agent_id, data, mechanics=settings.memory)
     )
     console.print(
-        f"added person {person.id}: {person.name} (authority {person.authority:.2f}, "
+        f"added person {person.id}: {escape(person.name)} (authority {person.authority:.2f}, "
         f"relationship {person.relationship_value:.3f})"
     )
 
@@ -108,8 +109,8 @@ def people_show(
     found = run_with_graph(load)
     affect = found.affect
     lines = [
-        f"[bold]{found.name}[/] {found.email or ''}",
-        f"{found.role}, {found.seniority} (authority {found.authority:.2f}); "
+        f"[bold]{escape(found.name)}[/] {escape(found.email or '')}",
+        f"{escape(found.role)}, {found.seniority} (authority {found.authority:.2f}); "
         f"born {found.birth_source}; knowledge {found.knowledge_level}",
         f"relationship {bar(found.relationship_value)} {found.relationship_value:.3f}",
         f"frequency    {bar(found.interaction_frequency)} {found.interaction_frequency:.3f} "
@@ -120,7 +121,7 @@ def people_show(
         f"stress {affect.stress:.2f}",
         f"last seen {when(found.last_seen)}",
     ]
-    lines += [f"prefers {key}: {value}" for key, value in sorted(found.preferences.items())]
+    lines += [escape(f"prefers {key}: {value}") for key, value in sorted(found.preferences.items())]
     lines += _user_model_lines(found)
     console.print(Panel("\n".join(lines), title=found.id))
 
@@ -129,15 +130,15 @@ def _user_model_lines(found: Person) -> list[str]:
     """What the loop has learned of the person: knowledge per domain, topics, goals, patterns
     and the latest trust changes with their reasons."""
     lines = [
-        f"knows {domain}: {k.level} ({k.score:.2f}, {k.signals} signals)"
+        escape(f"knows {domain}: {k.level} ({k.score:.2f}, {k.signals} signals)")
         for domain, k in sorted(found.knowledge.items())
     ]
     if found.topics:
-        lines.append("topics: " + ", ".join(f"{t.topic} ({t.count})" for t in found.topics))
-    lines += [f"goal: {g.goal} ({g.count}×)" for g in found.inferred_goals[:5]]
-    lines += [f"worked: {p.pattern} ({p.count}×)" for p in found.successful_patterns[:5]]
+        lines.append(escape("topics: " + ", ".join(f"{t.topic} ({t.count})" for t in found.topics)))
+    lines += [escape(f"goal: {g.goal} ({g.count}×)") for g in found.inferred_goals[:5]]
+    lines += [escape(f"worked: {p.pattern} ({p.count}×)") for p in found.successful_patterns[:5]]
     lines += [
-        f"trust {c.before:.3f} → {c.after:.3f} ({c.cause}, {when(c.at)}): {c.reason}"
+        f"trust {c.before:.3f} → {c.after:.3f} ({c.cause}, {when(c.at)}): {escape(c.reason)}"
         for c in found.trust_history[:5]
     ]
     return lines

@@ -154,7 +154,7 @@ async def import_episodes(
     items = batch.episodes
     _check_size(items)
     now = graph.clock.now()
-    await _check_beliefs(graph, agent_id, items)
+    await check_beliefs(graph, agent_id, items)
     external_ids = [item.external_id for item in items if item.external_id is not None]
     known = await _existing(graph, agent_id, external_ids) if external_ids else {}
     fresh = [i for i, item in enumerate(items) if item.external_id not in known]
@@ -198,7 +198,9 @@ async def import_episodes(
     ended: list[SessionEnd] = []
     keys = sorted({item.session for item in items if item.session is not None})
     if batch.end_sessions and keys:
-        ended = await end_sessions(graph, retrieval, agent_id, keys)
+        # An item already held keeps the session it was stored in: a key only such an item
+        # names has no episode and nothing to end (the batch was written: no 404 for it).
+        ended = await end_sessions_with_episodes(graph, retrieval, agent_id, keys)
     created = sum(1 for r in report if r.status == "created")
     return ImportReport(
         created=created,
@@ -242,10 +244,12 @@ def import_batches(items: list[EpisodeIn], most: int = MAX_BATCH) -> Iterator[li
             yield part[start : start + most]
 
 
-async def _check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeIn]) -> None:
-    """Refuses the batch when an item is about a belief the agent does not have.
+async def check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeIn]) -> None:
+    """Refuses the batch (or a whole log, before its first batch) when an item is about a
+    belief the agent does not have.
 
     Raises:
+        AgentNotFound: no such agent.
         InvalidInput: every such item and belief, by index.
     """
     belief_ids = sorted({bid for item in items for bid in item.about})
@@ -258,6 +262,7 @@ async def _check_beliefs(graph: GraphClient, agent_id: str, items: list[EpisodeI
         )
     }
     if missing:
+        await require_agent(graph, agent_id)  # an unknown agent has no beliefs: a 404, not 422
         errors = [
             error_entry(
                 ["body", "episodes", i, "about", j], f"no belief {bid!r} in this agent", "not_found"
@@ -585,6 +590,22 @@ async def end_sessions(
     Raises:
         NotFound: a session key the agent does not have.
     """
+    ended = await end_sessions_with_episodes(graph, retrieval, agent_id, keys)
+    found = {end.session for end in ended}
+    missing = [key for key in keys if key not in found]
+    if missing:
+        raise NotFound(
+            f"no session {missing[0]!r} with episodes in agent {agent_id!r}",
+            sessions=missing,
+            agent_id=agent_id,
+        )
+    return ended
+
+
+async def end_sessions_with_episodes(
+    graph: GraphClient, retrieval: EpisodeWriting, agent_id: str, keys: list[str]
+) -> list[SessionEnd]:
+    """Ends those of the sessions that have episodes (peak-end salience) and returns them."""
     salience = {
         "peak": retrieval.salience_peak,
         "end": retrieval.salience_end,
@@ -598,14 +619,6 @@ async def end_sessions(
         )
 
     rows = await graph.write_transaction(work)
-    found = {row["session"] for row in rows}
-    missing = [key for key in keys if key not in found]
-    if missing:
-        raise NotFound(
-            f"no session {missing[0]!r} with episodes in agent {agent_id!r}",
-            sessions=missing,
-            agent_id=agent_id,
-        )
     return [SessionEnd.model_validate(row) for row in rows]
 
 

@@ -55,7 +55,7 @@ async def list_episodes(
     skip: SkipQuery = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[dict[str, Any]]:
-    """The agent's episodes, newest first."""
+    """The agent's episodes, newest first (of one session, of one speaker in any case)."""
     return await episodes.list_episodes(
         graph, agent_id, session=session, speaker=speaker, skip=skip, limit=limit
     )

@@ -21,14 +21,35 @@ PersonName = Annotated[str, Field(min_length=1, max_length=200)]
 Email = Annotated[str, Field(max_length=320, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
 Role = Annotated[str, Field(min_length=1, max_length=200)]
 PreferenceKey = Annotated[str, Field(min_length=1, max_length=100)]
+MAX_PREFERENCES = 50
+# The most strings one preference's list holds.
+MAX_PREFERENCE_ITEMS = 100
 PreferenceValue = (
     Annotated[str, Field(max_length=1000)]
     | bool
     | Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]  # what Neo4j stores as an integer
     | Annotated[float, Field(allow_inf_nan=False)]  # NaN and infinity have no JSON
-    | list[Annotated[str, Field(max_length=200)]]
+    | Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=MAX_PREFERENCE_ITEMS)]
 )
-MAX_PREFERENCES = 50
+
+
+def preference_kinds(preferences: Any) -> Any:
+    """A ``preferences`` validator (before the values' own): each value is a string, number,
+    boolean or list of at most ``MAX_PREFERENCE_ITEMS`` strings (or null in an edit), refused
+    as one error naming its key rather than one per kind it is not."""
+    if not isinstance(preferences, dict):
+        return preferences
+    for key, value in preferences.items():
+        plain = value is None or isinstance(value, str | bool | int | float)
+        if not plain and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise ValueError(
+                f"preference {key!r} must be a string, a number, a boolean or a list of strings"
+            )
+        if isinstance(value, list) and len(value) > MAX_PREFERENCE_ITEMS:
+            raise ValueError(
+                f"preference {key!r} holds {len(value)} strings (at most {MAX_PREFERENCE_ITEMS})"
+            )
+    return preferences
 
 
 class Affect(StrictModel):
@@ -61,6 +82,7 @@ class PersonCreate(StrictModel):
     )
 
     _check_name = field_validator("name")(not_blank)
+    _check_preferences = field_validator("preferences", mode="before")(preference_kinds)
 
 
 class PersonUpdate(StrictModel):
@@ -79,6 +101,8 @@ class PersonUpdate(StrictModel):
     preferences: dict[PreferenceKey, PreferenceValue | None] | None = Field(
         default=None, max_length=MAX_PREFERENCES
     )
+
+    _check_preferences = field_validator("preferences", mode="before")(preference_kinds)
 
     @field_validator(
         "name",

@@ -13,6 +13,7 @@ test_mentions_reference.py`` holds that search).
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right, insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,31 @@ _NOT_NAME_WORDS = """
     re fw fwd cc bcc subject note ps
 """
 _NOT_NAMES = frozenset(_NOT_NAME_WORDS.split())
-_CAPITALISED_WORD = r"[A-Z][a-z]+(?:['’\-][A-Za-z][a-z]*)*"
+
+
+def _letter_class(wanted: tuple[str, ...]) -> str:
+    """A regex character class body of the characters below U+2000 (Latin, Greek, Cyrillic and
+    their extensions) whose Unicode category starts with one of ``wanted`` (``Lu`` upper-case,
+    ``Ll`` lower-case, ``M`` combining marks), as ranges."""
+    chosen = [c for c in range(0x2000) if unicodedata.category(chr(c)).startswith(wanted)]
+    ranges: list[tuple[int, int]] = []
+    for code in chosen:
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return "".join(
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+        for a, b in ranges
+    )
+
+
+# A capitalised word in any of those scripts ("Zoë", "Łukasz", "María"; "McDonald" whole: a
+# capital may follow lower-case letters), its lower-case letters followed by any combining mark.
+_UPPER = _letter_class(("Lu", "Lt"))
+_LOWER = _letter_class(("Ll", "M"))
+_PART = rf"[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)*"
+_CAPITALISED_WORD = rf"(?<![{_UPPER}{_LOWER}]){_PART}(?:['’\-][{_UPPER}{_LOWER}][{_LOWER}]*)*"
 _CAPITALISED_RUN = re.compile(rf"{_CAPITALISED_WORD}(?:[ \t]+{_CAPITALISED_WORD})*")
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;\n\"“(]\s*)$")
 _RUN_WORD = re.compile(r"\S+")

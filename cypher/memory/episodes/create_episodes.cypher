@@ -1,6 +1,6 @@
 // Creates a batch of episodes (the caller has taken the agent lock and removed external ids the
-// agent already holds), each linked to its session, its speaker (a Person, micro-born when new)
-// and the beliefs it is about. The session order (seq, NEXT edges) is planned by
+// agent already holds), each linked to its session, its speaker (a Person: the oldest of that
+// name, or micro-born when new) and the beliefs it is about. The session order (seq, NEXT edges) is planned by
 // app/memory/session_order.py and linked by memory/episodes/link_session_order. A long batch
 // comes in parts, one call each in the one transaction (app/memory/episodes.py
 // EPISODE_CHARS_PER_QUERY).
@@ -70,8 +70,19 @@ CALL (e, row) {
 }
 CALL (e, row) {
   WITH e, row WHERE row.person IS NOT NULL
-  MERGE (p:Person {agent_id: $agent_id, name_key: row.person.name_key})
-    ON CREATE SET p += row.person, p.id = randomUUID(), p.created_at = datetime($now)
+  // The speaker is the oldest person of that name (two people may share one: a look-up by
+  // name takes the oldest, memory/people/find_person_by_name), else a new one.
+  OPTIONAL MATCH (known:Person {agent_id: $agent_id, name_key: row.person.name_key})
+  WITH e, row, known ORDER BY known.created_at, known.id LIMIT 1
+  CALL (row, known) {
+    WITH row, known WHERE known IS NULL
+    CREATE (born:Person {agent_id: $agent_id})
+    SET born += row.person, born.id = randomUUID(), born.created_at = datetime($now)
+    RETURN born AS p
+    UNION
+    WITH known WHERE known IS NOT NULL
+    RETURN known AS p
+  }
   SET p.last_seen = CASE WHEN p.last_seen IS NULL OR row.occurred_at > p.last_seen
                          THEN row.occurred_at ELSE p.last_seen END
   CREATE (e)-[:WITH {role: 'speaker'}]->(p)

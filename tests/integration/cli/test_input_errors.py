@@ -155,3 +155,18 @@ def test_a_sqlite_server_that_is_not_there_is_named(cli: CliRunner, tmp_path: Pa
 
     _refused(scenario, f"--sqlite-server names {server}, not a file")
     _refused(demo, f"--sqlite-server names {server}, not a file", exit_code=1)
+
+
+def test_a_name_with_a_control_character_is_refused_as_the_api_refuses_it(
+    cli: CliRunner, client: TestClient, agent: str
+) -> None:
+    # The API refuses control characters in names; the terminal stored them (a bell in a
+    # person's name rang in every later listing).
+    person = cli.invoke(cli_app, ["people", "add", "Al\x07ice", "--agent", agent])
+    role = cli.invoke(cli_app, ["people", "add", "Alice", "--role", "C\x1bFO", "--agent", agent])
+    created = cli.invoke(cli_app, ["agents", "create", "Bell\x07"])
+
+    _refused(person, "name: must not contain control characters (U+0007 at position 2)")
+    _refused(role, "role: must not contain control characters (U+001B at position 1)")
+    _refused(created, "name: must not contain control characters")
+    assert client.get(f"/v1/agents/{agent}/people").json()["count"] == 0

@@ -79,6 +79,36 @@ def test_a_bad_patch_changes_nothing(client: TestClient, agent: str) -> None:
     assert client.get(url).json() == person
 
 
+@pytest.mark.parametrize(
+    ("preferences", "message"),
+    [
+        (
+            {"desk": {"floor": 3}},
+            "preference 'desk' must be a string, a number, a boolean or a list of strings",
+        ),
+        ({"tags": ["x"] * 101}, "preference 'tags' holds 101 strings (at most 100)"),
+    ],
+)
+def test_a_preference_of_the_wrong_kind_or_size_is_one_clear_error(
+    client: TestClient, agent: str, preferences: dict[str, Any], message: str
+) -> None:
+    # A nested map was refused once per kind a preference may be, each "located" at a type
+    # name (preferences.desk.constrained-str, ...); a list of strings had no bound at all.
+    person = client.post(f"/v1/agents/{agent}/people", json={"name": "Sam"}).json()
+    url = f"/v1/agents/{agent}/people/{person['id']}"
+
+    for response in (
+        client.post(f"/v1/agents/{agent}/people", json={"name": "Kim", "preferences": preferences}),
+        client.patch(url, json={"preferences": preferences}),
+    ):
+        assert response.status_code == 422, response.text
+        errors = response.json()["error"]["details"]["errors"]
+        assert len(errors) == 1 and message in errors[0]["message"], errors
+        assert errors[0]["location"][:2] == ["body", "preferences"]
+    assert client.get(url).json() == person
+    assert client.get(f"/v1/agents/{agent}/people").json()["count"] == 1
+
+
 def test_people_of_another_agent_and_unknown_agents(
     client: TestClient, agent: str, other_agent: str
 ) -> None:

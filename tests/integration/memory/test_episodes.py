@@ -96,6 +96,10 @@ def test_one_bad_item_rejects_the_batch_naming_index_and_field(
 def test_unknown_agent_is_404_and_unknown_session_is_404(client: TestClient, agent: str) -> None:
     item = {"speaker": "Sam", "text": "hello"}
     assert client.post("/v1/agents/ghost/episodes", json={"episodes": [item]}).status_code == 404
+    # An unknown agent has no beliefs: what the items are about cannot turn its 404 into a 422.
+    about = {**item, "about": ["b-1"]}
+    ghost = client.post("/v1/agents/ghost/episodes", json={"episodes": [about]})
+    assert ghost.status_code == 404 and ghost.json()["error"]["code"] == "agent_not_found"
     assert client.get("/v1/agents/ghost/episodes").status_code == 404
     assert client.post(f"/v1/agents/{agent}/sessions/none/end").status_code == 404
 
@@ -194,3 +198,68 @@ def test_a_batch_over_the_characters_one_import_reads_is_413_and_writes_nothing(
     assert within.status_code == 201, within.text
     declared = client.get("/openapi.json").json()["paths"]["/v1/agents/{agent_id}/episodes"]
     assert f"more than {limit} characters" in declared["post"]["responses"]["413"]["description"]
+
+
+def test_a_speaker_whose_name_two_people_share_is_the_oldest_of_them(
+    client: TestClient, agent: str
+) -> None:
+    # Two people may share a name (docs/memory.md §2): a look-up by name takes the oldest, and
+    # so does an imported turn's speaker, linked to one person, not to every namesake.
+    people = f"/v1/agents/{agent}/people"
+    first = client.post(people, json={"name": "Dana Smith"}).json()
+    second = client.post(people, json={"name": "dana smith"}).json()
+
+    report = import_episodes(
+        client,
+        agent,
+        {"speaker": "DANA SMITH", "text": "The bank feed broke again."},
+        {"speaker": "Dana Smith", "text": "It is fixed now."},
+    )
+
+    for item in report["episodes"]:
+        detail = client.get(f"/v1/agents/{agent}/episodes/{item['id']}").json()
+        assert [p["id"] for p in detail["people"]] == [first["id"]]
+    namesake = client.get(f"{people}/{second['id']}").json()
+    assert namesake["last_seen"] == second["last_seen"]
+    assert client.get(people).json()["count"] == 2
+
+
+def test_episodes_are_listed_by_speaker_in_any_case(client: TestClient, agent: str) -> None:
+    # People are found by name in any case; so are a speaker's episodes.
+    import_episodes(
+        client,
+        agent,
+        {"speaker": "Priya Patel", "text": "The bank feed broke again."},
+        {"speaker": "assistant", "text": "I will reconcile it by hand."},
+    )
+
+    for asked in ("Priya Patel", "priya patel", "PRIYA PATEL "):
+        found = _episodes(client, agent, speaker=asked)
+        assert [e["text"] for e in found] == ["The bank feed broke again."], asked
+    assert _episodes(client, agent, speaker="Priya") == []
+
+
+def test_ending_a_batchs_sessions_skips_a_key_only_an_episode_already_held_names(
+    client: TestClient, agent: str
+) -> None:
+    # An item already held keeps its stored session; the key it names now has no episode. The
+    # batch's new episode was written and then the import answered 404 "no session 'later'".
+    import_episodes(
+        client, agent, {"external_id": "a", "speaker": "Sam", "text": "hi", "session": "s1"}
+    )
+    response = client.post(
+        f"/v1/agents/{agent}/episodes",
+        json={
+            "episodes": [
+                {"external_id": "b", "speaker": "Sam", "text": "bye", "session": "s1"},
+                {"external_id": "a", "speaker": "Sam", "text": "hi", "session": "later"},
+            ],
+            "end_sessions": True,
+        },
+    )
+
+    assert response.status_code == 201, response.text
+    report = response.json()
+    assert (report["created"], report["existing"]) == (1, 1)
+    assert [s["session"] for s in report["sessions_ended"]] == ["s1"]
+    assert {e["external_id"] for e in _episodes(client, agent, session="s1")} == {"a", "b"}

@@ -91,7 +91,10 @@ def test_a_name_is_found_between_word_boundaries_only() -> None:
 def test_possessives_and_any_whitespace_between_the_words_of_a_name() -> None:
     assert _edges("Maria\u00a0Lopez's report") == [("Maria Lopez", "p-maria", 0)]
     assert _edges("see MARIA\n\tlopez") == [("Maria Lopez", "p-maria", 4)]
-    assert _edges("MariaLopez") == [("Lopez", None, 5)]  # no known name: a capitalised run
+    # No known name without the space: one camel-cased word ("McDonald"), not a name where it
+    # opens the text, new elsewhere (was cut to its last capitalised part, "Lopez").
+    assert _edges("MariaLopez") == []
+    assert _edges("see MariaLopez") == [("MariaLopez", None, 4)]
     assert _edges("O'Brien's and O' Brien") == [("O'Brien", "p-ob", 0), ("Brien", None, 17)]
 
 
@@ -117,3 +120,15 @@ def test_known_names_are_indexed_once_for_many_texts() -> None:
     people = KnownNames(KNOWN)
     for text in ("Lena asked Omar Haddad", "please cc maria  lopez and SAM", "Ping Jo"):
         assert people.mentions(text) == find_mentions(text, KNOWN)
+
+
+def test_new_names_in_any_latin_greek_or_cyrillic_letters_are_found_whole() -> None:
+    # The new-name pattern read only A-Z and a-z: "Zoë" became a new person "Zo", "María"
+    # "Mar", "Åsa Öberg" and "Łukasz Żak" nobody, "McDonald" two names ("Sarah Mc", "Donald").
+    assert _names("Then Zoë called") == [("Zoë", None)]
+    assert _names("We met Ángel Di María") == [("Ángel Di María", None)]
+    assert _names("So Łukasz Żak and Åsa Öberg came") == [("Łukasz Żak", None), ("Åsa Öberg", None)]
+    assert _names("Then Sarah McDonald came") == [("Sarah McDonald", None)]
+    assert _names("Then Zoe\u0308 came") == [("Zoe\u0308", None)]  # a combining diaeresis
+    assert _names("Then Дмитрий Орлов came") == [("Дмитрий Орлов", None)]
+    assert _names("I sold it on eBay to the IRS") == []  # not mid-word, nor in capitals
