@@ -32,53 +32,39 @@ async def _begin_deletion(graph: GraphClient, agent: str) -> None:
     assert await graph.write("agents/store/lock_agent_for_deletion", agent_id=agent)
 
 
-async def test_the_background_runner_of_an_agent_being_deleted_stops_with_one_line(
+@pytest.mark.parametrize("deleted", [False, True], ids=["being deleted", "deleted"])
+async def test_the_background_runner_of_an_agent_going_away_stops_with_one_line(
     graph: GraphClient,
     settings: Settings,
     offline: OfflineReasoner,
     embedder: Embedder,
     agent: str,
     caplog: pytest.LogCaptureFixture,
+    deleted: bool,
 ) -> None:
     services = services_for(graph, settings, offline, embedder, [_source()])
     claim = vitaminc_rows()[MOROCCO]["claim"]
     started = await investigations.start_investigation(services, None, agent, claim)
-    await _begin_deletion(graph, agent)
+    if deleted:
+        await delete_agent(graph, agent, default_agent_name="")
+    else:
+        await _begin_deletion(graph, agent)
     tasks = InvestigationTasks()
     with caplog.at_level(logging.DEBUG, logger="app.research"):
         tasks.ensure_running(services, agent, started.id)
         await tasks.wait(started.id)
     records = [r for r in caplog.records if r.name.startswith("app.research")]
     assert [r.exc_info for r in records if r.exc_info] == []
-    assert [r.getMessage() for r in records] == [
-        f"investigation {started.id} ends: agent {agent!r} is gone or being deleted"
-    ]
-    # Nothing was written: no step, and the investigation was not marked failed.
-    detail = await store.load_detail(graph, agent, started.id)
-    assert (detail.investigation.status, detail.steps) == ("running", [])
-
-
-async def test_the_background_runner_of_a_deleted_agent_stops_with_one_line(
-    graph: GraphClient,
-    settings: Settings,
-    offline: OfflineReasoner,
-    embedder: Embedder,
-    agent: str,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    services = services_for(graph, settings, offline, embedder, [_source()])
-    claim = vitaminc_rows()[MOROCCO]["claim"]
-    started = await investigations.start_investigation(services, None, agent, claim)
-    await delete_agent(graph, agent, default_agent_name="")
-    tasks = InvestigationTasks()
-    with caplog.at_level(logging.DEBUG, logger="app.research"):
-        tasks.ensure_running(services, agent, started.id)
-        await tasks.wait(started.id)
-    records = [r for r in caplog.records if r.name.startswith("app.research")]
-    assert [r.exc_info for r in records if r.exc_info] == []
-    assert [r.getMessage() for r in records] == [
-        f"investigation {started.id} ends: it is gone (agent {agent!r} deleted)"
-    ]
+    why = (
+        f"it is gone (agent {agent!r} deleted)"
+        if deleted
+        else (f"agent {agent!r} is gone or being deleted")
+    )
+    assert [r.getMessage() for r in records] == [f"investigation {started.id} ends: {why}"]
+    if not deleted:
+        # Nothing was written: no step, and the investigation was not marked failed.
+        detail = await store.load_detail(graph, agent, started.id)
+        assert (detail.investigation.status, detail.steps) == ("running", [])
 
 
 async def test_the_foreground_runner_raises_agent_not_found_without_marking_it_failed(
