@@ -208,7 +208,7 @@ async def learn_in(
             importance=0.5,
             source="learned",
         )
-        await create_belief_in(tx, mechanics, agent_id, belief_params(data, "manual", belief_id))
+        await create_belief_in(tx, mechanics, agent_id, belief_params(data, "learned", belief_id))
         await tx.run(
             "loop/learning/link_learned_belief",
             agent_id=agent_id,

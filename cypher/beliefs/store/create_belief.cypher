@@ -2,7 +2,7 @@
 // Call graph/agent_scope/lock_agent first in the same transaction.
 // Params: $agent_id (string), $m (map: mechanics, see app/beliefs/mechanics.py),
 //         $belief (map: id, statement, category, domain (nullable), strength, importance,
-//         is_core, is_immutable, source, event_kind ('manual', 'pack' or 'research'),
+//         is_core, is_immutable, source, event_kind ('manual', 'pack', 'research' or 'learned'),
 //         contexts: list of {name, strength}, context_parents: list of {child, parent},
 //         lexical_terms (list of strings), token_count (int): the words the lexical search
 //         scores it by, app/text/lexical.py scored_words).

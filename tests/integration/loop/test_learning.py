@@ -26,9 +26,12 @@ def test_a_guidance_answer_becomes_a_belief_a_later_turn_relies_on(
     assert answered.status_code == 200, answered.text
     [learned] = answered.json()["learned"]
     assert learned["kind"] == "guidance" and learned["reinforced"] is False
-    belief = agent.get(f"/beliefs/{learned['id']}")["belief"]
+    detail = agent.get(f"/beliefs/{learned['id']}")
+    belief = detail["belief"]
     assert belief["statement"].startswith(GUIDANCE + ".")
     assert belief["strength"] == 0.5 and belief["source"] == "learned"
+    # Its history says a turn taught it (it said `manual`, as a belief added by hand).
+    assert [(e["kind"], e["action"]) for e in detail["events"]][-1] == ("learned", "created")
 
     later = agent.chat("How do we reconcile the petty cash account?", speaker="Dana Fox")
     assert later["relevant_belief"]["id"] == learned["id"]
