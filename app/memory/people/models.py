@@ -126,6 +126,14 @@ class PersonUpdate(StrictModel):
         return value
 
 
+class PersonMerge(StrictModel):
+    """Which person to merge into the one named in the path (that one keeps its id)."""
+
+    other_id: str = Field(
+        min_length=1, max_length=64, description="The person merged in, then deleted."
+    )
+
+
 class DomainKnowledge(BaseModel):
     """What the person knows of one domain: a score in [0, 1] moved by their words (a novice's
     question toward 0, an expert's teaching toward 1), its level, and how many signals made it."""
