@@ -31,6 +31,7 @@ from app.graph.vectors import vector_param
 from app.memory.episode_subjects import BatchSubjects, link_subjects_in, read_subjects
 from app.memory.lexical_stats import add_episode_statistics, add_scored_words
 from app.memory.people.micro_birth import micro_birth_properties
+from app.memory.people.names import name_key
 from app.memory.session_order import AGENT_SPEAKERS, OrderPlan, Placed, plan_order, search_text
 from app.memory.settings import EpisodeWriting, MemoryMechanics
 from app.text.dates import mentioned_dates
@@ -290,16 +291,20 @@ def _episode_rows(
     for index in fresh:
         item = items[index]
         speaker_is_person = item.speaker.casefold() not in AGENT_SPEAKERS
-        if speaker_is_person and item.speaker not in people:
+        # The speaker's key is a person's name key (white space collapsed, lower case): "Bob
+        # Jones" and "bob  jones" are one speaker, one person.
+        key = name_key(item.speaker)
+        if speaker_is_person and key not in people:
             person = micro_birth_properties(agent_id, item.speaker, memory, now)
             person["last_seen"] = None  # set from the episodes' own times
-            people[item.speaker] = person
+            people[key] = person
         rows.append(
             {
                 **item.model_dump(exclude={"occurred_at"}),
                 "id": str(uuid.uuid4()),
+                "speaker_key": key,
                 "occurred_at": item.occurred_at or now,
-                "person": people[item.speaker] if speaker_is_person else None,
+                "person": people[key] if speaker_is_person else None,
                 "trivial": item.actions < 2,
                 "interference": 0,
                 "index": index,
@@ -635,7 +640,7 @@ async def list_episodes(
         "memory/episodes/list_episodes",
         agent_id=agent_id,
         session=session,
-        speaker=speaker,
+        speaker_key=None if speaker is None else name_key(speaker),
         skip=skip,
         limit=limit,
     )
