@@ -25,7 +25,7 @@ def test_a_speaker_with_inner_white_space_is_the_same_speaker(
             "episodes": [
                 {"external_id": "a", "speaker": "Bob  Jones", "text": "Invoices are late."},
                 {"external_id": "b", "speaker": "bob jones", "text": "Invoices are posted."},
-                {"external_id": "c", "speaker": "BOB\tJONES", "text": "Invoices are paid."},
+                {"external_id": "c", "speaker": "BOB \u00a0JONES", "text": "Invoices are paid."},
             ]
         },
     )
@@ -52,9 +52,9 @@ async def test_the_migration_rekeys_speakers_and_keeps_people_who_then_share_a_k
             {"id": f"{agent}-e3", "speaker": "Kim", "speaker_key": "kim"},
         ],
         people=[
-            {"id": "p1", "name": "Bob Jones", "name_key": "bob jones", "created_at": T0},
+            {"id": f"{agent}-p1", "name": "Bob Jones", "name_key": "bob jones", "created_at": T0},
             {
-                "id": "p2",
+                "id": f"{agent}-p2",
                 "name": "Bob  Jones",
                 "name_key": "bob  jones",
                 "created_at": T0 + timedelta(days=1),
@@ -72,8 +72,8 @@ async def test_the_migration_rekeys_speakers_and_keeps_people_who_then_share_a_k
         found = await test_graph.read("probe/person_name_keys", agent_id=agent)
         # Both kept (people may share a name), the older is the one a name finds.
         assert [(r["id"], r["name_key"]) for r in found] == [
-            ("p1", "bob jones"),
-            ("p2", "bob jones"),
+            (f"{agent}-p1", "bob jones"),
+            (f"{agent}-p2", "bob jones"),
         ]
         person = await people.find_person(graph, agent, "bob  jones")
-        assert person is not None and person.id == "p1"
+        assert person is not None and person.id == f"{agent}-p1"
