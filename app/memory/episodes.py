@@ -18,9 +18,9 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.common import Instant
+from app.common import Instant, one_line
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import EPISODE_EMBEDDING_SCHEME, store_vectors_in
 from app.errors import InvalidInput, NotFound, PayloadTooLarge, error_entry, field_path
@@ -69,6 +69,9 @@ class EpisodeIn(BaseModel):
     about: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=list, max_length=50, description="Ids of beliefs the episode touched."
     )
+
+    # The speaker becomes a person's name, shown in Claude's system prompt and the CLI.
+    _one_line_speaker = field_validator("speaker")(one_line)
 
 
 class EpisodeBatch(BaseModel):

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from app.common import StrictModel, Unit, not_blank
+from app.common import StrictModel, Unit, not_blank, one_line
 from app.memory.settings import Seniority
 
 KnowledgeLevel = Literal["unknown", "novice", "intermediate", "expert"]
@@ -83,6 +83,8 @@ class PersonCreate(StrictModel):
 
     _check_name = field_validator("name")(not_blank)
     _check_preferences = field_validator("preferences", mode="before")(preference_kinds)
+    # A role is shown inside a line (Claude's system prompt, the CLI's people table).
+    _one_line_role = field_validator("role")(one_line)
 
 
 class PersonUpdate(StrictModel):
@@ -103,6 +105,7 @@ class PersonUpdate(StrictModel):
     )
 
     _check_preferences = field_validator("preferences", mode="before")(preference_kinds)
+    _one_line_role = field_validator("role")(one_line)
 
     @field_validator(
         "name",
