@@ -78,6 +78,26 @@ def no_control_characters(value: str | None) -> str | None:
     return value
 
 
+# What a one-line text (a speaker, a person's role) may not hold: every C0 control character
+# (tab and line breaks included), DEL, the C1 controls and the Unicode line and paragraph
+# separators. Such a text is shown inside a line (Claude's system prompt, a CLI table), where a
+# line break would start a line of its own.
+LINE_BREAKING = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(value: str | None) -> str | None:
+    """A field validator: refuses text with a control character or a line break (its first one
+    and where); None passes."""
+    if value is not None:
+        found = LINE_BREAKING.search(value)
+        if found is not None:
+            raise ValueError(
+                f"must be one line without control characters (U+{ord(found.group()):04X} at "
+                f"position {found.start()})"
+            )
+    return value
+
+
 def not_blank(value: str | None) -> str | None:
     """A field validator: refuses text that is only white space, returns it trimmed; None passes
     (an optional field left empty)."""

@@ -23,6 +23,7 @@ from app.errors import PersonNotFound
 from app.graph.client import GraphClient
 from app.memory.people import store as people
 from app.memory.people.models import Person, PersonCreate, PersonSort
+from app.memory.people.removal import PersonDeletion, PersonMerger, delete_person, merge_people
 
 people_app = typer.Typer(help="The people an agent deals with.", no_args_is_help=True)
 
@@ -124,6 +125,67 @@ def people_show(
     lines += [escape(f"prefers {key}: {value}") for key, value in sorted(found.preferences.items())]
     lines += _user_model_lines(found)
     console.print(Panel("\n".join(lines), title=found.id))
+
+
+async def _person_id(graph: GraphClient, agent_id: str, reference: str) -> str:
+    """The id of the person ``reference`` names: an id, else a name (the oldest of that name).
+
+    Raises:
+        PersonNotFound: neither.
+    """
+    try:
+        return (await people.get_person(graph, agent_id, reference)).id
+    except PersonNotFound:
+        found = await people.find_person(graph, agent_id, reference)
+        if found is None:
+            raise
+        return found.id
+
+
+@people_app.command("delete")
+def people_delete(
+    person: Annotated[str, typer.Argument(help="A person's id or name")],
+    agent: AgentOption = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask")] = False,
+) -> None:
+    """Delete a person and their own data (the agent forgets them); their episodes stay and
+    lose the link to them."""
+    agent_id = agent_id_of(agent)
+    if not yes:
+        typer.confirm(f"Delete {person} and everything kept about them?", abort=True)
+
+    async def remove(graph: GraphClient) -> PersonDeletion:
+        return await delete_person(graph, agent_id, await _person_id(graph, agent_id, person))
+
+    deleted = run_with_graph(remove)
+    console.print(
+        f"deleted person {deleted.id}: {escape(deleted.name)} "
+        f"({deleted.episodes_unlinked} episodes kept without them)"
+    )
+
+
+@people_app.command("merge")
+def people_merge(
+    person: Annotated[str, typer.Argument(help="The person who stays: id or name")],
+    other: Annotated[str, typer.Argument(help="The person merged in, then deleted: id or name")],
+    agent: AgentOption = None,
+) -> None:
+    """Merge OTHER into PERSON (one human under two names): PERSON keeps its id, OTHER's
+    episodes, evidence and what the loop learned of them move to it, OTHER is deleted."""
+    agent_id = agent_id_of(agent)
+    mechanics = get_settings().memory
+
+    async def merge(graph: GraphClient) -> PersonMerger:
+        survivor = await _person_id(graph, agent_id, person)
+        merged = await _person_id(graph, agent_id, other)
+        return await merge_people(graph, agent_id, survivor, merged, mechanics=mechanics)
+
+    result = run_with_graph(merge)
+    console.print(
+        f"merged {result.merged_id} into {result.person.id}: {escape(result.person.name)} "
+        f"({result.episodes_moved} episodes moved, relationship "
+        f"{result.person.relationship_value:.3f})"
+    )
 
 
 def _user_model_lines(found: Person) -> list[str]:

@@ -18,9 +18,9 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.common import Instant
+from app.common import Instant, one_line
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import EPISODE_EMBEDDING_SCHEME, store_vectors_in
 from app.errors import InvalidInput, NotFound, PayloadTooLarge, error_entry, field_path
@@ -31,6 +31,7 @@ from app.graph.vectors import vector_param
 from app.memory.episode_subjects import BatchSubjects, link_subjects_in, read_subjects
 from app.memory.lexical_stats import add_episode_statistics, add_scored_words
 from app.memory.people.micro_birth import micro_birth_properties
+from app.memory.people.names import name_key
 from app.memory.session_order import AGENT_SPEAKERS, OrderPlan, Placed, plan_order, search_text
 from app.memory.settings import EpisodeWriting, MemoryMechanics
 from app.text.dates import mentioned_dates
@@ -68,6 +69,9 @@ class EpisodeIn(BaseModel):
     about: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=list, max_length=50, description="Ids of beliefs the episode touched."
     )
+
+    # The speaker becomes a person's name, shown in Claude's system prompt and the CLI.
+    _one_line_speaker = field_validator("speaker")(one_line)
 
 
 class EpisodeBatch(BaseModel):
@@ -290,16 +294,20 @@ def _episode_rows(
     for index in fresh:
         item = items[index]
         speaker_is_person = item.speaker.casefold() not in AGENT_SPEAKERS
-        if speaker_is_person and item.speaker not in people:
+        # The speaker's key is a person's name key (white space collapsed, lower case): "Bob
+        # Jones" and "bob  jones" are one speaker, one person.
+        key = name_key(item.speaker)
+        if speaker_is_person and key not in people:
             person = micro_birth_properties(agent_id, item.speaker, memory, now)
             person["last_seen"] = None  # set from the episodes' own times
-            people[item.speaker] = person
+            people[key] = person
         rows.append(
             {
                 **item.model_dump(exclude={"occurred_at"}),
                 "id": str(uuid.uuid4()),
+                "speaker_key": key,
                 "occurred_at": item.occurred_at or now,
-                "person": people[item.speaker] if speaker_is_person else None,
+                "person": people[key] if speaker_is_person else None,
                 "trivial": item.actions < 2,
                 "interference": 0,
                 "index": index,
@@ -635,7 +643,7 @@ async def list_episodes(
         "memory/episodes/list_episodes",
         agent_id=agent_id,
         session=session,
-        speaker=speaker,
+        speaker_key=None if speaker is None else name_key(speaker),
         skip=skip,
         limit=limit,
     )

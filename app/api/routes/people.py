@@ -8,7 +8,15 @@ from fastapi import APIRouter, Path, Query, status
 
 from app.api.deps import AgentIdDep, ClockDep, GraphDep, SettingsDep, SkipQuery
 from app.memory.people import store as people
-from app.memory.people.models import Person, PersonCreate, PersonPage, PersonSort, PersonUpdate
+from app.memory.people.models import (
+    Person,
+    PersonCreate,
+    PersonMerge,
+    PersonPage,
+    PersonSort,
+    PersonUpdate,
+)
+from app.memory.people.removal import PersonDeletion, PersonMerger, delete_person, merge_people
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["people"])
 
@@ -59,3 +67,35 @@ async def update_person(
     return await people.update_person(
         graph, agent_id, person_id, body, mechanics=settings.memory, now=clock.now()
     )
+
+
+@router.delete(
+    "/people/{person_id}",
+    responses={404: {"description": "no such agent, or no such person in it"}},
+)
+async def remove_person(
+    graph: GraphDep, agent_id: AgentIdDep, person_id: PersonId
+) -> PersonDeletion:
+    """Delete a person and their own data; their episodes stay (the agent's history) and lose
+    the link to them."""
+    return await delete_person(graph, agent_id, person_id)
+
+
+@router.post(
+    "/people/{person_id}/merge",
+    responses={
+        404: {"description": "no such agent, or either person is not in it"},
+        422: {"description": "other_id is malformed, or is the person merged into"},
+    },
+)
+async def merge_person(
+    graph: GraphDep,
+    settings: SettingsDep,
+    agent_id: AgentIdDep,
+    person_id: PersonId,
+    body: PersonMerge,
+) -> PersonMerger:
+    """Merge another person (``other_id``) into this one, which keeps its id: their episodes,
+    evidence and user model move to it, combined as docs/memory.md §2 says; the other is
+    deleted."""
+    return await merge_people(graph, agent_id, person_id, body.other_id, mechanics=settings.memory)

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from app.common import StrictModel, Unit, not_blank
+from app.common import StrictModel, Unit, not_blank, one_line
 from app.memory.settings import Seniority
 
 KnowledgeLevel = Literal["unknown", "novice", "intermediate", "expert"]
@@ -83,6 +83,8 @@ class PersonCreate(StrictModel):
 
     _check_name = field_validator("name")(not_blank)
     _check_preferences = field_validator("preferences", mode="before")(preference_kinds)
+    # A role is shown inside a line (Claude's system prompt, the CLI's people table).
+    _one_line_role = field_validator("role")(one_line)
 
 
 class PersonUpdate(StrictModel):
@@ -103,6 +105,7 @@ class PersonUpdate(StrictModel):
     )
 
     _check_preferences = field_validator("preferences", mode="before")(preference_kinds)
+    _one_line_role = field_validator("role")(one_line)
 
     @field_validator(
         "name",
@@ -124,6 +127,14 @@ class PersonUpdate(StrictModel):
         if isinstance(value, str) and not value.strip():
             raise ValueError("must not be blank")
         return value
+
+
+class PersonMerge(StrictModel):
+    """Which person to merge into the one named in the path (that one keeps its id)."""
+
+    other_id: str = Field(
+        min_length=1, max_length=64, description="The person merged in, then deleted."
+    )
 
 
 class DomainKnowledge(BaseModel):

@@ -50,6 +50,18 @@ class NameIndexes:
                 self._kept.popitem(last=False)
         return index
 
+    def forget(self, agent_id: str) -> None:
+        """Drops ``agent_id``'s kept index (a person deleted or merged: no name of theirs is
+        kept in memory until the next turn reads the pairs again)."""
+        with self._lock:
+            self._kept.pop(agent_id, None)
+
+    def kept_pairs(self, agent_id: str) -> KnownPairs | None:
+        """The (id, name) pairs ``agent_id``'s kept index was built from, or None."""
+        with self._lock:
+            kept = self._kept.get(agent_id)
+            return None if kept is None else kept[0]
+
 
 _SHARED = NameIndexes()
 
@@ -57,3 +69,13 @@ _SHARED = NameIndexes()
 def known_names(agent_id: str, known: Iterable[tuple[str, str]]) -> KnownNames:
     """The process's people finder of ``agent_id``'s ``known`` people (:meth:`NameIndexes.of`)."""
     return _SHARED.of(agent_id, known)
+
+
+def forget_names(agent_id: str) -> None:
+    """Drops the process's kept index of ``agent_id`` (:meth:`NameIndexes.forget`)."""
+    _SHARED.forget(agent_id)
+
+
+def kept_pairs(agent_id: str) -> KnownPairs | None:
+    """The pairs the process's kept index of ``agent_id`` holds (:meth:`NameIndexes.kept_pairs`)."""
+    return _SHARED.kept_pairs(agent_id)

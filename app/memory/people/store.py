@@ -175,7 +175,7 @@ async def insert_person_in(
     return person_from_row(rows[0]["person"])
 
 
-async def _read_in(tx: Transaction, agent_id: str, person_id: str) -> Person:
+async def read_person_in(tx: Transaction, agent_id: str, person_id: str) -> Person:
     rows = await tx.run("memory/people/get_person", agent_id=agent_id, person_id=person_id)
     if not rows:
         raise AgentNotFound(agent_id)
@@ -239,7 +239,7 @@ async def get_person(
     mechanics = mechanics or MemoryMechanics()
 
     async def work(tx: Transaction) -> Person:
-        person = await _read_in(tx, agent_id, person_id)
+        person = await read_person_in(tx, agent_id, person_id)
         if mechanics.topics_shown == 0:
             return person
         rows = await tx.run(
@@ -319,7 +319,7 @@ async def update_person(
 
     async def work(tx: Transaction) -> Person:
         await lock_agent(tx, agent_id)
-        current = await _read_in(tx, agent_id, person_id)
+        current = await read_person_in(tx, agent_id, person_id)
         fields: dict[str, Any] = {
             name: getattr(changes, name)
             for name in given
@@ -381,7 +381,7 @@ async def record_interaction(
 
     async def work(tx: Transaction) -> Person:
         await lock_agent(tx, agent_id)
-        current = await _read_in(tx, agent_id, person_id)
+        current = await read_person_in(tx, agent_id, person_id)
         frequency = interaction_frequency_after(
             current.interaction_frequency, current.last_seen, at, mechanics
         )
@@ -416,7 +416,7 @@ async def apply_affect(
 
     async def work(tx: Transaction) -> AffectResult:
         await lock_agent(tx, agent_id)
-        current = await _read_in(tx, agent_id, person_id)
+        current = await read_person_in(tx, agent_id, person_id)
         affect, frustration, praise = affect_after(current.affect, text, mechanics)
         if affect == current.affect:
             return AffectResult(

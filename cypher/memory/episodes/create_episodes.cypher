@@ -5,7 +5,8 @@
 // comes in parts, one call each in the one transaction (app/memory/episodes.py
 // EPISODE_CHARS_PER_QUERY).
 // Params: $agent_id (string),
-//         $episodes (list of maps: id, external_id, speaker, person (the micro-birth property
+//         $episodes (list of maps: id, external_id, speaker, speaker_key (the speaker's name
+//         key, app/memory/people/names.py name_key: lower case, white space collapsed), person (the micro-birth property
 //         map of the speaker, app/memory/people.py micro_birth_properties, with name_key; null
 //         when the agent itself spoke), text, user_message, response, occurred_at (datetime), session,
 //         outcome, emotional_valence, surprise, coherence_penalty (float or null: negative when
@@ -29,7 +30,7 @@ UNWIND $episodes AS row
 CREATE (e:Episode {id: row.id, agent_id: $agent_id})
 SET e.external_id = row.external_id,
     e.speaker = row.speaker,
-    e.speaker_key = toLower(row.speaker),
+    e.speaker_key = row.speaker_key,
     e.text = row.text,
     e.search_text = row.search_text,
     e.seq = row.seq,

@@ -1,0 +1,211 @@
+"""Deleting and merging people against the real Neo4j (docs/memory.md §2): through the API and
+the CLI, the episodes that stay, the user models combined, the name index that forgets, and
+nothing written on a refused request."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from app.cli.main import app as cli_app
+from app.graph.client import GraphClient
+from app.memory.people import store as people
+from app.memory.people.name_index import kept_pairs
+
+
+def _import(client: TestClient, agent: str, *episodes: tuple[str, str, str]) -> None:
+    response = client.post(
+        f"/v1/agents/{agent}/episodes",
+        json={
+            "episodes": [
+                {"external_id": eid, "speaker": speaker, "text": text}
+                for eid, speaker, text in episodes
+            ]
+        },
+    )
+    assert response.status_code in (200, 201), response.text
+
+
+def _people(client: TestClient, agent: str) -> dict[str, dict[str, Any]]:
+    listed = client.get(f"/v1/agents/{agent}/people", params={"sort": "name"}).json()
+    return {p["name"]: p for p in listed["data"]}
+
+
+async def _links(test_graph: GraphClient, agent: str) -> dict[str, tuple[list[str], list[str]]]:
+    rows = await test_graph.read("probe/person_links", agent_id=agent)
+    return {r["person"]: (r["episodes"], r["speaker_keys"]) for r in rows}
+
+
+async def test_a_deleted_person_is_gone_and_their_episodes_stay_unlinked(
+    client: TestClient, graph: GraphClient, test_graph: GraphClient, agent: str
+) -> None:
+    _import(
+        client,
+        agent,
+        ("e1", "Bob", "The invoices for Acme are late."),
+        ("e2", "Ann", "Bob and Ann approved the budget."),
+    )
+    bob = _people(client, agent)["Bob"]
+    # The turn's name index knows Bob: it must not keep his name once he is deleted.
+    mentions = await people.mentioned_people(graph, agent, "Bob said so")
+    assert [m.person_id for m in mentions] == [bob["id"]]
+    assert any(name == "Bob" for _, name in kept_pairs(agent) or ())
+
+    deleted = client.delete(f"/v1/agents/{agent}/people/{bob['id']}")
+
+    assert deleted.status_code == 200, deleted.text
+    assert deleted.json() == {"id": bob["id"], "name": "Bob", "episodes_unlinked": 1}
+    assert client.get(f"/v1/agents/{agent}/people/{bob['id']}").status_code == 404
+    assert set(_people(client, agent)) == {"Ann"}
+    assert not any(name == "Bob" for _, name in kept_pairs(agent) or ())
+    listed = client.get(f"/v1/agents/{agent}/episodes").json()
+    assert sorted(e["external_id"] for e in listed) == ["e1", "e2"]
+    links = await _links(test_graph, agent)
+    assert links == {"Ann": (["e2"], ["ann"])}
+    mentions = await people.mentioned_people(graph, agent, "Bob said so")
+    assert bob["id"] not in [m.person_id for m in mentions]
+
+
+def test_deleting_an_unknown_person_or_agent_is_a_404_and_writes_nothing(
+    client: TestClient, agent: str
+) -> None:
+    kept = client.post(f"/v1/agents/{agent}/people", json={"name": "Kim"}).json()
+
+    unknown = client.delete(f"/v1/agents/{agent}/people/no-such-person")
+    no_agent = client.delete(f"/v1/agents/test-no-such-agent/people/{kept['id']}")
+
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["code"] == "person_not_found"
+    assert no_agent.status_code == 404
+    assert no_agent.json()["error"]["code"] == "agent_not_found"
+    assert client.get(f"/v1/agents/{agent}/people/{kept['id']}").json() == kept
+
+
+async def test_a_merged_person_moves_into_the_survivor(
+    client: TestClient, test_graph: GraphClient, agent: str
+) -> None:
+    url = f"/v1/agents/{agent}/people"
+    _import(
+        client,
+        agent,
+        ("c1", "Bob", "The invoices for Acme are late."),
+        ("c2", "Bob", "The invoices need approval."),
+        ("i1", "Bob Jones", "Quarterly invoices are posted."),
+    )
+    found = _people(client, agent)
+    bob, jones = found["Bob"], found["Bob Jones"]
+    client.patch(
+        f"{url}/{bob['id']}",
+        json={"trust": 0.3, "seniority": "director", "preferences": {"tone": "brief", "a": 1}},
+    )
+    client.patch(
+        f"{url}/{jones['id']}",
+        json={
+            "preferences": {"tone": "long"},
+            "email": "bob@example.com",
+            "context_relevance": 0.2,
+        },
+    )
+
+    merged = client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+
+    assert merged.status_code == 200, merged.text
+    body = merged.json()
+    assert (body["merged_id"], body["episodes_moved"]) == (bob["id"], 2)
+    person = body["person"]
+    assert (person["id"], person["name"], person["email"]) == (
+        jones["id"],
+        "Bob Jones",
+        "bob@example.com",
+    )
+    # Documented combination: the survivor's values win, gaps filled from the other, counts
+    # added, the relationship value's parts the higher of the two, trust the lower.
+    assert person["seniority"] == "director" and person["authority"] == 0.8
+    assert person["preferences"] == {"tone": "long", "a": 1}
+    assert person["trust"] == 0.3
+    assert person["interaction_count"] == bob["interaction_count"] + jones["interaction_count"]
+    assert person["context_relevance"] == max(bob["context_relevance"], 0.2)
+    assert person["relationship_value"] == pytest.approx(
+        0.6 * 0.8 + 0.2 * person["interaction_frequency"] + 0.2 * person["context_relevance"]
+    )
+    assert client.get(f"{url}/{bob['id']}").status_code == 404
+    assert set(_people(client, agent)) == {"Bob Jones"}
+    links = await _links(test_graph, agent)
+    assert links == {"Bob Jones": (["c1", "c2", "i1"], ["bob jones"] * 3)}
+    shown = client.get(f"{url}/{jones['id']}").json()
+    assert "invoic" in [t["stem"] for t in shown["topics"]]
+    assert [t["count"] for t in shown["topics"] if t["stem"] == "invoic"] == [3]
+    spoken = client.get(f"/v1/agents/{agent}/episodes", params={"speaker": "bob jones"}).json()
+    assert len(spoken) == 3
+
+
+def test_a_refused_merge_writes_nothing_and_names_the_field(
+    client: TestClient, agent: str, other_agent: str
+) -> None:
+    url = f"/v1/agents/{agent}/people"
+    ann = client.post(url, json={"name": "Ann", "preferences": {"tone": "brief"}}).json()
+    bob = client.post(url, json={"name": "Bob", "seniority": "vp"}).json()
+    foreign = client.post(f"/v1/agents/{other_agent}/people", json={"name": "Eve"}).json()
+
+    itself = client.post(f"{url}/{ann['id']}/merge", json={"other_id": ann["id"]})
+    unknown_other = client.post(f"{url}/{ann['id']}/merge", json={"other_id": "nobody"})
+    unknown_survivor = client.post(f"{url}/nobody/merge", json={"other_id": bob["id"]})
+    other_agents = client.post(f"{url}/{ann['id']}/merge", json={"other_id": foreign["id"]})
+    missing = client.post(f"{url}/{ann['id']}/merge", json={})
+    blank = client.post(f"{url}/{ann['id']}/merge", json={"other_id": ""})
+
+    assert itself.status_code == 422
+    assert itself.json()["error"]["details"]["errors"] == [
+        {
+            "location": ["body", "other_id"],
+            "message": "is the person merged into",
+            "type": "same_person",
+        }
+    ]
+    for response in (unknown_other, unknown_survivor, other_agents):
+        assert response.status_code == 404, response.text
+        assert response.json()["error"]["code"] == "person_not_found"
+    for response in (missing, blank):
+        assert response.status_code == 422
+        locations = [e["location"] for e in response.json()["error"]["details"]["errors"]]
+        assert locations == [["body", "other_id"]]
+    assert client.get(f"{url}/{ann['id']}").json() == ann
+    assert client.get(f"{url}/{bob['id']}").json() == bob
+    assert client.get(f"/v1/agents/{other_agent}/people/{foreign['id']}").json() == foreign
+
+
+def test_delete_and_merge_declare_their_statuses(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    deletion = paths["/v1/agents/{agent_id}/people/{person_id}"]["delete"]["responses"]
+    merger = paths["/v1/agents/{agent_id}/people/{person_id}/merge"]["post"]["responses"]
+    assert {"200", "404", "422", "503"} <= set(deletion)
+    assert {"200", "400", "404", "422", "503"} <= set(merger)
+
+
+def test_people_delete_and_merge_from_the_terminal(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch, client: TestClient, agent: str
+) -> None:
+    monkeypatch.setenv("CREDENCE_AGENT_ID", agent)
+    url = f"/v1/agents/{agent}/people"
+    ann = client.post(url, json={"name": "Ann"}).json()
+    ann_lee = client.post(url, json={"name": "Ann Lee"}).json()
+    gone = client.post(url, json={"name": "Zed"}).json()
+
+    refused = cli.invoke(cli_app, ["people", "delete", "Zed"], input="n\n")
+    deleted = cli.invoke(cli_app, ["people", "delete", gone["id"], "--yes"])
+    merged = cli.invoke(cli_app, ["people", "merge", "ann lee", "Ann"])
+    itself = cli.invoke(cli_app, ["people", "merge", "Ann Lee", ann_lee["id"]])
+    unknown = cli.invoke(cli_app, ["people", "delete", "Nobody", "--yes"])
+
+    assert refused.exit_code != 0
+    assert deleted.exit_code == 0, deleted.output
+    assert re.search(rf"deleted person {gone['id']}: Zed", deleted.output)
+    assert merged.exit_code == 0, merged.output
+    assert f"merged {ann['id']} into {ann_lee['id']}" in merged.output
+    assert itself.exit_code == 1 and "merged into itself" in itself.output
+    assert unknown.exit_code == 1 and "person_not_found" in unknown.output
+    assert set(_people(client, agent)) == {"Ann Lee"}
