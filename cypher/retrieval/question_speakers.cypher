@@ -7,6 +7,6 @@ UNWIND $keys AS key
 MATCH (s:Subject {id: $agent_id + '|' + key})
   WHERE EXISTS {
     MATCH (s)<-[:MENTIONS]-(e:Episode)
-      WHERE toLower(e.speaker) = substring(key, 5)
+      WHERE e.speaker_key = substring(key, 5)
   }
 RETURN DISTINCT key

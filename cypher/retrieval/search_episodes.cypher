@@ -160,7 +160,7 @@ CALL () {
       RETURN e, similarity
     }
     WITH e, similarity
-      WHERE toLower(e.speaker) IN $lists.own_turn_speakers AND e.embedding_model = $embedding_model
+      WHERE e.speaker_key IN $lists.own_turn_speakers AND e.embedding_model = $embedding_model
     RETURN e, similarity
   }
   WITH e, similarity
@@ -229,7 +229,7 @@ WITH e, hit, neighbour_of, lift, recent, mentioning,
                        WHERE said STARTS WITH asked OR asked STARTS WITH said))
                      THEN $w.date_match_bonus ELSE 0.0 END)
        * (1.0 + CASE WHEN e IN mentioning THEN $w.person_bonus ELSE 0.0 END)
-       * (1.0 + CASE WHEN toLower(e.speaker) IN $w.asked_speakers
+       * (1.0 + CASE WHEN e.speaker_key IN $w.asked_speakers
                      THEN $w.speaker_bonus ELSE 0.0 END) AS weighted
 // Seed 003's retrieval bonuses (each off at its neutral value). Only rules derive from episodes
 // (DERIVED_FROM): their count is the episode's degree, read without visiting the rules.
