@@ -192,12 +192,14 @@ def beliefs_show(
 def tension(
     agent: AgentOption = None, limit: Annotated[int, typer.Option(min=1, max=500)] = 20
 ) -> None:
-    """Beliefs by tension, a bar each, and the dissatisfaction meter."""
+    """The ``limit`` most tense beliefs, a bar each, and the dissatisfaction meter."""
     agent_id = agent_id_of(agent)
     settings = get_settings()
 
     async def load(graph: GraphClient) -> tuple[list[Belief], Dissatisfaction]:
-        page = await store.list_beliefs(graph, agent_id, active=True, min_tension=0.0, limit=500)
+        page = await store.list_beliefs(
+            graph, agent_id, active=True, min_tension=0.0, sort="tension", limit=limit
+        )
         current = await compute_dissatisfaction(graph, settings.mechanics, agent_id)
         return page.data, current
 
