@@ -564,7 +564,12 @@ class Hypothesis(AgentScoped):
     statement = StringProperty(required=True)
     status = StringProperty()
     confidence = FloatProperty()
+    # Searches a source answered; those no source answered count apart (docs/research.md).
     searches = IntegerProperty(default=0)
+    failed_searches = IntegerProperty(default=0)
+    # The sources (or "<source>/<part>") that failed in its searches, not answered one since.
+    failed_sources = ArrayProperty(StringProperty())
+    last_query = StringProperty()
     embedding = ArrayProperty(FloatProperty())
     # The model that made the vector (app/embeddings/bundled.py); a reindex stores the new
     # one beside it (embedding_next, embedding_next_model) until the swap.

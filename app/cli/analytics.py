@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from app.cli.common import (
@@ -40,7 +41,9 @@ def _analytics_params(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            err_console.print(f"[bold red]error[/]: --param expects key=value, got {pair!r}")
+            err_console.print(
+                f"[bold red]error[/]: --param expects key=value, got {escape(repr(pair))}"
+            )
             raise typer.Exit(code=2)
         params[key.strip()] = value
     return params
@@ -58,7 +61,7 @@ def _print_analytics_list() -> None:
         params = ", ".join(
             f"{p.name}={json.dumps(p.default)}" for p in info.params if p.name != "agent_id"
         )
-        table.add_row(info.name, info.description, params)
+        table.add_row(info.name, escape(info.description), escape(params))
     console.print(table)
 
 
@@ -90,7 +93,7 @@ def analytics_command(
     for column in result.columns:
         table.add_column(column, overflow="fold")
     for row in result.rows:
-        table.add_row(*(_analytics_cell(row.get(column)) for column in result.columns))
+        table.add_row(*(escape(_analytics_cell(row.get(column))) for column in result.columns))
     console.print(table)
     shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in result.params.items())
-    console.print(f"{result.count} row(s); {shown}")
+    console.print(f"{result.count} row(s); {escape(shown)}")

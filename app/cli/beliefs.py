@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -36,7 +37,7 @@ def _belief_table(beliefs: list[Belief], title: str) -> Table:
     for belief in beliefs:
         table.add_row(
             belief.id[:8],
-            belief.statement,
+            escape(belief.statement),
             belief.category,
             f"{belief.strength:.3f}",
             f"{belief.tension:.3f}",
@@ -94,7 +95,7 @@ def beliefs_replay(agent: AgentOption = None) -> None:
         )
     )
     for difference in report.differences:
-        console.print(f"  {difference}")
+        console.print(f"  {escape(difference)}")
     if report.trusted_cascades:
         console.print(
             f"  {report.trusted_cascades} cascade event(s) without their supporters recorded "
@@ -128,7 +129,7 @@ def beliefs_add(
     belief = run_with_graph(
         lambda graph: writes.create_belief(graph, settings.mechanics, embedder, agent_id, data)
     )
-    console.print(f"added belief {belief.id}: {belief.statement}")
+    console.print(f"added belief {belief.id}: {escape(belief.statement)}")
 
 
 @beliefs_app.command("show")
@@ -145,7 +146,7 @@ def beliefs_show(
     )
     belief = detail.belief
     lines = [
-        f"[bold]{belief.statement}[/]",
+        f"[bold]{escape(belief.statement)}[/]",
         f"{belief.category}, importance {belief.importance:.2f}, "
         f"{'active' if belief.is_active else 'inactive'}"
         f"{', immutable' if belief.is_immutable else ''}"
@@ -153,14 +154,19 @@ def beliefs_show(
         f"{', invalidated' if belief.is_invalidated else ''}",
         f"strength {bar(belief.strength)} {belief.strength:.3f}",
         f"tension  {bar(belief.tension)} {belief.tension:.3f}",
-        f"in context {context or '(default)'}: {detail.strength_in_context:.3f} → "
+        f"in context {escape(context or '(default)')}: {detail.strength_in_context:.3f} → "
         f"{detail.supervision_mode}",
     ]
-    lines += [f"supersedes {p.id[:8]}: {p.statement}" for p in detail.predecessors]
-    lines += [f"superseded by {s.id[:8]}: {s.statement}" for s in detail.successors]
-    lines += [f"supports {s.id[:8]} (w {s.weight}): {s.statement}" for s in detail.supports]
-    lines += [f"supported by {s.id[:8]} (w {s.weight}): {s.statement}" for s in detail.supported_by]
-    lines += [f"contradicts {c.id[:8]} ({c.status}): {c.statement}" for c in detail.contradictions]
+    lines += [f"supersedes {p.id[:8]}: {escape(p.statement)}" for p in detail.predecessors]
+    lines += [f"superseded by {s.id[:8]}: {escape(s.statement)}" for s in detail.successors]
+    lines += [f"supports {s.id[:8]} (w {s.weight}): {escape(s.statement)}" for s in detail.supports]
+    lines += [
+        f"supported by {s.id[:8]} (w {s.weight}): {escape(s.statement)}"
+        for s in detail.supported_by
+    ]
+    lines += [
+        f"contradicts {c.id[:8]} ({c.status}): {escape(c.statement)}" for c in detail.contradictions
+    ]
     console.print(Panel("\n".join(lines), title=belief.id))
     events = Table(title="events (newest first)")
     for column in ("seq", "kind", "action", "strength", "tension", "note"):
@@ -178,7 +184,7 @@ def beliefs_show(
             f"{old_t if old_t is None else round(old_t, 3)} → {round(new_t, 3)}"
             if new_t is not None
             else "",
-            event.get("note") or event.get("context") or "",
+            escape(event.get("note") or event.get("context") or ""),
         )
     console.print(events)
 
@@ -186,12 +192,14 @@ def beliefs_show(
 def tension(
     agent: AgentOption = None, limit: Annotated[int, typer.Option(min=1, max=500)] = 20
 ) -> None:
-    """Beliefs by tension, a bar each, and the dissatisfaction meter."""
+    """The ``limit`` most tense beliefs, a bar each, and the dissatisfaction meter."""
     agent_id = agent_id_of(agent)
     settings = get_settings()
 
     async def load(graph: GraphClient) -> tuple[list[Belief], Dissatisfaction]:
-        page = await store.list_beliefs(graph, agent_id, active=True, min_tension=0.0, limit=500)
+        page = await store.list_beliefs(
+            graph, agent_id, active=True, min_tension=0.0, sort="tension", limit=limit
+        )
         current = await compute_dissatisfaction(graph, settings.mechanics, agent_id)
         return page.data, current
 
@@ -208,7 +216,7 @@ def tension(
         )
         table.add_row(
             belief.id[:8],
-            belief.statement,
+            escape(belief.statement),
             f"[{colour}]{bar(belief.tension)}[/]",
             f"{belief.tension:.3f}",
         )
@@ -216,7 +224,7 @@ def tension(
     console.print(meter(current))
     for contributor in current.contributors:
         console.print(
-            f"  {contributor.share:.3f} from {contributor.id[:8]} {contributor.statement}"
+            f"  {contributor.share:.3f} from {contributor.id[:8]} {escape(contributor.statement)}"
         )
 
 
@@ -235,8 +243,8 @@ def revisions(
             revision.mode,
             str(revision.depth),
             f"{revision.trigger_tension:.2f}",
-            revision.old_statement,
-            revision.new_statement or "",
+            escape(revision.old_statement),
+            escape(revision.new_statement or ""),
             revision.reasoner,
         )
     console.print(table)

@@ -250,7 +250,7 @@ class ChatSession:
         )
         console.print(
             f"[dim]──[/] {meter(current)} [dim]·[/] mode [bold]{result.mode}[/] "
-            f"[dim]·[/] frame {result.frame}"
+            f"[dim]·[/] frame {escape(str(result.frame))}"
         )
 
     # --- commands ------------------------------------------------------------------------
@@ -354,7 +354,7 @@ class ChatSession:
                         f"[dim]reflection: {len(closed.reflection.rules)} rule(s) learned[/]"
                     )
             except CredenceError as error:
-                err_console.print(f"[yellow]could not end the session[/]: {error.message}")
+                err_console.print(f"[yellow]could not end the session[/]: {escape(error.message)}")
         await self.runtime.aclose()
 
 
@@ -523,7 +523,7 @@ def chat_command(
         ChatRequest(message="-", speaker=speaker, session=session_key, context=context)
     except ValidationError as error:
         for item in error.errors():
-            err_console.print(f"[red]invalid[/] --{item['loc'][0]}: {item['msg']}")
+            err_console.print(f"[red]invalid[/] --{item['loc'][0]}: {escape(item['msg'])}")
         raise typer.Exit(code=2) from error
     settings = get_settings()
     with asyncio.Runner() as runner:

@@ -51,7 +51,7 @@ def _tools_table(title: str, tools: list[ToolPublic], *, in_context: bool = Fals
         kind += ", search source" if tool.search_source else ""
         trust = f"{tool.belief_strength:.2f}" if tool.belief_strength is not None else "-"
         routed = (
-            [_strength(tool.strength_in_context), tool.context_applied or "default"]
+            [_strength(tool.strength_in_context), escape(tool.context_applied or "default")]
             if in_context
             else []
         )
@@ -136,9 +136,9 @@ def connections_add(
 
     connection, tools = run_with_graph(work)
     console.print(
-        f"connected [bold]{connection.name}[/] ({connection.transport}): {len(tools)} tools"
+        f"connected [bold]{escape(connection.name)}[/] ({connection.transport}): {len(tools)} tools"
     )
-    console.print(_tools_table(f"tools of {connection.name}", tools))
+    console.print(_tools_table(f"tools of {escape(connection.name)}", tools))
 
 
 @connections_app.command("list")
@@ -152,7 +152,9 @@ def connections_list(agent: AgentOption = None) -> None:
     for item in listed.data:
         server = item.url or " ".join([item.command or "", *item.args])
         secrets = ", ".join(item.env_names + item.header_names)
-        table.add_row(item.name, item.transport, server, secrets, str(item.tools))
+        table.add_row(
+            escape(item.name), item.transport, escape(server), escape(secrets), str(item.tools)
+        )
     console.print(table)
 
 
@@ -186,7 +188,8 @@ def connections_tools(
     else:
         how = "asked for" if asked else "the one a call without a context takes now"
         console.print(f"strength in context [bold]{escape(read_in)}[/] ({how})")
-    console.print(_tools_table(f"tools of {name} ({listed.count})", listed.data, in_context=True))
+    title = f"tools of {escape(name)} ({listed.count})"
+    console.print(_tools_table(title, listed.data, in_context=True))
 
 
 @connections_app.command("search")
@@ -211,7 +214,7 @@ def connections_search(
 
     marked = run_with_graph(work)
     state = "a research source" if marked.search_source else "no longer a research source"
-    console.print(f"[bold]{marked.qualified_name}[/] is {state}")
+    console.print(f"[bold]{escape(marked.qualified_name)}[/] is {state}")
 
 
 @connections_app.command("remove")
@@ -232,4 +235,4 @@ def connections_remove(
             await clients.aclose()
 
     run_with_graph(work)
-    console.print(f"removed connection [bold]{name}[/]")
+    console.print(f"removed connection [bold]{escape(name)}[/]")

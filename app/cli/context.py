@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
+from rich.markup import escape
 from rich.table import Table
 
 from app.cli.common import AgentOption, agent_id_of, console, err_console, run_with_runtime
@@ -54,7 +55,8 @@ def context_command(
         )
     except ValidationError as error:
         for item in error.errors():
-            err_console.print(f"[red]invalid[/] {'.'.join(map(str, item['loc']))}: {item['msg']}")
+            where = ".".join(map(str, item["loc"]))
+            err_console.print(f"[red]invalid[/] {escape(where)}: {escape(item['msg'])}")
         raise typer.Exit(code=2) from error
 
     found = run_with_runtime(lambda runtime: runtime.retrieval.context(agent_id, request))
@@ -65,16 +67,16 @@ def context_command(
 
 
 def _print_context(found: Context) -> None:
-    frame = f"frame {found.frame.key} ({found.budget_tokens} tokens)" if found.frame else ""
-    console.print(f"[bold]context[/] for {found.query!r} {frame}")
+    frame = f"frame {escape(found.frame.key)} ({found.budget_tokens} tokens)" if found.frame else ""
+    console.print(f"[bold]context[/] for {escape(repr(found.query))} {frame}")
     if found.degraded:
-        console.print(f"[yellow]degraded:[/] {found.degraded_reason}")
+        console.print(f"[yellow]degraded:[/] {escape(str(found.degraded_reason))}")
     for name, section in found.sections.items():
         title = (
             f"{name}: {len(section.items)} items, {section.tokens}/{section.budget_tokens} tokens"
         )
         if section.error:
-            console.print(f"[red]{name} failed:[/] {section.error}")
+            console.print(f"[red]{name} failed:[/] {escape(section.error)}")
             continue
         table = Table(title=title, title_justify="left")
         table.add_column("score", justify="right")
@@ -82,7 +84,8 @@ def _print_context(found: Context) -> None:
         table.add_column("detail", overflow="fold")
         for item in section.items:
             score = item.get("score")
-            table.add_row(f"{score:.4f}" if score is not None else "-", *_describe(name, item))
+            described = (escape(text) for text in _describe(name, item))
+            table.add_row(f"{score:.4f}" if score is not None else "-", *described)
         console.print(table)
 
 

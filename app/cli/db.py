@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from app.cli.common import console, err_console, run_with_graph
@@ -34,7 +35,7 @@ def db_migrate() -> None:
     counts = run_with_graph(count_by_model)
     message = mismatch_message(counts, model_id(settings.embeddings))
     if message is not None:
-        err_console.print(f"[yellow]reindex needed:[/] {message}")
+        err_console.print(f"[yellow]reindex needed:[/] {escape(message)}")
 
 
 @db_app.command("status")
@@ -42,7 +43,7 @@ def db_status() -> None:
     """List every migration with its state (applied / pending / changed / missing)."""
     settings = get_settings()
     states = run_with_graph(lambda graph: _runner(graph, settings).status())
-    table = Table(title=f"migrations on {settings.neo4j_uri}")
+    table = Table(title=f"migrations on {escape(settings.neo4j_uri)}")
     table.add_column("file", no_wrap=True)
     table.add_column("state", no_wrap=True, min_width=7)
     table.add_column("applied (UTC)", no_wrap=True)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -61,17 +62,18 @@ def embed_install(
         if found is None:
             if model:
                 err_console.print(
-                    f"[red]--model {name!r} is not a bundled model[/] ({', '.join(bundled.MODELS)})"
+                    f"[red]--model {escape(repr(name))} is not a bundled model[/] "
+                    f"({', '.join(bundled.MODELS)})"
                 )
                 raise typer.Exit(code=2)
-            console.print(f"{name} is a model folder of its own: nothing to install")
+            console.print(f"{escape(name)} is a model folder of its own: nothing to install")
             continue
         try:
             folder = bundled.install(found, root, jar)
         except CredenceError as error:
-            err_console.print(f"[red]{name}:[/] {error.message}")
+            err_console.print(f"[red]{escape(name)}:[/] {escape(error.message)}")
             raise typer.Exit(code=1) from error
-        console.print(f"{found.name}: {found.coordinates} in {folder}")
+        console.print(f"{found.name}: {found.coordinates} in {escape(str(folder))}")
 
 
 @embed_app.command("status")
@@ -85,9 +87,12 @@ def embed_status(
     settings = get_settings()
     status = shared_embedder(settings.embeddings).status()
     if not status.available:
-        err_console.print(f"[red]embeddings unavailable:[/] {status.reason}")
+        err_console.print(f"[red]embeddings unavailable:[/] {escape(str(status.reason))}")
         raise typer.Exit(code=1)
-    console.print(f"{status.model}: {status.dimensions}-d vectors on {status.backend}")
+    console.print(
+        f"{escape(str(status.model))}: {status.dimensions}-d vectors on "
+        f"{escape(str(status.backend))}"
+    )
     if vectors:
         counts = run_with_graph(lambda graph: reindexing.count_by_model(graph))
         by_model: dict[str, int] = {}
@@ -96,11 +101,14 @@ def embed_status(
             by_model[name] = by_model.get(name, 0) + count.vectors
         console.print(
             "stored vectors: "
-            + (", ".join(f"{n} by {name}" for name, n in sorted(by_model.items())) or "none")
+            + (
+                escape(", ".join(f"{n} by {name}" for name, n in sorted(by_model.items())))
+                or "none"
+            )
         )
         message = reindexing.mismatch_message(counts, status.model)
         if message is not None:
-            err_console.print(f"[yellow]reindex needed:[/] {message}")
+            err_console.print(f"[yellow]reindex needed:[/] {escape(message)}")
 
 
 @embed_app.command("backfill")
@@ -130,7 +138,7 @@ def embed_backfill(
 
     report = run_with_graph(work)
     if not report.available:
-        err_console.print(f"[red]embeddings unavailable:[/] {report.reason}")
+        err_console.print(f"[red]embeddings unavailable:[/] {escape(str(report.reason))}")
         raise typer.Exit(code=1)
     console.print(
         "stored vectors: "
@@ -165,10 +173,11 @@ def embed_reindex(
             TimeRemainingColumn(),
             console=console,
         ) as progress:
-            task = progress.add_task(f"vectors to {embedder.model_id}", total=total)
+            task = progress.add_task(f"vectors to {escape(embedder.model_id)}", total=total)
 
             def advance(agent_id: str, label: str, done: int) -> None:
-                progress.update(task, advance=done, description=f"{agent_id[:8]} {label}")
+                described = escape(f"{agent_id[:8]} {label}")
+                progress.update(task, advance=done, description=described)
 
             return await reindexing.reindex(
                 graph, embedder, agent, batch_size=batch_size, progress=advance
@@ -176,13 +185,14 @@ def embed_reindex(
 
     report = run_with_graph(work)
     if not report.available:
-        err_console.print(f"[red]embeddings unavailable:[/] {report.reason}")
+        err_console.print(f"[red]embeddings unavailable:[/] {escape(str(report.reason))}")
         raise typer.Exit(code=1)
     embedded = sum(report.embedded.values())
     swapped = ", ".join(f"{n} {label}" for label, n in report.swapped.items() if n) or "none"
     console.print(
-        f"{report.model}: {embedded} vectors re-embedded now, {len(report.agents)} agent(s) "
+        f"{escape(report.model)}: {embedded} vectors re-embedded now, "
+        f"{len(report.agents)} agent(s) "
         f"switched (vectors put in use: {swapped})"
     )
     if report.skipped:
-        console.print(f"skipped, being deleted: {', '.join(report.skipped)}")
+        console.print(f"skipped, being deleted: {escape(', '.join(report.skipped))}")

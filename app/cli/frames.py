@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from app.cli.common import AgentOption, agent_id_of, console, run_with_graph
@@ -17,12 +18,12 @@ def _frames_table(installed: list[frames.Frame]) -> Table:
         table.add_column(column, overflow="fold")
     for frame in installed:
         table.add_row(
-            frame.key,
-            frame.name,
+            escape(frame.key),
+            escape(frame.name),
             frame.default_stakes,
             frame.default_category,
             str(frame.context_budget),
-            ", ".join(frame.activation_patterns),
+            escape(", ".join(frame.activation_patterns)),
         )
     return table
 
@@ -52,11 +53,11 @@ def frames_select(text: str, agent: AgentOption = None) -> None:
     choice = run_with_graph(lambda graph: frames.choose_frame(graph, agent_id, text))
     selection = choice.selection
     reason = (
-        f"{selection.matches} match(es): {', '.join(selection.patterns)}"
+        f"{selection.matches} match(es): {escape(', '.join(selection.patterns))}"
         if selection.matched
         else "no pattern matched (fallback)"
     )
-    console.print(f"selected [bold]{selection.key}[/] — {reason}")
+    console.print(f"selected [bold]{escape(selection.key)}[/] — {reason}")
     if choice.frame is not None:
         console.print(
             f"stakes {choice.frame.default_stakes}, category {choice.frame.default_category}, "
@@ -68,5 +69,5 @@ def frames_select(text: str, agent: AgentOption = None) -> None:
     for column in ("frame", "matches", "patterns"):
         table.add_column(column, overflow="fold")
     for score in selection.scores:
-        table.add_row(score.key, str(score.matches), ", ".join(score.patterns))
+        table.add_row(escape(score.key), str(score.matches), escape(", ".join(score.patterns)))
     console.print(table)

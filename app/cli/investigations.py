@@ -33,15 +33,15 @@ async def _print_step(step: ResearchStep) -> None:
     if step.input_tokens or step.output_tokens:
         cost += f", {step.input_tokens}+{step.output_tokens} tokens"
     console.print(
-        f"[bold]{step.ordinal:>3} {step.kind:<10}[/] {step.summary} "
+        f"[bold]{step.ordinal:>3} {step.kind:<10}[/] {escape(step.summary)} "
         f"[dim]({step.duration_ms:.0f} ms, {cost})[/]"
     )
 
 
 def _print_end(investigation: Investigation) -> None:
     colour = {"finished": "green", "paused": "yellow"}.get(investigation.status, "red")
-    verdict = f", verdict [bold]{investigation.verdict}[/]" if investigation.verdict else ""
-    error = f": {investigation.error}" if investigation.error else ""
+    verdict = f", verdict [bold]{escape(investigation.verdict)}[/]" if investigation.verdict else ""
+    error = f": {escape(investigation.error)}" if investigation.error else ""
     console.print(
         f"investigation {investigation.id} [{colour}]{investigation.status}[/]{verdict}{error}"
     )
@@ -75,7 +75,7 @@ def start(
             services, None, agent_id, question, iteration_cap=cap, sources=source,
             started_by="cli",
         )  # fmt: skip
-        console.print(f"investigation [bold]{started.id}[/] of “{started.question}”")
+        console.print(f"investigation [bold]{started.id}[/] of “{escape(started.question)}”")
         if detach:
             return started
         return await run_investigation(services, agent_id, started.id, _print_step)
@@ -125,12 +125,12 @@ def status(investigation_id: InvestigationArgument, agent: AgentOption = None) -
         lambda services: investigations.get_investigation(services, agent_id, investigation_id)
     )
     investigation = detail.investigation
-    console.print(f"[bold]{investigation.question}[/]")
-    verdict = f", verdict {investigation.verdict}" if investigation.verdict else ""
+    console.print(f"[bold]{escape(investigation.question)}[/]")
+    verdict = f", verdict {escape(investigation.verdict)}" if investigation.verdict else ""
     console.print(
         f"status {investigation.status}, iteration {investigation.iteration}/"
         f"{investigation.iteration_cap}, started {when(investigation.started_at)} by "
-        f"{investigation.started_by}{verdict}"
+        f"{escape(investigation.started_by)}{verdict}"
     )
     if investigation.error:
         console.print(f"[red]failed: {escape(investigation.error)}[/]")
@@ -139,7 +139,11 @@ def status(investigation_id: InvestigationArgument, agent: AgentOption = None) -
         hypotheses.add_column(column)
     for h in detail.hypotheses:
         hypotheses.add_row(
-            str(h.ordinal + 1), h.statement, h.status, f"{h.confidence:.2f}", str(h.searches)
+            str(h.ordinal + 1),
+            escape(h.statement),
+            h.status,
+            f"{h.confidence:.2f}",
+            str(h.searches),
         )
     console.print(hypotheses)
     numbers = {s.id: s.number for s in detail.sources}
@@ -149,13 +153,13 @@ def status(investigation_id: InvestigationArgument, agent: AgentOption = None) -
             conflicts.add_column(column, overflow="fold")
         for c in detail.conflicts:
             conflicts.add_row(
-                f"[{numbers[c.first_source_id]}] vs [{numbers[c.second_source_id]}]",
+                escape(f"[{numbers[c.first_source_id]}] vs [{numbers[c.second_source_id]}]"),
                 c.status,
-                c.resolution or "",
+                escape(c.resolution or ""),
             )
         console.print(conflicts)
     for step in detail.steps:
-        console.print(f"{step.ordinal:>3} {step.kind:<10} {step.summary}")
+        console.print(f"{step.ordinal:>3} {step.kind:<10} {escape(step.summary)}")
 
 
 def report(investigation_id: InvestigationArgument, agent: AgentOption = None) -> None:

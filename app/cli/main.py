@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import typer
+from rich.markup import escape
 
 from app.cli import (
     agents,
@@ -69,5 +70,5 @@ def main() -> None:
     try:
         app()
     except CredenceError as error:  # pragma: no cover - commands translate their own errors
-        err_console.print(f"[bold red]error[/] ({error.code}): {error.message}")
+        err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
         sys.exit(1)

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Annotated, cast, get_args
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from app.cli.common import (
@@ -49,29 +50,33 @@ def memory_show(agent: AgentOption = None) -> None:
         tasks.add_column(column, overflow="fold")
     for task in memory.tasks:
         why = task.history[-1].cause if task.history else ""
-        tasks.add_row(task.id[:8], task.description, task.state, why, when(task.started_at))
+        tasks.add_row(
+            task.id[:8], escape(task.description), task.state, escape(why), when(task.started_at)
+        )
     notes = Table(title=f"notes ({len(memory.notes)})")
     for column in ("priority", "note", "expires"):
         notes.add_column(column, overflow="fold")
     for note in memory.notes:
-        notes.add_row(str(note.priority), note.content, when(note.expires_at))
+        notes.add_row(str(note.priority), escape(note.content), when(note.expires_at))
     console.print(tasks)
     console.print(notes)
     objects = memory.objects
     temporal = objects.temporal
     console.print(
         f"[bold]today[/] {temporal.day:%Y-%m-%d}: "
-        f"{', '.join(temporal.contexts) or 'no period end'}; next deadline "
+        f"{escape(', '.join(temporal.contexts)) or 'no period end'}; next deadline "
         f"{temporal.next_deadline:%Y-%m-%d} ({temporal.deadline_kind}, "
         f"{temporal.days_to_deadline} days); urgency ×{temporal.urgency_multiplier:g}"
     )
-    console.print("[bold]people[/] " + (", ".join(p.name for p in objects.people) or "(none)"))
-    console.print("[bold]entities[/] " + (", ".join(e.name for e in objects.entities) or "(none)"))
+    people = escape(", ".join(p.name for p in objects.people)) or "(none)"
+    entities = escape(", ".join(e.name for e in objects.entities)) or "(none)"
+    console.print(f"[bold]people[/] {people}")
+    console.print(f"[bold]entities[/] {entities}")
     beliefs = Table(title=f"strong beliefs ({len(objects.beliefs)})")
     for column in ("strength", "statement"):
         beliefs.add_column(column, overflow="fold")
     for belief in objects.beliefs:
-        beliefs.add_row(f"{belief.strength:.3f}", belief.statement)
+        beliefs.add_row(f"{belief.strength:.3f}", escape(belief.statement))
     console.print(beliefs)
 
 
@@ -92,7 +97,7 @@ def memory_tasks(
         table.add_column(column, overflow="fold")
     for task in found.data:
         moves = "\n".join(f"{when(move.at)} {move.state}: {move.cause}" for move in task.history)
-        table.add_row(task.id[:8], task.description, task.state, moves)
+        table.add_row(task.id[:8], escape(task.description), task.state, escape(moves))
     console.print(table)
 
 
@@ -174,8 +179,8 @@ def _clusters_table(report: ReflectionReport) -> Table:
             str(cluster.size),
             f"{cluster.cohesion:.2f}",
             outcomes,
-            cluster.domain,
-            f"[bold]{cluster.trigger_concept}[/]: {cluster.content} "
+            escape(cluster.domain),
+            f"[bold]{escape(cluster.trigger_concept)}[/]: {escape(cluster.content)} "
             f"(confidence {cluster.confidence:.2f}, {cluster.reasoner})",
         )
     return table
@@ -195,14 +200,15 @@ def _print_skipped(skipped: SkippedEpisodes) -> None:
 def _print_self_model_changes(report: ReflectionReport) -> None:
     for change in report.capabilities:
         console.print(
-            f"capability [bold]{change.domain}[/]: +{change.successes} / -{change.failures}; "
+            f"capability [bold]{escape(change.domain)}[/]: "
+            f"+{change.successes} / -{change.failures}; "
             f"proficiency {change.before.proficiency:.3f} → {change.after.proficiency:.3f}, "
             f"success rate {change.before.success_rate:.3f} → {change.after.success_rate:.3f}"
         )
     for gap in report.knowledge_gaps_added:
-        console.print(f"knowledge gap: {gap}")
+        console.print(f"knowledge gap: {escape(gap)}")
     for goal in report.suggested_goals:
-        console.print(f"suggested goal: {goal}")
+        console.print(f"suggested goal: {escape(goal)}")
 
 
 @memory_app.command("learn")
@@ -232,7 +238,7 @@ def memory_learn(
         )
     )
     console.print(
-        f"rule {rule.id[:8]} [bold]{rule.trigger_concept}[/]: {rule.content} "
+        f"rule {rule.id[:8]} [bold]{escape(rule.trigger_concept)}[/]: {escape(rule.content)} "
         f"(confidence {rule.confidence:.2f}, {rule.source})"
     )
 
@@ -249,6 +255,6 @@ def memory_introspect(agent: AgentOption = None) -> None:
     )
     console.print(f"{looked.judged} capability(ies) with enough outcomes to judge")
     for gap in looked.gaps_added:
-        console.print(f"knowledge gap: {gap}")
+        console.print(f"knowledge gap: {escape(gap)}")
     for goal in looked.suggested_goals or ["(no goal: nothing stands out yet)"]:
-        console.print(f"suggested goal: {goal}")
+        console.print(f"suggested goal: {escape(goal)}")

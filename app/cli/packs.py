@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from app.agents.birth import birth, every_pack_for, known_industries
 from app.agents.models import AgentCreate, BornAgent
@@ -42,13 +43,14 @@ from app.seeds.pack_schema import KnowledgePack
 packs_app = typer.Typer(help="Knowledge packs (seeds/packs/*.yaml).", no_args_is_help=True)
 
 
-def _table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]]) -> Table:
-    """A rich table of one row a sequence of cells, under its title and column headers."""
-    table = Table(title=title)
+def _table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str | Text]]) -> Table:
+    """A rich table of one row a sequence of cells, under its title and column headers; the
+    title and text cells are shown as written (a pack's names are not rich markup)."""
+    table = Table(title=escape(title))
     for column in columns:
         table.add_column(column)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(escape(cell) if isinstance(cell, str) else cell for cell in row))
     return table
 
 
@@ -62,14 +64,15 @@ def packs_list(
     if agent:
         _print_loaded(agent)
         return
-    rows: list[Sequence[str]] = []
+    rows: list[Sequence[str | Text]] = []
     failed = False
     for path in files.pack_files():
         try:
             pack = files.read_pack(path)
         except SeedFileInvalid as error:
             failed = True
-            rows.append((path.stem, "", "", "", "", "", "", f"[red]invalid: {error.message}[/]"))
+            invalid = Text(f"invalid: {error.message}", style="red")
+            rows.append((path.stem, "", "", "", "", "", "", invalid))
             continue
         industries = ", ".join([pack.industry, *pack.industries]) + (" (base)" if pack.base else "")
         rows.append(
@@ -116,8 +119,8 @@ def _print_loaded(agent: str) -> None:
 def _skill_line(skill: AgentSkill) -> str:
     source = f"from pack {skill.pack}" if skill.pack else "shipped default"
     return (
-        f"skill in force: [bold]{skill.name}[/] v{skill.version} ({source}): "
-        f"{len(skill.verbs)} verbs, criteria {', '.join(skill.criteria)}"
+        f"skill in force: [bold]{escape(skill.name)}[/] v{skill.version} ({escape(source)}): "
+        f"{len(skill.verbs)} verbs, criteria {escape(', '.join(skill.criteria))}"
     )
 
 
@@ -153,7 +156,7 @@ def packs_validate(
     for path in targets:
         try:
             pack = files.read_pack(path)
-            console.print(f"[green]ok[/] {path}: {pack.name} v{pack.version}")
+            console.print(f"[green]ok[/] {escape(str(path))}: {escape(pack.name)} v{pack.version}")
         except SeedFileInvalid as error:
             bad += 1
             print_error_entries(error)
@@ -170,7 +173,7 @@ def packs_schema(
     text = json.dumps(KnowledgePack.model_json_schema(), indent=2)
     if output:
         write_utf8(output, text + "\n")
-        console.print(f"wrote {output}")
+        console.print(f"wrote {escape(str(output))}")
     else:
         print(text)  # noqa: T201 - plain JSON on stdout, for redirection
 
@@ -188,36 +191,41 @@ def _read_pack_arg(name_or_path: str) -> KnowledgePack:
 
 def _report_load(report: PackLoadReport) -> None:
     console.print(
-        f"[bold]{report.pack}[/] v{report.version} {report.status}: {report.created} created, "
+        f"[bold]{escape(report.pack)}[/] v{report.version} {report.status}: "
+        f"{report.created} created, "
         f"{report.kept} kept, {report.superseded} superseded; edges {report.supports_created} "
         f"SUPPORTS + {report.contradicts_created} CONTRADICTS; {report.rules} rules, "
         f"{report.censors} censors"
-        + (f"; skill {report.skill}" if report.skill else "")
-        + (f"; [yellow]no vectors: {report.degraded}[/]" if report.degraded else "")
+        + (f"; skill {escape(report.skill)}" if report.skill else "")
+        + (f"; [yellow]no vectors: {escape(report.degraded)}[/]" if report.degraded else "")
     )
     if report.retired:
-        console.print(f"  no longer in the pack (deactivated): {', '.join(report.retired)}")
+        retired = escape(", ".join(report.retired))
+        console.print(f"  no longer in the pack (deactivated): {retired}")
     if report.retired_censors:
         console.print(
-            f"  censors no longer in the pack (deactivated): {', '.join(report.retired_censors)}"
+            "  censors no longer in the pack (deactivated): "
+            + escape(", ".join(report.retired_censors))
         )
     if report.retired_rules:
         console.print(
-            f"  rules no longer in the pack (deactivated): {', '.join(report.retired_rules)}"
+            "  rules no longer in the pack (deactivated): "
+            + escape(", ".join(report.retired_rules))
         )
     if report.retired_frames:
         console.print(
-            f"  frames no longer in the pack (deactivated): {', '.join(report.retired_frames)}"
+            "  frames no longer in the pack (deactivated): "
+            + escape(", ".join(report.retired_frames))
         )
     if report.retired_supports:
         console.print(
             "  SUPPORTS edges no longer in the pack (removed): "
-            + ", ".join(report.retired_supports)
+            + escape(", ".join(report.retired_supports))
         )
     if report.retired_contradicts:
         console.print(
             "  CONTRADICTS edges no longer in the pack (resolved): "
-            + ", ".join(report.retired_contradicts)
+            + escape(", ".join(report.retired_contradicts))
         )
 
 
@@ -236,15 +244,16 @@ def packs_load(
         reports: list[PackLoadReport] = []
         with progress_bar() as progress:
             for pack in chosen:
-                task = progress.add_task(f"{pack.name}: embedding", total=None)
+                named = escape(pack.name)
+                task = progress.add_task(f"{named}: embedding", total=None)
 
                 def advance(stage: str, done: int, total: int, task_id: Any = task) -> None:
                     progress.update(
-                        task_id, description=f"writing {stage}", completed=done, total=total
+                        task_id, description=f"writing {escape(stage)}", completed=done, total=total
                     )
 
                 vectors = await _pack_vectors(embedder, pack)
-                progress.update(task, description=f"{pack.name}: writing")
+                progress.update(task, description=f"{named}: writing")
                 reports.append(
                     await load_pack(
                         graph,
@@ -256,7 +265,7 @@ def packs_load(
                         progress=advance,
                     )
                 )
-                progress.update(task, description=f"{pack.name}: done")
+                progress.update(task, description=f"{named}: done")
         return reports
 
     for report in run_with_graph(work):

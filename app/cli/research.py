@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, cast
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from app.cli.common import (
@@ -56,14 +57,15 @@ def _read(path: Path, format_option: str | None) -> CorpusFile:
     if format_option is not None:
         if format_option not in ("txt", "md", "jsonl"):
             err_console.print(
-                f"[bold red]error[/]: --format must be txt, md or jsonl, not {format_option!r}"
+                "[bold red]error[/]: --format must be txt, md or jsonl, not "
+                + escape(repr(format_option))
             )
             raise typer.Exit(code=2)
         fmt = cast(CorpusFormat, format_option)
     if fmt is None:
         err_console.print(
-            f"[bold red]error[/]: {path}: unknown format (name it .txt, .md or .jsonl, or "
-            "give --format)"
+            f"[bold red]error[/]: {escape(str(path))}: unknown format "
+            "(name it .txt, .md or .jsonl, or give --format)"
         )
         raise typer.Exit(code=2)
     return CorpusFile(name=path.name, format=fmt, content=read_utf8(path))
@@ -93,12 +95,12 @@ def sources_add(
             print_error_entries(cause)
             err_console.print("[bold red]nothing was loaded[/]")
         raise
-    table = Table(title=f"corpus of {agent_id}")
+    table = Table(title=f"corpus of {escape(agent_id)}")
     for column in ("file", "format", "documents", "new", "replaced", "unchanged", "passages"):
         table.add_column(column)
     for item in report.files:
         table.add_row(
-            item.name,
+            escape(item.name),
             item.format,
             str(item.documents),
             str(item.created),
@@ -124,14 +126,14 @@ def sources_list(
         return await list_corpus_documents(graph, agent_id, skip=skip, limit=limit)
 
     page = run_with_graph(work)
-    table = Table(title=f"corpus of {agent_id}: {page.count} documents")
+    table = Table(title=f"corpus of {escape(agent_id)}: {page.count} documents")
     for column in ("document id", "title", "origin", "published", "passages", "loaded"):
         table.add_column(column)
     for document in page.data:
         table.add_row(
-            document.document_id,
-            document.title,
-            document.origin,
+            escape(document.document_id),
+            escape(document.title),
+            escape(document.origin),
             str(document.published or ""),
             str(document.passages),
             when(document.loaded_at),
@@ -151,7 +153,7 @@ def sources_remove(
         return await delete_corpus_document(graph, agent_id, document_id)
 
     removed = run_with_graph(work)
-    console.print(f"removed {removed.document_id} ({removed.removed_passages} passages)")
+    console.print(f"removed {escape(removed.document_id)} ({removed.removed_passages} passages)")
 
 
 @research_app.command("search")
@@ -176,13 +178,17 @@ def research_search(
         )
 
     found = run_with_runtime(work)
-    table = Table(title=f"{query!r}: {len(found.passages)} passages")
+    table = Table(title=f"{escape(repr(query))}: {len(found.passages)} passages")
     for column in ("source", "kind", "title", "text", "score"):
         table.add_column(column)
     for passage in found.passages:
         table.add_row(
-            passage.source, passage.kind, passage.title, passage.text[:200], f"{passage.score:.3f}"
+            escape(passage.source),
+            passage.kind,
+            escape(passage.title),
+            escape(passage.text[:200]),
+            f"{passage.score:.3f}",
         )
     console.print(table)
     for name, why in found.failures.items():
-        err_console.print(f"[yellow]source {name} failed[/]: {why}")
+        err_console.print(f"[yellow]source {escape(name)} failed[/]: {escape(why)}")

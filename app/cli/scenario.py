@@ -47,7 +47,10 @@ def list_command() -> None:
         raise _fail(error) from error
     for scenario in scenarios:
         table.add_row(
-            scenario.name, scenario.title, str(len(scenario.turns)), str(_expectations(scenario))
+            escape(scenario.name),
+            escape(scenario.title),
+            str(len(scenario.turns)),
+            str(_expectations(scenario)),
         )
     console.print(table)
 

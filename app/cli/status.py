@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from app.beliefs.models import Dissatisfaction
@@ -37,8 +38,8 @@ def status_command(
 def _print_status(status: AgentStatus) -> None:
     colour = STATE_COLOURS[status.state]
     console.print(
-        f"[bold]{status.name or status.agent_id}[/] ({status.agent_id}): "
-        f"[{colour}]{status.state}[/] — {status.state_reason}"
+        f"[bold]{escape(status.name or status.agent_id)}[/] ({escape(status.agent_id)}): "
+        f"[{colour}]{status.state}[/] — {escape(status.state_reason)}"
     )
     sessions, episodes = status.sessions, status.episodes
     console.print(
@@ -58,7 +59,7 @@ def _print_status(status: AgentStatus) -> None:
         for s in status.recent_sessions:
             closed = f"{when(s.closed_at)} ({s.close_trigger})" if s.closed_at else "open"
             table.add_row(
-                s.key,
+                escape(s.key),
                 when(s.last_active or s.started_at),
                 closed,
                 str(s.turns),
@@ -75,10 +76,10 @@ def _print_status(status: AgentStatus) -> None:
             jobs.add_row(
                 job.job,
                 when(job.last_run_at),
-                job.last_outcome or "",
+                escape(job.last_outcome or ""),
                 f"{job.last_duration_ms:.0f}" if job.last_duration_ms is not None else "",
-                job.last_detail or "",
+                escape(job.last_detail or ""),
                 str(job.runs),
-                job.lease_owner or "",
+                escape(job.lease_owner or ""),
             )
         console.print(jobs)

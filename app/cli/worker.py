@@ -9,6 +9,7 @@ import logging
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from app.cli.common import console, run_with_runtime, when
@@ -32,7 +33,8 @@ def worker_command(
             level=runtime.settings.log_level,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
-        console.print(f"scheduler {scheduler.owner}: {', '.join(j.name for j in scheduler.jobs)}")
+        jobs = ", ".join(j.name for j in scheduler.jobs)
+        console.print(f"scheduler {escape(scheduler.owner)}: {escape(jobs)}")
         while True:
             _print_runs(await scheduler.tick())
             if once:
@@ -56,9 +58,9 @@ def _print_runs(runs: list[JobRun]) -> None:
         table.add_row(
             when(run.started_at),
             run.job,
-            run.agent_id or "",
+            escape(run.agent_id or ""),
             f"[{colour}]{run.outcome}[/]",
             f"{run.duration_ms:.0f}",
-            run.detail,
+            escape(run.detail),
         )
     console.print(table)

@@ -646,6 +646,10 @@ class SynthesisHypothesis(BaseModel):
     confidence: float
     supporting: list[int] = Field(default_factory=list, description="source numbers")
     contradicting: list[int] = Field(default_factory=list, description="source numbers")
+    failed_sources: list[str] = Field(
+        default_factory=list,
+        description="sources that failed in its searches: its status rests on the others",
+    )
 
 
 class SynthesisConflict(BaseModel):
@@ -663,6 +667,29 @@ class SynthesisRequest(BaseModel):
     hypotheses: list[SynthesisHypothesis]
     sources: list[SynthesisSource]
     conflicts: list[SynthesisConflict] = Field(default_factory=list)
+    sources_asked: list[str] = Field(
+        default_factory=list, description="the research sources the investigation searched"
+    )
+    failed_sources: list[str] = Field(
+        default_factory=list,
+        description="sources (or `<source>/<part>`) that failed in its searches: the verdict "
+        "rests on the sources that answered, and must say so",
+    )
+
+    def failure_note(self) -> str:
+        """``"1 of 3 sources failed: tools"`` (``""`` when none did): a verdict reached while
+        sources failed is not one reached on all of them."""
+        return sources_failed_text(self.sources_asked, self.failed_sources)
+
+
+def sources_failed_text(asked: list[str], failed: list[str]) -> str:
+    """How many of the sources ``asked`` failed and which (``failed`` names a source or a part
+    of one, ``<source>/<part>``); ``""`` when none did."""
+    if not failed:
+        return ""
+    failing = list(dict.fromkeys(name.split("/", 1)[0] for name in failed))
+    total = len(dict.fromkeys([*asked, *failing]))
+    return f"{len(failing)} of {total} source(s) failed: {', '.join(failed)}"
 
 
 class Synthesis(Judgement):

@@ -41,7 +41,16 @@ class Hypothesis(BaseModel):
     statement: str
     status: HypothesisStatus
     confidence: float = Field(description="how likely it is true, 0.5 when nothing is known")
-    searches: int = 0
+    searches: int = Field(default=0, description="searches in which a source answered")
+    failed_searches: int = Field(
+        default=0,
+        description="searches in which every source failed (they do not count in `searches`)",
+    )
+    failed_sources: list[str] = Field(
+        default_factory=list,
+        description="the sources (or `<source>/<part>`) that failed in its searches and have "
+        "not answered one since",
+    )
 
 
 class FoundSource(BaseModel):

@@ -22,7 +22,9 @@ class ResearchSettings(BaseModel):
     passages_per_source: Annotated[int, Field(ge=1, le=50)] = 5
     """Passages each source returns per search."""
     searches_per_hypothesis: Annotated[int, Field(ge=1, le=10)] = 2
-    """Searches per hypothesis (each with a different query) before it is left undecided."""
+    """Searches per hypothesis (each with a different query) before it is left undecided. A
+    search in which every source failed does not count (the same query is tried again), and a
+    hypothesis gets at most this many of those besides."""
     judgements_per_step: Annotated[int, Field(ge=1, le=100)] = 12
     """(hypothesis, source) pairs one judge step judges."""
     # The offline judge calls any passage about the topic without a contradiction cue

@@ -3,8 +3,9 @@
 
 In order: at the iteration cap, synthesize; propose hypotheses when there are none (once: when
 the proposal gave none, synthesize); resolve an open conflict; judge sources not yet judged;
-search for a hypothesis still undecided that has searches left (the least searched first);
-otherwise synthesize.
+search for a hypothesis still undecided that has searches left (the least searched first; a
+search in which every source failed does not use one up, and a hypothesis gets at most as many
+of those besides); otherwise synthesize.
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def next_step(state: ResearchState, settings: ResearchSettings) -> NextStep | No
     searchable = [
         h
         for h in state.hypotheses
-        if h.status in ("proposed", "validating") and h.searches < settings.searches_per_hypothesis
+        if h.status in ("proposed", "validating")
+        and h.searches < settings.searches_per_hypothesis
+        and h.failed_searches < settings.searches_per_hypothesis
     ]
     if searchable:
         target = min(searchable, key=lambda h: (h.searches, h.ordinal))

@@ -93,6 +93,7 @@ async def chat_socket(websocket: WebSocket, loop: LoopDep, agent_id: AgentIdDep)
                 # A binary frame, or text that is not JSON: said, and the socket stays open.
                 await websocket.send_json(_invalid_frame("the message is not a JSON object", []))
                 continue
+            emit.start_turn()
             try:
                 if isinstance(payload, dict) and "approval_id" in payload:
                     answer = ApprovalAnswer.model_validate(payload.get("answer") or {})
@@ -110,7 +111,7 @@ async def chat_socket(websocket: WebSocket, loop: LoopDep, agent_id: AgentIdDep)
                 )
                 continue
             except CredenceError as error:
-                await emit.send(socket_error_frame(error))
+                await emit.send(emit.failure_frame(error))
                 continue
             await emit.send({"type": "result", "data": result.model_dump(mode="json")})
             if emit.gone:
@@ -122,14 +123,34 @@ async def chat_socket(websocket: WebSocket, loop: LoopDep, agent_id: AgentIdDep)
 class SocketEmitter:
     """A turn's events to its socket. When the client has gone, the turn goes on to its end
     (its record, its after-turn work: a closed session, the call's memory) and the events
-    that follow are dropped: a turn never stops half-way because nobody is listening."""
+    that follow are dropped: a turn never stops half-way because nobody is listening.
+
+    A failed turn ends in one frame, the error frame (docs/chat.md): its ``error`` event (the
+    phase it failed in) is held back and its phase goes into that frame's details."""
 
     def __init__(self, websocket: WebSocket) -> None:
         self._websocket = websocket
         self.gone = False
+        self._failed_phase: str | None = None
 
     async def __call__(self, event: TurnEvent) -> None:
+        if event.type == "error":
+            self._failed_phase = event.data.get("phase")
+            return
         await self.send(event.model_dump(mode="json"))
+
+    def start_turn(self) -> None:
+        """Forgets what an earlier turn said of its failure."""
+        self._failed_phase = None
+
+    def failure_frame(self, error: CredenceError) -> dict[str, Any]:
+        """The one frame a failed turn ends in: the error, with the phase it failed in
+        (``details.phase``) when its turn said."""
+        frame = socket_error_frame(error)
+        if self._failed_phase is not None:
+            frame["error"]["details"].setdefault("phase", self._failed_phase)
+        self._failed_phase = None
+        return frame
 
     async def send(self, frame: dict[str, Any]) -> None:
         if self.gone:

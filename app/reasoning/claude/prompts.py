@@ -298,7 +298,9 @@ write the markdown report of a research investigation from its data.
 - report: a title, the verdict (as given), each hypothesis with its status and the evidence for \
 and against, the conflicts between sources and how they were resolved (or why not), and a \
 numbered source list. Cite sources only as [n] with the numbers given; cite no other number; \
-state nothing the sources do not say.""",
+state nothing the sources do not say. When failed_sources is not empty, say beside the verdict \
+how many of sources_asked failed and which (the verdict rests on those that answered), and \
+never word it as if every source was read.""",
 )
 
 # Not a forced judgement: the agent's connected tools are offered as Claude's own tools (native

@@ -125,18 +125,28 @@ def report(request: SynthesisRequest) -> str:
     """The markdown report: the verdict, each hypothesis with its cited evidence, the
     conflicts and their resolutions, and the numbered sources."""
     lines = [f"# {request.question}", "", f"**Verdict: {request.verdict}.**", ""]
+    failed = request.failure_note()
+    if failed:
+        lines += [f"_{failed[0].upper()}{failed[1:]}: the verdict rests on those that answered._"]
+        lines.append("")
     lines.append("## Hypotheses")
     for hypothesis in request.hypotheses:
+        named = ", ".join(hypothesis.failed_sources)
+        failing = f"; {named} failed" if named else ""
         lines.append(
             f"- **{hypothesis.statement}** — {hypothesis.status} "
-            f"(confidence {hypothesis.confidence:.2f})"
+            f"(confidence {hypothesis.confidence:.2f}{failing})"
         )
         if hypothesis.supporting:
             lines.append(f"  - supported by {_cites(hypothesis.supporting)}")
         if hypothesis.contradicting:
             lines.append(f"  - contradicted by {_cites(hypothesis.contradicting)}")
         if not hypothesis.supporting and not hypothesis.contradicting:
-            lines.append("  - no source bears on it")
+            lines.append(
+                "  - no source that answered bears on it"
+                if hypothesis.failed_sources
+                else "  - no source bears on it"
+            )
     if request.conflicts:
         lines += ["", "## Conflicts between sources"]
         for conflict in request.conflicts:
@@ -149,7 +159,7 @@ def report(request: SynthesisRequest) -> str:
         excerpt = source.text if len(source.text) <= 300 else source.text[:299] + "…"
         lines.append(f"- [{source.number}] {source.title} ({source.origin}): {excerpt}")
     if not request.sources:
-        lines.append("No source was found.")
+        lines.append("No source was found" + (" (sources failed)." if failed else "."))
     lines += ["", "_Written by the offline reasoner from the investigation's graph._"]
     return "\n".join(lines) + "\n"
 

@@ -10,6 +10,7 @@ import uuid
 from app.graph.client import Transaction
 from app.research.models import ResearchState
 from app.research.services import ResearchServices, StepPlan
+from app.research.sources.registry import SourceSearch
 from app.text.stopwords import CLAIM_STOP_WORDS
 from app.text.words import tokens
 
@@ -26,6 +27,30 @@ def query_for(statement: str, question: str, searches: int) -> str:
     if keywords:
         queries.append(keywords)
     return queries[searches % len(queries)]
+
+
+def _summary(found: SourceSearch, passages: int, new: int, *, counted: bool) -> str:
+    """The step's line: what was searched for, what came back, each source that failed."""
+    return (
+        f"searched {', '.join(found.sources) or 'no source'} for “{found.query}”: "
+        f"{passages} passage(s), {new} new"
+        + "".join(
+            f"; {n} failed ({w[:80] + '…' * (len(w) > 80)})" for n, w in found.failures.items()
+        )
+        + ("" if counted else "; not counted: no source answered")
+    )
+
+
+def answering_sources(found: SourceSearch) -> list[str]:
+    """The sources asked that answered the search: neither failed, nor returned nothing while
+    parts of them failed (a ``tools`` source all of whose tools failed)."""
+    returned = {passage.source for passage in found.passages}
+    return [
+        name
+        for name in found.sources
+        if name not in found.failures
+        and (name in returned or not any(key.startswith(f"{name}/") for key in found.failures))
+    ]
 
 
 async def prepare(services: ResearchServices, state: ResearchState, hypothesis_id: str) -> StepPlan:
@@ -73,6 +98,8 @@ async def prepare(services: ResearchServices, state: ResearchState, hypothesis_i
             }
         )
 
+    answered = answering_sources(found)
+
     async def write(tx: Transaction, step_id: str) -> None:
         await tx.run(
             "research/steps/record_search",
@@ -82,15 +109,14 @@ async def prepare(services: ResearchServices, state: ResearchState, hypothesis_i
             step_id=step_id,
             query=query,
             passages=passages,
+            failed_sources=list(found.failures),
+            answered=answered,
+            counted=bool(answered),
         )
 
     return StepPlan(
         kind="search",
-        summary=f"searched {', '.join(found.sources) or 'no source'} for “{query}”: "
-        f"{len(passages)} passage(s), {new} new"
-        + "".join(
-            f"; {n} failed ({w[:80] + '…' * (len(w) > 80)})" for n, w in found.failures.items()
-        ),
+        summary=_summary(found, len(passages), new, counted=bool(answered)),
         write=write,
         details={
             "hypothesis_id": hypothesis.id,
@@ -98,6 +124,8 @@ async def prepare(services: ResearchServices, state: ResearchState, hypothesis_i
             "found": len(passages),
             "new": new,
             "failed_sources": found.failures,
+            # Every source failed: the search does not use up one of the hypothesis'.
+            "counted": bool(answered),
             "skipped_research_beliefs": len(found.passages) - len(kept),
         },
     )

@@ -64,6 +64,7 @@ def synthesis_request(
                 contradicting=sorted(
                     numbers[e.source_id] for e in counted if e.stance == "contradicts"
                 ),
+                failed_sources=hypothesis.failed_sources,
             )
         )
     cited = {n for h in hypotheses for n in (*h.supporting, *h.contradicting)}
@@ -88,6 +89,8 @@ def synthesis_request(
             if s.number in cited
         ],
         conflicts=conflicts,
+        sources_asked=state.investigation.sources or services.sources.names(),
+        failed_sources=list(dict.fromkeys(n for h in state.hypotheses for n in h.failed_sources)),
     )
 
 
@@ -133,14 +136,17 @@ async def prepare(services: ResearchServices, state: ResearchState) -> StepPlan:
         )
         or "no belief changed"
     )
+    failed = request.failure_note()
     return StepPlan(
         kind="synthesize",
-        summary=f"verdict {verdict}; report of {len(report)} characters citing "
+        summary=f"verdict {verdict}{f' ({failed})' if failed else ''}; "
+        f"report of {len(report)} characters citing "
         f"{len(cited_numbers(report))} source(s); {effects}",
         write=write,
         tally=tally,
         details={
             "verdict": verdict,
+            "failed_sources": request.failed_sources,
             "beliefs": [
                 {
                     "hypothesis_id": c.hypothesis_id,
