@@ -96,11 +96,14 @@ async def test_graph(
 
 @pytest.fixture
 def cli(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunner]:
-    """The `credence` CLI pointed at the test Neo4j (settings re-read around each test)."""
+    """The `credence` CLI pointed at the test Neo4j (settings re-read around each test), on the
+    suite's clock as the session API is (a test may set ``CREDENCE_CLOCK_START`` again)."""
     monkeypatch.setenv("CREDENCE_NEO4J_URI", settings.neo4j_uri)
     monkeypatch.setenv("CREDENCE_NEO4J_USER", settings.neo4j_user)
     monkeypatch.setenv("CREDENCE_NEO4J_PASSWORD", settings.neo4j_password.get_secret_value())
     monkeypatch.setenv("COLUMNS", "250")
+    if settings.clock_start is not None:
+        monkeypatch.setenv("CREDENCE_CLOCK_START", settings.clock_start.isoformat())
     monkeypatch.delenv("CREDENCE_AGENT_ID", raising=False)
     get_settings.cache_clear()
     yield CliRunner()

@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
-from app.config import Settings
 from tests.support.agents import create_agent_over_rest
 
 # Looks like rich markup: a closing tag with no opening one, and a style.
@@ -92,12 +91,7 @@ def test_stored_text_that_looks_like_markup_is_printed_as_written(
     name: str,
     cli: CliRunner,
     marked: MarkedAgent,
-    settings: Settings,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The CLI's "now" is the session API's (a note written through it has not expired yet).
-    assert settings.clock_start is not None
-    monkeypatch.setenv("CREDENCE_CLOCK_START", settings.clock_start.isoformat())
     arguments, expected = COMMANDS[name]
 
     result = cli.invoke(cli_app, [*arguments(marked), "--agent", marked.id])
