@@ -227,12 +227,12 @@ class ChatSession:
             if len(pending) > 1:
                 ids = ", ".join(a.id[:8] for a in pending)
                 console.print(
-                    f"[yellow]{len(pending)} pending approvals start with {escape(prefix)!r}"
+                    f"[yellow]{len(pending)} pending approvals start with {escape(repr(prefix))}"
                     f"[/] ({ids}): give more of the id"
                 )
                 return None
         if not pending:
-            where = f" with an id starting {escape(prefix)!r}" if prefix else ""
+            where = f" with an id starting {escape(repr(prefix))}" if prefix else ""
             console.print(f"[yellow]no pending approval{where}[/]")
             return None
         return pending[0]
