@@ -25,7 +25,9 @@ Each probe changes one thing of the real episode search for one run of
 - ``lextail=N``: a long query's lexical half searches the words of its last N lines only;
 - ``neighbours=sum``: a turn lifted by the sum of its two neighbours' scores instead of the
   better one's; ``neighbours=2,F``: the turns two places away lifted too, at F × the lift
-  (``cypher/retrieval/search_episodes.cypher``'s text edited for the run);
+  (``cypher/retrieval/search_episodes.cypher``'s text edited for the run); ``neighbours=dir,A,B``:
+  the turn after a hit lifted at A × the lift, the turn before it at B × (the answer to a
+  question is often the turn after it);
 - ``query-model=NAME``: the queries (``"query"`` texts: the question, its stripped form, a
   long query's last lines) embedded by bundled model NAME's embedder (``e5-small-v2``,
   ``e5-small-v2-q``, ...), while the search still names the stored vectors' model (the
@@ -35,6 +37,29 @@ Each probe changes one thing of the real episode search for one run of
   words, each query term's BM25 weighted by how often the dialogue says it, to the power P (1:
   as a plain BM25 over the dialogue counts repeated words; 0: each term once, the defaults'
   arithmetic, a check of the probe);
+- ``next=MODE``: what an episode's vector embeds, changed at import (``prev-own-next``: the
+  previous turn, its own and the next one, one a line; ``own-next``: its own and the next):
+  a reply's answer often sits in the turn after a question. The LoCoMo conversations are
+  imported again as agents of their own (``locomo-next-MODE-<conversation>``); MADial's memories
+  have no sessions, so its agent (and figures) are the defaults'; ``prev-own``: the defaults'
+  text, imported again the same way (a control: int8 vectors depend on their batch); ``own``:
+  its own turn alone;
+- ``lexprf=N,T,W``: pseudo-relevance feedback on the episodes' lexical half (RM3-like): the
+  question is searched once, the stored words of its N best fused episodes weighted by each
+  one's share of the fused score (P(w|d) · score, times the word's idf), the T best words that
+  are not query terms (nor a speaker's name) scored by BM25 over the agent's stored words, each
+  at its weight, and W × that (min-max normalised) added to the lexical half's normalised
+  scores before the search is run again (short queries only; ``lexprf=N,T,0``: the defaults;
+  ``lexprf=N,T,W,single``: only questions that do not ask for several things;
+  ``lexprf=N,T,W,long``: only long queries, a MADial dialogue);
+- ``content=W``: the episodes' query vector plus W × the vector of the question's content
+  words only (``lucene_terms``: wh-words, auxiliaries and stop words out, the asked speakers'
+  names out as in the question's vector; "What did Caroline research?" → "research"),
+  embedded as a query, normalised (the mean of the two cosines, as one vector search);
+  ``content-names=W``: the content words with the names kept ("caroline research");
+- ``held-out LABEL=CACHE ...``: no search: the ``--cache`` files of earlier runs (each a probe's
+  settings; LABEL names the probe) scored together as one grid, with the tuning bench's
+  leave-one-out report (needs no database);
 - ``misses``: instead of the report, where each gold turn or memory of every question ranks in
   the full fused list (top 10, 11–20, 21–50, 51+, never a candidate), by category, with the
   settings of the first ``--try`` (and the probes joined to it).
@@ -48,6 +73,10 @@ Probes are joined by ``+`` (``stem=words+neighbours=2,0.3``).
     .venv/bin/python bench/retrieval_probes.py tail=2,0.5 --try ""
     .venv/bin/python bench/retrieval_probes.py stem=words+neighbours=2,0.3 --try ""
     .venv/bin/python bench/retrieval_probes.py misses --try ""
+    .venv/bin/python bench/retrieval_probes.py next=prev-own-next --try "" --cache next3.json
+    .venv/bin/python bench/retrieval_probes.py lexprf=5,10,0.3 --try "" --cache prf.json
+    .venv/bin/python bench/retrieval_probes.py content=0.5 --try "" --cache content.json
+    .venv/bin/python bench/retrieval_probes.py held-out defaults=defaults.json prf=prf.json
     CREDENCE_EMBEDDINGS__MODEL=e5-small-v2 \\
         .venv/bin/python bench/retrieval_probes.py query-model=e5-small-v2-q --try ""
 """
@@ -57,6 +86,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
+import json
 import sys
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
@@ -67,7 +97,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import retrieval_tuning as tuning
+from retrieval_locomo import load_conversations
+from retrieval_madial import DIALOGUE_FILE, load_dialogues
 
+import app.memory.episodes as episodes_module
+import app.memory.session_order as session_order
 import app.retrieval.searches as searches
 from app.config import get_settings
 from app.embeddings import bundled
@@ -217,6 +251,12 @@ NEIGHBOURS = """MATCH (e)-[:NEXT]-(neighbour:Episode)
 SECOND_NEIGHBOURS = """MATCH p = (e)-[:NEXT*1..2]-(neighbour:Episode)
   RETURN neighbour AS candidate, null AS found, e.id AS lifted_by,
          hit.own * CASE length(p) WHEN 1 THEN 1.0 ELSE {factor} END AS lift"""
+# The neighbour step as it is now (the best ``neighbour_sources`` candidates lift theirs).
+SOURCE_NEIGHBOURS = """MATCH (source)-[:NEXT]-(neighbour:Episode)
+  RETURN neighbour AS candidate, null AS found, source.id AS lifted_by, lift"""
+DIRECTED_NEIGHBOURS = """MATCH (source)-[next:NEXT]-(neighbour:Episode)
+  RETURN neighbour AS candidate, null AS found, source.id AS lifted_by,
+         lift * CASE WHEN startNode(next) = source THEN {after} ELSE {before} END AS lift"""
 BEST_NEIGHBOUR = "collect(lifted_by)[0] AS neighbour_of, max(lift) AS lift"
 BOTH_NEIGHBOURS = "collect(lifted_by)[0] AS neighbour_of, sum(lift) AS lift"
 
@@ -252,10 +292,14 @@ def neighbours(how: str) -> None:
     """The episode search's neighbour step edited: both neighbours summed, or two places."""
     if how == "sum":
         edit = (BEST_NEIGHBOUR, BOTH_NEIGHBOURS)
+    elif how.startswith("dir,"):
+        _, after, before = how.split(",")
+        directed = DIRECTED_NEIGHBOURS.format(after=float(after), before=float(before))
+        edit = (SOURCE_NEIGHBOURS, directed)
     else:
         hops, factor = how.split(",")
         if hops != "2":
-            raise SystemExit("neighbours=sum or neighbours=2,F")
+            raise SystemExit("neighbours=sum, neighbours=2,F or neighbours=dir,A,B")
         edit = (NEIGHBOURS, SECOND_NEIGHBOURS.format(factor=float(factor)))
     original = QueryCatalog.get
 
@@ -377,12 +421,182 @@ def query_model(name: str) -> None:
     Embedder.embed_one = embed_one  # type: ignore[method-assign]
 
 
+def next_turn(mode: str) -> None:
+    """What an episode's vector embeds at import, with the next turn of its session in it."""
+    if mode not in ("prev-own-next", "own-next", "prev-own", "own"):
+        raise SystemExit("next=prev-own-next, next=own-next, next=own or next=prev-own")
+    original = session_order.plan_order
+
+    def plan_order(
+        stored: Sequence[session_order.Placed], new: Sequence[session_order.Placed]
+    ) -> session_order.OrderPlan:
+        plan = original(stored, new)
+        by_session: dict[str | None, list[session_order.Placed]] = collections.defaultdict(list)
+        for episode in stored:
+            by_session[episode.session].append(episode)
+        for episode in new:
+            if episode.session is not None:
+                by_session[episode.session].append(
+                    dataclasses.replace(episode, seq=plan.seq[episode.id] or 0)
+                )
+        for placed in by_session.values():
+            ordered = sorted(placed, key=lambda e: (e.occurred_at, e.seq))
+            for i, episode in enumerate(ordered):
+                after = ordered[i + 1] if i + 1 < len(ordered) and mode != "own" else None
+                if episode.id not in plan.embed and (after is None or after.id not in plan.seq):
+                    continue
+                before = ordered[i - 1] if i > 0 and mode == "prev-own-next" else None
+                texts = [before, episode, after]
+                plan.embed[episode.id] = "\n".join(e.search_text for e in texts if e is not None)
+        return plan
+
+    if mode != "prev-own":
+        episodes_module.plan_order = plan_order  # type: ignore[assignment]
+    original_agent = tuning.agent_for
+
+    async def agent_for(graph: GraphClient, settings: Any, conversation: Any, fresh: bool) -> Any:
+        renamed = dataclasses.replace(
+            conversation, sample_id=f"next-{mode}-{conversation.sample_id}"
+        )
+        return await original_agent(graph, settings, renamed, fresh)
+
+    tuning.agent_for = agent_for
+
+
+def lexical_prf(top: int, terms: int, weight: float, only: str = "") -> None:
+    """The lexical half widened by the words of the first search's best episodes (RM3-like);
+    ``only`` "single": only for questions that do not ask for several things; "long": only for
+    long queries (a MADial dialogue) instead of questions."""
+    original = searches.SectionSearch.episodes
+    original_lexical = searches.SectionSearch._episode_lexical
+
+    async def episodes(self: searches.SectionSearch) -> Any:
+        if weight == 0 or self.terms is None or self._question() != (only != "long"):
+            return await original(self)
+        if only == "single" and self._several(True):
+            return await original(self)
+        first = await original(dataclasses.replace(self, k=max(top, self.k)))
+        rows = await AGENTS.of(self.agent_id)
+        documents, lengths, df, length = _statistics(rows, list)
+        expansion = _feedback_terms(first[:top], documents, df, self.terms.split(), terms)
+        if not expansion:
+            return first[: self.k]
+        scores: dict[str, float] = collections.defaultdict(float)
+        for term, share in expansion.items():
+            one = bm25_of_words(
+                [term], documents, docs=len(documents), length=length, df=df, lengths=lengths
+            )
+            for document, score in one.items():
+                scores[document] += share * score
+        widened = {row["id"]: row["score"] for row in _ranked(dict(scores), len(scores))}
+
+        async def lexical(search: searches.SectionSearch, fulltext_on: bool) -> Any:
+            hits = await original_lexical(search, fulltext_on)
+            if hits is None:
+                return hits
+            combined = {hit["id"]: float(hit["score"]) for hit in hits}
+            for document, score in widened.items():
+                combined[document] = combined.get(document, 0.0) + weight * score
+            return _ranked(combined, len(hits) or max(self.settings.candidates, self.k))
+
+        again = dataclasses.replace(self)
+        object.__setattr__(again, "_episode_lexical", lexical.__get__(again))
+        return await original(again)
+
+    searches.SectionSearch.episodes = episodes  # type: ignore[method-assign]
+
+
+def _feedback_terms(
+    found: Sequence[dict[str, Any]],
+    documents: dict[str, list[str]],
+    df: dict[str, int],
+    query: Sequence[str],
+    count: int,
+) -> dict[str, float]:
+    """The ``count`` words of the ``found`` episodes that weigh most (each episode's words by
+    their share of it, times the episode's score, times the word's idf), as weights summing to 1;
+    query terms and speakers' names (the first word of each episode's words) left out."""
+    names = {words[0] for words in documents.values() if words}
+    weights: dict[str, float] = collections.defaultdict(float)
+    docs = len(documents)
+    for row in found:
+        words_of = documents.get(str(row["id"]), [])
+        if not words_of:
+            continue
+        said = collections.Counter(words_of)
+        for word, times in said.items():
+            if word in names or word in query:
+                continue
+            idf = np.log(1 + (docs - df[word] + 0.5) / (df[word] + 0.5))
+            weights[word] += float(row["score"]) * times / len(words_of) * idf
+    best = sorted(weights.items(), key=lambda item: (-item[1], item[0]))[:count]
+    total = sum(w for _, w in best)
+    return {word: w / total for word, w in best} if total > 0 else {}
+
+
+def content_words(weight: float, names: bool) -> None:
+    """The episodes' query vector plus ``weight`` × that of the question's content words."""
+    original = searches.SectionSearch._asked
+
+    async def asked(self: searches.SectionSearch, question: bool, vector: bool) -> Any:
+        found = await original(self, question, vector)
+        if found.embedding is None or not question or self.embed is None:
+            return found
+        text = self.text if names else self.episode_vector_text(list(found.speakers))
+        content = lucene_terms(text)
+        if not content or content == text:
+            return found
+        near = await self.embed(content)
+        if near is None:
+            return found
+        moved = np.array(found.embedding, np.float32) + weight * np.array(near, np.float32)
+        moved /= np.linalg.norm(moved)
+        return dataclasses.replace(found, embedding=[float(x) for x in moved])
+
+    searches.SectionSearch._asked = asked  # type: ignore[method-assign]
+
+
+def held_out(named: Sequence[str], args: Any) -> int:
+    """Earlier runs' ``--cache`` files scored together as one grid (no database)."""
+    queries = [
+        query
+        for conversation in load_conversations(tuning.LOCOMO_DATA)
+        for query in tuning._conversation_queries(conversation, "", args.clock)
+    ]
+    dialogues = load_dialogues(tuning.MADIAL_DATA / DIALOGUE_FILE)
+    queries += [
+        tuning.Query("madial", "madial", "madial", "", "", d.relevant, None) for d in dialogues
+    ]
+    locomo = [i for i, q in enumerate(queries) if q.dataset == "locomo"]
+    madial = [i for i, q in enumerate(queries) if q.dataset == "madial"]
+    results: list[tuple[dict[str, Any], tuning.Scores]] = []
+    for item in named:
+        name, _, path = item.partition("=")
+        if not Path(path).is_file():
+            raise SystemExit(f"held-out: no cache file {path!r} (LABEL=PATH; no '=' in LABEL)")
+        for key, cached in tuning.load_cache(path).items():
+            setting = json.loads(key)
+            if setting["clock"] != args.clock or len(cached["at10"]) != len(queries):
+                continue
+            scores = tuning.Scores(cached["at1"], cached["at5"], cached["at10"], cached["rr"])
+            results.append(({"probe": name, **setting["setting"]}, scores))
+            print(f"  {tuning.label(results[-1][0]):60s} {tuning.figures(scores, locomo, madial)}")
+            print(f"  {'':60s} R@10 {tuning.per_category(scores, queries)}")
+    tuning.report(results, queries, get_settings().retrieval, args.madial_folds)
+    return 0
+
+
 def main(argv: Sequence[str]) -> int:
     if not argv or argv[0].startswith("-"):
         raise SystemExit(
             "first argument: passage-long | prf=M,BETA | stem=MODE | neighbours=HOW | tail=N,W | "
-            "lextail=N | qtf=P | query-model=NAME | misses (several joined by '+')"
+            "lextail=N | qtf=P | query-model=NAME | next=MODE | lexprf=N,T,W | content=W | "
+            "content-names=W | misses (several joined by '+') | held-out LABEL=CACHE ..."
         )
+    if argv[0] == "held-out":
+        named = [a for a in argv[1:] if not a.startswith("-") and "=" in a]
+        rest = [a for a in argv[1:] if a not in named]
+        return held_out(named, tuning.parse_args(rest))
     args = tuning.parse_args(list(argv[1:]))
     probes = argv[0].split("+")
     for probe in probes:
@@ -413,6 +627,15 @@ def apply(probe: str) -> None:
         query_term_frequency(float(probe.removeprefix("qtf=")))
     elif probe.startswith("query-model="):
         query_model(probe.removeprefix("query-model="))
+    elif probe.startswith("next="):
+        next_turn(probe.removeprefix("next="))
+    elif probe.startswith("lexprf="):
+        top, count, weight, *only = probe.removeprefix("lexprf=").split(",")
+        lexical_prf(int(top), int(count), float(weight), only[0] if only else "")
+    elif probe.startswith("content="):
+        content_words(float(probe.removeprefix("content=")), names=False)
+    elif probe.startswith("content-names="):
+        content_words(float(probe.removeprefix("content-names=")), names=True)
     elif probe != "misses":
         raise SystemExit(f"unknown probe {probe!r}")
 

@@ -327,62 +327,78 @@ async def main(args: argparse.Namespace) -> int:
             results.append((setting, scores))
             print(f"  {label(setting):60s} {figures(scores, locomo_all, groups['madial'])}")
             print(f"  {'':60s} R@10 {per_category(scores, queries)}")
-        print("\nleave one conversation out (chosen on the other two + MADial, scored held out):")
-        held1: list[float] = []
-        held_rr: list[float] = []
-        held5: list[float] = []
-        held10: list[float] = []
-        for held in conversations:
-            train = [i for g in conversations if g != held for i in groups[g]]
-            chosen, scores = max(results, key=lambda r: objective(r[1], train, groups["madial"]))
-            r5, r10 = scores.mean(groups[held], 5), scores.mean(groups[held], 10)
-            held1 += [scores.at1[i] for i in groups[held]]
-            held_rr += [scores.rr[i] for i in groups[held]]
-            held5 += [scores.at5[i] for i in groups[held]]
-            held10 += [scores.at10[i] for i in groups[held]]
-            print(f"  {held}: chose {label(chosen)} -> held-out R@5 {r5:.3f} R@10 {r10:.3f}")
-        print(
-            f"  all held-out questions: R@1 {statistics.fmean(held1):.3f} "
-            f"MRR {statistics.fmean(held_rr):.3f} R@5 {statistics.fmean(held5):.3f} "
-            f"R@10 {statistics.fmean(held10):.3f}"
-        )
-        held_by_category: dict[str, list[float]] = {}
-        for held in conversations:
-            train = [i for g in conversations if g != held for i in groups[g]]
-            _, scores = max(results, key=lambda r: objective(r[1], train, groups["madial"]))
-            for i in groups[held]:
-                held_by_category.setdefault(queries[i].category, []).append(scores.at10[i])
-        print(
-            "  held-out R@10 per category: "
-            + ", ".join(
-                f"{name} {statistics.fmean(values):.3f} ({len(values)})"
-                for name, values in sorted(held_by_category.items())
-            )
-        )
-        chosen, scores = max(results, key=lambda r: objective(r[1], locomo_all, []))
-        print(
-            f"leave MADial out: chose {label(chosen)} on LoCoMo -> MADial R@5 "
-            f"{scores.mean(groups['madial'], 5):.3f} R@10 {scores.mean(groups['madial'], 10):.3f}"
-        )
-        if args.madial_folds > 1:
-            madial_folds(results, locomo_all, groups["madial"], args.madial_folds)
-        ranked = sorted(results, key=lambda r: -objective(r[1], locomo_all, groups["madial"]))
-        best, scores = ranked[0]
-        print(f"best on everything: {label(best)}: {figures(scores, locomo_all, groups['madial'])}")
-        position = next(
-            (
-                i
-                for i, (s, _) in enumerate(ranked)
-                if all(getattr(base, k) == v for k, v in s.items())
-            ),
-            None,
-        )
-        if position is not None:
-            current = label(ranked[position][0]) or "the defaults"
-            print(f"the current default ({current}) ranks {position + 1} of {len(ranked)}")
+        report(results, queries, base, args.madial_folds)
     finally:
         await graph.close()
     return 0
+
+
+def report(
+    results: Sequence[tuple[dict[str, Any], Scores]],
+    queries: Sequence[Query],
+    base: RetrievalSettings,
+    folds: int,
+) -> None:
+    """The held-out figures of choosing among ``results`` (leave one conversation out, leave
+    MADial out, MADial by folds) and the setting best on everything."""
+    groups: dict[str, list[int]] = {}
+    for i, query in enumerate(queries):
+        groups.setdefault(query.group, []).append(i)
+    conversations = sorted(g for g in groups if g != "madial")
+    locomo_all = [i for g in conversations for i in groups[g]]
+    print("\nleave one conversation out (chosen on the other two + MADial, scored held out):")
+    held1: list[float] = []
+    held_rr: list[float] = []
+    held5: list[float] = []
+    held10: list[float] = []
+    for held in conversations:
+        train = [i for g in conversations if g != held for i in groups[g]]
+        chosen, scores = max(results, key=lambda r: objective(r[1], train, groups["madial"]))
+        r5, r10 = scores.mean(groups[held], 5), scores.mean(groups[held], 10)
+        held1 += [scores.at1[i] for i in groups[held]]
+        held_rr += [scores.rr[i] for i in groups[held]]
+        held5 += [scores.at5[i] for i in groups[held]]
+        held10 += [scores.at10[i] for i in groups[held]]
+        print(f"  {held}: chose {label(chosen)} -> held-out R@5 {r5:.3f} R@10 {r10:.3f}")
+    print(
+        f"  all held-out questions: R@1 {statistics.fmean(held1):.3f} "
+        f"MRR {statistics.fmean(held_rr):.3f} R@5 {statistics.fmean(held5):.3f} "
+        f"R@10 {statistics.fmean(held10):.3f}"
+    )
+    held_by_category: dict[str, list[float]] = {}
+    for held in conversations:
+        train = [i for g in conversations if g != held for i in groups[g]]
+        _, scores = max(results, key=lambda r: objective(r[1], train, groups["madial"]))
+        for i in groups[held]:
+            held_by_category.setdefault(queries[i].category, []).append(scores.at10[i])
+    print(
+        "  held-out R@10 per category: "
+        + ", ".join(
+            f"{name} {statistics.fmean(values):.3f} ({len(values)})"
+            for name, values in sorted(held_by_category.items())
+        )
+    )
+    chosen, scores = max(results, key=lambda r: objective(r[1], locomo_all, []))
+    print(
+        f"leave MADial out: chose {label(chosen)} on LoCoMo -> MADial R@5 "
+        f"{scores.mean(groups['madial'], 5):.3f} R@10 {scores.mean(groups['madial'], 10):.3f}"
+    )
+    if folds > 1:
+        madial_folds(results, locomo_all, groups["madial"], folds)
+    ranked = sorted(results, key=lambda r: -objective(r[1], locomo_all, groups["madial"]))
+    best, scores = ranked[0]
+    print(f"best on everything: {label(best)}: {figures(scores, locomo_all, groups['madial'])}")
+    position = next(
+        (
+            i
+            for i, (s, _) in enumerate(ranked)
+            if all(getattr(base, k, None) == v for k, v in s.items())
+        ),
+        None,
+    )
+    if position is not None:
+        current = label(ranked[position][0]) or "the defaults"
+        print(f"the current default ({current}) ranks {position + 1} of {len(ranked)}")
 
 
 def madial_folds(
