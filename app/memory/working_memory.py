@@ -35,7 +35,7 @@ import uuid
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, StrictInt, field_validator
 
 from app.common import Category, StrictModel, not_blank, utc_now
 from app.errors import AgentNotFound, InvalidInput, TaskNotFound
@@ -129,9 +129,9 @@ class TaskDraft(BaseModel):
 
 class NoteCreate(StrictModel):
     content: Annotated[str, Field(min_length=1, max_length=4000)]
-    priority: Annotated[int, Field(ge=0, le=10)] = 5
+    priority: Annotated[StrictInt, Field(ge=0, le=10)] = 5
     # Seconds until the note expires (default: the note_default_ttl_s setting).
-    ttl_s: Annotated[int | None, Field(ge=1)] = None
+    ttl_s: Annotated[StrictInt | None, Field(ge=1)] = None
     source: Annotated[str, Field(min_length=1, max_length=100)] = "api"
 
     _check = field_validator("content")(not_blank)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response, status
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.api.deps import AgentIdDep, GraphDep, ReasonerDep, SettingsDep
 from app.guardian import censors
@@ -35,7 +35,7 @@ class GuardianCheck(BaseModel):
         description="the action proposed for the text: its description, verb and entities are "
         "checked too, and read for the high-risk kinds of the tier-3 audit",
     )
-    audit: bool = Field(
+    audit: StrictBool = Field(
         default=False,
         description="also run the tier-3 audit against the agent's creed (the reasoner's "
         "judgement: Claude when a key is set), whether or not the text is high-risk",
