@@ -38,7 +38,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StrictInt, field_validator
 
 from app.common import Category, StrictModel, not_blank, utc_now
-from app.errors import AgentNotFound, InvalidInput, TaskNotFound
+from app.errors import AgentNotFound, InvalidInput, TaskClosed, TaskNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.times import datetimes_read
@@ -344,11 +344,12 @@ async def move_task_in(
 async def complete_task(
     graph: GraphClient, agent_id: str, task_id: str, *, now: datetime | None = None
 ) -> Task:
-    """Marks an open task completed (a task that is no longer open is returned unchanged).
+    """Marks an open task completed (a completed one is returned as it is: a retried request).
 
     Raises:
         AgentNotFound: no such agent.
         TaskNotFound: no such task for this agent.
+        TaskClosed: the task is no longer open (evicted or cancelled); nothing is written.
     """
     at = utc_now(now or graph.clock.now())
 
@@ -364,7 +365,10 @@ async def complete_task(
         )
         if not rows:
             raise TaskNotFound(task_id, agent_id)
-        return task_from_row(rows[0]["task"])
+        task = task_from_row(rows[0]["task"])
+        if task.state != "completed":
+            raise TaskClosed(task_id, agent_id, task.state)
+        return task
 
     return await graph.write_transaction(work, action="completing a task")
 
