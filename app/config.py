@@ -104,7 +104,8 @@ class Settings(BaseSettings):
     """The agent `make run` and `docker compose up` start with, born once (every shipped pack)
     when the API starts and no agent has this name (empty: none)."""
     default_agent_industry: str = "accounting"
-    """The industry the default agent is born into."""
+    """The industry the default agent is born into: one an installed pack serves (another leaves
+    the default agent unborn, the reason logged)."""
 
     # For tests, demos and replays; unset in production.
     clock_start: datetime | None = Field(default=None, examples=["2026-11-30T09:00:00Z"])

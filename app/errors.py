@@ -466,6 +466,21 @@ class ApprovalNotFound(AgentItemNotFound):
     id_field = "approval_id"
 
 
+class TaskClosed(Conflict):
+    """The task is no longer open (evicted or cancelled): it cannot be completed."""
+
+    code = "task_closed"
+
+    def __init__(self, task_id: str, agent_id: str, state: str) -> None:
+        super().__init__(
+            f"task {task_id!r} is no longer open: it was {state}; only an open task (planning, "
+            "executing, awaiting input or blocked) can be completed",
+            agent_id=agent_id,
+            task_id=task_id,
+            state=state,
+        )
+
+
 class ApprovalClosed(Conflict):
     """The approval is no longer pending: answered before, or expired."""
 

@@ -34,7 +34,7 @@ from app.agents.models import (
 from app.agents.store import agent_params, create_agent, find_default_agent, get_agent
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.embedder import Embedder
-from app.errors import EnrichmentNotConfigured, PackNotFound
+from app.errors import EnrichmentNotConfigured, InvalidInput, PackNotFound, error_entry
 from app.graph.client import GraphClient
 from app.memory.frames import install_frames
 from app.memory.people.formulas import authority_for
@@ -80,9 +80,29 @@ def every_pack_for(industry: str) -> list[KnowledgePack]:
 
 def known_industries() -> list[str]:
     """The industries the shipped packs serve (each pack's ``industry`` and ``industries``),
-    sorted: a profile in any other industry is born with the base packs alone."""
+    sorted: a birth in any other industry is refused (:func:`refuse_unknown_industry`)."""
     return sorted(
         {industry for pack in read_all_packs() for industry in (pack.industry, *pack.industries)}
+    )
+
+
+def refuse_unknown_industry(profile: BirthProfile) -> None:
+    """Refuses a profile whose industry no installed pack serves: such a birth would load the
+    base packs alone, and an industry typed wrong (``fintch``) would go unnoticed.
+
+    Raises:
+        InvalidInput: naming ``profile.industry`` and listing the known industries.
+    """
+    known = known_industries()
+    if profile.industry in known:
+        return
+    problem = (
+        f"no installed pack serves {profile.industry!r}; the industries are {', '.join(known)}"
+    )
+    raise InvalidInput(
+        f"unknown industry: {problem}",
+        industries=known,
+        errors=[error_entry(["body", "profile", "industry"], problem, "unknown_industry")],
     )
 
 
@@ -272,6 +292,8 @@ async def birth(
         EnrichmentFailed, EnrichmentTimedOut: the directory failed (nothing written).
         SeedFileInvalid: a seed file or pack is invalid (nothing written).
         PackNotFound: a named pack does not exist (nothing written).
+        InvalidInput: the profile's industry is one no installed pack serves (nothing written,
+            no directory asked).
     """
     started = time.perf_counter()
     if data.enrich and data.profile is None:
@@ -282,6 +304,7 @@ async def birth(
         agent = await create_agent(graph, data)
         return BornAgent(**agent.model_dump())
 
+    refuse_unknown_industry(data.profile)
     memory = memory_mechanics or MemoryMechanics()
     enriched = await _enrich(enrichment, data.profile) if data.enrich else None
     plan = _plan(data, enriched.profile if enriched else data.profile, memory)

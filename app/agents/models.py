@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
 from app.agents.settings import EnrichmentTransport
 from app.common import not_blank
@@ -73,7 +73,7 @@ class AgentCreate(BaseModel):
         description="Packs to load at full birth (default: the base packs and the industry's).",
     )
     # False by default: an agent is created without a directory unless one is asked for.
-    enrich: bool = Field(
+    enrich: StrictBool = Field(
         default=False,
         description="Ask a directory server (``enrichment``, else CREDENCE_ENRICHMENT__*) for "
         "the principal and the people around them first; true without one is a 422.",

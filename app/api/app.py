@@ -69,7 +69,7 @@ log = logging.getLogger(__name__)
 # Starlette tries each route in this order until one matches: the two routes asked most (the
 # context of a query, a chat turn) come first, ~0.1 ms of matching less a request than at their
 # places among the others (bench/README.md, issue 38).
-_ROUTERS: tuple[APIRouter, ...] = (
+ROUTERS: tuple[APIRouter, ...] = (
     health.router,
     context.router,
     chat.router,
@@ -122,7 +122,7 @@ def create_app(
     app.state.research_tasks = InvestigationTasks()
     install_error_handlers(app)
     install_openapi(app)
-    for router in _ROUTERS:
+    for router in ROUTERS:
         app.include_router(router)
     # MCP over streamable HTTP at /mcp (app/mcp), behind the same API keys.
     app.state.mcp_server = mount_mcp(app, settings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from app.beliefs.formulas import Band, MoralValence, Outcome, SupervisionMode
 from app.common import Category, Unit, not_blank
@@ -37,8 +37,8 @@ class BeliefCreate(StrictModel):
     domain: str | None = Field(default=None, max_length=200)
     strength: Unit = 0.5
     importance: Unit = 0.5
-    is_core: bool = False
-    is_immutable: bool = False
+    is_core: StrictBool = False
+    is_immutable: StrictBool = False
     contexts: list[ContextStrength] = Field(default_factory=list, max_length=100)
     source: BeliefSource = "api"
 

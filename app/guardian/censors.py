@@ -21,7 +21,7 @@ from typing import Any
 from app.errors import AgentNotFound, ErrorEntry, InvalidInput, error_entry
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
-from app.guardian.errors import CensorNotFound, CensorProtected
+from app.guardian.errors import CensorKeyTaken, CensorNotFound, CensorProtected
 from app.guardian.models import (
     Censor,
     CensorAction,
@@ -132,11 +132,13 @@ async def add_censor(
 ) -> CensorAdded:
     """Adds a censor by hand (source ``manual``; any action, absolute included, which then can
     never be removed). The same pattern already present returns that censor (``duplicate``), or
-    reactivates it if it had been removed (``reactivated``).
+    reactivates it if it had been removed (``reactivated``). A new pattern under a ``key`` the
+    agent already has (a shipped default's, a pack's, another stored censor's) is refused.
 
     Raises:
         AgentNotFound, CensorPatternInvalid (nothing written; also for a pattern that
-        backtracks on the adversarial probes within ``settings.pattern_probe_seconds``).
+        backtracks on the adversarial probes within ``settings.pattern_probe_seconds``),
+        CensorKeyTaken (a new pattern under a key the agent already has; nothing written).
     """
     return await _add(
         graph,
@@ -287,6 +289,8 @@ async def _add_in(censor: _NewCensor, tx: Transaction) -> CensorAdded:
     )[0]
     if state["existing_id"] is not None:
         return await _same_pattern(tx, censor, state["existing_id"])
+    if censor.key is not None:
+        await _refuse_a_held_key(tx, censor.agent_id, censor.key)
     learned_in_session: int = state["learned_in_session"]
     if censor.cap is not None and learned_in_session >= censor.cap:
         return CensorAdded(
@@ -297,6 +301,19 @@ async def _add_in(censor: _NewCensor, tx: Transaction) -> CensorAdded:
             f" = {censor.cap}); nothing written",
         )
     return await _create(tx, censor, learned_in_session)
+
+
+async def _refuse_a_held_key(tx: Transaction, agent_id: str, key: str) -> None:
+    """Raises CensorKeyTaken when a shipped default or a stored censor of the agent (a pack's,
+    removed ones included) already has ``key``: a key names one censor."""
+    if key in shipped_keys():
+        raise CensorKeyTaken(key, agent_id, f"the shipped default {DEFAULT_ID_PREFIX}{key}")
+    rows = await tx.run("guardian/censors/get_censor_by_key", agent_id=agent_id, key=key)
+    if rows:
+        holder = rows[0]
+        origin = f" of pack {holder['pack_name']}" if holder["pack_name"] else ""
+        removed = "" if holder["is_active"] else ", removed"
+        raise CensorKeyTaken(key, agent_id, f"censor {holder['id']}{origin}{removed}")
 
 
 async def _same_pattern(tx: Transaction, censor: _NewCensor, existing_id: str) -> CensorAdded:

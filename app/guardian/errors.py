@@ -42,3 +42,16 @@ class CensorProtected(Conflict):
         super().__init__(
             f"censor {censor_id!r} cannot be removed: {why}", censor_id=censor_id, why=why
         )
+
+
+class CensorKeyTaken(Conflict):
+    """A censor added by hand names a key the agent already has (a shipped default's, a pack
+    censor's or another stored censor's, removed ones included): keys name one censor each."""
+
+    def __init__(self, key: str, agent_id: str, holder: str) -> None:
+        super().__init__(
+            f"agent {agent_id!r} already has a censor with key {key!r} ({holder}); "
+            "choose another key; nothing written",
+            key=key,
+            agent_id=agent_id,
+        )

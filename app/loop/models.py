@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from app.beliefs.models import ContextName, RevisionSummary, TensionMove
 from app.common import no_control_characters
@@ -47,7 +47,7 @@ class ChatRequest(BaseModel):
         description="Context for context-conditional strengths (e.g. month_end); default: "
         "the temporal context of working memory.",
     )
-    end_session: bool = Field(
+    end_session: StrictBool = Field(
         default=False,
         description="Close the session after this turn: peak-end salience, its summary, lessons "
         "and learned items, and reflection when enough episodes wait.",

@@ -12,12 +12,14 @@ invalid-params error with that body as its message.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from copy import copy
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Strict, ValidationError, create_model
 
 from app.errors import InvalidInput, NotFound
 from app.mcp.errors import invalid_input, invalid_params, tool_error
@@ -40,9 +42,23 @@ def strict_tool(fn: Callable[..., Any], annotations: ToolAnnotations) -> Tool:
     model = tool.fn_metadata.arg_model
     config = ConfigDict(**model.model_config)
     config["extra"] = "forbid"
-    tool.fn_metadata.arg_model = type(model.__name__, (model,), {"model_config": config})
+    strict = create_model(model.__name__, __base__=model, **_strict_scalars(model))
+    tool.fn_metadata.arg_model = type(model.__name__, (strict,), {"model_config": config})
     tool.parameters["additionalProperties"] = False
     return tool
+
+
+def _strict_scalars(model: type[BaseModel]) -> dict[str, Any]:
+    """The boolean and integer fields of ``model`` made strict, as a REST body's are (docs/api.md):
+    ``"yes"`` is no boolean and ``true`` no integer (a float field still takes an integer)."""
+    fields: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        choices = [a for a in get_args(field.annotation) if a is not type(None)]
+        optional = get_origin(field.annotation) in (Union, UnionType) and len(choices) == 1
+        scalar = choices[0] if optional else field.annotation
+        if scalar in (bool, int):
+            fields[name] = (Annotated[field.annotation, Strict()], copy(field))
+    return fields
 
 
 class ArgumentCheck:

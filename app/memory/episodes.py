@@ -18,7 +18,15 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
 from app.common import Instant, one_line
 from app.embeddings.embedder import Embedder
@@ -65,7 +73,7 @@ class EpisodeIn(BaseModel):
     surprise: Annotated[float | None, Field(ge=0.0, le=1.0)] = None
     frame: Annotated[str | None, Field(max_length=80)] = None
     # Actions taken in the turn; fewer than 2 makes the episode trivial (kept, not consolidated).
-    actions: Annotated[int, Field(ge=0, le=10000)] = 0
+    actions: Annotated[StrictInt, Field(ge=0, le=10000)] = 0
     about: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=list, max_length=50, description="Ids of beliefs the episode touched."
     )
@@ -78,7 +86,7 @@ class EpisodeBatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     episodes: list[EpisodeIn] = Field(min_length=1, max_length=MAX_BATCH)
-    end_sessions: bool = Field(
+    end_sessions: StrictBool = Field(
         default=False, description="End the batch's sessions afterwards (peak-end salience)."
     )
 

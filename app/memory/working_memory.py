@@ -35,10 +35,10 @@ import uuid
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, StrictInt, field_validator
 
 from app.common import Category, StrictModel, not_blank, utc_now
-from app.errors import AgentNotFound, InvalidInput, TaskNotFound
+from app.errors import AgentNotFound, InvalidInput, TaskClosed, TaskNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.times import datetimes_read
@@ -129,9 +129,9 @@ class TaskDraft(BaseModel):
 
 class NoteCreate(StrictModel):
     content: Annotated[str, Field(min_length=1, max_length=4000)]
-    priority: Annotated[int, Field(ge=0, le=10)] = 5
+    priority: Annotated[StrictInt, Field(ge=0, le=10)] = 5
     # Seconds until the note expires (default: the note_default_ttl_s setting).
-    ttl_s: Annotated[int | None, Field(ge=1)] = None
+    ttl_s: Annotated[StrictInt | None, Field(ge=1)] = None
     source: Annotated[str, Field(min_length=1, max_length=100)] = "api"
 
     _check = field_validator("content")(not_blank)
@@ -344,11 +344,12 @@ async def move_task_in(
 async def complete_task(
     graph: GraphClient, agent_id: str, task_id: str, *, now: datetime | None = None
 ) -> Task:
-    """Marks an open task completed (a task that is no longer open is returned unchanged).
+    """Marks an open task completed (a completed one is returned as it is: a retried request).
 
     Raises:
         AgentNotFound: no such agent.
         TaskNotFound: no such task for this agent.
+        TaskClosed: the task is no longer open (evicted or cancelled); nothing is written.
     """
     at = utc_now(now or graph.clock.now())
 
@@ -364,7 +365,10 @@ async def complete_task(
         )
         if not rows:
             raise TaskNotFound(task_id, agent_id)
-        return task_from_row(rows[0]["task"])
+        task = task_from_row(rows[0]["task"])
+        if task.state != "completed":
+            raise TaskClosed(task_id, agent_id, task.state)
+        return task
 
     return await graph.write_transaction(work, action="completing a task")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from pydantic.json_schema import SkipJsonSchema
 
 from app.seeds.skill_schema import DomainSkill
@@ -27,10 +27,10 @@ class TokenUsage(BaseModel):
     """What one model call cost (zero for the offline reasoner)."""
 
     model: str
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_input_tokens: int = 0
-    cache_creation_input_tokens: int = 0
+    input_tokens: StrictInt = 0
+    output_tokens: StrictInt = 0
+    cache_read_input_tokens: StrictInt = 0
+    cache_creation_input_tokens: StrictInt = 0
 
 
 class Judgement(BaseModel):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
 from app.beliefs.models import ContextStrength
 from app.reasoning.protocol import ToolCall
@@ -143,7 +143,7 @@ class ToolSearchFlag(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    search_source: bool
+    search_source: StrictBool
 
 
 class ToolsPublic(BaseModel):

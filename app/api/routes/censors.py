@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response, status
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.api.deps import AgentIdDep, GraphDep, ReasonerDep, SettingsDep
+from app.api.openapi import ErrorResponse
 from app.guardian import censors
 from app.guardian.check import check, check_and_audit
 from app.guardian.models import (
@@ -35,7 +36,7 @@ class GuardianCheck(BaseModel):
         description="the action proposed for the text: its description, verb and entities are "
         "checked too, and read for the high-risk kinds of the tier-3 audit",
     )
-    audit: bool = Field(
+    audit: StrictBool = Field(
         default=False,
         description="also run the tier-3 audit against the agent's creed (the reasoner's "
         "judgement: Claude when a key is set), whether or not the text is high-risk",
@@ -59,7 +60,15 @@ async def list_censors(
 @router.post(
     "/censors",
     status_code=status.HTTP_201_CREATED,
-    responses={200: {"model": CensorAdded, "description": "The same censor already exists."}},
+    responses={
+        200: {"model": CensorAdded, "description": "The same censor already exists."},
+        409: {
+            "model": ErrorResponse,
+            "description": "A new pattern under a key the agent already has (a shipped "
+            "default's, a pack censor's or another stored censor's): ``conflict`` naming the "
+            "key; nothing written.",
+        },
+    },
 )
 async def add_censor(
     graph: GraphDep,
@@ -69,7 +78,8 @@ async def add_censor(
     response: Response,
 ) -> CensorAdded:
     """Add a censor (201); the same pattern already present answers 200 with that censor; a
-    pattern that backtracks on adversarial probes answers 422."""
+    key the agent already has answers 409; a pattern that backtracks on adversarial probes
+    answers 422."""
     added = await censors.add_censor(graph, agent_id, body, settings=settings.guardian)
     if added.status != "created":
         response.status_code = status.HTTP_200_OK

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.exceptions import RequestValidationError
 
 from app.api.deps import AgentIdDep, RetrievalDep
+from app.api.query_parameters import route_query_parameters
 from app.retrieval.models import (
     ALL_SECTIONS,
     K_DESCRIPTION,
@@ -23,14 +24,11 @@ from app.retrieval.models import (
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["context"])
 
-# The query parameters the route takes: any other is refused (a misspelt `sections=beliefs`
-# would otherwise be ignored and every section returned).
-PARAMETERS = ("q", "k", "section", "mode", "budget_tokens")
-
 
 async def _known_parameters(request: Request) -> None:
-    """Refuses the query parameters the route does not take, each named (422). Async: a plain
-    function would run in the thread pool, a hop on every request of the hot path."""
+    """Refuses the query parameters the route does not take (:data:`PARAMETERS`), each named
+    (422). Async: a plain function would run in the thread pool, a hop on every request of the
+    hot path."""
     unknown = sorted({name for name in request.query_params if name not in PARAMETERS})
     if unknown:
         taken = ", ".join(PARAMETERS)
@@ -85,3 +83,9 @@ async def context(
         q=q, k=k, sections=section or list(ALL_SECTIONS), mode=mode, budget_tokens=budget_tokens
     )
     return await retrieval.context(agent_id, request)
+
+
+# The query parameters the route takes, read from its own signature (a parameter added to it is
+# taken at once): any other is refused (a misspelt `sections=beliefs` would otherwise be ignored
+# and every section returned).
+PARAMETERS = route_query_parameters(router, context)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, WebSocket, WebSocketDisconnect, status
 from fastapi.responses import PlainTextResponse, Response
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from app.api.deps import AgentIdDep, ResearchDep, ResearchTasksDep, SkipQuery
 from app.api.errors import socket_error_frame
@@ -40,7 +40,7 @@ class InvestigationCreate(StrictModel):
     question: str = Field(
         min_length=1, max_length=MAX_QUESTION_CHARS, description="A question or a claim."
     )
-    iteration_cap: int | None = Field(
+    iteration_cap: StrictInt | None = Field(
         default=None,
         ge=1,
         le=100,

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
 from app.api.deps import AgentIdDep, EmbedderDep, GraphDep, ResearchSourcesDep, SkipQuery
 from app.api.openapi import ErrorResponse
@@ -115,7 +115,7 @@ class ResearchSearchIn(BaseModel):
     sources: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(
         default=None, max_length=20, description="Source names (default: every source)."
     )
-    limit: int = Field(default=5, ge=1, le=50, description="Passages per source.")
+    limit: StrictInt = Field(default=5, ge=1, le=50, description="Passages per source.")
 
     @field_validator("query")
     @classmethod

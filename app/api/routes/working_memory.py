@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, status
 
 from app.api.deps import AgentIdDep, ClockDep, GraphDep, SettingsDep
+from app.api.openapi import ErrorResponse
 from app.common import Instant
 from app.memory import working_memory
 from app.memory.working_memory import (
@@ -71,14 +72,24 @@ async def add_task(
     )
 
 
-@router.post("/tasks/{task_id}/complete")
+@router.post(
+    "/tasks/{task_id}/complete",
+    responses={
+        409: {
+            "model": ErrorResponse,
+            "description": "The task is no longer open (evicted or cancelled): ``task_closed`` "
+            "naming its state; nothing written.",
+        }
+    },
+)
 async def complete_task(
     graph: GraphDep,
     clock: ClockDep,
     agent_id: AgentIdDep,
     task_id: Annotated[str, Path(min_length=1, max_length=64)],
 ) -> Task:
-    """Mark an open task completed."""
+    """Mark an open task completed (a completed one answers as it is; an evicted or cancelled
+    one, 409)."""
     return await working_memory.complete_task(graph, agent_id, task_id, now=clock.now())
 
 

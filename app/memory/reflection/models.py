@@ -5,7 +5,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Protocol
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    model_validator,
+)
 
 from app.common import Instant, not_blank
 from app.errors import CredenceError
@@ -30,7 +38,7 @@ class ReflectRequest(BaseModel):
     since: Instant | None = Field(
         default=None, description="Only episodes that occurred at or after this time."
     )
-    min_cluster_size: Annotated[int | None, Field(ge=2, le=1000)] = None
+    min_cluster_size: Annotated[StrictInt | None, Field(ge=2, le=1000)] = None
     similarity: Annotated[
         float | None,
         Field(
@@ -40,8 +48,8 @@ class ReflectRequest(BaseModel):
             "scale (mapped onto the running embedding model's, as every threshold).",
         ),
     ] = None
-    max_episodes: Annotated[int | None, Field(ge=1, le=MAX_EPISODES_LIMIT)] = None
-    dry_run: bool = Field(default=False, description="Cluster and abstract, write nothing.")
+    max_episodes: Annotated[StrictInt | None, Field(ge=1, le=MAX_EPISODES_LIMIT)] = None
+    dry_run: StrictBool = Field(default=False, description="Cluster and abstract, write nothing.")
     episode_ids: (
         list[Annotated[str, Field(min_length=1, max_length=64), AfterValidator(not_blank)]] | None
     ) = Field(
@@ -51,7 +59,7 @@ class ReflectRequest(BaseModel):
         description="Reflect on these episodes (one to 10) as one group: one rule from them, no "
         "clustering (seed 003's reflection on a specific episode).",
     )
-    recent: Annotated[int | None, Field(ge=1, le=TARGETED_MAX)] = Field(
+    recent: Annotated[StrictInt | None, Field(ge=1, le=TARGETED_MAX)] = Field(
         default=None,
         description="Reflect on the agent's last N unconsolidated episodes (seed 003: 5 by "
         "default, at most 10) as one group: one rule from them, no clustering.",

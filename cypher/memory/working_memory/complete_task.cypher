@@ -1,5 +1,5 @@
 // Marks an open task completed (the transition recorded with its cause); a task in another state
-// is returned unchanged.
+// is returned unchanged (the caller refuses an evicted or cancelled one).
 // Params: $agent_id (string), $task_id (string), $now (datetime), $cause (string),
 //         $open_states (list of strings: the states of a task still open).
 // Returns: task (map of properties). No row when the agent has no such task.

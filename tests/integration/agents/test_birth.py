@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.agents.birth import known_industries
 from app.seeds.files import read_all_packs, read_creed, read_self
 
 PROFILE = {
@@ -116,3 +118,31 @@ async def test_the_default_agent_is_born_once_with_every_pack(graph: object) -> 
     assert {p.name for p in every_pack_for("accounting")} <= loaded
     # A pack bringing another domain's skill is left out: the agent keeps accounting's.
     assert "procurement-basics" not in loaded
+
+
+def test_an_industry_no_installed_pack_serves_is_a_422_listing_them(client: TestClient) -> None:
+    name = f"Typo {uuid.uuid4().hex[:8]}"
+    refused = client.post(
+        "/v1/agents", json={"name": name, "profile": {**PROFILE, "industry": "fintch"}}
+    )
+
+    assert refused.status_code == 422, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "invalid_input"
+    [entry] = error["details"]["errors"]
+    assert entry["location"] == ["body", "profile", "industry"]
+    assert entry["type"] == "unknown_industry"
+    assert "'fintch'" in entry["message"] and "finance" in entry["message"]
+    assert error["details"]["industries"] == known_industries()
+    assert client.get("/v1/agents", params={"name": name}).json()["data"] == []
+    # Packs named by hand do not make a typo in the industry right either.
+    named = client.post(
+        "/v1/agents",
+        json={
+            "name": name,
+            "profile": {**PROFILE, "industry": "fintch"},
+            "packs": ["gaap-fundamentals"],
+        },
+    )
+    assert named.status_code == 422, named.text
+    assert client.get("/v1/agents", params={"name": name}).json()["data"] == []

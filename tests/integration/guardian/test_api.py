@@ -204,3 +204,53 @@ def test_an_audit_on_request_says_why_and_what_to_do(client: TestClient, agent: 
 
     unknown = client.post("/v1/agents/no-such-agent/guardian/check", json=body)
     assert unknown.status_code == 404
+
+
+def _censor_keys(client: TestClient, agent: str) -> list[str]:
+    listed = client.get(f"/v1/agents/{agent}/censors", params={"include_inactive": True})
+    assert listed.status_code == 200, listed.text
+    return [censor["key"] for censor in listed.json()["data"]]
+
+
+def test_a_manual_censor_with_a_key_the_agent_has_is_a_409_and_nothing_is_written(
+    client: TestClient, agent: str
+) -> None:
+    url = f"/v1/agents/{agent}/censors"
+    shipped_key = next(c.key for c in shipped_censors() if c.key is not None)
+    pack = {
+        "name": "key-checks",
+        "version": 1,
+        "industry": "testing",
+        "description": "A pack with a censor.",
+        "beliefs": [{"key": "b", "statement": "Ledgers balance.", "category": "ethical"}],
+        "censors": [
+            {"key": "no_wire", "pattern": r"\bwire now\b", "reason": "no rush", "action": "block"}
+        ],
+    }
+    assert client.post(f"/v1/agents/{agent}/packs", json=pack).status_code == 200
+    manual = {"pattern": r"\bproject-x\b", "reason": "secret", "key": "secret_project"}
+    assert client.post(url, json=manual).status_code == 201
+    before = _censor_keys(client, agent)
+
+    for taken in (shipped_key, "no_wire", "secret_project"):
+        refused = client.post(url, json={"pattern": r"\bother\b", "reason": "r", "key": taken})
+        assert refused.status_code == 409, refused.text
+        error = refused.json()["error"]
+        assert error["code"] == "conflict" and error["details"]["key"] == taken
+        assert repr(taken) in error["message"]
+    assert _censor_keys(client, agent) == before
+
+    # The pack loads again (its censor keeps its key), and the same censor added again is
+    # still the duplicate it was, not a conflict.
+    assert client.post(f"/v1/agents/{agent}/packs", json={**pack, "version": 2}).status_code == 200
+    assert client.post(url, json=manual).status_code == 200
+    assert _censor_keys(client, agent) == before
+
+
+def test_the_censor_route_declares_its_409() -> None:
+    from app.api.app import create_app
+
+    declared = create_app().openapi()["paths"]["/v1/agents/{agent_id}/censors"]["post"]
+    conflict = declared["responses"]["409"]
+    assert "key" in conflict["description"]
+    assert conflict["content"]["application/json"]["schema"]["$ref"].endswith("ErrorResponse")

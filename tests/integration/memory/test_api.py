@@ -154,6 +154,9 @@ def test_frames_and_selection(client: TestClient, agent: str) -> None:
     assert client.get(f"/v1/agents/{agent}/frames", params={"text": ""}).status_code == 422
 
 
+_PATHS = "/v1/agents/{agent_id}/working-memory/tasks"
+
+
 def test_working_memory_through_the_api(client: TestClient, agent: str) -> None:
     base = f"/v1/agents/{agent}/working-memory"
     first = client.post(f"{base}/tasks", json={"description": "Close March"}).json()
@@ -177,6 +180,19 @@ def test_working_memory_through_the_api(client: TestClient, agent: str) -> None:
     assert [n["content"] for n in now["notes"]] == ["CFO wants numbers"]
     unknown = client.post(f"{base}/tasks/{uuid.uuid4()}/complete")
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "task_not_found"
+
+    # The task the fourth one pushed out is no longer open: completing it is a 409 naming its
+    # state, and it stays evicted.
+    evicted = client.post(f"{base}/tasks/{first['task']['id']}/complete")
+    assert evicted.status_code == 409, evicted.text
+    error = evicted.json()["error"]
+    assert error["code"] == "task_closed" and error["details"]["state"] == "evicted"
+    assert "evicted" in error["message"]
+    tasks = client.get(f"{base}/tasks", params={"state": "evicted"}).json()["data"]
+    assert [t["id"] for t in tasks] == [first["task"]["id"]]
+    assert [m["state"] for m in tasks[0]["history"]] == ["planning", "evicted"]
+    operation = client.get("/openapi.json").json()["paths"][f"{_PATHS}/{{task_id}}/complete"]
+    assert "task_closed" in operation["post"]["responses"]["409"]["description"]
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
 from app.beliefs.store import create_belief
-from app.errors import AgentNotFound, InvalidInput, TaskNotFound
+from app.errors import AgentNotFound, InvalidInput, TaskClosed, TaskNotFound
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 from app.memory import working_memory
@@ -83,9 +83,16 @@ async def test_each_task_transition_is_kept_with_its_time_and_cause(
     assert evicted.history[-1].cause == "pushed out by a newer task (at most 2 open)"
     only = await working_memory.list_tasks(graph, agent, ["evicted", "completed"])
     assert [t.description for t in only.data] == ["t2", "t0"]
-    # Completing a closed task changes nothing.
-    again = await working_memory.complete_task(graph, agent, first.id, now=NOW + timedelta(days=9))
-    assert again.state == "evicted" and len(again.history) == 2
+    # Completing a task that is no longer open is refused, naming its state; nothing changes.
+    with pytest.raises(TaskClosed) as refused:
+        await working_memory.complete_task(graph, agent, first.id, now=NOW + timedelta(days=9))
+    assert refused.value.details == {"agent_id": agent, "task_id": first.id, "state": "evicted"}
+    assert "evicted" in refused.value.message
+    [still] = [t for t in (await working_memory.list_tasks(graph, agent)).data if t.id == first.id]
+    assert still.state == "evicted" and len(still.history) == 2
+    # Completing a completed task again is the same answer (a retried request).
+    again = await working_memory.complete_task(graph, agent, done.id, now=NOW + timedelta(days=9))
+    assert again.state == "completed" and again.history == done.history
 
 
 async def test_the_task_limit_is_a_setting(graph: GraphClient, agent: str) -> None:

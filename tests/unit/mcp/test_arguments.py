@@ -179,3 +179,29 @@ async def test_the_import_tool_says_its_limits_as_the_service_holds_them() -> No
     description = tools["import_episodes"].description or ""
     assert f"{MAX_BATCH:,} episodes" in description
     assert f"{MAX_BATCH_CHARS:,} characters" in description
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field", "error_type"),
+    [
+        ({"active": "yes"}, "active", "bool_type"),
+        ({"needing_attention": "true"}, "needing_attention", "bool_type"),
+        ({"limit": True}, "limit", "int_type"),
+        ({"skip": 2.5}, "skip", "int_type"),
+    ],
+)
+async def test_a_string_for_a_boolean_and_a_boolean_for_an_integer_are_refused(
+    arguments: dict[str, Any], field: str, error_type: str
+) -> None:
+    """As over REST (tests/unit/api/test_strict_bodies.py): a tool's own boolean and integer
+    arguments are strict; a float argument still takes an integer."""
+    async with Client(build_server(_unreachable)) as client:
+        refused = _body(await client.call_tool("list_beliefs", arguments))
+        # Valid arguments pass the check and reach the services (here: a failure of their own).
+        accepted = await client.call_tool("list_beliefs", {"min_tension": 1, "active": False})
+    assert _body(accepted)["code"] == "internal_error"  # _unreachable's AssertionError
+
+    assert refused["code"] == "invalid_input"
+    assert [(e["location"], e["type"]) for e in refused["details"]["errors"]] == [
+        ([field], error_type)
+    ]
