@@ -7,16 +7,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from app.beliefs.models import BeliefCreate
-from app.common import StrictModel, Unit
+from app.common import StrictModel, Unit, not_blank
 from app.errors import CredenceError
 from app.loop.models import ApprovalKind, TurnMode
 from app.memory.settings import Seniority
 
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Text = Annotated[str, Field(min_length=1, max_length=8000)]
+# A text an expectation looks for: never empty or blank, which every text holds (a check that
+# could not fail).
+Wanted = Annotated[str, Field(min_length=1, max_length=2000), AfterValidator(not_blank)]
 ScenarioName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9\-]*$")]
 
 
@@ -52,23 +55,23 @@ class Expectation(StrictModel):
     escalated: bool | None = Field(
         default=None, description="Verification escalated the result to a person."
     )
-    belief: str | None = Field(
+    belief: Wanted | None = Field(
         default=None, description="Words of the belief the turn rested on (case-insensitive)."
     )
-    verb: str | None = Field(default=None, description="The work unit's verb.")
-    tool: str | None = Field(default=None, description="connection.tool the work unit calls.")
+    verb: Wanted | None = Field(default=None, description="The work unit's verb.")
+    tool: Wanted | None = Field(default=None, description="connection.tool the work unit calls.")
     executed: bool | None = Field(default=None, description="The work unit ran (status executed).")
-    result_contains: list[str] = Field(
+    result_contains: list[Wanted] = Field(
         default_factory=list, description="Texts the execution's output holds."
     )
-    learned: str | None = Field(
+    learned: Wanted | None = Field(
         default=None, description="Words of a belief the turn learned (new, not reinforced)."
     )
     learns: bool | None = Field(default=None, description="The turn learned a new belief.")
     tension_rises: bool | None = Field(
         default=None, description="The tension of a belief it holds rose."
     )
-    response_contains: list[str] = Field(default_factory=list)
+    response_contains: list[Wanted] = Field(default_factory=list)
 
 
 class ToolCallSpec(StrictModel):

@@ -20,7 +20,8 @@ CALL () {
   MATCH (n:Episode {id: row.id, agent_id: $agent_id})
   CALL db.create.setNodeVectorProperty(n, 'embedding', toFloatList(row.embedding))
   SET n.embedding_scheme = $scheme, n.embedding_model = $embedding_model
-  REMOVE n.embedding_pending
+  // A replacement a reindex stored embeds what the node said before: never put in use.
+  REMOVE n.embedding_pending, n.embedding_next, n.embedding_next_model
   RETURN count(n) AS stored
 }
 RETURN stored

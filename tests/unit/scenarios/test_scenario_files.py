@@ -89,3 +89,30 @@ def test_the_authority_scenario_expects_the_clerks_answer_refused() -> None:
     scenario = read_scenario(scenarios_dir() / "approval-beyond-authority.yaml")
     refused = [a.refused for turn in scenario.turns for a in turn.all_answers if a.refused]
     assert refused == ["approval_not_authorized"]
+
+
+@pytest.mark.parametrize(
+    ("expect", "field"),
+    [
+        ('{belief: ""}', "turns[0].expect.belief"),
+        ("{learned: '  '}", "turns[0].expect.learned"),
+        ('{verb: ""}', "turns[0].expect.verb"),
+        ('{tool: " "}', "turns[0].expect.tool"),
+        ('{result_contains: [ok, ""]}', "turns[0].expect.result_contains[1]"),
+        ("{response_contains: ['   ']}", "turns[0].expect.response_contains[0]"),
+    ],
+)
+def test_an_expected_text_that_every_answer_holds_is_refused(
+    tmp_path: Path, expect: str, field: str
+) -> None:
+    """An empty (or blank) text is part of every text: such a check could never fail."""
+    empty = tmp_path / "empty.yaml"
+    empty.write_text(
+        "name: empty\ntitle: E\ndescription: d\nstart: 2026-10-28T08:30:00Z\n"
+        "principal: {name: M, role: Controller, seniority: director}\n"
+        f"turns:\n  - speaker: M\n    message: hi\n    expect: {expect}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(SeedFileInvalid) as raised:
+        read_scenario(empty)
+    assert field in raised.value.message

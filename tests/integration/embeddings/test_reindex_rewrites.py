@@ -1,0 +1,81 @@
+"""`credence embed reindex` against writes made while it runs (real Neo4j, the bundled models):
+a node whose vector is written again after its replacement was stored (a belief's statement
+edited) keeps the vector of what it says now; the stale replacement is never put in use."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.beliefs import writes
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.models import BeliefCreate, BeliefUpdate
+from app.config import Settings
+from app.embeddings import reindex as reindexing
+from app.embeddings.embedder import Embedder, shared_embedder
+from app.graph.client import GraphClient
+from tests.support.agents import MakeAgent
+
+MINILM, E5 = "all-minilm-l6-v2", "e5-small-v2-q"
+BEFORE = "Quarterly reports are due to the board on the first Friday"
+OTHER = "Bank reconciliations are done every month"
+AFTER = "Vendor invoices above ten thousand need the controller's signature"
+
+
+class Stopped(Exception):
+    pass
+
+
+def _embedder(settings: Settings, model: str) -> Embedder:
+    embedder = shared_embedder(settings.embeddings.model_copy(update={"model": model}))
+    if not embedder.available:
+        pytest.fail(f"{model} should be installed here: {embedder.status().reason}")
+    return embedder
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+async def _stopped_after_first_batch(graph: GraphClient, embedder: Embedder, agent: str) -> None:
+    def stop(agent_id: str, label: str, done: int) -> None:
+        raise Stopped
+
+    with pytest.raises(Stopped):  # once the replacements are stored, before the swap
+        await reindexing.reindex(graph, embedder, agent, progress=stop)
+
+
+@pytest.mark.parametrize("editor_model", [E5, MINILM])
+async def test_a_statement_edited_during_a_reindex_keeps_its_own_vector(
+    settings: Settings,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    make_agent: MakeAgent,
+    editor_model: str,
+) -> None:
+    """The edit comes from an API of the new model (e5) or one still of the old (MiniLM)."""
+    mechanics: Mechanics = settings.mechanics
+    minilm, e5 = _embedder(settings, MINILM), _embedder(settings, E5)
+    agent = make_agent("Reindexed while edited")
+    belief, _ = [
+        await writes.create_belief(
+            graph, mechanics, minilm, agent, BeliefCreate(statement=text, category="contextual")
+        )
+        for text in (BEFORE, OTHER)
+    ]
+    await _stopped_after_first_batch(graph, e5, agent)
+    [row] = await test_graph.read("probe/belief_embedding", id=belief.id)
+    assert (row["model"], row["next_model"]) == (MINILM, E5)  # the replacement of BEFORE
+
+    editor = _embedder(settings, editor_model)
+    await writes.update_belief(
+        graph, mechanics, editor, agent, belief.id, BeliefUpdate(statement=AFTER)
+    )
+    # OTHER's vector is still MiniLM's: resumed, the reindex swaps the agent's replacements.
+    report = await reindexing.reindex(graph, e5, agent)
+    assert report.agents == [agent] and report.swapped["Belief"] >= 1
+
+    [row] = await test_graph.read("probe/belief_embedding", id=belief.id)
+    assert (row["model"], row["next_model"]) == (E5, None)
+    [after, before] = await e5.embed([AFTER, BEFORE])
+    assert _cosine(row["embedding"], after) > 0.99
+    assert _cosine(row["embedding"], before) < 0.95
