@@ -69,17 +69,44 @@ def _validate(stored: StoredApproval, answer: ApprovalAnswer) -> None:
     Raises:
         ApprovalAnswerInvalid.
     """
-    invalid = _why_invalid(stored, answer)
+    invalid = _why_invalid(stored, answer) or _why_modified_call_invalid(stored, answer)
     if invalid is not None:
         why, field = invalid
         raise ApprovalAnswerInvalid(
-            stored.public.id, stored.public.kind, answer.action, why, ("body", field)
+            stored.public.id, stored.public.kind, answer.action, why, ("body", *field.split("."))
         )
+
+
+def _why_modified_call_invalid(
+    stored: StoredApproval, answer: ApprovalAnswer
+) -> tuple[str, str] | None:
+    """A modified unit calls the tool proposed, or none when none was: the call's Action, the
+    belief its outcome moves and the tool's count of successes are the proposed tool's, so a
+    call of another tool (or a call where none was proposed, or none where one was) would be
+    recorded as a call that did not run."""
+    if answer.action != "modify" or answer.work_unit is None:
+        return None
+    proposed = stored.public.work_unit.call if stored.public.work_unit else None
+    modified = answer.work_unit.call
+    if proposed is None and modified is not None:
+        return "the proposal calls no tool: a tool call is asked for on its own", "work_unit.call"
+    if proposed is not None and modified is None:
+        return (
+            f"a modified call calls the tool proposed ({proposed.qualified_name})",
+            "work_unit.call",
+        )
+    if proposed is None or modified is None or modified.qualified_name == proposed.qualified_name:
+        return None
+    return (
+        f"a modified call calls the tool proposed ({proposed.qualified_name}), not "
+        f"{modified.qualified_name}: another tool's call is asked for on its own",
+        "work_unit.call.tool",
+    )
 
 
 def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> tuple[str, str] | None:
     """Why the answer does not fit the approval, and the answer's field that is wrong or
-    missing; None when it fits."""
+    missing (dotted); None when it fits."""
     approval = stored.public
     allowed = _ACTIONS_BY_KIND.get(approval.kind, ())
     if answer.action not in allowed:
