@@ -36,7 +36,17 @@ class McpToolExecutor:
             )
         started = time.perf_counter()
         try:
-            spec = spec_for(self._clients, agent_id, await self._connection(agent_id, call))
+            row = await self._connection(agent_id, call)
+        except ConnectionNotFound as error:
+            # Removed since the call was asked for (it waited for a person): nothing was sent,
+            # so the tool did nothing, and its belief has nothing to learn from.
+            return ExecutionResult(
+                status="recorded_not_executed",
+                output={"tool": call.qualified_name, "error": error.message},
+                message=f"{call.qualified_name} was not called: {error.message}",
+            )
+        try:
+            spec = spec_for(self._clients, agent_id, row)
             result = await self._clients.call(spec, call.tool, call.arguments)
         except (ConnectionNotFound, ToolServerFailed) as error:
             # The arguments are not logged: they may hold what the person would not log.
