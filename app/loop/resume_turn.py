@@ -141,9 +141,11 @@ async def resume_approval(
     # The proposal's memory (a tool call's, written after its answer) comes first.
     await services.call_memories.settled(agent_id)
     stored = await get_approval(services.graph, agent_id, approval_id)
-    if stored.public.status not in ("pending", "expired"):
+    if stored.public.status not in ("pending", "resuming", "expired"):
         raise ApprovalClosed(approval_id, stored.public.status)
-    if stored.public.status == "pending":
+    if stored.public.status != "expired":
+        # A resuming one goes to its claim too: a claim older than its lease (its process
+        # died) is taken over there, a live one refused.
         _validate(stored, answer)
         # Only the principal, or a person with the authority it needs, answers it.
         speaker = answer.speaker or (stored.state.request.speaker if stored.state else None)
