@@ -22,7 +22,7 @@ from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, Inv
 from app.guardian.audit import work_unit_text
 from app.guardian.censors import learn_censor
 from app.guardian.learning import rejected_action_pattern, rejection_reason
-from app.loop.acting import execute_and_verify
+from app.loop.acting import execute_and_verify, unverified
 from app.loop.activation import read_history
 from app.loop.approvals import (
     StoredApproval,
@@ -51,7 +51,7 @@ from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 from app.seeds.skills import stored_skill
 from app.tools.argument_check import check_stored_arguments
-from app.tools.calls import described_as_called
+from app.tools.calls import described_as_called, gone, not_called
 
 log = logging.getLogger(__name__)
 
@@ -264,7 +264,11 @@ async def _act_on_answer(
         # Nothing has run yet: a refusal leaves the approval pending (a 422 naming the argument).
         modified = run.answer.action == "modify"
         where = ("body", "work_unit", "call") if modified else ("approval", "work_unit", "call")
-        await check_stored_arguments(services.graph, run.agent_id, unit.call, where)
+        if not await check_stored_arguments(services.graph, run.agent_id, unit.call, where):
+            # Its connection was removed (or no longer offers it) while it waited: not made.
+            execution = not_called(unit.call, gone(unit.call))
+            await recorder.phase("execute", status=execution.status)
+            return replace(run, unit=unit, execution=execution, verification=unverified(execution))
     guardian = await services.guard.check(run.agent_id, work_unit_text(unit))
     if refuses(guardian):
         return replace(run, unit=unit, guardian=guardian, mode="blocked")

@@ -11,7 +11,7 @@ from typing import Any
 from app.errors import ConnectionNotFound, ToolServerFailed
 from app.graph.client import GraphClient
 from app.reasoning.protocol import ExecutionResult, ToolCall, WorkUnit
-from app.tools.calls import CALL_VERB, execution_of
+from app.tools.calls import CALL_VERB, execution_of, not_called
 from app.tools.clients import CONNECTION_TTL_S, McpClients
 from app.tools.connections import connection_row, spec_for
 
@@ -40,11 +40,7 @@ class McpToolExecutor:
         except ConnectionNotFound as error:
             # Removed since the call was asked for (it waited for a person): nothing was sent,
             # so the tool did nothing, and its belief has nothing to learn from.
-            return ExecutionResult(
-                status="recorded_not_executed",
-                output={"tool": call.qualified_name, "error": error.message},
-                message=f"{call.qualified_name} was not called: {error.message}",
-            )
+            return not_called(call, error.message)
         try:
             spec = spec_for(self._clients, agent_id, row)
             result = await self._clients.call(spec, call.tool, call.arguments)
