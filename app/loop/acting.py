@@ -40,6 +40,16 @@ def outcome_of(execution: ExecutionResult | None, verification: Verification | N
     return "failure"
 
 
+def unverified(execution: ExecutionResult) -> Verification:
+    """The verification of work that did not run: nothing to check, no reasoner asked."""
+    return Verification(
+        reasoner="loop",
+        is_valid=True,
+        issues=[VerificationIssue(description=execution.message, severity="low")],
+        action="proceed",
+    )
+
+
 async def execute_and_verify(
     services: LoopServices,
     recorder: TurnRecorder,
@@ -64,12 +74,7 @@ async def execute_and_verify(
             ran(execution)
         if execution.status == "recorded_not_executed":
             # Nothing ran, so there is nothing to check: no reasoner call spent on it.
-            return execution, Verification(
-                reasoner="loop",
-                is_valid=True,
-                issues=[VerificationIssue(description=execution.message, severity="low")],
-                action="proceed",
-            )
+            return execution, unverified(execution)
         verification = await recorder.judge(
             "verify",
             services.reasoner.verify(

@@ -22,7 +22,7 @@ from app.errors import ApprovalAnswerInvalid, ApprovalClosed, CredenceError, Inv
 from app.guardian.audit import work_unit_text
 from app.guardian.censors import learn_censor
 from app.guardian.learning import rejected_action_pattern, rejection_reason
-from app.loop.acting import execute_and_verify
+from app.loop.acting import execute_and_verify, unverified
 from app.loop.activation import read_history
 from app.loop.approvals import (
     StoredApproval,
@@ -51,7 +51,7 @@ from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 from app.seeds.skills import stored_skill
 from app.tools.argument_check import check_stored_arguments
-from app.tools.calls import described_as_called
+from app.tools.calls import described_as_called, gone, not_called
 
 log = logging.getLogger(__name__)
 
@@ -69,17 +69,44 @@ def _validate(stored: StoredApproval, answer: ApprovalAnswer) -> None:
     Raises:
         ApprovalAnswerInvalid.
     """
-    invalid = _why_invalid(stored, answer)
+    invalid = _why_invalid(stored, answer) or _why_modified_call_invalid(stored, answer)
     if invalid is not None:
         why, field = invalid
         raise ApprovalAnswerInvalid(
-            stored.public.id, stored.public.kind, answer.action, why, ("body", field)
+            stored.public.id, stored.public.kind, answer.action, why, ("body", *field.split("."))
         )
+
+
+def _why_modified_call_invalid(
+    stored: StoredApproval, answer: ApprovalAnswer
+) -> tuple[str, str] | None:
+    """A modified unit calls the tool proposed, or none when none was: the call's Action, the
+    belief its outcome moves and the tool's count of successes are the proposed tool's, so a
+    call of another tool (or a call where none was proposed, or none where one was) would be
+    recorded as a call that did not run."""
+    if answer.action != "modify" or answer.work_unit is None:
+        return None
+    proposed = stored.public.work_unit.call if stored.public.work_unit else None
+    modified = answer.work_unit.call
+    if proposed is None and modified is not None:
+        return "the proposal calls no tool: a tool call is asked for on its own", "work_unit.call"
+    if proposed is not None and modified is None:
+        return (
+            f"a modified call calls the tool proposed ({proposed.qualified_name})",
+            "work_unit.call",
+        )
+    if proposed is None or modified is None or modified.qualified_name == proposed.qualified_name:
+        return None
+    return (
+        f"a modified call calls the tool proposed ({proposed.qualified_name}), not "
+        f"{modified.qualified_name}: another tool's call is asked for on its own",
+        "work_unit.call.tool",
+    )
 
 
 def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> tuple[str, str] | None:
     """Why the answer does not fit the approval, and the answer's field that is wrong or
-    missing; None when it fits."""
+    missing (dotted); None when it fits."""
     approval = stored.public
     allowed = _ACTIONS_BY_KIND.get(approval.kind, ())
     if answer.action not in allowed:
@@ -114,9 +141,11 @@ async def resume_approval(
     # The proposal's memory (a tool call's, written after its answer) comes first.
     await services.call_memories.settled(agent_id)
     stored = await get_approval(services.graph, agent_id, approval_id)
-    if stored.public.status not in ("pending", "expired"):
+    if stored.public.status not in ("pending", "resuming", "expired"):
         raise ApprovalClosed(approval_id, stored.public.status)
-    if stored.public.status == "pending":
+    if stored.public.status != "expired":
+        # A resuming one goes to its claim too: a claim older than its lease (its process
+        # died) is taken over there, a live one refused.
         _validate(stored, answer)
         # Only the principal, or a person with the authority it needs, answers it.
         speaker = answer.speaker or (stored.state.request.speaker if stored.state else None)
@@ -235,7 +264,11 @@ async def _act_on_answer(
         # Nothing has run yet: a refusal leaves the approval pending (a 422 naming the argument).
         modified = run.answer.action == "modify"
         where = ("body", "work_unit", "call") if modified else ("approval", "work_unit", "call")
-        await check_stored_arguments(services.graph, run.agent_id, unit.call, where)
+        if not await check_stored_arguments(services.graph, run.agent_id, unit.call, where):
+            # Its connection was removed (or no longer offers it) while it waited: not made.
+            execution = not_called(unit.call, gone(unit.call))
+            await recorder.phase("execute", status=execution.status)
+            return replace(run, unit=unit, execution=execution, verification=unverified(execution))
     guardian = await services.guard.check(run.agent_id, work_unit_text(unit))
     if refuses(guardian):
         return replace(run, unit=unit, guardian=guardian, mode="blocked")

@@ -47,11 +47,12 @@ def refusal_sentence(qualified_name: str, refusal: SchemaRefusal) -> str:
 
 async def check_stored_arguments(
     graph: GraphClient, agent_id: str, call: ToolCall, where: Sequence[str | int]
-) -> None:
+) -> bool:
     """The check of ``call`` against its tool's schema as the graph holds it now (an approved
     call runs after the proposal's check: the schema may have changed since, and a person's
-    modified call was never checked). A tool the agent lacks is left to the executor, which
-    fails the call with its reason.
+    modified call was never checked). False when the agent no longer has the tool (its
+    connection removed, or connected again to a server without it): the call is not to be
+    made.
 
     Raises:
         InvalidInput: the schema refuses the arguments.
@@ -59,5 +60,7 @@ async def check_stored_arguments(
     rows = await graph.read(
         "tools/get_tool_input_schema", agent_id=agent_id, qualified_name=call.qualified_name
     )
-    if rows:
-        check_arguments(call.qualified_name, rows[0]["input_schema"], call.arguments, where)
+    if not rows:
+        return False
+    check_arguments(call.qualified_name, rows[0]["input_schema"], call.arguments, where)
+    return True

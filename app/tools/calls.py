@@ -170,3 +170,21 @@ def execution_of(
             else f"{call.qualified_name} answered: {summary}"
         ),
     )
+
+
+def not_called(call: ToolCall, why: str) -> ExecutionResult:
+    """A call that was not made (nothing was sent, so the tool did nothing): recorded, not
+    executed, with ``why``."""
+    return ExecutionResult(
+        status="recorded_not_executed",
+        output={"tool": call.qualified_name, "error": why},
+        message=f"{call.qualified_name} was not called: {why}",
+    )
+
+
+def gone(call: ToolCall) -> str:
+    """Why a call of a tool the agent no longer has is not made."""
+    return (
+        f"the agent no longer has the tool {call.qualified_name} (its connection "
+        f"{call.connection!r} was removed, or no longer offers it)"
+    )

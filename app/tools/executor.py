@@ -11,7 +11,7 @@ from typing import Any
 from app.errors import ConnectionNotFound, ToolServerFailed
 from app.graph.client import GraphClient
 from app.reasoning.protocol import ExecutionResult, ToolCall, WorkUnit
-from app.tools.calls import CALL_VERB, execution_of
+from app.tools.calls import CALL_VERB, execution_of, not_called
 from app.tools.clients import CONNECTION_TTL_S, McpClients
 from app.tools.connections import connection_row, spec_for
 
@@ -36,7 +36,13 @@ class McpToolExecutor:
             )
         started = time.perf_counter()
         try:
-            spec = spec_for(self._clients, agent_id, await self._connection(agent_id, call))
+            row = await self._connection(agent_id, call)
+        except ConnectionNotFound as error:
+            # Removed since the call was asked for (it waited for a person): nothing was sent,
+            # so the tool did nothing, and its belief has nothing to learn from.
+            return not_called(call, error.message)
+        try:
+            spec = spec_for(self._clients, agent_id, row)
             result = await self._clients.call(spec, call.tool, call.arguments)
         except (ConnectionNotFound, ToolServerFailed) as error:
             # The arguments are not logged: they may hold what the person would not log.

@@ -5,13 +5,18 @@
 //         cap asks for no more; the count stays one look-up however many calls the tool had).
 // Returns: tool (map: qualified_name, description, read_only, destructive: what supervision
 // reads), belief (map: id, statement, category, strength, tension; null when it has none, or
-// it is inactive), successes (int, at most $successes_cap).
+// it is inactive and no revision of it is active), successes (int, at most $successes_cap).
 // No row: no such active tool.
 MATCH (:Agent {id: $agent_id})-[:CAN_USE]->(t:Tool {agent_id: $agent_id,
                                                  qualified_name: $qualified_name})
 WHERE t.is_active
-OPTIONAL MATCH (b:Belief {agent_id: $agent_id, id: t.belief_id})
-WHERE b.is_active
+CALL (t) {
+  // The belief as it holds now: a revised one is SUPERSEDED_BY its revision.
+  OPTIONAL MATCH (:Belief {agent_id: $agent_id, id: t.belief_id})-[:SUPERSEDED_BY*0..]->(b:Belief)
+  WHERE b.is_active
+  RETURN b
+  LIMIT 1
+}
 CALL (t) {
   OPTIONAL MATCH (a:Action)-[:CALLED]->(t)
   WHERE a.status = 'succeeded'

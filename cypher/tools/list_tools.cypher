@@ -5,14 +5,24 @@
 // default strength) and every context it holds its own strength in — and how its calls went.
 // Params: $agent_id (string), $connection (string or null), $chain (list of context names, most
 //         specific first; may be empty: the default strength).
-// Returns: tool (map of the Tool's properties without its embedding), belief_strength (float or
+// The belief is the one that holds now: a revised belief is SUPERSEDED_BY its revision.
+// Returns: tool (map of the Tool's properties without its embedding; belief_id: the belief that
+// holds now), belief_strength (float or
 // null), strength_in_context (float or null: null when the tool has no active belief, as a call
 // routes on none), context_applied (string or null: the context whose HOLDS_IN strength applied),
 // contexts (list of {name, strength}, by name), successes (int), failures (int); by qualified
 // name.
 MATCH (:Agent {id: $agent_id})-[:CAN_USE]->(t:Tool)
 WHERE t.is_active AND ($connection IS NULL OR t.connection = $connection)
-OPTIONAL MATCH (b:Belief {agent_id: $agent_id, id: t.belief_id})
+OPTIONAL MATCH (first:Belief {agent_id: $agent_id, id: t.belief_id})
+CALL (first) {
+  // The belief as it holds now: a revised one is SUPERSEDED_BY its revision.
+  OPTIONAL MATCH (first)-[:SUPERSEDED_BY*0..]->(active:Belief)
+  WHERE active.is_active
+  RETURN active
+  LIMIT 1
+}
+WITH t, coalesce(active, first) AS b
 CALL (b) {
   UNWIND CASE WHEN b IS NULL OR NOT b.is_active THEN [] ELSE range(0, size($chain) - 1) END
          AS position
@@ -30,7 +40,8 @@ CALL (b) {
   RETURN collect(CASE WHEN c IS NULL THEN null ELSE {name: c.name, strength: h.strength} END)
          AS contexts
 }
-RETURN t {.*, embedding: null} AS tool, b.strength AS belief_strength,
+RETURN t {.*, embedding: null, belief_id: coalesce(b.id, t.belief_id)} AS tool,
+       b.strength AS belief_strength,
        CASE WHEN b IS NULL OR NOT b.is_active THEN null
             ELSE coalesce(contextual.strength, b.strength) END AS strength_in_context,
        contextual.context AS context_applied,

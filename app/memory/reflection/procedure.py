@@ -64,7 +64,8 @@ async def reflect(
         request: since / min_cluster_size / similarity / max_episodes / dry_run.
         settings: reflection settings (defaults for the request's fields).
         mechanics: the self-model's numbers (capability EMA and steps, gap limit).
-        now: the time recorded as ``consolidated_at`` and the rules' ``created_at``.
+        now: the time recorded as ``consolidated_at`` and the rules' ``created_at`` (None: the
+            graph's clock, the process's injected clock, never the machine's).
 
     Returns:
         The clusters with their rules, skipped counts, capability changes and gaps added.
@@ -79,7 +80,7 @@ async def reflect(
         request=request or ReflectRequest(),
         settings=settings or ReflectionSettings(),
         mechanics=mechanics or MemoryMechanics(),
-        at=utc_now(now),
+        at=utc_now(now if now is not None else graph.clock.now()),
         embedding_model=model,
     )
     similarity, threshold = _similarity(scope, embedder)

@@ -53,7 +53,8 @@ CALL (agent) {
 CALL (agent) {
   OPTIONAL MATCH (agent)-[:CAN_USE]->(t:Tool {agent_id: $agent_id, qualified_name: $qualified_name})
   WHERE t.is_active
-  OPTIONAL MATCH (b:Belief {agent_id: $agent_id, id: t.belief_id})
+  // The belief as it holds now: a revised one is SUPERSEDED_BY its revision.
+  OPTIONAL MATCH (:Belief {agent_id: $agent_id, id: t.belief_id})-[:SUPERSEDED_BY*0..]->(b:Belief)
   WHERE b.is_active
   RETURN t, b
   LIMIT 1

@@ -19,7 +19,7 @@ from app.clock import FixedClock
 from app.config import Settings
 from app.errors import ApprovalClosed
 from app.graph.client import GraphClient
-from app.loop.approvals import expire_overdue, expired_cause, get_approval
+from app.loop.approvals import claim, expire_overdue, expired_cause, get_approval
 from app.loop.executors import ExecutorRegistry
 from app.loop.models import ApprovalAnswer, ChatRequest, TurnResult
 from app.loop.resume_turn import resume_approval
@@ -33,6 +33,7 @@ from tests.integration.loop.test_task_states import RECONCILE, REQUEST, Reconcil
 from tests.support.clock import ordinary_day_start
 
 TTL_HOURS = 72.0
+LEASE_S = 600  # approval_claim_lease_s
 
 
 @pytest.fixture
@@ -149,3 +150,48 @@ async def test_expiring_is_idempotent_and_moves_only_a_waiting_task(asked: Asked
     task = await _only_task(graph, agent_id)
     assert [m.state for m in task.history] == ["planning", "awaiting_input", "cancelled"]
     assert task.history[-1].at == late
+
+
+async def _claimed_by_a_process_that_died(asked: Asked) -> None:
+    """What a resumption writes first, before its process died: the approval ``resuming``."""
+    await claim(asked.graph, asked.agent_id, asked.approval_id, "a-dead-process", LEASE_S)
+    stored = await get_approval(asked.graph, asked.agent_id, asked.approval_id)
+    assert stored.public.status == "resuming"
+
+
+async def test_a_claim_left_by_a_process_that_died_is_taken_over_after_its_lease(
+    asked: Asked,
+) -> None:
+    """Documented (docs/loop.md §6), never reachable: an answer to a ``resuming`` approval was
+    refused (409 approval_closed, "another answer to it is being carried out") before its
+    claim was tried, so the approval waited for nobody forever, its task awaiting input."""
+    await _claimed_by_a_process_that_died(asked)
+    runtime, agent_id, approval_id = asked.runtime, asked.agent_id, asked.approval_id
+    with pytest.raises(ApprovalClosed):  # within the lease: the other answer may still run
+        await resume_approval(runtime.loop, agent_id, approval_id, ApprovalAnswer(action="approve"))
+
+    asked.clock.advance(timedelta(seconds=LEASE_S + 1))
+    resumed = await resume_approval(
+        runtime.loop, agent_id, approval_id, ApprovalAnswer(action="approve")
+    )
+
+    assert resumed.approval is not None and resumed.approval.status == "approved"
+    assert (await _only_task(asked.graph, agent_id)).state == "completed"
+
+
+async def test_a_claim_left_by_a_process_that_died_is_not_taken_over_after_expiry(
+    asked: Asked,
+) -> None:
+    """A stale claim past the approval's expiry was taken over like any (its work ran days
+    late): the approval expires instead, and its task is cancelled."""
+    await _claimed_by_a_process_that_died(asked)
+    runtime, agent_id, approval_id = asked.runtime, asked.agent_id, asked.approval_id
+    asked.clock.advance(timedelta(hours=TTL_HOURS + 1))
+
+    with pytest.raises(ApprovalClosed) as closed:
+        await resume_approval(runtime.loop, agent_id, approval_id, ApprovalAnswer(action="approve"))
+
+    assert closed.value.details["status"] == "expired"
+    stored = await get_approval(asked.graph, agent_id, approval_id)
+    assert stored.public.status == "expired"
+    assert (await _only_task(asked.graph, agent_id)).state == "cancelled"
