@@ -20,6 +20,7 @@ from app.config import Settings
 from app.errors import ApprovalClosed, TurnFailed
 from app.graph.client import GraphClient
 from app.loop.approvals import claim, get_approval, release
+from app.loop.background import settle_all_background
 from app.loop.executors import ExecutorRegistry
 from app.loop.models import ApprovalAnswer, ChatRequest
 from app.loop.resume_turn import resume_approval
@@ -270,6 +271,7 @@ async def test_giving_an_approval_back_takes_the_agents_lock_and_spares_an_agent
     turn = await run_turn(services, agent_id, ChatRequest(message=REQUEST))
     assert turn.approval is not None
     approval_id = turn.approval.id
+    await settle_all_background()  # the turn's aftermath writes under the lock too
 
     async def lock_count() -> int:
         [row] = await test_graph.read("scheduler/get_agent_lock", agent_id=agent_id)

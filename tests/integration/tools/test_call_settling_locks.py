@@ -20,6 +20,7 @@ from app.clock import FixedClock
 from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop import turn as turn_module
+from app.loop.background import settle_all_background
 from app.loop.call_memory import INTERRUPTED, CallCompletion, interrupt_stale_calls, leave_for_later
 from app.loop.models import ChatRequest
 from app.loop.turn import run_turn
@@ -64,6 +65,7 @@ async def _calls_left_running(
             )
             for _ in range(count):
                 await run_turn(stopped.loop, agent_id, ChatRequest(message=CALL))
+            await settle_all_background()  # the turns' aftermath, before the process "stops"
     finally:
         await stopped.aclose()
     assert len(left) == count
