@@ -8,8 +8,15 @@ from typing import Any
 
 from app.beliefs.cascade import cascade_from
 from app.beliefs.mechanics import Mechanics
-from app.beliefs.models import EdgeCreate, EdgeResult
-from app.errors import BeliefInactive, BeliefNotFound, CycleRefused, InvalidInput, error_entry
+from app.beliefs.models import EdgeCreate, EdgeRemoved, EdgeResult
+from app.errors import (
+    BeliefInactive,
+    BeliefNotFound,
+    CycleRefused,
+    EdgeNotFound,
+    InvalidInput,
+    error_entry,
+)
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
 
@@ -42,6 +49,46 @@ async def create_edge(
         )
     write = _EdgeWrite(mechanics, agent_id, edge)
     return await graph.write_transaction(partial(_write_edge, write), action="creating an edge")
+
+
+async def delete_supports(
+    graph: GraphClient, mechanics: Mechanics, agent_id: str, source_id: str, target_id: str
+) -> EdgeRemoved:
+    """Removes ``source SUPPORTS target`` by hand, with a ``support_removed`` event on the
+    target, which is then re-derived from the supporters it has left (docs/beliefs.md §6).
+
+    Raises:
+        AgentNotFound, BeliefNotFound (either end), EdgeNotFound (no such edge).
+    """
+    return await graph.write_transaction(
+        partial(_delete_supports, mechanics, agent_id, source_id, target_id),
+        action="removing an edge",
+    )
+
+
+async def _delete_supports(
+    mechanics: Mechanics, agent_id: str, source_id: str, target_id: str, tx: Transaction
+) -> EdgeRemoved:
+    await lock_agent(tx, agent_id)
+    edge = {"source_id": source_id, "target_id": target_id}
+    row = (
+        await tx.run("beliefs/edges/delete_supports", agent_id=agent_id, edge=edge, kind="manual")
+    )[0]
+    for found, belief_id in ((row["source_found"], source_id), (row["target_found"], target_id)):
+        if not found:
+            raise BeliefNotFound(belief_id, agent_id)
+    if not row["deleted"]:
+        raise EdgeNotFound(source_id, target_id, agent_id)
+    moves = await cascade_from(
+        tx,
+        mechanics,
+        agent_id,
+        sorted(row["resupport_ids"]),
+        f"SUPPORTS {source_id} -> {target_id} removed",
+    )
+    return EdgeRemoved(
+        source_id=source_id, target_id=target_id, weight=row["weight"], cascade=moves
+    )
 
 
 async def create_supports_in(

@@ -150,3 +150,50 @@ def test_a_contradiction_recorded_and_resolved_by_hand_writes_events_on_both(
     _edge(client, agent, type="CONTRADICTS", source_id=a, target_id=b, status="resolved")
     assert len(_events(client, agent, a)) == before  # nothing changed, nothing written
     assert _replay(client, agent)["differences"] == []
+
+
+def test_a_support_removed_by_hand_writes_an_event_and_re_derives_from_those_left(
+    client: TestClient, agent: str
+) -> None:
+    a = _belief(client, agent, "A is true", 0.9)
+    c = _belief(client, agent, "C is true", 0.3)
+    b = _belief(client, agent, "B is true", 0.5)
+    _edge(client, agent, type="SUPPORTS", source_id=a, target_id=b, weight=1.0)
+    _edge(client, agent, type="SUPPORTS", source_id=c, target_id=b, weight=1.0)
+
+    response = client.delete(f"/v1/agents/{agent}/edges/supports/{a}/{b}")
+
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert (body["source_id"], body["target_id"], body["weight"]) == (a, b, 1.0)
+    assert [(m["id"], m["new"]) for m in body["cascade"]] == [(b, pytest.approx(0.3))]
+    removed, cascade = _events(client, agent, b)[-2:]
+    assert (removed["kind"], removed["action"]) == ("manual", "support_removed")
+    assert (removed["supporter_id"], removed["weight"]) == (a, 1.0)
+    assert "removed by hand" in removed["note"]
+    assert cascade["kind"] == "cascade" and cascade["supporter_ids"] == [c]
+    detail = client.get(f"/v1/agents/{agent}/beliefs/{b}").json()
+    assert detail["belief"]["strength"] == pytest.approx(0.3)
+    assert _replay(client, agent)["differences"] == []
+
+    again = client.delete(f"/v1/agents/{agent}/edges/supports/{a}/{b}")
+    assert again.status_code == 404 and again.json()["error"]["code"] == "edge_not_found"
+    nobody = client.delete(f"/v1/agents/{agent}/edges/supports/nope/{b}")
+    assert nobody.status_code == 404 and nobody.json()["error"]["code"] == "belief_not_found"
+
+
+async def test_removing_a_support_keeps_the_degrees_and_sums_as_a_recount_gives(
+    client: TestClient, agent: str, graph: GraphClient
+) -> None:
+    a = _belief(client, agent, "A is true", 0.9)
+    b = _belief(client, agent, "B is true", 0.5)
+    c = _belief(client, agent, "C is true", 0.4)
+    _edge(client, agent, type="SUPPORTS", source_id=a, target_id=b, weight=1.0)
+    _edge(client, agent, type="SUPPORTS", source_id=c, target_id=b, weight=1.0)
+    assert client.delete(f"/v1/agents/{agent}/edges/supports/{a}/{b}").status_code == 200
+
+    kept = (await graph.read("beliefs/dissatisfaction/get_sums", agent_id=agent))[0]
+    recount = (await graph.write("beliefs/dissatisfaction/recompute_sums", agent_id=agent))[0]
+
+    for key in ("d_imp", "d_imp_deg", "d_t_imp", "d_t_imp_deg", "d_max_degree"):
+        assert kept[key] == pytest.approx(recount[key]), key
