@@ -4,6 +4,7 @@ on each belief, so the history, the explanation and the replay can tell it (REST
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -57,6 +58,11 @@ def test_a_support_linked_by_hand_writes_an_event_then_the_cascade(
     assert cascade["seq"] == linked["seq"] + 1
     why = client.get(f"/v1/agents/{agent}/beliefs/{b}/explanation").json()
     assert any(e.get("action") == "support_linked" for e in why["recent_events"])
+    at = datetime.fromisoformat(linked["at"]).isoformat()
+    assert (
+        f"Its supporters last changed at {at}: SUPPORTS from {a} ('A is true') "
+        "linked by hand, weight 0.7." in why["summary"]
+    )
     assert _replay(client, agent)["differences"] == []
 
     # Posting the same edge again changes nothing and writes nothing.
