@@ -299,6 +299,20 @@ class BeliefNotFound(AgentItemNotFound):
     id_field = "belief_id"
 
 
+class EdgeNotFound(NotFound):
+    """No such SUPPORTS edge between these two beliefs of this agent."""
+
+    code = "edge_not_found"
+
+    def __init__(self, source_id: str, target_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"belief {source_id!r} does not support {target_id!r} for agent {agent_id!r}",
+            source_id=source_id,
+            target_id=target_id,
+            agent_id=agent_id,
+        )
+
+
 class RevisionNotFound(NotFound):
     """No such revision in this agent."""
 

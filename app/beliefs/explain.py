@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import Belief, Contradiction, LinkedBelief
+from app.beliefs.replay import SUPPORT_ACTIONS
 from app.beliefs.store import get_belief
 from app.errors import BeliefNotFound
 from app.graph.client import GraphClient
@@ -275,6 +276,7 @@ def summarize(explanation: BeliefExplanation) -> str:
     lines.extend(_support_lines(explanation))
     if explanation.latest_derivation is not None:
         lines.append(_derivation_line(explanation.latest_derivation))
+    lines.extend(_edge_change_lines(explanation.recent_events))
     totals = explanation.evidence_totals
     lines.append(
         f"Evidence: {totals.reinforcing} for, {totals.contradicting} against, {totals.other} other."
@@ -345,6 +347,17 @@ def _support_lines(explanation: BeliefExplanation) -> list[str]:
             f"No longer held, so no longer counted in its strength: {'; '.join(gone)}{more}."
         )
     return lines
+
+
+def _edge_change_lines(events: list[dict[str, Any]]) -> list[str]:
+    """The latest change of its supporters among its recent events (newest first): an edge
+    linked, re-weighed or removed by hand or by a turn, or retired by a pack (its note)."""
+    latest = next((e for e in events if e.get("action") in SUPPORT_ACTIONS and e.get("note")), None)
+    if latest is None:
+        return []
+    at = latest.get("at")
+    when = f" at {at.isoformat()}" if isinstance(at, datetime) else ""
+    return [f"Its supporters last changed{when}: {latest['note']}."]
 
 
 def _derivation_line(derivation: Derivation) -> str:

@@ -251,6 +251,16 @@ class EdgeResult(BaseModel):
     cascade: list[StrengthMove] = Field(default_factory=list)
 
 
+class EdgeRemoved(BaseModel):
+    """A SUPPORTS edge removed by hand: its weight, and the target re-derived from the
+    supporters it has left (none left: it keeps its strength)."""
+
+    source_id: str
+    target_id: str
+    weight: float
+    cascade: list[StrengthMove] = Field(default_factory=list)
+
+
 class Contributor(BaseModel):
     id: str
     statement: str

@@ -35,9 +35,12 @@ class ReplayedBelief:
     is_active: bool = True
     is_distrusted: bool = False
     # The supporters (id -> weight) of its latest cascade, while that cascade's result is its
-    # strength and its event listed every supporter counted; else None.
+    # strength and its event listed every supporter counted, as the edge events since changed
+    # them (a SUPPORTS edge linked, re-weighed or removed); else None.
     derived_from: dict[str, float] | None = None
     derived_at: int = 0
+    # The event that last set derived_from: 'cascade' or an edge event's action.
+    derived_by: str = "cascade"
 
 
 @dataclass
@@ -171,9 +174,32 @@ def _apply(
         return None, state.tension
     if kind == "cascade":
         return _apply_cascade(state, event)
+    if action in SUPPORT_ACTIONS:
+        _apply_support_edge(state, event)
     if (kind == "revision" and action == "superseded") or action == "deactivated":
         state.is_active = False
     return None, None
+
+
+# The events of a SUPPORTS edge into a belief: linked or re-weighed (by hand, or by a turn),
+# removed by hand, retired by a pack (docs/beliefs.md §6); none moves a strength itself.
+SUPPORT_ACTIONS = frozenset(
+    {"support_linked", "support_reweighed", "support_removed", "support_retired"}
+)
+
+
+def _apply_support_edge(state: ReplayedBelief, event: dict[str, Any]) -> None:
+    """An edge event changes the supporters the belief's strength must be the mean of: the
+    cascade that follows re-derives it, and one that never ran is named (:func:`_missed_cascade`,
+    which stands aside unless the stored edges are exactly those). A belief no cascade derived
+    yet rests on the linked supporter alone from then on."""
+    supporter_id, action = event["supporter_id"], event["action"]
+    counted = dict(state.derived_from or {})
+    if action in ("support_removed", "support_retired"):
+        counted.pop(supporter_id, None)
+    else:
+        counted[supporter_id] = event["weight"]
+    state.derived_from, state.derived_at, state.derived_by = counted, event["seq"], action
 
 
 def _apply_cascade(state: ReplayedBelief, event: dict[str, Any]) -> tuple[float | None, None]:
@@ -188,7 +214,7 @@ def _apply_cascade(state: ReplayedBelief, event: dict[str, Any]) -> tuple[float 
     state.derived_from = (
         dict(zip(ids, event.get("supporter_weights") or [], strict=True)) if complete else None
     )
-    state.derived_at = event["seq"]
+    state.derived_at, state.derived_by = event["seq"], "cascade"
     return state.strength, None
 
 
@@ -345,6 +371,12 @@ def _missed_cascade(
     derived = sum(w * beliefs[i].strength for i, w in active.items()) / sum(active.values())
     if not _differs(derived, state.strength):
         return None
+    if state.derived_by != "cascade":
+        return (
+            f"{row['id']}: strength {state.strength} should be derived from {len(counted)} "
+            f"supporter(s) since seq {state.derived_at} ({state.derived_by}), which give "
+            f"{derived}: no cascade re-derived it"
+        )
     return (
         f"{row['id']}: strength {state.strength} was derived at seq {state.derived_at} from "
         f"{len(counted)} supporter(s), which now give {derived}: no cascade re-derived it"

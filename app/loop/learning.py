@@ -220,7 +220,7 @@ async def learn_in(
         )
         supported = await _support(tx, mechanics, loop, agent_id, belief_id, new.supports)
         for target in new.contradicts:
-            await upsert_contradicts_in(tx, agent_id, belief_id, target)
+            await upsert_contradicts_in(tx, agent_id, belief_id, target, kind="learned")
         learned.append(
             LearnedBelief(
                 id=belief_id,
@@ -252,7 +252,9 @@ async def _support(
     rows = await tx.run("loop/learning/find_derived_beliefs", agent_id=agent_id, ids=targets)
     derived = [row["id"] for row in rows]
     for target in derived:
-        await create_supports_in(tx, agent_id, belief_id, target, loop.learned_support_weight)
+        await create_supports_in(
+            tx, agent_id, belief_id, target, loop.learned_support_weight, kind="learned"
+        )
     if derived:
         await cascade_from(tx, mechanics, agent_id, [belief_id], f"learned {belief_id}")
     return derived

@@ -27,8 +27,9 @@ DEFAULT_K = 10
 # What ``k`` means, said alike by the API, the CLI and MCP (docs/retrieval.md §1).
 K_DESCRIPTION = (
     "Search hits per section. The beliefs section adds to its k hits (`via: search`) the "
-    "active beliefs one SUPPORTS / CONTRADICTS hop from its first hits (5 by default), each "
-    "marked `via: expansion` with `expanded_from`: it can hold more than k items"
+    "active beliefs one SUPPORTS / CONTRADICTS hop from its first hits (5 by default), at most "
+    "5 per hit by default, each marked `via: expansion` with `expanded_from`: it can hold more "
+    "than k items"
 )
 
 

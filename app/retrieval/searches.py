@@ -207,6 +207,7 @@ class SectionSearch:
             **weights,
             "strength_floor": self.settings.belief_strength_floor,
             "expand_top": self.settings.expand_top,
+            "expand_per_hit": self.settings.expand_per_hit,
             "expansion_factor": self.settings.expansion_factor,
         }
         lexical = await self._lexical_hits("beliefs", weights["fulltext_on"])

@@ -168,6 +168,9 @@ class RetrievalSettings(BaseModel):
     """Beliefs: fused · (floor + (1 − floor) · strength)."""
     expand_top: Annotated[int, Field(ge=0, le=50)] = 5
     """Beliefs: the top this many are expanded one hop along SUPPORTS / CONTRADICTS."""
+    expand_per_hit: Annotated[int, Field(ge=0, le=50)] = 5
+    """Beliefs: each expanded hit adds at most this many neighbours, the best scored first (ties
+    by id)."""
     expansion_factor: Unit = 0.5
     """Beliefs: an expanded neighbour scores its source's score × this × the edge's weight."""
     # The interference penalty lowered recall on both data sets at every other setting of the

@@ -11,7 +11,9 @@
 //         $lists.lexical (list of maps, best first: id, rank (int), score (float, normalised); or
 //         null when the lexical half is not searched), $candidates (int), $k (int),
 //         $w (map: fusion, vector_on, fulltext_on, vector_share, rrf_k, vector_weight,
-//             fulltext_weight, strength_floor, expand_top, expansion_factor).
+//             fulltext_weight, strength_floor, expand_top, expand_per_hit, expansion_factor).
+// Each of the top expand_top hits adds at most expand_per_hit neighbours, the best scored first
+// (score · expansion_factor · edge weight; ties by id), so a hub belief returns no more.
 // Returns one record, rows: a list of maps (one record, not one per row:
 //          GraphClient.read_collected), each with id, statement, category, domain, strength,
 //          tension, importance, is_core, score (float), vector_rank (int or null), fulltext_rank
@@ -79,16 +81,20 @@ CALL () {
 WITH collect({b: b, vector_rank: vector_rank, fulltext_rank: fulltext_rank, score: score}) AS found
 CALL (found) {
   UNWIND found[0..$w.expand_top] AS seed
-  MATCH (seedBelief:Belief {id: seed.b.id})-[r:SUPPORTS|CONTRADICTS]-(n:Belief)
-  WHERE n.is_active AND NOT n IN [f IN found | f.b]
-  WITH n, seed, r, seedBelief,
-       seed.score * $w.expansion_factor * coalesce(r.weight, r.strength, 1.0) AS via_score
-  WITH n, max(via_score) AS score,
-       collect({id: seedBelief.id, type: type(r),
-                direction: CASE WHEN startNode(r) = seedBelief THEN 'outgoing' ELSE 'incoming' END})
-         AS expanded_from
+  CALL (seed, found) {
+    MATCH (seedBelief:Belief {id: seed.b.id})-[r:SUPPORTS|CONTRADICTS]-(n:Belief)
+    WHERE n.is_active AND NOT n IN [f IN found | f.b]
+    WITH n, max(seed.score * $w.expansion_factor * coalesce(r.weight, r.strength, 1.0)) AS score,
+         collect({id: seedBelief.id, type: type(r),
+                  direction: CASE WHEN startNode(r) = seedBelief THEN 'outgoing'
+                                  ELSE 'incoming' END}) AS via
+    ORDER BY score DESC, n.id
+    LIMIT $w.expand_per_hit
+    RETURN n, score AS via_score, via
+  }
+  WITH n, max(via_score) AS score, collect(via) AS vias
   RETURN collect({b: n, vector_rank: null, fulltext_rank: null, score: score,
-                  expanded_from: expanded_from}) AS expanded
+                  expanded_from: reduce(acc = [], via IN vias | acc + via)}) AS expanded
 }
 UNWIND [f IN found | f {.*, via: 'search', expanded_from: []}]
        + [e IN expanded | e {.*, via: 'expansion'}] AS item

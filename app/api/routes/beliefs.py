@@ -27,6 +27,7 @@ from app.beliefs.models import (
     ContextName,
     Dissatisfaction,
     EdgeCreate,
+    EdgeRemoved,
     EdgeResult,
     EvidenceBatch,
     EvidenceForBelief,
@@ -187,6 +188,19 @@ async def create_edge(
 ) -> EdgeResult:
     """Create a SUPPORTS edge (409 if it closes a cycle) or record/resolve a CONTRADICTS pair."""
     return await edges.create_edge(graph, mechanics, agent_id, body)
+
+
+@router.delete("/edges/supports/{source_id}/{target_id}")
+async def delete_supports_edge(
+    graph: GraphDep,
+    mechanics: MechanicsDep,
+    agent_id: AgentIdDep,
+    source_id: BeliefId,
+    target_id: BeliefId,
+) -> EdgeRemoved:
+    """Remove a SUPPORTS edge by hand (404 if there is none): an event on its target, which is
+    re-derived from the supporters it has left."""
+    return await edges.delete_supports(graph, mechanics, agent_id, source_id, target_id)
 
 
 @router.get("/dissatisfaction")

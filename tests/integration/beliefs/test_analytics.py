@@ -322,6 +322,9 @@ async def test_belief_tension_timeline_runs_across_the_lineage_from_the_events(
 
     expected = [
         (0, "manual", "created", 0.0),
+        # A SUPPORTS B and B CONTRADICTS P2 were linked by hand: history, no tension.
+        (0, "manual", "support_linked", 0.0),
+        (0, "manual", "contradiction_recorded", 0.0),
         # Bob's three contradictions came in one batch: one event for the batch.
         (0, "contradiction", "evidence", 0.45),
         # A's five contradictions (one batch) flow up to B at 0.5 · 0.15 each.
@@ -336,9 +339,9 @@ async def test_belief_tension_timeline_runs_across_the_lineage_from_the_events(
     assert _timeline(own_only) == [(0, *step[1:]) for step in expected if step[0] == 1]
     seqs = [r["seq"] for r in lineage]
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
-    assert {r["belief_id"] for r in lineage[:4]} == {scenario.b}
-    assert {r["belief_id"] for r in lineage[4:]} == {scenario.b_now}
-    propagated = lineage[2]
+    assert {r["belief_id"] for r in lineage[:6]} == {scenario.b}
+    assert {r["belief_id"] for r in lineage[6:]} == {scenario.b_now}
+    propagated = lineage[4]
     assert propagated["origin_belief_ids"] == [scenario.a]
     assert sorted(propagated["evidence_texts"]) == [
         "alice says no (0)",
@@ -348,10 +351,10 @@ async def test_belief_tension_timeline_runs_across_the_lineage_from_the_events(
         "someone says no (4)",
     ]
     assert propagated["tension_change"] == pytest.approx(0.375)
-    assert sorted(lineage[1]["evidence_texts"]) == [f"bob says no ({n})" for n in range(3)]
+    assert sorted(lineage[3]["evidence_texts"]) == [f"bob says no ({n})" for n in range(3)]
     assert lineage[0]["old_tension"] is None and lineage[0]["tension_change"] is None
-    assert lineage[3]["revision_id"] == lineage[4]["revision_id"] == scenario.r2.id
-    assert lineage[5]["new_strength"] == pytest.approx(0.5)
+    assert lineage[5]["revision_id"] == lineage[6]["revision_id"] == scenario.r2.id
+    assert lineage[7]["new_strength"] == pytest.approx(0.5)
 
 
 async def test_belief_tension_timeline_defaults_to_the_most_tense_active_belief(
@@ -363,6 +366,7 @@ async def test_belief_tension_timeline_defaults_to_the_most_tense_active_belief(
     assert {r["belief_id"] for r in rows} == {scenario.p2}
     assert _timeline(rows) == [
         (0, "manual", "created", 0.0),
+        (0, "manual", "contradiction_recorded", 0.0),  # B CONTRADICTS P2, by hand
         # two contradictions and a reinforcement in one batch: one event of each kind
         (0, "contradiction", "evidence", 0.30),
         (0, "reinforcement", "evidence", 0.30),

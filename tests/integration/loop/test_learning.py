@@ -115,6 +115,15 @@ def test_a_learned_belief_joins_the_supporters_of_a_derived_belief(agent: Agent)
     assert abs(agent.strength(core) - expected) < 1e-6 and expected < 0.8
     # A belief with no supporters keeps its own strength: no edge to the leaf.
     assert leaf not in learned["supports"]
+    # The link is history on the core: the turn linked it (docs/beliefs.md §6), then derived it.
+    events = sorted(agent.get(f"/beliefs/{core}")["events"], key=lambda e: e["seq"])
+    linked = [e for e in events if e.get("action") == "support_linked"]
+    assert [(e["kind"], e["supporter_id"], e["weight"]) for e in linked] == [
+        ("manual", leaf, 1.0),
+        ("learned", learned["id"], 0.5),
+    ]
+    assert "by a turn" in linked[-1]["note"] and events[-1]["kind"] == "cascade"
+    assert agent.client.get(f"/v1/agents/{agent.id}/replay").json()["differences"] == []
 
 
 def test_what_a_turn_learns_takes_its_frames_default_category(agent: Agent) -> None:

@@ -222,6 +222,36 @@ def test_k_counts_the_belief_hits_and_the_expansion_comes_besides_marked(
     )
 
 
+def test_a_hub_belief_expands_to_at_most_expand_per_hit_neighbours_the_best_first(
+    client: TestClient, agent: str
+) -> None:
+    """A hub with a dozen neighbours adds only expand_per_hit (5) of them, the heaviest edges
+    first, ties by id (docs/retrieval.md §4)."""
+    hub = _belief(client, agent, "Intercompany balances are eliminated on consolidation.")
+    weights = [0.9, 0.6, 0.9, 0.6, 0.6, 0.6, 0.3, 0.2, 0.2, 0.1, 0.1, 0.1]
+    neighbours = []
+    for n, weight in enumerate(weights):
+        neighbour = _belief(client, agent, f"Unrelated gardening fact number {n} holds.")
+        edge = client.post(
+            f"/v1/agents/{agent}/edges",
+            json={"type": "SUPPORTS", "source_id": neighbour, "target_id": hub, "weight": weight},
+        )
+        assert edge.status_code == 200, edge.text
+        neighbours.append((weight, neighbour))
+
+    body = context(
+        client, agent, "intercompany elimination on consolidation", k=1, section="beliefs"
+    )
+    items = body["sections"]["beliefs"]["items"]
+
+    assert [i["id"] for i in items if i["via"] == "search"] == [hub]
+    expanded = [i["id"] for i in items if i["via"] == "expansion"]
+    heavy = [n for w, n in neighbours if w == 0.9]
+    tied = sorted(n for w, n in neighbours if w == 0.6)[:3]  # four at 0.6: the first three ids
+    assert len(expanded) == 5 and set(expanded) == set(heavy) | set(tied)
+    assert set(expanded[:2]) == set(heavy)  # the best scored first
+
+
 def test_unknown_query_parameters_are_refused_by_name(client: TestClient, agent: str) -> None:
     plural = client.get(
         f"/v1/agents/{agent}/context", params={"q": "x", "sections": "beliefs", "kk": 2}

@@ -101,3 +101,51 @@ def test_an_event_without_inputs_is_trusted_and_counted() -> None:
 
     assert replay.problems == [] and replay.trusted_cascades == 1
     assert replay.beliefs["top"].strength == 0.7
+
+
+def _edge_event(seq: int, action: str, supporter: str, weight: float, strength: float) -> dict:
+    return {
+        "seq": seq,
+        "belief_id": "top",
+        "kind": "manual",
+        "action": action,
+        "old_strength": strength,
+        "new_strength": strength,
+        "old_tension": 0.0,
+        "new_tension": 0.0,
+        "supporter_id": supporter,
+        "weight": weight,
+    }
+
+
+def test_a_reweighed_support_without_its_cascade_is_named() -> None:
+    """The edge event says what the belief now rests on: the cascade that should follow a
+    re-weigh (or a removal) by hand and never ran is named; with it, all is consistent."""
+    events = [
+        _created(1, "top", 0.5),
+        _created(2, "a", 0.9),
+        _created(3, "b", 0.3),
+        _cascade(4, 0.5, [("a", 0.9, 1.0), ("b", 0.3, 1.0)]),
+        _edge_event(5, "support_reweighed", "a", 0.5, 0.6),
+    ]
+    stored = _stored(0.6, [("a", 0.5), ("b", 1.0)])
+
+    skipped = differences_from_stored(replay_events(events, Mechanics()), [stored])
+    events.append(_cascade(6, 0.6, [("a", 0.9, 0.5), ("b", 0.3, 1.0)]))
+    done = differences_from_stored(
+        replay_events(events, Mechanics()), [{**stored, "strength": 0.75 / 1.5}]
+    )
+    removed = differences_from_stored(
+        replay_events([*events, _edge_event(7, "support_removed", "b", 1.0, 0.5)], Mechanics()),
+        [{**stored, "strength": 0.5, "supporters": [{"id": "a", "weight": 0.5}]}],
+    )
+
+    assert skipped == [
+        "top: strength 0.6 should be derived from 2 supporter(s) since seq 5 "
+        f"(support_reweighed), which give {0.75 / 1.5}: no cascade re-derived it"
+    ]
+    assert done == []
+    assert removed == [
+        "top: strength 0.5 should be derived from 1 supporter(s) since seq 7 "
+        "(support_removed), which give 0.9: no cascade re-derived it"
+    ]
