@@ -5,6 +5,7 @@ generated requests, so that they reach the write paths instead of answering 404.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -28,7 +29,8 @@ def _ok(response: httpx.Response) -> Any:
 
 def seed_agent(api: str) -> dict[str, Any]:
     """Creates an agent with one item of each kind; returns path parameter -> a real value
-    (and ``edge_ends``: beliefs for the body of ``POST /edges``)."""
+    (and ``edge_ends``: beliefs for the body of ``POST /edges`` and the path of its DELETE;
+    ``deleted_person_id`` and ``merged_people``: people only deletion and merging name)."""
     with httpx.Client(base_url=api, timeout=120) as client:
         agent = _ok(client.post("/v1/agents", json={"name": "Fuzzing target"}))["id"]
         base = f"/v1/agents/{agent}"
@@ -54,6 +56,19 @@ def seed_agent(api: str) -> dict[str, Any]:
             _ok(answer)
         revisions = _ok(client.get(f"{base}/revisions"))
         person = _ok(client.post(f"{base}/people", json={"name": "Dana Fox"}))["id"]
+        # People that a generated request may delete or merge into Dana Fox (she stays).
+        doomed_person = _ok(client.post(f"{base}/people", json={"name": "Lee Park"}))["id"]
+        merged = [
+            _ok(client.post(f"{base}/people", json={"name": f"Sam Doe {number}"}))["id"]
+            for number in range(6)
+        ]
+        # An edge a generated request may remove (DELETE /edges/supports/{source}/{target}).
+        _ok(
+            client.post(
+                f"{base}/edges",
+                json={"type": "SUPPORTS", "source_id": kept, "target_id": other, "weight": 0.5},
+            )
+        )
         task = _ok(
             client.post(f"{base}/working-memory/tasks", json={"description": "Close March"})
         )["task"]["id"]
@@ -117,6 +132,8 @@ def seed_agent(api: str) -> dict[str, Any]:
         # A path's {tool}: a tool of the seeded connection (PATCH .../tools/{tool}).
         "tool": ["get_current_time", "convert_time"],
         "deleted_agent_id": doomed,
+        "deleted_person_id": doomed_person,
+        "merged_people": merged,
     }
     # The beliefs an edge may join (POST /edges names them in its body).
     edge_ends = [kept, other]
@@ -144,21 +161,26 @@ def write_config(path: Path, seeded: dict[str, Any]) -> Path:
     """A schemathesis.toml that draws each path parameter from its real value (most of the
     time), and an edge's ends from the seeded beliefs, and deletes only the agent seeded for
     deletion."""
-    ordinary = {k: v for k, v in seeded.items() if k not in ("deleted_agent_id", "edge_ends")}
+    special = ("deleted_agent_id", "edge_ends", "deleted_person_id", "merged_people")
+    ordinary = {k: v for k, v in seeded.items() if k not in special}
     lines = []
     for name, value in ordinary.items():
         values = value if isinstance(value, list) else [value]
         lines += [f"[dictionaries.{name}]", f"values = {json.dumps(values)}", ""]
     lines += ["[dictionaries.edge_ends]", f"values = {json.dumps(seeded['edge_ends'])}", ""]
+    lines += ["[dictionaries.merged]", f"values = {json.dumps(seeded['merged_people'])}", ""]
     lines.append("[parameters]")
     for name in ordinary:
         lines.append(
             f'"path.{name}" = {{ dictionary = "{name}", probability = {REAL_ID_PROBABILITY} }}'
         )
-    for end in ("source_id", "target_id"):
+    for end, where in itertools.product(("source_id", "target_id"), ("body", "path")):
         lines.append(
-            f'"body.{end}" = {{ dictionary = "edge_ends", probability = {REAL_ID_PROBABILITY} }}'
+            f'"{where}.{end}" = {{ dictionary = "edge_ends", probability = {REAL_ID_PROBABILITY} }}'
         )
+    lines.append(
+        f'"body.other_id" = {{ dictionary = "merged", probability = {REAL_ID_PROBABILITY} }}'
+    )
     # POST /actions names the seeded connection and one of its tools in its body.
     for field, value in (("connection", "clock"), ("tool", "get_current_time")):
         lines.insert(lines.index("[parameters]"), f"[dictionaries.action_{field}]")
@@ -179,6 +201,10 @@ def write_config(path: Path, seeded: dict[str, Any]) -> Path:
         "[[operations]]",
         'include-name = "DELETE /v1/agents/{agent_id}"',
         f'parameters = {{ "path.agent_id" = {json.dumps(seeded["deleted_agent_id"])} }}',
+        "",
+        "[[operations]]",
+        'include-name = "DELETE /v1/agents/{agent_id}/people/{person_id}"',
+        f'parameters = {{ "path.person_id" = {json.dumps(seeded["deleted_person_id"])} }}',
         "",
     ]
     path.write_text("\n".join(lines))
