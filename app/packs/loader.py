@@ -33,6 +33,7 @@ from app.beliefs.mechanics import Mechanics
 from app.beliefs.revision import apply_revision_in
 from app.beliefs.store import deactivate_belief_in
 from app.embeddings.embedder import Embedder
+from app.errors import InvalidInput, error_entry
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
@@ -116,6 +117,30 @@ class AgentSkill(BaseModel):
             verbs=skill.verbs,
             criteria=[item.key for item in skill.criteria],
         )
+
+
+# The packs a full birth makes from its own seed files and profile (app/agents/birth.py): a pack
+# of the same name loaded after them would take them over (supersede the terminal creed, retire
+# the ethical core), so no other pack may bear their names.
+BIRTH_PACK_NAMES = ("creed", "self", "role")
+
+
+def refuse_birth_pack_name(pack: KnowledgePack, location: list[str | int]) -> None:
+    """Refuses a pack named as one of a birth's own packs (:data:`BIRTH_PACK_NAMES`).
+
+    Raises:
+        InvalidInput: a 422 ``pack_name_reserved`` at ``location`` (nothing written).
+    """
+    if pack.name not in BIRTH_PACK_NAMES:
+        return
+    problem = (
+        f"pack name {pack.name!r} is reserved: {', '.join(BIRTH_PACK_NAMES)} name the packs a "
+        "birth makes from its seed files and profile"
+    )
+    raise InvalidInput(
+        f"invalid pack: {problem}",
+        errors=[error_entry(location, problem, "pack_name_reserved")],
+    )
 
 
 def pack_checksum(pack: KnowledgePack) -> str:
@@ -213,7 +238,10 @@ async def load_pack(
 
     Raises:
         AgentNotFound: no such agent.
+        InvalidInput: a pack (``source`` ``pack``) named as a birth's own (nothing written).
     """
+    if source == "pack":
+        refuse_birth_pack_name(pack, ["pack", pack.name, "name"])
     if strength_cap == "policy":
         strength_cap = mechanics.birth_strength_cap
     state = await graph.read("packs/loader/get_pack_state", agent_id=agent_id, pack_name=pack.name)
