@@ -124,6 +124,27 @@ def refuse_unknown_industry(profile: BirthProfile) -> None:
     )
 
 
+def keep_a_known_industry(enriched: EnrichmentPlan, given: BirthProfile) -> EnrichmentPlan:
+    """The enrichment without an industry the directory filled in that no installed pack serves:
+    the profile keeps its own (the default ``accounting`` when the request named none), and the
+    answer says so (``enrichment.ignored``). The person asking did not type the directory's value,
+    so it does not refuse their birth; nor is the agent born with the base packs alone."""
+    industry = enriched.profile.industry
+    if "industry" not in enriched.filled or industry in (known := known_industries()):
+        return enriched
+    note = (
+        f"industry: the directory's {industry!r} is served by no installed pack (the industries "
+        f"are {', '.join(known)}); the birth kept {given.industry!r}"
+    )
+    log.warning("enrichment by %s: %s", enriched.provider, note)
+    return replace(
+        enriched,
+        profile=enriched.profile.model_copy(update={"industry": given.industry}),
+        filled=[name for name in enriched.filled if name != "industry"],
+        ignored=[*enriched.ignored, note],
+    )
+
+
 def creed_pack(creed: CreedFile) -> tuple[KnowledgePack, frozenset[str]]:
     """The terminal creed (immutable) and the ethical core as the agent's ``creed`` pack."""
     beliefs = [
@@ -325,6 +346,8 @@ async def birth(
     refuse_unknown_industry(data.profile)
     memory = memory_mechanics or MemoryMechanics()
     enriched = await _enrich(enrichment, data.profile) if data.enrich else None
+    if enriched is not None:
+        enriched = keep_a_known_industry(enriched, data.profile)
     plan = _plan(data, enriched.profile if enriched else data.profile, memory)
     vectors = await _embed_packs(embedder, plan.own_packs + plan.industry_packs)
 
@@ -387,6 +410,7 @@ async def _write_enrichment(
         filled=enriched.filled,
         people=written.people,
         reporting_lines=written.reporting_lines,
+        ignored=enriched.ignored,
         ms=enriched.lookup_ms + (time.perf_counter() - started) * 1000,
     )
 
