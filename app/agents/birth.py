@@ -45,6 +45,7 @@ from app.errors import (
     AgentNotFound,
     EnrichmentNotConfigured,
     InvalidInput,
+    PackCensorKeyTaken,
     PackNotFound,
     error_entry,
 )
@@ -428,6 +429,7 @@ def _plan(data: AgentCreate, profile: BirthProfile, memory: MemoryMechanics) -> 
     industry_packs = packs_for(profile, data.packs)
     for pack in industry_packs:
         refuse_birth_pack_name(pack, _packs_location(data, pack))
+    _refuse_shared_censor_keys(censors, industry_packs)
     principal = PersonCreate.model_validate(
         {
             "name": profile.name,
@@ -454,6 +456,23 @@ def _plan(data: AgentCreate, profile: BirthProfile, memory: MemoryMechanics) -> 
         own_packs=[creed_beliefs, self_pack(self_file), role_pack(profile, authority)],
         industry_packs=industry_packs,
     )
+
+
+def _refuse_shared_censor_keys(censors: CensorsFile, packs: list[KnowledgePack]) -> None:
+    """Refuses, before anything is written, a birth whose packs bring a censor key a shipped
+    default or an earlier pack of the birth holds (the load would refuse it: docs/packs.md §2).
+
+    Raises:
+        PackCensorKeyTaken: naming the pack, each key and its holder.
+    """
+    held = {
+        censor.key: "the shipped default censor (seeds/censors.yaml)" for censor in censors.censors
+    }
+    for pack in packs:
+        taken = {c.key: held[c.key] for c in pack.censors if c.key in held}
+        if taken:
+            raise PackCensorKeyTaken(pack.name, "(being born)", taken)
+        held |= {c.key: f"the censor of pack {pack.name}" for c in pack.censors}
 
 
 def _packs_location(data: AgentCreate, pack: KnowledgePack) -> list[str | int]:

@@ -117,3 +117,39 @@ async def test_a_default_agent_birth_failing_part_way_leaves_nothing(
     [agent_id] = failing_censors
     assert await _agents_named(test_graph, name) == 0
     assert await _nodes_of(test_graph, agent_id) == 0
+
+
+async def test_a_birth_whose_packs_share_a_censor_key_is_refused_with_nothing_written(
+    client: TestClient, test_graph: GraphClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("keys-one", "keys-two"):
+        (tmp_path / f"{name}.yaml").write_text(SHARED_KEY.format(name=name), encoding="utf-8")
+    monkeypatch.setattr(files, "packs_dir", lambda: tmp_path)
+    name = f"Shared keys {uuid.uuid4().hex[:8]}"
+
+    refused = client.post(
+        "/v1/agents", json={"name": name, "profile": {**PROFILE, "industry": "keys_test"}}
+    )
+
+    assert refused.status_code == 409, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "censor_key_taken" and error["details"]["keys"] == ["shared"]
+    assert "'keys-two'" in error["message"] and "pack keys-one" in error["message"]
+    assert await _agents_named(test_graph, name) == 0
+
+
+SHARED_KEY = """
+name: {name}
+version: 1
+industry: keys_test
+description: A pack whose censor key another pack of the birth has.
+beliefs:
+  - key: b
+    statement: The {name} pack holds.
+    category: contextual
+censors:
+  - key: shared
+    pattern: '\\\\b{name}-forbidden\\\\b'
+    reason: forbidden
+    action: block
+"""
