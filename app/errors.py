@@ -415,6 +415,25 @@ class PackNotFound(NotFound):
         )
 
 
+class PackCensorKeyTaken(Conflict):
+    """A pack brings a censor key another censor of the agent already holds (a shipped default's,
+    another pack's, a manual or learned one's, removed ones included): keys name one censor
+    each, so the pack is refused whole (docs/packs.md §2)."""
+
+    code = "censor_key_taken"
+
+    def __init__(self, pack: str, agent_id: str, holders: dict[str, str]) -> None:
+        named = "; ".join(f"{key!r}: {holder}" for key, holder in sorted(holders.items()))
+        super().__init__(
+            f"pack {pack!r} brings censor keys agent {agent_id!r} already has ({named}); "
+            "rename the pack's censors; nothing of the pack written",
+            pack=pack,
+            agent_id=agent_id,
+            keys=sorted(holders),
+            holders=holders,
+        )
+
+
 # --- people, frames, working memory, self ---------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, replace
+from typing import Any
 
 from app.agents.enrichment import (
     EnrichmentPlan,
@@ -31,10 +32,23 @@ from app.agents.models import (
     BornAgent,
     EnrichmentReport,
 )
-from app.agents.store import agent_params, create_agent, find_default_agent, get_agent
+from app.agents.store import (
+    agent_params,
+    create_agent,
+    delete_agent,
+    find_default_agent,
+    get_agent,
+)
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.embedder import Embedder
-from app.errors import EnrichmentNotConfigured, InvalidInput, PackNotFound, error_entry
+from app.errors import (
+    AgentNotFound,
+    EnrichmentNotConfigured,
+    InvalidInput,
+    PackCensorKeyTaken,
+    PackNotFound,
+    error_entry,
+)
 from app.graph.client import GraphClient
 from app.memory.frames import install_frames
 from app.memory.people.formulas import authority_for
@@ -42,7 +56,12 @@ from app.memory.people.models import Person, PersonCreate
 from app.memory.people.store import create_person
 from app.memory.self_model import CapabilitySeed, add_capabilities, add_knowledge_gaps
 from app.memory.settings import MemoryMechanics
-from app.packs.loader import PackLoadReport, install_censors, load_pack
+from app.packs.loader import (
+    PackLoadReport,
+    install_censors,
+    load_pack,
+    refuse_birth_pack_name,
+)
 from app.seeds.file_schemas import CensorsFile, CreedFile, SelfFile
 from app.seeds.files import read_all_packs, read_censors, read_creed, read_self
 from app.seeds.pack_schema import KnowledgePack, PackBelief
@@ -103,6 +122,27 @@ def refuse_unknown_industry(profile: BirthProfile) -> None:
         f"unknown industry: {problem}",
         industries=known,
         errors=[error_entry(["body", "profile", "industry"], problem, "unknown_industry")],
+    )
+
+
+def keep_a_known_industry(enriched: EnrichmentPlan, given: BirthProfile) -> EnrichmentPlan:
+    """The enrichment without an industry the directory filled in that no installed pack serves:
+    the profile keeps its own (the default ``accounting`` when the request named none), and the
+    answer says so (``enrichment.ignored``). The person asking did not type the directory's value,
+    so it does not refuse their birth; nor is the agent born with the base packs alone."""
+    industry = enriched.profile.industry
+    if "industry" not in enriched.filled or industry in (known := known_industries()):
+        return enriched
+    note = (
+        f"industry: the directory's {industry!r} is served by no installed pack (the industries "
+        f"are {', '.join(known)}); the birth kept {given.industry!r}"
+    )
+    log.warning("enrichment by %s: %s", enriched.provider, note)
+    return replace(
+        enriched,
+        profile=enriched.profile.model_copy(update={"industry": given.industry}),
+        filled=[name for name in enriched.filled if name != "industry"],
+        ignored=[*enriched.ignored, note],
     )
 
 
@@ -307,14 +347,23 @@ async def birth(
     refuse_unknown_industry(data.profile)
     memory = memory_mechanics or MemoryMechanics()
     enriched = await _enrich(enrichment, data.profile) if data.enrich else None
+    if enriched is not None:
+        enriched = keep_a_known_industry(enriched, data.profile)
     plan = _plan(data, enriched.profile if enriched else data.profile, memory)
     vectors = await _embed_packs(embedder, plan.own_packs + plan.industry_packs)
 
-    agent_id, principal = await _create_agent_and_principal(graph, plan)
-    report = await _write_enrichment(graph, agent_id, principal, enriched, memory)
-    reports = await _load_packs(graph, mechanics, agent_id, plan, vectors)
-    installed = await _install_the_rest(graph, agent_id, plan)
-    agent = await get_agent(graph, agent_id)
+    params = _agent_params(plan)
+    agent_id: str = params["id"]
+    try:
+        principal = await _create_agent_and_principal(graph, plan, params)
+        report = await _write_enrichment(graph, agent_id, principal, enriched, memory)
+        reports = await _load_packs(graph, mechanics, agent_id, plan, vectors)
+        installed = await _install_the_rest(graph, agent_id, plan)
+        agent = await get_agent(graph, agent_id)
+    except BaseException:
+        # All or nothing: what the birth wrote goes with the agent it made (docs/packs.md §4).
+        await _undo_birth(graph, agent_id)
+        raise
     details = BirthDetails(
         principal=principal,
         packs=reports,
@@ -362,6 +411,7 @@ async def _write_enrichment(
         filled=enriched.filled,
         people=written.people,
         reporting_lines=written.reporting_lines,
+        ignored=enriched.ignored,
         ms=enriched.lookup_ms + (time.perf_counter() - started) * 1000,
     )
 
@@ -371,12 +421,15 @@ def _plan(data: AgentCreate, profile: BirthProfile, memory: MemoryMechanics) -> 
     is found after the first write.
 
     Raises:
-        SeedFileInvalid, PackNotFound.
+        SeedFileInvalid, PackNotFound, InvalidInput (a pack named as a birth's own).
     """
     creed = read_creed()
     self_file = read_self()
     censors = read_censors()
     industry_packs = packs_for(profile, data.packs)
+    for pack in industry_packs:
+        refuse_birth_pack_name(pack, _packs_location(data, pack))
+    _refuse_shared_censor_keys(censors, industry_packs)
     principal = PersonCreate.model_validate(
         {
             "name": profile.name,
@@ -405,6 +458,30 @@ def _plan(data: AgentCreate, profile: BirthProfile, memory: MemoryMechanics) -> 
     )
 
 
+def _refuse_shared_censor_keys(censors: CensorsFile, packs: list[KnowledgePack]) -> None:
+    """Refuses, before anything is written, a birth whose packs bring a censor key a shipped
+    default or an earlier pack of the birth holds (the load would refuse it: docs/packs.md §2).
+
+    Raises:
+        PackCensorKeyTaken: naming the pack, each key and its holder.
+    """
+    held = {
+        censor.key: "the shipped default censor (seeds/censors.yaml)" for censor in censors.censors
+    }
+    for pack in packs:
+        taken = {c.key: held[c.key] for c in pack.censors if c.key in held}
+        if taken:
+            raise PackCensorKeyTaken(pack.name, "(being born)", taken)
+        held |= {c.key: f"the censor of pack {pack.name}" for c in pack.censors}
+
+
+def _packs_location(data: AgentCreate, pack: KnowledgePack) -> list[str | int]:
+    """Where a birth's pack comes from: the request's ``packs``, else the profile's industry."""
+    if data.packs is not None and pack.name in data.packs:
+        return ["body", "packs", data.packs.index(pack.name)]
+    return ["body", "profile", "industry"]
+
+
 async def _embed_packs(embedder: Embedder, packs: list[KnowledgePack]) -> _Vectors:
     """Every belief and rule of the packs embedded in one batch (none when embeddings fail)."""
     texts = _texts(packs)
@@ -417,22 +494,42 @@ async def _embed_packs(embedder: Embedder, packs: list[KnowledgePack]) -> _Vecto
     )
 
 
-async def _create_agent_and_principal(graph: GraphClient, plan: _Plan) -> tuple[str, Person]:
-    """Creates the agent (birth source ``full``) and its principal; returns the agent's id."""
-    params = agent_params(
+def _agent_params(plan: _Plan) -> dict[str, Any]:
+    """The new agent's node (birth source ``full``), its id chosen before anything is written."""
+    return agent_params(
         plan.data.name,
         plan.data.identity_goal or plan.self_file.identity_goal,
         list(plan.creed.terminal_creed),
         "full",
         plan.profile.industry,
     )
+
+
+async def _create_agent_and_principal(
+    graph: GraphClient, plan: _Plan, params: dict[str, Any]
+) -> Person:
+    """Creates the agent and its principal; returns the principal."""
     await graph.write("agents/store/create_agent", agent=params)
     agent_id: str = params["id"]
     principal = await create_person(
         graph, agent_id, plan.principal, birth_source="full", mechanics=plan.memory
     )
     await graph.write("agents/birth/set_principal", agent_id=agent_id, person_id=principal.id)
-    return agent_id, principal
+    return principal
+
+
+async def _undo_birth(graph: GraphClient, agent_id: str) -> None:
+    """Deletes what a failed birth wrote, through the agent-deletion path (the agent and every
+    node of its mind); a birth that failed before the agent existed has nothing to undo. The
+    birth's own error is what the caller gets: a failure here is logged."""
+    try:
+        await delete_agent(graph, agent_id, default_agent_name="", force=True)
+    except AgentNotFound:
+        return
+    except Exception:
+        log.exception("a failed birth left agent %s behind: deleting it failed", agent_id)
+        return
+    log.warning("birth of agent %s failed part-way: what it wrote was deleted", agent_id)
 
 
 async def _load_packs(

@@ -110,6 +110,8 @@ class EnrichmentPlan:
     filled: list[str]
     principal_reports_to: str | None
     people: list[EnrichedPerson] = field(default_factory=list)
+    # What the directory offered that the birth left out, each with why (docs/packs.md §4).
+    ignored: list[str] = field(default_factory=list)
     # How long the directory took to answer.
     lookup_ms: float = 0.0
 

@@ -159,6 +159,11 @@ class EnrichmentReport(BaseModel):
         default_factory=list, description="The people written beside the principal."
     )
     reporting_lines: int = Field(default=0, description="REPORTS_TO edges written.")
+    ignored: list[str] = Field(
+        default_factory=list,
+        description="What the directory offered that the birth left out, each with why (an "
+        "industry no installed pack serves).",
+    )
     ms: float = 0.0
 
 

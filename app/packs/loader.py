@@ -33,11 +33,13 @@ from app.beliefs.mechanics import Mechanics
 from app.beliefs.revision import apply_revision_in
 from app.beliefs.store import deactivate_belief_in
 from app.embeddings.embedder import Embedder
+from app.errors import InvalidInput, PackCensorKeyTaken, error_entry
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.frames import install_frames_in
 from app.metrics import count_revisions
+from app.seeds.files import read_censors
 from app.seeds.pack_schema import KnowledgePack, PackBelief
 from app.seeds.skill_schema import DomainSkill
 from app.seeds.skills import DEFAULT_SKILL, load_skill, skill_json, stored_skill
@@ -116,6 +118,30 @@ class AgentSkill(BaseModel):
             verbs=skill.verbs,
             criteria=[item.key for item in skill.criteria],
         )
+
+
+# The packs a full birth makes from its own seed files and profile (app/agents/birth.py): a pack
+# of the same name loaded after them would take them over (supersede the terminal creed, retire
+# the ethical core), so no other pack may bear their names.
+BIRTH_PACK_NAMES = ("creed", "self", "role")
+
+
+def refuse_birth_pack_name(pack: KnowledgePack, location: list[str | int]) -> None:
+    """Refuses a pack named as one of a birth's own packs (:data:`BIRTH_PACK_NAMES`).
+
+    Raises:
+        InvalidInput: a 422 ``pack_name_reserved`` at ``location`` (nothing written).
+    """
+    if pack.name not in BIRTH_PACK_NAMES:
+        return
+    problem = (
+        f"pack name {pack.name!r} is reserved: {', '.join(BIRTH_PACK_NAMES)} name the packs a "
+        "birth makes from its seed files and profile"
+    )
+    raise InvalidInput(
+        f"invalid pack: {problem}",
+        errors=[error_entry(location, problem, "pack_name_reserved")],
+    )
 
 
 def pack_checksum(pack: KnowledgePack) -> str:
@@ -213,7 +239,11 @@ async def load_pack(
 
     Raises:
         AgentNotFound: no such agent.
+        InvalidInput: a pack (``source`` ``pack``) named as a birth's own (nothing written).
+        PackCensorKeyTaken: a censor key of the pack is another censor's (nothing written).
     """
+    if source == "pack":
+        refuse_birth_pack_name(pack, ["pack", pack.name, "name"])
     if strength_cap == "policy":
         strength_cap = mechanics.birth_strength_cap
     state = await graph.read("packs/loader/get_pack_state", agent_id=agent_id, pack_name=pack.name)
@@ -269,6 +299,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     dissatisfaction sums, and the pack marked finished."""
     agent_id, pack = load.agent_id, load.pack
     await lock_agent(tx, agent_id)
+    await _refuse_held_censor_keys(tx, load)
     pack_params = _pack_params(pack, load.checksum)
     reserved = await tx.run(
         "packs/loader/upsert_pack", agent_id=agent_id, pack=pack_params, events=len(load.diff.new)
@@ -454,6 +485,36 @@ async def install_censors(
         )
 
     await graph.write_transaction(work, action=f"installing the {pack_name} censors")
+
+
+async def _refuse_held_censor_keys(tx: Transaction, load: _Load) -> None:
+    """Refuses the pack when a censor key it brings is held by a shipped default
+    (seeds/censors.yaml) or another censor of the agent (another pack's, a manual or learned
+    one, removed ones included): a key names one censor, and the guardian would otherwise check
+    two censors under one name.
+
+    Raises:
+        PackCensorKeyTaken: naming each key and its holder (the transaction rolls back).
+    """
+    keys = [censor.key for censor in load.pack.censors]
+    if not keys:
+        return
+    shipped = {censor.key for censor in read_censors().censors}
+    holders = {
+        key: "the shipped default censor (seeds/censors.yaml)" for key in keys if key in shipped
+    }
+    rows = await tx.run(
+        "packs/loader/find_censor_key_holders",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        keys=keys,
+    )
+    for row in rows:
+        origin = f"pack {row['pack_name']}" if row["pack_name"] else f"a {row['source']} censor"
+        removed = "" if row["is_active"] else ", removed"
+        holders.setdefault(row["key"], f"censor {row['id']} of {origin}{removed}")
+    if holders:
+        raise PackCensorKeyTaken(load.pack.name, load.agent_id, holders)
 
 
 async def _upsert_censors(tx: Transaction, load: _Load) -> list[str]:

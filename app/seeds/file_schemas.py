@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from app.common import Category, StrictModel, Unit
 from app.seeds.fields import Text
@@ -19,7 +19,7 @@ class SeedBelief(StrictModel):
     domain: Annotated[str | None, Field(max_length=200)] = None
     strength: Unit
     importance: Unit = 0.8
-    is_core: bool = True
+    is_core: StrictBool = True
 
 
 class CreedFile(StrictModel):

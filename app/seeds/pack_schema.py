@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, Field, StrictBool, StrictInt, ValidationInfo, field_validator
 
 from app.common import Category, StrictModel, Unit
 from app.errors import ErrorEntry, error_entry
@@ -64,7 +64,7 @@ class PackBelief(StrictModel):
     domain: Annotated[str | None, Field(max_length=200)] = None
     strength: Unit = 0.6
     importance: Unit = 0.5
-    is_core: bool = False
+    is_core: StrictBool = False
     contexts: dict[ContextName, Unit] = Field(
         default_factory=dict,
         description="Context-conditional strengths, e.g. {month_end: 0.9}.",
@@ -113,7 +113,7 @@ class FrameSpec(StrictModel):
     default_category: Category
     default_stakes: Stakes
     questions_to_ask: list[Text] = Field(default_factory=list)
-    context_budget: Annotated[int, Field(ge=200, le=32000)] = 2000
+    context_budget: Annotated[StrictInt, Field(ge=200, le=32000)] = 2000
 
 
 class KnowledgePack(StrictModel):
@@ -124,7 +124,7 @@ class KnowledgePack(StrictModel):
         default_factory=list,
         description="Further profile industries whose birth loads this pack.",
     )
-    base: bool = Field(
+    base: StrictBool = Field(
         default=False, description="Loaded at every full birth, whatever the industry."
     )
     description: Text

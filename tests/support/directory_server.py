@@ -125,12 +125,15 @@ def _add_strict_lookup(server: MCPServer) -> None:
 
 
 def main() -> None:
+    global INDUSTRY  # one server per process: the industry it answers with
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--fail", action="store_true")
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--invalid", action="store_true")
     parser.add_argument("--employee-id", action="store_true")
+    parser.add_argument("--industry", default=INDUSTRY, help="the company's industry it answers")
     options = parser.parse_args()
+    INDUSTRY = options.industry
     build_server(
         fail=options.fail,
         delay=options.delay,

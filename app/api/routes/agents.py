@@ -52,6 +52,10 @@ async def list_all(
 
 _BIRTH: dict[int | str, dict[str, Any]] = {
     **_AUTH,
+    409: {
+        "description": "censor_key_taken: two of the birth's packs bring one censor key "
+        "(nothing written)"
+    },
     422: {"description": "invalid request, or enrich without a directory server configured"},
     502: {"description": "the directory server of the enrichment failed (nothing written)"},
     504: {"description": "the directory server of the enrichment timed out (nothing written)"},

@@ -37,7 +37,19 @@ async def list_packs(graph: GraphDep, agent_id: AgentIdDep) -> list[PackSummary]
     return await list_loaded_packs(graph, agent_id)
 
 
-@router.post("/packs")
+_LOAD: dict[int | str, dict[str, Any]] = {
+    409: {
+        "description": "censor_key_taken: a censor key of the pack is another censor's (a "
+        "shipped default's, another pack's, a manual one's); nothing written"
+    },
+    422: {
+        "description": "the pack is invalid (seed_file_invalid, each field named) or named as "
+        "a birth's own pack (pack_name_reserved); nothing written"
+    },
+}
+
+
+@router.post("/packs", responses=_LOAD)
 async def load_document(
     graph: GraphDep,
     embedder: EmbedderDep,
@@ -54,7 +66,7 @@ async def load_document(
     return await load_pack(graph, embedder, settings.mechanics, agent_id, pack)
 
 
-@router.post("/packs/{name}/load")
+@router.post("/packs/{name}/load", responses=_LOAD)
 async def load(
     graph: GraphDep,
     embedder: EmbedderDep,

@@ -270,3 +270,27 @@ async def test_the_configured_directory_enriches_a_birth_that_asks(
         "command",
     ]
     assert await _agents_named(test_graph, name) == 0
+
+
+async def test_an_industry_the_directory_fills_in_that_no_pack_serves_is_left_out_and_said(
+    client: TestClient,
+) -> None:
+    born = _birth(
+        client,
+        _name(),
+        profile=DANA,
+        packs=None,
+        enrichment=directory("--industry", "Financial Services"),
+    )
+
+    enrichment = born["birth"]["enrichment"]
+    assert born["industry"] == "accounting"  # the profile's own (the default): packs for it
+    assert "industry" not in enrichment["filled"]
+    [note] = enrichment["ignored"]
+    assert "'financial_services'" in note and "kept 'accounting'" in note
+    loaded = {report["pack"] for report in born["birth"]["packs"]}
+    assert "gaap-fundamentals" in loaded
+    # An industry a pack serves is filled in as before, with nothing ignored.
+    served = _birth(client, _name(), profile=DANA, enrichment=directory())
+    assert served["industry"] == "manufacturing"
+    assert served["birth"]["enrichment"]["ignored"] == []

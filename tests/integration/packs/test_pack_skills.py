@@ -112,7 +112,8 @@ def test_the_pack_loaded_last_that_brings_a_skill_wins(client: TestClient, agent
             ],
         }
     ).model_dump(mode="json")
-    payroll = _document(name="payroll-basics", industry="payroll", skill=payroll_skill)
+    # Without procurement's censors: a censor key names one censor (docs/packs.md §2).
+    payroll = _document(name="payroll-basics", industry="payroll", skill=payroll_skill, censors=[])
 
     def in_force() -> str:
         return str(_skills(client, agent)[0]["name"])

@@ -227,3 +227,46 @@ def test_a_pack_named_default_is_refused() -> None:
 
     assert problem["location"] == ["body", "name"] and "'default' is taken" in problem["message"]
     assert files.parse_pack(_document(name="default-rules"), "request body").name == "default-rules"
+
+
+@pytest.mark.parametrize(
+    ("changes", "location"),
+    [
+        ({"version": "1"}, ["body", "version"]),
+        ({"version": True}, ["body", "version"]),
+        ({"version": 1.0}, ["body", "version"]),
+        ({"base": "yes"}, ["body", "base"]),
+        ({"base": 1}, ["body", "base"]),
+        (
+            {"beliefs": [{"key": "b", "statement": "S.", "category": "ethical", "is_core": "yes"}]},
+            ["body", "beliefs", 0, "is_core"],
+        ),
+        (
+            {"beliefs": [{"key": "b", "statement": "S.", "category": "ethical", "is_core": 1}]},
+            ["body", "beliefs", 0, "is_core"],
+        ),
+    ],
+)
+def test_booleans_and_integers_of_a_pack_document_are_strict(
+    changes: dict[str, Any], location: list[str | int]
+) -> None:
+    """A JSON document's "yes", 1 or "1" is not read as a boolean or an integer: a 422 entry
+    locating the field inside the document, as request bodies are (StrictBool, StrictInt)."""
+    problems = _problems(_document(**changes))
+
+    assert location in [problem["location"] for problem in problems], problems
+
+
+def test_a_frame_s_context_budget_is_a_strict_integer() -> None:
+    frame = {
+        "key": "budgeted",
+        "name": "Budgeted",
+        "description": "A frame.",
+        "activation_patterns": ["budget"],
+        "default_category": "contextual",
+        "default_stakes": "low",
+        "context_budget": "2000",
+    }
+    problems = _problems(_document(frames=[frame]))
+
+    assert ["body", "frames", 0, "context_budget"] in [p["location"] for p in problems], problems
