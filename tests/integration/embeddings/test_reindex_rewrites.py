@@ -1,6 +1,7 @@
 """`credence embed reindex` against writes made while it runs (real Neo4j, the bundled models):
 a node whose vector is written again after its replacement was stored (a belief's statement
-edited) keeps the vector of what it says now; the stale replacement is never put in use."""
+edited, a pack rule's content changed by the pack's next version) keeps the vector of what it
+says now; the stale replacement is never put in use."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from app.config import Settings
 from app.embeddings import reindex as reindexing
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
+from app.packs.loader import load_pack
+from app.seeds.pack_schema import KnowledgePack
 from tests.support.agents import MakeAgent
 
 MINILM, E5 = "all-minilm-l6-v2", "e5-small-v2-q"
@@ -75,6 +78,53 @@ async def test_a_statement_edited_during_a_reindex_keeps_its_own_vector(
     assert report.agents == [agent] and report.swapped["Belief"] >= 1
 
     [row] = await test_graph.read("probe/belief_embedding", id=belief.id)
+    assert (row["model"], row["next_model"]) == (E5, None)
+    [after, before] = await e5.embed([AFTER, BEFORE])
+    assert _cosine(row["embedding"], after) > 0.99
+    assert _cosine(row["embedding"], before) < 0.95
+
+
+def _pack(version: int, rule: str) -> KnowledgePack:
+    return KnowledgePack.model_validate(
+        {
+            "name": "reindexed-rules",
+            "version": version,
+            "industry": "testing",
+            "description": "A pack whose rule changes while a reindex runs.",
+            "beliefs": [{"key": "b", "statement": OTHER, "category": "ethical"}],
+            "rules": [{"key": "r", "trigger_concept": "board reports", "content": rule}],
+        }
+    )
+
+
+@pytest.mark.parametrize("loader_model", [E5, MINILM])
+async def test_a_pack_rule_changed_during_a_reindex_keeps_its_own_vector(
+    settings: Settings,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    make_agent: MakeAgent,
+    loader_model: str,
+) -> None:
+    """The pack's next version is loaded by an API of the new model (e5) or of the old."""
+    minilm, e5 = _embedder(settings, MINILM), _embedder(settings, E5)
+    agent = make_agent("Pack upgraded while reindexed")
+    await load_pack(graph, minilm, settings.mechanics, agent, _pack(1, BEFORE))
+
+    def stop_after_rules(agent_id: str, label: str, done: int) -> None:
+        if label == "Rule":
+            raise Stopped
+
+    with pytest.raises(Stopped):  # the rule's replacement stored, before the swap
+        await reindexing.reindex(graph, e5, agent, progress=stop_after_rules)
+    probe = {"agent_id": agent, "pack_name": "reindexed-rules", "key": "r"}
+    [row] = await test_graph.read("probe/pack_rule_embedding", **probe)
+    assert (row["model"], row["next_model"]) == (MINILM, E5)  # the replacement of BEFORE
+
+    loader = _embedder(settings, loader_model)
+    await load_pack(graph, loader, settings.mechanics, agent, _pack(2, AFTER))
+    await reindexing.reindex(graph, e5, agent)  # resumed
+
+    [row] = await test_graph.read("probe/pack_rule_embedding", **probe)
     assert (row["model"], row["next_model"]) == (E5, None)
     [after, before] = await e5.embed([AFTER, BEFORE])
     assert _cosine(row["embedding"], after) > 0.99

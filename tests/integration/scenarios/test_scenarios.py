@@ -4,11 +4,16 @@ decision must hold, and the scenario's agent is gone afterwards."""
 
 from __future__ import annotations
 
+import re
+import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from app.agents.store import get_agent
+from app.cli.main import app as cli_app
 from app.config import Settings
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
@@ -43,5 +48,26 @@ async def test_every_expectation_holds(
     ]
     assert failures == []
     assert len(report.checks) >= len(scenario.turns)  # every turn checks something
+    assert len(report.checks) == scenario.checks  # as many as `credence scenario list` says
     with pytest.raises(AgentNotFound):  # deleted afterwards
         await get_agent(graph, report.agent_id)
+
+
+def test_a_kept_run_names_its_ledger_file(cli: CliRunner) -> None:
+    ran = cli.invoke(
+        cli_app,
+        ["scenario", "run", "duplicate-invoice", "--keep", "--sqlite-server", str(sqlite_server())],
+    )
+    agent = re.search(r"agent kept: ([0-9a-f-]{36})", ran.output)
+    ledger = re.search(r"^ledger kept: (.+)$", ran.output, re.MULTILINE)
+    try:
+        assert ran.exit_code == 0, ran.output
+        assert agent is not None and ledger is not None, ran.output
+        with sqlite3.connect(ledger.group(1)) as kept:  # the run's ledger, there to look at
+            assert kept.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+    finally:
+        if agent is not None:
+            deleted = cli.invoke(cli_app, ["agents", "delete", agent.group(1)])
+            assert deleted.exit_code == 0, deleted.output
+        if ledger is not None:
+            shutil.rmtree(Path(ledger.group(1)).parent, ignore_errors=True)

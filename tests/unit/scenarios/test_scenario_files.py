@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from app.cli.main import app as cli_app
 from app.errors import SeedFileInvalid
 from app.scenarios.runner import read_scenario, scenario_files, scenarios_dir
 
@@ -116,3 +118,27 @@ def test_an_expected_text_that_every_answer_holds_is_refused(
     with pytest.raises(SeedFileInvalid) as raised:
         read_scenario(empty)
     assert field in raised.value.message
+
+
+def test_the_list_counts_every_check_a_run_makes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each text of a list, and each answer of ``answers:`` (a refused one: its two checks)."""
+    (tmp_path / "counted.yaml").write_text(
+        "name: counted\ntitle: Counted\ndescription: d\nstart: 2026-10-28T08:30:00Z\n"
+        "principal: {name: M, role: Controller, seniority: director}\n"
+        "turns:\n  - speaker: S\n    message: approve the payment run\n"
+        "    expect: {mode: proposal, response_contains: [payment, run]}\n"
+        "    answers:\n      - {action: approve, refused: approval_not_authorized}\n"
+        "      - {action: reject, speaker: M, expect: {executed: false, learns: true}}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr("app.scenarios.runner.scenarios_dir", lambda: tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")
+
+    listed = CliRunner().invoke(cli_app, ["scenario", "list"])
+
+    assert listed.exit_code == 0, listed.output
+    row = next(line for line in listed.output.splitlines() if "counted" in line)
+    # mode + 2 texts; the refused answer's code and approval; executed + learns.
+    assert [cell.strip() for cell in row.split("│")[1:-1]] == ["counted", "Counted", "1", "7"]
