@@ -168,7 +168,12 @@ async def resume_approval(
         if closed.details.get("status") == "expired":
             # Its task will not be done: it stops awaiting input (and so do those of the
             # agent's other approvals that expired meanwhile).
-            await expire_overdue(services.graph, agent_id, services.clock.now())
+            await expire_overdue(
+                services.graph,
+                agent_id,
+                services.clock.now(),
+                services.settings.loop.approval_claim_lease_s,
+            )
         raise
     progress = _Progress()
     try:
