@@ -15,8 +15,10 @@ body's schema (``app/api/errors.py``: ``{"error": {"code", "message", "details"}
 - every ``/v1`` operation: 503 (Neo4j unreachable or busy, with ``Retry-After``), and the
   ``X-Credence-Bookmark`` header (in on every one, out on the writes' 2xx answers).
 
-What an operation declares itself (``responses=``) is kept, except that 422 always gets the error
-body (FastAPI's own 422 schema is not what the API sends; a 422 description declared is kept).
+What an operation declares itself (``responses=``) is kept, except that every error status it
+declares (4xx, 5xx; with a model or only a description) gets the error body's schema, its
+description kept (FastAPI's own 422 schema is not what the API sends; its "Validation Error" is
+replaced by ours).
 The entries of the error body's ``details.errors`` have one schema, ``ErrorEntry`` (docs/api.md,
 "Error entries").
 """
@@ -124,6 +126,20 @@ def declare_errors(schema: dict[str, Any]) -> None:
             for status in _statuses(path, method.upper(), operation):
                 if status == "422" or status not in responses:
                     responses[status] = _error_response(status, responses.get(status))
+            _declare_error_bodies(responses)
+
+
+def _declare_error_bodies(responses: dict[str, Any]) -> None:
+    """Every error status gets the error body's schema, also one a route declares itself with
+    only a description (kept), and a 503 its Retry-After header."""
+    for status, response in responses.items():
+        if status[:1] in ("4", "5"):
+            response["content"] = _error_content()
+        if status == "503":
+            response.setdefault("headers", {}).setdefault(
+                "Retry-After",
+                {"description": "Seconds to wait.", "schema": {"type": "integer"}},
+            )
 
 
 def _declare_bookmarks(operation: dict[str, Any], write: bool) -> None:
@@ -176,17 +192,12 @@ def _error_response(status: str, declared: dict[str, Any] | None = None) -> dict
     description = (declared or {}).get("description")
     if status != "422" or description in (None, "Validation Error"):
         description = _DESCRIPTIONS[status]
-    response: dict[str, Any] = {
-        "description": description,
-        "content": {
-            "application/json": {"schema": {"$ref": f"#/components/schemas/{ERROR_SCHEMA}"}}
-        },
-    }
-    if status == "503":
-        response["headers"] = {
-            "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
-        }
+    response: dict[str, Any] = {"description": description, "content": _error_content()}
     return response
+
+
+def _error_content() -> dict[str, Any]:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ERROR_SCHEMA}"}}}
 
 
 def _model_schemas() -> dict[str, Any]:

@@ -317,8 +317,10 @@ def expired_cause(approval_id: str) -> str:
     return f"approval {approval_id} expired before anyone answered it"
 
 
-async def expire_overdue(graph: GraphClient, agent_id: str, now: datetime) -> Expiry:
-    """Marks the agent's pending approvals past their expiry at ``now`` expired, cancels the
+async def expire_overdue(graph: GraphClient, agent_id: str, now: datetime, lease_s: int) -> Expiry:
+    """Marks the agent's pending approvals past their expiry at ``now`` expired (and those left
+    ``resuming`` by a process that died: a claim older than ``lease_s``; a live claim's
+    resumption is never expired under it), cancels the
     tasks still awaiting input on an expired approval (the transition at ``now``, its cause the
     approval's expiry) and marks a tool call still pending on one ``not_executed``, in one
     transaction under the agent's lock. Idempotent: run again, it
@@ -327,7 +329,9 @@ async def expire_overdue(graph: GraphClient, agent_id: str, now: datetime) -> Ex
 
     async def work(tx: Transaction) -> Expiry:
         await lock_agent(tx, agent_id)
-        [row] = await tx.run("loop/approvals/expire_approvals", agent_id=agent_id, now=now)
+        [row] = await tx.run(
+            "loop/approvals/expire_approvals", agent_id=agent_id, now=now, lease_s=lease_s
+        )
         cancelled: list[str] = []
         for approval_id in row["waiting"]:
             moved = await move_task_in(

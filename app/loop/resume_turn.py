@@ -50,7 +50,7 @@ from app.loop.services import LoopServices
 from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 from app.seeds.skills import stored_skill
-from app.tools.argument_check import check_stored_arguments
+from app.tools.argument_check import check_finite_arguments, check_stored_arguments
 from app.tools.calls import described_as_called, gone, not_called
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,9 @@ def _validate(stored: StoredApproval, answer: ApprovalAnswer) -> None:
     """Refuses an answer that does not fit the approval, before the approval is claimed.
 
     Raises:
-        ApprovalAnswerInvalid.
+        ApprovalAnswerInvalid; InvalidInput (a modified call's argument is a number that is not
+        finite: refused here, as its schema check after the claim would, so that nothing of it
+        is written).
     """
     invalid = _why_invalid(stored, answer) or _why_modified_call_invalid(stored, answer)
     if invalid is not None:
@@ -75,6 +77,8 @@ def _validate(stored: StoredApproval, answer: ApprovalAnswer) -> None:
         raise ApprovalAnswerInvalid(
             stored.public.id, stored.public.kind, answer.action, why, ("body", *field.split("."))
         )
+    if answer.action == "modify" and answer.work_unit and answer.work_unit.call:
+        check_finite_arguments(answer.work_unit.call, ("body", "work_unit", "call"))
 
 
 def _why_modified_call_invalid(
@@ -164,7 +168,12 @@ async def resume_approval(
         if closed.details.get("status") == "expired":
             # Its task will not be done: it stops awaiting input (and so do those of the
             # agent's other approvals that expired meanwhile).
-            await expire_overdue(services.graph, agent_id, services.clock.now())
+            await expire_overdue(
+                services.graph,
+                agent_id,
+                services.clock.now(),
+                services.settings.loop.approval_claim_lease_s,
+            )
         raise
     progress = _Progress()
     try:

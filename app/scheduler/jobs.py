@@ -14,8 +14,9 @@ a turn triggers it; the scheduler only makes it happen without a turn.
   left running (:func:`app.loop.call_memory.interrupt_stale_calls`).
 - ``embeddings`` (per agent): embeds the beliefs and rules written without a vector
   (:func:`app.embeddings.store.embed_pending`).
-- ``approval_expiry`` (per agent): marks the approvals nobody answered in time expired and
-  cancels the tasks that waited on them (:func:`app.loop.approvals.expire_overdue`).
+- ``approval_expiry`` (per agent): marks the approvals nobody answered in time expired (also
+  one left ``resuming`` by a process that died, its claim older than the lease) and cancels
+  the tasks that waited on them (:func:`app.loop.approvals.expire_overdue`).
 """
 
 from __future__ import annotations
@@ -161,11 +162,13 @@ async def _embed(services: LoopServices, agent_id: str | None, now: datetime) ->
 
 
 async def _expiry_agents(services: LoopServices, query: AgentQuery) -> list[str]:
-    return await _find(services, "scheduler/find_expired_approval_agents", query)
+    lease_s = services.settings.loop.approval_claim_lease_s
+    return await _find(services, "scheduler/find_expired_approval_agents", query, lease_s=lease_s)
 
 
 async def _expire_approvals(services: LoopServices, agent_id: str | None, now: datetime) -> JobDone:
-    expiry = await expire_overdue(services.graph, _agent(agent_id), now)
+    lease_s = services.settings.loop.approval_claim_lease_s
+    expiry = await expire_overdue(services.graph, _agent(agent_id), now, lease_s)
     calls = f", {len(expiry.actions)} tool call(s) not executed" if expiry.actions else ""
     return JobDone(
         detail=f"{len(expiry.expired)} approval(s) expired, "

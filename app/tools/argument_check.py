@@ -13,7 +13,7 @@ from typing import Any
 from app.errors import InvalidInput
 from app.graph.client import GraphClient
 from app.reasoning.protocol import ToolCall
-from app.reasoning.tool_arguments import SchemaRefusal, schema_refusal
+from app.reasoning.tool_arguments import SchemaRefusal, non_finite_refusal, schema_refusal
 
 
 def check_arguments(
@@ -25,15 +25,29 @@ def check_arguments(
     """Raises InvalidInput naming the argument the tool's schema (JSON text or parsed) refuses
     (its location: ``where``, then ``arguments`` and the argument's path)."""
     refusal = schema_refusal(schema, arguments)
-    if refusal is None:
-        return
-    raise InvalidInput(
+    if refusal is not None:
+        raise _refused(qualified_name, refusal, where)
+
+
+def check_finite_arguments(call: ToolCall, where: Sequence[str | int]) -> None:
+    """Raises InvalidInput naming the first number of the call's arguments that is not finite
+    (JSON has none: the check every call passes refuses it too), for a call to be refused
+    before anything is written for it."""
+    refusal = non_finite_refusal(call.arguments)
+    if refusal is not None:
+        raise _refused(call.qualified_name, refusal, where)
+
+
+def _refused(
+    qualified_name: str, refusal: SchemaRefusal, where: Sequence[str | int]
+) -> InvalidInput:
+    return InvalidInput(
         refusal_sentence(qualified_name, refusal),
         errors=[
             {
                 "location": [*where, *refusal.location],
                 "message": refusal.message,
-                "type": "schema_error",
+                "type": refusal.type,
             }
         ],
     )

@@ -1,9 +1,11 @@
-// Agents with an approval past its expiry still pending, or a task still awaiting input on an
-// expired approval, whose approval-expiry job is due and free; each agent's are sought by the
-// (agent_id, status) and (agent_id, state) indexes.
+// Agents with an approval past its expiry still pending (or resuming under a claim older than
+// the lease: its process died), or a task still awaiting input on an expired approval, whose
+// approval-expiry job is due and free; each agent's are sought by the (agent_id, status) and
+// (agent_id, state) indexes.
 // An agent being deleted is left out (its lock refuses the job's writes).
 // Params: $job (string), $now (datetime), $due_before (datetime), $agent_ids (list of strings:
-//         only these; empty: every agent), $limit (int).
+//         only these; empty: every agent), $limit (int), $lease_s (int: seconds an approval's
+//         claim holds).
 // Returns: agent_id (string).
 MATCH (a:Agent)
 WHERE ($agent_ids = [] OR a.id IN $agent_ids)
@@ -11,6 +13,10 @@ WHERE ($agent_ids = [] OR a.id IN $agent_ids)
   AND (EXISTS {
          MATCH (p:Approval {agent_id: a.id, status: 'pending'})
          WHERE p.expires_at < $now
+       }
+       OR EXISTS {
+         MATCH (r:Approval {agent_id: a.id, status: 'resuming'})
+         WHERE r.expires_at < $now AND r.claimed_at < $now - duration({seconds: $lease_s})
        }
        OR EXISTS {
          MATCH (t:Task {agent_id: a.id, state: 'awaiting_input'})

@@ -139,13 +139,13 @@ async def test_expiring_is_idempotent_and_moves_only_a_waiting_task(asked: Asked
     graph, clock = asked.graph, asked.clock
     agent_id, approval_id = asked.agent_id, asked.approval_id
     # Before its time nothing expires.
-    early = await expire_overdue(graph, agent_id, clock.now() + timedelta(hours=1))
+    early = await expire_overdue(graph, agent_id, clock.now() + timedelta(hours=1), LEASE_S)
     assert (early.expired, early.cancelled) == ([], [])
     late = clock.now() + timedelta(hours=TTL_HOURS + 1)
-    first = await expire_overdue(graph, agent_id, late)
+    first = await expire_overdue(graph, agent_id, late, LEASE_S)
     assert (first.expired, first.cancelled) == ([approval_id], [approval_id])
     # A second sweep (or a transaction re-run after a transient error) finds nothing.
-    second = await expire_overdue(graph, agent_id, late + timedelta(minutes=5))
+    second = await expire_overdue(graph, agent_id, late + timedelta(minutes=5), LEASE_S)
     assert (second.expired, second.cancelled) == ([], [])
     task = await _only_task(graph, agent_id)
     assert [m.state for m in task.history] == ["planning", "awaiting_input", "cancelled"]
@@ -195,3 +195,44 @@ async def test_a_claim_left_by_a_process_that_died_is_not_taken_over_after_expir
     stored = await get_approval(asked.graph, agent_id, approval_id)
     assert stored.public.status == "expired"
     assert (await _only_task(asked.graph, agent_id)).state == "cancelled"
+
+
+async def test_the_schedule_expires_a_claim_left_by_a_process_that_died(asked: Asked) -> None:
+    """Only a pending approval was looked at: one left ``resuming`` by a process that died
+    stayed so past its expiry, its task awaiting input, until someone answered it."""
+    graph, clock, runtime = asked.graph, asked.clock, asked.runtime
+    agent_id, approval_id = asked.agent_id, asked.approval_id
+    await _claimed_by_a_process_that_died(asked)
+    clock.advance(timedelta(hours=TTL_HOURS + 1))
+
+    [run] = await runtime.scheduler.tick()
+
+    assert (run.job, run.agent_id, run.outcome) == ("approval_expiry", agent_id, "ok")
+    assert run.detail == "1 approval(s) expired, 1 waiting task(s) cancelled"
+    stored = await get_approval(graph, agent_id, approval_id)
+    assert stored.public.status == "expired" and stored.public.resolved_at == clock.now()
+    task = await _only_task(graph, agent_id)
+    assert task.state == "cancelled" and task.ended_at == clock.now()
+    assert task.history[-1].cause == expired_cause(approval_id)
+
+
+async def test_a_live_claim_is_not_expired_under_its_resumption(asked: Asked) -> None:
+    """A claim within its lease belongs to a resumption that may be running: past the
+    approval's expiry, neither the schedule nor a sweep expires it until the lease ends."""
+    graph, clock, runtime = asked.graph, asked.clock, asked.runtime
+    agent_id, approval_id = asked.agent_id, asked.approval_id
+    clock.advance(timedelta(hours=TTL_HOURS, seconds=-60))
+    await _claimed_by_a_process_that_died(asked)  # a minute before its expiry
+    clock.advance(timedelta(seconds=LEASE_S - 1))  # past the expiry, within the lease
+
+    assert await runtime.scheduler.tick() == []
+    swept = await expire_overdue(graph, agent_id, clock.now(), LEASE_S)
+    assert (swept.expired, swept.cancelled) == ([], [])
+    assert (await get_approval(graph, agent_id, approval_id)).public.status == "resuming"
+    assert (await _only_task(graph, agent_id)).state == "awaiting_input"
+
+    clock.advance(timedelta(seconds=2))  # the lease ended: the claim is stale
+    [run] = await runtime.scheduler.tick()
+    assert run.detail == "1 approval(s) expired, 1 waiting task(s) cancelled"
+    assert (await get_approval(graph, agent_id, approval_id)).public.status == "expired"
+    assert (await _only_task(graph, agent_id)).state == "cancelled"

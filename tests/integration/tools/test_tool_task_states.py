@@ -75,7 +75,7 @@ async def test_a_tool_call_whose_approval_expires_is_not_executed(
     [action] = agent.get("/actions", status="pending")["data"]
     # Nobody answers: past the approval's 72 hours on the clock, the expiry sweep runs.
     later = clock.now() + timedelta(hours=73)
-    expiry = await expire_overdue(graph, agent.id, later)
+    expiry = await expire_overdue(graph, agent.id, later, 600)
     assert (expiry.expired, expiry.cancelled, expiry.actions) == (
         [approval_id],
         [approval_id],
@@ -85,5 +85,5 @@ async def test_a_tool_call_whose_approval_expires_is_not_executed(
     assert ended["id"] == action["id"] and "expired" in ended["result"]
     task = _task_of(agent, approval_id)
     assert _states(task) == ["planning", "awaiting_input", "cancelled"]
-    again = await expire_overdue(graph, agent.id, later)
+    again = await expire_overdue(graph, agent.id, later, 600)
     assert (again.expired, again.cancelled, again.actions) == ([], [], [])
