@@ -7,12 +7,21 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, AllowInfNan, BaseModel, ConfigDict, Field, Strict
 
 # A belief's category (docs/beliefs.md §1): it sets the moral asymmetry of its outcome updates.
 Category = Literal["aesthetic", "contextual", "relational", "ethical"]
-# A probability-like value in [0, 1] (strength, confidence, trust, ...).
+# A probability-like value in [0, 1] (strength, confidence, trust, ...). Lax: a setting read from
+# the environment is text ("0.6"); what a request body or a pack document gives is a StrictUnit.
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+
+# A number of a JSON document (a request body's field, a pack document's), as StrictBool and
+# StrictInt are for booleans and integers: a float or an integer (`1` is a float), never a string
+# ("0.8") or a boolean, and finite (JSON's NaN and Infinity, and 1e400, which reads as infinity,
+# are refused). Query parameters stay lax: a query string is text.
+StrictNumber = Annotated[float, Strict(), AllowInfNan(False)]
+# A probability-like value in [0, 1] given as input.
+StrictUnit = Annotated[StrictNumber, Field(ge=0.0, le=1.0)]
 
 
 # The largest paging offset a list takes (REST's `skip`, MCP's): bounded so that a huge number

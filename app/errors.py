@@ -650,6 +650,8 @@ class BodyTooLarge(PayloadTooLarge):
 
 
 class CorpusDocumentNotFound(AgentItemNotFound):
+    """No such corpus document in this agent."""
+
     code = "corpus_document_not_found"
     item = "corpus document"
     id_field = "document_id"
@@ -675,6 +677,8 @@ class UnknownResearchSource(InvalidInput):
 
 
 class ResearchSourceNameTaken(Conflict):
+    """A research source of that name is already registered."""
+
     code = "research_source_name_taken"
 
     def __init__(self, name: str) -> None:

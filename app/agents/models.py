@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
 from app.agents.settings import EnrichmentTransport
-from app.common import not_blank
+from app.common import StrictNumber, not_blank
 from app.memory.people.models import Email, Person
 from app.packs.loader import PackLoadReport
 
@@ -46,7 +46,7 @@ class EnrichmentSource(BaseModel):
     tool: Annotated[str, Field(min_length=1, max_length=128)] = Field(
         default="lookup_person", description="The tool called with email, name and company."
     )
-    timeout_s: Annotated[float | None, Field(gt=0.0, le=600.0)] = Field(
+    timeout_s: Annotated[StrictNumber | None, Field(gt=0.0, le=600.0)] = Field(
         default=None,
         description="Seconds the enrichment may take (default CREDENCE_ENRICHMENT__TIMEOUT_S).",
     )

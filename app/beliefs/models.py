@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from app.beliefs.formulas import Band, MoralValence, Outcome, SupervisionMode
-from app.common import Category, Unit, not_blank
+from app.common import Category, StrictNumber, StrictUnit, not_blank
 
-EdgeWeight = Annotated[float, Field(gt=0.0, le=1.0)]
+EdgeWeight = Annotated[StrictNumber, Field(gt=0.0, le=1.0)]
 Statement = Annotated[str, Field(min_length=1, max_length=2000)]
 ContextName = Annotated[
     str, Field(min_length=1, max_length=200, pattern=r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
@@ -28,15 +28,15 @@ class ContextStrength(StrictModel):
     """A context-conditional strength. ``acme/month_end`` falls back to ``month_end``."""
 
     name: ContextName
-    strength: Unit
+    strength: StrictUnit
 
 
 class BeliefCreate(StrictModel):
     statement: Statement
     category: Category
     domain: str | None = Field(default=None, max_length=200)
-    strength: Unit = 0.5
-    importance: Unit = 0.5
+    strength: StrictUnit = 0.5
+    importance: StrictUnit = 0.5
     is_core: StrictBool = False
     is_immutable: StrictBool = False
     contexts: list[ContextStrength] = Field(default_factory=list, max_length=100)
@@ -59,7 +59,7 @@ class BeliefUpdate(StrictModel):
     """Edit a statement or importance, deactivate (never delete), or set the supervision mode."""
 
     statement: Statement | None = None
-    importance: Unit | None = None
+    importance: StrictUnit | None = None
     is_active: Literal[False] | None = None
     supervision_mode: SupervisionMode | Literal["derived"] | None = None
 
@@ -133,7 +133,7 @@ class BeliefPage(BaseModel):
 class OutcomeIn(StrictModel):
     outcome: Outcome
     moral_valence: MoralValence = "neutral"
-    severity: Unit = 0.5
+    severity: StrictUnit = 0.5
     context: ContextName | None = None
 
 
@@ -141,10 +141,10 @@ class EvidenceIn(StrictModel):
     text: Statement
     stance: Stance
     kind: EvidenceKind = "factual"
-    confidence: Unit = 1.0
+    confidence: StrictUnit = 1.0
     # Source weight when no person is named; with source_person_id the weight is that person's
     # relationship value (read in the same transaction).
-    source_weight: Unit = 1.0
+    source_weight: StrictUnit = 1.0
     source_person_id: str | None = Field(default=None, max_length=64)
     episode_id: str | None = Field(default=None, max_length=64)
 
@@ -234,7 +234,7 @@ class EdgeCreate(StrictModel):
     source_id: str = Field(min_length=1, max_length=64)
     target_id: str = Field(min_length=1, max_length=64)
     weight: EdgeWeight = 1.0
-    strength: Unit | None = None
+    strength: StrictUnit | None = None
     status: Literal["open", "resolved"] | None = None
     resolution: str | None = Field(default=None, max_length=2000)
 

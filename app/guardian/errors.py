@@ -23,6 +23,8 @@ class CensorPatternInvalid(InvalidInput):
 
 
 class CensorNotFound(NotFound):
+    """No such censor in this agent."""
+
     code = "censor_not_found"
 
     def __init__(self, censor_id: str, agent_id: str) -> None:

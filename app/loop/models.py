@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from app.beliefs.models import ContextName, RevisionSummary, TensionMove
-from app.common import no_control_characters
+from app.common import StrictUnit, no_control_characters
 from app.reasoning.protocol import (
     Appraisal,
     ExecutionResult,
@@ -82,6 +82,7 @@ class ModifiedWorkUnit(WorkUnit):
     )
     description: str = Field(min_length=1, max_length=MAX_DESCRIPTION_CHARS)
     reasoner: str = Field(default="offline", max_length=64)
+    confidence: StrictUnit = 0.5  # a number, as every float of a request body (docs/api.md)
 
     call: ModifiedCall | None = Field(
         default=None,

@@ -28,7 +28,7 @@ from pydantic import (
     model_validator,
 )
 
-from app.common import Instant, one_line
+from app.common import Instant, StrictNumber, StrictUnit, one_line
 from app.embeddings.embedder import Embedder
 from app.embeddings.store import EPISODE_EMBEDDING_SCHEME, store_vectors_in
 from app.errors import InvalidInput, NotFound, PayloadTooLarge, error_entry, field_path
@@ -69,8 +69,8 @@ class EpisodeIn(BaseModel):
     occurred_at: Instant | None = None
     session: Annotated[str | None, Field(min_length=1, max_length=200)] = None
     outcome: Outcome | None = None
-    emotional_valence: Annotated[float | None, Field(ge=-1.0, le=1.0)] = None
-    surprise: Annotated[float | None, Field(ge=0.0, le=1.0)] = None
+    emotional_valence: Annotated[StrictNumber | None, Field(ge=-1.0, le=1.0)] = None
+    surprise: StrictUnit | None = None
     frame: Annotated[str | None, Field(max_length=80)] = None
     # Actions taken in the turn; fewer than 2 makes the episode trivial (kept, not consolidated).
     actions: Annotated[StrictInt, Field(ge=0, le=10000)] = 0

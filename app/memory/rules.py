@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.common import Unit, not_blank, utc_now
+from app.common import StrictUnit, not_blank, utc_now
 from app.embeddings.embedder import Embedder
 from app.errors import AgentNotFound, InvalidInput, RuleNotFound, RuleRetired
 from app.graph.agent_scope import lock_agent
@@ -40,7 +40,7 @@ class RuleCreate(BaseModel):
     content: Annotated[str, Field(min_length=1, max_length=2000)]
     source: RuleSource = "manual"
     # A rule captured by hand starts at 0.8 (seed 003), one from reflection at what it earned.
-    confidence: Unit = 0.8
+    confidence: StrictUnit = 0.8
     # Episodes the rule was abstracted from ((:Rule)-[:DERIVED_FROM]->(:Episode)).
     derived_from: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=list, max_length=100

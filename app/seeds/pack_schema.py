@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StrictBool, StrictInt, ValidationInfo, field_validator
 
-from app.common import Category, StrictModel, Unit
+from app.common import Category, StrictModel, StrictNumber, StrictUnit
 from app.errors import ErrorEntry, error_entry
 from app.seeds.censor_patterns import PATTERN_MAX_LENGTH, pattern_problems
 from app.seeds.fields import Text, Version
@@ -47,14 +47,14 @@ class SupportLink(StrictModel):
     """This belief SUPPORTS the belief ``key`` with ``weight``."""
 
     key: Key
-    weight: Annotated[float, Field(gt=0.0, le=1.0)] = 1.0
+    weight: Annotated[StrictNumber, Field(gt=0.0, le=1.0)] = 1.0
 
 
 class ContradictLink(StrictModel):
     """This belief CONTRADICTS the belief ``key`` (an open entry in the conflict register)."""
 
     key: Key
-    strength: Unit = 0.5
+    strength: StrictUnit = 0.5
 
 
 class PackBelief(StrictModel):
@@ -62,10 +62,10 @@ class PackBelief(StrictModel):
     statement: Text
     category: Category
     domain: Annotated[str | None, Field(max_length=200)] = None
-    strength: Unit = 0.6
-    importance: Unit = 0.5
+    strength: StrictUnit = 0.6
+    importance: StrictUnit = 0.5
     is_core: StrictBool = False
-    contexts: dict[ContextName, Unit] = Field(
+    contexts: dict[ContextName, StrictUnit] = Field(
         default_factory=dict,
         description="Context-conditional strengths, e.g. {month_end: 0.9}.",
     )
@@ -77,7 +77,7 @@ class PackRule(StrictModel):
     key: Key
     trigger_concept: Annotated[str, Field(min_length=1, max_length=200)]
     content: Text
-    confidence: Unit = 0.7
+    confidence: StrictUnit = 0.7
 
 
 class PackCensor(StrictModel):

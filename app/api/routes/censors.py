@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.api.deps import AgentIdDep, GraphDep, ReasonerDep, SettingsDep
 from app.api.openapi import ErrorResponse
+from app.common import StrictUnit
 from app.guardian import censors
 from app.guardian.check import check, check_and_audit
 from app.guardian.models import (
@@ -27,11 +28,18 @@ router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["guardian"])
 CensorId = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_:\-]+$")]
 
 
+class ProposedWork(WorkSpec):
+    """The work unit a check is given: its confidence a number, as every float of a request
+    body (the reasoner's own answers stay lax)."""
+
+    confidence: StrictUnit = 0.5
+
+
 class GuardianCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: Annotated[str, Field(min_length=1, max_length=100_000)]
-    work_unit: WorkSpec | None = Field(
+    work_unit: ProposedWork | None = Field(
         default=None,
         description="the action proposed for the text: its description, verb and entities are "
         "checked too, and read for the high-risk kinds of the tier-3 audit",

@@ -44,7 +44,7 @@ _LOAD: dict[int | str, dict[str, Any]] = {
     },
     422: {
         "description": "the pack is invalid (seed_file_invalid, each field named) or named as "
-        "a birth's own pack (pack_name_reserved); nothing written"
+        "a birth's own pack (invalid_input, its entry of type pack_name_reserved); nothing written"
     },
 }
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from app.common import StrictModel, Unit, not_blank, one_line
+from app.common import StrictModel, StrictNumber, StrictUnit, not_blank, one_line
 from app.memory.settings import Seniority
 
 KnowledgeLevel = Literal["unknown", "novice", "intermediate", "expert"]
@@ -16,7 +16,7 @@ TrustCause = Literal["correction", "approval", "rejection", "edit"]
 AnswerDepth = Literal["brief", "standard", "detailed"]
 BirthSource = Literal["full", "micro", "api", "enrichment"]
 PersonSort = Literal["relationship", "recent", "name"]
-Valence = Annotated[float, Field(ge=-1.0, le=1.0)]
+Valence = Annotated[StrictNumber, Field(ge=-1.0, le=1.0)]
 PersonName = Annotated[str, Field(min_length=1, max_length=200)]
 Email = Annotated[str, Field(max_length=320, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
 Role = Annotated[str, Field(min_length=1, max_length=200)]
@@ -56,14 +56,14 @@ class Affect(StrictModel):
     """How the person seems to feel: valence −1..1, arousal and stress 0..1."""
 
     valence: Valence = 0.0
-    arousal: Unit = 0.0
-    stress: Unit = 0.0
+    arousal: StrictUnit = 0.0
+    stress: StrictUnit = 0.0
 
 
 class AffectPatch(StrictModel):
     valence: Valence | None = None
-    arousal: Unit | None = None
-    stress: Unit | None = None
+    arousal: StrictUnit | None = None
+    stress: StrictUnit | None = None
 
 
 class PersonCreate(StrictModel):
@@ -71,10 +71,10 @@ class PersonCreate(StrictModel):
     email: Email | None = None
     role: Role = "unknown"
     seniority: Seniority = "unknown"
-    interaction_frequency: Unit = 0.0
+    interaction_frequency: StrictUnit = 0.0
     # Someone added on purpose is taken as moderately relevant; micro-births start at 0.
-    context_relevance: Unit = 0.5
-    trust: Unit = 0.5
+    context_relevance: StrictUnit = 0.5
+    trust: StrictUnit = 0.5
     affect: Affect = Field(default_factory=Affect)
     knowledge_level: KnowledgeLevel = "unknown"
     preferences: dict[PreferenceKey, PreferenceValue] = Field(
@@ -95,9 +95,9 @@ class PersonUpdate(StrictModel):
     email: Email | None = None
     role: Role | None = None
     seniority: Seniority | None = None
-    interaction_frequency: Unit | None = None
-    context_relevance: Unit | None = None
-    trust: Unit | None = None
+    interaction_frequency: StrictUnit | None = None
+    context_relevance: StrictUnit | None = None
+    trust: StrictUnit | None = None
     affect: AffectPatch | None = None
     knowledge_level: KnowledgeLevel | None = None
     preferences: dict[PreferenceKey, PreferenceValue | None] | None = Field(

@@ -15,7 +15,7 @@ from pydantic import (
     model_validator,
 )
 
-from app.common import Instant, not_blank
+from app.common import Instant, StrictNumber, not_blank
 from app.errors import CredenceError
 from app.memory.self_model import CapabilityState
 from app.memory.settings import MAX_EPISODES_LIMIT
@@ -40,7 +40,7 @@ class ReflectRequest(BaseModel):
     )
     min_cluster_size: Annotated[StrictInt | None, Field(ge=2, le=1000)] = None
     similarity: Annotated[
-        float | None,
+        StrictNumber | None,
         Field(
             ge=0.0,
             le=1.0,
