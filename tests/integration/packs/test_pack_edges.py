@@ -426,3 +426,25 @@ async def test_a_pack_s_contradictions_are_in_both_beliefs_histories(
 async def _ids(graph: GraphClient, agent: str) -> dict[str, str]:
     state = await graph.read("packs/loader/get_pack_state", agent_id=agent, pack_name=NAME)
     return {row["key"]: row["id"] for row in state[0]["beliefs"]}
+
+
+async def test_the_explanation_names_the_supports_a_pack_linked_together(
+    graph: GraphClient, client: TestClient
+) -> None:
+    """The explanation's summary names every supporter change of its latest moment (a pack
+    version links them in one transaction), each as its event's note says."""
+    agent = (await create_agent(graph, AgentCreate(name="pack explained"))).id
+    await _load(graph, agent, 1, _two_supporters(c_weight=1.0))
+    ids = await _ids(graph, agent)
+
+    why = client.get(f"/v1/agents/{agent}/beliefs/{ids['top']}/explanation")
+
+    assert why.status_code == 200, why.text
+    notes = {
+        key: f"SUPPORTS from {ids[key]} ('Statement {key} about ledgers.') linked by pack "
+        f"{NAME} v1, weight 1.0"
+        for key in ("a", "c")
+    }
+    summary = why.json()["summary"]
+    assert "Its supporters last changed at " in summary
+    assert notes["a"] in summary and notes["c"] in summary, summary
