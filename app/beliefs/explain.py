@@ -350,14 +350,18 @@ def _support_lines(explanation: BeliefExplanation) -> list[str]:
 
 
 def _edge_change_lines(events: list[dict[str, Any]]) -> list[str]:
-    """The latest change of its supporters among its recent events (newest first): an edge
-    linked, re-weighed or removed by hand or by a turn, or retired by a pack (its note)."""
-    latest = next((e for e in events if e.get("action") in SUPPORT_ACTIONS and e.get("note")), None)
-    if latest is None:
+    """The latest change of its supporters among its recent events (newest first): each edge
+    linked, re-weighed, removed, retired or moved at that moment (one transaction: by hand, by
+    a turn, by a pack version, or by a revision of a supporter), by its note, oldest first
+    (the first three named)."""
+    changes = [e for e in events if e.get("action") in SUPPORT_ACTIONS and e.get("note")]
+    if not changes:
         return []
-    at = latest.get("at")
+    at = changes[0].get("at")
+    together = [e["note"] for e in changes if e.get("at") == at][::-1]
+    more = f"; and {len(together) - 3} more" if len(together) > 3 else ""
     when = f" at {at.isoformat()}" if isinstance(at, datetime) else ""
-    return [f"Its supporters last changed{when}: {latest['note']}."]
+    return [f"Its supporters last changed{when}: {'; '.join(together[:3])}{more}."]
 
 
 def _derivation_line(derivation: Derivation) -> str:

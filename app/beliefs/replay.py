@@ -181,10 +181,11 @@ def _apply(
     return None, None
 
 
-# The events of a SUPPORTS edge into a belief: linked or re-weighed (by hand, or by a turn),
-# removed by hand, retired by a pack (docs/beliefs.md §6); none moves a strength itself.
+# The events of a SUPPORTS edge into a belief: linked or re-weighed (by hand, by a turn, by a
+# pack, or taken over by a revised belief), removed by hand, retired by a pack, moved from a
+# supporter to its revision (docs/beliefs.md §6); none moves a strength itself.
 SUPPORT_ACTIONS = frozenset(
-    {"support_linked", "support_reweighed", "support_removed", "support_retired"}
+    {"support_linked", "support_reweighed", "support_removed", "support_retired", "support_moved"}
 )
 
 
@@ -198,6 +199,8 @@ def _apply_support_edge(state: ReplayedBelief, event: dict[str, Any]) -> None:
     if action in ("support_removed", "support_retired"):
         counted.pop(supporter_id, None)
     else:
+        if action == "support_moved":  # the revision replaced the supporter
+            counted.pop(event["old_supporter_id"], None)
         counted[supporter_id] = event["weight"]
     state.derived_from, state.derived_at, state.derived_by = counted, event["seq"], action
 

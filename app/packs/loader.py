@@ -366,7 +366,9 @@ async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
 
 
 async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
-    """Creates the pack's SUPPORTS and CONTRADICTS edges; returns how many of each are new."""
+    """Creates the pack's SUPPORTS and CONTRADICTS edges, each new or changed one recorded by an
+    event (kind ``pack``) on its target, or on both beliefs of a pair; returns how many of each
+    are new."""
     beliefs, ids = load.pack.beliefs, load.ids
     supports = [
         {"source_id": ids[b.key], "target_id": ids[link.key], "weight": link.weight}
@@ -382,6 +384,7 @@ async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
         "packs/loader/link_pack_beliefs",
         agent_id=load.agent_id,
         pack_name=load.pack.name,
+        version=load.pack.version,
         supports=supports,
         contradicts=contradicts,
     )

@@ -2,7 +2,13 @@
 // derived from the re-attached supporters, else $m.revision_initial_strength), supersedes the
 // old one (inactive, SUPERSEDED_BY), moves its SUPPORTS and CONTRADICTS edges and copies its
 // context strengths to the new belief, and records a Revision node (REVISED, PRODUCED,
-// CASCADED_FROM its parent revision) with a 'revision' event on both beliefs.
+// CASCADED_FROM its parent revision) with a 'revision' event on both beliefs. Each moved edge
+// is recorded after them (kind 'revision', revision_id, note; strength and tension unchanged):
+// on each belief the old one supported, 'support_moved' (supporter_id: the new belief,
+// old_supporter_id: the old one, weight); on the new belief, 'support_linked' for each supporter
+// it took over (supporter_id, weight, old_weight null); on both beliefs of each CONTRADICTS pair
+// moved, 'contradiction_moved' (contradicting_id, on the other belief also
+// old_contradicting_id, strength, status, resolution).
 // Call graph/agent_scope/lock_agent first; run beliefs/cascade/cascade_strength from the new belief afterwards.
 // Params: $agent_id (string), $m (map: mechanics), $revision (map: id, old_id, new_id, statement,
 //         reasoning, evidence_summary, behavioral_changes (list of strings), depth (int),
@@ -116,5 +122,69 @@ CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: new.id, 
                       new_strength: new.strength, new_tension: 0.0, at: datetime($now),
                       context_names: context_names,
                       context_strengths: context_strengths})-[:OF]->(new)
+WITH agent, old, new, rev
+CALL (agent, old, new, rev) {
+  MATCH (new)-[r:SUPPORTS]->(x:Belief)
+  WITH agent, old, new, rev, r, x ORDER BY x.id
+  CALL (agent, old, new, rev, r, x) {
+    SET agent.event_seq = agent.event_seq + 1
+    CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: x.id, kind: 'revision',
+                          action: 'support_moved', revision_id: rev.id, seq: agent.event_seq,
+                          old_strength: x.strength, new_strength: x.strength,
+                          old_tension: x.tension, new_tension: x.tension,
+                          supporter_id: new.id, old_supporter_id: old.id, weight: r.weight,
+                          at: datetime($now),
+                          note: 'SUPPORTS from ' + old.id + ' moved to its revision ' + new.id +
+                                " ('" + left(new.statement, 120) + "') by revision " + rev.id +
+                                ', weight ' + toString(r.weight)})-[:OF]->(x)
+  }
+}
+CALL (agent, old, new, rev) {
+  MATCH (x:Belief)-[r:SUPPORTS]->(new)
+  WITH agent, old, new, rev, r, x ORDER BY x.id
+  CALL (agent, old, new, rev, r, x) {
+    SET agent.event_seq = agent.event_seq + 1
+    CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: new.id,
+                          kind: 'revision', action: 'support_linked', revision_id: rev.id,
+                          seq: agent.event_seq,
+                          old_strength: new.strength, new_strength: new.strength,
+                          old_tension: new.tension, new_tension: new.tension,
+                          supporter_id: x.id, weight: r.weight, old_weight: null,
+                          at: datetime($now),
+                          note: 'SUPPORTS from ' + x.id + " ('" + left(x.statement, 120) +
+                                "') moved from " + old.id + ' by revision ' + rev.id +
+                                ', weight ' + toString(r.weight)})-[:OF]->(new)
+  }
+}
+CALL (agent, old, new, rev) {
+  MATCH (new)-[c:CONTRADICTS]-(x:Belief)
+  WITH agent, old, new, rev, c, x ORDER BY x.id
+  CALL (agent, old, new, rev, c, x) {
+    SET agent.event_seq = agent.event_seq + 1
+    CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: x.id, kind: 'revision',
+                          action: 'contradiction_moved', revision_id: rev.id,
+                          seq: agent.event_seq,
+                          old_strength: x.strength, new_strength: x.strength,
+                          old_tension: x.tension, new_tension: x.tension,
+                          contradicting_id: new.id, old_contradicting_id: old.id,
+                          strength: c.strength, status: c.status, resolution: c.resolution,
+                          at: datetime($now),
+                          note: 'CONTRADICTS ' + old.id + ' moved to its revision ' + new.id +
+                                " ('" + left(new.statement, 120) + "') by revision " + rev.id +
+                                ', strength ' + toString(c.strength) + ', ' + c.status})-[:OF]->(x)
+    SET agent.event_seq = agent.event_seq + 1
+    CREATE (:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: new.id,
+                          kind: 'revision', action: 'contradiction_moved', revision_id: rev.id,
+                          seq: agent.event_seq,
+                          old_strength: new.strength, new_strength: new.strength,
+                          old_tension: new.tension, new_tension: new.tension,
+                          contradicting_id: x.id, strength: c.strength, status: c.status,
+                          resolution: c.resolution, at: datetime($now),
+                          note: 'CONTRADICTS ' + x.id + " ('" + left(x.statement, 120) +
+                                "') moved from " + old.id + ' by revision ' + rev.id +
+                                ', strength ' + toString(c.strength) + ', ' +
+                                c.status})-[:OF]->(new)
+  }
+}
 RETURN rev.id AS revision_id, old.id AS old_id, new.id AS new_id,
        rev.trigger_tension AS trigger_tension, new.strength AS new_strength

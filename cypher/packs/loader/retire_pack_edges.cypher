@@ -6,8 +6,10 @@
 //   and tension unchanged: the cascade the caller runs next records the move);
 // - a CONTRADICTS edge still open is resolved (status 'resolved', resolution 'retired by pack
 //   <name> v<version>', resolved_at, retired_by_pack, retired_in_version) and kept in the
-//   conflict register; packs/loader/link_pack_beliefs opens it again when a later version
-//   brings it back.
+//   conflict register, and a BeliefEvent on both its beliefs records it (kind 'pack', action
+//   'contradiction_resolved', contradicting_id, strength, status, resolution, pack, version,
+//   note); packs/loader/link_pack_beliefs opens it again (an event 'contradiction_reopened')
+//   when a later version brings it back.
 // Only edges between two active beliefs the pack PROVIDES are retired: one touching an inactive
 // belief (one the version dropped, or superseded) is left as it is (no reader counts it), and so
 // is one a revision outside the pack moved onto a belief that is no longer the pack's. Call graph/agent_scope/lock_agent first in the same transaction,
@@ -51,18 +53,33 @@ CALL (unsupported) {
   WHERE left.is_active
   RETURN collect(DISTINCT left.id) AS resupport_ids
 }
-CALL (k) {
+CALL (agent, k) {
   OPTIONAL MATCH (k)-[:PROVIDES]->(s:Belief {is_active: true})-[c:CONTRADICTS]->(t:Belief)
   WHERE c.pack = $pack_name AND c.status = 'open' AND t.is_active AND (k)-[:PROVIDES]->(t)
     AND NOT (s.id + ' ' + t.id IN $contradicts OR t.id + ' ' + s.id IN $contradicts)
-  WITH s, c, t ORDER BY s.id, t.id
-  CALL (c) {
-    WITH c WHERE c IS NOT NULL
+  WITH agent, s, c, t ORDER BY s.id, t.id
+  CALL (agent, s, c, t) {
+    WITH agent, s, c, t WHERE c IS NOT NULL
     SET c.status = 'resolved',
         c.resolution = 'retired by pack ' + $pack_name + ' v' + toString($version),
         c.resolved_at = datetime($now),
         c.retired_by_pack = true,
         c.retired_in_version = $version
+    WITH agent, c, [[s, t], [t, s]] AS ends
+    UNWIND ends AS end
+    WITH agent, c, end[0] AS b, end[1] AS other
+    CALL (agent, c, b, other) {
+      SET agent.event_seq = agent.event_seq + 1
+      CREATE (e:BeliefEvent {id: randomUUID(), agent_id: $agent_id, belief_id: b.id, kind: 'pack',
+                             action: 'contradiction_resolved', seq: agent.event_seq,
+                             old_strength: b.strength, new_strength: b.strength,
+                             old_tension: b.tension, new_tension: b.tension,
+                             contradicting_id: other.id, strength: c.strength,
+                             status: c.status, resolution: c.resolution,
+                             pack: $pack_name, version: $version, at: datetime($now),
+                             note: 'CONTRADICTS ' + other.id + " ('" + left(other.statement, 120) +
+                                   "') " + c.resolution})-[:OF]->(b)
+    }
   }
   RETURN collect(CASE WHEN c IS NULL THEN null ELSE {source_id: s.id, target_id: t.id} END)
            AS contradicts

@@ -331,7 +331,12 @@ async def test_belief_tension_timeline_runs_across_the_lineage_from_the_events(
         (0, "contradiction", "propagated", 0.825),
         (0, "revision", "superseded", 0.825),
         (1, "revision", "created", 0.0),
-        # R3 replaced A (0.9) by A' (0.5): B' re-derives its strength from its new supporter.
+        # R2 moved B's edges to B': A's support and the contradiction with P2, in its history.
+        (1, "revision", "support_linked", 0.0),
+        (1, "revision", "contradiction_moved", 0.0),
+        # R3 replaced A (0.9) by A' (0.5): its edge moved, then B' re-derives its strength
+        # from its new supporter.
+        (1, "revision", "support_moved", 0.0),
         (1, "cascade", None, 0.0),
     ]
     assert _timeline(lineage) == expected
@@ -354,7 +359,7 @@ async def test_belief_tension_timeline_runs_across_the_lineage_from_the_events(
     assert sorted(lineage[3]["evidence_texts"]) == [f"bob says no ({n})" for n in range(3)]
     assert lineage[0]["old_tension"] is None and lineage[0]["tension_change"] is None
     assert lineage[5]["revision_id"] == lineage[6]["revision_id"] == scenario.r2.id
-    assert lineage[7]["new_strength"] == pytest.approx(0.5)
+    assert lineage[-1]["new_strength"] == pytest.approx(0.5)
 
 
 async def test_belief_tension_timeline_defaults_to_the_most_tense_active_belief(
@@ -367,6 +372,7 @@ async def test_belief_tension_timeline_defaults_to_the_most_tense_active_belief(
     assert _timeline(rows) == [
         (0, "manual", "created", 0.0),
         (0, "manual", "contradiction_recorded", 0.0),  # B CONTRADICTS P2, by hand
+        (0, "revision", "contradiction_moved", 0.0),  # R2 revised B: B' CONTRADICTS P2
         # two contradictions and a reinforcement in one batch: one event of each kind
         (0, "contradiction", "evidence", 0.30),
         (0, "reinforcement", "evidence", 0.30),

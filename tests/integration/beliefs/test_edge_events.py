@@ -10,7 +10,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.replay import differences_from_stored, replay_agent, replay_events
+from app.beliefs.revision import revise_belief
 from app.graph.client import GraphClient
+from app.reasoning.offline.reasoner import OfflineReasoner
 
 
 def _belief(client: TestClient, agent: str, statement: str, strength: float) -> str:
@@ -203,3 +207,76 @@ async def test_removing_a_support_keeps_the_degrees_and_sums_as_a_recount_gives(
 
     for key in ("d_imp", "d_imp_deg", "d_t_imp", "d_t_imp_deg", "d_max_degree"):
         assert kept[key] == pytest.approx(recount[key]), key
+
+
+async def test_a_revised_supporter_s_edges_are_in_their_targets_histories(
+    client: TestClient, agent: str, graph: GraphClient
+) -> None:
+    """A revision moves the old belief's SUPPORTS edges to the new one: each belief it held up
+    gets a support_moved event naming both, the new belief a support_linked for each supporter
+    it took over, so replay still knows what each rests on and checks it (it stood aside: the
+    supporter it knew was gone from the edges)."""
+    s = _belief(client, agent, "S is true", 0.8)
+    a = _belief(client, agent, "A is true", 0.9)
+    c = _belief(client, agent, "C is true", 0.3)
+    t = _belief(client, agent, "T is true", 0.5)
+    r = _belief(client, agent, "R is true", 0.5)
+    _edge(client, agent, type="SUPPORTS", source_id=s, target_id=a, weight=1.0)
+    _edge(client, agent, type="SUPPORTS", source_id=a, target_id=t, weight=1.0)
+    _edge(client, agent, type="SUPPORTS", source_id=c, target_id=t, weight=0.5)
+    _edge(client, agent, type="CONTRADICTS", source_id=a, target_id=r, strength=0.4)
+
+    outcome = await revise_belief(
+        graph, Mechanics(), OfflineReasoner(), agent, a, mode="manual", with_cascade=False
+    )
+
+    [revision] = outcome.revisions
+    new = revision.new_belief_id
+    moved = [e for e in _events(client, agent, t) if e.get("action") == "support_moved"]
+    assert [(e["kind"], e["supporter_id"], e["old_supporter_id"], e["weight"]) for e in moved] == [
+        ("revision", new, a, 1.0)
+    ]
+    assert moved[0]["revision_id"] == revision.id
+    assert f"SUPPORTS from {a} moved to its revision {new}" in moved[0]["note"]
+    created, *rest = _events(client, agent, new)
+    assert created["action"] == "created"
+    taken = [e for e in rest if e.get("action") == "support_linked"]
+    assert [(e["kind"], e["supporter_id"], e["weight"]) for e in taken] == [("revision", s, 1.0)]
+    assert f"moved from {a} by revision {revision.id}" in taken[0]["note"]
+    conflict = [e for e in _events(client, agent, r) if e.get("action") == "contradiction_moved"]
+    assert [(e["contradicting_id"], e["old_contradicting_id"]) for e in conflict] == [(new, a)]
+    why = client.get(f"/v1/agents/{agent}/beliefs/{t}/explanation").json()
+    assert "Its supporters last changed at" in why["summary"]
+    assert f"SUPPORTS from {a} moved to its revision {new}" in why["summary"]
+    assert _replay(client, agent)["differences"] == []
+
+    replay = await replay_agent(graph, Mechanics(), agent)
+    assert replay.beliefs[t].derived_from == {new: 1.0, c: 0.5}
+    assert replay.beliefs[new].derived_from == {s: 1.0}
+    # Replay checks both: a supporter moved without a cascade is named.
+    events = await _all_events(graph, agent)
+    for supporter, derived in ((c, t), (s, new)):
+        state = replay.beliefs[supporter]
+        extra = {
+            "seq": max(e["seq"] for e in events) + 1,
+            "belief_id": supporter,
+            "kind": "reinforcement",
+            "weight": 1.0,
+            "old_strength": state.strength,
+            "old_tension": state.tension,
+        }
+        stored = (await graph.read("beliefs/events/get_belief_states", agent_id=agent))[0]
+        found = differences_from_stored(
+            replay_events([*events, extra], Mechanics()), stored["states"]
+        )
+        assert any(
+            d.startswith(f"{derived}: strength") and "no cascade re-derived it" in d for d in found
+        ), found
+
+
+async def _all_events(graph: GraphClient, agent: str) -> list[dict[str, Any]]:
+    rows = await graph.read(
+        "beliefs/events/list_events", agent_id=agent, belief_id=None, after_seq=0, limit=1000
+    )
+    events: list[dict[str, Any]] = rows[0]["events"]
+    return events

@@ -19,7 +19,12 @@ from app.agents.store import create_agent
 from app.beliefs.edges import create_edge
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import EdgeCreate
-from app.beliefs.replay import compare_with_stored
+from app.beliefs.replay import (
+    compare_with_stored,
+    differences_from_stored,
+    replay_agent,
+    replay_events,
+)
 from app.cli.main import app as cli_app
 from app.graph.client import GraphClient
 from app.packs.loader import PackLoadReport, load_pack
@@ -299,3 +304,147 @@ async def test_a_contradiction_follows_the_version_and_stays_one_edge_per_pair(
     assert edges[("CONTRADICTS", "a", "c")]["status"] == "open"
     assert report.retired_contradicts == [] and report.contradicts_created == 0
     await _consistent(graph, agent)
+
+
+async def test_a_pack_born_belief_s_supporters_are_in_its_history_and_replay_checks_it(
+    graph: GraphClient,
+) -> None:
+    """Each SUPPORTS edge a pack links writes a support_linked event (kind pack) on its target,
+    so replay knows what a pack-born derived belief rests on: it checks that belief (a supporter
+    moved without a cascade is named) rather than standing aside."""
+    agent = (await create_agent(graph, AgentCreate(name="pack-born replay"))).id
+    await _load(graph, agent, 1, _two_supporters(c_weight=1.0))
+    ids = await _ids(graph, agent)
+    top = [e for e in await _events(graph, agent) if e["belief_id"] == ids["top"]]
+    linked = [e for e in top if e.get("action") == "support_linked"]
+    assert sorted((e["supporter_id"], e["weight"], e["kind"]) for e in linked) == sorted(
+        [(ids["a"], 1.0, "pack"), (ids["c"], 1.0, "pack")]
+    )
+    assert all(e["pack"] == NAME and e["version"] == 1 for e in linked)
+    assert all(f"linked by pack {NAME} v1, weight 1.0" in e["note"] for e in linked)
+    assert all(e["seq"] > top[0]["seq"] for e in linked)  # after its creation
+    await _consistent(graph, agent)
+
+    replay = await replay_agent(graph, Mechanics(), agent)
+    assert replay.beliefs[ids["top"]].derived_from == {ids["a"]: 1.0, ids["c"]: 1.0}
+    # A supporter that moves without a cascade is now named (before, replay stood aside).
+    events = await _events(graph, agent)
+    a = replay.beliefs[ids["a"]]
+    events.append(
+        {
+            "seq": max(e["seq"] for e in events) + 1,
+            "belief_id": ids["a"],
+            "kind": "reinforcement",
+            "weight": 1.0,
+            "old_strength": a.strength,
+            "old_tension": a.tension,
+        }
+    )
+    stored = (await graph.read("beliefs/events/get_belief_states", agent_id=agent))[0]["states"]
+    differences = differences_from_stored(replay_events(events, Mechanics()), stored)
+    assert any(
+        d.startswith(f"{ids['top']}: strength") and "no cascade re-derived it" in d
+        for d in differences
+    ), differences
+
+
+async def test_a_version_that_re_weighs_a_supports_edge_leaves_a_support_reweighed_event(
+    graph: GraphClient,
+) -> None:
+    agent = (await create_agent(graph, AgentCreate(name="pack re-weigh event"))).id
+    await _load(graph, agent, 1, _two_supporters(c_weight=1.0))
+    ids = await _ids(graph, agent)
+
+    await _load(graph, agent, 2, _two_supporters(c_weight=0.5))
+
+    events = [e for e in await _events(graph, agent) if e["belief_id"] == ids["top"]]
+    reweighed = [e for e in events if e.get("action") == "support_reweighed"]
+    assert [(e["kind"], e["supporter_id"], e["old_weight"], e["weight"]) for e in reweighed] == [
+        ("pack", ids["c"], 1.0, 0.5)
+    ]
+    assert reweighed[0]["version"] == 2
+    assert f"re-weighed by pack {NAME} v2, weight 1.0 -> 0.5" in reweighed[0]["note"]
+    cascade = next(e for e in events if e["kind"] == "cascade")
+    assert cascade["seq"] > reweighed[0]["seq"]
+    await _consistent(graph, agent)
+    replay = await replay_agent(graph, Mechanics(), agent)
+    assert replay.beliefs[ids["top"]].derived_from == {ids["a"]: 1.0, ids["c"]: 0.5}
+
+
+async def test_a_pack_s_contradictions_are_in_both_beliefs_histories(
+    graph: GraphClient,
+) -> None:
+    agent = (await create_agent(graph, AgentCreate(name="pack contradiction events"))).id
+    beliefs = [
+        _belief("x", 0.6, contradicts=[{"key": "y", "strength": 0.5}]),
+        _belief("y", 0.4),
+    ]
+    await _load(graph, agent, 1, beliefs)
+    ids = await _ids(graph, agent)
+    recorded = [
+        (e["belief_id"], e["contradicting_id"], e["strength"], e["kind"], e["version"])
+        for e in await _events(graph, agent)
+        if e.get("action") == "contradiction_recorded"
+    ]
+    assert sorted(recorded) == sorted(
+        [(ids["x"], ids["y"], 0.5, "pack", 1), (ids["y"], ids["x"], 0.5, "pack", 1)]
+    )
+    beliefs[0]["contradicts"] = [{"key": "y", "strength": 0.8}]
+    await _load(graph, agent, 2, beliefs)
+    updated = [e for e in await _events(graph, agent) if e.get("action") == "contradiction_updated"]
+    assert sorted((e["belief_id"], e["strength"]) for e in updated) == sorted(
+        [(ids["x"], 0.8), (ids["y"], 0.8)]
+    )
+    await _load(graph, agent, 3, [_belief("x", 0.6), _belief("y", 0.4)])
+    await _load(graph, agent, 4, beliefs)
+    later = [
+        (e["belief_id"], e["action"], e["version"], e["note"].split("') ")[1])
+        for e in await _events(graph, agent)
+        if e.get("version", 0) > 2 and e.get("contradicting_id")
+    ]
+    assert sorted(later) == sorted(
+        [
+            (ids["x"], "contradiction_resolved", 3, f"retired by pack {NAME} v3"),
+            (ids["y"], "contradiction_resolved", 3, f"retired by pack {NAME} v3"),
+            (
+                ids["x"],
+                "contradiction_reopened",
+                4,
+                f"reopened by pack {NAME} v4, strength 0.8, open",
+            ),
+            (
+                ids["y"],
+                "contradiction_reopened",
+                4,
+                f"reopened by pack {NAME} v4, strength 0.8, open",
+            ),
+        ]
+    )
+    await _consistent(graph, agent)
+
+
+async def _ids(graph: GraphClient, agent: str) -> dict[str, str]:
+    state = await graph.read("packs/loader/get_pack_state", agent_id=agent, pack_name=NAME)
+    return {row["key"]: row["id"] for row in state[0]["beliefs"]}
+
+
+async def test_the_explanation_names_the_supports_a_pack_linked_together(
+    graph: GraphClient, client: TestClient
+) -> None:
+    """The explanation's summary names every supporter change of its latest moment (a pack
+    version links them in one transaction), each as its event's note says."""
+    agent = (await create_agent(graph, AgentCreate(name="pack explained"))).id
+    await _load(graph, agent, 1, _two_supporters(c_weight=1.0))
+    ids = await _ids(graph, agent)
+
+    why = client.get(f"/v1/agents/{agent}/beliefs/{ids['top']}/explanation")
+
+    assert why.status_code == 200, why.text
+    notes = {
+        key: f"SUPPORTS from {ids[key]} ('Statement {key} about ledgers.') linked by pack "
+        f"{NAME} v1, weight 1.0"
+        for key in ("a", "c")
+    }
+    summary = why.json()["summary"]
+    assert "Its supporters last changed at " in summary
+    assert notes["a"] in summary and notes["c"] in summary, summary
