@@ -21,6 +21,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Strict, ValidationError, create_model
 
+from app.common import StrictNumber
 from app.errors import InvalidInput, NotFound
 from app.mcp.errors import invalid_input, invalid_params, tool_error
 from app.tools.calls import json_depth
@@ -49,8 +50,9 @@ def strict_tool(fn: Callable[..., Any], annotations: ToolAnnotations) -> Tool:
 
 
 def _strict_scalars(model: type[BaseModel]) -> dict[str, Any]:
-    """The boolean and integer fields of ``model`` made strict, as a REST body's are (docs/api.md):
-    ``"yes"`` is no boolean and ``true`` no integer (a float field still takes an integer)."""
+    """The boolean, integer and float fields of ``model`` made strict, as a REST body's are
+    (docs/api.md): ``"yes"`` is no boolean, ``true`` no integer, ``"0.8"`` or ``true`` no number
+    and a number finite (a float field still takes an integer)."""
     fields: dict[str, Any] = {}
     for name, field in model.model_fields.items():
         choices = [a for a in get_args(field.annotation) if a is not type(None)]
@@ -58,6 +60,8 @@ def _strict_scalars(model: type[BaseModel]) -> dict[str, Any]:
         scalar = choices[0] if optional else field.annotation
         if scalar in (bool, int):
             fields[name] = (Annotated[field.annotation, Strict()], copy(field))
+        elif scalar is float:
+            fields[name] = (StrictNumber | None if optional else StrictNumber, copy(field))
     return fields
 
 

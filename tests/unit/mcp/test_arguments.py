@@ -188,13 +188,15 @@ async def test_the_import_tool_says_its_limits_as_the_service_holds_them() -> No
         ({"needing_attention": "true"}, "needing_attention", "bool_type"),
         ({"limit": True}, "limit", "int_type"),
         ({"skip": 2.5}, "skip", "int_type"),
+        ({"min_tension": "0.5"}, "min_tension", "float_type"),
+        ({"min_tension": True}, "min_tension", "float_type"),
     ],
 )
 async def test_a_string_for_a_boolean_and_a_boolean_for_an_integer_are_refused(
     arguments: dict[str, Any], field: str, error_type: str
 ) -> None:
-    """As over REST (tests/unit/api/test_strict_bodies.py): a tool's own boolean and integer
-    arguments are strict; a float argument still takes an integer."""
+    """As over REST (tests/unit/api/test_strict_bodies.py): a tool's own boolean, integer and
+    float arguments are strict; a float argument still takes an integer."""
     async with Client(build_server(_unreachable)) as client:
         refused = _body(await client.call_tool("list_beliefs", arguments))
         # Valid arguments pass the check and reach the services (here: a failure of their own).
