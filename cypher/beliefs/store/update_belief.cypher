@@ -21,6 +21,13 @@ SET b.statement = coalesce($changes.statement, b.statement),
     b.embedding_pending = CASE WHEN $changes.statement IS NOT NULL
                                  AND $changes.statement <> old_statement
                                THEN true ELSE b.embedding_pending END,
+    // ... and a replacement a reindex stored embeds the old one: dropped, never put in use.
+    b.embedding_next = CASE WHEN $changes.statement IS NOT NULL
+                              AND $changes.statement <> old_statement
+                            THEN null ELSE b.embedding_next END,
+    b.embedding_next_model = CASE WHEN $changes.statement IS NOT NULL
+                                    AND $changes.statement <> old_statement
+                                  THEN null ELSE b.embedding_next_model END,
     b.importance = coalesce(toFloat($changes.importance), b.importance),
     b.supervision_mode = CASE WHEN $changes.clear_supervision_mode THEN null
                               ELSE coalesce($changes.supervision_mode, b.supervision_mode) END,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.beliefs import writes
+from app.beliefs import store, writes
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate, BeliefUpdate
 from app.config import Settings
@@ -82,6 +82,37 @@ async def test_a_statement_edited_during_a_reindex_keeps_its_own_vector(
     [after, before] = await e5.embed([AFTER, BEFORE])
     assert _cosine(row["embedding"], after) > 0.99
     assert _cosine(row["embedding"], before) < 0.95
+
+
+async def test_a_statement_edited_during_a_reindex_drops_the_replacement_at_once(
+    settings: Settings,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    make_agent: MakeAgent,
+) -> None:
+    """Between the edit and its new vector (the store's write alone, as a process that stops
+    there leaves it) the replacement of the old statement is already gone: a swap meanwhile
+    cannot put it in use."""
+    minilm, e5 = _embedder(settings, MINILM), _embedder(settings, E5)
+    agent = make_agent("Reindexed while edited, before the new vector")
+    belief, _ = [
+        await writes.create_belief(
+            graph,
+            settings.mechanics,
+            minilm,
+            agent,
+            BeliefCreate(statement=text, category="contextual"),
+        )
+        for text in (BEFORE, OTHER)
+    ]
+    await _stopped_after_first_batch(graph, e5, agent)
+
+    await store.update_belief(
+        graph, settings.mechanics, agent, belief.id, BeliefUpdate(statement=AFTER)
+    )
+
+    [row] = await test_graph.read("probe/belief_embedding", id=belief.id)
+    assert (row["model"], row["next_model"]) == (MINILM, None)
 
 
 def _pack(version: int, rule: str) -> KnowledgePack:
