@@ -20,6 +20,7 @@ from app.graph.client import GraphClient
 from app.loop.models import ApprovalAnswer, ChatRequest
 from app.loop.resume_turn import resume_approval
 from app.loop.turn import run_turn
+from app.memory.self_model import CapabilitySeed, add_capabilities
 from app.reasoning.claude.reasoner import ClaudeReasoner
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.settings import ReasonerSettings
@@ -133,6 +134,19 @@ async def test_the_identity_cache_regenerates_only_when_what_it_shows_changed(
     agent.belief("Expenses are matched to the period that earned the revenue", 0.9)
     second = await cache.markdown(graph, agent.id)
     assert second != first and "Expenses are matched" in second
+
+
+async def test_the_identity_cache_regenerates_when_a_capability_is_added(
+    agent: Agent, graph: GraphClient
+) -> None:
+    # A capability given after birth has no outcome yet (no last_refined): the fingerprint
+    # still sees it, so the cached document shows it at once.
+    cache = IdentityCache()
+    first = await cache.markdown(graph, agent.id)
+    assert "forecasting" not in first
+    await add_capabilities(graph, agent.id, [CapabilitySeed(domain="forecasting", proficiency=1.0)])
+    second = await cache.markdown(graph, agent.id)
+    assert "| forecasting | 100% | 0 tasks |" in second
 
 
 async def test_a_resumed_turn_answers_with_the_history_and_the_identity(
