@@ -20,6 +20,9 @@ from app.graph.client import GraphClient
 
 # How much the document shows (seed 003: top 5 capabilities, the last 10 heuristics).
 CAPABILITIES = 5
+# The newest knowledge gaps shown: an agent keeps up to max_knowledge_gaps (100 by default, up
+# to 1000) of up to 2000 characters, too many for the system prompt of every Claude call.
+GAPS = 10
 STRONGEST_READ = 200
 PER_DOMAIN = 3
 DOMAINS = 8
@@ -78,7 +81,12 @@ class IdentityDocument(BaseModel):
     identity_goal: str | None = None
     terminal_creed: list[str] = Field(default_factory=list)
     capabilities: list[IdentityCapability] = Field(default_factory=list)
-    knowledge_gaps: list[str] = Field(default_factory=list)
+    knowledge_gaps: list[str] = Field(
+        default_factory=list, description=f"The newest knowledge gaps, at most {GAPS}."
+    )
+    knowledge_gaps_not_shown: int = Field(
+        default=0, description="How many older knowledge gaps the document leaves out."
+    )
     strongest_beliefs: list[IdentityDomain] = Field(default_factory=list)
     open_conflicts: list[IdentityConflict] = Field(default_factory=list)
     recent_revisions: list[IdentityRevision] = Field(default_factory=list)
@@ -96,6 +104,7 @@ async def read_identity(graph: GraphClient, agent_id: str) -> IdentityDocument:
         "agents/identity/get_identity_document",
         agent_id=agent_id,
         capabilities=CAPABILITIES,
+        gaps=GAPS,
         strongest=STRONGEST_READ,
         per_domain=PER_DOMAIN,
         domains=DOMAINS,
@@ -113,7 +122,8 @@ async def read_identity(graph: GraphClient, agent_id: str) -> IdentityDocument:
         identity_goal=agent.get("identity_goal"),
         terminal_creed=[str(item) for item in agent.get("terminal_creed") or []],
         capabilities=[IdentityCapability.model_validate(c) for c in row["capabilities"]],
-        knowledge_gaps=[str(gap) for gap in agent.get("knowledge_gaps") or []],
+        knowledge_gaps=[str(gap) for gap in row["knowledge_gaps"]],
+        knowledge_gaps_not_shown=row["knowledge_gaps_total"] - len(row["knowledge_gaps"]),
         strongest_beliefs=[IdentityDomain.model_validate(d) for d in row["beliefs"]],
         open_conflicts=[IdentityConflict.model_validate(c) for c in row["conflicts"] if c],
         recent_revisions=[IdentityRevision.model_validate(_native(r)) for r in row["revisions"]],
@@ -141,6 +151,8 @@ def identity_markdown(document: IdentityDocument) -> str:
         lines.append("(none recorded yet)")
     lines += ["", "## Known knowledge gaps", ""]
     lines += [f"- {gap}" for gap in document.knowledge_gaps] or ["(none recorded)"]
+    if document.knowledge_gaps_not_shown:
+        lines.append(f"- ({document.knowledge_gaps_not_shown} older gaps not shown)")
     lines += ["", "## Strongest beliefs", ""]
     for domain in document.strongest_beliefs:
         lines.append(f"### {domain.domain}")

@@ -64,7 +64,7 @@ def frames_select(text: str, agent: AgentOption = None) -> None:
             f"context budget {choice.frame.context_budget}"
         )
     if choice.from_defaults:
-        console.print("(the agent has no frames installed: the shipped defaults were used)")
+        console.print("(a shipped default frame: the agent has none of this key installed)")
     table = Table()
     for column in ("frame", "matches", "patterns"):
         table.add_column(column, overflow="fold")

@@ -256,5 +256,7 @@ def memory_introspect(agent: AgentOption = None) -> None:
     console.print(f"{looked.judged} capability(ies) with enough outcomes to judge")
     for gap in looked.gaps_added:
         console.print(f"knowledge gap: {escape(gap)}")
+    for gap in looked.gaps_resolved:
+        console.print(f"gap resolved: {escape(gap)}")
     for goal in looked.suggested_goals or ["(no goal: nothing stands out yet)"]:
         console.print(f"suggested goal: {escape(goal)}")

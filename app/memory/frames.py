@@ -88,7 +88,7 @@ class FrameSelection(BaseModel):
 class FrameChoice(BaseModel):
     selection: FrameSelection
     frame: FrameInfo | None
-    # True when the agent has no frames installed and the shipped defaults were used.
+    # True when the chosen frame is a shipped default the agent has not installed (active).
     from_defaults: bool
 
 
@@ -205,8 +205,8 @@ async def list_frames(graph: GraphClient, agent_id: str) -> FramePage:
 
 
 async def choose_frame(graph: GraphClient, agent_id: str, text: str) -> FrameChoice:
-    """The frame an agent would think in for ``text``: selected among its installed frames, or
-    among the shipped defaults when it has none installed.
+    """The frame an agent would think in for ``text``: selected among its installed frames and
+    the shipped defaults of the keys it has not installed (:func:`choose_among`).
 
     Raises:
         AgentNotFound: no such agent.
@@ -224,9 +224,18 @@ def frames_of(rows: Sequence[dict[str, object]]) -> list[Frame]:
 
 
 def choose_among(installed: Sequence[FrameInfo], text: str) -> FrameChoice:
-    """The frame for ``text`` among the ``installed`` frames, or among the shipped defaults
-    when there are none (pure: :func:`choose_frame` without its read)."""
-    candidates: Sequence[FrameInfo] = installed or _default_infos()
+    """The frame for ``text`` among the ``installed`` (active) frames and the shipped defaults
+    whose keys none of them has (pure: :func:`choose_frame` without its read). An installed
+    frame stands in for the default of its key; a pack's frames add to the defaults, never
+    take them away (an agent created without frames, or a pack frame of a shipped key that a
+    later version retired)."""
+    keys = {frame.key for frame in installed}
+    defaults = [frame for frame in _default_infos() if frame.key not in keys]
+    candidates: list[FrameInfo] = [*installed, *defaults]
     selection = select_frame(candidates, text)
     chosen = next((frame for frame in candidates if frame.key == selection.key), None)
-    return FrameChoice(selection=selection, frame=chosen, from_defaults=not installed)
+    return FrameChoice(
+        selection=selection,
+        frame=chosen,
+        from_defaults=chosen is not None and chosen.key not in keys,
+    )

@@ -6,8 +6,10 @@ a success rate below ``introspection_weak_success_rate`` or a proficiency below
 ``introspection_weak_proficiency`` makes it a **gap** (added to the knowledge gaps, de-duplicated)
 and suggests a goal to improve it; a proficiency and a success rate at or above the strong levels
 suggest a goal to take on more of it with less supervision. The goals replace the last
-introspection's; gaps accumulate like reflection's. It runs after every reflection that wrote
-something, and on request (``POST /v1/agents/{id}/self/introspect``).
+introspection's; gaps accumulate like reflection's, except the gap an earlier introspection added
+for a capability judged now and no longer weak: that one is no longer true, and goes. It runs
+after every reflection that wrote something, and on request
+(``POST /v1/agents/{id}/self/introspect``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ class Introspection(BaseModel):
 
     agent_id: str
     gaps_added: list[str] = Field(description="capability gaps new to the knowledge gaps")
+    gaps_resolved: list[str] = Field(
+        default_factory=list,
+        description="capability gaps an earlier introspection added, removed as the capability "
+        "is no longer weak",
+    )
     suggested_goals: list[str]
     judged: int = Field(description="capabilities with enough outcomes to judge")
     at: datetime
@@ -38,12 +45,18 @@ class Findings(BaseModel):
     """The pure part: gaps and goals from the capabilities' numbers."""
 
     gaps: list[str]
+    # The gaps of the judged capabilities that are not weak (removed if present).
+    cleared: list[str] = Field(default_factory=list)
     goals: list[str]
     judged: int
 
 
 def _name(domain: str) -> str:
     return domain.replace("_", " ")
+
+
+def _gap(capability: Capability) -> str:
+    return f"{_name(capability.domain)} (my outcomes there mostly fall short)"
 
 
 def findings(capabilities: list[Capability], mechanics: MemoryMechanics) -> Findings:
@@ -69,7 +82,8 @@ def findings(capabilities: list[Capability], mechanics: MemoryMechanics) -> Find
         ),
         key=lambda c: (-c.proficiency, c.domain),
     )
-    gaps = [f"{_name(c.domain)} (my outcomes there mostly fall short)" for c in weak]
+    gaps = [_gap(c) for c in weak]
+    cleared = [_gap(c) for c in judged if c not in weak]
     goals = [
         f"Improve {_name(c.domain)}: {c.success_rate:.0%} success over {c.experience_count} "
         f"tasks (proficiency {c.proficiency:.2f}); ask for guidance before acting there and "
@@ -81,7 +95,7 @@ def findings(capabilities: list[Capability], mechanics: MemoryMechanics) -> Find
         f"over {c.experience_count} tasks (proficiency {c.proficiency:.2f})."
         for c in strong
     ]
-    return Findings(gaps=gaps, goals=goals, judged=len(judged))
+    return Findings(gaps=gaps, cleared=cleared, goals=goals, judged=len(judged))
 
 
 async def introspect(
@@ -107,7 +121,10 @@ async def introspect(
         capabilities = [Capability.model_validate(c) for c in rows[0]["capabilities"]]
         found = findings(capabilities, mechanics)
         current: list[str] = rows[0]["knowledge_gaps"] or []
-        merged = merged_gaps(current, found.gaps, mechanics.max_knowledge_gaps)
+        cleared = {" ".join(gap.split()).casefold() for gap in found.cleared}
+        resolved = [gap for gap in current if gap.casefold() in cleared]
+        kept = [gap for gap in current if gap.casefold() not in cleared]
+        merged = merged_gaps(kept, found.gaps, mechanics.max_knowledge_gaps)
         known = {gap.casefold() for gap in current}
         await tx.run(
             "memory/self_model/set_introspection",
@@ -119,6 +136,7 @@ async def introspect(
         return Introspection(
             agent_id=agent_id,
             gaps_added=[gap for gap in found.gaps if gap.casefold() not in known],
+            gaps_resolved=resolved,
             suggested_goals=found.goals,
             judged=found.judged,
             at=at,

@@ -216,13 +216,14 @@ async def record_capability_outcome(
     now: datetime | None = None,
 ) -> Capability:
     """Applies one outcome in a domain (see :func:`capability_after`); a domain the agent has no
-    capability in yet starts at the initial proficiency and success-rate prior.
+    capability in yet starts at the initial proficiency and success-rate prior. ``now`` (the
+    capability's last_refined) defaults to the graph client's clock.
 
     Raises:
         AgentNotFound: no such agent.
     """
     mechanics = mechanics or MemoryMechanics()
-    at = utc_now(now)
+    at = utc_now(now or graph.clock.now())
 
     async def work(tx: Transaction) -> Capability:
         await lock_agent(tx, agent_id)

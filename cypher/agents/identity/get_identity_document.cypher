@@ -2,10 +2,13 @@
 // name, goal, creed and knowledge gaps; its top capabilities; its strongest beliefs per domain
 // (among the strongest active ones, read in index order); its open conflicts; its latest
 // revisions and active rules (a rule a pack version retired is left out).
-// Params: $agent_id (string), $capabilities (int), $strongest (int: active beliefs read by
+// Params: $agent_id (string), $capabilities (int), $gaps (int: the newest knowledge gaps shown),
+//         $strongest (int: active beliefs read by
 //         strength), $per_domain (int), $domains (int), $conflicts (int), $revisions (int),
 //         $rules (int).
-// Returns: agent (map: id, name, identity_goal, terminal_creed, knowledge_gaps, event_seq),
+// Returns: agent (map: id, name, identity_goal, terminal_creed, event_seq),
+//          knowledge_gaps (list of strings: the newest $gaps, oldest first),
+//          knowledge_gaps_total (int: how many the agent has),
 //          capabilities (list of maps: domain, proficiency, experience_count, success_rate),
 //          beliefs (list of maps: domain, beliefs (list of maps: id, statement, strength,
 //          tension, category)), conflicts (list of maps: a, b (statements), strength),
@@ -55,5 +58,8 @@ CALL (agent) {
   LIMIT $rules
   RETURN collect(r {.id, .trigger_concept, .content, .confidence, .source}) AS rules
 }
-RETURN agent {.id, .name, .identity_goal, .terminal_creed, .knowledge_gaps, .event_seq} AS agent,
+WITH agent, capabilities, beliefs, conflicts, revisions, rules,
+     coalesce(agent.knowledge_gaps, []) AS gaps
+RETURN agent {.id, .name, .identity_goal, .terminal_creed, .event_seq} AS agent,
+       gaps[-$gaps..] AS knowledge_gaps, size(gaps) AS knowledge_gaps_total,
        capabilities, beliefs, conflicts, revisions, rules

@@ -4,7 +4,9 @@
 // goal and knowledge gaps are read as they are.
 // Params: $agent_id (string).
 // Returns: event_seq (int or null), name, identity_goal, knowledge_gaps, rules (int),
-//          newest_rule (datetime or null), capabilities (list of strings: domain@last_refined).
+//          newest_rule (datetime or null), capabilities (list of maps: domain, proficiency,
+//          experience_count, success_rate, by domain: a capability given without an outcome
+//          yet, so without last_refined, changes it too).
 //          No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
@@ -14,7 +16,8 @@ CALL (agent) {
 }
 CALL (agent) {
   OPTIONAL MATCH (agent)-[:HAS_CAPABILITY]->(c:Capability)
-  RETURN collect(c.domain + '@' + toString(c.last_refined)) AS capabilities
+  WITH c ORDER BY c.domain
+  RETURN collect(c {.domain, .proficiency, .experience_count, .success_rate}) AS capabilities
 }
 RETURN agent.event_seq AS event_seq, agent.name AS name, agent.identity_goal AS identity_goal,
        agent.knowledge_gaps AS knowledge_gaps, rules, newest_rule, capabilities

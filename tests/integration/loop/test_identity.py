@@ -13,13 +13,14 @@ from anthropic import AsyncAnthropic
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from app.agents.identity import IdentityCache
+from app.agents.identity import GAPS, IdentityCache, read_identity
 from app.cli.main import app as cli_app
 from app.config import Settings
 from app.graph.client import GraphClient
 from app.loop.models import ApprovalAnswer, ChatRequest
 from app.loop.resume_turn import resume_approval
 from app.loop.turn import run_turn
+from app.memory.self_model import CapabilitySeed, add_capabilities, add_knowledge_gaps
 from app.reasoning.claude.reasoner import ClaudeReasoner
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.settings import ReasonerSettings
@@ -133,6 +134,34 @@ async def test_the_identity_cache_regenerates_only_when_what_it_shows_changed(
     agent.belief("Expenses are matched to the period that earned the revenue", 0.9)
     second = await cache.markdown(graph, agent.id)
     assert second != first and "Expenses are matched" in second
+
+
+async def test_the_identity_cache_regenerates_when_a_capability_is_added(
+    agent: Agent, graph: GraphClient
+) -> None:
+    # A capability given after birth has no outcome yet (no last_refined): the fingerprint
+    # still sees it, so the cached document shows it at once.
+    cache = IdentityCache()
+    first = await cache.markdown(graph, agent.id)
+    assert "forecasting" not in first
+    await add_capabilities(graph, agent.id, [CapabilitySeed(domain="forecasting", proficiency=1.0)])
+    second = await cache.markdown(graph, agent.id)
+    assert "| forecasting | 100% | 0 tasks |" in second
+
+
+async def test_the_identity_document_shows_only_the_newest_knowledge_gaps(
+    agent: Agent, graph: GraphClient
+) -> None:
+    # Up to max_knowledge_gaps (100, or up to 1000) gaps of 2000 characters each: the system
+    # prompt of every Claude call shows the newest GAPS of them, and says how many it left out.
+    gaps = [f"gap {n:03d} " + "x" * 1900 for n in range(100)]
+    await add_knowledge_gaps(graph, agent.id, gaps)
+    document = await read_identity(graph, agent.id)
+    assert document.knowledge_gaps == gaps[-GAPS:]
+    assert document.knowledge_gaps_not_shown == 100 - GAPS
+    assert "gap 099" in document.markdown and "gap 000" not in document.markdown
+    assert f"({100 - GAPS} older gaps not shown)" in document.markdown
+    assert len(document.markdown) < 40_000
 
 
 async def test_a_resumed_turn_answers_with_the_history_and_the_identity(

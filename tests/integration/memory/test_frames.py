@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from fastapi.testclient import TestClient
 
 from app.errors import AgentNotFound
 from app.graph.client import GraphClient
@@ -87,3 +88,58 @@ async def test_frames_are_scoped_to_their_agent(
         await frames.list_frames(graph, agent_id)
     with pytest.raises(AgentNotFound):
         await frames.install_frames(graph, agent_id)
+
+
+def _audit_frame(key: str = "audit") -> FrameSpec:
+    return FrameSpec(
+        key=key,
+        name="Audit review",
+        activation_patterns=["audit"],
+        default_category="contextual",
+        default_stakes="medium",
+        questions_to_ask=[],
+        context_budget=2500,
+    )
+
+
+async def test_a_pack_frame_adds_to_the_defaults_of_an_agent_without_seed_frames(
+    graph: GraphClient, agent: str
+) -> None:
+    # An agent created over the API has no frames; a pack bringing one frame must not take the
+    # shipped ones away: a decision is still a decision (high stakes), not a low-stakes chat.
+    await frames.install_frames(graph, agent, [_audit_frame()], source="pack:audit")
+
+    chosen = await frames.choose_frame(graph, agent, "Should we approve this? pros and cons")
+    assert chosen.selection.key == "decision"
+    assert chosen.frame is not None and chosen.frame.default_stakes == "high"
+    assert chosen.from_defaults
+    audit = await frames.choose_frame(graph, agent, "the audit")
+    assert audit.selection.key == "audit" and not audit.from_defaults
+    assert audit.frame is not None and audit.frame.context_budget == 2500
+
+
+def _document(version: int, frames_: list[dict[str, object]]) -> dict[str, object]:
+    return {
+        "name": "task-override",
+        "version": version,
+        "industry": "testing",
+        "description": "A pack that redefines the task frame, then drops it.",
+        "beliefs": [{"key": "b", "statement": "Ledgers balance.", "category": "ethical"}],
+        "frames": frames_,
+    }
+
+
+async def test_a_retired_pack_frame_of_a_shipped_key_gives_the_shipped_frame_back(
+    client: TestClient, graph: GraphClient, agent: str
+) -> None:
+    # The pack's "task" replaced the installed seed frame (merged on the key); its next
+    # version drops it: the agent thinks in the shipped task frame again, not in none.
+    await frames.install_frames(graph, agent)
+    url = f"/v1/agents/{agent}/packs"
+    override = _audit_frame("task").model_dump() | {"activation_patterns": ["ledger"]}
+    assert client.post(url, json=_document(1, [override])).status_code == 200
+    assert client.post(url, json=_document(2, [])).json()["retired_frames"] == ["task"]
+
+    chosen = await frames.choose_frame(graph, agent, "please build and fix the export")
+    assert chosen.selection.key == "task"
+    assert chosen.frame is not None and chosen.frame.name == "Task execution"

@@ -47,3 +47,26 @@ async def test_introspection_reports_gaps_and_suggests_goals(
     )
 
     assert client.post("/v1/agents/no-such-agent/self/introspect").status_code == 404
+
+
+async def test_a_capability_that_recovered_loses_its_introspection_gap(
+    client: TestClient, graph: GraphClient, agent: str
+) -> None:
+    # Weak first: the gap is added. Then a long run of successes makes it strong: introspection
+    # suggests taking on more of it, and its own gap (no longer true) goes; other gaps stay.
+    gap = "forecasting (my outcomes there mostly fall short)"
+    await self_model.add_knowledge_gaps(graph, agent, ["month-end accruals"])
+    for _ in range(4):
+        await self_model.record_capability_outcome(
+            graph, agent, CapabilityOutcome(domain="forecasting", success=False)
+        )
+    first = client.post(f"/v1/agents/{agent}/self/introspect").json()
+    assert first["gaps_added"] == [gap]
+    for _ in range(40):
+        await self_model.record_capability_outcome(
+            graph, agent, CapabilityOutcome(domain="forecasting", success=True, complexity=1.0)
+        )
+    later = client.post(f"/v1/agents/{agent}/self/introspect").json()
+    assert later["suggested_goals"][0].startswith("Take on more forecasting")
+    assert later["gaps_resolved"] == [gap]
+    assert client.get(f"/v1/agents/{agent}/self").json()["knowledge_gaps"] == ["month-end accruals"]

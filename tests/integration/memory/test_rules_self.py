@@ -10,6 +10,8 @@ import pytest
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.models import BeliefCreate
 from app.beliefs.store import create_belief
+from app.clock import FixedClock
+from app.config import Settings
 from app.embeddings.embedder import Embedder, UnavailableEmbedder
 from app.errors import AgentNotFound, CreedImmutable, InvalidInput, RuleNotFound
 from app.graph.client import GraphClient
@@ -222,3 +224,18 @@ async def test_rules_and_self_are_scoped(
         await self_model.record_capability_outcome(
             graph, agent_id, CapabilityOutcome(domain="x", success=True)
         )
+
+
+async def test_a_capability_outcome_without_a_time_is_at_the_graph_clocks_time(
+    settings: Settings, agent: str
+) -> None:
+    # The injected clock, not the machine's: last_refined is the clock's instant.
+    at = datetime(2021, 3, 4, 5, 6, 7, tzinfo=UTC)
+    fixed = GraphClient.from_settings(settings.neo4j, clock=FixedClock(at))
+    try:
+        refined = await self_model.record_capability_outcome(
+            fixed, agent, CapabilityOutcome(domain="debugging", success=True)
+        )
+    finally:
+        await fixed.close()
+    assert refined.last_refined == at
