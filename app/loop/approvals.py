@@ -140,7 +140,8 @@ async def check_authority(
     named answers as the principal (the API's caller acts for them). The principal may answer
     any approval; anyone else must be a known person of the agent with at least the approval's
     required authority. An agent born without a principal checks nobody (there is no one whose
-    authority an answer could be measured against).
+    authority an answer could be measured against); one whose principal was deleted still
+    checks everyone named (nobody answers as the deleted principal).
 
     Raises:
         AgentNotFound; ApprovalNotAuthorized.
@@ -150,7 +151,9 @@ async def check_authority(
     if not rows:
         raise AgentNotFound(agent_id)
     principal, person = rows[0]["principal"], rows[0]["person"]
-    if principal is None or speaker is None or key == principal["name_key"]:
+    if principal is None and not rows[0]["principal_deleted"]:
+        return
+    if speaker is None or (principal is not None and key == principal["name_key"]):
         return
     needed = stored.public.required_authority
     if needed is None:
@@ -159,7 +162,11 @@ async def check_authority(
     if authority is not None and authority >= needed:
         return
     raise ApprovalNotAuthorized(
-        stored.public.id, speaker, authority, needed, principal["name"] or "the principal"
+        stored.public.id,
+        speaker,
+        authority,
+        needed,
+        (principal["name"] or "the principal") if principal else "the principal (deleted)",
     )
 
 

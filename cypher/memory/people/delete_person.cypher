@@ -3,7 +3,8 @@
 // stays and loses the link: their episodes (WITH), the evidence they gave (FROM, and its
 // source_person id cleared), the beliefs learned from them (LEARNED_FROM), the revisions they
 // were told of (TOLD); reporting lines (REPORTS_TO) go; an agent whose principal they were has
-// none after.
+// none after, and is marked principal_deleted (an approval then needs a person with the
+// authority it asks for: loop/approvals/read_answerer).
 // Params: $agent_id (string), $person_id (string).
 // Returns: name (string), episodes (int: the episodes that lost their link to them).
 //          No row when the person is not the agent's.
@@ -16,7 +17,7 @@ CALL (p) {
 }
 CALL (p) {
   MATCH (agent:Agent {id: $agent_id, principal_id: p.id})
-  SET agent.principal_id = null
+  SET agent.principal_id = null, agent.principal_deleted = true
 }
 WITH p, p.name AS name, episodes
 DETACH DELETE p

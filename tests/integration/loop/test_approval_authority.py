@@ -131,3 +131,29 @@ def test_the_answer_route_declares_its_403(client: TestClient) -> None:
     assert refused["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/ErrorResponse"
     }
+
+
+def test_a_deleted_principal_opens_no_approval_to_anyone(
+    client: TestClient, make_agent: MakeAgent
+) -> None:
+    # An agent whose principal was deleted still had one: an answer needs the authority the
+    # approval asks for (it was open to anyone, as an agent born without a principal is).
+    agent = _born(client, make_agent)
+    agent.belief(RECONCILE, 0.55)
+    asked = agent.chat(REQUEST, speaker="Sam Patel")
+    approval = asked["approval"]
+    assert approval is not None and approval["required_authority"] == 0.7, asked
+    [principal] = [
+        p for p in agent.get("/people", limit=50)["data"] if p["name"] == PRINCIPAL["name"]
+    ]
+    deleted = client.delete(f"/v1/agents/{agent.id}/people/{principal['id']}")
+    assert deleted.status_code == 200, deleted.text
+
+    for speaker in ("Zed Quinn", "Sam Patel", "Maria Lopez"):
+        refused = _answer(agent, approval["id"], speaker=speaker)
+        assert refused.status_code == 403, (speaker, refused.text)
+        assert refused.json()["error"]["details"]["principal"] == "the principal (deleted)"
+    _still_pending(agent, approval["id"])
+
+    approved = _answer(agent, approval["id"], speaker="Olga Brandt")
+    assert approved.status_code == 200, approved.text
