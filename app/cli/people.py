@@ -19,10 +19,11 @@ from app.cli.common import (
     when,
 )
 from app.config import get_settings
-from app.errors import PersonNotFound
+from app.errors import InvalidInput, PersonNotFound, error_entry
 from app.graph.client import GraphClient
 from app.memory.people import store as people
 from app.memory.people.models import Person, PersonCreate, PersonSort
+from app.memory.people.names import name_key
 from app.memory.people.removal import PersonDeletion, PersonMerger, delete_person, merge_people
 
 people_app = typer.Typer(help="The people an agent deals with.", no_args_is_help=True)
@@ -178,6 +179,8 @@ def people_merge(
     async def merge(graph: GraphClient) -> PersonMerger:
         survivor = await _person_id(graph, agent_id, person)
         merged = await _person_id(graph, agent_id, other)
+        if survivor == merged and other != merged:
+            await _refuse_namesakes(graph, agent_id, other, survivor)
         return await merge_people(graph, agent_id, survivor, merged, mechanics=mechanics)
 
     result = run_with_graph(merge)
@@ -186,6 +189,25 @@ def people_merge(
         f"({result.episodes_moved} episodes moved, relationship "
         f"{result.person.relationship_value:.3f})"
     )
+
+
+async def _refuse_namesakes(graph: GraphClient, agent_id: str, name: str, oldest: str) -> None:
+    """A name stands for the oldest person of that name: when several share it, merging them by
+    name names one person twice. Raises :class:`InvalidInput` listing the others' ids to name
+    instead (when nobody else has the name, the merge's own refusal says it is one person).
+
+    Raises:
+        InvalidInput: other people share the name.
+    """
+    key = name_key(name)
+    page = await people.list_people(graph, agent_id, text=name, sort="name", limit=100)
+    others = [p.id for p in page.data if name_key(p.name) == key and p.id != oldest]
+    if others:
+        message = (
+            f"{name!r} names the oldest person of that name ({oldest}); "
+            f"to merge another into them, name it by its id: {', '.join(others)}"
+        )
+        raise InvalidInput(message, errors=[error_entry(["other"], message, "same_person")])
 
 
 def _user_model_lines(found: Person) -> list[str]:

@@ -209,3 +209,23 @@ def test_people_delete_and_merge_from_the_terminal(
     assert itself.exit_code == 1 and "merged into itself" in itself.output
     assert unknown.exit_code == 1 and "person_not_found" in unknown.output
     assert set(_people(client, agent)) == {"Ann Lee"}
+
+
+def test_merging_namesakes_by_name_says_which_ids_to_name(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch, client: TestClient, agent: str
+) -> None:
+    """A name stands for the oldest of that name: two people named alike cannot be told apart by
+    it, and the CLI says which ids to name instead (it answered the merge's `same_person`)."""
+    monkeypatch.setenv("CREDENCE_AGENT_ID", agent)
+    url = f"/v1/agents/{agent}/people"
+    first = client.post(url, json={"name": "Bob Jones"}).json()
+    second = client.post(url, json={"name": "bob jones"}).json()
+    assert first["id"] != second["id"]
+
+    by_name = cli.invoke(cli_app, ["people", "merge", "Bob Jones", "Bob Jones"])
+    by_id = cli.invoke(cli_app, ["people", "merge", "Bob Jones", second["id"]])
+
+    assert by_name.exit_code == 1
+    assert second["id"] in by_name.output and "name it by its id" in by_name.output
+    assert by_id.exit_code == 0, by_id.output
+    assert f"merged {second['id']} into {first['id']}" in by_id.output
