@@ -47,7 +47,7 @@ CALL (agent) {
 }
 CALL (agent) {
   OPTIONAL MATCH (r:Revision {agent_id: $agent_id})
-  WITH r ORDER BY r.at DESC
+  WITH r ORDER BY r.at DESC, r.id
   LIMIT $revisions
   RETURN collect(r {.id, .old_statement, .new_statement, .mode, .at}) AS revisions
 }
