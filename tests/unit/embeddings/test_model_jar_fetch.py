@@ -45,7 +45,8 @@ def _jar(path: Path, graph: bytes) -> bytes:
 def maven(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A Maven home: its local repository ``<tmp>/repository``, its Central ``<tmp>/central``."""
     if shutil.which("mvn") is None or not (REAL_REPOSITORY / PLUGIN).is_dir():
-        pytest.skip("mvn and its dependency plugin (`make install` fetches them) are needed")
+        # Never a skip: the project's install fetches the models with this Maven and plugin.
+        pytest.fail("mvn and its dependency plugin are needed: `make install` fetches them")
     local = tmp_path / "repository"
     local.mkdir()
     for entry in REAL_REPOSITORY.iterdir():  # the plugins, read where they are
