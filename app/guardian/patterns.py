@@ -29,7 +29,7 @@ from app.seeds.censor_patterns import (
     slowest_probe,
     timed_search,
 )
-from app.seeds.files import read_censors
+from app.seeds.files import read_censors, shipped_censor_keys
 
 __all__ = [
     "DEFAULT_ID_PREFIX",
@@ -92,6 +92,6 @@ def shipped_censors() -> tuple[CensorRule, ...]:
     )
 
 
-@cache
 def shipped_keys() -> frozenset[str]:
-    return frozenset(censor.key for censor in shipped_censors() if censor.key is not None)
+    """The keys of the shipped default censors (read once per process)."""
+    return shipped_censor_keys()

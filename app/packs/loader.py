@@ -39,7 +39,7 @@ from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.frames import install_frames_in
 from app.metrics import count_revisions
-from app.seeds.files import read_censors
+from app.seeds.files import shipped_censor_keys
 from app.seeds.pack_schema import KnowledgePack, PackBelief
 from app.seeds.skill_schema import DomainSkill
 from app.seeds.skills import DEFAULT_SKILL, load_skill, skill_json, stored_skill
@@ -502,7 +502,7 @@ async def _refuse_held_censor_keys(tx: Transaction, load: _Load) -> None:
     keys = [censor.key for censor in load.pack.censors]
     if not keys:
         return
-    shipped = {censor.key for censor in read_censors().censors}
+    shipped = shipped_censor_keys()
     holders = {
         key: "the shipped default censor (seeds/censors.yaml)" for key in keys if key in shipped
     }

@@ -154,6 +154,13 @@ def read_censors() -> CensorsFile:
     return _validate(CensorsFile, _read_yaml(path), str(path))
 
 
+@lru_cache(maxsize=1)
+def shipped_censor_keys() -> frozenset[str]:
+    """The keys of the shipped default censors (``seeds/censors.yaml``), read once per process:
+    the guardian's defaults, and the keys no pack or manual censor may take."""
+    return frozenset(censor.key for censor in read_censors().censors)
+
+
 def read_seed_model(model: type[ModelT], path: Path) -> ModelT:
     """Reads and validates one YAML seed file against ``model``.
 
