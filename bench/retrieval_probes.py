@@ -57,6 +57,23 @@ Each probe changes one thing of the real episode search for one run of
   names out as in the question's vector; "What did Caroline research?" → "research"),
   embedded as a query, normalised (the mean of the two cosines, as one vector search);
   ``content-names=W``: the content words with the names kept ("caroline research");
+- ``user-lines=both|vector|lexical``: a long query (a MADial dialogue, one turn a line) without
+  the lines the assistant said (``<Assistant>: ...`` / ``Assistant: ...``), in both halves, in
+  the vector half only (its vector and last lines) or in the lexical half only: of the MADial
+  memories the defaults miss, 136 of 142 are nearest a line the user said
+  (``bench/retrieval_misses.py``);
+- ``lexnorm=ideal[,all]``: the episodes' lexical half of a question (a short query; ``all``: long
+  ones too) scored in Python on the agent's stored words (as ``stem=none``) and each score
+  divided by the question's ideal score (the BM25 of a document of average length holding each
+  query term once), capped at 1, instead of min-max over the kept hits: a turn that matches
+  only a weak word of the question no longer scores 1; of the multi-hop evidence the defaults
+  miss, 50 of 91 items are in the vector pool or the asked speaker's own turns and match no
+  query word at all;
+- ``qturn=F``: a turn whose own text ends with a question mark weighs F × (the episode query's
+  ``weighted``; ``cypher/retrieval/search_episodes.cypher``'s text edited for the run): 22% of
+  LoCoMo's development turns end with "?", 10% of its gold turns do (33 of 337), and the other
+  speaker's questions about the asked thing ("What made you try pottery?") fill the top 10 of
+  missed multi-hop questions; MADial's memories are statements (unchanged);
 - ``held-out LABEL=CACHE ...``: no search: the ``--cache`` files of earlier runs (each a probe's
   settings; LABEL names the probe) scored together as one grid, with the tuning bench's
   leave-one-out report (needs no database);
@@ -77,6 +94,9 @@ Probes are joined by ``+`` (``stem=words+neighbours=2,0.3``).
     .venv/bin/python bench/retrieval_probes.py lexprf=5,10,0.3 --try "" --cache prf.json
     .venv/bin/python bench/retrieval_probes.py content=0.5 --try "" --cache content.json
     .venv/bin/python bench/retrieval_probes.py held-out defaults=defaults.json prf=prf.json
+    .venv/bin/python bench/retrieval_probes.py user-lines=lexical --try "" --cache ul.json
+    .venv/bin/python bench/retrieval_probes.py lexnorm=ideal --try "" --cache ideal.json
+    .venv/bin/python bench/retrieval_probes.py qturn=0.8 --try "" --cache qturn.json
     CREDENCE_EMBEDDINGS__MODEL=e5-small-v2 \\
         .venv/bin/python bench/retrieval_probes.py query-model=e5-small-v2-q --try ""
 """
@@ -87,6 +107,7 @@ import asyncio
 import collections
 import dataclasses
 import json
+import re
 import sys
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
@@ -556,6 +577,118 @@ def content_words(weight: float, names: bool) -> None:
     searches.SectionSearch._asked = asked  # type: ignore[method-assign]
 
 
+ASSISTANT_LINE = re.compile(r"^\s*<?assistant>?\s*:", re.IGNORECASE)
+
+
+def _user_lines(text: str) -> str:
+    """A dialogue without the lines the assistant said."""
+    kept = [line for line in text.splitlines() if not ASSISTANT_LINE.match(line)]
+    return "\n".join(kept) if kept else text
+
+
+def user_lines(where: str) -> None:
+    """A long query without the assistant's lines, in one half or both."""
+    if where not in ("both", "vector", "lexical"):
+        raise SystemExit("user-lines=both, user-lines=vector or user-lines=lexical")
+    long_terms = get_settings().retrieval.long_query_terms
+    original_build = tuning.build_context
+    full_text: dict[str, str] = {}
+
+    async def build(
+        graph: Any, embedder: Any, retrieval: Any, agent_id: str, request: Any, **kw: Any
+    ) -> Any:
+        text = request.q
+        if len((lucene_terms(text) or "").split()) < long_terms or where == "lexical":
+            return await original_build(graph, embedder, retrieval, agent_id, request, **kw)
+        shorter = _user_lines(text)
+        full_text[shorter] = text
+        changed = request.model_copy(update={"q": shorter})
+        return await original_build(graph, embedder, retrieval, agent_id, changed, **kw)
+
+    tuning.build_context = build  # type: ignore[assignment]
+    original_lexical = searches.SectionSearch._lexical
+
+    async def lexical(self: searches.SectionSearch, fulltext_on: bool) -> Any:
+        if self.terms is None or self._question():
+            return await original_lexical(self, fulltext_on)
+        if where == "vector":  # the lexical half keeps the whole dialogue's words
+            terms = lucene_terms(full_text.get(self.text, self.text))
+        else:
+            terms = lucene_terms(_user_lines(self.text))
+        if not terms:
+            return await original_lexical(self, fulltext_on)
+        return await original_lexical(dataclasses.replace(self, terms=terms), fulltext_on)
+
+    searches.SectionSearch._lexical = lexical  # type: ignore[method-assign]
+
+
+def ideal_normalised(scope: str) -> None:
+    """The episodes' lexical half scored against the question's ideal BM25, not min-max."""
+    statistics_of: dict[str, Statistics] = {}
+    original = searches.episode_hits
+    long_terms = get_settings().retrieval.long_query_terms
+
+    async def episode_hits(
+        graph: GraphClient,
+        agent_id: str,
+        terms: str,
+        *,
+        pool: int,
+        keep: int,
+        unmatched: Collection[str] = (),
+        **kw: Any,
+    ) -> list[dict[str, Any]]:
+        query = list(dict.fromkeys(terms.split()))
+        if scope != "all" and len(query) >= long_terms:
+            return await original(
+                graph, agent_id, terms, pool=pool, keep=keep, unmatched=unmatched, **kw
+            )
+        if agent_id not in statistics_of:
+            statistics_of[agent_id] = _statistics(await AGENTS.of(agent_id), list)
+        documents, lengths, df, length = statistics_of[agent_id]
+        scores = bm25_of_words(
+            query, documents, docs=len(documents), length=length, df=df, lengths=lengths
+        )
+        matched = {t for t in query if t not in unmatched} or set(query)
+        scores = {d: v for d, v in scores.items() if matched & set(documents[d])}
+        average = max(1, round(length / max(len(documents), 1)))
+        ideal = bm25_of_words(
+            query,
+            {"ideal": query},
+            docs=len(documents),
+            length=length,
+            df=df,
+            lengths={"ideal": average},
+        ).get("ideal", 0.0)
+        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:keep]
+        return [
+            {"id": d, "rank": rank, "score": min(1.0, v / ideal) if ideal > 0 else 1.0}
+            for rank, (d, v) in enumerate(best, start=1)
+        ]
+
+    searches.episode_hits = episode_hits  # type: ignore[assignment]
+
+
+SPEAKER_FACTOR = "       * (1.0 + CASE WHEN e.speaker_key IN $w.asked_speakers"
+
+
+def question_turns(factor: float) -> None:
+    """A turn that ends with a question mark weighted ``factor`` × in the episode search."""
+    original = QueryCatalog.get
+    edit = f"       * CASE WHEN trim(e.text) ENDS WITH '?' THEN {factor} ELSE 1.0 END\n"
+
+    def get(self: QueryCatalog, name: str) -> Query:
+        query = original(self, name)
+        if name != "retrieval/search_episodes":
+            return query
+        if SPEAKER_FACTOR not in query.text:
+            raise SystemExit("search_episodes.cypher changed: the probe no longer applies")
+        text = query.text.replace(SPEAKER_FACTOR, edit + SPEAKER_FACTOR)
+        return dataclasses.replace(query, text=text)  # type: ignore[arg-type]
+
+    QueryCatalog.get = get  # type: ignore[method-assign]
+
+
 def held_out(named: Sequence[str], args: Any) -> int:
     """Earlier runs' ``--cache`` files scored together as one grid (no database)."""
     queries = [
@@ -591,7 +724,8 @@ def main(argv: Sequence[str]) -> int:
         raise SystemExit(
             "first argument: passage-long | prf=M,BETA | stem=MODE | neighbours=HOW | tail=N,W | "
             "lextail=N | qtf=P | query-model=NAME | next=MODE | lexprf=N,T,W | content=W | "
-            "content-names=W | misses (several joined by '+') | held-out LABEL=CACHE ..."
+            "content-names=W | user-lines=WHERE | lexnorm=ideal[,all] | qturn=F | misses "
+            "(several joined by '+') | held-out LABEL=CACHE ..."
         )
     if argv[0] == "held-out":
         named = [a for a in argv[1:] if not a.startswith("-") and "=" in a]
@@ -636,6 +770,15 @@ def apply(probe: str) -> None:
         content_words(float(probe.removeprefix("content=")), names=False)
     elif probe.startswith("content-names="):
         content_words(float(probe.removeprefix("content-names=")), names=True)
+    elif probe.startswith("user-lines="):
+        user_lines(probe.removeprefix("user-lines="))
+    elif probe.startswith("lexnorm="):
+        how, *scope = probe.removeprefix("lexnorm=").split(",")
+        if how != "ideal":
+            raise SystemExit("lexnorm=ideal or lexnorm=ideal,all")
+        ideal_normalised(scope[0] if scope else "")
+    elif probe.startswith("qturn="):
+        question_turns(float(probe.removeprefix("qturn=")))
     elif probe != "misses":
         raise SystemExit(f"unknown probe {probe!r}")
 
