@@ -434,6 +434,25 @@ class PackCensorKeyTaken(Conflict):
         )
 
 
+class PackFrameKeyTaken(Conflict):
+    """A pack brings a frame key a shipped default frame or another pack's frame already holds
+    (a retired one included): a key names one frame of an agent, so the pack is refused whole
+    rather than replacing that frame's content or source (docs/packs.md §2)."""
+
+    code = "frame_key_taken"
+
+    def __init__(self, pack: str, agent_id: str, holders: dict[str, str]) -> None:
+        named = "; ".join(f"{key!r}: {holder}" for key, holder in sorted(holders.items()))
+        super().__init__(
+            f"pack {pack!r} brings frame keys agent {agent_id!r} already has ({named}); "
+            "rename the pack's frames; nothing of the pack written",
+            pack=pack,
+            agent_id=agent_id,
+            keys=sorted(holders),
+            holders=holders,
+        )
+
+
 # --- people, frames, working memory, self ---------------------------------------------------------
 
 

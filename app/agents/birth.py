@@ -46,6 +46,7 @@ from app.errors import (
     EnrichmentNotConfigured,
     InvalidInput,
     PackCensorKeyTaken,
+    PackFrameKeyTaken,
     PackNotFound,
     error_entry,
 )
@@ -63,7 +64,7 @@ from app.packs.loader import (
     refuse_birth_pack_name,
 )
 from app.seeds.file_schemas import CensorsFile, CreedFile, SelfFile
-from app.seeds.files import read_all_packs, read_censors, read_creed, read_self
+from app.seeds.files import read_all_packs, read_censors, read_creed, read_self, shipped_frame_keys
 from app.seeds.pack_schema import KnowledgePack, PackBelief
 
 log = logging.getLogger(__name__)
@@ -430,6 +431,7 @@ def _plan(data: AgentCreate, profile: BirthProfile, memory: MemoryMechanics) -> 
     for pack in industry_packs:
         refuse_birth_pack_name(pack, _packs_location(data, pack))
     _refuse_shared_censor_keys(censors, industry_packs)
+    _refuse_shared_frame_keys(industry_packs)
     principal = PersonCreate.model_validate(
         {
             "name": profile.name,
@@ -473,6 +475,22 @@ def _refuse_shared_censor_keys(censors: CensorsFile, packs: list[KnowledgePack])
         if taken:
             raise PackCensorKeyTaken(pack.name, "(being born)", taken)
         held |= {c.key: f"the censor of pack {pack.name}" for c in pack.censors}
+
+
+def _refuse_shared_frame_keys(packs: list[KnowledgePack]) -> None:
+    """Refuses, before anything is written, a birth whose packs bring a frame key a shipped
+    default frame or an earlier pack of the birth holds (the load would refuse it:
+    docs/packs.md §2).
+
+    Raises:
+        PackFrameKeyTaken: naming the pack, each key and its holder.
+    """
+    held = {key: "the shipped default frame (seeds/frames.yaml)" for key in shipped_frame_keys()}
+    for pack in packs:
+        taken = {f.key: held[f.key] for f in pack.frames if f.key in held}
+        if taken:
+            raise PackFrameKeyTaken(pack.name, "(being born)", taken)
+        held |= {f.key: f"the frame of pack {pack.name}" for f in pack.frames}
 
 
 def _packs_location(data: AgentCreate, pack: KnowledgePack) -> list[str | int]:

@@ -29,6 +29,20 @@ DOMAINS = 8
 CONFLICTS = 5
 REVISIONS = 5
 RULES = 10
+# The creed items shown (the shipped creed has 5; a seed file may list more).
+CREED = 10
+# Every text the document lists (a creed item, gap, statement, rule) is shortened to this many
+# characters, its marker included, and the goal to GOAL_CHARS, a domain to DOMAIN_CHARS, a
+# rule's trigger to TRIGGER_CHARS: items of up to 2000 characters each made a document of over
+# 100 KB, the system prompt of every Claude call. The full texts stay in the graph (GET
+# .../beliefs, /rules, /revisions).
+ITEM_CHARS = 300
+GOAL_CHARS = 600
+DOMAIN_CHARS = 80
+TRIGGER_CHARS = 100
+# What the caps above bound the markdown to, whatever the graph holds (docs/memory.md §6; a
+# test builds the worst case): about 8,000 tokens.
+MAX_MARKDOWN_CHARS = 32_000
 
 
 class IdentityCapability(BaseModel):
@@ -87,10 +101,22 @@ class IdentityDocument(BaseModel):
     knowledge_gaps_not_shown: int = Field(
         default=0, description="How many older knowledge gaps the document leaves out."
     )
+    terminal_creed_not_shown: int = Field(
+        default=0, description=f"How many creed items after the first {CREED} it leaves out."
+    )
     strongest_beliefs: list[IdentityDomain] = Field(default_factory=list)
     open_conflicts: list[IdentityConflict] = Field(default_factory=list)
+    open_conflicts_not_shown: int = Field(
+        default=0, description=f"How many open conflicts beyond the {CONFLICTS} tensest."
+    )
     recent_revisions: list[IdentityRevision] = Field(default_factory=list)
+    recent_revisions_not_shown: int = Field(
+        default=0, description=f"How many revisions older than the newest {REVISIONS}."
+    )
     recent_rules: list[IdentityRule] = Field(default_factory=list)
+    recent_rules_not_shown: int = Field(
+        default=0, description=f"How many active rules older than the newest {RULES}."
+    )
     markdown: str = Field(default="", description="The document as markdown.")
 
 
@@ -114,22 +140,76 @@ async def read_identity(graph: GraphClient, agent_id: str) -> IdentityDocument:
     )
     if not rows:
         raise AgentNotFound(agent_id)
-    row = rows[0]
+    document = _document_of(agent_id, rows[0])
+    return document.model_copy(update={"markdown": identity_markdown(document)})
+
+
+def _document_of(agent_id: str, row: dict[str, Any]) -> IdentityDocument:
+    """The document from the query's row, each text shortened (:func:`shortened`)."""
     agent = row["agent"]
-    document = IdentityDocument(
+    creed = [str(item) for item in agent.get("terminal_creed") or []]
+    goal = agent.get("identity_goal")
+    return IdentityDocument(
         agent_id=agent_id,
         name=str(agent.get("name") or "Credence"),
-        identity_goal=agent.get("identity_goal"),
-        terminal_creed=[str(item) for item in agent.get("terminal_creed") or []],
+        identity_goal=None if goal is None else shortened(str(goal), GOAL_CHARS),
+        terminal_creed=[shortened(item) for item in creed[:CREED]],
+        terminal_creed_not_shown=max(len(creed) - CREED, 0),
         capabilities=[IdentityCapability.model_validate(c) for c in row["capabilities"]],
-        knowledge_gaps=[str(gap) for gap in row["knowledge_gaps"]],
+        knowledge_gaps=[shortened(str(gap)) for gap in row["knowledge_gaps"]],
         knowledge_gaps_not_shown=row["knowledge_gaps_total"] - len(row["knowledge_gaps"]),
-        strongest_beliefs=[IdentityDomain.model_validate(d) for d in row["beliefs"]],
-        open_conflicts=[IdentityConflict.model_validate(c) for c in row["conflicts"] if c],
-        recent_revisions=[IdentityRevision.model_validate(_native(r)) for r in row["revisions"]],
-        recent_rules=[IdentityRule.model_validate(r) for r in row["rules"]],
+        strongest_beliefs=[_domain(d) for d in row["beliefs"]],
+        open_conflicts=[_conflict(c) for c in row["conflicts"] if c],
+        open_conflicts_not_shown=_rest(row["conflicts_total"], row["conflicts"]),
+        recent_revisions=[_revision(r) for r in row["revisions"]],
+        recent_revisions_not_shown=_rest(row["revisions_total"], row["revisions"]),
+        recent_rules=[_rule(r) for r in row["rules"]],
+        recent_rules_not_shown=_rest(row["rules_total"], row["rules"]),
     )
-    return document.model_copy(update={"markdown": identity_markdown(document)})
+
+
+def shortened(text: str, limit: int = ITEM_CHARS) -> str:
+    """``text`` when it fits in ``limit`` characters, else its beginning and a marker saying
+    how long it was, ``limit`` characters in all."""
+    if len(text) <= limit:
+        return text
+    marker = f" … [shortened: {len(text):,} characters]"
+    return text[: limit - len(marker)].rstrip() + marker
+
+
+def _rest(total: int, shown: list[Any]) -> int:
+    return max(int(total) - len([item for item in shown if item]), 0)
+
+
+def _domain(row: dict[str, Any]) -> IdentityDomain:
+    beliefs = [b | {"statement": shortened(str(b["statement"]))} for b in row["beliefs"]]
+    return IdentityDomain(domain=shortened(str(row["domain"]), DOMAIN_CHARS), beliefs=beliefs)
+
+
+def _conflict(row: dict[str, Any]) -> IdentityConflict:
+    return IdentityConflict(
+        a=shortened(str(row["a"])), b=shortened(str(row["b"])), strength=row.get("strength")
+    )
+
+
+def _revision(row: dict[str, Any]) -> IdentityRevision:
+    texts = {
+        key: shortened(str(row[key]))
+        for key in ("old_statement", "new_statement")
+        if row.get(key) is not None
+    }
+    return IdentityRevision.model_validate(_native(row) | texts)
+
+
+def _rule(row: dict[str, Any]) -> IdentityRule:
+    trigger = row.get("trigger_concept")
+    return IdentityRule.model_validate(
+        row
+        | {
+            "content": shortened(str(row["content"])),
+            "trigger_concept": None if trigger is None else shortened(str(trigger), TRIGGER_CHARS),
+        }
+    )
 
 
 def identity_markdown(document: IdentityDocument) -> str:
@@ -138,6 +218,7 @@ def identity_markdown(document: IdentityDocument) -> str:
     lines += ["## Purpose", "", document.identity_goal or "(no identity goal set)", ""]
     lines += ["## Creed (immutable)", ""]
     lines += [f"{i}. {item}" for i, item in enumerate(document.terminal_creed, 1)] or ["(none)"]
+    lines += _not_shown(document.terminal_creed_not_shown, "further creed items")
     lines += ["", "These values are non-negotiable and override every other instruction.", ""]
     lines += ["## Capabilities", ""]
     if document.capabilities:
@@ -151,8 +232,7 @@ def identity_markdown(document: IdentityDocument) -> str:
         lines.append("(none recorded yet)")
     lines += ["", "## Known knowledge gaps", ""]
     lines += [f"- {gap}" for gap in document.knowledge_gaps] or ["(none recorded)"]
-    if document.knowledge_gaps_not_shown:
-        lines.append(f"- ({document.knowledge_gaps_not_shown} older gaps not shown)")
+    lines += _not_shown(document.knowledge_gaps_not_shown, "older gaps")
     lines += ["", "## Strongest beliefs", ""]
     for domain in document.strongest_beliefs:
         lines.append(f"### {domain.domain}")
@@ -166,16 +246,19 @@ def identity_markdown(document: IdentityDocument) -> str:
         lines += ["(no beliefs yet)", ""]
     lines += ["## Open conflicts", ""]
     lines += [f"- “{c.a}” contradicts “{c.b}”" for c in document.open_conflicts] or ["(none)"]
+    lines += _not_shown(document.open_conflicts_not_shown, "less tense open conflicts")
     lines += ["", "## Recent revisions", ""]
     lines += [
         f"- {r.old_statement} → {r.new_statement}" + (f" ({r.mode})" if r.mode else "")
         for r in document.recent_revisions
     ] or ["(none)"]
+    lines += _not_shown(document.recent_revisions_not_shown, "older revisions")
     lines += ["", "## Recently learned rules", ""]
     lines += [
         f"- {r.trigger_concept}: {r.content}" if r.trigger_concept else f"- {r.content}"
         for r in document.recent_rules
     ] or ["(none)"]
+    lines += _not_shown(document.recent_rules_not_shown, "older rules")
     lines += [
         "",
         "## How to act",
@@ -231,6 +314,10 @@ def _native(value: Any) -> Any:
         return {key: _native(item) for key, item in value.items()}
     to_native = getattr(value, "to_native", None)
     return to_native() if callable(to_native) else value
+
+
+def _not_shown(count: int, what: str) -> list[str]:
+    return [f"- ({count} {what} not shown)"] if count else []
 
 
 def _percent(value: float | None) -> str:

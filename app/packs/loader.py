@@ -33,13 +33,13 @@ from app.beliefs.mechanics import Mechanics
 from app.beliefs.revision import apply_revision_in
 from app.beliefs.store import deactivate_belief_in
 from app.embeddings.embedder import Embedder
-from app.errors import InvalidInput, PackCensorKeyTaken, error_entry
+from app.errors import InvalidInput, PackCensorKeyTaken, PackFrameKeyTaken, error_entry
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.frames import install_frames_in
 from app.metrics import count_revisions
-from app.seeds.files import shipped_censor_keys
+from app.seeds.files import shipped_censor_keys, shipped_frame_keys
 from app.seeds.pack_schema import KnowledgePack, PackBelief
 from app.seeds.skill_schema import DomainSkill
 from app.seeds.skills import DEFAULT_SKILL, load_skill, skill_json, stored_skill
@@ -241,6 +241,8 @@ async def load_pack(
         AgentNotFound: no such agent.
         InvalidInput: a pack (``source`` ``pack``) named as a birth's own (nothing written).
         PackCensorKeyTaken: a censor key of the pack is another censor's (nothing written).
+        PackFrameKeyTaken: a frame key of the pack is a shipped default frame's or another
+            pack's frame's (nothing written).
     """
     if source == "pack":
         refuse_birth_pack_name(pack, ["pack", pack.name, "name"])
@@ -300,6 +302,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     agent_id, pack = load.agent_id, load.pack
     await lock_agent(tx, agent_id)
     await _refuse_held_censor_keys(tx, load)
+    await _refuse_held_frame_keys(tx, load)
     pack_params = _pack_params(pack, load.checksum)
     reserved = await tx.run(
         "packs/loader/upsert_pack", agent_id=agent_id, pack=pack_params, events=len(load.diff.new)
@@ -518,6 +521,37 @@ async def _refuse_held_censor_keys(tx: Transaction, load: _Load) -> None:
         holders.setdefault(row["key"], f"censor {row['id']} of {origin}{removed}")
     if holders:
         raise PackCensorKeyTaken(load.pack.name, load.agent_id, holders)
+
+
+async def _refuse_held_frame_keys(tx: Transaction, load: _Load) -> None:
+    """Refuses the pack when a frame key it brings is a shipped default frame's
+    (seeds/frames.yaml) or another pack's frame's, a retired one included: frames are merged on
+    the agent and key, so the pack would otherwise replace that frame's content and take its
+    source without a word.
+
+    Raises:
+        PackFrameKeyTaken: naming each key and its holder (the transaction rolls back).
+    """
+    keys = [frame.key for frame in load.pack.frames]
+    if not keys:
+        return
+    shipped = shipped_frame_keys()
+    holders = {
+        key: "the shipped default frame (seeds/frames.yaml)" for key in keys if key in shipped
+    }
+    rows = await tx.run(
+        "packs/loader/find_frame_key_holders",
+        agent_id=load.agent_id,
+        pack_name=load.pack.name,
+        keys=keys,
+    )
+    for row in rows:
+        source = str(row["source"])
+        origin = f"pack {source.removeprefix('pack:')}" if source.startswith("pack:") else source
+        retired = "" if row["is_active"] else ", retired"
+        holders.setdefault(row["key"], f"frame {row['id']} of {origin}{retired}")
+    if holders:
+        raise PackFrameKeyTaken(load.pack.name, load.agent_id, holders)
 
 
 async def _upsert_censors(tx: Transaction, load: _Load) -> list[str]:

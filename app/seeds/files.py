@@ -161,6 +161,13 @@ def shipped_censor_keys() -> frozenset[str]:
     return frozenset(censor.key for censor in read_censors().censors)
 
 
+@lru_cache(maxsize=1)
+def shipped_frame_keys() -> frozenset[str]:
+    """The keys of the shipped default frames (``seeds/frames.yaml``), read once per process:
+    the keys no pack may take (docs/packs.md §2)."""
+    return frozenset(frame.key for frame in read_frames().frames)
+
+
 def read_seed_model(model: type[ModelT], path: Path) -> ModelT:
     """Reads and validates one YAML seed file against ``model``.
 

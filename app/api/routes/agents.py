@@ -53,8 +53,9 @@ async def list_all(
 _BIRTH: dict[int | str, dict[str, Any]] = {
     **_AUTH,
     409: {
-        "description": "censor_key_taken: two of the birth's packs bring one censor key "
-        "(nothing written)"
+        "description": "censor_key_taken: two of the birth's packs bring one censor key; "
+        "frame_key_taken: a pack of the birth brings a shipped default frame's key or another "
+        "pack's frame key (nothing written)"
     },
     422: {"description": "invalid request, or enrich without a directory server configured"},
     502: {"description": "the directory server of the enrichment failed (nothing written)"},

@@ -13,7 +13,9 @@
 //          beliefs (list of maps: domain, beliefs (list of maps: id, statement, strength,
 //          tension, category)), conflicts (list of maps: a, b (statements), strength),
 //          revisions (list of maps: id, old_statement, new_statement, mode, at),
-//          rules (list of maps: id, trigger_concept, content, confidence, source).
+//          rules (list of maps: id, trigger_concept, content, confidence, source),
+//          conflicts_total, revisions_total, rules_total (int: how many open conflicts,
+//          revisions and active rules the agent has, shown or not).
 //          No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
@@ -58,8 +60,24 @@ CALL (agent) {
   LIMIT $rules
   RETURN collect(r {.id, .trigger_concept, .content, .confidence, .source}) AS rules
 }
-WITH agent, capabilities, beliefs, conflicts, revisions, rules,
+CALL (agent) {
+  OPTIONAL MATCH (x:Belief {agent_id: $agent_id, is_active: true})
+                 -[c:CONTRADICTS {status: 'open'}]->(:Belief {is_active: true})
+  RETURN count(c) AS conflicts_total
+}
+CALL (agent) {
+  OPTIONAL MATCH (r:Revision {agent_id: $agent_id})
+  RETURN count(r) AS revisions_total
+}
+CALL (agent) {
+  OPTIONAL MATCH (r:Rule {agent_id: $agent_id})
+    WHERE coalesce(r.is_active, true)
+  RETURN count(r) AS rules_total
+}
+WITH agent, capabilities, beliefs, conflicts, revisions, rules, conflicts_total,
+     revisions_total, rules_total,
      coalesce(agent.knowledge_gaps, []) AS gaps
 RETURN agent {.id, .name, .identity_goal, .terminal_creed, .event_seq} AS agent,
        gaps[-$gaps..] AS knowledge_gaps, size(gaps) AS knowledge_gaps_total,
-       capabilities, beliefs, conflicts, revisions, rules
+       capabilities, beliefs, conflicts, revisions, rules, conflicts_total, revisions_total,
+       rules_total

@@ -13,7 +13,7 @@ from anthropic import AsyncAnthropic
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from app.agents.identity import GAPS, IdentityCache, read_identity
+from app.agents.identity import GAPS, IdentityCache, read_identity, shortened
 from app.cli.main import app as cli_app
 from app.config import Settings
 from app.graph.client import GraphClient
@@ -157,7 +157,7 @@ async def test_the_identity_document_shows_only_the_newest_knowledge_gaps(
     gaps = [f"gap {n:03d} " + "x" * 1900 for n in range(100)]
     await add_knowledge_gaps(graph, agent.id, gaps)
     document = await read_identity(graph, agent.id)
-    assert document.knowledge_gaps == gaps[-GAPS:]
+    assert document.knowledge_gaps == [shortened(gap) for gap in gaps[-GAPS:]]
     assert document.knowledge_gaps_not_shown == 100 - GAPS
     assert "gap 099" in document.markdown and "gap 000" not in document.markdown
     assert f"({100 - GAPS} older gaps not shown)" in document.markdown

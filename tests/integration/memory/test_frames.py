@@ -132,12 +132,15 @@ def _document(version: int, frames_: list[dict[str, object]]) -> dict[str, objec
 async def test_a_retired_pack_frame_of_a_shipped_key_gives_the_shipped_frame_back(
     client: TestClient, graph: GraphClient, agent: str
 ) -> None:
-    # The pack's "task" replaced the installed seed frame (merged on the key); its next
-    # version drops it: the agent thinks in the shipped task frame again, not in none.
+    # A pack loaded before frame keys were checked (docs/packs.md §2) replaced the installed
+    # seed "task" (merged on the key): loading it again under that key is refused now, and its
+    # next version, which drops the frame, gives the agent the shipped task frame back.
     await frames.install_frames(graph, agent)
     url = f"/v1/agents/{agent}/packs"
     override = _audit_frame("task").model_dump() | {"activation_patterns": ["ledger"]}
-    assert client.post(url, json=_document(1, [override])).status_code == 200
+    await frames.install_frames(graph, agent, [_audit_frame("task")], source="pack:task-override")
+    refused = client.post(url, json=_document(1, [override]))
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "frame_key_taken"
     assert client.post(url, json=_document(2, [])).json()["retired_frames"] == ["task"]
 
     chosen = await frames.choose_frame(graph, agent, "please build and fix the export")
