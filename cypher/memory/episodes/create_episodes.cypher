@@ -72,9 +72,17 @@ CALL (e, row) {
 CALL (e, row) {
   WITH e, row WHERE row.person IS NOT NULL
   // The speaker is the oldest person of that name (two people may share one: a look-up by
-  // name takes the oldest, memory/people/find_person_by_name), else a new one.
-  OPTIONAL MATCH (known:Person {agent_id: $agent_id, name_key: row.person.name_key})
-  WITH e, row, known ORDER BY known.created_at, known.id LIMIT 1
+  // name takes the oldest, memory/people/find_person_by_name), else the person who holds the
+  // name as an alias (a person merged into them was known by it), else a new one. A turn of an
+  // alias is keyed by the person's own name, as a merge keys the merged person's turns.
+  OPTIONAL MATCH (named:Person {agent_id: $agent_id, name_key: row.person.name_key})
+  WITH e, row, named ORDER BY named.created_at, named.id LIMIT 1
+  OPTIONAL CALL (row, named) {
+    WITH row, named WHERE named IS NULL
+    MATCH (aliased:Person {agent_id: $agent_id}) WHERE row.person.name_key IN aliased.alias_keys
+    RETURN aliased ORDER BY aliased.created_at, aliased.id LIMIT 1
+  }
+  WITH e, row, coalesce(named, aliased) AS known
   CALL (row, known) {
     WITH row, known WHERE known IS NULL
     CREATE (born:Person {agent_id: $agent_id})
@@ -87,6 +95,7 @@ CALL (e, row) {
   SET p.last_seen = CASE WHEN p.last_seen IS NULL OR row.occurred_at > p.last_seen
                          THEN row.occurred_at ELSE p.last_seen END
   CREATE (e)-[:WITH {role: 'speaker'}]->(p)
+  SET e.speaker_key = p.name_key
   RETURN p.id AS person_id
   UNION
   WITH row WHERE row.person IS NULL
