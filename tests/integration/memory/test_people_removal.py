@@ -12,9 +12,11 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
+from app.clock import Clock
 from app.config import Settings
-from app.graph.client import GraphClient
+from app.graph.client import GraphClient, Transaction
 from app.loop.activation import read_people_and_history
+from app.loop.revisits import mark_told_in
 from app.memory.people import store as people
 from app.memory.people.name_index import kept_pairs
 
@@ -288,6 +290,7 @@ async def test_a_revision_told_to_both_merged_people_is_told_once(
     await test_graph.write(
         "probe/tell_revision",
         agent_id=agent,
+        revision_id=f"{agent}-r1",
         told=[
             {"person_id": jones["id"], "episode_id": "late", "at": "2026-01-05T00:00:00Z"},
             {"person_id": bob["id"], "episode_id": "early", "at": "2026-01-02T00:00:00Z"},
@@ -318,3 +321,24 @@ async def test_a_deleted_speakers_turns_do_not_match_a_later_namesake(
     assert old["speaker"] == "Bob" and old["speaker_key"] != "bob"
     links = await _links(test_graph, agent)
     assert links["Bob"] == (["d2"], ["bob"])
+
+
+async def test_a_revision_told_to_a_merged_name_is_told_to_the_survivor(
+    client: TestClient, graph: GraphClient, test_graph: GraphClient, agent: str, clock: Clock
+) -> None:
+    """A turn by the alias "Bob" marks the revision told to Bob Jones (loop/revisits)."""
+    url = f"/v1/agents/{agent}/people"
+    jones = client.post(url, json={"name": "Bob Jones"}).json()
+    bob = client.post(url, json={"name": "Bob"}).json()
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+    await test_graph.write(
+        "probe/tell_revision", agent_id=agent, revision_id=f"{agent}-r2", told=[]
+    )
+
+    async def work(tx: Transaction) -> None:
+        await mark_told_in(tx, agent, "bob", [f"{agent}-r2"], "turn", clock.now())
+
+    await graph.write_transaction(work, action="telling")
+
+    rows = await test_graph.read("probe/told_edges", agent_id=agent)
+    assert [(r["person_id"], r["episode_id"]) for r in rows] == [(jones["id"], "turn")]
