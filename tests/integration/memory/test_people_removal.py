@@ -342,3 +342,30 @@ async def test_a_revision_told_to_a_merged_name_is_told_to_the_survivor(
 
     rows = await test_graph.read("probe/told_edges", agent_id=agent)
     assert [(r["person_id"], r["episode_id"]) for r in rows] == [(jones["id"], "turn")]
+
+
+async def test_aliases_follow_merges_and_a_key_is_one_persons(
+    client: TestClient, graph: GraphClient, agent: str
+) -> None:
+    """A merged person's own aliases move with them; a later merge of another person of an
+    aliased name takes the alias (a key is one person's alias only); deleting the holder forgets
+    it."""
+    url = f"/v1/agents/{agent}/people"
+    jones, bob, bobby, smith, bob_again = (
+        client.post(url, json={"name": name}).json()
+        for name in ("Bob Jones", "Bob", "Bobby", "Bob Smith", "bob")
+    )
+    client.post(f"{url}/{bob['id']}/merge", json={"other_id": bobby["id"]})
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+
+    async def holder(name: str) -> str | None:
+        found = await people.find_person(graph, agent, name)
+        return None if found is None else found.id
+
+    assert await holder("Bobby") == jones["id"]
+    assert await holder("bob") == bob_again["id"]  # a person of that name wins
+    client.post(f"{url}/{smith['id']}/merge", json={"other_id": bob_again["id"]})
+    assert await holder("bob") == smith["id"]  # the latest merge took the alias
+    assert await holder("bobby") == jones["id"]
+    client.delete(f"{url}/{jones['id']}")
+    assert await holder("bobby") is None
