@@ -155,6 +155,8 @@ async def check_authority(
         return
     if speaker is None or (principal is not None and key == principal["name_key"]):
         return
+    if principal is not None and person is not None and person["id"] == principal["id"]:
+        return  # the principal by a name merged into them (an alias, docs/memory.md §2)
     needed = stored.public.required_authority
     if needed is None:
         needed = required_authority(stored.state.stakes if stored.state else "low", loop)

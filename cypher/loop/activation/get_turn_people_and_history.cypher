@@ -8,26 +8,37 @@
 //         $speaker_key (string or null: the speaker's name_key; null reads no speaker),
 //         $topic_episodes (int: the speaker's latest episodes whose topics count),
 //         $topics (int: topics returned).
-// Returns: names (list of [id, name]: every person), speakers (the rows of the people of the
-//          speaker's name, as loop/activation/get_people_by_ids returns them, oldest first as
-//          memory/people/find_person_by_name takes them: two people may share a name), speaker_topics (list of
+// Returns: names (list of [id, name]: every person, and each alias key of a person as a name of
+//          theirs), speakers (the rows of the people of the speaker's name, as
+//          loop/activation/get_people_by_ids returns them, oldest first as
+//          memory/people/find_person_by_name takes them: two people may share a name; when none
+//          has it, the person who holds it as an alias, docs/memory.md §2), speaker_topics (list of
 //          topics, most recent first, each as the form of the word those episodes use most, as
 //          memory/people/list_person_topics shows it), history (list of {speaker, message, response},
 //          newest first: no time, which the turn does not read). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
   MATCH (p:Person {agent_id: agent.id})
-  RETURN collect([p.id, p.name]) AS names
+  UNWIND [p.name] + coalesce(p.alias_keys, []) AS name
+  RETURN collect([p.id, name]) AS names
 }
 CALL (agent) {
-  OPTIONAL MATCH (p:Person {agent_id: agent.id, name_key: $speaker_key})
-  WITH p ORDER BY p.created_at, p.id
-  RETURN collect(p {.id, .name, .name_key, .role, .authority, .relationship_value,
-                    .affect_valence, .affect_stress, .trust, .knowledge, .inferred_goals,
-                    .successful_patterns}) AS speakers
+  OPTIONAL MATCH (named:Person {agent_id: agent.id, name_key: $speaker_key})
+  WITH named ORDER BY named.created_at, named.id
+  WITH collect(named) AS named
+  OPTIONAL CALL (named) {
+    WITH named WHERE named = []
+    MATCH (aliased:Person {agent_id: $agent_id}) WHERE $speaker_key IN aliased.alias_keys
+    RETURN aliased ORDER BY aliased.created_at, aliased.id LIMIT 1
+  }
+  RETURN [p IN named + CASE WHEN aliased IS NULL THEN [] ELSE [aliased] END |
+          p {.id, .name, .name_key, .role, .authority, .relationship_value,
+             .affect_valence, .affect_stress, .trust, .knowledge, .inferred_goals,
+             .successful_patterns}] AS speakers
 }
-CALL (agent) {
-  OPTIONAL MATCH (speaker:Person {agent_id: agent.id, name_key: $speaker_key})<-[:WITH]-(e:Episode)
+CALL (agent, speakers) {
+  OPTIONAL MATCH (speaker:Person)<-[:WITH]-(e:Episode)
+    WHERE speaker.id IN [p IN speakers | p.id] AND speaker.agent_id = agent.id
   WITH e ORDER BY e.occurred_at DESC, e.created_at DESC
   LIMIT $topic_episodes
   OPTIONAL MATCH (e)-[m:MENTIONS]->(s:Subject {kind: 'topic'})

@@ -7,7 +7,17 @@
 // Returns: revision_id (string), old_statement (string), new_statement (string: the active end
 //          of the lineage, else the revision's own), last_told (datetime: the latest turn with
 //          the person that rested on the old belief), one row per revision, most recent first.
-MATCH (p:Person {agent_id: $agent_id, name_key: $name_key})
+// The speaker is every person of that name, else the person who holds it as an alias
+// (docs/memory.md §2).
+CALL () {
+  MATCH (p:Person {agent_id: $agent_id, name_key: $name_key})
+  RETURN p
+  UNION
+  MATCH (p:Person {agent_id: $agent_id})
+  WHERE $name_key IN p.alias_keys
+    AND NOT EXISTS { MATCH (:Person {agent_id: $agent_id, name_key: $name_key}) }
+  RETURN p
+}
 MATCH (p)<-[:WITH]-(e:Episode)-[:ABOUT]->(old:Belief)<-[:REVISED]-(r:Revision)
 WHERE old.agent_id = $agent_id AND old.is_active = false AND NOT (r)-[:TOLD]->(p)
 WITH r, old, max(e.occurred_at) AS last_told

@@ -26,6 +26,13 @@ OPTIONAL MATCH (agent:Agent {id: $agent_id})
 FOREACH (a IN CASE WHEN agent IS NULL THEN [] ELSE [agent] END |
   SET a.episodes_since_reflection = coalesce(a.episodes_since_reflection, 0) + size($episodes))
 WITH 1 AS go
+// The agent's alias keys (docs/memory.md §2), read once for the batch: [key, person] pairs, one
+// per key (a merge gives a key to one person only).
+CALL () {
+  MATCH (p:Person {agent_id: $agent_id}) WHERE p.alias_keys IS NOT NULL
+  UNWIND p.alias_keys AS alias
+  RETURN collect([alias, p]) AS aliases
+}
 UNWIND $episodes AS row
 CREATE (e:Episode {id: row.id, agent_id: $agent_id})
 SET e.external_id = row.external_id,
@@ -55,7 +62,7 @@ SET e.external_id = row.external_id,
     e.mentioned_dates = row.mentioned_dates,
     e.lexical_terms = row.lexical_terms,
     e.token_count = row.token_count
-WITH e, row
+WITH e, row, aliases
 CALL (e, row) {
   WITH e, row WHERE row.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(e, 'embedding', toFloatList(row.embedding))
@@ -69,12 +76,16 @@ CALL (e, row) {
                           ELSE s.started_at END
   CREATE (e)-[:IN_SESSION]->(s)
 }
-CALL (e, row) {
-  WITH e, row WHERE row.person IS NOT NULL
+CALL (e, row, aliases) {
+  WITH e, row, aliases WHERE row.person IS NOT NULL
   // The speaker is the oldest person of that name (two people may share one: a look-up by
-  // name takes the oldest, memory/people/find_person_by_name), else a new one.
-  OPTIONAL MATCH (known:Person {agent_id: $agent_id, name_key: row.person.name_key})
-  WITH e, row, known ORDER BY known.created_at, known.id LIMIT 1
+  // name takes the oldest, memory/people/find_person_by_name), else the person who holds the
+  // name as an alias (a person merged into them was known by it), else a new one. A turn of an
+  // alias is keyed by the person's own name, as a merge keys the merged person's turns.
+  OPTIONAL MATCH (named:Person {agent_id: $agent_id, name_key: row.person.name_key})
+  WITH e, row, aliases, named ORDER BY named.created_at, named.id LIMIT 1
+  WITH e, row,
+       coalesce(named, [pair IN aliases WHERE pair[0] = row.person.name_key | pair[1]][0]) AS known
   CALL (row, known) {
     WITH row, known WHERE known IS NULL
     CREATE (born:Person {agent_id: $agent_id})
@@ -87,6 +98,7 @@ CALL (e, row) {
   SET p.last_seen = CASE WHEN p.last_seen IS NULL OR row.occurred_at > p.last_seen
                          THEN row.occurred_at ELSE p.last_seen END
   CREATE (e)-[:WITH {role: 'speaker'}]->(p)
+  SET e.speaker_key = p.name_key
   RETURN p.id AS person_id
   UNION
   WITH row WHERE row.person IS NULL

@@ -1,9 +1,12 @@
-// The names of an agent's people (to find them mentioned in a text).
+// The names of an agent's people (to find them mentioned in a text): each person's name, and
+// each of their alias keys (the names of people merged into them, docs/memory.md §2) as a name
+// of theirs.
 // Params: $agent_id (string).
 // Returns: people (list of {id, name}). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
   MATCH (p:Person {agent_id: agent.id})
-  RETURN collect({id: p.id, name: p.name}) AS people
+  UNWIND [p.name] + coalesce(p.alias_keys, []) AS name
+  RETURN collect({id: p.id, name: name}) AS people
 }
 RETURN people

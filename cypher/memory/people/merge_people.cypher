@@ -5,14 +5,30 @@
 // re-keyed to the survivor's name_key so a search by their name finds those turns), the
 // evidence they gave (FROM and source_person), the beliefs learned from them (LEARNED_FROM),
 // the revisions they were told of (TOLD), reporting lines (REPORTS_TO, none to themself), the
-// agent's principal; then the merged person is deleted.
+// agent's principal; then the merged person is deleted. The names the merged person was known
+// by (their name_key and their own alias_keys) become alias_keys of the survivor, so a speaker or
+// a look-up by that name still finds it (docs/memory.md §2, aliases): a key is one person's alias
+// only (the latest merge takes it from any other person of the agent), and none is the
+// survivor's own name_key. A revision told to both keeps one TOLD edge to the survivor, the
+// earlier telling's (its `at` and `episode_id`).
 // Params: $agent_id (string), $survivor_id (string), $merged_id (string),
 //         $changes (map: the same keys as $person of memory/people/create_person).
 // Returns: person (map of the survivor's properties), episodes (int: the episodes moved).
 //          No row when either person is not the agent's.
 MATCH (keep:Person {agent_id: $agent_id, id: $survivor_id})
 MATCH (gone:Person {agent_id: $agent_id, id: $merged_id})
-SET keep += $changes
+WITH keep, gone,
+     [key IN coalesce(gone.alias_keys, []) + [gone.name_key]
+      WHERE key IS NOT NULL AND key <> keep.name_key] AS taken
+CALL (keep, gone, taken) {
+  MATCH (other:Person {agent_id: $agent_id})
+  WHERE other <> keep AND other <> gone
+    AND any(key IN coalesce(other.alias_keys, []) WHERE key IN taken)
+  SET other.alias_keys = [key IN other.alias_keys WHERE NOT key IN taken]
+}
+SET keep += $changes,
+    keep.alias_keys = reduce(keys = [], key IN coalesce(keep.alias_keys, []) + taken |
+                             CASE WHEN key IN keys THEN keys ELSE keys + key END)
 WITH keep, gone
 CALL (keep, gone) {
   MATCH (e:Episode)-[old:WITH]->(gone)
@@ -35,8 +51,9 @@ CALL (keep, gone) {
 }
 CALL (keep, gone) {
   MATCH (r:Revision)-[old:TOLD]->(gone)
-  CREATE (r)-[new:TOLD]->(keep)
-  SET new = properties(old)
+  MERGE (r)-[new:TOLD]->(keep)
+    ON CREATE SET new = properties(old)
+    ON MATCH SET new = CASE WHEN old.at < new.at THEN properties(old) ELSE properties(new) END
 }
 CALL (keep, gone) {
   MATCH (gone)-[old:REPORTS_TO]->(boss:Person) WHERE boss <> keep

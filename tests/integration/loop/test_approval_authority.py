@@ -157,3 +157,28 @@ def test_a_deleted_principal_opens_no_approval_to_anyone(
 
     approved = _answer(agent, approval["id"], speaker="Olga Brandt")
     assert approved.status_code == 200, approved.text
+
+
+def test_a_name_merged_into_a_person_answers_with_their_authority(
+    client: TestClient, make_agent: MakeAgent
+) -> None:
+    """ "Tom" merged into Tom Becker (a CFO) and "Maria" into the principal (a manager here, below
+    the high stakes' 0.8): each name answers as the person it was merged into (docs/memory.md
+    §2, aliases), the principal's any approval."""
+    agent = Agent(client, make_agent("Aliases", profile={**PRINCIPAL, "seniority": "manager"}))
+    url = f"/v1/agents/{agent.id}/people"
+    tom = client.post(url, json={"name": "Tom Becker", "seniority": "c_suite"}).json()
+    principal = {p["name"]: p for p in agent.get("/people")["data"]}["Maria Lopez"]
+    for alias, into in (("Tom", tom), ("Maria", principal)):
+        other = client.post(url, json={"name": alias}).json()
+        merged = client.post(f"{url}/{into['id']}/merge", json={"other_id": other["id"]})
+        assert merged.status_code == 200, merged.text
+    agent.belief(PAYMENT_RULE, 0.7, category="contextual", domain="payables", importance=0.9)
+    approvals = [agent.chat(PAYMENT, speaker="Sam Patel")["approval"] for _ in range(2)]
+    assert [a["required_authority"] for a in approvals] == [0.8, 0.8], approvals
+
+    by_cfo = _answer(agent, approvals[0]["id"], speaker="tom")
+    by_principal = _answer(agent, approvals[1]["id"], speaker="Maria")
+
+    assert by_cfo.status_code == 200, by_cfo.text
+    assert by_principal.status_code == 200, by_principal.text

@@ -12,7 +12,11 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
-from app.graph.client import GraphClient
+from app.clock import Clock
+from app.config import Settings
+from app.graph.client import GraphClient, Transaction
+from app.loop.activation import read_people_and_history
+from app.loop.revisits import mark_told_in
 from app.memory.people import store as people
 from app.memory.people.name_index import kept_pairs
 
@@ -229,3 +233,139 @@ def test_merging_namesakes_by_name_says_which_ids_to_name(
     assert second["id"] in by_name.output and "name it by its id" in by_name.output
     assert by_id.exit_code == 0, by_id.output
     assert f"merged {second['id']} into {first['id']}" in by_id.output
+
+
+async def test_a_merged_name_stays_an_alias_of_the_survivor(
+    client: TestClient, graph: GraphClient, test_graph: GraphClient, agent: str, settings: Settings
+) -> None:
+    """After "Bob" is merged into "Bob Jones", the name "Bob" keeps pointing at Bob Jones: an
+    import by that speaker, a turn's speaker, a look-up by name and the name index find him, and
+    no new "Bob" is born."""
+    url = f"/v1/agents/{agent}/people"
+    _import(client, agent, ("a1", "Bob", "The invoices are late."), ("a2", "Bob Jones", "Hi."))
+    found = _people(client, agent)
+    bob, jones = found["Bob"], found["Bob Jones"]
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+
+    _import(client, agent, ("a3", "bob", "The invoices are paid."))
+
+    assert set(_people(client, agent)) == {"Bob Jones"}
+    links = await _links(test_graph, agent)
+    assert links == {"Bob Jones": (["a1", "a2", "a3"], ["bob jones"] * 3)}
+    looked_up = await people.find_person(graph, agent, "BOB")
+    assert looked_up is not None and looked_up.id == jones["id"]
+    turn, _ = await read_people_and_history(graph, settings, agent, None, "Bob")
+    assert [s["id"] for s in turn.speakers] == [jones["id"]]
+    mentions = await people.mentioned_people(graph, agent, "Bob said so")
+    assert [m.person_id for m in mentions] == [jones["id"]]
+
+
+async def test_an_alias_does_not_override_a_person_of_that_name(
+    client: TestClient, graph: GraphClient, test_graph: GraphClient, agent: str, settings: Settings
+) -> None:
+    """A person who has the name wins over a person who holds it as an alias (documented rule)."""
+    url = f"/v1/agents/{agent}/people"
+    jones = client.post(url, json={"name": "Bob Jones"}).json()
+    bob = client.post(url, json={"name": "Bob"}).json()
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+    other_bob = client.post(url, json={"name": "Bob"}).json()
+
+    _import(client, agent, ("b1", "Bob", "Hello."))
+
+    links = await _links(test_graph, agent)
+    assert links["Bob"] == (["b1"], ["bob"])
+    looked_up = await people.find_person(graph, agent, "bob")
+    assert looked_up is not None and looked_up.id == other_bob["id"]
+    turn, _ = await read_people_and_history(graph, settings, agent, None, "Bob")
+    assert [s["id"] for s in turn.speakers] == [other_bob["id"]]
+
+
+async def test_a_revision_told_to_both_merged_people_is_told_once(
+    client: TestClient, test_graph: GraphClient, agent: str
+) -> None:
+    """Both people were told of one revision: the survivor keeps one TOLD edge, the earlier."""
+    url = f"/v1/agents/{agent}/people"
+    jones = client.post(url, json={"name": "Bob Jones"}).json()
+    bob = client.post(url, json={"name": "Bob"}).json()
+    await test_graph.write(
+        "probe/tell_revision",
+        agent_id=agent,
+        revision_id=f"{agent}-r1",
+        told=[
+            {"person_id": jones["id"], "episode_id": "late", "at": "2026-01-05T00:00:00Z"},
+            {"person_id": bob["id"], "episode_id": "early", "at": "2026-01-02T00:00:00Z"},
+        ],
+    )
+
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+
+    rows = await test_graph.read("probe/told_edges", agent_id=agent)
+    assert [(r["person_id"], r["episode_id"]) for r in rows] == [(jones["id"], "early")]
+
+
+async def test_a_deleted_speakers_turns_do_not_match_a_later_namesake(
+    client: TestClient, test_graph: GraphClient, agent: str
+) -> None:
+    """The deleted person's turns keep their speaker as written but no speaker key a name makes:
+    a later "Bob" does not meet them as his (episodes by speaker, retrieval's speaker match)."""
+    _import(client, agent, ("d1", "Bob", "The invoices are late."))
+    bob = _people(client, agent)["Bob"]
+    client.delete(f"/v1/agents/{agent}/people/{bob['id']}")
+
+    _import(client, agent, ("d2", "Bob", "I am new here."))
+
+    spoken = client.get(f"/v1/agents/{agent}/episodes", params={"speaker": "Bob"}).json()
+    assert [e["external_id"] for e in spoken] == ["d2"]
+    kept = client.get(f"/v1/agents/{agent}/episodes").json()
+    old = next(e for e in kept if e["external_id"] == "d1")
+    assert old["speaker"] == "Bob" and old["speaker_key"] != "bob"
+    links = await _links(test_graph, agent)
+    assert links["Bob"] == (["d2"], ["bob"])
+
+
+async def test_a_revision_told_to_a_merged_name_is_told_to_the_survivor(
+    client: TestClient, graph: GraphClient, test_graph: GraphClient, agent: str, clock: Clock
+) -> None:
+    """A turn by the alias "Bob" marks the revision told to Bob Jones (loop/revisits)."""
+    url = f"/v1/agents/{agent}/people"
+    jones = client.post(url, json={"name": "Bob Jones"}).json()
+    bob = client.post(url, json={"name": "Bob"}).json()
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+    await test_graph.write(
+        "probe/tell_revision", agent_id=agent, revision_id=f"{agent}-r2", told=[]
+    )
+
+    async def work(tx: Transaction) -> None:
+        await mark_told_in(tx, agent, "bob", [f"{agent}-r2"], "turn", clock.now())
+
+    await graph.write_transaction(work, action="telling")
+
+    rows = await test_graph.read("probe/told_edges", agent_id=agent)
+    assert [(r["person_id"], r["episode_id"]) for r in rows] == [(jones["id"], "turn")]
+
+
+async def test_aliases_follow_merges_and_a_key_is_one_persons(
+    client: TestClient, graph: GraphClient, agent: str
+) -> None:
+    """A merged person's own aliases move with them; a later merge of another person of an
+    aliased name takes the alias (a key is one person's alias only); deleting the holder forgets
+    it."""
+    url = f"/v1/agents/{agent}/people"
+    jones, bob, bobby, smith, bob_again = (
+        client.post(url, json={"name": name}).json()
+        for name in ("Bob Jones", "Bob", "Bobby", "Bob Smith", "bob")
+    )
+    client.post(f"{url}/{bob['id']}/merge", json={"other_id": bobby["id"]})
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+
+    async def holder(name: str) -> str | None:
+        found = await people.find_person(graph, agent, name)
+        return None if found is None else found.id
+
+    assert await holder("Bobby") == jones["id"]
+    assert await holder("bob") == bob_again["id"]  # a person of that name wins
+    client.post(f"{url}/{smith['id']}/merge", json={"other_id": bob_again["id"]})
+    assert await holder("bob") == smith["id"]  # the latest merge took the alias
+    assert await holder("bobby") == jones["id"]
+    client.delete(f"{url}/{jones['id']}")
+    assert await holder("bobby") is None
