@@ -193,3 +193,75 @@ D = "docs" + "/"
 def test_broken_references_are_found(text: str, expected: list[str]) -> None:
     sections = {"beliefs.md": {1, 2, 3}, "loop.md": {1}}
     assert broken_references(text, sections) == expected
+
+
+# [text](target) and ![alt](target); a target with a scheme (https:, mailto:) or only an anchor
+# is not a file of the repository. Code blocks are left out: their brackets are not links.
+_LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
+_FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def relative_links(path: Path) -> list[str]:
+    """The relative link targets of the Markdown file ``path`` (anchors dropped)."""
+    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
+    targets: list[str] = []
+    for match in _LINK.finditer(text):
+        target = match.group("target")
+        if _SCHEME.match(target) or target.startswith("#"):
+            continue
+        targets.append(target.split("#", 1)[0])
+    return targets
+
+
+def unresolved_links(path: Path) -> list[str]:
+    """The relative links of ``path`` that name no file or folder."""
+    return [target for target in relative_links(path) if not (path.parent / target).exists()]
+
+
+def reachable_from(starts: list[Path]) -> set[Path]:
+    """Every file reached by following relative links from ``starts``, Markdown to Markdown."""
+    seen: set[Path] = set()
+    todo = [start.resolve() for start in starts]
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        if path.suffix == ".md":
+            todo.extend((path.parent / target).resolve() for target in relative_links(path))
+    return seen
+
+
+def test_every_relative_link_of_the_documents_resolves() -> None:
+    documents = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    broken = {
+        path.relative_to(ROOT).as_posix(): targets
+        for path in documents
+        if (targets := unresolved_links(path))
+    }
+    assert broken == {}
+
+
+def test_every_file_of_docs_is_reachable_from_a_readme() -> None:
+    reached = reachable_from([ROOT / "README.md", DOCS / "README.md"])
+    unreached = sorted(
+        path.relative_to(ROOT).as_posix()
+        for path in DOCS.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.resolve() not in reached
+    )
+    assert unreached == [], "link them from docs/README.md"
+
+
+def test_links_are_followed_and_broken_ones_found(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.md").write_text(
+        "[b](sub/b.md) [web](https://x.org) [top](#a)\n```\n[not](c.md)\n```\n[gone](gone.md)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "sub" / "b.md").write_text("![pic](p.png) [back](../a.md#s)\n", encoding="utf-8")
+    (tmp_path / "sub" / "p.png").write_bytes(b"")
+    (tmp_path / "c.md").write_text("", encoding="utf-8")
+    assert unresolved_links(tmp_path / "a.md") == ["gone.md"]
+    reached = reachable_from([tmp_path / "a.md"])
+    assert {p.name for p in reached} == {"a.md", "b.md", "p.png"}
