@@ -32,6 +32,7 @@ from app.loop.approvals import (
     close_after_work,
     expire_overdue,
     get_approval,
+    modified_unit,
     release,
 )
 from app.loop.guarding import refuses
@@ -51,7 +52,7 @@ from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 from app.seeds.skills import stored_skill
 from app.tools.argument_check import check_finite_arguments, check_stored_arguments
-from app.tools.calls import described_as_called, gone, not_called
+from app.tools.calls import gone, not_called
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +193,7 @@ async def resume_approval(
             agent_id,
             approval_id,
             claim_id,
-            answer.action,
+            answer,
             f"the work ran, its turn was not written: {type(error).__name__}: {error}"[:2000],
         )
         raise
@@ -305,7 +306,7 @@ async def _unit_to_run(
         unit = run.stored.public.work_unit
     elif answer.action == "modify":
         # The person's call, described as it will run (not in the proposal's words).
-        unit = described_as_called(answer.work_unit) if answer.work_unit else None
+        unit = modified_unit(answer)
     else:
         unit = await recorder.judge(
             "propose_work_unit",

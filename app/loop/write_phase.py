@@ -35,6 +35,7 @@ from app.loop.approvals import (
     ANSWERED_STATUS,
     TurnState,
     create_approval_in,
+    modified_unit,
     required_authority,
     resolve_in,
 )
@@ -629,6 +630,7 @@ async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:
         run.claim_id,
         ANSWERED_STATUS[answer.action],
         {"action": answer.action, "text": answer.text, "speaker": answer.speaker},
+        modified_unit(answer),
     )
     return resolved.public
 
