@@ -61,6 +61,10 @@ _ACTIONS_BY_KIND = {
     "proposal": ("approve", "modify", "answer", "reject"),
     "revision": ("reject",),
 }
+# An approval of a tool call, guidance or proposal: guidance text cannot shape a call (no
+# reasoner turns it into other arguments: the unit it shaped called nothing, "recorded, not
+# executed"), so the call is approved as it is, modified, or rejected.
+_TOOL_CALL_ACTIONS = ("approve", "modify", "reject")
 _NEVER = re.compile(r"\b(never|don't ever|do not ever|must not|mustn't)\b", re.IGNORECASE)
 
 
@@ -113,8 +117,11 @@ def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> tuple[str, s
     """Why the answer does not fit the approval, and the answer's field that is wrong or
     missing (dotted); None when it fits."""
     approval = stored.public
-    allowed = _ACTIONS_BY_KIND.get(approval.kind, ())
+    call = approval.work_unit.call if approval.work_unit is not None else None
+    allowed = _ACTIONS_BY_KIND.get(approval.kind, ()) if call is None else _TOOL_CALL_ACTIONS
     if answer.action not in allowed:
+        if call is not None:
+            return _call_not_answered(call.qualified_name), "action"
         return (
             "an immutable belief is never revised through the loop; reject keeps it"
             if approval.kind == "revision"
@@ -127,6 +134,14 @@ def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> tuple[str, s
     if approval.kind != "revision" and stored.state is None:
         return "the approval holds no turn state", "action"
     return None
+
+
+def _call_not_answered(qualified_name: str) -> str:
+    return (
+        f"an approval of a tool call ({qualified_name}) takes approve, modify or reject: an "
+        "answer's text cannot change the call; approve runs it as proposed, modify (with the "
+        "work_unit, its call's arguments changed) runs yours instead"
+    )
 
 
 async def resume_approval(
