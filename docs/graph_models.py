@@ -426,6 +426,9 @@ class Approval(AgentScoped):
     proposed_statement = StringProperty()
     status = StringProperty()
     payload = JSONProperty()
+    work_unit = JSONProperty()
+    # What a `modify` answer ran instead of work_unit (a tool call's tool and arguments).
+    modified_work_unit = JSONProperty()
     response = JSONProperty()
     turn_state = JSONProperty()
     created_at = DateTimeNeo4jFormatProperty()

@@ -119,7 +119,10 @@ class EventPrinter:
 
 
 def print_approval(approval: ApprovalPublic) -> None:
-    if approval.kind == "proposal":
+    if approval.work_unit is not None and approval.work_unit.call is not None:
+        # A tool call, guidance or proposal: no answer's text changes its arguments.
+        how = r"\approve to make the call, \reject [why]"
+    elif approval.kind == "proposal":
         how = r"\approve to go ahead, \reject [why], \answer <text>"
     elif approval.kind == "guidance":
         how = r"\answer <text> to guide me, \reject [why]"

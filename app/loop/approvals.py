@@ -19,12 +19,19 @@ from app.common import Category
 from app.errors import AgentNotFound, ApprovalClosed, ApprovalNotAuthorized, ApprovalNotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
-from app.loop.models import ApprovalPublic, ApprovalsPublic, ChatRequest, TurnMode
+from app.loop.models import (
+    ApprovalAnswer,
+    ApprovalPublic,
+    ApprovalsPublic,
+    ChatRequest,
+    TurnMode,
+)
 from app.loop.settings import LoopSettings
 from app.memory.people.names import name_key
 from app.memory.working_memory import move_task_in
 from app.reasoning.protocol import Appraisal, WorkUnit
 from app.tools.actions import expire_pending_actions_in
+from app.tools.calls import described_as_called
 
 
 class TurnState(BaseModel):
@@ -58,6 +65,7 @@ class StoredApproval(BaseModel):
 
 def _public(row: dict[str, Any]) -> ApprovalPublic:
     work_unit = row.get("work_unit")
+    modified = row.get("modified_work_unit")
     response = row.get("response")
     if isinstance(response, str):
         try:
@@ -73,6 +81,7 @@ def _public(row: dict[str, Any]) -> ApprovalPublic:
         status=row.get("status", "pending"),
         question=row.get("question") or row.get("proposed_statement") or "",
         work_unit=WorkUnit.model_validate_json(work_unit) if work_unit else None,
+        modified_work_unit=WorkUnit.model_validate_json(modified) if modified else None,
         belief_id=row.get("belief_id"),
         created_at=row.get("created_at"),
         expires_at=row.get("expires_at"),
@@ -258,24 +267,35 @@ ANSWERED_STATUS = {
 }
 
 
+def modified_unit(answer: ApprovalAnswer) -> WorkUnit | None:
+    """The unit a ``modify`` answer runs instead of the one proposed, described as it runs (a
+    tool call's words say the person's call: app/tools/calls.py); None for any other answer."""
+    if answer.action != "modify" or answer.work_unit is None:
+        return None
+    return described_as_called(answer.work_unit)
+
+
 async def close_after_work(
     graph: GraphClient,
     agent_id: str,
     approval_id: str,
     claim_id: str,
-    action: str,
+    answer: ApprovalAnswer,
     error: str,
 ) -> None:
     """Closes a claimed approval whose work ran but whose turn could not be written (its own
     transaction): answered as ``action`` answers it, the failure in its response, so that no
     second answer can run the work again (release would make it pending). A lost claim is left
     as it is."""
-    response = {"action": action, "error": error}
+    response = {"action": answer.action, "error": error}
+    status = ANSWERED_STATUS[answer.action]
 
     async def work(tx: Transaction) -> None:
         await lock_agent(tx, agent_id)
         try:
-            await resolve_in(tx, agent_id, approval_id, claim_id, ANSWERED_STATUS[action], response)
+            await resolve_in(
+                tx, agent_id, approval_id, claim_id, status, response, modified_unit(answer)
+            )
         except ApprovalClosed:
             return
 
@@ -289,8 +309,10 @@ async def resolve_in(
     claim_id: str,
     status: str,
     response: dict[str, Any],
+    modified: WorkUnit | None = None,
 ) -> StoredApproval:
-    """Resolves the approval this resumption claimed, inside the resumed turn's transaction.
+    """Resolves the approval this resumption claimed, inside the resumed turn's transaction;
+    ``modified``: the unit a ``modify`` answer ran, kept beside the one proposed.
 
     Raises:
         ApprovalNotFound; ApprovalClosed when the claim was lost (taken over after its lease).
@@ -302,6 +324,7 @@ async def resolve_in(
         claim=claim_id,
         status=status,
         response=json.dumps(response),
+        modified_work_unit=modified.model_dump_json() if modified is not None else None,
     )
     if not rows:
         raise ApprovalNotFound(approval_id, agent_id)

@@ -120,7 +120,13 @@ class ApprovalPublic(BaseModel):
     kind: ApprovalKind
     status: ApprovalStatus
     question: str
-    work_unit: WorkUnit | None = None
+    work_unit: WorkUnit | None = Field(default=None, description="The unit proposed.")
+    modified_work_unit: WorkUnit | None = Field(
+        default=None,
+        description="What a person's `modify` answer ran instead (status `modified`): their "
+        "unit, a tool call's tool and arguments included, described as it ran; `work_unit` "
+        "stays the one proposed.",
+    )
     belief_id: str | None = None
     created_at: datetime | None = None
     expires_at: datetime | None = None

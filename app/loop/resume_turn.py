@@ -32,6 +32,7 @@ from app.loop.approvals import (
     close_after_work,
     expire_overdue,
     get_approval,
+    modified_unit,
     release,
 )
 from app.loop.guarding import refuses
@@ -51,7 +52,7 @@ from app.loop.write_phase import write_resumption
 from app.reasoning.protocol import WorkRequest, WorkUnit
 from app.seeds.skills import stored_skill
 from app.tools.argument_check import check_finite_arguments, check_stored_arguments
-from app.tools.calls import described_as_called, gone, not_called
+from app.tools.calls import gone, not_called
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,10 @@ _ACTIONS_BY_KIND = {
     "proposal": ("approve", "modify", "answer", "reject"),
     "revision": ("reject",),
 }
+# An approval of a tool call, guidance or proposal: guidance text cannot shape a call (no
+# reasoner turns it into other arguments: the unit it shaped called nothing, "recorded, not
+# executed"), so the call is approved as it is, modified, or rejected.
+_TOOL_CALL_ACTIONS = ("approve", "modify", "reject")
 _NEVER = re.compile(r"\b(never|don't ever|do not ever|must not|mustn't)\b", re.IGNORECASE)
 
 
@@ -112,8 +117,11 @@ def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> tuple[str, s
     """Why the answer does not fit the approval, and the answer's field that is wrong or
     missing (dotted); None when it fits."""
     approval = stored.public
-    allowed = _ACTIONS_BY_KIND.get(approval.kind, ())
+    call = approval.work_unit.call if approval.work_unit is not None else None
+    allowed = _ACTIONS_BY_KIND.get(approval.kind, ()) if call is None else _TOOL_CALL_ACTIONS
     if answer.action not in allowed:
+        if call is not None:
+            return _call_not_answered(call.qualified_name), "action"
         return (
             "an immutable belief is never revised through the loop; reject keeps it"
             if approval.kind == "revision"
@@ -126,6 +134,14 @@ def _why_invalid(stored: StoredApproval, answer: ApprovalAnswer) -> tuple[str, s
     if approval.kind != "revision" and stored.state is None:
         return "the approval holds no turn state", "action"
     return None
+
+
+def _call_not_answered(qualified_name: str) -> str:
+    return (
+        f"an approval of a tool call ({qualified_name}) takes approve, modify or reject: an "
+        "answer's text cannot change the call; approve runs it as proposed, modify (with the "
+        "work_unit, its call's arguments changed) runs yours instead"
+    )
 
 
 async def resume_approval(
@@ -192,7 +208,7 @@ async def resume_approval(
             agent_id,
             approval_id,
             claim_id,
-            answer.action,
+            answer,
             f"the work ran, its turn was not written: {type(error).__name__}: {error}"[:2000],
         )
         raise
@@ -305,7 +321,7 @@ async def _unit_to_run(
         unit = run.stored.public.work_unit
     elif answer.action == "modify":
         # The person's call, described as it will run (not in the proposal's words).
-        unit = described_as_called(answer.work_unit) if answer.work_unit else None
+        unit = modified_unit(answer)
     else:
         unit = await recorder.judge(
             "propose_work_unit",

@@ -34,7 +34,8 @@ from app.reasoning.protocol import MemoryItem, ToolCall
 from app.retrieval.context_inputs import temporal_item
 from app.retrieval.models import Context
 from app.seeds.skills import stored_skill
-from app.tools.argument_check import check_arguments
+from app.tools.argument_check import check_call_arguments
+from app.tools.calls import CallSource
 from app.tools.focus import focus_of, temporal_context_name
 
 
@@ -47,15 +48,15 @@ async def activate_tool_call(
     session: str | None,
     speaker: str | None,
     now: datetime,
+    source: CallSource,
 ) -> Activation:
     """The activation of a turn that calls ``call`` (see the module docstring).
 
     Args:
         context_name: the context asked for; None takes the temporal context of the day.
-
+        source: where the call was written (a refusal of its arguments is located there).
     Raises:
-        AgentNotFound, ToolNotFound.
-    """
+        AgentNotFound, ToolNotFound, InvalidInput (arguments the tool's schema refuses)."""
     settings = services.settings
     loop = settings.loop
     temporal = temporal_context(utc_now(now or services.graph.clock.now()).date())
@@ -72,7 +73,7 @@ async def activate_tool_call(
     if not rows:
         raise AgentNotFound(agent_id)
     row = rows[0]
-    _require_tool(row["tool"], call, agent_id)
+    _require_tool(row["tool"], call, agent_id, source)
     frame = choose_among(frames_of(row["frames"]), message).frame
     people = list(row["people"])
     finder = known_names(agent_id, [(person["id"], person["name"]) for person in people])
@@ -134,9 +135,11 @@ def _no_retrieval(message: str, budget: int) -> Context:
     )
 
 
-def _require_tool(tool: dict[str, Any] | None, call: ToolCall, agent_id: str) -> None:
+def _require_tool(
+    tool: dict[str, Any] | None, call: ToolCall, agent_id: str, source: CallSource
+) -> None:
     """Raises ToolNotFound (no such active tool), or InvalidInput (arguments its input schema
-    refuses: app/tools/argument_check.py)."""
+    refuses: app/tools/argument_check.py), located where the call was written."""
     if tool is None:
         raise ToolNotFound(call.connection, call.tool, agent_id)
-    check_arguments(call.qualified_name, tool.get("input_schema"), call.arguments)
+    check_call_arguments(call, tool.get("input_schema"), source)

@@ -47,7 +47,7 @@ from app.loop.tool_routing import route_to_tool
 from app.loop.tool_turns import focus_on_tool
 from app.loop.write_phase import Aftermath, write_turn
 from app.reasoning.protocol import ToolCall
-from app.tools.calls import parse_tool_call
+from app.tools.calls import MESSAGE_CALL, CallSource, parse_tool_call
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +57,15 @@ async def run_turn(
     agent_id: str,
     request: ChatRequest,
     emit: Emit = silent,
+    source: CallSource = MESSAGE_CALL,
 ) -> TurnResult:
     """One turn; see the module docstring.
 
     Args:
         emit: receives the turn's events as they happen (phases, tension, revisions, the
             approval, the response, then done or error).
+        source: where the message came from, for a call in its ``call`` syntax: a refusal of
+            the call's arguments is located there (app/tools/calls.py).
 
     Raises:
         AgentNotFound, TurnFailed (nothing written), GraphUnavailable.
@@ -71,14 +74,14 @@ async def run_turn(
     phase = "activate"
     # What this process's earlier tool calls of the agent teach is read by this turn.
     await services.call_memories.settled(agent_id)
-    written_call = parse_tool_call(request.message)
+    written_call = parse_tool_call(request.message, source)
     # The guardian's censors are read while the turn activates (planning checks with them); a
     # call in the message's syntax reads them in its one start read.
     censors = None
     if written_call is None:
         censors = asyncio.ensure_future(services.guard.censors(agent_id))
     try:
-        activation = await _activate(services, recorder, agent_id, request, written_call)
+        activation = await _activate(services, recorder, agent_id, request, written_call, source)
         urgent = RevisionOutcome()
         if written_call is None and activation.dissatisfaction.band == "high":
             urgent, activation = await _revise_urgent_first(
@@ -118,6 +121,7 @@ async def _activate(
     agent_id: str,
     request: ChatRequest,
     written_call: ToolCall | None,
+    source: CallSource = MESSAGE_CALL,
 ) -> Activation:
     now = services.clock.now()
     if written_call is not None:
@@ -131,6 +135,7 @@ async def _activate(
             request.session,
             request.speaker,
             now,
+            source,
         )
     else:
         activation = await activate(

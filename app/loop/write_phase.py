@@ -35,6 +35,7 @@ from app.loop.approvals import (
     ANSWERED_STATUS,
     TurnState,
     create_approval_in,
+    modified_unit,
     required_authority,
     resolve_in,
 )
@@ -472,13 +473,12 @@ def question_for(plan: Plan, activation: Activation) -> str | None:
     # The frame's questions_to_ask are the agent's own checks ("Do I actually know this?"), not
     # questions for the person: the question asked is about this request alone.
     topic = activation.relevant.statement if activation.relevant else None
+    # A tool call is approved, modified or rejected: no guidance text can change its arguments.
+    ask = "May I make this call?" if unit.call is not None else "How should I proceed?"
     if topic:
-        return (
-            f"I am not sure enough to act on this (“{topic.strip().rstrip('.')}”). "
-            "How should I proceed?"
-        )
+        return f"I am not sure enough to act on this (“{topic.strip().rstrip('.')}”). {ask}"
     asked = unit.description.strip().rstrip(".")
-    return f"I have no belief I trust to act on this ({asked}). How should I proceed?"
+    return f"I have no belief I trust to act on this ({asked}). {ask}"
 
 
 def _turn_state(turn: PlannedTurn, decision_id: str | None, loop: LoopSettings) -> TurnState:
@@ -629,6 +629,7 @@ async def _resolve_approval(tx: Transaction, run: Resumption) -> ApprovalPublic:
         run.claim_id,
         ANSWERED_STATUS[answer.action],
         {"action": answer.action, "text": answer.text, "speaker": answer.speaker},
+        modified_unit(answer),
     )
     return resolved.public
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, model_validator
+from pydantic import AfterValidator, BaseModel, Field, StrictBool, model_validator
 
 from app.beliefs.models import BeliefCreate
-from app.common import StrictModel, Unit, not_blank
+from app.common import StrictModel, StrictUnit, not_blank
 from app.errors import CredenceError
 from app.loop.models import ApprovalKind, TurnMode
 from app.memory.settings import Seniority
@@ -28,8 +28,8 @@ class ScenarioPerson(StrictModel):
     role: Name
     seniority: Seniority
     email: Annotated[str | None, Field(max_length=320)] = None
-    interaction_frequency: Unit = 0.0
-    context_relevance: Unit = 0.5
+    interaction_frequency: StrictUnit = 0.0
+    context_relevance: StrictUnit = 0.5
 
 
 class LedgerSetup(StrictModel):
@@ -46,13 +46,13 @@ class Expectation(StrictModel):
     mode: TurnMode | None = Field(
         default=None, description="guidance, proposal, autonomous, blocked or revision"
     )
-    refused: bool | None = Field(default=None, description="The guardian refused the turn.")
+    refused: StrictBool | None = Field(default=None, description="The guardian refused the turn.")
     guardian: Literal["allow", "warn", "block", "absolute"] | None = None
     asks: ApprovalKind | Literal["nothing"] | None = Field(
         default=None, description="The approval it leaves pending for a person, or nothing."
     )
-    revision: bool | None = Field(default=None, description="A belief was revised.")
-    escalated: bool | None = Field(
+    revision: StrictBool | None = Field(default=None, description="A belief was revised.")
+    escalated: StrictBool | None = Field(
         default=None, description="Verification escalated the result to a person."
     )
     belief: Wanted | None = Field(
@@ -60,15 +60,17 @@ class Expectation(StrictModel):
     )
     verb: Wanted | None = Field(default=None, description="The work unit's verb.")
     tool: Wanted | None = Field(default=None, description="connection.tool the work unit calls.")
-    executed: bool | None = Field(default=None, description="The work unit ran (status executed).")
+    executed: StrictBool | None = Field(
+        default=None, description="The work unit ran (status executed)."
+    )
     result_contains: list[Wanted] = Field(
         default_factory=list, description="Texts the execution's output holds."
     )
     learned: Wanted | None = Field(
         default=None, description="Words of a belief the turn learned (new, not reinforced)."
     )
-    learns: bool | None = Field(default=None, description="The turn learned a new belief.")
-    tension_rises: bool | None = Field(
+    learns: StrictBool | None = Field(default=None, description="The turn learned a new belief.")
+    tension_rises: StrictBool | None = Field(
         default=None, description="The tension of a belief it holds rose."
     )
     response_contains: list[Wanted] = Field(default_factory=list)

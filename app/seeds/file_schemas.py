@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field, StrictBool
 
-from app.common import Category, StrictModel, Unit
+from app.common import Category, StrictModel, StrictUnit
 from app.seeds.fields import Text
 from app.seeds.pack_schema import FrameSpec, Key, PackCensor
 
@@ -17,8 +17,8 @@ class SeedBelief(StrictModel):
     statement: Text
     category: Category
     domain: Annotated[str | None, Field(max_length=200)] = None
-    strength: Unit
-    importance: Unit = 0.8
+    strength: StrictUnit
+    importance: StrictUnit = 0.8
     is_core: StrictBool = True
 
 
@@ -32,7 +32,7 @@ class CreedFile(StrictModel):
 
 class SeedCapability(StrictModel):
     domain: Annotated[str, Field(min_length=1, max_length=120)]
-    proficiency: Unit = 0.3
+    proficiency: StrictUnit = 0.3
 
 
 CapabilityName = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z][a-z0-9_]*$")]

@@ -14,6 +14,7 @@ from app.errors import InvalidInput
 from app.graph.client import GraphClient
 from app.reasoning.protocol import ToolCall
 from app.reasoning.tool_arguments import SchemaRefusal, non_finite_refusal, schema_refusal
+from app.tools.calls import CallSource
 
 
 def check_arguments(
@@ -21,12 +22,25 @@ def check_arguments(
     schema: str | Mapping[str, Any] | None,
     arguments: Any,
     where: Sequence[str | int] = ("body",),
+    *,
+    in_text: bool = False,
 ) -> None:
     """Raises InvalidInput naming the argument the tool's schema (JSON text or parsed) refuses
-    (its location: ``where``, then ``arguments`` and the argument's path)."""
+    (its location: ``where``, then ``arguments`` and the argument's path; or ``where`` alone
+    for a call written ``in_text``, a message's, the argument named in the entry's text)."""
     refusal = schema_refusal(schema, arguments)
     if refusal is not None:
-        raise _refused(qualified_name, refusal, where)
+        raise _refused(qualified_name, refusal, where, in_text=in_text)
+
+
+def check_call_arguments(
+    call: ToolCall, schema: str | Mapping[str, Any] | None, source: CallSource
+) -> None:
+    """:func:`check_arguments` of a call asked for, its refusal located where ``source`` says
+    the call was written (a chat message, POST /actions's body)."""
+    check_arguments(
+        call.qualified_name, schema, call.arguments, source.where, in_text=source.in_text
+    )
 
 
 def check_finite_arguments(call: ToolCall, where: Sequence[str | int]) -> None:
@@ -39,14 +53,20 @@ def check_finite_arguments(call: ToolCall, where: Sequence[str | int]) -> None:
 
 
 def _refused(
-    qualified_name: str, refusal: SchemaRefusal, where: Sequence[str | int]
+    qualified_name: str,
+    refusal: SchemaRefusal,
+    where: Sequence[str | int],
+    *,
+    in_text: bool = False,
 ) -> InvalidInput:
+    # A message's text has no fields to point into: the entry names the argument in its words.
+    location = [*where] if in_text else [*where, *refusal.location]
     return InvalidInput(
         refusal_sentence(qualified_name, refusal),
         errors=[
             {
-                "location": [*where, *refusal.location],
-                "message": refusal.message,
+                "location": location,
+                "message": str(refusal) if in_text else refusal.message,
                 "type": refusal.type,
             }
         ],

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
@@ -32,8 +34,37 @@ _CALL = re.compile(
 _ERROR_TEXT = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:error|exception)\b", re.IGNORECASE)
 
 
-def parse_tool_call(message: str) -> ToolCall | None:
+@dataclass(frozen=True, slots=True)
+class CallSource:
+    """Where a call asked for was written, so that a refusal of its arguments is located there.
+
+    Args:
+        where: the input's location: the message's (``["body", "message"]`` for ``POST
+            /chat``, ``["message"]`` for a WebSocket frame or an MCP tool's argument), or the
+            JSON object whose ``arguments`` field holds them (``["body"]`` for ``POST
+            /actions``).
+        in_text: the call is written in a message's text: a refusal is located at the
+            message, the argument named in the entry's text (``arguments.limit: ...``), since
+            the message has no fields to point into; else at ``[*where, "arguments", ...]``.
+    """
+
+    where: tuple[str | int, ...]
+    in_text: bool
+
+
+# A call in a message's ``call`` syntax, the message a field of the input (a WebSocket frame, an
+# MCP tool's arguments, a scenario's turn); POST /chat's, in the request's body; POST /actions's,
+# an object of the body.
+MESSAGE_CALL = CallSource(("message",), in_text=True)
+CHAT_BODY_CALL = CallSource(("body", "message"), in_text=True)
+ACTION_BODY_CALL = CallSource(("body",), in_text=False)
+
+
+def parse_tool_call(message: str, source: CallSource = MESSAGE_CALL) -> ToolCall | None:
     """The tool call a message asks for in the documented syntax, else None.
+
+    Args:
+        source: where the message is, the location of a refusal.
 
     Raises:
         InvalidInput: it has the form of a call, but its arguments are not a JSON object.
@@ -42,22 +73,23 @@ def parse_tool_call(message: str) -> ToolCall | None:
     if found is None:
         return None
     raw = found.group("arguments")
+    where = list(source.where)
     try:
         arguments = json.loads(raw) if raw else {}
     except json.JSONDecodeError as error:
         raise InvalidInput(
             f"the arguments of the tool call are not valid JSON: {error.msg}",
-            errors=[error_entry(["message"], f"arguments: {error}", "json_invalid")],
+            errors=[error_entry(where, f"arguments: {error}", "json_invalid")],
         ) from error
     except RecursionError as error:
-        raise _too_deep() from error
+        raise _too_deep(where) from error
     if not isinstance(arguments, dict):
         raise InvalidInput(
             "the arguments of a tool call are a JSON object",
-            errors=[error_entry(["message"], "arguments must be a JSON object", "dict_type")],
+            errors=[error_entry(where, "arguments must be a JSON object", "dict_type")],
         )
     if json_depth(arguments) > MAX_ARGUMENT_DEPTH:
-        raise _too_deep()
+        raise _too_deep(where)
     return ToolCall(
         connection=found.group("connection"), tool=found.group("tool"), arguments=arguments
     )
@@ -83,12 +115,10 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
-def _too_deep() -> InvalidInput:
+def _too_deep(where: Sequence[str | int]) -> InvalidInput:
     return InvalidInput(
         f"the arguments of a tool call nest at most {MAX_ARGUMENT_DEPTH} levels deep",
-        errors=[
-            error_entry(["message"], f"arguments nest deeper than {MAX_ARGUMENT_DEPTH}", "too_deep")
-        ],
+        errors=[error_entry(where, f"arguments nest deeper than {MAX_ARGUMENT_DEPTH}", "too_deep")],
     )
 
 

@@ -26,6 +26,7 @@ from app.loop.models import (
 )
 from app.loop.resume_turn import resume_approval
 from app.loop.turn import run_turn
+from app.tools.calls import CHAT_BODY_CALL
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["chat"])
 async def chat(loop: LoopDep, agent_id: AgentIdDep, body: ChatRequest) -> TurnResult:
     """One turn of the cognitive loop: the response, mode, frame, dissatisfaction, any
     revision and any approval it leaves pending."""
-    return await run_turn(loop, agent_id, body)
+    return await run_turn(loop, agent_id, body, source=CHAT_BODY_CALL)
 
 
 @router.get("/approvals")

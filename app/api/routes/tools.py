@@ -28,7 +28,7 @@ from app.loop.models import ChatRequest, TurnResult
 from app.loop.turn import run_turn
 from app.reasoning.protocol import ToolCall
 from app.tools import actions, connections
-from app.tools.calls import call_message
+from app.tools.calls import ACTION_BODY_CALL, call_message
 from app.tools.clients import McpClients
 from app.tools.models import (
     ActionRequest,
@@ -190,7 +190,7 @@ async def request_action(loop: LoopDep, agent_id: AgentIdDep, body: ActionReques
     learning); ``action_id`` names its Action."""
     call = ToolCall(connection=body.connection, tool=body.tool, arguments=body.arguments)
     request = ChatRequest(message=call_message(call), speaker=body.speaker, session=body.session)
-    return await run_turn(loop, agent_id, request)
+    return await run_turn(loop, agent_id, request, source=ACTION_BODY_CALL)
 
 
 @router.get("/actions")

@@ -1,9 +1,12 @@
 """`credence embed reindex` against writes made while it runs (real Neo4j, the bundled models):
 a node whose vector is written again after its replacement was stored (a belief's statement
-edited, a pack rule's content changed by the pack's next version) keeps the vector of what it
-says now; the stale replacement is never put in use."""
+edited, a pack rule's content changed by the pack's next version, a tool listed again with
+another description) keeps the vector of what it says now; the stale replacement is never put
+in use."""
 
 from __future__ import annotations
+
+import uuid
 
 import pytest
 
@@ -13,7 +16,8 @@ from app.beliefs.models import BeliefCreate, BeliefUpdate
 from app.config import Settings
 from app.embeddings import reindex as reindexing
 from app.embeddings.embedder import Embedder, shared_embedder
-from app.graph.client import GraphClient
+from app.graph.agent_scope import lock_agent
+from app.graph.client import GraphClient, Transaction
 from app.packs.loader import load_pack
 from app.seeds.pack_schema import KnowledgePack
 from tests.support.agents import MakeAgent
@@ -158,5 +162,85 @@ async def test_a_pack_rule_changed_during_a_reindex_keeps_its_own_vector(
     [row] = await test_graph.read("probe/pack_rule_embedding", **probe)
     assert (row["model"], row["next_model"]) == (E5, None)
     [after, before] = await e5.embed([AFTER, BEFORE])
+    assert _cosine(row["embedding"], after) > 0.99
+    assert _cosine(row["embedding"], before) < 0.95
+
+
+async def _list_tool(graph: GraphClient, embedder: Embedder, agent: str, description: str) -> None:
+    """Connects ``ledger`` offering one tool, ``lookup`` described so, as a connection's writes
+    do (app/tools/connections.py: the tool's vector embeds its name and description); one
+    listed before is taken over (merged by its qualified name)."""
+    [vector] = await embedder.embed([f"lookup: {description}"])
+    connection = {
+        "id": str(uuid.uuid4()),
+        "name": "ledger",
+        "transport": "stdio",
+        "command": "ledger-server",
+        "args": [],
+        "cwd": None,
+        "url": None,
+        "env_names": [],
+        "header_names": [],
+    }
+    tool = {
+        "id": str(uuid.uuid4()),
+        "qualified_name": "ledger.lookup",
+        "name": "lookup",
+        "description": description,
+        "input_schema": "{}",
+        "read_only": True,
+        "destructive": False,
+        "idempotent": True,
+        "embedding": list(vector),
+        "belief_id": str(uuid.uuid4()),
+        "search_source": False,
+    }
+
+    async def work(tx: Transaction) -> None:
+        await lock_agent(tx, agent)
+        await tx.run("tools/delete_connection", agent_id=agent, connection="ledger")
+        await tx.run(
+            "tools/create_connection",
+            agent_id=agent,
+            connection=connection,
+            tools=[tool],
+            embedding_model=embedder.model_id,
+        )
+
+    await graph.write_transaction(work, action="listing a tool")
+
+
+@pytest.mark.parametrize("lister_model", [E5, MINILM])
+async def test_a_tool_listed_again_during_a_reindex_keeps_its_own_vector(
+    settings: Settings,
+    graph: GraphClient,
+    test_graph: GraphClient,
+    make_agent: MakeAgent,
+    lister_model: str,
+) -> None:
+    """The connection is made again (its server now describing the tool otherwise) by an API of
+    the new model (e5) or of the old: the replacement of the old description is dropped."""
+    minilm, e5 = _embedder(settings, MINILM), _embedder(settings, E5)
+    agent = make_agent("Tool listed again while reindexed")
+    await _list_tool(graph, minilm, agent, BEFORE)
+
+    def stop_after_tools(agent_id: str, label: str, done: int) -> None:
+        if label == "Tool":
+            raise Stopped
+
+    with pytest.raises(Stopped):  # the tool's replacement stored, before the swap
+        await reindexing.reindex(graph, e5, agent, progress=stop_after_tools)
+    probe = {"agent_id": agent, "qualified_name": "ledger.lookup"}
+    [row] = await test_graph.read("probe/tool_embedding", **probe)
+    assert (row["model"], row["next_model"]) == (MINILM, E5)  # the replacement of BEFORE
+
+    await _list_tool(graph, _embedder(settings, lister_model), agent, AFTER)
+    [row] = await test_graph.read("probe/tool_embedding", **probe)
+    assert row["next_model"] is None
+    await reindexing.reindex(graph, e5, agent)  # resumed
+
+    [row] = await test_graph.read("probe/tool_embedding", **probe)
+    assert (row["model"], row["next_model"]) == (E5, None)
+    [after, before] = await e5.embed([f"lookup: {AFTER}", f"lookup: {BEFORE}"])
     assert _cosine(row["embedding"], after) > 0.99
     assert _cosine(row["embedding"], before) < 0.95

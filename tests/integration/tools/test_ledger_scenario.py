@@ -229,6 +229,10 @@ def test_arguments_the_tool_refuses_are_422_and_nothing_is_proposed(
         json={"message": f"call ledger.write_query {json.dumps(arguments)}"},
     )
     assert chat.status_code == 422, chat.text
+    # The chat's body has only its message: located there, the argument named in the text.
+    (entry,) = chat.json()["error"]["details"]["errors"]
+    assert entry["location"] == ["body", "message"]
+    assert entry["message"].startswith(".".join(location[1:]) + ": ")
 
 
 def test_a_modified_call_its_schema_refuses_is_422_and_the_approval_stays_pending(

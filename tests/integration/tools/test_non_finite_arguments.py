@@ -56,9 +56,25 @@ def test_a_chat_call_with_nan_is_422_naming_it(agent: ToolAgent) -> None:
     response = agent.client.post(f"/v1/agents/{agent.id}/chat", json={"message": message})
 
     entry = _entry(response)
-    assert entry["location"] == ["body", "arguments", "offset"]
-    assert entry["message"].startswith("-Infinity is not a JSON number")
+    # The chat's body has only its message: the argument is named in the entry's text (it was
+    # located ["body", "arguments", "offset"], a field the body does not have).
+    assert entry["location"] == ["body", "message"]
+    assert entry["message"].startswith("arguments.offset: -Infinity is not a JSON number")
     assert entry["type"] == NOT_FINITE
+    _nothing_called(agent)
+
+
+def test_a_chat_call_whose_arguments_are_not_json_is_located_in_the_body(agent: ToolAgent) -> None:
+    agent.post("/connections", CLOCK, expect=201)
+    for message, kind in (
+        ('call clock.get_current_time {"timezone": }', "json_invalid"),
+        ("call clock.get_current_time [1, 2]", "dict_type"),
+        ("call clock.get_current_time " + '{"a": ' * 40 + "1" + "}" * 40, "too_deep"),
+    ):
+        response = agent.client.post(f"/v1/agents/{agent.id}/chat", json={"message": message})
+
+        entry = _entry(response)
+        assert (entry["location"], entry["type"]) == (["body", "message"], kind)
     _nothing_called(agent)
 
 

@@ -4,7 +4,8 @@ boolean is no integer (``"audit": "yes"`` was read as true, a note's ``priority:
 as infinity). A float field still takes an integer (``1`` is a float).
 
 Every model a route's JSON body is read with (and every model nested in one), and every model of
-a pack document, is walked, so a field added later is held to it too."""
+a pack document, a seed file or a scenario file, is walked, so a field added later is held to it
+too."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 
 from app.api.app import ROUTERS
+from app.scenarios.models import Scenario
+from app.seeds.file_schemas import CensorsFile, CreedFile, FramesFile, SelfFile
 from app.seeds.pack_schema import KnowledgePack
 
 
@@ -43,9 +46,11 @@ def _request_models() -> dict[str, type[BaseModel]]:
 
 
 def _checked_models() -> dict[str, type[BaseModel]]:
-    """The request models and the models of a pack document (docs/packs.md §1)."""
+    """The request models and the models of a pack document (docs/packs.md §1), of the
+    agent's seed files (§4) and of a scenario file (docs/scenarios.md §1)."""
     found = _request_models()
-    _models_in(KnowledgePack, found)
+    for document in (KnowledgePack, CreedFile, SelfFile, FramesFile, CensorsFile, Scenario):
+        _models_in(document, found)
     return found
 
 
@@ -115,6 +120,10 @@ def test_the_walk_finds_the_fields_it_is_about() -> None:
         ("PackBelief", ("contexts", "k")),
         ("SupportLink", ("weight",)),
         ("KnowledgePack", ("base",)),
+        ("SeedBelief", ("strength",)),
+        ("SeedCapability", ("proficiency",)),
+        ("ScenarioPerson", ("context_relevance",)),
+        ("Expectation", ("executed",)),
     } <= found
 
 

@@ -142,3 +142,42 @@ def test_the_list_counts_every_check_a_run_makes(
     row = next(line for line in listed.output.splitlines() if "counted" in line)
     # mode + 2 texts; the refused answer's code and approval; executed + learns.
     assert [cell.strip() for cell in row.split("│")[1:-1]] == ["counted", "Counted", "1", "7"]
+
+
+def _scenario_with(principal: str, expect: str) -> str:
+    return (
+        "name: strict\ntitle: S\ndescription: d\nstart: 2026-10-28T08:30:00Z\n"
+        f"principal: {{name: M, role: C, seniority: director{principal}}}\n"
+        f"turns:\n  - speaker: M\n    message: hi\n    expect: {{mode: guidance{expect}}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("principal", "expect", "field"),
+    [
+        (", context_relevance: '0.5'", "", "principal.context_relevance"),
+        (", interaction_frequency: true", "", "principal.interaction_frequency"),
+        (", context_relevance: .nan", "", "principal.context_relevance"),
+        ("", ", executed: 'false'", "turns[0].expect.executed"),
+        ("", ", learns: 1", "turns[0].expect.learns"),
+    ],
+)
+def test_a_number_or_flag_of_another_type_is_refused_naming_the_file_and_the_field(
+    tmp_path: Path, principal: str, expect: str, field: str
+) -> None:
+    """Strict as a request body is: the text "0.5" is no number, true no unit value, and the
+    text 'false' or 1 no flag."""
+    bad = tmp_path / "strict.yaml"
+    bad.write_text(_scenario_with(principal, expect), encoding="utf-8")
+    with pytest.raises(SeedFileInvalid) as raised:
+        read_scenario(bad)
+    assert str(bad) in raised.value.message
+    assert field in raised.value.message
+
+
+def test_an_integer_is_a_number_of_a_scenario(tmp_path: Path) -> None:
+    good = tmp_path / "strict.yaml"
+    good.write_text(_scenario_with(", context_relevance: 1", ", executed: false"), "utf-8")
+    scenario = read_scenario(good)
+    assert scenario.principal.context_relevance == 1.0
+    assert scenario.turns[0].expect.executed is False

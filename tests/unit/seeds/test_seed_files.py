@@ -12,6 +12,7 @@ import yaml
 
 from app.errors import SeedFileInvalid
 from app.seeds import files
+from app.seeds.file_schemas import SelfFile
 from app.seeds.pack_schema import KnowledgePack, PackCensor
 
 DEFAULT_STAKES = {
@@ -251,6 +252,35 @@ def test_self_model_is_modest_and_complete() -> None:
     assert 4 <= len(self_file.capabilities) <= 8
     assert len({c.domain for c in self_file.capabilities}) == len(self_file.capabilities)
     assert 3 <= len(self_file.knowledge_gaps) <= 6
+
+
+@pytest.mark.parametrize(
+    ("value", "accepted"), [("'0.5'", False), ("true", False), (".inf", False), ("1", True)]
+)
+def test_a_seed_number_is_strict_and_a_bad_one_names_the_file_and_the_field(
+    tmp_path: Path, value: str, accepted: bool
+) -> None:
+    """As in a pack or a request body: a number written as text, or a boolean, is refused; an
+    integer is a number."""
+    path = tmp_path / "self.yaml"
+    path.write_text(
+        "identity_goal: g\n"
+        f"self_beliefs:\n  - {{key: k, statement: s, category: contextual, strength: {value}}}\n"
+        f"capabilities:\n  - {{domain: d, proficiency: {value}}}\n",
+        encoding="utf-8",
+    )
+    if accepted:
+        self_file = files.read_seed_model(SelfFile, path)
+        assert self_file.self_beliefs[0].strength == self_file.capabilities[0].proficiency == 1.0
+        return
+    with pytest.raises(SeedFileInvalid) as raised:
+        files.read_seed_model(SelfFile, path)
+    assert str(path) in raised.value.message
+    assert "self_beliefs[0].strength" in raised.value.message
+    assert [entry["location"] for entry in raised.value.details["errors"]] == [
+        ["file", str(path), "self_beliefs", 0, "strength"],
+        ["file", str(path), "capabilities", 0, "proficiency"],
+    ]
 
 
 def test_frames_are_the_six_defaults_with_their_stakes() -> None:
