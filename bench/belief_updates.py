@@ -39,6 +39,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -346,9 +347,7 @@ async def measure_ours(
     for _ in range(batch_repeats):
         await reset_tension(graph, bench, agent_id)
         items = [contradiction(h.ids[i]) for i in picker.batch(batch_size)]
-        batch_ms.append(
-            await timed_ms(lambda items=items: apply_evidence(graph, m, agent_id, items))
-        )
+        batch_ms.append(await timed_ms(partial(apply_evidence, graph, m, agent_id, items)))
     return Ours(
         size=h.size,
         load_beliefs_s=load_s[0],
@@ -507,17 +506,17 @@ def report(ours: list[Ours], baselines: list[Baseline], args: argparse.Namespace
     print("== Ratio per update (source design / ours, outcome + cascade) ==")
     by_size = {o.size: o for o in ours}
     for b in baselines:
-        o = by_size.get(b.size)
-        if o is not None:
+        same_size = by_size.get(b.size)
+        if same_size is not None:
             print(
-                f"   {b.size:>7,} beliefs: ours p50 {o.outcome.p50:.2f} ms, source p50 "
-                f"{b.update.p50:.1f} ms -> x{ratio(b.update.p50, o.outcome.p50)} (p50), "
-                f"x{ratio(b.update.p95, o.outcome.p95)} (p95)"
+                f"   {b.size:>7,} beliefs: ours p50 {same_size.outcome.p50:.2f} ms, source p50 "
+                f"{b.update.p50:.1f} ms -> x{ratio(b.update.p50, same_size.outcome.p50)} (p50), "
+                f"x{ratio(b.update.p95, same_size.outcome.p95)} (p95)"
             )
     if ours:
         big = max(ours, key=lambda o: o.size)
         worst_update = max(big.outcome.p95, big.contradiction.p95, big.reinforcement.p95)
-        batch = statistics.median(big.batch_ms)
+        batch_median = statistics.median(big.batch_ms)
         print()
         print(f"== Targets at {big.size:,} beliefs (docs/performance.md §2) ==")
         print(
@@ -526,7 +525,7 @@ def report(ours: list[Ours], baselines: list[Baseline], args: argparse.Namespace
         )
         print(
             f"   {args.batch:,} contradictions <= {TARGET_BATCH_MS:.0f} ms: median "
-            f"{batch:.0f} ms -> {verdict(batch, TARGET_BATCH_MS)}"
+            f"{batch_median:.0f} ms -> {verdict(batch_median, TARGET_BATCH_MS)}"
         )
         print(
             f"   dissatisfaction <= {TARGET_DISSATISFACTION_MS:.0f} ms (p95): "

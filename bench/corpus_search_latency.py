@@ -30,6 +30,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -157,10 +158,10 @@ async def _compare(
         for i, query in enumerate(queries):
             one, two = (" ".join(fresh.sample(VOCABULARY[: args.query_ranks], 3)) for _ in "12")
             pairs: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
-                ("query before", lambda q=query: old_query(q, vectors[q])),
-                ("query now", lambda q=query: new_query(q, vectors[q])),
-                ("search before", lambda q=one: old_search(q)),
-                ("search now", lambda q=two: source.search(agent, q, limit=10)),
+                ("query before", partial(old_query, query, vectors[query])),
+                ("query now", partial(new_query, query, vectors[query])),
+                ("search before", partial(old_search, one)),
+                ("search now", partial(source.search, agent, two, limit=10)),
             ]
             if (i + round_) % 2:
                 pairs = [pairs[1], pairs[0], pairs[3], pairs[2]]
@@ -168,8 +169,8 @@ async def _compare(
             for name, call in pairs:
                 found[name] = await _timed(call, times[name] if warm else [])
             if warm:
-                before = {row["id"] for row in found["query before"]}
-                overlap.append(len(before & {row["id"] for row in found["query now"]}) / 10)
+                before_ids = {row["id"] for row in found["query before"]}
+                overlap.append(len(before_ids & {row["id"] for row in found["query now"]}) / 10)
     for part in ("query", "search"):
         before, now = times[f"{part} before"], times[f"{part} now"]
         b50, n50 = statistics.median(before), statistics.median(now)

@@ -31,6 +31,7 @@ import asyncio
 import statistics
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +63,7 @@ def novelty(weight: float, session: bool = False) -> Rerank:
         chosen: list[Row] = []
         covered: set[str] = set()
         while left and len(chosen) < 10:
-            best = max(left, key=lambda row, seen=frozenset(covered): _gain(row, seen))
+            best = max(left, key=partial(_gain, seen=frozenset(covered)))
             left.remove(best)
             chosen.append(best)
             covered |= _keys(best, asked)
@@ -132,8 +133,8 @@ def main(args: argparse.Namespace) -> int:
     grid: dict[str, Rerank | None] = {"as is": None}
     for w in (0.1, 0.2, 0.3, 0.5):
         grid[f"novelty {w:g}"] = novelty(w)
-    for q in (2, 3, 4):
-        grid[f"quota {q}"] = quota(q)
+    for per_session in (2, 3, 4):
+        grid[f"quota {per_session}"] = quota(per_session)
     for w in (0.1, 0.2, 0.4):
         grid[f"fulltext {w:g}"] = lifted("fulltext_score", w)
         grid[f"own-turn {w:g}"] = lifted("own_turn_score", w)

@@ -54,7 +54,7 @@ def seed_formula(rows: list[dict[str, Any]]) -> float:
         return 0.0
     max_degree = max(row["degree"] for row in rows)
     density = [row["degree"] / max_degree if max_degree else 0.0 for row in rows]
-    total = sum(
+    total: float = sum(
         row["tension"] * row["importance"] * d for row, d in zip(rows, density, strict=True)
     )
     return total / len(rows)

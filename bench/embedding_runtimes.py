@@ -26,9 +26,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import retrieval_madial as madial
+
 from app.embeddings.embedder import Embedder, minilm_package_path
 from app.embeddings.settings import EmbeddingSettings
-from bench import retrieval_madial as madial
 
 # The bundled models (``credence embed install``), each on ONNX Runtime.
 BUNDLED = ("e5-small-v2-q", "e5-small-v2", "all-minilm-l6-v2", "all-minilm-l6-v2-q")

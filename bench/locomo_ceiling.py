@@ -22,6 +22,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,10 @@ def fused(scores: Scores, weight: float, previous: bool) -> Matrix:
     return weight * normalised(cosine) + (1 - weight) * normalised(scores.bm25_speaker)
 
 
+def smoothed_fused(scores: Scores, smoothing: float, previous: bool) -> Matrix:
+    return smoothed(fused(scores, 0.5, previous), scores.conversation, smoothing)
+
+
 async def main() -> None:
     embedder = shared_embedder(get_settings().embeddings)
     all_scores = [
@@ -132,7 +137,7 @@ async def main() -> None:
             report(
                 f"fused w={weight}, {'previous + ' if previous else ''}speaker",
                 all_scores,
-                lambda s, w=weight, p=previous: fused(s, w, p),
+                partial(fused, weight=weight, previous=previous),
             )
     for smoothing in (0.2, 0.4, 0.6):
         for previous in (False, True):
@@ -140,9 +145,7 @@ async def main() -> None:
             report(
                 f"{name}, neighbours λ={smoothing}",
                 all_scores,
-                lambda s, lam=smoothing, p=previous: smoothed(
-                    fused(s, 0.5, p), s.conversation, lam
-                ),
+                partial(smoothed_fused, smoothing=smoothing, previous=previous),
             )
 
 

@@ -47,7 +47,8 @@ def _server_pid(port: int) -> int:
 
 
 def _rss_mb(pid: int) -> float:
-    return psutil.Process(pid).memory_info().rss / 1e6
+    rss: int = psutil.Process(pid).memory_info().rss  # psutil: no stubs installed (pyproject)
+    return rss / 1e6
 
 
 def _send(port: int, size: int, chunked: bool) -> tuple[int, float, int]:

@@ -60,8 +60,10 @@ async def probe_session() -> AsyncIterator[ProbeSession]:
     graph = GraphClient.from_settings(settings.neo4j)
     probe = GraphClient.from_settings(settings.neo4j, QueryCatalog(BENCH_CYPHER))
     try:
-        queries = await locomo_queries(graph, settings, embedder, base)
-        queries += await madial_queries(graph, settings, embedder, base)
+        # Asked now (``retrieval_tuning.py --clock wall``), as the probes' recorded figures were
+        # (bench/README.md, 2026-11-27: before the tuning bench's clock, which made it required).
+        queries = await locomo_queries(graph, settings, embedder, base, "wall")
+        queries += await madial_queries(graph, settings, embedder, base, "wall")
         yield ProbeSession(settings, embedder, graph, probe, queries)
     finally:
         await graph.close()

@@ -54,8 +54,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import sentence_probe
+from probe_lists import Row
 from retrieval_madial import recall_at
-from sentence_probe import Agent, Collected, Row, leave_one_out, listed, loaded, summary
+from sentence_probe import Agent, Collected, leave_one_out, listed, loaded, summary
 
 from app.config import get_settings
 from app.embeddings.embedder import Embedder

@@ -39,13 +39,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from research_floors import accuracy, replay, right
+
 from app.config import Settings
 from app.embeddings.embedder import shared_embedder
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.offline.stance_model import LoadedJudge, TreeEnsemble
 from app.reasoning.protocol import PassageRequest
 from app.research.settings import ResearchSettings
-from bench.research_floors import accuracy, replay, right
 
 CLASSES = ("confirmed", "refuted", "contested", "undecided")
 DEFAULT_DATA = (

@@ -144,7 +144,7 @@ def load_conversations(path: Path) -> list[Conversation]:
                     )
                 )
         known = {turn.dia_id for turn in turns}
-        questions = []
+        questions: list[Question] = []
         for item in raw["qa"]:
             gold = frozenset(
                 piece

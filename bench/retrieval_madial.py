@@ -59,7 +59,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import neo4j
 
@@ -274,8 +274,15 @@ class Result:
         return statistics.median(self.search_ms) if self.search_ms else None
 
 
+class Judged(Protocol):
+    """What ``score`` reads of a query: its gold ids (a MADial dialogue, a LoCoMo question)."""
+
+    @property
+    def relevant(self) -> frozenset[str]: ...
+
+
 def score(
-    system: str, variant: str, dialogues: Sequence[Dialogue], rankings: Sequence[Sequence[str]]
+    system: str, variant: str, dialogues: Sequence[Judged], rankings: Sequence[Sequence[str]]
 ) -> Result:
     recall = {
         k: statistics.fmean(

@@ -43,6 +43,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import retrieval_tuning as tuning
+from retrieval_madial import DEFAULT_DATA as MADIAL_DATA
 from retrieval_madial import DIALOGUE_FILE, load_dialogues
 
 import app.retrieval.searches as searches
@@ -71,7 +72,7 @@ class Seen:
 def hook(seen: Seen) -> None:
     """The episode query asked for every candidate; the lexical half's full ranking kept."""
     read = GraphClient.read_collected
-    hits = searches.episode_hits
+    hits = searches.episode_hits  # type: ignore[attr-defined]  # patched below: not re-exported
 
     async def read_collected(self: GraphClient, name: str, **params: Any) -> Any:
         if name != "retrieval/search_episodes":
@@ -86,7 +87,7 @@ def hook(seen: Seen) -> None:
         return await hits(graph, agent_id, terms, **kw)
 
     GraphClient.read_collected = read_collected  # type: ignore[method-assign]
-    searches.episode_hits = episode_hits  # type: ignore[assignment]
+    searches.episode_hits = episode_hits  # type: ignore[attr-defined]  # monkeypatch, as above
 
 
 async def episodes_of(graph: GraphClient, agent_id: str) -> list[dict[str, Any]]:
@@ -121,7 +122,7 @@ async def main() -> int:
     try:
         queries = await tuning.locomo_queries(graph, settings, embedder, retrieval, args.clock)
         queries += await tuning.madial_queries(graph, settings, embedder, retrieval, args.clock)
-        dialogues = load_dialogues(tuning.MADIAL_DATA / DIALOGUE_FILE)
+        dialogues = load_dialogues(MADIAL_DATA / DIALOGUE_FILE)
         stored: dict[str, list[dict[str, Any]]] = {}
         madial_n = 0
         for query in queries:

@@ -118,13 +118,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import retrieval_tuning as tuning
-from retrieval_locomo import load_conversations
+from retrieval_locomo import DEFAULT_DATA as LOCOMO_DATA
+from retrieval_locomo import Conversation, load_conversations
+from retrieval_madial import DEFAULT_DATA as MADIAL_DATA
 from retrieval_madial import DIALOGUE_FILE, load_dialogues
 
 import app.memory.episodes as episodes_module
 import app.memory.session_order as session_order
 import app.retrieval.searches as searches
-from app.config import get_settings
+from app.config import Settings, get_settings
 from app.embeddings import bundled
 from app.embeddings.bundled import Pair
 from app.embeddings.embedder import Embedder, model_id, shared_embedder
@@ -132,7 +134,8 @@ from app.graph.catalog import Query, QueryCatalog
 from app.graph.client import GraphClient
 from app.retrieval.context import build_context
 from app.retrieval.lexical import _ranked
-from app.retrieval.models import ContextRequest
+from app.retrieval.models import Context, ContextRequest
+from app.retrieval.settings import RetrievalSettings
 from app.text import entities, words
 from app.text.lexical import bm25_of_words, tokens
 from app.text.lucene import lucene_terms
@@ -264,7 +267,7 @@ def stemmed(mode: str) -> None:
         scores = {d: v for d, v in scores.items() if matched & set(documents[d])}
         return _ranked(scores, keep, floor=0.0 if len(scores) < keep else None)
 
-    searches.episode_hits = episode_hits  # type: ignore[assignment]
+    searches.episode_hits = episode_hits  # type: ignore[attr-defined]  # monkeypatch: not re-exported
 
 
 NEIGHBOURS = """MATCH (e)-[:NEXT]-(neighbour:Episode)
@@ -331,7 +334,7 @@ def neighbours(how: str) -> None:
         if edit[0] not in query.text:
             raise SystemExit("search_episodes.cypher changed: the probe no longer applies")
         text = query.text.replace(*edit)
-        return dataclasses.replace(query, text=text)  # type: ignore[arg-type]
+        return dataclasses.replace(query, text=text)
 
     QueryCatalog.get = get  # type: ignore[method-assign]
 
@@ -472,10 +475,12 @@ def next_turn(mode: str) -> None:
         return plan
 
     if mode != "prev-own":
-        episodes_module.plan_order = plan_order  # type: ignore[assignment]
+        episodes_module.plan_order = plan_order  # type: ignore[attr-defined]  # monkeypatch: not re-exported
     original_agent = tuning.agent_for
 
-    async def agent_for(graph: GraphClient, settings: Any, conversation: Any, fresh: bool) -> Any:
+    async def agent_for(
+        graph: GraphClient, settings: Settings, conversation: Conversation, fresh: bool
+    ) -> tuple[str, bool]:
         renamed = dataclasses.replace(
             conversation, sample_id=f"next-{mode}-{conversation.sample_id}"
         )
@@ -595,17 +600,22 @@ def user_lines(where: str) -> None:
     full_text: dict[str, str] = {}
 
     async def build(
-        graph: Any, embedder: Any, retrieval: Any, agent_id: str, request: Any, **kw: Any
-    ) -> Any:
+        graph: GraphClient,
+        embedder: Embedder,
+        settings: RetrievalSettings,
+        agent_id: str,
+        request: ContextRequest,
+        **kw: Any,
+    ) -> Context:
         text = request.q
         if len((lucene_terms(text) or "").split()) < long_terms or where == "lexical":
-            return await original_build(graph, embedder, retrieval, agent_id, request, **kw)
+            return await original_build(graph, embedder, settings, agent_id, request, **kw)
         shorter = _user_lines(text)
         full_text[shorter] = text
         changed = request.model_copy(update={"q": shorter})
-        return await original_build(graph, embedder, retrieval, agent_id, changed, **kw)
+        return await original_build(graph, embedder, settings, agent_id, changed, **kw)
 
-    tuning.build_context = build  # type: ignore[assignment]
+    tuning.build_context = build
     original_lexical = searches.SectionSearch._lexical
 
     async def lexical(self: searches.SectionSearch, fulltext_on: bool) -> Any:
@@ -625,7 +635,7 @@ def user_lines(where: str) -> None:
 def ideal_normalised(scope: str) -> None:
     """The episodes' lexical half scored against the question's ideal BM25, not min-max."""
     statistics_of: dict[str, Statistics] = {}
-    original = searches.episode_hits
+    original = searches.episode_hits  # type: ignore[attr-defined]  # a probe before may patch it
     long_terms = get_settings().retrieval.long_query_terms
 
     async def episode_hits(
@@ -666,7 +676,7 @@ def ideal_normalised(scope: str) -> None:
             for rank, (d, v) in enumerate(best, start=1)
         ]
 
-    searches.episode_hits = episode_hits  # type: ignore[assignment]
+    searches.episode_hits = episode_hits  # type: ignore[attr-defined]  # monkeypatch: not re-exported
 
 
 SPEAKER_FACTOR = "       * (1.0 + CASE WHEN e.speaker_key IN $w.asked_speakers"
@@ -684,7 +694,7 @@ def question_turns(factor: float) -> None:
         if SPEAKER_FACTOR not in query.text:
             raise SystemExit("search_episodes.cypher changed: the probe no longer applies")
         text = query.text.replace(SPEAKER_FACTOR, edit + SPEAKER_FACTOR)
-        return dataclasses.replace(query, text=text)  # type: ignore[arg-type]
+        return dataclasses.replace(query, text=text)
 
     QueryCatalog.get = get  # type: ignore[method-assign]
 
@@ -693,10 +703,10 @@ def held_out(named: Sequence[str], args: Any) -> int:
     """Earlier runs' ``--cache`` files scored together as one grid (no database)."""
     queries = [
         query
-        for conversation in load_conversations(tuning.LOCOMO_DATA)
+        for conversation in load_conversations(LOCOMO_DATA)
         for query in tuning._conversation_queries(conversation, "", args.clock)
     ]
-    dialogues = load_dialogues(tuning.MADIAL_DATA / DIALOGUE_FILE)
+    dialogues = load_dialogues(MADIAL_DATA / DIALOGUE_FILE)
     queries += [
         tuning.Query("madial", "madial", "madial", "", "", d.relevant, None) for d in dialogues
     ]

@@ -49,12 +49,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from retrieval_locomo import (
     CATEGORIES,
     Conversation,
-    agent_for,
     find_agent,
     import_turns,
     load_conversations,
 )
 from retrieval_locomo import DEFAULT_DATA as LOCOMO_DATA
+
+# Re-exported (`as` the same name): retrieval_probes.py patches them in this module.
+from retrieval_locomo import (
+    agent_for as agent_for,
+)
 from retrieval_madial import DEFAULT_DATA as MADIAL_DATA
 from retrieval_madial import (
     DIALOGUE_FILE,
@@ -75,7 +79,7 @@ from app.config import Settings, get_settings
 from app.embeddings.embedder import Embedder, shared_embedder
 from app.graph.client import GraphClient
 from app.memory.episode_subjects import link_stored_episodes
-from app.retrieval.context import build_context
+from app.retrieval.context import build_context as build_context  # as agent_for
 from app.retrieval.models import ContextRequest
 from app.retrieval.settings import RetrievalSettings
 

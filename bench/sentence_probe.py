@@ -119,8 +119,13 @@ class Collected:
 
 
 def agent_from_rows(rows: list[Row], dimensions: int) -> Agent:
-    ids, external, whole_texts, sentence_texts, bare_texts = [], [], [], [], []
-    owner, vectors = [], []
+    ids: list[str] = []
+    external: list[str] = []
+    whole_texts: list[str] = []
+    sentence_texts: list[str] = []
+    bare_texts: list[str] = []
+    owner: list[int] = []
+    vectors: list[np.ndarray] = []
     previous: dict[Any, str] = {}
     for row in rows:  # ordered by session, seq
         index = len(ids)

@@ -32,6 +32,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -48,18 +49,18 @@ from app.retrieval.services import RetrievalServices
 from app.retrieval.settings import RetrievalSettings
 from app.text.several_answers import asks_for_several
 
-OFF = {"query_without_speakers": "never", "several_speaker_bonus": 0.0,
-       "several_own_turn_weight": 0.0, "named_speaker_bonus": 0.0,
-       "named_own_turn_weight": 0.0}  # fmt: skip
+OFF: dict[str, Any] = {"query_without_speakers": "never", "several_speaker_bonus": 0.0,
+                       "several_own_turn_weight": 0.0, "named_speaker_bonus": 0.0,
+                       "named_own_turn_weight": 0.0}  # fmt: skip
 # The defaults before the broad reading and the named questions' own turns (2026-11-26).
-NARROW = {"query_without_speakers": "several", "several_questions": "narrow",
-          "named_speaker_bonus": 0.0, "named_own_turn_weight": 0.0,
-          "own_turn_scan": 0}  # fmt: skip
+NARROW: dict[str, Any] = {"query_without_speakers": "several", "several_questions": "narrow",
+                          "named_speaker_bonus": 0.0, "named_own_turn_weight": 0.0,
+                          "own_turn_scan": 0}  # fmt: skip
 # The defaults with the own turns ranked over every turn the person said (the exact walk).
-EXACT = {"own_turn_scan": 0}
+EXACT: dict[str, Any] = {"own_turn_scan": 0}
 # The defaults with 100 own turns as candidates for every question that names a speaker (before
 # named_own_turn_pool and own_turn_candidates, 2026-11-26).
-WIDE = {"named_own_turn_pool": 100, "own_turn_candidates": 100}
+WIDE: dict[str, Any] = {"named_own_turn_pool": 100, "own_turn_candidates": 100}
 BENCH_CYPHER = Path(__file__).resolve().parent / "cypher"
 # What --sections times: the whole context, the episodes section alone, the floor.
 SHAPES = ("all", "episodes", "floor")

@@ -39,6 +39,7 @@ import copy
 import difflib
 import json
 import random
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -49,6 +50,11 @@ from unittest import mock
 import numpy as np
 import numpy.typing as npt
 
+# The bench scripts import each other by bare name (they run as `python bench/x.py`).
+sys.path.append(str(Path(__file__).resolve().parents[2] / "bench"))
+
+from research_rejudge import line, rejudge
+
 from app.embeddings.embedder import shared_embedder
 from app.embeddings.settings import EmbeddingSettings
 from app.reasoning.offline import stance_features
@@ -57,7 +63,6 @@ from app.reasoning.offline.stance_model import LoadedJudge, TreeEnsemble
 from app.reasoning.settings import ReasonerSettings
 from app.research.settings import ResearchSettings
 from app.text.words import content_words, tokens
-from bench.research_rejudge import line, rejudge
 from tools.stance.train import (
     CHOSEN,
     DEFAULT_DATA,

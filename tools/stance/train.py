@@ -223,12 +223,12 @@ def decide(model: Scorer, x: Matrix) -> npt.NDArray[np.int64]:
     the model's most probable class where it applies and no rule says "contradicting", else
     the cue judge's stance (novel counts as NEI)."""
     proba = model.probabilities(x)
-    predicted = np.argmax(proba, axis=1)
+    predicted: npt.NDArray[np.intp] = np.argmax(proba, axis=1)
     threshold = ReasonerSettings().offline_topic_similarity
     columns = len(TEXT_FEATURES)
     cue_class = {"reinforcing": 0, "contradicting": 1, "neutral": 2, "novel": 2}
     for row in range(x.shape[0]):
-        features = x[row, :columns]
+        features: list[float] = x[row, :columns].tolist()
         if not model_applies(features, threshold, NEUTRAL_MARGIN):
             predicted[row] = cue_class[cue_stance(features)]
         elif rule_contradicts(features):
