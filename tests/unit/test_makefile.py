@@ -5,6 +5,7 @@ the default bolt://127.0.0.1:7687 (someone else's database, perhaps)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -48,3 +49,17 @@ def test_a_uri_set_by_hand_is_kept(tmp_path: Path) -> None:
 
 def test_the_default_is_the_default_port(tmp_path: Path) -> None:
     assert _uri_seen_by_recipes(tmp_path) == "[bolt://127.0.0.1:7687]"
+
+
+def test_the_readme_shows_what_make_run_prints() -> None:
+    """README.md's "Then it prints:" block is `make run`'s closing lines, on the default ports."""
+    readme = (MAKEFILE.parent / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("Then it prints:\n\n```\n", 1)[1].split("```", 1)[0].splitlines()
+    recipe = MAKEFILE.read_text(encoding="utf-8").split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    defaults = {"$(HTTP_PORT)": "7474", "$(API_PORT)": "8000", "$(BIN)": ".venv/bin"}
+    printed = []
+    for line in re.findall(r'^\t@echo "(.*)"$', recipe, re.MULTILINE):
+        for variable, value in defaults.items():
+            line = line.replace(variable, value)
+        printed.append(line)
+    assert shown == printed
