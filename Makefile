@@ -18,6 +18,9 @@ endif
 BOLT_URI := bolt://127.0.0.1:$(or $(CREDENCE_NEO4J_BOLT_PORT),7687)
 HTTP_PORT := $(or $(CREDENCE_NEO4J_HTTP_PORT),7474)
 API_PORT := $(or $(CREDENCE_API_PORT),8000)
+# The CLI and the API read CREDENCE_NEO4J_URI; unless it is set (environment or .env), it follows
+# CREDENCE_NEO4J_BOLT_PORT, so `make run` migrates and serves the Neo4j the launcher started.
+export CREDENCE_NEO4J_URI ?= $(BOLT_URI)
 
 .PHONY: run test install neo4j-up neo4j-stop lint format typecheck unit integration fuzz clean \
 	train-stance check-stance env-example demo test-browser chromium tour-tools

@@ -48,10 +48,15 @@ SLIDES: tuple[Slide, ...] = (
             "A CONTRADICTS edge is one entry of the conflict register: its strength and whether "
             "it is open or resolved (and how). Challenging evidence raises the belief's tension; "
             "at 0.7 the belief is revised.",
+            "The why is on both sides: who taught the contested belief (learned_from, with their "
+            "authority) and whose words challenged the beliefs it contradicts (other_tension; "
+            "drawn: the people and their evidence).",
         ),
         queries=(
             GuideQuery("list_contested_contradictions", "Its contradictions"),
-            GuideQuery("draw_contested_belief", "Drawn: contradictions, evidence and people"),
+            GuideQuery(
+                "draw_contested_belief", "Drawn: contradictions and the people behind each side"
+            ),
         ),
     ),
     Slide(
@@ -99,6 +104,9 @@ SLIDES: tuple[Slide, ...] = (
         text=(
             "Dissatisfaction D (0..1) sums the tension of important, well-connected beliefs; "
             "its band (low, medium, high) changes how a turn runs.",
+            "On the demo agent D stays low: only a few of its beliefs carry tension, so the "
+            "numbers are small. Look for where it rises (the corrections) and the turn with "
+            "revisions 1, where it drops: the revision settled the tension.",
         ),
         queries=(GuideQuery("list_dissatisfaction", "The samples, oldest first"),),
     ),

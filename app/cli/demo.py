@@ -4,6 +4,7 @@ look at next."""
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlencode
@@ -77,6 +78,13 @@ def guide_url(settings: Settings, report: DemoReport | None = None) -> str:
     return f"{url}?{urlencode({'agent_id': report.agent_id})}" if report else url
 
 
+def browser_url() -> str:
+    """Neo4j Browser's address: the launcher's HTTP port (``CREDENCE_NEO4J_HTTP_PORT``, read by
+    tools/neo4j/neo4j-local, not a setting of Credence's; default 7474)."""
+    port = os.environ.get("CREDENCE_NEO4J_HTTP_PORT", "").strip() or "7474"
+    return f"http://127.0.0.1:{port}/browser/"
+
+
 def _progress(line: str) -> None:
     console.print(f"  [dim]·[/] {escape(line)}")
 
@@ -106,7 +114,7 @@ def _print_report(report: DemoReport, guide: str) -> None:
 
 def _next_steps(agent_id: str, guide: str) -> list[tuple[str, str]]:
     return [
-        (f":guide {guide}", "in Neo4j Browser (http://127.0.0.1:7474/browser/)"),
+        (f":guide {guide}", f"in Neo4j Browser ({browser_url()})"),
         (f"export CREDENCE_AGENT_ID={agent_id}", "the commands below then read the demo agent"),
         ("credence analytics longest_lineages", "the belief it revised, first to current"),
         ("credence analytics tool_outcomes_over_time", "how it earned autonomy with the ledger"),

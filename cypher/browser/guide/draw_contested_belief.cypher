@@ -1,5 +1,6 @@
 // Guide, "The most contested belief", drawn: that belief, the beliefs it CONTRADICTS (either
-// way) and the evidence that CHALLENGES or REINFORCES it, with who gave it (at most 30 paths).
+// way), the people it was LEARNED_FROM, and the evidence that CHALLENGES or REINFORCES it or a
+// belief it contradicts, with who gave it: the why of both sides (at most 30 paths).
 // Params:
 //   $agent_id :: STRING NOT NULL  the agent
 // Returns one path per contradiction or piece of evidence: path :: PATH
@@ -14,7 +15,14 @@ CALL (b) {
   MATCH path = (b)-[:CONTRADICTS]-(:Belief)
   RETURN path
   UNION
+  MATCH path = (b)-[:LEARNED_FROM]->(:Person)
+  RETURN path
+  UNION
   MATCH path = (:Person)<-[:FROM]-(:Evidence)-[:CHALLENGES|REINFORCES]->(b)
+  RETURN path
+  UNION
+  MATCH (b)-[:CONTRADICTS]-(other:Belief)
+  MATCH path = (:Person)<-[:FROM]-(:Evidence)-[:CHALLENGES|REINFORCES]->(other)
   RETURN path
 }
 RETURN path

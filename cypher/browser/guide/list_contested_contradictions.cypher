@@ -5,7 +5,9 @@
 // Returns one row per contradiction of that belief, strongest first (none: nothing contested):
 //   contested :: STRING  the contested belief's statement
 //   tension :: FLOAT  its tension (revision at 0.7 by default), two decimals
+//   learned_from :: LIST<STRING>  who taught it, with their authority (empty: a pack's or birth's)
 //   contradicted_by :: STRING  the other belief's statement
+//   other_tension :: FLOAT  the other belief's tension, two decimals
 //   other_is_active :: BOOLEAN  false: the other belief was since superseded
 //   contradiction :: FLOAT  the CONTRADICTS edge's strength
 //   status :: STRING  open / resolved
@@ -17,10 +19,14 @@ WITH b,
      COUNT { (:Evidence)-[:CHALLENGES]->(b) } AS challenges
 WHERE open > 0 OR b.tension > 0 OR challenges > 0
 WITH b ORDER BY open DESC, b.tension DESC, challenges DESC, b.id LIMIT 1
+WITH b, COLLECT { MATCH (b)-[:LEARNED_FROM]->(p:Person)
+                  RETURN p.name + ' ' + toString(round(p.authority, 2)) } AS learned_from
 MATCH (b)-[c:CONTRADICTS]-(other:Belief)
 RETURN b.statement AS contested,
        round(b.tension, 2) AS tension,
+       learned_from,
        other.statement AS contradicted_by,
+       round(other.tension, 2) AS other_tension,
        other.is_active AS other_is_active,
        round(c.strength, 2) AS contradiction,
        c.status AS status,

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from app.beliefs.analytics.runner import analytics_names, run_analytics
 from app.beliefs.store import get_belief
+from app.browser.slides import GUIDE_QUERIES
 from app.cli.main import app as cli_app
 from app.config import Settings, get_settings
 from app.demo import script
@@ -27,6 +28,7 @@ from app.graph.client import GraphClient
 from app.scheduler.store import agent_jobs
 from tests.integration.tools.conftest import sqlite_server
 
+GUIDE = GUIDE_QUERIES
 DEMO_DOC = Path(__file__).resolve().parents[3] / "docs" / "demo.md"
 RESISTS = re.compile(r"^(\w+) [\w ]*: tension (\d\.\d\d) → (\d\.\d\d) \(resists\)$")
 
@@ -61,6 +63,22 @@ async def _assert_every_analytics_query_has_rows(graph: GraphClient, agent_id: s
         if (await run_analytics(graph, agent_id, name)).count == 0
     ]
     assert empty == [], f"analytics without rows on the demo agent: {empty}"
+
+
+async def _assert_the_guide_shows_why_it_is_contested(graph: GraphClient, agent_id: str) -> None:
+    """The guide's first slide lists the kinds of the stories before search's bookkeeping, and
+    its contested slide shows the people behind both sides: who taught the contested belief,
+    whose evidence challenged what it contradicts (the demo's "Who says it matters")."""
+    kinds = [
+        row["kind"] for row in await graph.read(f"{GUIDE}/count_agent_graph", agent_id=agent_id)
+    ]
+    assert kinds.index("Belief") < kinds.index("LexicalTerm"), kinds
+    listed = await graph.read(f"{GUIDE}/list_contested_contradictions", agent_id=agent_id)
+    assert listed and all(row["learned_from"] for row in listed), listed
+    assert any(row["other_tension"] > 0 for row in listed), listed
+    drawn = await graph.read(f"{GUIDE}/draw_contested_belief", agent_id=agent_id)
+    edges = {step for row in drawn for step in row["path"] if isinstance(step, str)}
+    assert {"CONTRADICTS", "LEARNED_FROM", "CHALLENGES", "FROM"} <= edges, edges
 
 
 async def test_the_demo_agent_has_a_history_that_every_analytics_query_reads(
@@ -115,6 +133,7 @@ async def test_the_demo_agent_has_a_history_that_every_analytics_query_reads(
     assert detail.contradictions and {c.status for c in detail.contradictions} == {"resolved"}
     contested = (await run_analytics(graph, agent, "most_contested_beliefs")).rows
     assert any(row["open_contradictions"] > 0 for row in contested)
+    await _assert_the_guide_shows_why_it_is_contested(graph, agent)
 
     # The scheduler's jobs on the agent were held during the build and are free again.
     jobs = {job.job: job for job in await agent_jobs(graph, agent, [])}
