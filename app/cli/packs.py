@@ -202,6 +202,11 @@ def _report_load(report: PackLoadReport) -> None:
     if report.retired:
         retired = escape(", ".join(report.retired))
         console.print(f"  no longer in the pack (deactivated): {retired}")
+    if report.withheld:
+        console.print(
+            "  changed since the pack gave them (left as they are): "
+            + escape(", ".join(report.withheld))
+        )
     if report.retired_censors:
         console.print(
             "  censors no longer in the pack (deactivated): "

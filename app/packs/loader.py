@@ -33,7 +33,7 @@ from app.beliefs.mechanics import Mechanics
 from app.beliefs.revision import apply_revision_in
 from app.beliefs.store import deactivate_belief_in
 from app.embeddings.embedder import Embedder
-from app.errors import InvalidInput, PackCensorKeyTaken, error_entry
+from app.errors import InvalidInput, PackCensorKeyTaken, PackVersionOlder, error_entry
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
@@ -60,6 +60,10 @@ class PackLoadReport(BaseModel):
     superseded: int
     # Keys the agent held that the new version no longer has: deactivated (never deleted).
     retired: list[str]
+    # Keys of the version whose belief a person or the agent changed since the pack gave it
+    # (deactivated, revised, or its statement edited where the version changes it too): left as
+    # they are, neither given again nor superseded (docs/packs.md §3).
+    withheld: list[str] = []
     # Keys of the pack's censors the new version no longer has: deactivated (never deleted).
     retired_censors: list[str]
     # Keys of the pack's rules the new version no longer has: deactivated (never deleted).
@@ -150,17 +154,27 @@ def pack_checksum(pack: KnowledgePack) -> str:
 
 
 def initial_strengths(
-    pack: KnowledgePack, fixed: dict[str, float], cap: float | None = None
+    pack: KnowledgePack,
+    fixed: dict[str, float],
+    cap: float | None = None,
+    left_out: frozenset[str] = frozenset(),
 ) -> dict[str, float]:
     """Pack strengths with every supported belief derived from its supporters (dependency
     order); ``fixed`` holds the learned strengths of beliefs the agent already has; ``cap``
-    (the birth strength policy) bounds the others before the derivation."""
+    (the birth strength policy) bounds the others before the derivation; ``left_out`` names
+    keys the load does not give (withheld: docs/packs.md §3), which support nothing."""
+    beliefs = [b for b in pack.beliefs if b.key not in left_out]
     strengths = {
         b.key: fixed.get(b.key, b.strength if cap is None else min(b.strength, cap))
-        for b in pack.beliefs
+        for b in beliefs
     }
-    edges = [Edge(b.key, link.key, link.weight) for b in pack.beliefs for link in b.supports]
-    cascade([b.key for b in pack.beliefs], strengths, edges)
+    edges = [
+        Edge(b.key, link.key, link.weight)
+        for b in beliefs
+        for link in b.supports
+        if link.key not in left_out
+    ]
+    cascade([b.key for b in beliefs], strengths, edges)
     return strengths
 
 
@@ -180,6 +194,15 @@ class _Diff:
     changed: list[PackBelief]
     kept: list[PackBelief]
     gone: list[str]
+    # Keys of the version a person or the agent took out of the pack's hands: key -> the belief
+    # (inactive: deactivated or revised) or None (active, its statement edited by hand where
+    # the version changes it too). Left as they are.
+    withheld: dict[str, str | None]
+
+    @property
+    def left_out(self) -> frozenset[str]:
+        """Keys with no active belief of the pack: their links are not made."""
+        return frozenset(key for key, belief_id in self.withheld.items() if belief_id)
 
 
 @dataclass(frozen=True)
@@ -241,6 +264,7 @@ async def load_pack(
         AgentNotFound: no such agent.
         InvalidInput: a pack (``source`` ``pack``) named as a birth's own (nothing written).
         PackCensorKeyTaken: a censor key of the pack is another censor's (nothing written).
+        PackVersionOlder: the agent holds a later version of the pack (nothing written).
     """
     if source == "pack":
         refuse_birth_pack_name(pack, ["pack", pack.name, "name"])
@@ -250,6 +274,9 @@ async def load_pack(
     diff = _diff(state, pack)
     if diff.previous is None:
         await require_agent(graph, agent_id)
+    elif int(diff.previous.get("version") or 0) > pack.version:
+        loaded = int(diff.previous["version"])
+        raise PackVersionOlder(pack.name, agent_id, pack.version, loaded)
     vectors = dict(vectors or {})
     embedded, degraded = await _embed_missing(embedder, pack, diff.new + diff.changed, vectors)
     learned = {b.key: float(diff.held[b.key]["strength"]) for b in diff.kept}
@@ -261,7 +288,7 @@ async def load_pack(
         checksum=pack_checksum(pack),
         diff=diff,
         vectors=vectors,
-        strengths=initial_strengths(pack, learned, strength_cap),
+        strengths=initial_strengths(pack, learned, strength_cap, diff.left_out),
         ids=ids,
         embedded=embedded,
         degraded=degraded,
@@ -280,15 +307,30 @@ async def load_pack(
 
 def _diff(state: list[dict[str, Any]], pack: KnowledgePack) -> _Diff:
     held = {row["key"]: row for row in state[0]["beliefs"]} if state else {}
+    inactive = {row["key"]: row["id"] for row in state[0]["withheld"]} if state else {}
+    withheld: dict[str, str | None] = {}
+    new, changed, kept = [], [], []
+    for belief in pack.beliefs:
+        row = held.get(belief.key)
+        if row is None and belief.key in inactive:
+            withheld[belief.key] = inactive[belief.key]
+        elif row is None:
+            new.append(belief)
+        elif belief.statement in (row["statement"], row["pack_statement"]):
+            kept.append(belief)  # unchanged by the version (a person's edit, if any, stands)
+        elif row["statement"] == row["pack_statement"]:
+            changed.append(belief)
+        else:  # edited by hand, and the version changes it too: the person's text stands
+            withheld[belief.key] = None
+            kept.append(belief)
     return _Diff(
         held=held,
         previous=state[0]["pack"] if state and state[0]["pack"] else None,
-        new=[b for b in pack.beliefs if b.key not in held],
-        changed=[
-            b for b in pack.beliefs if b.key in held and held[b.key]["statement"] != b.statement
-        ],
-        kept=[b for b in pack.beliefs if b.key in held and held[b.key]["statement"] == b.statement],
+        new=new,
+        changed=changed,
+        kept=kept,
         gone=sorted(set(held) - {b.key for b in pack.beliefs}),
+        withheld=withheld,
     )
 
 
@@ -306,8 +348,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     )
     done = await _create_beliefs(tx, load, first_seq=int(reserved[0]["first_seq"]))
     superseded = await _supersede(tx, load)
-    for key in load.diff.gone:
-        await deactivate_belief_in(tx, load.mechanics, agent_id, load.diff.held[key]["id"])
+    await _retire_beliefs(tx, load)
     done += len(load.diff.changed)
     if load.progress and load.diff.changed:
         load.progress("beliefs", done, load.total)
@@ -329,6 +370,29 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
         retired_rules=retired_rules,
         retired_frames=retired_frames,
     )
+
+
+async def _retire_beliefs(tx: Transaction, load: _Load) -> None:
+    """Deactivates the beliefs whose keys the version dropped, marked as retired by the pack (a
+    later version bringing the key back gives it again), and records on every belief the version
+    gives the statement it gives (``pack_statement``: a later edit by hand is told apart)."""
+    gone = [load.diff.held[key]["id"] for key in load.diff.gone]
+    for belief_id in gone:
+        await deactivate_belief_in(tx, load.mechanics, load.agent_id, belief_id)
+    if gone:
+        await tx.run(
+            "packs/loader/mark_retired_beliefs",
+            agent_id=load.agent_id,
+            pack_name=load.pack.name,
+            version=load.pack.version,
+            ids=gone,
+        )
+    given = [
+        {"id": load.ids[b.key], "statement": b.statement}
+        for b in load.pack.beliefs
+        if b.key not in load.diff.withheld
+    ]
+    await tx.run("packs/loader/set_pack_statements", agent_id=load.agent_id, rows=given)
 
 
 async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
@@ -369,16 +433,18 @@ async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
     """Creates the pack's SUPPORTS and CONTRADICTS edges, each new or changed one recorded by an
     event (kind ``pack``) on its target, or on both beliefs of a pair; returns how many of each
     are new."""
-    beliefs, ids = load.pack.beliefs, load.ids
+    beliefs, ids = _given(load), load.ids
     supports = [
         {"source_id": ids[b.key], "target_id": ids[link.key], "weight": link.weight}
         for b in beliefs
         for link in b.supports
+        if link.key in ids
     ]
     contradicts = [
         {"source_id": ids[b.key], "target_id": ids[link.key], "strength": link.strength}
         for b in beliefs
         for link in b.contradicts
+        if link.key in ids
     ]
     linked = await tx.run(
         "packs/loader/link_pack_beliefs",
@@ -391,19 +457,35 @@ async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
     return linked[0]
 
 
+def _given(load: _Load) -> list[PackBelief]:
+    """The version's beliefs the agent holds of the pack after the load: those withheld
+    inactive (deactivated or revised by a person or the agent) are left out, their links too."""
+    return [b for b in load.pack.beliefs if b.key not in load.diff.left_out]
+
+
 async def _retire_edges(tx: Transaction, load: _Load) -> dict[str, Any]:
     """Retires the pack's edges between active beliefs that this version no longer has (a
     SUPPORTS edge deleted with an event on its target, a CONTRADICTS edge resolved); returns the
     query's row: supports, contradicts (each a list of {source_id, target_id}) and
     resupport_ids (the supporters left to the beliefs that lost one)."""
-    beliefs, ids = load.pack.beliefs, load.ids
+    beliefs, ids = _given(load), load.ids
     rows = await tx.run(
         "packs/loader/retire_pack_edges",
         agent_id=load.agent_id,
         pack_name=load.pack.name,
         version=load.pack.version,
-        supports=[f"{ids[b.key]} {ids[link.key]}" for b in beliefs for link in b.supports],
-        contradicts=[f"{ids[b.key]} {ids[link.key]}" for b in beliefs for link in b.contradicts],
+        supports=[
+            f"{ids[b.key]} {ids[link.key]}"
+            for b in beliefs
+            for link in b.supports
+            if link.key in ids
+        ],
+        contradicts=[
+            f"{ids[b.key]} {ids[link.key]}"
+            for b in beliefs
+            for link in b.contradicts
+            if link.key in ids
+        ],
     )
     return rows[0]
 
@@ -608,6 +690,7 @@ def _report(
         kept=len(diff.kept),
         superseded=superseded,
         retired=diff.gone,
+        withheld=sorted(diff.withheld),
         retired_censors=retired_censors,
         retired_rules=retired_rules,
         retired_frames=retired_frames,

@@ -1,0 +1,159 @@
+"""Pack versions against what the agent holds (docs/packs.md §3): an older version is refused,
+and what a person (or the agent) changed of a pack's beliefs since the pack gave them is kept
+by a reload or an upgrade, and said, never undone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.beliefs.mechanics import Mechanics
+from app.beliefs.revision import revise_belief
+from app.graph.client import GraphClient
+from app.reasoning.offline.reasoner import OfflineReasoner
+
+BELIEFS: list[dict[str, Any]] = [
+    {"key": "a", "statement": "Alpha holds for the ledger.", "category": "contextual"},
+    {
+        "key": "b",
+        "statement": "Beta holds for the ledger.",
+        "category": "contextual",
+        "supports": [{"key": "c", "weight": 0.7}],
+    },
+    {"key": "c", "statement": "Gamma holds for the ledger.", "category": "contextual"},
+]
+
+
+def _pack(version: int, beliefs: list[dict[str, Any]] = BELIEFS) -> dict[str, Any]:
+    return {
+        "name": "versioned-pack",
+        "version": version,
+        "industry": "testing",
+        "description": "a pack whose versions the tests load",
+        "beliefs": beliefs,
+    }
+
+
+def _load(client: TestClient, agent: str, document: dict[str, Any]) -> dict[str, Any]:
+    response = client.post(f"/v1/agents/{agent}/packs", json=document)
+    assert response.status_code == 200, response.text
+    report: dict[str, Any] = response.json()
+    return report
+
+
+def _active(client: TestClient, agent: str) -> dict[str, dict[str, Any]]:
+    beliefs = client.get(f"/v1/agents/{agent}/beliefs", params={"limit": 500}).json()["data"]
+    return {belief["statement"]: belief for belief in beliefs if belief["is_active"]}
+
+
+def test_an_older_version_is_refused_and_writes_nothing(client: TestClient, agent: str) -> None:
+    _load(client, agent, _pack(3))
+    before = _active(client, agent)
+
+    older = _pack(2, [*BELIEFS[:2], {**BELIEFS[2], "statement": "Gamma, as version 2 had it."}])
+    response = client.post(f"/v1/agents/{agent}/packs", json=older)
+
+    assert response.status_code == 409, response.text
+    error = response.json()["error"]
+    assert error["code"] == "pack_version_older"
+    assert error["details"]["loaded_version"] == 3 and error["details"]["version"] == 2
+    assert "version 3" in error["message"] and "version 2" in error["message"]
+    assert _active(client, agent) == before
+    packs = client.get(f"/v1/agents/{agent}/packs").json()
+    assert [(p["name"], p["version"]) for p in packs] == [("versioned-pack", 3)]
+
+
+def _count(client: TestClient, agent: str, statement: str) -> int:
+    """How many beliefs, active or not, the agent has with this statement."""
+    found = 0
+    for active in ("true", "false"):
+        page = client.get(
+            f"/v1/agents/{agent}/beliefs", params={"limit": 500, "active": active}
+        ).json()
+        found += sum(1 for belief in page["data"] if belief["statement"] == statement)
+    return found
+
+
+def _replay_differences(client: TestClient, agent: str) -> list[Any]:
+    response = client.get(f"/v1/agents/{agent}/replay")
+    assert response.status_code == 200, response.text
+    differences: list[Any] = response.json()["differences"]
+    return differences
+
+
+def test_a_belief_a_person_deactivated_is_not_given_again(client: TestClient, agent: str) -> None:
+    _load(client, agent, _pack(1))
+    alpha = _active(client, agent)["Alpha holds for the ledger."]
+    response = client.patch(f"/v1/agents/{agent}/beliefs/{alpha['id']}", json={"is_active": False})
+    assert response.status_code == 200, response.text
+
+    again = _load(client, agent, _pack(1))
+    upgraded = _load(client, agent, _pack(2))
+
+    assert (again["status"], again["created"], again["withheld"]) == ("unchanged", 0, ["a"])
+    assert (upgraded["status"], upgraded["created"], upgraded["withheld"]) == ("upgraded", 0, ["a"])
+    assert "Alpha holds for the ledger." not in _active(client, agent)
+    assert _count(client, agent, "Alpha holds for the ledger.") == 1
+    assert _replay_differences(client, agent) == []
+
+
+def test_a_statement_a_person_edited_is_kept_by_reloads_and_upgrades(
+    client: TestClient, agent: str
+) -> None:
+    _load(client, agent, _pack(1))
+    gamma = _active(client, agent)["Gamma holds for the ledger."]
+    edited = "Gamma holds for the ledger, as our auditors read it."
+    response = client.patch(f"/v1/agents/{agent}/beliefs/{gamma['id']}", json={"statement": edited})
+    assert response.status_code == 200, response.text
+
+    again = _load(client, agent, _pack(1))
+    assert (again["status"], again["superseded"], again["withheld"]) == ("unchanged", 0, [])
+    assert _active(client, agent)[edited]["id"] == gamma["id"]
+
+    # The pack changes the text too: the person's text stands, and the load says so.
+    v2 = [*BELIEFS[:2], {**BELIEFS[2], "statement": "Gamma holds for the ledger in version 2."}]
+    upgraded = _load(client, agent, _pack(2, v2))
+
+    assert (upgraded["superseded"], upgraded["withheld"]) == (0, ["c"])
+    active = _active(client, agent)
+    assert active[edited]["id"] == gamma["id"]
+    assert "Gamma holds for the ledger in version 2." not in active
+    # Its supporter is still linked to it.
+    beta = active["Beta holds for the ledger."]
+    explanation = client.get(f"/v1/agents/{agent}/beliefs/{gamma['id']}/explanation").json()
+    assert [link["id"] for link in explanation["support_chain"]] == [beta["id"]]
+    assert _replay_differences(client, agent) == []
+
+
+async def test_a_belief_the_agent_revised_is_not_given_again(
+    client: TestClient, agent: str, graph: GraphClient
+) -> None:
+    _load(client, agent, _pack(1))
+    gamma = _active(client, agent)["Gamma holds for the ledger."]
+    outcome = await revise_belief(
+        graph, Mechanics(), OfflineReasoner(), agent, gamma["id"], mode="manual"
+    )
+    [revision] = outcome.revisions
+
+    again = _load(client, agent, _pack(1))
+    upgraded = _load(client, agent, _pack(2))
+
+    assert (again["status"], again["created"], again["withheld"]) == ("unchanged", 0, ["c"])
+    assert (upgraded["created"], upgraded["superseded"], upgraded["withheld"]) == (0, 0, ["c"])
+    assert _count(client, agent, "Gamma holds for the ledger.") == 1
+    revised = client.get(f"/v1/agents/{agent}/beliefs/{revision.new_belief_id}").json()["belief"]
+    assert revised["is_active"] is True
+    assert _replay_differences(client, agent) == []
+
+
+def test_a_key_a_version_dropped_comes_back_with_a_later_version(
+    client: TestClient, agent: str
+) -> None:
+    _load(client, agent, _pack(1))
+    dropped = _load(client, agent, _pack(2, BELIEFS[1:]))
+    back = _load(client, agent, _pack(3))
+
+    assert dropped["retired"] == ["a"]
+    assert (back["created"], back["withheld"]) == (1, [])
+    assert "Alpha holds for the ledger." in _active(client, agent)
