@@ -33,7 +33,7 @@ from app.beliefs.mechanics import Mechanics
 from app.beliefs.revision import apply_revision_in
 from app.beliefs.store import deactivate_belief_in
 from app.embeddings.embedder import Embedder
-from app.errors import InvalidInput, PackCensorKeyTaken, PackVersionOlder, error_entry
+from app.errors import Conflict, InvalidInput, PackCensorKeyTaken, PackVersionOlder, error_entry
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
@@ -48,6 +48,25 @@ from app.text.lexical import scored_words
 Vector = list[float]
 Progress = Callable[[str, int, int], None]
 BATCH = 2000
+# How many times a load is worked out again when another write to the pack's beliefs overtook it.
+LOAD_ATTEMPTS = 5
+
+
+class PackStateMoved(Conflict):
+    """What the agent holds of a pack changed between a load's read of it and its transaction
+    (another load of the pack, or a change to one of its beliefs, came in between): the load is
+    worked out again; after :data:`LOAD_ATTEMPTS` tries, a 409."""
+
+    code = "conflict"
+
+    def __init__(self, pack: str, agent_id: str, attempts: int) -> None:
+        super().__init__(
+            f"pack {pack!r} of agent {agent_id!r} changed while it was being loaded, "
+            f"{attempts} times running (other writes to its beliefs); nothing of this load "
+            "written: load it again",
+            pack=pack,
+            agent_id=agent_id,
+        )
 
 
 class PackLoadReport(BaseModel):
@@ -212,6 +231,8 @@ class _Load:
     agent_id: str
     pack: KnowledgePack
     checksum: str
+    # What the agent held of the pack when the load was worked out (_state_print).
+    state: list[Any]
     diff: _Diff
     vectors: dict[str, Vector]
     strengths: dict[str, float]
@@ -270,6 +291,50 @@ async def load_pack(
         refuse_birth_pack_name(pack, ["pack", pack.name, "name"])
     if strength_cap == "policy":
         strength_cap = mechanics.birth_strength_cap
+    prepare = partial(
+        _prepare,
+        graph,
+        embedder,
+        mechanics,
+        agent_id,
+        pack,
+        vectors=vectors or {},
+        vectors_model=vectors_model,
+        progress=progress,
+        immutable_keys=immutable_keys,
+        source=source,
+        strength_cap=strength_cap,
+    )
+    for attempt in range(1, LOAD_ATTEMPTS + 1):
+        load = await prepare()
+        try:
+            report = await graph.write_transaction(partial(_write_pack, load))
+        except PackStateMoved:
+            if attempt == LOAD_ATTEMPTS:
+                raise
+            continue
+        # Counted once committed: each superseded belief is a pack_upgrade revision.
+        count_revisions(["pack_upgrade"] * report.superseded)
+        return report
+    raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+async def _prepare(
+    graph: GraphClient,
+    embedder: Embedder | None,
+    mechanics: Mechanics,
+    agent_id: str,
+    pack: KnowledgePack,
+    *,
+    vectors: dict[str, Vector],
+    vectors_model: str | None,
+    progress: Progress | None,
+    immutable_keys: frozenset[str],
+    source: str,
+    strength_cap: float | None,
+) -> _Load:
+    """Works the load out from what the agent holds of the pack (read outside the transaction,
+    since the vectors are made outside it: the transaction checks the state is still that)."""
     state = await graph.read("packs/loader/get_pack_state", agent_id=agent_id, pack_name=pack.name)
     diff = _diff(state, pack)
     if diff.previous is None:
@@ -277,15 +342,16 @@ async def load_pack(
     elif int(diff.previous.get("version") or 0) > pack.version:
         loaded = int(diff.previous["version"])
         raise PackVersionOlder(pack.name, agent_id, pack.version, loaded)
-    vectors = dict(vectors or {})
+    vectors = dict(vectors)
     embedded, degraded = await _embed_missing(embedder, pack, diff.new + diff.changed, vectors)
     learned = {b.key: float(diff.held[b.key]["strength"]) for b in diff.kept}
     ids = {key: row["id"] for key, row in diff.held.items()}
     ids.update({belief.key: str(uuid.uuid4()) for belief in diff.new})
-    load = _Load(
+    return _Load(
         agent_id=agent_id,
         pack=pack,
         checksum=pack_checksum(pack),
+        state=_state_print(state),
         diff=diff,
         vectors=vectors,
         strengths=initial_strengths(pack, learned, strength_cap, diff.left_out),
@@ -299,10 +365,29 @@ async def load_pack(
         strength_cap=strength_cap,
         embedding_model=embedder.model_id if embedder is not None else vectors_model,
     )
-    report = await graph.write_transaction(partial(_write_pack, load))
-    # Counted once committed: each superseded belief is a pack_upgrade revision.
-    count_revisions(["pack_upgrade"] * report.superseded)
-    return report
+
+
+def _state_print(state: list[dict[str, Any]]) -> list[Any]:
+    """What the agent holds of the pack in a form two reads compare by (the lists sorted)."""
+    if not state:
+        return []
+    row = state[0]
+    return [
+        row["pack"],
+        sorted(row["beliefs"], key=lambda belief: str(belief["id"])),
+        sorted(row["withheld"], key=lambda belief: str(belief["id"])),
+    ]
+
+
+async def _check_state(tx: Transaction, load: _Load) -> None:
+    """Raises :class:`PackStateMoved` when what the agent holds of the pack, read again under
+    the agent's lock, is not what the load was worked out from (another load, or a change to
+    one of the pack's beliefs, came in between)."""
+    state = await tx.run(
+        "packs/loader/get_pack_state", agent_id=load.agent_id, pack_name=load.pack.name
+    )
+    if _state_print(state) != load.state:
+        raise PackStateMoved(load.pack.name, load.agent_id, LOAD_ATTEMPTS)
 
 
 def _diff(state: list[dict[str, Any]], pack: KnowledgePack) -> _Diff:
@@ -341,6 +426,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     dissatisfaction sums, and the pack marked finished."""
     agent_id, pack = load.agent_id, load.pack
     await lock_agent(tx, agent_id)
+    await _check_state(tx, load)
     await _refuse_held_censor_keys(tx, load)
     pack_params = _pack_params(pack, load.checksum)
     reserved = await tx.run(

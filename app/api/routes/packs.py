@@ -41,7 +41,8 @@ _LOAD: dict[int | str, dict[str, Any]] = {
     409: {
         "description": "censor_key_taken: a censor key of the pack is another censor's (a "
         "shipped default's, another pack's, a manual one's), or pack_version_older: the agent "
-        "holds a later version of the pack; nothing written"
+        "holds a later version of the pack, or conflict: the pack's beliefs kept changing "
+        "under the load (other loads of it, five times running); nothing written"
     },
     422: {
         "description": "the pack is invalid (seed_file_invalid, each field named) or named as "

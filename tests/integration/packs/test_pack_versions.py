@@ -4,14 +4,21 @@ by a reload or an upgrade, and said, never undone."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.agents.models import AgentCreate
+from app.agents.store import create_agent
 from app.beliefs.mechanics import Mechanics
+from app.beliefs.replay import compare_with_stored
 from app.beliefs.revision import revise_belief
+from app.embeddings.embedder import UnavailableEmbedder
 from app.graph.client import GraphClient
+from app.packs.loader import list_loaded_packs, load_pack
 from app.reasoning.offline.reasoner import OfflineReasoner
+from app.seeds.pack_schema import KnowledgePack
 
 BELIEFS: list[dict[str, Any]] = [
     {"key": "a", "statement": "Alpha holds for the ledger.", "category": "contextual"},
@@ -157,3 +164,42 @@ def test_a_key_a_version_dropped_comes_back_with_a_later_version(
     assert dropped["retired"] == ["a"]
     assert (back["created"], back["withheld"]) == (1, [])
     assert "Alpha holds for the ledger." in _active(client, agent)
+
+
+class _HeldEmbedder(UnavailableEmbedder):
+    """An embedder that finds no model, and holds the load calling it until let go: another load
+    runs between this one's read of the agent and its transaction."""
+
+    def __init__(self) -> None:
+        super().__init__("held by the test")
+        self.entered = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def embed(self, texts: list[str], kind: Any = "passage") -> None:
+        self.entered.set()
+        await self.gate.wait()
+
+
+async def test_a_load_that_another_load_overtook_gives_each_belief_once(
+    graph: GraphClient,
+) -> None:
+    """Each load reads what the agent holds before its transaction (vectors are made outside
+    it); one that finds it changed under the agent's lock works the load out again."""
+    many = [
+        {"key": f"k{i}", "statement": f"Statement {i} holds.", "category": "contextual"}
+        for i in range(5)
+    ]
+    pack = KnowledgePack.model_validate(_pack(1, many))
+    agent = await create_agent(graph, AgentCreate(name="concurrent loads"))
+    held = _HeldEmbedder()
+
+    overtaken = asyncio.create_task(load_pack(graph, held, Mechanics(), agent.id, pack))
+    await held.entered.wait()
+    first = await load_pack(graph, None, Mechanics(), agent.id, pack)
+    held.gate.set()
+    second = await overtaken
+
+    assert (first.status, second.status, second.created) == ("loaded", "unchanged", 0)
+    [summary] = await list_loaded_packs(graph, agent.id)
+    assert (summary.beliefs, summary.superseded) == (len(many), 0)
+    assert await compare_with_stored(graph, Mechanics(), agent.id) == []
