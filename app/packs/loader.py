@@ -854,11 +854,13 @@ def _belief_row(
 async def _supersede(tx: Transaction, load: _Load) -> dict[str, str]:
     """Supersedes each belief whose statement changed; returns key → new belief id.
 
-    A superseding belief takes the pack strength or its supporters' (the engine's rule), not the
-    strength the old one had learned.
+    A superseding belief takes the pack strength under the birth strength cap (the pack's figure
+    kept as its ``prior_strength``) or its supporters' (the engine's rule), not the strength the
+    old one had learned.
     """
     pack = load.pack
     new_ids: dict[str, str] = {}
+    figures = {belief.key: belief.strength for belief in load.diff.changed}
     for belief in load.diff.changed:
         old = load.diff.held[belief.key]
         params = {
@@ -873,7 +875,9 @@ async def _supersede(tx: Transaction, load: _Load) -> dict[str, str]:
             "mode": "pack_upgrade",
             "reasoner": "pack",
             "parent_revision_id": None,
-            "initial_strength": belief.strength,
+            # Under the birth strength cap, as every belief a pack gives starts (derived from
+            # its supporters instead when it has some: the revision re-attaches them).
+            "initial_strength": load.strengths[belief.key],
         }
         rows = await apply_revision_in(tx, load.mechanics, load.agent_id, params)
         if rows:
@@ -884,7 +888,10 @@ async def _supersede(tx: Transaction, load: _Load) -> dict[str, str]:
             "packs/loader/adopt_superseding_belief",
             agent_id=load.agent_id,
             pack_name=pack.name,
-            rows=[{"id": new_id, "key": key} for key, new_id in new_ids.items()],
+            rows=[
+                {"id": new_id, "key": key, "prior_strength": figures[key]}
+                for key, new_id in new_ids.items()
+            ],
         )
     return new_ids
 

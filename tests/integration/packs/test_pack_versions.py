@@ -203,3 +203,24 @@ async def test_a_load_that_another_load_overtook_gives_each_belief_once(
     [summary] = await list_loaded_packs(graph, agent.id)
     assert (summary.beliefs, summary.superseded) == (len(many), 0)
     assert await compare_with_stored(graph, Mechanics(), agent.id) == []
+
+
+def test_a_restated_belief_starts_under_the_strength_cap_as_a_new_one_does(
+    client: TestClient, agent: str
+) -> None:
+    """A version that restates a belief gives the agent a new belief (its successor): it starts
+    under the birth strength cap, the pack's figure kept as its prior, as every belief a pack
+    gives does (docs/packs.md §2), never at the pack's own figure."""
+    cap = Mechanics().birth_strength_cap
+    assert cap is not None and cap < 0.9
+    strong = {"key": "s", "statement": "Strong holds for the ledger.", "category": "contextual"}
+    _load(client, agent, _pack(1, [*BELIEFS, {**strong, "strength": 0.9}]))
+    restated = {**strong, "statement": "Strong holds for the ledger, restated.", "strength": 0.9}
+
+    report = _load(client, agent, _pack(2, [*BELIEFS, restated]))
+
+    assert report["superseded"] == 1
+    successor = _active(client, agent)["Strong holds for the ledger, restated."]
+    assert successor["strength"] == cap
+    assert successor["prior_strength"] == 0.9
+    assert _replay_differences(client, agent) == []
