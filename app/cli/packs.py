@@ -27,7 +27,7 @@ from app.cli.common import (
 )
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
-from app.errors import SeedFileInvalid
+from app.errors import PackNotFound, SeedFileInvalid
 from app.graph.client import GraphClient
 from app.packs.loader import (
     AgentSkill,
@@ -179,13 +179,18 @@ def packs_schema(
 
 
 def _read_pack_arg(name_or_path: str) -> KnowledgePack:
+    """A pack file (a ``.yaml`` or ``.yml`` path: a pack's name has no dot) or a shipped pack's
+    name; a file that cannot be read or is invalid, or an unknown name, is printed and exits 1."""
     path = Path(name_or_path)
     try:
-        if path.suffix in (".yaml", ".yml") and path.exists():
+        if path.suffix in (".yaml", ".yml"):
             return files.read_pack(path)
         return files.find_pack(name_or_path)
     except SeedFileInvalid as error:
         print_error_entries(error)
+        raise typer.Exit(code=1) from error
+    except PackNotFound as error:
+        err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
         raise typer.Exit(code=1) from error
 
 
