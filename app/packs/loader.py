@@ -434,6 +434,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     )
     done = await _create_beliefs(tx, load, first_seq=int(reserved[0]["first_seq"]))
     superseded = await _supersede(tx, load)
+    await _update_figures(tx, load)
     await _retire_beliefs(tx, load)
     done += len(load.diff.changed)
     if load.progress and load.diff.changed:
@@ -474,11 +475,47 @@ async def _retire_beliefs(tx: Transaction, load: _Load) -> None:
             ids=gone,
         )
     given = [
-        {"id": load.ids[b.key], "statement": b.statement}
+        {"id": load.ids[b.key], "statement": b.statement, "importance": b.importance}
         for b in load.pack.beliefs
-        if b.key not in load.diff.withheld
+        if b.key not in load.diff.left_out
     ]
-    await tx.run("packs/loader/set_pack_statements", agent_id=load.agent_id, rows=given)
+    await tx.run("packs/loader/set_pack_given", agent_id=load.agent_id, rows=given)
+
+
+async def _update_figures(tx: Transaction, load: _Load) -> None:
+    """Gives each belief the agent held of the pack the category, domain, core flag and
+    importance the version gives it, where they differ (an importance a person set stays until
+    the pack's figure changes), each change an event noting what changed."""
+    rows = []
+    for belief in load.diff.kept + load.diff.changed:
+        held = load.diff.held[belief.key]
+        importance = (
+            belief.importance
+            if belief.importance != held["pack_importance"]
+            else float(held["importance"])
+        )
+        figures = {
+            "category": belief.category,
+            "domain": belief.domain,
+            "importance": importance,
+            "is_core": belief.is_core,
+        }
+        changes = [
+            f"{name} {held[name]} -> {value}"
+            for name, value in figures.items()
+            if held[name] != value
+        ]
+        if changes:
+            version = f"pack {load.pack.name} v{load.pack.version}"
+            note = f"{version}: " + "; ".join(changes)
+            rows.append({"id": load.ids[belief.key], **figures, "note": note})
+    if rows:
+        await tx.run(
+            "packs/loader/update_pack_beliefs",
+            agent_id=load.agent_id,
+            m=load.mechanics.as_params(),
+            rows=rows,
+        )
 
 
 async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:

@@ -5,14 +5,17 @@
 // Params: $agent_id (string), $pack_name (string).
 // Returns: pack (map or null), beliefs (list of maps: id, key, statement, pack_statement (the
 //          statement the pack last gave: the stored one for a belief loaded before it was
-//          recorded), strength, tension), withheld (list of maps: id, key).
+//          recorded), strength, tension, category, domain, importance, is_core,
+//          pack_importance (the importance the pack last gave, likewise)),
+//          withheld (list of maps: id, key).
 OPTIONAL MATCH (k:KnowledgePack {agent_id: $agent_id, name: $pack_name})
 CALL (k) {
   OPTIONAL MATCH (k)-[:PROVIDES]->(b:Belief)
   WHERE b.is_active
   RETURN collect(b {.id, key: b.pack_key, .statement,
                     pack_statement: coalesce(b.pack_statement, b.statement),
-                    .strength, .tension}) AS beliefs
+                    .strength, .tension, .category, .domain, .importance, .is_core,
+                    pack_importance: coalesce(b.pack_importance, b.importance)}) AS beliefs
 }
 CALL (k) {
   OPTIONAL MATCH (k)-[:PROVIDES]->(b:Belief)

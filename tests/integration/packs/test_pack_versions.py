@@ -224,3 +224,40 @@ def test_a_restated_belief_starts_under_the_strength_cap_as_a_new_one_does(
     assert successor["strength"] == cap
     assert successor["prior_strength"] == 0.9
     assert _replay_differences(client, agent) == []
+
+
+def test_a_version_s_new_figures_for_a_kept_belief_are_applied_each_an_event(
+    client: TestClient, agent: str
+) -> None:
+    """A version that keeps a statement but gives it another category, domain, importance or
+    core flag is followed (it was reported `upgraded` while nothing changed), each change a
+    `pack` event on the belief; an importance a person set stays until the pack's figure
+    changes, as a SUPPORTS weight a person set does."""
+    _load(client, agent, _pack(1))
+    beliefs = _active(client, agent)
+    alpha, beta = beliefs["Alpha holds for the ledger."], beliefs["Beta holds for the ledger."]
+    client.patch(f"/v1/agents/{agent}/beliefs/{beta['id']}", json={"importance": 0.3})
+    v2 = [
+        {**BELIEFS[0], "category": "ethical", "domain": "ledgers", "importance": 0.9,
+         "is_core": True},
+        *BELIEFS[1:],
+    ]  # fmt: skip
+
+    report = _load(client, agent, _pack(2, v2))
+
+    assert (report["kept"], report["superseded"]) == (3, 0)
+    after = _active(client, agent)
+    moved = after["Alpha holds for the ledger."]
+    assert moved["id"] == alpha["id"]
+    assert (moved["category"], moved["domain"], moved["importance"], moved["is_core"]) == (
+        "ethical",
+        "ledgers",
+        0.9,
+        True,
+    )
+    assert after["Beta holds for the ledger."]["importance"] == 0.3
+    detail = client.get(f"/v1/agents/{agent}/beliefs/{alpha['id']}").json()
+    [event] = [e for e in detail["events"] if e.get("action") == "updated"]
+    assert event["kind"] == "pack"
+    assert "importance 0.5 -> 0.9" in event["note"] and "versioned-pack v2" in event["note"]
+    assert _replay_differences(client, agent) == []
