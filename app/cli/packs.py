@@ -100,7 +100,7 @@ def _print_loaded(agent: str) -> None:
         return await list_loaded_packs(graph, agent), await list_agent_skills(graph, agent)
 
     loaded, skills = run_with_graph(read)
-    columns = ("name", "version", "industry", "active beliefs", "superseded", "skill")
+    columns = ("name", "version", "industry", "active beliefs", "superseded", "inactive", "skill")
     rows = (
         (
             item.name,
@@ -108,6 +108,7 @@ def _print_loaded(agent: str) -> None:
             item.industry or "",
             str(item.beliefs),
             str(item.superseded),
+            str(item.inactive),
             item.skill or "",
         )
         for item in loaded

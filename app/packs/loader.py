@@ -113,7 +113,10 @@ class PackSummary(BaseModel):
     description: str | None
     loaded_at: Any = None
     beliefs: int
+    # Its beliefs a revision replaced (a version restating them, or the agent).
     superseded: int
+    # Its other inactive beliefs: dropped by a version, deactivated by a person.
+    inactive: int = 0
     # The skill the pack brought (its name), or None.
     skill: str | None = None
 
@@ -946,6 +949,7 @@ async def list_loaded_packs(graph: GraphClient, agent_id: str) -> list[PackSumma
             loaded_at=row["pack"].get("loaded_at"),
             beliefs=row["beliefs"],
             superseded=row["superseded"],
+            inactive=row["inactive"],
             skill=row["pack"].get("skill_name"),
         )
         for row in rows

@@ -32,8 +32,8 @@ PackDocument = Annotated[
 
 @router.get("/packs")
 async def list_packs(graph: GraphDep, agent_id: AgentIdDep) -> list[PackSummary]:
-    """The packs loaded into the agent, with their active and superseded beliefs and the skill
-    each brought."""
+    """The packs loaded into the agent, with their active, superseded and otherwise inactive
+    beliefs and the skill each brought."""
     return await list_loaded_packs(graph, agent_id)
 
 

@@ -261,3 +261,17 @@ def test_a_version_s_new_figures_for_a_kept_belief_are_applied_each_an_event(
     assert event["kind"] == "pack"
     assert "importance 0.5 -> 0.9" in event["note"] and "versioned-pack v2" in event["note"]
     assert _replay_differences(client, agent) == []
+
+
+def test_the_pack_list_tells_superseded_beliefs_from_others_no_longer_held(
+    client: TestClient, agent: str
+) -> None:
+    """`superseded` counts the pack's beliefs a revision replaced; one a version dropped or a
+    person deactivated is `inactive` (both were counted as superseded)."""
+    _load(client, agent, _pack(1))
+    restated = {**BELIEFS[2], "statement": "Gamma holds for the ledger, restated."}
+    _load(client, agent, _pack(2, [BELIEFS[1], restated]))
+
+    [summary] = client.get(f"/v1/agents/{agent}/packs").json()
+
+    assert (summary["beliefs"], summary["superseded"], summary["inactive"]) == (2, 1, 1)
