@@ -7,7 +7,10 @@ whose statement did not change and supersedes each changed one through the revis
 (mode ``pack_upgrade``, with lineage); a key the new version dropped is deactivated (never
 deleted), as a manual deactivation is, and so is a censor or a rule whose key it dropped; an
 edge it dropped between beliefs it keeps is retired (a SUPPORTS edge removed with an event, a
-CONTRADICTS edge resolved) and what it supported re-derived.
+CONTRADICTS edge resolved) and what it supported re-derived. What a person or the agent changed
+of the pack's beliefs (deactivated, revised, re-worded) is left as it is and reported as
+withheld; an older version is refused; a load that another write to the pack overtook between
+its read and its transaction is worked out again.
 Beliefs new to the agent start at the pack's strength, except that a belief with supporters in
 the pack gets its strength from them (docs/beliefs.md §6 cascade), so the stored graph keeps the
 engine's invariant.
