@@ -453,6 +453,24 @@ class PackFrameKeyTaken(Conflict):
         )
 
 
+class PackVersionOlder(Conflict):
+    """A pack's version is lower than the one the agent holds: loading it would take the agent
+    back to older knowledge as if it were an upgrade (docs/packs.md §3), so it is refused."""
+
+    code = "pack_version_older"
+
+    def __init__(self, pack: str, agent_id: str, version: int, loaded_version: int) -> None:
+        super().__init__(
+            f"pack {pack!r} version {version} is older than version {loaded_version}, which "
+            f"agent {agent_id!r} holds; load version {loaded_version} or a later one; nothing "
+            "of the pack written",
+            pack=pack,
+            agent_id=agent_id,
+            version=version,
+            loaded_version=loaded_version,
+        )
+
+
 # --- people, frames, working memory, self ---------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from app.cli.common import (
 )
 from app.config import get_settings
 from app.embeddings.embedder import shared_embedder
-from app.errors import SeedFileInvalid
+from app.errors import PackNotFound, SeedFileInvalid
 from app.graph.client import GraphClient
 from app.packs.loader import (
     AgentSkill,
@@ -100,7 +100,7 @@ def _print_loaded(agent: str) -> None:
         return await list_loaded_packs(graph, agent), await list_agent_skills(graph, agent)
 
     loaded, skills = run_with_graph(read)
-    columns = ("name", "version", "industry", "active beliefs", "superseded", "skill")
+    columns = ("name", "version", "industry", "active beliefs", "superseded", "inactive", "skill")
     rows = (
         (
             item.name,
@@ -108,6 +108,7 @@ def _print_loaded(agent: str) -> None:
             item.industry or "",
             str(item.beliefs),
             str(item.superseded),
+            str(item.inactive),
             item.skill or "",
         )
         for item in loaded
@@ -179,13 +180,18 @@ def packs_schema(
 
 
 def _read_pack_arg(name_or_path: str) -> KnowledgePack:
+    """A pack file (a ``.yaml`` or ``.yml`` path: a pack's name has no dot) or a shipped pack's
+    name; a file that cannot be read or is invalid, or an unknown name, is printed and exits 1."""
     path = Path(name_or_path)
     try:
-        if path.suffix in (".yaml", ".yml") and path.exists():
+        if path.suffix in (".yaml", ".yml"):
             return files.read_pack(path)
         return files.find_pack(name_or_path)
     except SeedFileInvalid as error:
         print_error_entries(error)
+        raise typer.Exit(code=1) from error
+    except PackNotFound as error:
+        err_console.print(f"[bold red]error[/] ({error.code}): {escape(error.message)}")
         raise typer.Exit(code=1) from error
 
 
@@ -202,6 +208,11 @@ def _report_load(report: PackLoadReport) -> None:
     if report.retired:
         retired = escape(", ".join(report.retired))
         console.print(f"  no longer in the pack (deactivated): {retired}")
+    if report.withheld:
+        console.print(
+            "  changed since the pack gave them (left as they are): "
+            + escape(", ".join(report.withheld))
+        )
     if report.retired_censors:
         console.print(
             "  censors no longer in the pack (deactivated): "

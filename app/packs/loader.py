@@ -7,7 +7,10 @@ whose statement did not change and supersedes each changed one through the revis
 (mode ``pack_upgrade``, with lineage); a key the new version dropped is deactivated (never
 deleted), as a manual deactivation is, and so is a censor or a rule whose key it dropped; an
 edge it dropped between beliefs it keeps is retired (a SUPPORTS edge removed with an event, a
-CONTRADICTS edge resolved) and what it supported re-derived.
+CONTRADICTS edge resolved) and what it supported re-derived. What a person or the agent changed
+of the pack's beliefs (deactivated, revised, re-worded) is left as it is and reported as
+withheld; an older version is refused; a load that another write to the pack overtook between
+its read and its transaction is worked out again.
 Beliefs new to the agent start at the pack's strength, except that a belief with supporters in
 the pack gets its strength from them (docs/beliefs.md §6 cascade), so the stored graph keeps the
 engine's invariant.
@@ -33,7 +36,14 @@ from app.beliefs.mechanics import Mechanics
 from app.beliefs.revision import apply_revision_in
 from app.beliefs.store import deactivate_belief_in
 from app.embeddings.embedder import Embedder
-from app.errors import InvalidInput, PackCensorKeyTaken, PackFrameKeyTaken, error_entry
+from app.errors import (
+    Conflict,
+    InvalidInput,
+    PackCensorKeyTaken,
+    PackFrameKeyTaken,
+    PackVersionOlder,
+    error_entry,
+)
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
@@ -48,6 +58,25 @@ from app.text.lexical import scored_words
 Vector = list[float]
 Progress = Callable[[str, int, int], None]
 BATCH = 2000
+# How many times a load is worked out again when another write to the pack's beliefs overtook it.
+LOAD_ATTEMPTS = 5
+
+
+class PackStateMoved(Conflict):
+    """What the agent holds of a pack changed between a load's read of it and its transaction
+    (another load of the pack, or a change to one of its beliefs, came in between): the load is
+    worked out again; after :data:`LOAD_ATTEMPTS` tries, a 409."""
+
+    code = "conflict"
+
+    def __init__(self, pack: str, agent_id: str, attempts: int) -> None:
+        super().__init__(
+            f"pack {pack!r} of agent {agent_id!r} changed while it was being loaded, "
+            f"{attempts} times running (other writes to its beliefs); nothing of this load "
+            "written: load it again",
+            pack=pack,
+            agent_id=agent_id,
+        )
 
 
 class PackLoadReport(BaseModel):
@@ -60,6 +89,10 @@ class PackLoadReport(BaseModel):
     superseded: int
     # Keys the agent held that the new version no longer has: deactivated (never deleted).
     retired: list[str]
+    # Keys of the version whose belief a person or the agent changed since the pack gave it
+    # (deactivated, revised, or its statement edited where the version changes it too): left as
+    # they are, neither given again nor superseded (docs/packs.md §3).
+    withheld: list[str] = []
     # Keys of the pack's censors the new version no longer has: deactivated (never deleted).
     retired_censors: list[str]
     # Keys of the pack's rules the new version no longer has: deactivated (never deleted).
@@ -90,7 +123,10 @@ class PackSummary(BaseModel):
     description: str | None
     loaded_at: Any = None
     beliefs: int
+    # Its beliefs a revision replaced (a version restating them, or the agent).
     superseded: int
+    # Its other inactive beliefs: dropped by a version, deactivated by a person.
+    inactive: int = 0
     # The skill the pack brought (its name), or None.
     skill: str | None = None
 
@@ -150,17 +186,27 @@ def pack_checksum(pack: KnowledgePack) -> str:
 
 
 def initial_strengths(
-    pack: KnowledgePack, fixed: dict[str, float], cap: float | None = None
+    pack: KnowledgePack,
+    fixed: dict[str, float],
+    cap: float | None = None,
+    left_out: frozenset[str] = frozenset(),
 ) -> dict[str, float]:
     """Pack strengths with every supported belief derived from its supporters (dependency
     order); ``fixed`` holds the learned strengths of beliefs the agent already has; ``cap``
-    (the birth strength policy) bounds the others before the derivation."""
+    (the birth strength policy) bounds the others before the derivation; ``left_out`` names
+    keys the load does not give (withheld: docs/packs.md §3), which support nothing."""
+    beliefs = [b for b in pack.beliefs if b.key not in left_out]
     strengths = {
         b.key: fixed.get(b.key, b.strength if cap is None else min(b.strength, cap))
-        for b in pack.beliefs
+        for b in beliefs
     }
-    edges = [Edge(b.key, link.key, link.weight) for b in pack.beliefs for link in b.supports]
-    cascade([b.key for b in pack.beliefs], strengths, edges)
+    edges = [
+        Edge(b.key, link.key, link.weight)
+        for b in beliefs
+        for link in b.supports
+        if link.key not in left_out
+    ]
+    cascade([b.key for b in beliefs], strengths, edges)
     return strengths
 
 
@@ -180,6 +226,15 @@ class _Diff:
     changed: list[PackBelief]
     kept: list[PackBelief]
     gone: list[str]
+    # Keys of the version a person or the agent took out of the pack's hands: key -> the belief
+    # (inactive: deactivated or revised) or None (active, its statement edited by hand where
+    # the version changes it too). Left as they are.
+    withheld: dict[str, str | None]
+
+    @property
+    def left_out(self) -> frozenset[str]:
+        """Keys with no active belief of the pack: their links are not made."""
+        return frozenset(key for key, belief_id in self.withheld.items() if belief_id)
 
 
 @dataclass(frozen=True)
@@ -189,6 +244,8 @@ class _Load:
     agent_id: str
     pack: KnowledgePack
     checksum: str
+    # What the agent held of the pack when the load was worked out (_state_print).
+    state: list[Any]
     diff: _Diff
     vectors: dict[str, Vector]
     strengths: dict[str, float]
@@ -243,27 +300,76 @@ async def load_pack(
         PackCensorKeyTaken: a censor key of the pack is another censor's (nothing written).
         PackFrameKeyTaken: a frame key of the pack is a shipped default frame's or another
             pack's frame's (nothing written).
+        PackVersionOlder: the agent holds a later version of the pack (nothing written).
     """
     if source == "pack":
         refuse_birth_pack_name(pack, ["pack", pack.name, "name"])
     if strength_cap == "policy":
         strength_cap = mechanics.birth_strength_cap
+    prepare = partial(
+        _prepare,
+        graph,
+        embedder,
+        mechanics,
+        agent_id,
+        pack,
+        vectors=vectors or {},
+        vectors_model=vectors_model,
+        progress=progress,
+        immutable_keys=immutable_keys,
+        source=source,
+        strength_cap=strength_cap,
+    )
+    for attempt in range(1, LOAD_ATTEMPTS + 1):
+        load = await prepare()
+        try:
+            report = await graph.write_transaction(partial(_write_pack, load))
+        except PackStateMoved:
+            if attempt == LOAD_ATTEMPTS:
+                raise
+            continue
+        # Counted once committed: each superseded belief is a pack_upgrade revision.
+        count_revisions(["pack_upgrade"] * report.superseded)
+        return report
+    raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+async def _prepare(
+    graph: GraphClient,
+    embedder: Embedder | None,
+    mechanics: Mechanics,
+    agent_id: str,
+    pack: KnowledgePack,
+    *,
+    vectors: dict[str, Vector],
+    vectors_model: str | None,
+    progress: Progress | None,
+    immutable_keys: frozenset[str],
+    source: str,
+    strength_cap: float | None,
+) -> _Load:
+    """Works the load out from what the agent holds of the pack (read outside the transaction,
+    since the vectors are made outside it: the transaction checks the state is still that)."""
     state = await graph.read("packs/loader/get_pack_state", agent_id=agent_id, pack_name=pack.name)
     diff = _diff(state, pack)
     if diff.previous is None:
         await require_agent(graph, agent_id)
-    vectors = dict(vectors or {})
+    elif int(diff.previous.get("version") or 0) > pack.version:
+        loaded = int(diff.previous["version"])
+        raise PackVersionOlder(pack.name, agent_id, pack.version, loaded)
+    vectors = dict(vectors)
     embedded, degraded = await _embed_missing(embedder, pack, diff.new + diff.changed, vectors)
     learned = {b.key: float(diff.held[b.key]["strength"]) for b in diff.kept}
     ids = {key: row["id"] for key, row in diff.held.items()}
     ids.update({belief.key: str(uuid.uuid4()) for belief in diff.new})
-    load = _Load(
+    return _Load(
         agent_id=agent_id,
         pack=pack,
         checksum=pack_checksum(pack),
+        state=_state_print(state),
         diff=diff,
         vectors=vectors,
-        strengths=initial_strengths(pack, learned, strength_cap),
+        strengths=initial_strengths(pack, learned, strength_cap, diff.left_out),
         ids=ids,
         embedded=embedded,
         degraded=degraded,
@@ -274,23 +380,57 @@ async def load_pack(
         strength_cap=strength_cap,
         embedding_model=embedder.model_id if embedder is not None else vectors_model,
     )
-    report = await graph.write_transaction(partial(_write_pack, load))
-    # Counted once committed: each superseded belief is a pack_upgrade revision.
-    count_revisions(["pack_upgrade"] * report.superseded)
-    return report
+
+
+def _state_print(state: list[dict[str, Any]]) -> list[Any]:
+    """What the agent holds of the pack in a form two reads compare by (the lists sorted)."""
+    if not state:
+        return []
+    row = state[0]
+    return [
+        row["pack"],
+        sorted(row["beliefs"], key=lambda belief: str(belief["id"])),
+        sorted(row["withheld"], key=lambda belief: str(belief["id"])),
+    ]
+
+
+async def _check_state(tx: Transaction, load: _Load) -> None:
+    """Raises :class:`PackStateMoved` when what the agent holds of the pack, read again under
+    the agent's lock, is not what the load was worked out from (another load, or a change to
+    one of the pack's beliefs, came in between)."""
+    state = await tx.run(
+        "packs/loader/get_pack_state", agent_id=load.agent_id, pack_name=load.pack.name
+    )
+    if _state_print(state) != load.state:
+        raise PackStateMoved(load.pack.name, load.agent_id, LOAD_ATTEMPTS)
 
 
 def _diff(state: list[dict[str, Any]], pack: KnowledgePack) -> _Diff:
     held = {row["key"]: row for row in state[0]["beliefs"]} if state else {}
+    inactive = {row["key"]: row["id"] for row in state[0]["withheld"]} if state else {}
+    withheld: dict[str, str | None] = {}
+    new, changed, kept = [], [], []
+    for belief in pack.beliefs:
+        row = held.get(belief.key)
+        if row is None and belief.key in inactive:
+            withheld[belief.key] = inactive[belief.key]
+        elif row is None:
+            new.append(belief)
+        elif belief.statement in (row["statement"], row["pack_statement"]):
+            kept.append(belief)  # unchanged by the version (a person's edit, if any, stands)
+        elif row["statement"] == row["pack_statement"]:
+            changed.append(belief)
+        else:  # edited by hand, and the version changes it too: the person's text stands
+            withheld[belief.key] = None
+            kept.append(belief)
     return _Diff(
         held=held,
         previous=state[0]["pack"] if state and state[0]["pack"] else None,
-        new=[b for b in pack.beliefs if b.key not in held],
-        changed=[
-            b for b in pack.beliefs if b.key in held and held[b.key]["statement"] != b.statement
-        ],
-        kept=[b for b in pack.beliefs if b.key in held and held[b.key]["statement"] == b.statement],
+        new=new,
+        changed=changed,
+        kept=kept,
         gone=sorted(set(held) - {b.key for b in pack.beliefs}),
+        withheld=withheld,
     )
 
 
@@ -301,6 +441,7 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     dissatisfaction sums, and the pack marked finished."""
     agent_id, pack = load.agent_id, load.pack
     await lock_agent(tx, agent_id)
+    await _check_state(tx, load)
     await _refuse_held_censor_keys(tx, load)
     await _refuse_held_frame_keys(tx, load)
     pack_params = _pack_params(pack, load.checksum)
@@ -309,8 +450,8 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     )
     done = await _create_beliefs(tx, load, first_seq=int(reserved[0]["first_seq"]))
     superseded = await _supersede(tx, load)
-    for key in load.diff.gone:
-        await deactivate_belief_in(tx, load.mechanics, agent_id, load.diff.held[key]["id"])
+    await _update_figures(tx, load)
+    await _retire_beliefs(tx, load)
     done += len(load.diff.changed)
     if load.progress and load.diff.changed:
         load.progress("beliefs", done, load.total)
@@ -332,6 +473,65 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
         retired_rules=retired_rules,
         retired_frames=retired_frames,
     )
+
+
+async def _retire_beliefs(tx: Transaction, load: _Load) -> None:
+    """Deactivates the beliefs whose keys the version dropped, marked as retired by the pack (a
+    later version bringing the key back gives it again), and records on every belief the version
+    gives the statement it gives (``pack_statement``: a later edit by hand is told apart)."""
+    gone = [load.diff.held[key]["id"] for key in load.diff.gone]
+    for belief_id in gone:
+        await deactivate_belief_in(tx, load.mechanics, load.agent_id, belief_id)
+    if gone:
+        await tx.run(
+            "packs/loader/mark_retired_beliefs",
+            agent_id=load.agent_id,
+            pack_name=load.pack.name,
+            version=load.pack.version,
+            ids=gone,
+        )
+    given = [
+        {"id": load.ids[b.key], "statement": b.statement, "importance": b.importance}
+        for b in load.pack.beliefs
+        if b.key not in load.diff.left_out
+    ]
+    await tx.run("packs/loader/set_pack_given", agent_id=load.agent_id, rows=given)
+
+
+async def _update_figures(tx: Transaction, load: _Load) -> None:
+    """Gives each belief the agent held of the pack the category, domain, core flag and
+    importance the version gives it, where they differ (an importance a person set stays until
+    the pack's figure changes), each change an event noting what changed."""
+    rows = []
+    for belief in load.diff.kept + load.diff.changed:
+        held = load.diff.held[belief.key]
+        importance = (
+            belief.importance
+            if belief.importance != held["pack_importance"]
+            else float(held["importance"])
+        )
+        figures = {
+            "category": belief.category,
+            "domain": belief.domain,
+            "importance": importance,
+            "is_core": belief.is_core,
+        }
+        changes = [
+            f"{name} {held[name]} -> {value}"
+            for name, value in figures.items()
+            if held[name] != value
+        ]
+        if changes:
+            version = f"pack {load.pack.name} v{load.pack.version}"
+            note = f"{version}: " + "; ".join(changes)
+            rows.append({"id": load.ids[belief.key], **figures, "note": note})
+    if rows:
+        await tx.run(
+            "packs/loader/update_pack_beliefs",
+            agent_id=load.agent_id,
+            m=load.mechanics.as_params(),
+            rows=rows,
+        )
 
 
 async def _create_beliefs(tx: Transaction, load: _Load, first_seq: int) -> int:
@@ -372,16 +572,18 @@ async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
     """Creates the pack's SUPPORTS and CONTRADICTS edges, each new or changed one recorded by an
     event (kind ``pack``) on its target, or on both beliefs of a pair; returns how many of each
     are new."""
-    beliefs, ids = load.pack.beliefs, load.ids
+    beliefs, ids = _given(load), load.ids
     supports = [
         {"source_id": ids[b.key], "target_id": ids[link.key], "weight": link.weight}
         for b in beliefs
         for link in b.supports
+        if link.key in ids
     ]
     contradicts = [
         {"source_id": ids[b.key], "target_id": ids[link.key], "strength": link.strength}
         for b in beliefs
         for link in b.contradicts
+        if link.key in ids
     ]
     linked = await tx.run(
         "packs/loader/link_pack_beliefs",
@@ -394,19 +596,35 @@ async def _link_beliefs(tx: Transaction, load: _Load) -> dict[str, Any]:
     return linked[0]
 
 
+def _given(load: _Load) -> list[PackBelief]:
+    """The version's beliefs the agent holds of the pack after the load: those withheld
+    inactive (deactivated or revised by a person or the agent) are left out, their links too."""
+    return [b for b in load.pack.beliefs if b.key not in load.diff.left_out]
+
+
 async def _retire_edges(tx: Transaction, load: _Load) -> dict[str, Any]:
     """Retires the pack's edges between active beliefs that this version no longer has (a
     SUPPORTS edge deleted with an event on its target, a CONTRADICTS edge resolved); returns the
     query's row: supports, contradicts (each a list of {source_id, target_id}) and
     resupport_ids (the supporters left to the beliefs that lost one)."""
-    beliefs, ids = load.pack.beliefs, load.ids
+    beliefs, ids = _given(load), load.ids
     rows = await tx.run(
         "packs/loader/retire_pack_edges",
         agent_id=load.agent_id,
         pack_name=load.pack.name,
         version=load.pack.version,
-        supports=[f"{ids[b.key]} {ids[link.key]}" for b in beliefs for link in b.supports],
-        contradicts=[f"{ids[b.key]} {ids[link.key]}" for b in beliefs for link in b.contradicts],
+        supports=[
+            f"{ids[b.key]} {ids[link.key]}"
+            for b in beliefs
+            for link in b.supports
+            if link.key in ids
+        ],
+        contradicts=[
+            f"{ids[b.key]} {ids[link.key]}"
+            for b in beliefs
+            for link in b.contradicts
+            if link.key in ids
+        ],
     )
     return rows[0]
 
@@ -642,6 +860,7 @@ def _report(
         kept=len(diff.kept),
         superseded=superseded,
         retired=diff.gone,
+        withheld=sorted(diff.withheld),
         retired_censors=retired_censors,
         retired_rules=retired_rules,
         retired_frames=retired_frames,
@@ -719,11 +938,13 @@ def _belief_row(
 async def _supersede(tx: Transaction, load: _Load) -> dict[str, str]:
     """Supersedes each belief whose statement changed; returns key → new belief id.
 
-    A superseding belief takes the pack strength or its supporters' (the engine's rule), not the
-    strength the old one had learned.
+    A superseding belief takes the pack strength under the birth strength cap (the pack's figure
+    kept as its ``prior_strength``) or its supporters' (the engine's rule), not the strength the
+    old one had learned.
     """
     pack = load.pack
     new_ids: dict[str, str] = {}
+    figures = {belief.key: belief.strength for belief in load.diff.changed}
     for belief in load.diff.changed:
         old = load.diff.held[belief.key]
         params = {
@@ -738,7 +959,9 @@ async def _supersede(tx: Transaction, load: _Load) -> dict[str, str]:
             "mode": "pack_upgrade",
             "reasoner": "pack",
             "parent_revision_id": None,
-            "initial_strength": belief.strength,
+            # Under the birth strength cap, as every belief a pack gives starts (derived from
+            # its supporters instead when it has some: the revision re-attaches them).
+            "initial_strength": load.strengths[belief.key],
         }
         rows = await apply_revision_in(tx, load.mechanics, load.agent_id, params)
         if rows:
@@ -749,7 +972,10 @@ async def _supersede(tx: Transaction, load: _Load) -> dict[str, str]:
             "packs/loader/adopt_superseding_belief",
             agent_id=load.agent_id,
             pack_name=pack.name,
-            rows=[{"id": new_id, "key": key} for key, new_id in new_ids.items()],
+            rows=[
+                {"id": new_id, "key": key, "prior_strength": figures[key]}
+                for key, new_id in new_ids.items()
+            ],
         )
     return new_ids
 
@@ -767,6 +993,7 @@ async def list_loaded_packs(graph: GraphClient, agent_id: str) -> list[PackSumma
             loaded_at=row["pack"].get("loaded_at"),
             beliefs=row["beliefs"],
             superseded=row["superseded"],
+            inactive=row["inactive"],
             skill=row["pack"].get("skill_name"),
         )
         for row in rows

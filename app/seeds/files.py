@@ -42,9 +42,32 @@ def _read_text(path: Path) -> str:
         raise SeedFileInvalid(str(path), [unreadable]) from None
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader refusing a mapping that names a key twice: the plain one keeps the
+    last, so half of what an author wrote (a belief's first `statement`, a first `beliefs:`
+    list) would vanish unseen."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, yaml.Mark] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *base`: the keys written beside it override the merged ones
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, str | int | float | bool) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"key {key!r} written twice in one mapping (first on line "
+                    f"{seen[key].line + 1}): YAML keeps only the last",
+                    key_node.start_mark,
+                )
+            seen.setdefault(key, key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
 def _parse_yaml(text: str, file: str) -> Any:
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0

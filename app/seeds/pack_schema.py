@@ -143,8 +143,8 @@ class KnowledgePack(StrictModel):
 
 
 def reference_problems(pack: KnowledgePack) -> list[ErrorEntry]:
-    """What the field types cannot check: unique keys, links that resolve, no SUPPORTS cycle,
-    and the skill's verbs and criteria each listed once.
+    """What the field types cannot check: unique keys, links that resolve, each link named
+    once, no SUPPORTS cycle, and the skill's verbs and criteria each listed once.
 
     Returns entries located in the pack, e.g. ``["beliefs", 3, "supports", 0, "key"]``.
     """
@@ -178,12 +178,38 @@ def reference_problems(pack: KnowledgePack) -> list[ErrorEntry]:
                 elif target == belief.key:
                     message = f"a belief cannot {link_kind[:-1]} itself"
                     problems.append(error_entry(where, message, "self_link"))
+    problems.extend(_repeated_links(pack.beliefs))
     cycle = _support_cycle(pack.beliefs)
     if cycle:
         message = "SUPPORTS cycle " + " -> ".join(cycle)
         problems.append(error_entry(["beliefs"], message, "supports_cycle"))
     if pack.skill is not None:
         problems.extend(skill_problems(pack.skill, prefix=("skill",)))
+    return problems
+
+
+def _repeated_links(beliefs: list[PackBelief]) -> list[ErrorEntry]:
+    """Links naming an edge another link of the pack names already: a SUPPORTS edge is one per
+    (supporter, target), a CONTRADICTS edge one per pair whichever way it is named (the graph
+    keeps one edge, so a second figure would silently replace the first, and the pack's derived
+    strengths would count a supporter twice)."""
+    problems: list[ErrorEntry] = []
+    first: dict[tuple[str, ...], str] = {}
+    for index, belief in enumerate(beliefs):
+        named = (
+            ("supports", [link.key for link in belief.supports]),
+            ("contradicts", [link.key for link in belief.contradicts]),
+        )
+        for kind, targets in named:
+            for link_index, target in enumerate(targets):
+                pair = [belief.key, target] if kind == "supports" else sorted([belief.key, target])
+                edge = (kind, *pair)
+                if edge not in first:
+                    first[edge] = f"beliefs[{index}].{kind}[{link_index}]"
+                    continue
+                message = f"the {kind} link {belief.key} -> {target} is named at {first[edge]}"
+                where: list[str | int] = ["beliefs", index, kind, link_index, "key"]
+                problems.append(error_entry(where, message, "duplicate_link"))
     return problems
 
 

@@ -32,8 +32,8 @@ PackDocument = Annotated[
 
 @router.get("/packs")
 async def list_packs(graph: GraphDep, agent_id: AgentIdDep) -> list[PackSummary]:
-    """The packs loaded into the agent, with their active and superseded beliefs and the skill
-    each brought."""
+    """The packs loaded into the agent, with their active, superseded and otherwise inactive
+    beliefs and the skill each brought."""
     return await list_loaded_packs(graph, agent_id)
 
 
@@ -41,7 +41,9 @@ _LOAD: dict[int | str, dict[str, Any]] = {
     409: {
         "description": "censor_key_taken: a censor key of the pack is another censor's (a "
         "shipped default's, another pack's, a manual one's); frame_key_taken: a frame key of "
-        "the pack is a shipped default frame's or another pack's frame's; nothing written"
+        "the pack is a shipped default frame's or another pack's frame's; pack_version_older: "
+        "the agent holds a later version of the pack; conflict: the pack's beliefs kept "
+        "changing under the load (other loads of it, five times running); nothing written"
     },
     422: {
         "description": "the pack is invalid (seed_file_invalid, each field named) or named as "

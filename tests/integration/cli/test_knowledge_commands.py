@@ -170,3 +170,35 @@ def test_the_default_agents_id_alone_for_a_shell(
     assert re.fullmatch(r"[0-9a-f-]{36}", agent_id), first.output
     assert again.output.strip() == agent_id
     assert f"CREDENCE_AGENT_ID={agent_id}" in talkative.output
+
+
+def test_a_missing_pack_file_is_named_as_a_file_and_an_older_version_refused(
+    cli: CliRunner, tmp_path: Path, graph: object
+) -> None:
+    """A YAML path that is not there is a file that cannot be read (it was looked up as a pack's
+    name: "no knowledge pack named '/tmp/…/v3.yaml'"), an unknown name is printed as an error
+    (it escaped the command as an exception), and a version older than the one the agent holds
+    is refused, nothing written."""
+    agent = _born(cli, "Versioned")
+    newer = tmp_path / "v2.yaml"
+    newer.write_text(
+        "name: cli-versions\nversion: 2\nindustry: x\ndescription: d\nbeliefs:\n"
+        "  - key: a\n    statement: A holds.\n    category: contextual\n",
+        encoding="utf-8",
+    )
+    older = tmp_path / "v1.yaml"
+    older.write_text(newer.read_text(encoding="utf-8").replace("version: 2", "version: 1"))
+    missing = tmp_path / "v3.yaml"
+
+    assert cli.invoke(cli_app, ["packs", "load", str(newer), "--agent", agent]).exit_code == 0
+    refused = cli.invoke(cli_app, ["packs", "load", str(older), "--agent", agent])
+    absent = cli.invoke(cli_app, ["packs", "load", str(missing), "--agent", agent])
+    unknown = cli.invoke(cli_app, ["packs", "load", "no-such-pack", "--agent", agent])
+
+    assert refused.exit_code == 1 and "pack_version_older" in refused.output
+    assert absent.exit_code == 1 and absent.exception is not None
+    assert isinstance(absent.exception, SystemExit)
+    flat = absent.output.replace("\n", "")
+    assert "cannot read" in flat and str(missing) in flat and "no knowledge pack" not in flat
+    assert unknown.exit_code == 1 and isinstance(unknown.exception, SystemExit)
+    assert "pack_not_found" in unknown.output

@@ -48,6 +48,7 @@ def test_a_shipped_pack_loads_once_through_the_api(client: TestClient, agent: st
             "loaded_at": _state(client, agent)[0]["loaded_at"],
             "beliefs": len(pack.beliefs),
             "superseded": 0,
+            "inactive": 0,
             "skill": None,
         }
     ]

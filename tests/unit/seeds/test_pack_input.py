@@ -270,3 +270,41 @@ def test_a_frame_s_context_budget_is_a_strict_integer() -> None:
     problems = _problems(_document(frames=[frame]))
 
     assert ["body", "frames", 0, "context_budget"] in [p["location"] for p in problems], problems
+
+
+# --- links named twice ---------------------------------------------------------------------
+
+
+def test_a_link_named_twice_is_refused_naming_the_second() -> None:
+    """A SUPPORTS edge is one edge per pair: named twice (weights 1.0 and 0.2), the graph kept
+    one edge of the last weight while the pack's derived strengths counted both, so the stored
+    strength was not its supporters' mean (replay named the difference) and the load counted
+    edges it never made. A contradiction is one edge per pair whichever way it is named: named
+    from both sides, the last strength silently won."""
+    document = _document(
+        beliefs=[
+            {
+                "key": "a",
+                "statement": "A holds.",
+                "category": "contextual",
+                "supports": [{"key": "b"}, {"key": "b", "weight": 0.2}],
+                "contradicts": [{"key": "c", "strength": 0.9}],
+            },
+            {"key": "b", "statement": "B holds.", "category": "contextual"},
+            {
+                "key": "c",
+                "statement": "C holds.",
+                "category": "contextual",
+                "contradicts": [{"key": "a", "strength": 0.2}],
+            },
+        ]
+    )
+
+    problems = _problems(document)
+
+    assert [(p["location"], p["type"]) for p in problems] == [
+        (["body", "beliefs", 0, "supports", 1, "key"], "duplicate_link"),
+        (["body", "beliefs", 2, "contradicts", 0, "key"], "duplicate_link"),
+    ]
+    assert "beliefs[0].supports[0]" in problems[0]["message"]
+    assert "beliefs[0].contradicts[0]" in problems[1]["message"]

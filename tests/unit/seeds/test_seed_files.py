@@ -429,3 +429,30 @@ def test_a_pack_file_read_again_is_its_new_content(tmp_path: Path) -> None:
         files.read_pack(path)
     assert raised.value.details["errors"][0]["location"] == ["file", str(path)]
     assert "cannot read" in raised.value.details["errors"][0]["message"]
+
+
+def test_a_key_written_twice_in_a_pack_file_is_refused_naming_its_line(tmp_path: Path) -> None:
+    """YAML readers keep the last of two equal keys in a mapping: a belief's second `statement`
+    (or a second `beliefs:` list) silently took the first one's place, and the author never saw
+    that half of the file was not read."""
+    path = tmp_path / "twice.yaml"
+    path.write_text(
+        "name: twice\n"
+        "version: 1\n"
+        "industry: testing\n"
+        "description: A pack whose author wrote a key twice.\n"
+        "beliefs:\n"
+        "  - key: a\n"
+        "    statement: The first statement.\n"
+        "    category: contextual\n"
+        "    statement: The second statement.\n",
+        encoding="utf-8",
+    )
+
+    with pytest.raises(SeedFileInvalid) as raised:
+        files.read_pack(path)
+
+    [entry] = raised.value.details["errors"]
+    assert entry["type"] == "yaml_invalid"
+    assert entry["location"] == ["file", str(path), "line", 9]
+    assert "'statement'" in entry["message"] and "line 7" in entry["message"]
