@@ -346,30 +346,44 @@ async def _unit_to_run(
 
 async def _after_resumption(services: LoopServices, run: Resumption) -> None:
     """A rejection that says "never" teaches the guardian (≤ 3 learned per session); the
-    runaway guard counts the turn."""
-    agent_id, stored, answer = run.agent_id, run.stored, run.answer
+    runaway guard counts the turn, and a belief it learned is embedded. A censor that cannot be
+    learned does not keep the turn from being counted."""
+    await _learn_from_rejection(services, run)
     try:
-        proposed = run.unit or stored.public.work_unit
-        if (
-            answer.action == "reject"
-            and answer.text
-            and _NEVER.search(answer.text)
-            and proposed is not None
-        ):
-            session = (stored.state.request.session if stored.state else None) or "approvals"
-            learned = await learn_censor(
-                services.graph,
-                agent_id,
-                session,
-                rejected_action_pattern(proposed),
-                rejection_reason(answer.text),
-                "warn",
-                settings=services.settings.guardian,
-            )
-            log.info("censor learning after rejection: %s", learned.message)
-        await observe_turn(services.graph, services.settings.mechanics, services.reasoner, agent_id)
+        await observe_turn(
+            services.graph, services.settings.mechanics, services.reasoner, run.agent_id
+        )
         if any(new.duplicate_of is None for new in run.learning):
             # The learned belief was written without a vector: embed it for the next turns.
-            await embed_pending(services.graph, services.embedder, agent_id)
+            await embed_pending(services.graph, services.embedder, run.agent_id)
     except (CredenceError, InvalidInput):
-        log.exception("after-resumption bookkeeping failed for approval %s", stored.public.id)
+        log.exception("after-resumption bookkeeping failed for approval %s", run.stored.public.id)
+
+
+async def _learn_from_rejection(services: LoopServices, run: Resumption) -> None:
+    """A censor learned from a rejection that says "never"; one that cannot be learned (its
+    pattern refused, the agent gone) is logged and left."""
+    stored, answer = run.stored, run.answer
+    proposed = run.unit or stored.public.work_unit
+    if not (
+        answer.action == "reject"
+        and answer.text
+        and _NEVER.search(answer.text)
+        and proposed is not None
+    ):
+        return
+    session = (stored.state.request.session if stored.state else None) or "approvals"
+    try:
+        learned = await learn_censor(
+            services.graph,
+            run.agent_id,
+            session,
+            rejected_action_pattern(proposed),
+            rejection_reason(answer.text),
+            "warn",
+            settings=services.settings.guardian,
+        )
+    except (CredenceError, InvalidInput):
+        log.exception("censor learning after rejection failed for approval %s", stored.public.id)
+        return
+    log.info("censor learning after rejection: %s", learned.message)

@@ -19,6 +19,8 @@ from app.clock import FixedClock
 from app.config import Settings
 from app.errors import ApprovalClosed, TurnFailed
 from app.graph.client import GraphClient
+from app.guardian.errors import CensorPatternInvalid
+from app.loop import resume_turn
 from app.loop.approvals import claim, get_approval, release
 from app.loop.background import settle_all_background
 from app.loop.executors import ExecutorRegistry
@@ -151,6 +153,28 @@ def test_a_long_rejection_still_teaches_a_censor(agent: Agent) -> None:
     learned = [c for c in agent.get("/censors")["data"] if c.get("auto_created")]
     assert learned and learned[0]["reason"].startswith("learned from a rejection: Never")
     assert len(learned[0]["reason"]) == 2000
+
+
+def test_a_censor_that_cannot_be_learned_still_lets_the_rejection_be_counted(
+    agent: Agent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The after-rejection bookkeeping: a learned censor refused (here: its pattern) is logged,
+    and the turn is still counted by the runaway guard (a dissatisfaction sample)."""
+    _, turn = _proposal(agent)
+
+    async def refused(*_: object, **__: object) -> None:
+        raise CensorPatternInvalid("x", ["refused for the test"])
+
+    monkeypatch.setattr(resume_turn, "learn_censor", refused)
+    before = len(agent.get("/analytics/dissatisfaction_history")["rows"])
+    response = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{turn['approval']['id']}",
+        json={"action": "reject", "text": "Never reconcile Chase without the statement"},
+    )
+    assert response.status_code == 200, response.text
+    settle_all_background()
+    assert len(agent.get("/analytics/dissatisfaction_history")["rows"]) == before + 1
+    assert not [c for c in agent.get("/censors")["data"] if c.get("auto_created")]
 
 
 def test_expired_approval_cannot_be_answered(settings: Settings) -> None:
