@@ -123,6 +123,8 @@ def people_show(
         f"stress {affect.stress:.2f}",
         f"last seen {when(found.last_seen)}",
     ]
+    if found.aliases:
+        lines.append(escape("also known as: " + ", ".join(found.aliases)))
     lines += [escape(f"prefers {key}: {value}") for key, value in sorted(found.preferences.items())]
     lines += _user_model_lines(found)
     console.print(Panel("\n".join(lines), title=found.id))

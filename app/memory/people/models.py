@@ -224,6 +224,12 @@ class Person(BaseModel):
     successful_patterns: list[SuccessfulPattern] = Field(default_factory=list)
     # Read from the graph (their episodes' subjects) by the person view; empty in lists.
     topics: list[Topic] = Field(default_factory=list)
+    aliases: list[str] = Field(
+        default_factory=list,
+        description="Other names that mean this person (docs/memory.md §2), as written: the "
+        "names of people merged into them and names given by hand. Used only when no person "
+        "has that name.",
+    )
 
 
 class PersonPage(BaseModel):

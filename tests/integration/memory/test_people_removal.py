@@ -369,3 +369,45 @@ async def test_aliases_follow_merges_and_a_key_is_one_persons(
     assert await holder("bobby") == jones["id"]
     client.delete(f"{url}/{jones['id']}")
     assert await holder("bobby") is None
+
+
+def _merge_bobs(client: TestClient, agent: str) -> dict[str, Any]:
+    """Bobby O merged into Bob, then Bob into Bob Jones: Bob Jones, known as both."""
+    url = f"/v1/agents/{agent}/people"
+    jones, bob, bobby = (
+        client.post(url, json={"name": name}).json() for name in ("Bob Jones", "Bob", "Bobby O")
+    )
+    client.post(f"{url}/{bob['id']}/merge", json={"other_id": bobby["id"]})
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+    return jones
+
+
+def test_a_persons_aliases_are_shown_as_written(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch, client: TestClient, agent: str
+) -> None:
+    """The names merged into a person are shown as they were written: the person, the list and
+    the CLI."""
+    monkeypatch.setenv("CREDENCE_AGENT_ID", agent)
+    jones = _merge_bobs(client, agent)
+
+    shown = client.get(f"/v1/agents/{agent}/people/{jones['id']}").json()
+    listed = _people(client, agent)
+    shown_by_cli = cli.invoke(cli_app, ["people", "show", "bobby o"])
+
+    assert shown["aliases"] == ["Bobby O", "Bob"]
+    assert listed["Bob Jones"]["aliases"] == ["Bobby O", "Bob"]
+    assert shown_by_cli.exit_code == 0, shown_by_cli.output
+    assert "also known as: Bobby O, Bob" in shown_by_cli.output
+
+
+async def test_a_mention_by_an_alias_carries_the_name_as_written(
+    client: TestClient, graph: GraphClient, agent: str, settings: Settings
+) -> None:
+    """A mention found through an alias carries the alias as written ("Bob"), not its key."""
+    jones = _merge_bobs(client, agent)
+
+    mentions = await people.mentioned_people(graph, agent, "Bob said so")
+    turn, _ = await read_people_and_history(graph, settings, agent, None, "Bobby O")
+
+    assert [(m.name, m.person_id) for m in mentions] == [("Bob", jones["id"])]
+    assert [name for pid, name in turn.names if pid == jones["id"]][1:] == ["Bobby O", "Bob"]
