@@ -137,6 +137,15 @@ class PersonMerge(StrictModel):
     )
 
 
+class PersonAlias(StrictModel):
+    """One more name that means the person (docs/memory.md §2): refused when another person of
+    the agent has it as their name or alias."""
+
+    name: PersonName
+
+    _check_name = field_validator("name")(not_blank)
+
+
 class DomainKnowledge(BaseModel):
     """What the person knows of one domain: a score in [0, 1] moved by their words (a novice's
     question toward 0, an expert's teaching toward 1), its level, and how many signals made it."""
