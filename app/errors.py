@@ -482,6 +482,39 @@ class PersonNotFound(AgentItemNotFound):
     id_field = "person_id"
 
 
+class AliasTaken(Conflict):
+    """A name given as a person's alias is already another person's name or alias in the agent
+    (one name means one person: docs/memory.md §2); names them (``details.holders``)."""
+
+    code = "alias_taken"
+
+    def __init__(
+        self, name: str, person_id: str, agent_id: str, holders: list[dict[str, str]]
+    ) -> None:
+        named = ", ".join(f"{holder['name']} ({holder['id']})" for holder in holders)
+        super().__init__(
+            f"{name!r} already means {named} in agent {agent_id!r}: remove it there first",
+            name=name,
+            person_id=person_id,
+            agent_id=agent_id,
+            holders=holders,
+        )
+
+
+class AliasNotFound(NotFound):
+    """The person has no such alias (compared without case)."""
+
+    code = "alias_not_found"
+
+    def __init__(self, name: str, person_id: str, agent_id: str) -> None:
+        super().__init__(
+            f"person {person_id!r} of agent {agent_id!r} has no alias {name!r}",
+            name=name,
+            person_id=person_id,
+            agent_id=agent_id,
+        )
+
+
 class TaskNotFound(AgentItemNotFound):
     """No such task in this agent's working memory."""
 

@@ -273,6 +273,11 @@ class Person(AgentScoped):
     )
     created_at = DateTimeNeo4jFormatProperty()
     last_seen = DateTimeNeo4jFormatProperty()
+    # Other names that mean the person (docs/memory.md §2: a merged person's, or given by hand):
+    # their name_keys (what look-ups match; no index serves a list) and, in the same order, the
+    # names as written (shown; absent for aliases stored before they were kept).
+    alias_keys = ArrayProperty(StringProperty())
+    alias_names = ArrayProperty(StringProperty())
 
 
 class Frame(AgentScoped):

@@ -22,7 +22,8 @@ from app.config import get_settings
 from app.errors import InvalidInput, PersonNotFound, error_entry
 from app.graph.client import GraphClient
 from app.memory.people import store as people
-from app.memory.people.models import Person, PersonCreate, PersonSort
+from app.memory.people.aliases import add_alias, remove_alias
+from app.memory.people.models import Person, PersonAlias, PersonCreate, PersonSort
 from app.memory.people.names import name_key
 from app.memory.people.removal import PersonDeletion, PersonMerger, delete_person, merge_people
 
@@ -123,6 +124,8 @@ def people_show(
         f"stress {affect.stress:.2f}",
         f"last seen {when(found.last_seen)}",
     ]
+    if found.aliases:
+        lines.append(escape("also known as: " + ", ".join(found.aliases)))
     lines += [escape(f"prefers {key}: {value}") for key, value in sorted(found.preferences.items())]
     lines += _user_model_lines(found)
     console.print(Panel("\n".join(lines), title=found.id))
@@ -189,6 +192,44 @@ def people_merge(
         f"({result.episodes_moved} episodes moved, relationship "
         f"{result.person.relationship_value:.3f})"
     )
+
+
+@people_app.command("alias")
+def people_alias(
+    person: Annotated[str, typer.Argument(help="The person: id or name")],
+    name: Annotated[str, typer.Argument(help="The name that will also mean them")],
+    agent: AgentOption = None,
+) -> None:
+    """Give PERSON the alias NAME (used when no person has that name); refused when another
+    person has NAME as their name or alias."""
+    agent_id = agent_id_of(agent)
+    alias = validated(PersonAlias, {"name": name}).name
+
+    async def add(graph: GraphClient) -> Person:
+        return await add_alias(graph, agent_id, await _person_id(graph, agent_id, person), alias)
+
+    _print_aliases(run_with_graph(add))
+
+
+@people_app.command("unalias")
+def people_unalias(
+    person: Annotated[str, typer.Argument(help="The person: id or name")],
+    name: Annotated[str, typer.Argument(help="The alias that will no longer mean them")],
+    agent: AgentOption = None,
+) -> None:
+    """Take the alias NAME from PERSON (after a mistaken merge, or when the name now means
+    someone else); their episodes stay theirs."""
+    agent_id = agent_id_of(agent)
+
+    async def remove(graph: GraphClient) -> Person:
+        return await remove_alias(graph, agent_id, await _person_id(graph, agent_id, person), name)
+
+    _print_aliases(run_with_graph(remove))
+
+
+def _print_aliases(person: Person) -> None:
+    known_as = ", ".join(person.aliases) or "no other name"
+    console.print(escape(f"{person.name} ({person.id}) is also known as: {known_as}"))
 
 
 async def _refuse_namesakes(graph: GraphClient, agent_id: str, name: str, oldest: str) -> None:

@@ -14,6 +14,7 @@ import asyncio
 import re
 from collections import OrderedDict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from app.graph.client import GraphClient
@@ -96,7 +97,21 @@ KNOWN_SPEAKERS = KnownSpeakers()
 SPEAKER_SCAN = 5_000
 
 
-async def asked_speakers(graph: GraphClient, agent_id: str, text: str) -> list[str]:
+@dataclass(frozen=True)
+class AskedSpeakers:
+    """The names (lower case, as the question says them: what is left out of its text) that
+    are speakers of the agent's episodes, and the ``speaker_key`` of their turns (what the
+    episodes are matched by): a name's own, or for an alias of a person (docs/memory.md §2:
+    "bob" after Bob was merged into Bob Jones) that person's ("bob jones")."""
+
+    names: list[str]
+    keys: list[str]
+
+
+NO_SPEAKERS = AskedSpeakers([], [])
+
+
+async def asked_speakers(graph: GraphClient, agent_id: str, text: str) -> AskedSpeakers:
     """The names (lower case) ``text`` says that are speakers of the agent's episodes. The
     agent's first look-up in this process also reads who speaks in its episodes, beside it, so
     that its next questions are embedded once from the start (``KnownSpeakers``), not only once
@@ -104,7 +119,7 @@ async def asked_speakers(graph: GraphClient, agent_id: str, text: str) -> list[s
     about, or someone who does not speak, was embedded twice (bench/README.md, issue 38)."""
     keys = [key for key in question_subjects(text) if key.startswith(NAME_PREFIX)]
     if not keys:
-        return []
+        return NO_SPEAKERS
     looked_up = graph.read("retrieval/question_speakers", agent_id=agent_id, keys=keys)
     if KNOWN_SPEAKERS.seen(agent_id):
         rows = await looked_up
@@ -114,9 +129,9 @@ async def asked_speakers(graph: GraphClient, agent_id: str, text: str) -> list[s
             graph.read("retrieval/agent_speakers", agent_id=agent_id, scan=SPEAKER_SCAN),
         )
         KNOWN_SPEAKERS.seed(agent_id, (str(key) for key in speaking[0]["keys"]))
-    found = sorted(str(row["key"])[len(NAME_PREFIX) :] for row in rows)
+    found = sorted({str(row["key"])[len(NAME_PREFIX) :] for row in rows})
     KNOWN_SPEAKERS.record(agent_id, (key[len(NAME_PREFIX) :] for key in keys), found)
-    return found
+    return AskedSpeakers(found, sorted({str(row["speaker_key"]) for row in rows}))
 
 
 def without_names(text: str, names: list[str]) -> str:

@@ -24,7 +24,7 @@ from app.errors import AgentNotFound
 from app.graph.agent_scope import require_agent
 from app.graph.causality import InvalidBookmark, bookmarks_to_wait_for
 from app.graph.client import GraphClient
-from app.retrieval.asked_people import KNOWN_SPEAKERS
+from app.retrieval.asked_people import KNOWN_SPEAKERS, AskedSpeakers
 from app.retrieval.budget import fit_to_budget, section_budgets
 from app.retrieval.decisions import decision_items
 from app.retrieval.models import (
@@ -193,7 +193,7 @@ def _unembedded(
 
 def _episode_vector_early(
     search: SectionSearch,
-    speakers: asyncio.Future[list[str]] | None,
+    speakers: asyncio.Future[AskedSpeakers] | None,
     also: str | None,
     vectors: RequestVectors,
     built_in: Collection[str],
@@ -208,7 +208,7 @@ def _episode_vector_early(
     first = also or search.text
 
     async def when_known() -> None:
-        text = search.episode_vector_text(await speakers)
+        text = search.episode_vector_text((await speakers).names)
         if text != first:
             vectors.start(text)
 

@@ -17,7 +17,13 @@ from typing import Any
 from app.graph.client import GraphClient
 from app.graph.times import datetime_of
 from app.graph.vectors import vector_param
-from app.retrieval.asked_people import NAME_PREFIX, asked_speakers, said_names, without_names
+from app.retrieval.asked_people import (
+    NAME_PREFIX,
+    AskedSpeakers,
+    asked_speakers,
+    said_names,
+    without_names,
+)
 from app.retrieval.coverage import coverage_hits, question_subjects
 from app.retrieval.diversity import diversified
 from app.retrieval.lexical import BELIEFS, RULES, ShortTexts, episode_hits, short_text_hits
@@ -37,7 +43,8 @@ QUESTION_VECTOR_SECTIONS = frozenset({"beliefs", "rules", "conflicts"})
 
 @dataclass(frozen=True)
 class AskedPeople:
-    """The speakers a question names (lower case), the weights their own turns get and how many
+    """The speakers a question names (the speaker keys of their turns: an alias's is its
+    holder's, ``asked_people.AskedSpeakers``), the weights their own turns get and how many
     of them become candidates (those of a question asking for several things about them, or of
     one that only names them; 0 without speakers), and the episodes' query vector (None without
     one)."""
@@ -79,7 +86,7 @@ class SectionSearch:
     # (``also_embedded``); None: embedded when needed.
     stripped: tuple[str, list[float]] | None = None
     # The speakers the question names, already being looked up (``speakers_ahead``).
-    speakers: asyncio.Future[list[str]] | None = None
+    speakers: asyncio.Future[AskedSpeakers] | None = None
     # The vector of a long query's last lines, already being embedded (``tail_ahead``).
     tail: asyncio.Future[list[float] | None] | None = None
     # Embeds the question itself when ``embedding`` is the vector of the question without the
@@ -107,7 +114,7 @@ class SectionSearch:
             reads["episodes"] = asyncio.ensure_future(self._lexical(fulltext_on))
         return reads
 
-    def speakers_ahead(self, sections: Collection[str]) -> asyncio.Future[list[str]] | None:
+    def speakers_ahead(self, sections: Collection[str]) -> asyncio.Future[AskedSpeakers] | None:
         """Starts looking up the speakers the question names when the episode section will
         (``_asked``), so that it runs while the query is embedded; None when it will not."""
         if "episodes" not in sections:
@@ -319,7 +326,7 @@ class SectionSearch:
         with it; the turns that only it matches are left out (``lexical.episode_hits``)."""
         if not self._strips_lexical():
             return set()
-        speakers = await self._asked_speakers()
+        speakers = (await self._asked_speakers()).names
         if not speakers:
             return set()
         kept = set((lucene_terms(without_names(self.text, speakers)) or "").split())
@@ -379,7 +386,7 @@ class SectionSearch:
         # always all of them); embedded again when that differs.
         said = self._presumed_speakers() if strip else []
         found, guessed = await asyncio.gather(self._asked_speakers(), self._embed_without(said))
-        names = tuple(found)
+        names = tuple(found.names)
         if names and strip:
             same = without_names(self.text, list(names)) == without_names(self.text, said)
             embedding = guessed if same else await self._embed_without(list(names))
@@ -387,7 +394,7 @@ class SectionSearch:
             embedding = await self.question_vector()
         if not names:
             return AskedPeople((), 0.0, 0.0, 0, embedding)
-        return AskedPeople(names, bonus, own, pool, embedding)
+        return AskedPeople(tuple(found.keys), bonus, own, pool, embedding)
 
     def _several(self, question: bool) -> bool:
         """A question asking for several things (``several_answers.py``)."""
@@ -413,7 +420,7 @@ class SectionSearch:
         bonus, own, _ = self._asked_weights(question)
         return question and (self._strips_names(question, vector) or bonus > 0 or own > 0)
 
-    async def _asked_speakers(self) -> list[str]:
+    async def _asked_speakers(self) -> AskedSpeakers:
         """The speakers the question names: as looked up ahead, else looked up now."""
         if self.speakers is not None:
             return await self.speakers

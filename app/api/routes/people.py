@@ -8,8 +8,10 @@ from fastapi import APIRouter, Path, Query, status
 
 from app.api.deps import AgentIdDep, ClockDep, GraphDep, SettingsDep, SkipQuery
 from app.memory.people import store as people
+from app.memory.people.aliases import add_alias, remove_alias
 from app.memory.people.models import (
     Person,
+    PersonAlias,
     PersonCreate,
     PersonMerge,
     PersonPage,
@@ -21,6 +23,7 @@ from app.memory.people.removal import PersonDeletion, PersonMerger, delete_perso
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["people"])
 
 PersonId = Annotated[str, Path(min_length=1, max_length=64)]
+AliasName = Annotated[str, Path(min_length=1, max_length=200, description="Any case.")]
 
 
 @router.get("/people")
@@ -99,3 +102,34 @@ async def merge_person(
     evidence and user model move to it, combined as docs/memory.md §2 says; the other is
     deleted."""
     return await merge_people(graph, agent_id, person_id, body.other_id, mechanics=settings.memory)
+
+
+@router.post(
+    "/people/{person_id}/aliases",
+    responses={
+        404: {"description": "no such agent, or no such person in it"},
+        409: {"description": "another person has the name as their name or alias (alias_taken)"},
+        422: {"description": "the name is missing, blank, too long, or the person's own name"},
+    },
+)
+async def add_person_alias(
+    graph: GraphDep, agent_id: AgentIdDep, person_id: PersonId, body: PersonAlias
+) -> Person:
+    """Give a person one more name (an alias: used when no person has that name); the person
+    with their aliases."""
+    return await add_alias(graph, agent_id, person_id, body.name)
+
+
+@router.delete(
+    "/people/{person_id}/aliases/{name}",
+    responses={
+        404: {"description": "no such agent, person, or alias of that person (alias_not_found)"},
+        422: {"description": "the name is empty or too long"},
+    },
+)
+async def remove_person_alias(
+    graph: GraphDep, agent_id: AgentIdDep, person_id: PersonId, name: AliasName
+) -> Person:
+    """Take an alias from a person (the name no longer means them; their episodes stay theirs);
+    the person with the aliases left."""
+    return await remove_alias(graph, agent_id, person_id, name)

@@ -9,5 +9,6 @@ feel, and what they know and prefer (the user model lives on Person).
   and a person met in a turn;
 - ``user_model``: the rules of trust, knowledge per domain, goals, patterns and answer depth
   (pure);
-- ``learning``: what a turn and an answer to a proposal teach about the person.
+- ``learning``: what a turn and an answer to a proposal teach about the person;
+- ``aliases``: editing a person's aliases (other names that mean them) by hand.
 """

@@ -137,6 +137,15 @@ class PersonMerge(StrictModel):
     )
 
 
+class PersonAlias(StrictModel):
+    """One more name that means the person (docs/memory.md §2): refused when another person of
+    the agent has it as their name or alias."""
+
+    name: PersonName
+
+    _check_name = field_validator("name")(not_blank)
+
+
 class DomainKnowledge(BaseModel):
     """What the person knows of one domain: a score in [0, 1] moved by their words (a novice's
     question toward 0, an expert's teaching toward 1), its level, and how many signals made it."""
@@ -224,6 +233,12 @@ class Person(BaseModel):
     successful_patterns: list[SuccessfulPattern] = Field(default_factory=list)
     # Read from the graph (their episodes' subjects) by the person view; empty in lists.
     topics: list[Topic] = Field(default_factory=list)
+    aliases: list[str] = Field(
+        default_factory=list,
+        description="Other names that mean this person (docs/memory.md §2), as written: the "
+        "names of people merged into them and names given by hand. Used only when no person "
+        "has that name.",
+    )
 
 
 class PersonPage(BaseModel):

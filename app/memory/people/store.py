@@ -14,6 +14,8 @@ Storage choices:
   Topics are not stored: they are read from the subjects the person's episodes mention.
 * ``name_key`` (the lower-cased name) makes case-insensitive look-ups an index seek; episode
   import micro-births speakers on the same key.
+* aliases (docs/memory.md §2) are two aligned lists: ``alias_keys`` (what the look-ups match)
+  and ``alias_names`` (the same names as written, what is shown and what a mention carries).
 
 Every write runs under the agent's lock and recomputes ``relationship_value`` from the values it
 writes, so the stored value is never stale.
@@ -87,7 +89,16 @@ def person_from_row(row: dict[str, Any]) -> Person:
         trust_history=_json(row.get("trust_history"), []),
         inferred_goals=_json(row.get("inferred_goals"), []),
         successful_patterns=_json(row.get("successful_patterns"), []),
+        aliases=aliases_of(row),
     )
+
+
+def aliases_of(row: dict[str, Any]) -> list[str]:
+    """A person's aliases as written (``alias_names``, kept in the order of ``alias_keys``);
+    an alias stored before the written names were kept is shown as its key."""
+    keys = list(row.get("alias_keys") or [])
+    names = list(row.get("alias_names") or [])
+    return [names[i] if i < len(names) and names[i] else key for i, key in enumerate(keys)]
 
 
 def _json(value: Any, empty: Any) -> Any:

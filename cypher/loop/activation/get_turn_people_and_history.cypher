@@ -8,8 +8,8 @@
 //         $speaker_key (string or null: the speaker's name_key; null reads no speaker),
 //         $topic_episodes (int: the speaker's latest episodes whose topics count),
 //         $topics (int: topics returned).
-// Returns: names (list of [id, name]: every person, and each alias key of a person as a name of
-//          theirs), speakers (the rows of the people of the speaker's name, as
+// Returns: names (list of [id, name]: every person, and each alias of a person, as written, as a
+//          name of theirs), speakers (the rows of the people of the speaker's name, as
 //          loop/activation/get_people_by_ids returns them, oldest first as
 //          memory/people/find_person_by_name takes them: two people may share a name; when none
 //          has it, the person who holds it as an alias, docs/memory.md §2), speaker_topics (list of
@@ -19,7 +19,7 @@
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
   MATCH (p:Person {agent_id: agent.id})
-  UNWIND [p.name] + coalesce(p.alias_keys, []) AS name
+  UNWIND [p.name] + coalesce(p.alias_names, p.alias_keys, []) AS name
   RETURN collect([p.id, name]) AS names
 }
 CALL (agent) {

@@ -7,7 +7,8 @@
 // the revisions they were told of (TOLD), reporting lines (REPORTS_TO, none to themself), the
 // agent's principal; then the merged person is deleted. The names the merged person was known
 // by (their name_key and their own alias_keys) become alias_keys of the survivor, so a speaker or
-// a look-up by that name still finds it (docs/memory.md §2, aliases): a key is one person's alias
+// a look-up by that name still finds it (docs/memory.md §2, aliases), each with the name as
+// written in alias_names (the same order, what GET …/people/{id} shows): a key is one person's alias
 // only (the latest merge takes it from any other person of the agent), and none is the
 // survivor's own name_key. A revision told to both keeps one TOLD edge to the survivor, the
 // earlier telling's (its `at` and `episode_id`).
@@ -17,18 +18,31 @@
 //          No row when either person is not the agent's.
 MATCH (keep:Person {agent_id: $agent_id, id: $survivor_id})
 MATCH (gone:Person {agent_id: $agent_id, id: $merged_id})
+// Each alias as a [key, name as written] pair (alias_names is aligned with alias_keys; an alias
+// stored before the names were kept is shown as its key).
 WITH keep, gone,
-     [key IN coalesce(gone.alias_keys, []) + [gone.name_key]
-      WHERE key IS NOT NULL AND key <> keep.name_key] AS taken
+     [i IN range(0, size(coalesce(gone.alias_keys, [])) - 1) |
+      [gone.alias_keys[i], coalesce(gone.alias_names[i], gone.alias_keys[i])]]
+     + [[gone.name_key, gone.name]] AS given
+WITH keep, gone, [pair IN given WHERE pair[0] IS NOT NULL AND pair[0] <> keep.name_key] AS given
+WITH keep, gone, given, [pair IN given | pair[0]] AS taken
 CALL (keep, gone, taken) {
   MATCH (other:Person {agent_id: $agent_id})
   WHERE other <> keep AND other <> gone
     AND any(key IN coalesce(other.alias_keys, []) WHERE key IN taken)
-  SET other.alias_keys = [key IN other.alias_keys WHERE NOT key IN taken]
+  WITH other, [i IN range(0, size(other.alias_keys) - 1) WHERE NOT other.alias_keys[i] IN taken |
+               [other.alias_keys[i], coalesce(other.alias_names[i], other.alias_keys[i])]] AS kept
+  SET other.alias_keys = [pair IN kept | pair[0]], other.alias_names = [pair IN kept | pair[1]]
 }
+WITH keep, gone,
+     reduce(pairs = [], pair IN
+              [i IN range(0, size(coalesce(keep.alias_keys, [])) - 1) |
+               [keep.alias_keys[i], coalesce(keep.alias_names[i], keep.alias_keys[i])]] + given |
+            CASE WHEN pair[0] IN [known IN pairs | known[0]] THEN pairs ELSE pairs + [pair] END)
+       AS aliases
 SET keep += $changes,
-    keep.alias_keys = reduce(keys = [], key IN coalesce(keep.alias_keys, []) + taken |
-                             CASE WHEN key IN keys THEN keys ELSE keys + key END)
+    keep.alias_keys = [pair IN aliases | pair[0]],
+    keep.alias_names = [pair IN aliases | pair[1]]
 WITH keep, gone
 CALL (keep, gone) {
   MATCH (e:Episode)-[old:WITH]->(gone)

@@ -369,3 +369,143 @@ async def test_aliases_follow_merges_and_a_key_is_one_persons(
     assert await holder("bobby") == jones["id"]
     client.delete(f"{url}/{jones['id']}")
     assert await holder("bobby") is None
+
+
+def _merge_bobs(client: TestClient, agent: str) -> dict[str, Any]:
+    """Bobby O merged into Bob, then Bob into Bob Jones: Bob Jones, known as both."""
+    url = f"/v1/agents/{agent}/people"
+    jones, bob, bobby = (
+        client.post(url, json={"name": name}).json() for name in ("Bob Jones", "Bob", "Bobby O")
+    )
+    client.post(f"{url}/{bob['id']}/merge", json={"other_id": bobby["id"]})
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+    return jones
+
+
+def test_a_persons_aliases_are_shown_as_written(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch, client: TestClient, agent: str
+) -> None:
+    """The names merged into a person are shown as they were written: the person, the list and
+    the CLI."""
+    monkeypatch.setenv("CREDENCE_AGENT_ID", agent)
+    jones = _merge_bobs(client, agent)
+
+    shown = client.get(f"/v1/agents/{agent}/people/{jones['id']}").json()
+    listed = _people(client, agent)
+    shown_by_cli = cli.invoke(cli_app, ["people", "show", "bobby o"])
+
+    assert shown["aliases"] == ["Bobby O", "Bob"]
+    assert listed["Bob Jones"]["aliases"] == ["Bobby O", "Bob"]
+    assert shown_by_cli.exit_code == 0, shown_by_cli.output
+    assert "also known as: Bobby O, Bob" in shown_by_cli.output
+
+
+async def test_a_mention_by_an_alias_carries_the_name_as_written(
+    client: TestClient, graph: GraphClient, agent: str, settings: Settings
+) -> None:
+    """A mention found through an alias carries the alias as written ("Bob"), not its key."""
+    jones = _merge_bobs(client, agent)
+
+    mentions = await people.mentioned_people(graph, agent, "Bob said so")
+    turn, _ = await read_people_and_history(graph, settings, agent, None, "Bobby O")
+
+    assert [(m.name, m.person_id) for m in mentions] == [("Bob", jones["id"])]
+    assert [name for pid, name in turn.names if pid == jones["id"]][1:] == ["Bobby O", "Bob"]
+
+
+async def test_an_alias_is_added_and_removed_by_hand(
+    client: TestClient, graph: GraphClient, test_graph: GraphClient, agent: str
+) -> None:
+    """An alias given by hand means the person; taken away (a mistaken merge), the name means
+    nobody: a turn by it is a new person, and the survivor keeps the episodes it had."""
+    url = f"/v1/agents/{agent}/people"
+    _import(client, agent, ("m1", "Bob", "The invoices are late."))
+    jones = client.post(url, json={"name": "Bob Jones"}).json()
+    bob = _people(client, agent)["Bob"]
+    client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
+
+    added = client.post(f"{url}/{jones['id']}/aliases", json={"name": "  Bobby   J "})
+    again = client.post(f"{url}/{jones['id']}/aliases", json={"name": "bobby j"})
+    found = await people.find_person(graph, agent, "BOBBY J")
+    removed = client.delete(f"{url}/{jones['id']}/aliases/BOB")
+    missing = client.delete(f"{url}/{jones['id']}/aliases/bob")
+    _import(client, agent, ("m2", "Bob", "I am another Bob."))
+
+    assert added.status_code == 200, added.text
+    assert added.json()["aliases"] == ["Bob", "Bobby J"]
+    assert again.status_code == 200 and again.json()["aliases"] == ["Bob", "Bobby J"]
+    assert found is not None and found.id == jones["id"]
+    assert removed.status_code == 200, removed.text
+    assert removed.json()["aliases"] == ["Bobby J"]
+    assert missing.status_code == 404
+    assert missing.json()["error"]["code"] == "alias_not_found"
+    assert "'bob'" in missing.json()["error"]["message"]
+    links = await _links(test_graph, agent)
+    assert links["Bob Jones"] == (["m1"], ["bob jones"])
+    assert links["Bob"] == (["m2"], ["bob"])
+    assert _people(client, agent)["Bob"]["id"] != jones["id"]
+
+
+def test_an_alias_that_means_someone_else_is_refused(client: TestClient, agent: str) -> None:
+    """A name another person has, as their name or an alias, is refused with a 409 naming them;
+    the person's own name is a 422 at ["body", "name"]; unknown ids are 404s; nothing written."""
+    url = f"/v1/agents/{agent}/people"
+    jones, ann, ann_lee = (
+        client.post(url, json={"name": name}).json() for name in ("Bob Jones", "Ann", "Ann Lee")
+    )
+    client.post(f"{url}/{ann_lee['id']}/aliases", json={"name": "Annie"})
+
+    by_name = client.post(f"{url}/{jones['id']}/aliases", json={"name": "ANN"})
+    by_alias = client.post(f"{url}/{jones['id']}/aliases", json={"name": "annie"})
+    own = client.post(f"{url}/{jones['id']}/aliases", json={"name": "bob  JONES"})
+    blank = client.post(f"{url}/{jones['id']}/aliases", json={"name": " "})
+    nobody = client.post(f"{url}/nobody/aliases", json={"name": "Rob"})
+    no_agent = client.delete(f"/v1/agents/{agent}-none/people/{jones['id']}/aliases/Rob")
+
+    assert by_name.status_code == 409, by_name.text
+    error = by_name.json()["error"]
+    assert error["code"] == "alias_taken"
+    assert error["details"]["holders"] == [{"id": ann["id"], "name": "Ann"}]
+    assert ann["id"] in error["message"] and "Ann" in error["message"]
+    assert by_alias.status_code == 409
+    assert by_alias.json()["error"]["details"]["holders"] == [
+        {"id": ann_lee["id"], "name": "Ann Lee"}
+    ]
+    assert own.status_code == 422
+    assert own.json()["error"]["details"]["errors"][0]["location"] == ["body", "name"]
+    assert own.json()["error"]["details"]["errors"][0]["type"] == "own_name"
+    assert blank.status_code == 422
+    assert nobody.status_code == 404 and nobody.json()["error"]["code"] == "person_not_found"
+    assert no_agent.status_code == 404
+    assert client.get(f"{url}/{jones['id']}").json()["aliases"] == []
+
+
+def test_alias_edits_declare_their_statuses(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    added = paths["/v1/agents/{agent_id}/people/{person_id}/aliases"]["post"]["responses"]
+    removed = paths["/v1/agents/{agent_id}/people/{person_id}/aliases/{name}"]["delete"]
+    assert {"200", "404", "409", "422", "503"} <= set(added)
+    assert "alias_taken" in added["409"]["description"]
+    assert {"200", "404", "422", "503"} <= set(removed["responses"])
+    assert "alias_not_found" in removed["responses"]["404"]["description"]
+
+
+def test_people_alias_and_unalias_from_the_terminal(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch, client: TestClient, agent: str
+) -> None:
+    monkeypatch.setenv("CREDENCE_AGENT_ID", agent)
+    url = f"/v1/agents/{agent}/people"
+    jones = client.post(url, json={"name": "Bob Jones"}).json()
+    client.post(url, json={"name": "Ann"})
+
+    added = cli.invoke(cli_app, ["people", "alias", "bob jones", "Bobby"])
+    taken = cli.invoke(cli_app, ["people", "alias", "Bob Jones", "ann"])
+    removed = cli.invoke(cli_app, ["people", "unalias", "bobby", "BOBBY"])
+    missing = cli.invoke(cli_app, ["people", "unalias", "Bob Jones", "Bobby"])
+
+    assert added.exit_code == 0, added.output
+    assert f"Bob Jones ({jones['id']}) is also known as: Bobby" in added.output
+    assert taken.exit_code == 1 and "alias_taken" in taken.output
+    assert removed.exit_code == 0, removed.output
+    assert "is also known as: no other name" in removed.output
+    assert missing.exit_code == 1 and "alias_not_found" in missing.output

@@ -37,7 +37,7 @@ async def kate(graph: GraphClient, settings: Settings) -> str:
 
 
 async def test_the_question_names_the_spaced_speaker(graph: GraphClient, kate: str) -> None:
-    assert await asked_speakers(graph, kate, QUESTION) == ["kate moss"]
+    assert (await asked_speakers(graph, kate, QUESTION)).names == ["kate moss"]
 
 
 async def test_her_own_turns_are_gathered_and_lifted(
