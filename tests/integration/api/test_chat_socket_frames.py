@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
 
 from tests.support.agents import MakeAgent
 
@@ -38,3 +39,27 @@ def test_a_malformed_approval_frame_is_422_located_in_the_frame(
         # The socket stays open for the next message.
         socket.send_json({"approval_id": "no-such-approval", "answer": {"action": "approve"}})
         assert socket.receive_json()["error"]["status"] == 404
+
+
+@pytest.mark.parametrize(
+    ("path", "location"),
+    [
+        ("/v1/agents/bad%20id/ws/chat", ["path", "agent_id"]),
+        ("/v1/agents/" + "a" * 65 + "/ws/chat", ["path", "agent_id"]),
+        ("/v1/agents/some-agent/ws/investigations/" + "i" * 65, ["path", "investigation_id"]),
+    ],
+)
+def test_a_socket_with_a_malformed_path_is_refused_422_naming_the_parameter(
+    client: TestClient, path: str, location: list[str]
+) -> None:
+    """As REST answers the same path. Before, FastAPI closed the handshake with 1008 and the
+    raw errors (the input echoed) as the close reason, which uvicorn turns into a bare 403: a
+    malformed agent id looked like a forbidden key."""
+    with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect(path):
+        pass
+
+    assert refused.value.status_code == 422
+    error = refused.value.json()["error"]
+    assert error["code"] == "invalid_input"
+    assert error["details"]["errors"][0]["location"] == location
+    assert "a" * 65 not in refused.value.text  # the input is not echoed
