@@ -38,11 +38,22 @@ class RequestMetrics:
         try:
             await self.app(scope, receive, sending)
         finally:
-            # The router puts the matched route in the scope; its template keeps ids out of the
-            # labels. A request no route matched is counted as "unmatched".
-            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            route = _route_label(scope)
             method = scope["method"] if scope["method"] in METHODS else "other"
             observe_request(method, route, status, time.perf_counter() - started)
+
+
+def _route_label(scope: Scope) -> str:
+    """The route's template: the router puts FastAPI's routes in the scope, and its template
+    keeps ids out of the labels. A plain Starlette route (the OpenAPI document and its pages)
+    leaves only its endpoint: one without path parameters is labelled by its path. A request
+    no route matched is counted as "unmatched"."""
+    template = getattr(scope.get("route"), "path", None)
+    if isinstance(template, str):
+        return template
+    if "endpoint" in scope and not scope.get("path_params"):
+        return str(scope["path"])
+    return "unmatched"
 
 
 router = APIRouter(tags=["health"])

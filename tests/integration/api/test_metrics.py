@@ -117,3 +117,27 @@ def test_a_made_up_method_adds_no_series(client: TestClient) -> None:
         )
         == 3
     )
+
+
+def test_the_documentation_routes_are_counted_by_their_path_not_as_unmatched(
+    client: TestClient,
+) -> None:
+    """FastAPI's own routes (the OpenAPI document, its pages) leave no route in the scope: they
+    were counted "unmatched", with the scans of paths that exist nowhere."""
+    before = _scrape(client)
+    client.get("/openapi.json")
+    client.get("/docs")
+    client.get("/no/such/route")
+
+    after = _scrape(client)
+
+    def delta(route: str, status: str) -> float:
+        labels = {"method": "GET", "route": route, "status": status}
+        return _value(after, "credence_http_requests_total", **labels) - _value(
+            before, "credence_http_requests_total", **labels
+        )
+
+    assert delta("/openapi.json", "200") == 1
+    assert delta("/docs", "200") == 1
+    assert delta("unmatched", "200") == 0
+    assert delta("unmatched", "404") == 1
