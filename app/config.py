@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from functools import lru_cache
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings.exceptions import SettingsError
 
 from app.agents.settings import EnrichmentSettings
 from app.beliefs.mechanics import Mechanics
 from app.embeddings.settings import EmbeddingSettings
+from app.errors import InvalidSettings
 from app.graph.settings import MigrationSettings, Neo4jSettings
 from app.guardian.settings import GuardianSettings
 from app.loop.settings import LoopSettings
@@ -24,6 +35,18 @@ from app.tools.settings import ToolSettings
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 MEBIBYTE = 1024 * 1024
+ENV_PREFIX = "CREDENCE_"
+NESTED_DELIMITER = "__"
+
+
+def _upper(value: Any) -> Any:
+    return value.strip().upper() if isinstance(value, str) else value
+
+
+# logging's and uvicorn's names; any case is read (`debug` made logging refuse to start).
+LogLevel = Annotated[
+    Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"], BeforeValidator(_upper)
+]
 
 
 class ApiLimits(BaseModel):
@@ -45,10 +68,10 @@ class Settings(BaseSettings):
     generated from these models and their field docstrings (tools/settings/env_example.py)."""
 
     model_config = SettingsConfigDict(
-        env_prefix="CREDENCE_",
+        env_prefix=ENV_PREFIX,
         env_file=".env",
         extra="ignore",
-        env_nested_delimiter="__",
+        env_nested_delimiter=NESTED_DELIMITER,
         use_attribute_docstrings=True,
     )
 
@@ -94,7 +117,7 @@ class Settings(BaseSettings):
     migrations_index_online_timeout_s: Annotated[float, Field(gt=0)] = 300.0
     """Seconds a migration run waits for new indexes to come online."""
 
-    log_level: str = "INFO"
+    log_level: LogLevel = "INFO"
     """The log level (DEBUG, INFO, WARNING, ERROR)."""
     # Counting costs ~15 µs per request, measured (docs/operations.md, "Metrics").
     metrics_enabled: bool = True
@@ -137,6 +160,23 @@ class Settings(BaseSettings):
     enrichment: EnrichmentSettings = Field(default_factory=EnrichmentSettings)
     """Enrichment at birth: the directory MCP server asked for the principal (docs/packs.md §4)"""
 
+    @field_validator("api_keys")
+    @classmethod
+    def _keys_are_sendable(cls, keys: dict[str, list[str]]) -> dict[str, list[str]]:
+        """A blank key would let in every client sending an empty X-API-Key; a key with spaces
+        or a control character at either end can never match one (HTTP strips them)."""
+        for key in keys:
+            if not key.strip():
+                raise ValueError(
+                    "an API key is empty: every client sending an empty X-API-Key would be let in"
+                )
+            if key != key.strip():
+                raise ValueError(
+                    f"the API key starting {key[:4]!r} has spaces or a control "
+                    "character at an end: no X-API-Key header can carry it"
+                )
+        return keys
+
     @property
     def neo4j(self) -> Neo4jSettings:
         """The graph client's settings (the flat ``CREDENCE_NEO4J_*`` variables)."""
@@ -162,5 +202,37 @@ class Settings(BaseSettings):
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings, read once."""
-    return Settings()
+    """The process-wide settings, read once.
+
+    Raises:
+        InvalidSettings: a value that does not parse or fit, naming its environment variable.
+    """
+    try:
+        return Settings()
+    except ValidationError as error:
+        problems = [(_variable(entry["loc"]), entry["msg"]) for entry in error.errors()]
+    except SettingsError as error:  # a JSON-valued setting that is not JSON
+        found = re.search(r'field "(\w+)"', str(error))
+        problems = [(_variable((found.group(1),) if found else ()), "not valid JSON")]
+    variables = list(dict.fromkeys(variable for variable, _ in problems))
+    summary = "; ".join(f"{variable}: {message}" for variable, message in problems)
+    raise InvalidSettings(f"invalid settings: {summary}", variables=variables)
+
+
+def _variable(location: tuple[int | str, ...]) -> str:
+    """The environment variable of a setting's error location: nested settings models joined
+    by ``__`` (``("api", "max_body_bytes")``: ``CREDENCE_API__MAX_BODY_BYTES``); what lies
+    inside a value (a key of ``api_keys``, an item of a list) is not part of the name."""
+    names: list[str] = []
+    model: type[BaseModel] | None = Settings
+    for part in location:
+        if model is None or not isinstance(part, str) or part not in model.model_fields:
+            break
+        names.append(part)
+        annotation = model.model_fields[part].annotation
+        model = (
+            annotation
+            if isinstance(annotation, type) and issubclass(annotation, BaseModel)
+            else None
+        )
+    return ENV_PREFIX + NESTED_DELIMITER.join(names).upper() if names else "settings"

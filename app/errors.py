@@ -181,6 +181,16 @@ class ConstraintViolation(Conflict):
     code = "constraint_violation"
 
 
+# --- settings ------------------------------------------------------------------------------------
+
+
+class InvalidSettings(CredenceError):
+    """A setting read at start (environment or ``.env``) is invalid; ``details["variables"]``
+    names each environment variable at fault. The process stops before it serves."""
+
+    code = "invalid_settings"
+
+
 # --- auth ----------------------------------------------------------------------------------------
 
 

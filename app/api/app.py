@@ -22,6 +22,7 @@ from app.api.mcp_endpoint import mount_mcp
 from app.api.metrics import RequestMetrics
 from app.api.metrics import router as metrics_router
 from app.api.openapi import install_openapi
+from app.api.query_parameters import refuse_unknown_query_parameters
 from app.api.routes import (
     agents,
     analytics,
@@ -114,8 +115,12 @@ def create_app(
         version=__version__,
         lifespan=partial(_lifespan, settings=settings, clock=clock, monotonic=monotonic),
         description="A graph-database-native knowledge system for a Claude-driven agent.",
-        # A body string with a control character is a 422 before any route runs.
-        dependencies=[Depends(refuse_control_characters)],
+        # A body string with a control character, or a query parameter a /v1 route does not
+        # take, is a 422 before the route runs.
+        dependencies=[
+            Depends(refuse_control_characters),
+            Depends(refuse_unknown_query_parameters),
+        ],
     )
     app.state.settings = settings
     # Investigations running in this process (research mode), stopped at shutdown.

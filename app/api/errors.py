@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
-from fastapi.exceptions import RequestValidationError
+from fastapi.exceptions import RequestValidationError, WebSocketRequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -103,7 +103,11 @@ async def _credence_error(_: Request, error: Exception) -> JSONResponse:
 
 
 async def _validation_error(_: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, RequestValidationError)
+    """A 422 naming each bad field. A WebSocket's malformed path or query gets it too, as the
+    handshake's answer (Starlette sends it as the denial response): FastAPI's own handler
+    closed with 1008 and the raw errors, input included, as the reason, which uvicorn turns
+    into a bare 403."""
+    assert isinstance(error, RequestValidationError | WebSocketRequestValidationError)
     problems = validation_entries(error.errors())
     summary = "; ".join(
         f"{'.'.join(str(p) for p in item['location'])}: {item['message']}" for item in problems
@@ -133,5 +137,6 @@ async def _unexpected_error(request: Request, error: Exception) -> JSONResponse:
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(CredenceError, _credence_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(WebSocketRequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected_error)

@@ -10,9 +10,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.metrics import exposition, observe_request
 
+# The methods counted by name; any other (the client's own word) is counted as "other", so a
+# client cannot add series by making methods up.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
 
 class RequestMetrics:
-    """Counts every HTTP request by method, route template and status, and times it."""
+    """Counts every HTTP request by method (one of ``METHODS``, else "other"), route template
+    and status, and times it."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -33,10 +38,22 @@ class RequestMetrics:
         try:
             await self.app(scope, receive, sending)
         finally:
-            # The router puts the matched route in the scope; its template keeps ids out of the
-            # labels. A request no route matched is counted as "unmatched".
-            route = getattr(scope.get("route"), "path", None) or "unmatched"
-            observe_request(scope["method"], route, status, time.perf_counter() - started)
+            route = _route_label(scope)
+            method = scope["method"] if scope["method"] in METHODS else "other"
+            observe_request(method, route, status, time.perf_counter() - started)
+
+
+def _route_label(scope: Scope) -> str:
+    """The route's template: the router puts FastAPI's routes in the scope, and its template
+    keeps ids out of the labels. A plain Starlette route (the OpenAPI document and its pages)
+    leaves only its endpoint: one without path parameters is labelled by its path. A request
+    no route matched is counted as "unmatched"."""
+    template = getattr(scope.get("route"), "path", None)
+    if isinstance(template, str):
+        return template
+    if "endpoint" in scope and not scope.get("path_params"):
+        return str(scope["path"])
+    return "unmatched"
 
 
 router = APIRouter(tags=["health"])

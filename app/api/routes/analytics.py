@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from app.api.deps import AgentIdDep, GraphDep, NamePath
+from app.api.query_parameters import takes_any_query_parameters
 from app.beliefs.analytics import runner
 from app.beliefs.analytics.models import AnalyticsList, AnalyticsResult
 from app.graph.agent_scope import require_agent
@@ -20,6 +21,7 @@ async def list_analytics(graph: GraphDep, agent_id: AgentIdDep) -> AnalyticsList
 
 
 @router.get("/analytics/{name}")
+@takes_any_query_parameters  # the query's own parameters, checked against its header
 async def run_analytics(
     graph: GraphDep, agent_id: AgentIdDep, name: NamePath, request: Request
 ) -> AnalyticsResult:

@@ -46,6 +46,8 @@ AgentIdQuery = Annotated[
     Query(
         min_length=1,
         max_length=64,
+        # As an agent id in a path (app/api/deps.py): what no agent id can be is a 422.
+        pattern=r"^[A-Za-z0-9_-]+$",
         description="The agent the guide is about (default: the demo agent, `credence demo`).",
     ),
 ]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
 from app.api.deps import AgentIdDep, GraphDep, ItemId, LoopDep
 from app.api.errors import socket_error_frame
@@ -31,6 +31,17 @@ from app.tools.calls import CHAT_BODY_CALL
 log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["chat"])
+
+
+class SocketApproval(BaseModel):
+    """A chat socket frame answering an approval, checked as a whole so that each problem is
+    located in the frame as sent (``["answer", "action"]``, ``["approval_id"]``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # As the REST route's path parameter (ItemId).
+    approval_id: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    answer: ApprovalAnswer
 
 
 @router.post("/chat")
@@ -97,9 +108,9 @@ async def chat_socket(websocket: WebSocket, loop: LoopDep, agent_id: AgentIdDep)
             emit.start_turn()
             try:
                 if isinstance(payload, dict) and "approval_id" in payload:
-                    answer = ApprovalAnswer.model_validate(payload.get("answer") or {})
+                    frame = SocketApproval.model_validate(payload)
                     result = await resume_approval(
-                        loop, agent_id, str(payload["approval_id"]), answer, emit
+                        loop, agent_id, frame.approval_id, frame.answer, emit
                     )
                 else:
                     request = ChatRequest.model_validate(payload)

@@ -105,7 +105,7 @@ async def test_enrichment_writes_the_people_with_their_authority_and_reporting_l
         ("Sam Okafor", "Dana Reyes", "enrichment"),
         ("Tom Becker", "Dana Reyes", "enrichment"),  # named by name, not email
     ]
-    beliefs = client.get(f"/v1/agents/{born['id']}/beliefs", params={"domain": "role"}).json()
+    beliefs = client.get(f"/v1/agents/{born['id']}/beliefs").json()
     assert any(
         "Controller at Acme Manufacturing" in belief["statement"] for belief in beliefs["data"]
     )

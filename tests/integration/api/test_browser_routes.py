@@ -44,6 +44,16 @@ def test_an_overlong_agent_id_is_422_naming_it(client: TestClient) -> None:
     assert "agent_id" in response.text
 
 
+@pytest.mark.parametrize("agent_id", ["\x00", "a\nb", "a b", "../agents"])
+def test_an_agent_id_no_agent_can_have_is_422_naming_it(client: TestClient, agent_id: str) -> None:
+    """As in every path (`AgentIdDep`): before, a control character went to the query and came
+    back in a 404's message and details."""
+    response = client.get("/browser/guide", params={"agent_id": agent_id})
+
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["details"]["errors"][0]["location"] == ["query", "agent_id"]
+
+
 def test_the_style_sheet_is_served_as_text(client: TestClient) -> None:
     response = client.get("/browser/style.grass")
 

@@ -94,3 +94,50 @@ async def test_metrics_show_the_requests_turns_revisions_and_errors_just_made(
 def test_metrics_can_be_switched_off(settings: Settings) -> None:
     with TestClient(create_app(settings.model_copy(update={"metrics_enabled": False}))) as client:
         assert client.get("/metrics").status_code == 404
+
+
+def test_a_made_up_method_adds_no_series(client: TestClient) -> None:
+    """The method is the client's word: each new one was a new series of both request metrics,
+    so anyone able to reach the port could grow /metrics (and Prometheus) without bound."""
+    before = _scrape(client)
+    for number in range(3):
+        client.request(f"PROBE{number}", "/health")
+        client.request(f"PROBE{number}", "/no/such/route")
+
+    after = _scrape(client)
+    methods = {dict(labels).get("method") for _, labels in after}
+    assert not any(method and method.upper().startswith("PROBE") for method in methods)
+    other = _value(
+        after, "credence_http_requests_total", method="other", route="/health", status="405"
+    )
+    assert (
+        other
+        - _value(
+            before, "credence_http_requests_total", method="other", route="/health", status="405"
+        )
+        == 3
+    )
+
+
+def test_the_documentation_routes_are_counted_by_their_path_not_as_unmatched(
+    client: TestClient,
+) -> None:
+    """FastAPI's own routes (the OpenAPI document, its pages) leave no route in the scope: they
+    were counted "unmatched", with the scans of paths that exist nowhere."""
+    before = _scrape(client)
+    client.get("/openapi.json")
+    client.get("/docs")
+    client.get("/no/such/route")
+
+    after = _scrape(client)
+
+    def delta(route: str, status: str) -> float:
+        labels = {"method": "GET", "route": route, "status": status}
+        return _value(after, "credence_http_requests_total", **labels) - _value(
+            before, "credence_http_requests_total", **labels
+        )
+
+    assert delta("/openapi.json", "200") == 1
+    assert delta("/docs", "200") == 1
+    assert delta("unmatched", "200") == 0
+    assert delta("unmatched", "404") == 1
