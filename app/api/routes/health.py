@@ -51,6 +51,7 @@ class ReadyPublic(BaseModel):
     embeddings: EmbeddingsPublic
 
 
+@router.head("/health", operation_id="health_head", summary="Health (headers only)")
 @router.get("/health")
 async def health(reasoner: ReasonerDep, embedder: EmbedderDep) -> HealthPublic:
     """The process is up (says nothing about Neo4j), and which offline stance judge runs."""
@@ -66,6 +67,12 @@ async def health(reasoner: ReasonerDep, embedder: EmbedderDep) -> HealthPublic:
     )
 
 
+@router.head(
+    "/ready",
+    operation_id="ready_head",
+    summary="Ready (headers only)",
+    responses={503: {"description": "Neo4j unreachable or not migrated"}},
+)
 @router.get("/ready", responses={503: {"description": "Neo4j unreachable or not migrated"}})
 async def ready(graph: GraphDep, embedder: EmbedderDep) -> ReadyPublic:
     """Neo4j is reachable and every migration is applied; says how embeddings run (their

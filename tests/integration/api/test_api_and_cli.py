@@ -40,6 +40,15 @@ async def test_ready_is_ok_when_neo4j_answers_and_everything_is_migrated(
     }
 
 
+def test_health_and_ready_answer_head_as_get_without_a_body(client: TestClient) -> None:
+    """Load balancers probe with HEAD (it was a 405): the same status and headers as GET."""
+    for path in ("/health", "/ready"):
+        response = client.head(path)
+        assert response.status_code == 200, (path, response.status_code)
+        assert response.headers["content-type"] == "application/json"
+        assert response.content == b""
+
+
 @pytest.fixture
 def cli_env(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     monkeypatch.setenv("CREDENCE_NEO4J_URI", settings.neo4j_uri)
