@@ -1,6 +1,6 @@
 """Seed 000's values against Credence's, through the real code on the real Neo4j (docs/origins.md).
 
-Three differences docs/origins.md keeps, each run both ways in this process (the seed's variant
+The differences docs/origins.md keeps, each run both ways in this process (the seed's variant
 monkeypatched in, as other benches do):
 
 - ``valence``: every shipped validation scenario (``seeds/scenarios/``) run through the real loop
@@ -9,7 +9,9 @@ monkeypatched in, as other benches do):
   (+0.2 / −0.4 plus frustration −0.3, praise +0.2) and under seed 000's (1.0 success, −0.5
   failure, 0 otherwise; no cues). Each session is then ended (peak-end salience, the real query)
   and the bench prints which episode became the peak, and whether it is simply the session's
-  first success.
+  first success that carries a valence.
+- ``demo``: the demo's story (``credence demo``, built under its own name in this process) under
+  each valence; every session ended and its peak printed the same way.
 - ``ethical``: the same scenarios on agents born with seed 000's ethical strengths (0.85
   confidentiality and accuracy, 0.80 segregation of duties and authorization boundaries, the
   other six ethical-core beliefs at 0.85) against Credence's 0.95–0.98: the ethical beliefs
@@ -19,8 +21,8 @@ monkeypatched in, as other benches do):
   budget (``app.retrieval.budget``), and which of ``GET /context``'s beliefs for a question
   would no longer fit if that list came first.
 
-    .venv/bin/python bench/seed_differences.py                 # all three
-    .venv/bin/python bench/seed_differences.py --only valence  # valence, ethical or listing
+    .venv/bin/python bench/seed_differences.py                 # all four
+    .venv/bin/python bench/seed_differences.py --only valence  # valence, demo, ethical, listing
 
 Agents are deleted at the end. The test suite never runs it. Needs the SQLite MCP server (as
 ``credence scenario run`` does).
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -46,8 +49,10 @@ import app.loop.write_phase as write_phase
 from app.agents.store import delete_agent
 from app.api.app import create_app
 from app.config import Settings, get_settings
+from app.demo.runner import DemoOptions, build_demo
 from app.graph.catalog import QueryCatalog
 from app.graph.client import GraphClient
+from app.loop.episode_rows import emotional_valence
 from app.loop.routing import Route, route
 from app.memory.episodes import end_sessions_with_episodes
 from app.retrieval.budget import estimate_tokens, fit_to_budget, section_budgets
@@ -159,11 +164,11 @@ def run_all(settings: Settings, cues: bool, valence: Callable[..., float] | None
 
 
 def peak_line(run: Run) -> str:
-    """The session's turns as outcome:valence, the peak starred, and whether it is the first
-    success."""
+    """The session's turns as outcome:valence (``-``: none recorded; F, P: a frustrated or
+    praising message), the peak starred, and whether it is the first success with a valence."""
     parts, first_success, peak = [], None, None
     for i, e in enumerate(run.episodes):
-        if e["outcome"] == "success" and first_success is None:
+        if e["outcome"] == "success" and e["valence"] is not None and first_success is None:
             first_success = i
         if e["is_peak"]:
             peak = i
@@ -190,6 +195,30 @@ def valence_report(settings: Settings) -> None:
             )
             for r in runs:
                 print(f"  {r.scenario:28} {peak_line(r)}")
+
+
+def demo_report(settings: Settings) -> None:
+    """The demo's story (``credence demo``), built under each valence; every session ended."""
+    for label, valence in (("Credence", None), ("seed 000", seed_valence)):
+        with tempfile.TemporaryDirectory() as folder:
+            options = DemoOptions(
+                name="bench seed demo", rebuild=True, ledger=Path(folder) / "ledger.db"
+            )
+            real = valence or emotional_valence
+            with (
+                patched(write_phase, "emotional_valence", real),
+                patched(call_memory, "emotional_valence", real),
+            ):
+                built = asyncio.run(build_demo(settings, options))
+        episodes, _ = asyncio.run(_read_kept(settings, built.agent_id))
+        sessions: dict[str, list[dict[str, Any]]] = {}
+        for episode in episodes:
+            sessions.setdefault(episode["session"], []).append(episode)
+        runs = [Run(key, rows) for key, rows in sessions.items()]
+        firsts = sum("= first success" in peak_line(r) for r in runs)
+        print(f"\ndemo, {label}: peak is the first success in {firsts} of {len(runs)} sessions")
+        for run in runs:
+            print(f"  {run.scenario:28} {peak_line(run)}")
 
 
 def route_summary(runs: list[Run]) -> tuple[int, int, int, int]:
@@ -271,7 +300,7 @@ def listing_report(settings: Settings) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--only", choices=("valence", "ethical", "listing"))
+    parser.add_argument("--only", choices=("valence", "demo", "ethical", "listing"))
     only = parser.parse_args().only
     logging.disable(logging.INFO)
     settings = get_settings().model_copy(update={"default_agent": ""})
@@ -281,6 +310,8 @@ def main() -> None:
         ethical_report(settings)
     if only in (None, "valence"):
         valence_report(settings)
+    if only in (None, "demo"):
+        demo_report(settings)
 
 
 if __name__ == "__main__":
