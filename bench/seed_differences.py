@@ -10,6 +10,9 @@ monkeypatched in, as other benches do):
   failure, 0 otherwise; no cues). Each session is then ended (peak-end salience, the real query)
   and the bench prints which episode became the peak, and whether it is simply the session's
   first success that carries a valence.
+- ``urgent``: agents of 3 and 10 beliefs at tension ~0.65 (D high), two chat turns under
+  Credence's urgent-revision rule, the seed's read literally (tension ≥ 0.7, no cap) and every
+  belief from 0.5: turn time, urgent revisions, D after.
 - ``demo``: the demo's story (``credence demo``, built under its own name in this process) under
   each valence; every session ended and its peak printed the same way.
 - ``ethical``: the same scenarios on agents born with seed 000's ethical strengths (0.85
@@ -21,8 +24,8 @@ monkeypatched in, as other benches do):
   budget (``app.retrieval.budget``), and which of ``GET /context``'s beliefs for a question
   would no longer fit if that list came first.
 
-    .venv/bin/python bench/seed_differences.py                 # all four
-    .venv/bin/python bench/seed_differences.py --only valence  # valence, demo, ethical, listing
+    .venv/bin/python bench/seed_differences.py                 # all five
+    .venv/bin/python bench/seed_differences.py --only urgent   # or valence, demo, ethical, listing
 
 Agents are deleted at the end. The test suite never runs it. Needs the SQLite MCP server (as
 ``credence scenario run`` does).
@@ -34,6 +37,7 @@ import argparse
 import asyncio
 import logging
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -221,6 +225,80 @@ def demo_report(settings: Settings) -> None:
             print(f"  {run.scenario:28} {peak_line(run)}")
 
 
+URGENT_VARIANTS: tuple[tuple[str, dict[str, float]], ...] = (
+    ("Credence: from 0.5, at most 2, 20 s", {}),
+    (
+        "seed 001 literal: above the threshold 0.7, no cap",
+        {
+            "urgent_revision_min_tension": 0.7,
+            "urgent_revision_beliefs": 10,
+            "urgent_revision_seconds": 300.0,
+        },
+    ),
+    (
+        "every belief from 0.5, no cap (10), 300 s",
+        {"urgent_revision_beliefs": 10, "urgent_revision_seconds": 300.0},
+    ),
+)
+
+
+def tense_agent(client: TestClient, count: int) -> str:
+    """An agent of ``count`` beliefs, each contradicted 4 + 1 (0.4) times: tension ~0.65."""
+    agent_id: str = client.post("/v1/agents", json={"name": "bench seed urgent"}).json()["id"]
+    for n in range(count):
+        created = client.post(
+            f"/v1/agents/{agent_id}/beliefs",
+            json={
+                "statement": f"Ledger batch {n} is posted before the close of its period",
+                "strength": 0.8,
+                "category": "contextual",
+            },
+        )
+        created.raise_for_status()
+        for confidence in (1.0, 1.0, 1.0, 1.0, 0.4):
+            client.post(
+                f"/v1/agents/{agent_id}/beliefs/{created.json()['id']}/evidence",
+                json={"text": "not so", "stance": "contradicting", "confidence": confidence},
+            ).raise_for_status()
+    return agent_id
+
+
+def urgent_report(settings: Settings) -> None:
+    print(
+        f"\n{'urgent rule':50} {'N':>3} {'D before':>8} {'turn ms':>8} {'revised':>7}"
+        f" {'next D':>7} {'band':>6} {'2nd ms':>7} {'revised':>7}"
+    )
+    for label, update in URGENT_VARIANTS:
+        mechanics = settings.mechanics.model_copy(update=update)
+        app = create_app(settings.model_copy(update={"mechanics": mechanics}))
+        with TestClient(app, raise_server_exceptions=False) as c:
+            for count in (3, 10):
+                agent_id = tense_agent(c, count)
+                try:
+                    before = c.get(f"/v1/agents/{agent_id}/dissatisfaction").json()["value"]
+                    figures = []
+                    for message in ("What is posted before the close?", "Is batch 1 posted?"):
+                        started = time.perf_counter()
+                        turn = c.post(
+                            f"/v1/agents/{agent_id}/chat",
+                            json={"message": message, "speaker": "Ada", "session": "s"},
+                        )
+                        ms = (time.perf_counter() - started) * 1000
+                        if turn.status_code != 200:  # printed, not raised: a finding
+                            figures.append((ms, f"HTTP {turn.status_code}"))
+                            continue
+                        urgent = [r for r in turn.json()["revisions"] if r["mode"] == "urgent"]
+                        figures.append((ms, str(len(urgent))))
+                    after = c.get(f"/v1/agents/{agent_id}/dissatisfaction").json()
+                finally:
+                    c.delete(f"/v1/agents/{agent_id}", params={"force": "true"})
+                (first_ms, first_n), (second_ms, second_n) = figures
+                print(
+                    f"{label:50} {count:>3} {before:>8.3f} {first_ms:>8.0f} {first_n:>7}"
+                    f" {after['value']:>7.3f} {after['band']:>6} {second_ms:>7.0f} {second_n:>7}"
+                )
+
+
 def route_summary(runs: list[Run]) -> tuple[int, int, int, int]:
     routes = [route for run in runs for route in run.routes]
     autonomous = sum(mode == "autonomous" for _, _, mode in routes)
@@ -300,7 +378,7 @@ def listing_report(settings: Settings) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--only", choices=("valence", "demo", "ethical", "listing"))
+    parser.add_argument("--only", choices=("valence", "demo", "ethical", "listing", "urgent"))
     only = parser.parse_args().only
     logging.disable(logging.INFO)
     settings = get_settings().model_copy(update={"default_agent": ""})
@@ -312,6 +390,8 @@ def main() -> None:
         valence_report(settings)
     if only in (None, "demo"):
         demo_report(settings)
+    if only in (None, "urgent"):
+        urgent_report(settings)
 
 
 if __name__ == "__main__":
