@@ -272,6 +272,9 @@ def urgent_report(settings: Settings) -> None:
         mechanics = settings.mechanics.model_copy(update=update)
         app = create_app(settings.model_copy(update={"mechanics": mechanics}))
         with TestClient(app, raise_server_exceptions=False) as c:
+            warm = c.post("/v1/agents", json={"name": "bench seed warm-up"}).json()["id"]
+            c.post(f"/v1/agents/{warm}/chat", json={"message": "Is batch 1 posted?"})
+            c.delete(f"/v1/agents/{warm}", params={"force": "true"})
             for count in (3, 10):
                 agent_id = tense_agent(c, count)
                 try:
