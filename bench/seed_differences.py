@@ -1,4 +1,4 @@
-"""Seed 000's values against Credence's, through the real code on the real Neo4j (docs/origins.md).
+"""The seeds' values against Credence's, through the real code on the real Neo4j (docs/origins.md).
 
 The differences docs/origins.md keeps, each run both ways in this process (the seed's variant
 monkeypatched in, as other benches do):
