@@ -2,8 +2,9 @@
 // w = importance · (0.5 + 0.5 · degree / max_degree) (degree: SUPPORTS and CONTRADICTS edges to
 // other active beliefs). Since w is linear in degree, D comes from four running sums the write
 // paths keep on the Agent node (Σ imp, Σ imp·deg, Σ t·imp, Σ t·imp·deg) and the maximum degree:
-// constant time whatever the size of the graph. Only tense beliefs are read, through the
-// (agent_id, tension) index, to name the $top largest contributors (share = tension·w / Σ w).
+// constant time whatever the size of the graph. The sums are kept by additions and subtractions,
+// so D is held to [0, 1] (rounding left -7e-17 once every tense belief was revised). Only tense
+// beliefs are read, through the (agent_id, tension) index, to name the $top largest contributors (share = tension·w / Σ w).
 // Params: $agent_id (string), $top (int: contributors to name; 0 reads no belief at all), $count_beliefs (boolean: count the active beliefs,
 //         which reads every one of them; false inside a turn, where only D matters).
 // Returns: value (float), beliefs (int: active; null unless $count_beliefs), contributors (list of {id, statement, tension,
@@ -35,4 +36,5 @@ CALL (agent) {
   RETURN CASE WHEN $count_beliefs
               THEN COUNT { (b:Belief {agent_id: $agent_id, is_active: true}) } END AS beliefs
 }
-RETURN CASE WHEN total > 0 THEN tense / total ELSE 0.0 END AS value, beliefs, contributors
+RETURN CASE WHEN total <= 0 OR tense <= 0 THEN 0.0 WHEN tense >= total THEN 1.0
+            ELSE tense / total END AS value, beliefs, contributors

@@ -15,7 +15,8 @@ WITH a,
      CASE WHEN max_degree > 0
           THEN 0.5 * a.d_t_imp + 0.5 * a.d_t_imp_deg / max_degree
           ELSE 0.5 * a.d_t_imp END AS tense
-WITH a, CASE WHEN total > 0 THEN tense / total ELSE 0.0 END AS value
+WITH a, CASE WHEN total <= 0 OR tense <= 0 THEN 0.0 WHEN tense >= total THEN 1.0
+            ELSE tense / total END AS value
 SET a.high_dissatisfaction_streak = CASE WHEN value > $level AND NOT $restart
       THEN coalesce(a.high_dissatisfaction_streak, 0) + 1 ELSE 0 END
 CREATE (s:DissatisfactionSample {id: randomUUID(), agent_id: $agent_id, value: value,

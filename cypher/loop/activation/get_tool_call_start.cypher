@@ -97,7 +97,8 @@ CALL (agent) {
 }
 RETURN agent {.id, .name, .identity_goal, .terminal_creed, skill: skill} AS agent,
        frames,
-       CASE WHEN total > 0 THEN tense / total ELSE 0.0 END AS d,
+       CASE WHEN total <= 0 OR tense <= 0 THEN 0.0 WHEN tense >= total THEN 1.0
+            ELSE tense / total END AS d,
        people,
        history,
        CASE WHEN t IS NULL THEN null

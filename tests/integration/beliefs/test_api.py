@@ -394,3 +394,20 @@ def test_deactivating_a_supporter_re_derives_what_it_supported(
     assert client.patch(f"{url}/beliefs/{weak}", json={"is_active": False}).status_code == 200
     report = client.get(f"{url}/replay").json()
     assert report["consistent"], report["differences"]
+
+
+async def test_dissatisfaction_sums_a_hair_below_zero_read_as_zero(
+    client: TestClient, agent: str, test_graph: GraphClient
+) -> None:
+    """The running sums are kept by subtractions: once every tense belief was revised they read
+    -7e-17, and the next chat turn failed (a 500: D below 0 refused by the appraisal)."""
+    _belief(client, agent, statement="Invoices are matched to purchase orders", strength=0.8)
+    await test_graph.write(
+        "probe/set_dissatisfaction_sums", agent_id=agent, t_imp=-7.4e-17, t_imp_deg=-7.4e-17
+    )
+    assert client.get(f"/v1/agents/{agent}/dissatisfaction").json()["value"] == 0.0
+    turn = client.post(
+        f"/v1/agents/{agent}/chat", json={"message": "Are invoices matched to purchase orders?"}
+    )
+    assert turn.status_code == 200, turn.text
+    assert turn.json()["dissatisfaction"]["value"] == 0.0
