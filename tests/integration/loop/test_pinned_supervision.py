@@ -48,6 +48,7 @@ def test_a_pin_routes_the_turn_and_derived_clears_it(agent: Agent) -> None:
     assert asked["execution"] is None
     assert asked["relevant_belief"]["id"] == belief
     assert asked["relevant_belief"]["supervision_mode"] == "guidance"
+    assert agent.get(f"/episodes/{asked['turn_id']}")["supervision_mode"] == "guidance"
 
     _pin(agent, belief, "proposal")
     proposed = agent.chat(REQUEST)
