@@ -563,6 +563,7 @@ async def _relevant_in_context(
         tension=float(row["tension"] or 0.0),
         relevance=scored.relevance[chosen],
         invalidated=is_invalidated(float(row["strength"]), brief.category, settings.mechanics),
+        supervision_mode=row["supervision_mode"],
     )
 
 

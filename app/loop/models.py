@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
+from app.beliefs.formulas import SupervisionMode
 from app.beliefs.models import ContextName, RevisionSummary, TensionMove
 from app.common import StrictUnit, no_control_characters
 from app.reasoning.protocol import (
@@ -160,6 +161,12 @@ class RelevantBelief(BaseModel):
         default=False,
         description="Its strength is below its category's invalidation threshold (A.C.R.E.): "
         "it never makes a turn autonomous.",
+    )
+    supervision_mode: SupervisionMode | None = Field(
+        default=None,
+        description="The mode pinned on the belief (PATCH /beliefs/{bid} supervision_mode): it "
+        "routed the turn in place of the strength's mode, before the safety steps (docs/loop.md "
+        "§4); null: derived from the strength.",
     )
 
 

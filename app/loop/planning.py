@@ -291,6 +291,7 @@ async def _route(
         audit_failed=guarded.audit_failed,
         mechanics=planning.services.settings.mechanics,
         invalidated=relevant.invalidated if relevant else False,
+        pinned=relevant.supervision_mode if relevant else None,
     )
     plan = Plan(
         mode=routed.mode,

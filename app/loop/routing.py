@@ -1,9 +1,10 @@
 """Routing a turn (docs/loop.md §4): which supervision mode it runs in, and why.
 
-Pure functions: the relevant belief's context-conditional strength decides (< 0.4 guidance,
-< 0.7 proposal, else autonomous; none relevant → guidance); an invalidated belief (A.C.R.E.)
-never decides autonomy; a high-stakes frame caps at
-proposal; high dissatisfaction lowers the mode one step; a block (or absolute) censor refuses.
+Pure functions: a block (or absolute) censor or a failed audit refuses; else the mode pinned on
+the relevant belief (``PATCH /beliefs/{bid}`` ``supervision_mode``) decides, or without a pin its
+context-conditional strength (< 0.4 guidance, < 0.7 proposal, else autonomous; none relevant →
+guidance); then the safety steps apply to either: an invalidated belief (A.C.R.E.) never decides
+autonomy; a high-stakes frame caps at proposal; high dissatisfaction lowers the mode one step.
 """
 
 from __future__ import annotations
@@ -34,18 +35,28 @@ def route(
     audit_failed: bool,
     mechanics: Mechanics,
     invalidated: bool = False,
+    pinned: Supervision | None = None,
 ) -> Route:
-    """The turn's mode and the reasons for it, in the order they applied."""
+    """The turn's mode and the reasons for it, in the order they applied.
+
+    Args:
+        pinned: the mode pinned on the relevant belief (None: derived from its strength); it
+            replaces the strength-derived base mode, and every safety step still applies to it.
+    """
     if censor_action in ("block", "absolute"):
         return Route("blocked", (f"a {censor_action} censor matched the request",))
     if audit_failed:
         return Route("blocked", ("the tier-3 audit against the creed failed",))
     mode: Supervision = supervision_mode(strength, mechanics)
-    reasons = [
-        "no relevant belief: ask for guidance"
-        if strength is None
-        else f"relevant belief strength {strength:.2f} → {mode}"
-    ]
+    if strength is None:
+        reasons = ["no relevant belief: ask for guidance"]
+    elif pinned is not None:
+        reasons = [
+            f"pinned to {pinned} on the belief (its strength {strength:.2f} would give {mode})"
+        ]
+        mode = pinned
+    else:
+        reasons = [f"relevant belief strength {strength:.2f} → {mode}"]
     if invalidated and mode == "autonomous":
         mode = "proposal"
         reasons.append("the relevant belief is invalidated (below its category's threshold)")

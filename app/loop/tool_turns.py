@@ -1,13 +1,15 @@
 """A turn that calls a tool of a connected MCP server (the message syntax of
 :mod:`app.tools.calls`, or ``POST /actions``): the same turn as any other, focused on the tool.
 
-- Activation: the belief that decides supervision is the agent's belief about the tool (its
-  strength in the turn's context), and it is the belief the outcome moves.
+- Activation: the belief that decides supervision is the agent's belief about the tool (the
+  mode pinned on it, else its strength in the turn's context), and it is the belief the
+  outcome moves.
 - Planning: the request is the call (no other work unit is proposed, no claims are learned
   from the JSON); the guardian reads the call's text *and each argument value on its own*, so
   ``DROP TABLE invoices`` in a SQL argument is refused as the same words in a message are; a
   destructive tool is capped at proposal until it has ``tools.destructive_min_successes``
-  confirmed successes.
+  confirmed successes, a belief pinned to autonomous included (autonomy over a destructive
+  tool is earned by calls that succeeded, not granted by a pin).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ def focused(activation: Activation, focus: ToolFocus, mechanics: Mechanics) -> A
         tension=belief.tension,
         relevance=1.0,
         invalidated=is_invalidated(belief.strength, belief.category, mechanics),
+        supervision_mode=belief.supervision_mode,
     )
     return replace(
         activation,

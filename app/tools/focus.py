@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from app.beliefs.contexts import context_chain, context_strengths
+from app.beliefs.formulas import SupervisionMode
 from app.common import utc_now
 from app.errors import ToolNotFound
 from app.graph.client import GraphClient
@@ -24,6 +25,8 @@ class ToolBelief:
     strength: float
     default_strength: float
     tension: float
+    # The mode pinned on the belief (PATCH /beliefs/{bid}); None: derived from the strength.
+    supervision_mode: SupervisionMode | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +96,8 @@ def focus_of(
 ) -> ToolFocus:
     """The focus from its stored rows: ``tool`` (its description, read_only and destructive),
     ``belief`` (id, statement, category, strength in the turn's context, default_strength,
-    tension; None when the tool has none) and the count of its calls that succeeded."""
+    tension, supervision_mode: the pinned one or None; None when the tool has none) and the count
+    of its calls that succeeded."""
     return ToolFocus(
         call=call,
         description=tool.get("description") or "",
@@ -108,6 +112,7 @@ def focus_of(
             strength=float(belief["strength"]),
             default_strength=float(belief["default_strength"]),
             tension=float(belief["tension"] or 0.0),
+            supervision_mode=belief.get("supervision_mode"),
         ),
         successes=successes,
     )

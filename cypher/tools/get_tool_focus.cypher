@@ -4,7 +4,8 @@
 // Params: $agent_id (string), $qualified_name (string), $successes_cap (int: the destructive
 //         cap asks for no more; the count stays one look-up however many calls the tool had).
 // Returns: tool (map: qualified_name, description, read_only, destructive: what supervision
-// reads), belief (map: id, statement, category, strength, tension; null when it has none, or
+// reads), belief (map: id, statement, category, strength, tension, supervision_mode (string or
+// null: the mode pinned on the belief; null: derived); null when it has none, or
 // it is inactive and no revision of it is active), successes (int, at most $successes_cap).
 // No row: no such active tool.
 MATCH (:Agent {id: $agent_id})-[:CAN_USE]->(t:Tool {agent_id: $agent_id,
@@ -26,6 +27,6 @@ CALL (t) {
 RETURN t {.qualified_name, .description, .read_only, .destructive} AS tool,
        CASE WHEN b IS NULL THEN null ELSE {
          id: b.id, statement: b.statement, category: b.category, strength: b.strength,
-         tension: b.tension
+         tension: b.tension, supervision_mode: b.supervision_mode
        } END AS belief,
        successes

@@ -3,7 +3,8 @@
 // WITHIN ancestor that the belief holds in, else its default strength.
 // Params: $agent_id (string), $ids (list of belief ids), $chain (list of context names; may be empty).
 // Returns: id (string), strength (float), default_strength (float), tension (float),
-//          context (string or null: the context whose HOLDS_IN strength applied).
+//          context (string or null: the context whose HOLDS_IN strength applied),
+//          supervision_mode (string or null: the mode pinned on the belief; null: derived).
 UNWIND $ids AS belief_id
 MATCH (b:Belief {agent_id: $agent_id, id: belief_id})
 CALL (b) {
@@ -17,4 +18,5 @@ CALL (b) {
   RETURN CASE WHEN size(found) > 0 THEN found[0] ELSE null END AS contextual
 }
 RETURN b.id AS id, coalesce(contextual.strength, b.strength) AS strength,
-       b.strength AS default_strength, b.tension AS tension, contextual.context AS context
+       b.strength AS default_strength, b.tension AS tension, contextual.context AS context,
+       b.supervision_mode AS supervision_mode

@@ -19,7 +19,8 @@
 //          description, read_only, destructive: what supervision reads, input_schema (JSON
 //          text): what the call's arguments are checked against; null when no such active
 //          tool), belief (map: id, statement, category, strength (in the context),
-//          default_strength, tension; null when the tool has none, or it is inactive),
+//          default_strength, tension, supervision_mode (string or null: the mode pinned on
+//          the belief; null: derived); null when the tool has none, or it is inactive),
 //          successes (int, at most $successes_cap), censors (list of maps, as
 //          guardian/check/list_active_censors returns them). No row for an unknown agent.
 MATCH (agent:Agent {id: $agent_id})
@@ -107,7 +108,7 @@ RETURN agent {.id, .name, .identity_goal, .terminal_creed, skill: skill} AS agen
        CASE WHEN b IS NULL THEN null ELSE {
          id: b.id, statement: b.statement, category: b.category,
          strength: coalesce(in_context, b.strength), default_strength: b.strength,
-         tension: b.tension
+         tension: b.tension, supervision_mode: b.supervision_mode
        } END AS belief,
        successes,
        censors
