@@ -1,9 +1,9 @@
 // Revises one belief (a phase transition): creates the revised belief (tension 0; strength
 // derived from the re-attached supporters, else $m.revision_initial_strength), supersedes the
 // old one (inactive, SUPERSEDED_BY), moves its SUPPORTS and CONTRADICTS edges and copies its
-// context strengths to the new belief, and records a Revision node (REVISED, PRODUCED,
-// CASCADED_FROM its parent revision) with a 'revision' event on both beliefs. Each moved edge
-// is recorded after them (kind 'revision', revision_id, note; strength and tension unchanged):
+// context strengths (and a pinned guidance or proposal mode) to the new belief, and records a
+// Revision node (REVISED, PRODUCED, CASCADED_FROM its parent revision) with a 'revision' event
+// on both beliefs. Each moved edge is recorded after them (kind 'revision', revision_id, note; strength and tension unchanged):
 // on each belief the old one supported, 'support_moved' (supporter_id: the new belief,
 // old_supporter_id: the old one, weight); on the new belief, 'support_linked' for each supporter
 // it took over (supporter_id, weight, old_weight null); on both beliefs of each CONTRADICTS pair
@@ -31,6 +31,10 @@ SET new.statement = $revision.statement,
     new.domain = old.domain,
     new.importance = old.importance,
     new.is_core = old.is_core,
+    // A pin that holds autonomy back (a person's "ask me before acting on this") is carried to
+    // the revised belief; a pin of 'autonomous' is not: the new statement earns its own.
+    new.supervision_mode = CASE WHEN old.supervision_mode IN ['guidance', 'proposal']
+                                THEN old.supervision_mode END,
     new.is_immutable = false,
     new.is_active = true,
     new.is_distrusted = false,

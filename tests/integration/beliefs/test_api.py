@@ -411,3 +411,29 @@ async def test_dissatisfaction_sums_a_hair_below_zero_read_as_zero(
     )
     assert turn.status_code == 200, turn.text
     assert turn.json()["dissatisfaction"]["value"] == 0.0
+
+
+@pytest.mark.parametrize(("pin", "carried"), [("guidance", "guidance"), ("autonomous", None)])
+def test_a_revision_carries_a_pin_that_holds_autonomy_back(
+    client: TestClient, agent: str, pin: str, carried: str | None
+) -> None:
+    """A person's "ask me before acting on this" still holds for the belief that replaced it; a
+    pin of autonomous is not granted to a new statement."""
+    belief = _belief(client, agent, strength=0.8)
+    pinned = client.patch(f"/v1/agents/{agent}/beliefs/{belief}", json={"supervision_mode": pin})
+    assert pinned.status_code == 200, pinned.text
+    revision = None
+    for number in range(8):
+        response = client.post(
+            f"/v1/agents/{agent}/beliefs/{belief}/evidence",
+            json={"text": f"Paid in 45 days ({number})", "stance": "contradicting"},
+        )
+        assert response.status_code == 200, response.text
+        revision = revision or next(iter(response.json()["revision"]["revisions"]), None)
+        if revision:
+            break
+    assert revision is not None and revision["old_belief_id"] == belief
+    revised = client.get(f"/v1/agents/{agent}/beliefs/{revision['new_belief_id']}").json()
+    stored = client.get(f"/v1/agents/{agent}/beliefs/{belief}").json()
+    assert stored["belief"]["supervision_mode"] == pin
+    assert revised["belief"]["supervision_mode"] == carried  # None: derived from its strength
