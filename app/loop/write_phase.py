@@ -83,7 +83,7 @@ from app.memory.people.learning import (
     learn_about_person_in,
     person_after_answer,
 )
-from app.memory.people.models import Person
+from app.memory.people.models import MetPerson, Person
 from app.memory.settings import MemoryMechanics
 from app.memory.working_memory import note_entities_in
 from app.reasoning.protocol import EvidenceItem, Reply, ResponseRequest
@@ -561,7 +561,7 @@ async def record_resumption(
         await record_decision_outcome_in(
             tx, agent_id, run.decision_id, decided, run.execution, modified
         )
-    draft = _resumption_episode(run, speaker, outcome)
+    draft = _resumption_episode(run, speaker, outcome, met)
     episode_id, _ = await write_turn_episode(tx, services, agent_id, draft, now)
     action_id = await _complete_approved_action(tx, run, outcome, lesson, episode_id, now)
     rule_ids = state.rule_ids if state else []
@@ -683,8 +683,14 @@ def _resumption_lesson(run: Resumption, outcome: str, loop: LoopSettings) -> Out
     )
 
 
-def _resumption_episode(run: Resumption, speaker: str | None, outcome: str) -> EpisodeDraft:
+def _resumption_episode(
+    run: Resumption, speaker: str | None, outcome: str, met: MetPerson | None
+) -> EpisodeDraft:
+    """The answered approval's episode: its outcome and, as a turn's, the valence of that outcome
+    with the answerer's affect cues (approved work that succeeded can be a session's peak)."""
     state, belief_id = run.state, run.belief_id
+    frustrated = met is not None and bool(met.frustration_cues)
+    praised = met is not None and bool(met.praise_cues)
     return EpisodeDraft(
         speaker=speaker,
         text=run.answer.text or f"({run.answer.action})",
@@ -693,5 +699,6 @@ def _resumption_episode(run: Resumption, speaker: str | None, outcome: str) -> E
         frame=run.frame,
         actions=1 + (1 if run.execution else 0) + (1 if run.verification else 0),
         about=[belief_id] if belief_id else [],
+        emotional_valence=emotional_valence(outcome, frustrated, praised),
         surprise=error_surprise(run.execution, run.unit),
     )

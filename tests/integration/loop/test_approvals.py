@@ -142,6 +142,21 @@ def test_rejection_is_learned_from(ordinary_day_agent: Agent) -> None:
     assert learned and "reconcile" in learned[0]["pattern"]
 
 
+def test_approved_work_carries_the_valence_of_its_outcome_and_the_answer(agent: Agent) -> None:
+    """The answered approval's episode is valenced as a turn's is: its outcome (here neutral:
+    recorded, not executed) and the answerer's cues (praise +0.2), so approved work can be a
+    session's peak (it had no valence at all)."""
+    _, turn = _proposal(agent)
+    response = agent.client.post(
+        f"/v1/agents/{agent.id}/approvals/{turn['approval']['id']}",
+        json={"action": "approve", "text": "Yes, thanks, great work", "speaker": "Dana"},
+    )
+    assert response.status_code == 200, response.text
+    episode = agent.get(f"/episodes/{response.json()['turn_id']}")
+    assert episode["outcome"] == "neutral", episode
+    assert episode["emotional_valence"] == pytest.approx(0.2)
+
+
 def test_a_long_rejection_still_teaches_a_censor(agent: Agent) -> None:
     _, turn = _proposal(agent)
     text = "Never reconcile Chase without the statement. " + "The statement comes first. " * 90
