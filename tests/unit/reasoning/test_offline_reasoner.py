@@ -69,6 +69,37 @@ async def test_classify_stance(reasoner: OfflineReasoner, claim: str, stance: st
     assert judgement.cues
 
 
+# The demo's "No: ..." turn (app/demo/script.py): the "No" rejects the agent's earlier answer
+# (the pack's statement), while what follows restates a belief already learned.
+NOT_LEFT = "Known misstatements that are clearly trivial are not left unadjusted any more."
+MAY_BE_LEFT = (
+    "Known misstatements that are clearly trivial may be left unadjusted, provided they are "
+    "logged in a summary of unadjusted differences."
+)
+NO_RESTATED = "No: known misstatements that are clearly trivial may not be left unadjusted"
+
+
+async def test_a_denial_followed_by_what_the_belief_says_reinforces_it(
+    reasoner: OfflineReasoner,
+) -> None:
+    agrees = await reasoner.classify_stance(StanceRequest(claim=NO_RESTATED, statement=NOT_LEFT))
+    assert agrees.stance == "reinforcing", agrees.cues
+    # Against the statement it answers, the denial still contradicts.
+    rejects = await reasoner.classify_stance(
+        StanceRequest(claim=NO_RESTATED, statement=MAY_BE_LEFT)
+    )
+    assert rejects.stance == "contradicting", rejects.cues
+    assert "the claim rejects it (denial)" in rejects.cues
+    # A bare denial, or one followed by a contradiction, is judged as before.
+    bare = await reasoner.classify_stance(
+        StanceRequest(claim="No, that's wrong.", statement=REVENUE)
+    )
+    assert bare.stance != "reinforcing", bare.cues
+    assert (
+        await reasoner.classify_stance(StanceRequest(claim=CONTRADICTION, statement=REVENUE))
+    ).stance == "contradicting"
+
+
 async def test_stance_cues_name_the_reason(reasoner: OfflineReasoner) -> None:
     numbers = await reasoner.classify_stance(
         StanceRequest(
