@@ -354,8 +354,11 @@ async def test_abstract_rule() -> None:
         RuleRequest(episodes=_episodes(["success", "success", "failure"]))
     )
     assert rule.trigger_concept == "reconciled chase"
-    assert rule.content.startswith("When reconciled chase comes up: what worked (2 of 3)")
-    assert "what failed (1 of 3)" in rule.content
+    assert rule.content.startswith(
+        "When something like 'Reconciled the Chase account, batch 0' comes up: "
+        "doing it worked 2 of 3 times; it failed 1 of 3 times, as with "
+        "'Reconciled the Chase account, batch 2'."
+    )
     assert 0.0 < rule.confidence < 1.0
     bigger = await reasoner.abstract_rule(RuleRequest(episodes=_episodes(["success"] * 8)))
     worse = await reasoner.abstract_rule(RuleRequest(episodes=_episodes(["failure"] * 8)))
@@ -370,6 +373,22 @@ async def test_abstract_rule() -> None:
 
 
 # --- respond: tests/unit/reasoning/test_offline_replies.py ---------------------------------
+
+
+async def test_a_rule_from_answered_proposals_says_what_was_proposed_and_how_it_went() -> None:
+    """The demo's ledger session: calls run on their own and proposals the person approved
+    (episodes holding only "(approve)"); the rule names the connection and the approvals, not
+    "approve call comes up: what worked (8 of 8) — (approve)"."""
+    call = 'call ledger.write_query {"query": "INSERT INTO invoices VALUES (1)"}'
+    episodes = [EpisodeBrief(id=f"c{i}", text=call, outcome="success") for i in range(3)]
+    episodes += [EpisodeBrief(id=f"a{i}", text="(approve)", outcome="success") for i in range(5)]
+    episodes.append(EpisodeBrief(id="r", text="(reject)", outcome="rejected"))
+    rule = await OfflineReasoner().abstract_rule(RuleRequest(episodes=episodes))
+    assert rule.trigger_concept == "call ledger"
+    assert rule.content == (
+        "When a ledger call is proposed: approving it worked 5 of 5 times; the person rejected "
+        "it 1 of 6 times; called directly, it worked 3 of 3 times."
+    )
 
 
 async def test_deterministic() -> None:
