@@ -53,7 +53,7 @@ neo4j-stop:
 run: install neo4j-up
 	$(BIN)/credence db migrate
 	$(BIN)/credence agents default
-	@echo "Neo4j Browser: http://127.0.0.1:$(HTTP_PORT)/browser/  (user neo4j)"
+	@echo "Neo4j Browser: http://127.0.0.1:$(HTTP_PORT)/browser/  (user neo4j, password credence-dev or CREDENCE_NEO4J_PASSWORD)"
 	@echo "Credence API:  http://127.0.0.1:$(API_PORT)/   OpenAPI: http://127.0.0.1:$(API_PORT)/docs"
 	@echo "Demo agent:    $(BIN)/credence demo (or make demo) builds an agent with a history to explore"
 	@echo "Browser guide: opens when Browser connects; by hand :guide http://127.0.0.1:$(API_PORT)/browser/guide"

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.beliefs.mechanics import Mechanics
-from app.beliefs.models import Belief, Contradiction, LinkedBelief
+from app.beliefs.models import Belief, ContextStrength, Contradiction, LinkedBelief
 from app.beliefs.replay import SUPPORT_ACTIONS
 from app.beliefs.store import get_belief
 from app.errors import BeliefNotFound
@@ -157,6 +157,10 @@ class BeliefExplanation(BaseModel):
     summary: str = Field(description="the explanation in a few plain sentences")
     strength_in_context: float
     context: str | None
+    contexts: list[ContextStrength] = Field(
+        default_factory=list,
+        description="its context-conditional strengths (an outcome in month_end moves that one)",
+    )
     support_chain: list[Supporter]
     supports: list[LinkedBelief] = Field(description="the beliefs this one holds up")
     latest_derivation: Derivation | None = Field(
@@ -238,6 +242,7 @@ async def explain_belief(
         summary="",
         strength_in_context=detail.strength_in_context,
         context=context,
+        contexts=detail.contexts,
         support_chain=[Supporter.model_validate(item) for item in row["support_chain"]],
         support_totals=SupportTotals.model_validate(row["support_totals"]),
         supports=detail.supports,
@@ -270,7 +275,7 @@ def summarize(explanation: BeliefExplanation) -> str:
         else ""
     )
     lines = [
-        f"{belief.statement!r} is {state}: strength {belief.strength:.2f}{in_context}, "
+        f"{belief.statement!r} is {state}: strength {_strengths(explanation)}{in_context}, "
         f"tension {belief.tension:.2f}, source {belief.source or 'unknown'}."
     ]
     lines.extend(_support_lines(explanation))
@@ -311,6 +316,19 @@ def summarize(explanation: BeliefExplanation) -> str:
         )
     lines.extend(_research_lines(explanation))
     return " ".join(lines)
+
+
+def _strengths(explanation: BeliefExplanation, named: int = 3) -> str:
+    """Its default strength, and the strengths of the contexts where it differs ("0.50 by
+    default, 0.65 in month_end"): an outcome in a context moves that context's strength only
+    (docs/beliefs.md §3), so the summary shows the move."""
+    default = explanation.belief.strength
+    differing = [c for c in explanation.contexts if f"{c.strength:.2f}" != f"{default:.2f}"]
+    if not differing:
+        return f"{default:.2f}"
+    shown = ", ".join(f"{c.strength:.2f} in {c.name}" for c in differing[:named])
+    more = f" and {len(differing) - named} more context(s)" if len(differing) > named else ""
+    return f"{default:.2f} by default, {shown}{more}"
 
 
 def _research_lines(explanation: BeliefExplanation) -> list[str]:

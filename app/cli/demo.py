@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlencode
@@ -112,12 +113,26 @@ def _print_report(report: DemoReport, guide: str) -> None:
         console.print(f"  [bold]{escape(command)}[/]  [dim]# {escape(why)}[/]", soft_wrap=True)
 
 
+def cli_command() -> str:
+    """How to run this CLI again from here, for the "Next" lines: its script relative to the
+    working directory when it lies under it (``.venv/bin/credence``, as README.md writes it,
+    from ``make demo`` or ``.venv/bin/credence demo``), else ``credence``."""
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if script is None or script.name != "credence":
+        return "credence"
+    try:
+        return str(script.absolute().relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return "credence"
+
+
 def _next_steps(agent_id: str, guide: str) -> list[tuple[str, str]]:
+    cli = cli_command()
     return [
         (f":guide {guide}", f"in Neo4j Browser ({browser_url()})"),
         (f"export CREDENCE_AGENT_ID={agent_id}", "the commands below then read the demo agent"),
-        ("credence analytics longest_lineages", "the belief it revised, first to current"),
-        ("credence analytics tool_outcomes_over_time", "how it earned autonomy with the ledger"),
-        ("credence revisions", "what changed and why"),
-        ("credence chat", "talk to it: " + repr(script.ADJUSTMENT_QUESTION[1])),
+        (f"{cli} analytics longest_lineages", "the belief it revised, first to current"),
+        (f"{cli} analytics tool_outcomes_over_time", "how it earned autonomy with the ledger"),
+        (f"{cli} revisions", "what changed and why"),
+        (f"{cli} chat", "talk to it: " + repr(script.ADJUSTMENT_QUESTION[1])),
     ]

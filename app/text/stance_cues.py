@@ -420,6 +420,34 @@ def contradiction_cues(claim: str, statement: str) -> list[Cue]:
     return [cue for cue in per_clause[0] if cue.name in common]
 
 
+# A reply that opens by rejecting what was said, then says what holds instead: "No: X",
+# "That's wrong: X". The rejection answers the conversation (an earlier answer), not
+# necessarily the statement the claim is judged against.
+_LEADING_DENIAL = re.compile(
+    r"^\s*(?:no|nope|wrong|that'?s (?:wrong|incorrect|false|untrue|not true|not right|"
+    r"not correct|mistaken)|(?:this|that|it) is (?:wrong|incorrect|false|untrue|not true|"
+    r"not right|not correct)|you'?re (?:wrong|mistaken)|you are (?:wrong|mistaken))"
+    r"\s*[,:;.!]+(?!\s*\d)\s*(?P<rest>\S.*)$",  # "No. 9 ..." is a number
+    re.IGNORECASE,
+)
+
+
+def restated_after_denial(claim: str, statement: str) -> str | None:
+    """What a claim opening with a denial says after it ("No: X" gives "X"), when X alone
+    finds nothing in ``statement`` to contradict: the denial then rejects something else said,
+    and X is what the claim holds about the statement ("No: they may not be left unadjusted"
+    agrees with "They are not left unadjusted any more"; its "No" is no denial of it, nor a
+    negation). None when the claim opens with no denial, X is under three words, or X
+    contradicts the statement too (then the denial cue stands)."""
+    match = _LEADING_DENIAL.match(normalise(claim))
+    if match is None:
+        return None
+    rest = match.group("rest").strip()
+    if len(tokens(rest)) < 3 or contradiction_cues(rest, statement):
+        return None
+    return rest
+
+
 def _cues(claim: str, statement: str) -> list[Cue]:
     cues: list[Cue] = []
     if is_denial(claim) and not is_denial(statement):

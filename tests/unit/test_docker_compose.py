@@ -39,7 +39,11 @@ def test_neo4j_has_healthcheck_ports_volume_and_auth_from_env() -> None:
 
     assert neo4j["healthcheck"]["test"][0] in ("CMD", "CMD-SHELL")
     assert "7474" in " ".join(neo4j["healthcheck"]["test"])
-    assert {"127.0.0.1:7474:7474", "127.0.0.1:7687:7687"} <= set(neo4j["ports"])
+    # Published on the launcher's ports of one's own (7474 / 7687 unless set), as neo4j-up says.
+    assert {
+        "127.0.0.1:${CREDENCE_NEO4J_HTTP_PORT:-7474}:7474",
+        "127.0.0.1:${CREDENCE_NEO4J_BOLT_PORT:-7687}:7687",
+    } <= set(neo4j["ports"])
     volume = neo4j["volumes"][0].split(":")
     assert volume[1] == "/data" and volume[0] in _compose()["volumes"]
     assert neo4j["environment"]["NEO4J_AUTH"] == "neo4j/${CREDENCE_NEO4J_PASSWORD:-credence-dev}"

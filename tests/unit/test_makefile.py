@@ -63,3 +63,30 @@ def test_the_readme_shows_what_make_run_prints() -> None:
             line = line.replace(variable, value)
         printed.append(line)
     assert shown == printed
+
+
+def test_make_run_names_the_browser_password() -> None:
+    """The Browser line of `make run` says how to log in: the password, or what sets it."""
+    recipe = MAKEFILE.read_text(encoding="utf-8").split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    [browser] = [line for line in recipe.splitlines() if "Neo4j Browser:" in line]
+    assert "credence-dev" in browser and "CREDENCE_NEO4J_PASSWORD" in browser, browser
+
+
+def test_neo4j_up_names_the_ports_docker_publishes(tmp_path: Path) -> None:
+    """tools/neo4j/neo4j-up's Docker branch prints the ports of CREDENCE_NEO4J_BOLT_PORT /
+    _HTTP_PORT (docker-compose.yml publishes those), not 7687 / 7474 whatever they say. A
+    stand-in `docker` answers `info` and `compose up`."""
+    docker = tmp_path / "docker"
+    docker.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    docker.chmod(0o755)
+    base = {k: v for k, v in os.environ.items() if not k.startswith("CREDENCE_")}
+    env = base | {
+        "PATH": f"{tmp_path}:{os.environ['PATH']}",
+        "CREDENCE_NEO4J_BOLT_PORT": "7994",
+        "CREDENCE_NEO4J_HTTP_PORT": "7981",
+    }
+    script = MAKEFILE.parent / "tools" / "neo4j" / "neo4j-up"
+    shown = subprocess.run(
+        ["bash", str(script)], env=env, capture_output=True, text=True, check=True
+    )
+    assert "bolt://127.0.0.1:7994" in shown.stdout and "127.0.0.1:7981/browser/" in shown.stdout

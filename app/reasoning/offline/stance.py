@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.reasoning.protocol import Stance
-from app.text.stance_cues import contradiction_cues
+from app.text.stance_cues import contradiction_cues, restated_after_denial
 from app.text.words import token_similarity
 
 # Token Jaccard runs lower than embedding cosine for the same pair of sentences; these are its
@@ -40,7 +40,8 @@ def decide_stance(
     """The stance of ``claim`` towards ``statement`` given their topic similarity.
 
     Args:
-        claim: the new text.
+        claim: the new text ("No: X" is judged as X when X alone does not contradict the
+            statement: the "No" rejects something else said, :func:`restated_after_denial`).
         statement: the belief it is judged against.
         similarity: cosine of their embeddings, or token Jaccard (``measure`` says which).
         threshold: similarity at or above which the claim is about the statement.
@@ -50,6 +51,7 @@ def decide_stance(
         The stance, a confidence in [0, 1] and the cues that decided it.
     """
     similarity = max(0.0, min(1.0, similarity))
+    claim = restated_after_denial(claim, statement) or claim
     relatedness = f"{measure} {similarity:.2f} (topic threshold {threshold:.2f})"
     if similarity < threshold:
         if similarity >= threshold - NEUTRAL_MARGIN:

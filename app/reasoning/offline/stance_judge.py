@@ -34,6 +34,7 @@ from app.reasoning.offline.stance_features import (
     text_features,
 )
 from app.reasoning.offline.stance_model import CLASSES, LoadedJudge
+from app.text.stance_cues import restated_after_denial
 
 
 def judge_stance(
@@ -59,6 +60,9 @@ def judge_stance(
     Returns:
         The decision: stance, confidence, the cues that explain it, the similarity.
     """
+    # "No: X" where X agrees with the statement: the "No" rejects something else said (an
+    # earlier answer), so the pair is judged on X, features and all.
+    claim = restated_after_denial(claim, statement) or claim
     cue = decide_stance(claim, statement, similarity, threshold, measure)
     model = judge.model
     if model is None or vectors is None or measure != "cosine" or cue.stance == "novel":

@@ -603,7 +603,7 @@ async def test_reflection_with_the_offline_reasoner(graph: GraphClient, agent: s
     assert bank.episode_ids == [ids[f"bank-{i}"] for i in range(3)]
     assert bank.reasoner == quarterly.reasoner == "offline"
     assert "bank" in bank.trigger_concept
-    assert "what worked (2 of 3)" in bank.content and "what failed (1 of 3)" in bank.content
+    assert "worked 2 of 3 times" in bank.content and "it failed 1 of 3 times" in bank.content
     assert 0 < bank.confidence < 1
     assert "quarterly" in quarterly.trigger_concept
     assert report.knowledge_gaps_added == [

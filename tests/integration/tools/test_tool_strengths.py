@@ -105,3 +105,25 @@ def test_without_a_context_the_listing_reads_the_one_a_call_takes_now(
         # Asked for the default's context by name, the listing and the call agree too.
         assert _listed(agent, context="ordinary")["strength_in_context"] == 0.5
         assert _routed_on(agent, context="ordinary") == 0.5
+
+
+def test_the_explanation_names_the_context_strength_an_approved_call_moved(
+    settings: Settings,
+) -> None:
+    """README step 6: on a month-end day an approved call's success moves the tool belief's
+    month_end strength, 0.5 → 0.65, and leaves the default at 0.5; the explanation's summary
+    names both, so it shows the move the person just caused."""
+    clocked = tool_settings(settings).model_copy(update={"clock_start": MONTH_END})
+    with TestClient(create_app(clocked)) as client:
+        agent = ToolAgent(
+            client, client.post("/v1/agents", json={"name": "Month end explained"}).json()["id"]
+        )
+        agent.post("/connections", CLOCK, expect=201)
+        proposed = agent.call("clock", "get_current_time", {"timezone": "UTC"})
+        assert proposed["mode"] == "proposal", proposed
+        agent.approve(proposed["approval"]["id"])
+        belief_id = proposed["relevant_belief"]["id"]
+
+        why = agent.get(f"/beliefs/{belief_id}/explanation")
+        assert "strength 0.50 by default, 0.65 in month_end," in why["summary"], why["summary"]
+        assert why["contexts"] == [{"name": "month_end", "strength": pytest.approx(0.65)}]

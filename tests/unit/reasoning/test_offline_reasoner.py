@@ -69,6 +69,37 @@ async def test_classify_stance(reasoner: OfflineReasoner, claim: str, stance: st
     assert judgement.cues
 
 
+# The demo's "No: ..." turn (app/demo/script.py): the "No" rejects the agent's earlier answer
+# (the pack's statement), while what follows restates a belief already learned.
+NOT_LEFT = "Known misstatements that are clearly trivial are not left unadjusted any more."
+MAY_BE_LEFT = (
+    "Known misstatements that are clearly trivial may be left unadjusted, provided they are "
+    "logged in a summary of unadjusted differences."
+)
+NO_RESTATED = "No: known misstatements that are clearly trivial may not be left unadjusted"
+
+
+async def test_a_denial_followed_by_what_the_belief_says_reinforces_it(
+    reasoner: OfflineReasoner,
+) -> None:
+    agrees = await reasoner.classify_stance(StanceRequest(claim=NO_RESTATED, statement=NOT_LEFT))
+    assert agrees.stance == "reinforcing", agrees.cues
+    # Against the statement it answers, the denial still contradicts.
+    rejects = await reasoner.classify_stance(
+        StanceRequest(claim=NO_RESTATED, statement=MAY_BE_LEFT)
+    )
+    assert rejects.stance == "contradicting", rejects.cues
+    assert "the claim rejects it (denial)" in rejects.cues
+    # A bare denial, or one followed by a contradiction, is judged as before.
+    bare = await reasoner.classify_stance(
+        StanceRequest(claim="No, that's wrong.", statement=REVENUE)
+    )
+    assert bare.stance != "reinforcing", bare.cues
+    assert (
+        await reasoner.classify_stance(StanceRequest(claim=CONTRADICTION, statement=REVENUE))
+    ).stance == "contradicting"
+
+
 async def test_stance_cues_name_the_reason(reasoner: OfflineReasoner) -> None:
     numbers = await reasoner.classify_stance(
         StanceRequest(
@@ -323,8 +354,11 @@ async def test_abstract_rule() -> None:
         RuleRequest(episodes=_episodes(["success", "success", "failure"]))
     )
     assert rule.trigger_concept == "reconciled chase"
-    assert rule.content.startswith("When reconciled chase comes up: what worked (2 of 3)")
-    assert "what failed (1 of 3)" in rule.content
+    assert rule.content.startswith(
+        "When something like 'Reconciled the Chase account, batch 0' comes up: "
+        "doing it worked 2 of 3 times; it failed 1 of 3 times, as with "
+        "'Reconciled the Chase account, batch 2'."
+    )
     assert 0.0 < rule.confidence < 1.0
     bigger = await reasoner.abstract_rule(RuleRequest(episodes=_episodes(["success"] * 8)))
     worse = await reasoner.abstract_rule(RuleRequest(episodes=_episodes(["failure"] * 8)))
@@ -339,6 +373,22 @@ async def test_abstract_rule() -> None:
 
 
 # --- respond: tests/unit/reasoning/test_offline_replies.py ---------------------------------
+
+
+async def test_a_rule_from_answered_proposals_says_what_was_proposed_and_how_it_went() -> None:
+    """The demo's ledger session: calls run on their own and proposals the person approved
+    (episodes holding only "(approve)"); the rule names the connection and the approvals, not
+    "approve call comes up: what worked (8 of 8) — (approve)"."""
+    call = 'call ledger.write_query {"query": "INSERT INTO invoices VALUES (1)"}'
+    episodes = [EpisodeBrief(id=f"c{i}", text=call, outcome="success") for i in range(3)]
+    episodes += [EpisodeBrief(id=f"a{i}", text="(approve)", outcome="success") for i in range(5)]
+    episodes.append(EpisodeBrief(id="r", text="(reject)", outcome="rejected"))
+    rule = await OfflineReasoner().abstract_rule(RuleRequest(episodes=episodes))
+    assert rule.trigger_concept == "call ledger"
+    assert rule.content == (
+        "When a ledger call is proposed: approving it worked 5 of 5 times; the person rejected "
+        "it 1 of 6 times; called directly, it worked 3 of 3 times."
+    )
 
 
 async def test_deterministic() -> None:

@@ -11,6 +11,7 @@ from app.text.stance_cues import (
     negation_mismatch,
     number_mismatches,
     quantities,
+    restated_after_denial,
 )
 from app.text.words import token_similarity
 
@@ -139,3 +140,19 @@ def test_a_negation_in_another_clause_of_a_long_statement_is_no_contradiction() 
         "recognised ratably over the service period; set-up fees are not a separate obligation."
     )
     assert [cue.name for cue in contradiction_cues(denial, ratable)] == ["negation mismatch"]
+
+
+def test_a_denial_restating_the_statement_is_judged_on_what_follows_it() -> None:
+    statement = "Known misstatements that are clearly trivial are not left unadjusted any more."
+    claim = "No: known misstatements that are clearly trivial may not be left unadjusted"
+    assert restated_after_denial(claim, statement) == (
+        "known misstatements that are clearly trivial may not be left unadjusted"
+    )
+    assert restated_after_denial("That's wrong: they are not left unadjusted", statement)
+    # What follows contradicts the statement: the denial stands (no restatement).
+    opposite = "Known misstatements that are clearly trivial may be left unadjusted."
+    assert restated_after_denial(claim, opposite) is None
+    # No denial at the start, too little after it, or "No." before a number.
+    assert restated_after_denial("Known errors are booked.", statement) is None
+    assert restated_after_denial("No, never.", statement) is None
+    assert restated_after_denial("No. 9 misstatements are not left unadjusted", statement) is None
