@@ -1,5 +1,6 @@
 // Episodes and people keyed as code before V0034 keyed them (white space kept in the key), for
-// the V0034 test. Creates the agent too.
+// the V0034 test; the V0035 tests give it people and episodes of the shapes they mend. Creates
+// the agent too.
 // Params: $agent_id (string), $now (datetime),
 //         $episodes (list of maps: id, speaker, speaker_key),
 //         $people (list of maps: id, name, name_key, created_at (datetime)).
