@@ -41,7 +41,7 @@ def test_a_message_over_the_limit_gets_the_error_frame_then_1009() -> None:
 
     text, close = _sent_by(server)
     assert text.opcode is Opcode.TEXT
-    assert json.loads(text.data) == socket_error_frame(BodyTooLarge(LIMIT))
+    assert json.loads(bytes(text.data)) == socket_error_frame(BodyTooLarge(LIMIT))
     assert close.opcode is Opcode.CLOSE
     assert int.from_bytes(close.data[:2], "big") == CloseCode.MESSAGE_TOO_BIG
     assert server.state is State.CLOSING
@@ -51,6 +51,7 @@ def test_a_message_within_the_limit_passes_and_other_failures_send_no_frame() ->
     server = _server()
     server.receive_data(Frame(Opcode.TEXT, b"x" * LIMIT).serialize(mask=True, extensions=[]))
     [message] = server.events_received()
+    assert isinstance(message, Frame)
     assert message.data == b"x" * LIMIT
 
     server.fail(CloseCode.PROTOCOL_ERROR, "bad frame")

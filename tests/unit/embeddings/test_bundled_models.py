@@ -56,9 +56,9 @@ def test_queries_and_passages_are_embedded_apart(default: Embedder) -> None:
 
 def test_thresholds_map_onto_the_model_scale_and_back(default: Embedder) -> None:
     for pair in ("passage", "query"):
-        mapped = [default.threshold(t, pair) for t in (0.0, 0.45, 0.6, 0.8, 0.9)]  # type: ignore[arg-type]
+        mapped = [default.threshold(t, pair) for t in (0.0, 0.45, 0.6, 0.8, 0.9)]
         assert mapped == sorted(mapped) and 0.6 < mapped[0] < mapped[-1] < 1.0
-        back = default.reference_cosine(default.threshold(0.45, pair), pair)  # type: ignore[arg-type]
+        back = default.reference_cosine(default.threshold(0.45, pair), pair)
         assert back == pytest.approx(0.45, abs=1e-6)
     assert default.threshold(1.0) == pytest.approx(1.0)
     minilm = Embedder(EmbeddingSettings(model="all-minilm-l6-v2", cache_path=""))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import pytest
@@ -34,11 +35,13 @@ TEXTS = [
 ]
 
 
-def _vectors(backend: str, quantize: bool = False) -> tuple[np.ndarray, str | None]:
+def _vectors(
+    backend: Literal["auto", "onnx", "torch"], quantize: bool = False
+) -> tuple[np.ndarray, str | None]:
     embedder = Embedder(
         EmbeddingSettings(
             model=str(minilm_package_path()),
-            backend=backend,  # type: ignore[arg-type]
+            backend=backend,
             quantize=quantize,
             cache_path="",
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from app.reasoning.offline.research import hypothesis_from, resolve_conflict
-from app.reasoning.protocol import ConflictRequest, ConflictSide
+from app.reasoning.protocol import ConflictRequest, ConflictSide, ResearchStance
 from app.research.assessment import assess, new_conflicts, unjudged
 from app.research.models import (
     FoundSource,
@@ -37,9 +37,9 @@ S1 = FoundSource(id="s1", number=1, source_name="corpus", kind="corpus", ref="r1
 S2 = S1.model_copy(update={"id": "s2", "number": 2, "ref": "r2", "text": "X is 6"})
 
 
-def _evidence(source: str, stance: str, confidence: float) -> ResearchEvidence:
+def _evidence(source: str, stance: ResearchStance, confidence: float) -> ResearchEvidence:
     return ResearchEvidence(
-        id=f"e-{source}", hypothesis_id="h", source_id=source, stance=stance,  # type: ignore[arg-type]
+        id=f"e-{source}", hypothesis_id="h", source_id=source, stance=stance,
         confidence=confidence, reason="", reasoner="offline",
     )  # fmt: skip
 

@@ -24,7 +24,7 @@ def _unreachable() -> McpServices:
 
 
 def _operation() -> dict[str, Any]:
-    settings = Settings(  # type: ignore[call-arg]
+    settings = Settings(
         _env_file=None, neo4j_uri="bolt://127.0.0.1:1", migrate_on_start=False, api_keys={}
     )
     operation: dict[str, Any] = create_app(settings).openapi()["paths"][
