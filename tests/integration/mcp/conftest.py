@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, TextContent, TextResourceContents
 
 from app.config import Settings
 from tools.serve.api_process import server_env as test_server_env
@@ -23,13 +23,20 @@ def answer(result: CallToolResult) -> dict[str, Any]:
     """A successful tool call's structured answer."""
     assert not result.is_error, result.content
     assert result.structured_content is not None
-    return result.structured_content
+    structured: dict[str, Any] = result.structured_content
+    return structured
+
+
+def text_of(content: object) -> str:
+    """The text of a tool answer's, a resource's or a prompt message's content, which is text."""
+    assert isinstance(content, TextContent | TextResourceContents), content
+    return content.text
 
 
 def error(result: CallToolResult) -> dict[str, Any]:
     """A failed tool call's error body (REST's ``{"code", "message", "details"}``): the whole
     text of the tool error is REST's JSON body."""
     assert result.is_error
-    text = result.content[0].text  # type: ignore[union-attr]
+    text = text_of(result.content[0])
     body: dict[str, Any] = json.loads(text)["error"]
     return body
