@@ -36,6 +36,7 @@ from app.loop.call_memory import (
 )
 from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.services import LoopServices
+from app.loop.sessions import reflect_if_due  # the function turn.py calls, patched there
 from app.loop.turn import run_turn
 from app.memory.people.store import find_person
 from app.memory.working_memory import list_tasks
@@ -522,7 +523,6 @@ async def test_the_reflection_check_after_a_call_counts_the_calls_episode(
     runtime, agent_id = clock_call
     counted: list[int] = []
     checked = asyncio.Event()
-    reflect_if_due = turn_module.reflect_if_due
 
     async def counting(*args: Any) -> Any:
         report = await reflect_if_due(*args)
