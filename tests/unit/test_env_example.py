@@ -83,7 +83,9 @@ def test_every_setting_has_a_help_line_and_one_variable() -> None:
     for path in _leaf_paths(Settings):
         model: type[BaseModel] = Settings
         for name in path[:-1]:
-            model = model.model_fields[name].annotation  # type: ignore[assignment]
+            nested = model.model_fields[name].annotation
+            assert isinstance(nested, type) and issubclass(nested, BaseModel), nested
+            model = nested
         description = model.model_fields[path[-1]].description or ""
         assert description.strip(), f"{'.'.join(path)} has no description"
     for entry in entries:

@@ -7,9 +7,10 @@ import json
 from typing import Any
 
 import pytest
-from mcp.types import CallToolResult, TextContent, TextResourceContents
+from mcp.types import CallToolResult
 
 from app.config import Settings
+from tests.support.mcp_text import text_of
 from tools.serve.api_process import server_env as test_server_env
 
 
@@ -25,12 +26,6 @@ def answer(result: CallToolResult) -> dict[str, Any]:
     assert result.structured_content is not None
     structured: dict[str, Any] = result.structured_content
     return structured
-
-
-def text_of(content: object) -> str:
-    """The text of a tool answer's, a resource's or a prompt message's content, which is text."""
-    assert isinstance(content, TextContent | TextResourceContents), content
-    return content.text
 
 
 def error(result: CallToolResult) -> dict[str, Any]:

@@ -14,8 +14,9 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.integration.beliefs.scripted_history import script_history
-from tests.integration.mcp.conftest import answer, error, text_of
+from tests.integration.mcp.conftest import answer, error
 from tests.support.agents import create_agent_over_rest
+from tests.support.mcp_text import text_of
 from tools.serve.api_process import running_api
 
 

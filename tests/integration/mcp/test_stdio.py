@@ -15,8 +15,9 @@ from mcp.shared.exceptions import MCPError
 
 from tests.integration.beliefs.scripted_history import MIDDLE, ROOT, script_history
 from tests.integration.loop.test_approvals import RECONCILE, REQUEST
-from tests.integration.mcp.conftest import answer, error, text_of
+from tests.integration.mcp.conftest import answer, error
 from tests.support.agents import create_agent_over_rest
+from tests.support.mcp_text import text_of
 from tools.serve.api_process import credence_command
 
 TOOLS = {

@@ -63,5 +63,5 @@ def test_a_connection_uvicorn_no_longer_builds_as_expected_is_refused_loudly() -
     """If an upgrade of uvicorn changes the connection it keeps, the server does not start
     (rather than silently losing the frame)."""
     with pytest.raises(TypeError, match="ClientProtocol"):
-        refusing(ClientProtocol(parse_uri("ws://localhost/"), state=State.OPEN))  # type: ignore[arg-type]
+        refusing(ClientProtocol(parse_uri("ws://localhost/"), state=State.OPEN))  # type: ignore[arg-type]  # the wrong type, on purpose
     assert type(_server()) is RefusingServerProtocol

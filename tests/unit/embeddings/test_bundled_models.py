@@ -17,6 +17,7 @@ import pytest
 from app.embeddings import bundled
 from app.embeddings.embedder import Embedder
 from app.embeddings.settings import EmbeddingSettings
+from tests.support.vectors import vector_of
 
 TEXTS = [
     "Revenue is recognised when control of the goods passes to the customer.",
@@ -41,7 +42,7 @@ def test_the_default_is_e5_small_int8_on_onnx(default: Embedder) -> None:
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     # Batched (padded, length-sorted) is one by one up to int8's rounding: the dynamically
     # quantised graph scales each batch's activations together.
-    singles = np.array([default.embed_sync([text])[0] for text in TEXTS])  # type: ignore[index]
+    singles = np.array([vector_of(default, text) for text in TEXTS])
     assert (singles * vectors).sum(axis=1).min() > 0.995
 
 

@@ -95,7 +95,7 @@ async def _work(tx: Transaction) -> str:
 
 def _client(outcomes: list[Any], retry_s: float) -> tuple[GraphClient, _Driver]:
     driver = _Driver(outcomes)
-    return GraphClient(driver, "neo4j", default_catalog(), retry_s), driver  # type: ignore[arg-type]
+    return GraphClient(driver, "neo4j", default_catalog(), retry_s), driver  # type: ignore[arg-type]  # a fake neo4j driver
 
 
 async def test_a_deadlock_is_retried_until_the_transaction_commits() -> None:
@@ -142,7 +142,7 @@ async def test_a_database_that_is_starting_is_retried_briefly() -> None:
 async def test_a_database_that_stays_unavailable_fails_fast_as_graph_unavailable() -> None:
     """Not the long retry of a deadlock: a request must not hang through a Neo4j restart."""
     driver = _Driver([_database_unavailable() for _ in range(1000)])
-    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]
+    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]  # a fake neo4j driver
     started = time.monotonic()
 
     with pytest.raises(GraphUnavailable) as raised:
@@ -170,7 +170,7 @@ async def test_a_query_run_alone_is_retried_on_a_deadlock_and_a_lost_connection(
 
 async def test_a_write_alone_that_stays_unreachable_fails_fast_as_graph_unavailable() -> None:
     driver = _Driver([_unreachable() for _ in range(1000)])
-    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]
+    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]  # a fake neo4j driver
     started = time.monotonic()
 
     with pytest.raises(GraphUnavailable):

@@ -316,7 +316,8 @@ async def test_claude_learned_claims_naming_unknown_beliefs_fall_back() -> None:
         ],
     }
     api = ScriptedApi([tool_answer(case.prompt.tool_name, invented, FAST)])
-    answer = await reasoner(api).extract_evidence(case.request)  # type: ignore[arg-type]
+    assert isinstance(case.request, EvidenceRequest)
+    answer = await reasoner(api).extract_evidence(case.request)
     assert answer.reasoner.startswith("offline (fallback: items for unknown belief ids")
 
 
