@@ -176,9 +176,11 @@ async def test_a_call_a_stopped_process_left_running_is_interrupted_by_a_later_o
     agent_id = await _clock_agent(stopped, settings, clock, "Call left running")
     handed: list[CallCompletion | None] = []
 
-    def stops_first(*args: object) -> None:
+    def stops_first(
+        services: LoopServices, agent_id: str, action_id: str, completion: CallCompletion | None
+    ) -> None:
         # The process stops between the call's answer and its memory.
-        handed.append(args[3])  # type: ignore[arg-type]
+        handed.append(completion)
 
     monkeypatch.setattr(turn_module, "remember_in_background", stops_first)
     try:
