@@ -57,7 +57,7 @@ def neo4j_target() -> Iterator[Neo4jTarget]:
 def settings(neo4j_target: Neo4jTarget) -> Settings:
     return Settings(
         _env_file=None,
-        neo4j_uri=neo4j_target.uri,  # type: ignore[call-arg]
+        neo4j_uri=neo4j_target.uri,
         neo4j_user=neo4j_target.user,
         neo4j_password=SecretStr(neo4j_target.password),
         api_keys={},

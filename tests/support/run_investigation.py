@@ -17,7 +17,7 @@ from tests.support.research import ListSource, passage_of, services_for, vitamin
 
 
 async def main(agent_id: str, investigation_id: str, rows: list[int], delay_s: float) -> None:
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None)
     graph = GraphClient.from_settings(settings.neo4j)
     embedder = shared_embedder(settings.embeddings)
     data = vitaminc_rows()

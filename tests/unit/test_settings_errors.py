@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -15,8 +16,9 @@ from app.config import Settings, get_settings
 from app.errors import InvalidSettings
 
 
-def _settings(**overrides: object) -> Settings:
-    return Settings(_env_file=None, **overrides)  # type: ignore[call-arg]
+def _settings(**overrides: Any) -> Settings:
+    """Settings from ``overrides`` alone (no .env): any value, as pydantic validates them."""
+    return Settings(_env_file=None, **overrides)
 
 
 @pytest.fixture

@@ -110,7 +110,10 @@ async def test_the_identity_document_of_the_worst_case_stays_within_its_bound(
     assert len(document.terminal_creed) == CREED and document.terminal_creed_not_shown == 10
     assert all(len(item) <= ITEM_CHARS for item in document.terminal_creed)
     assert "[shortened: 2,000 characters]" in document.terminal_creed[0]
-    assert [r.new_statement[:6] for r in document.recent_revisions][:2] == ["new 09", "new 08"]
+    assert [(r.new_statement or "")[:6] for r in document.recent_revisions][:2] == [
+        "new 09",
+        "new 08",
+    ]
     assert document.recent_revisions_not_shown == 5
     assert [r.content[:7] for r in document.recent_rules][:2] == ["rule 14", "rule 13"]
     assert document.recent_rules_not_shown == 5

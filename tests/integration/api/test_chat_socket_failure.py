@@ -15,6 +15,7 @@ from app.embeddings.embedder import shared_embedder
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import Reply, ResponseRequest
 from tests.support.agents import create_agent_over_rest
+from tests.support.runtime import runtime_of
 
 
 class RespondFails(OfflineReasoner):
@@ -24,7 +25,7 @@ class RespondFails(OfflineReasoner):
 
 def test_a_failed_turn_ends_in_one_error_frame(settings: Settings, clock: Clock) -> None:
     with TestClient(create_app(settings, clock=clock)) as client:
-        runtime: Any = client.app.state.runtime  # type: ignore[attr-defined]
+        runtime = runtime_of(client)
         runtime.use_reasoner(RespondFails(shared_embedder(settings.embeddings)))
         agent = create_agent_over_rest(client, "Socket")
         frames: list[dict[str, Any]] = []

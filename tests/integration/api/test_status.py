@@ -5,6 +5,7 @@ conflict, an unknown agent (404), and every status the route can return in its O
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
@@ -17,10 +18,10 @@ RECONCILE = "Bank accounts are reconciled at month end before the books are clos
 REQUEST = "Please reconcile the Chase bank account before the books are closed"
 
 
-def _status(client: TestClient, agent: str) -> dict[str, object]:
+def _status(client: TestClient, agent: str) -> dict[str, Any]:
     response = client.get(f"/v1/agents/{agent}/status")
     assert response.status_code == 200, response.text
-    body: dict[str, object] = response.json()
+    body: dict[str, Any] = response.json()
     return body
 
 

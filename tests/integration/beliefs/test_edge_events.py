@@ -232,6 +232,7 @@ async def test_a_revised_supporter_s_edges_are_in_their_targets_histories(
 
     [revision] = outcome.revisions
     new = revision.new_belief_id
+    assert new is not None
     moved = [e for e in _events(client, agent, t) if e.get("action") == "support_moved"]
     assert [(e["kind"], e["supporter_id"], e["old_supporter_id"], e["weight"]) for e in moved] == [
         ("revision", new, a, 1.0)

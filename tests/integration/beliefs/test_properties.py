@@ -79,14 +79,15 @@ async def _run(
         engine = await Engine.new(graph)
         ids = [await engine.belief(f"belief {i}", strength=s) for i, s in enumerate(strengths)]
         name = {belief_id: i for i, belief_id in enumerate(ids)}
-        expected_strength = {i: s for i, s in enumerate(strengths)}
-        expected_tension = dict.fromkeys(range(len(ids)), 0.0)
+        # The reference model is keyed by the same belief ids as the graph.
+        expected_strength = dict(zip(ids, strengths, strict=True))
+        expected_tension = dict.fromkeys(ids, 0.0)
         reference_edges: list[f.Edge] = []
         for source, target, w in edges:
             await engine.supports(ids[source], ids[target], w)
-            reference_edges.append(f.Edge(source, target, w))  # type: ignore[arg-type]
-            f.cascade([source], expected_strength, reference_edges)  # type: ignore[arg-type]
-        active = dict.fromkeys(range(len(ids)), True)
+            reference_edges.append(f.Edge(ids[source], ids[target], w))
+            f.cascade([ids[source]], expected_strength, reference_edges)
+        active = dict.fromkeys(ids, True)
 
         for step in steps:
             node_id = ids[step.node]
@@ -98,12 +99,12 @@ async def _run(
                     severity=step.severity,
                 )
                 new = f.outcome_update(
-                    expected_strength[step.node], step.outcome, step.valence, step.severity, M
+                    expected_strength[node_id], step.outcome, step.valence, step.severity, M
                 )
-                changed = abs(new - expected_strength[step.node]) > 1e-12
-                expected_strength[step.node] = new
+                changed = abs(new - expected_strength[node_id]) > 1e-12
+                expected_strength[node_id] = new
                 if changed:
-                    f.cascade([step.node], expected_strength, reference_edges)  # type: ignore[arg-type]
+                    f.cascade([node_id], expected_strength, reference_edges)
                 continue
             stance = "reinforcing" if step.kind == "reinforce" else "contradicting"
             await updates.apply_evidence(
@@ -117,27 +118,27 @@ async def _run(
                 ],
             )
             if stance == "reinforcing":
-                new = f.reinforce(expected_strength[step.node], step.weight, M)
-                changed = abs(new - expected_strength[step.node]) > 1e-12
-                expected_strength[step.node] = new
+                new = f.reinforce(expected_strength[node_id], step.weight, M)
+                changed = abs(new - expected_strength[node_id]) > 1e-12
+                expected_strength[node_id] = new
                 if changed:
-                    f.cascade([step.node], expected_strength, reference_edges)  # type: ignore[arg-type]
+                    f.cascade([node_id], expected_strength, reference_edges)
             else:
                 delta = f.tension_delta(step.weight, M)
-                expected_tension[step.node] = f.add_tension(expected_tension[step.node], delta)
-                received = propagated_tension(step.node, delta, reference_edges, active, M)  # type: ignore[arg-type]
+                expected_tension[node_id] = f.add_tension(expected_tension[node_id], delta)
+                received = propagated_tension(node_id, delta, reference_edges, active, M)
                 for node, amount in received.items():
-                    expected_tension[node] = f.add_tension(expected_tension[node], amount)  # type: ignore[index]
+                    expected_tension[node] = f.add_tension(expected_tension[node], amount)
 
         for belief_id in ids:
             strength, tension, _ = await engine.state(belief_id)
-            assert abs(strength - expected_strength[name[belief_id]]) <= 1e-9, (
+            assert abs(strength - expected_strength[belief_id]) <= 1e-9, (
                 f"strength of belief {name[belief_id]}: cypher {strength}, "
-                f"reference {expected_strength[name[belief_id]]}"
+                f"reference {expected_strength[belief_id]}"
             )
-            assert abs(tension - expected_tension[name[belief_id]]) <= 1e-9, (
+            assert abs(tension - expected_tension[belief_id]) <= 1e-9, (
                 f"tension of belief {name[belief_id]}: cypher {tension}, "
-                f"reference {expected_tension[name[belief_id]]}"
+                f"reference {expected_tension[belief_id]}"
             )
         assert await compare_with_stored(graph, M, engine.agent_id) == []
         await _check_dissatisfaction(graph, engine.agent_id, ids, expected_tension, reference_edges)
@@ -149,7 +150,7 @@ async def _check_dissatisfaction(
     graph: GraphClient,
     agent_id: str,
     ids: list[str],
-    tension: dict[int, float],
+    tension: dict[str, float],
     edges: list[f.Edge],
 ) -> None:
     """The running sums the write paths keep equal a recomputation, and D the reference."""
@@ -158,10 +159,8 @@ async def _check_dissatisfaction(
     recomputed = (await graph.write("beliefs/dissatisfaction/recompute_sums", agent_id=agent_id))[0]
     for key in ("d_imp", "d_imp_deg", "d_t_imp", "d_t_imp_deg", "d_max_degree"):
         assert abs(kept[key] - recomputed[key]) <= 1e-9, key
-    degree = {i: sum(1 for e in edges if i in (e.source, e.target)) for i in range(len(ids))}
-    value, contributions = f.dissatisfaction(
-        [(ids[i], tension[i], 0.5, degree[i]) for i in range(len(ids))]
-    )
+    degree = {b: sum(1 for e in edges if b in (e.source, e.target)) for b in ids}
+    value, contributions = f.dissatisfaction([(b, tension[b], 0.5, degree[b]) for b in ids])
     assert abs(computed.value - value) <= 1e-9
     # Changes below 1e-12 are not written (no event for no change), so compare what matters.
     assert [c.id for c in computed.contributors if c.tension > 1e-9] == [

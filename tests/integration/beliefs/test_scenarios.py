@@ -8,7 +8,7 @@ from app.beliefs import formulas as f
 from app.beliefs import history, revision, store, updates
 from app.beliefs.dissatisfaction import compute_dissatisfaction
 from app.beliefs.mechanics import Mechanics
-from app.beliefs.models import EvidenceForBelief, EvidenceResult
+from app.beliefs.models import BeliefUpdate, EvidenceForBelief, EvidenceResult
 from app.beliefs.replay import compare_with_stored
 from app.errors import BeliefImmutable, CycleRefused
 from app.graph.client import GraphClient
@@ -178,7 +178,7 @@ async def test_an_immutable_creed_belief_is_never_revised(engine: Engine) -> Non
             engine.mechanics,
             engine.agent_id,
             creed,
-            store.BeliefUpdate(statement="Act with some integrity"),
+            BeliefUpdate(statement="Act with some integrity"),
         )
 
 

@@ -182,8 +182,8 @@ async def test_chat_session_shows_tension_rising_then_a_revision(
     # What the screen said is what the graph holds.
     old = await get_belief(graph, settings.mechanics, agent.id, revenue)
     assert old.belief.is_active is False and old.successors
-    revised = rf"\[{old.successors[0].id[:8]}\] Revenue is not recognised.*─SUPPORTS"
-    assert re.search(revised, graph_text)
+    successor_line = rf"\[{old.successors[0].id[:8]}\] Revenue is not recognised.*─SUPPORTS"
+    assert re.search(successor_line, graph_text)
     approvals = (await list_approvals(graph, agent.id)).data
     assert [a.status for a in approvals] == ["approved"]
     assert approvals[0].id.startswith(pending.group(1))

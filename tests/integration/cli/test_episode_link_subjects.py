@@ -8,8 +8,7 @@ import asyncio
 import uuid
 from datetime import UTC, datetime
 
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent

@@ -10,9 +10,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from click.testing import Result
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from app.cli.main import app as cli_app
 from tests.support.agents import create_agent_over_rest

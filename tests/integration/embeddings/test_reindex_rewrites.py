@@ -7,6 +7,7 @@ in use."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from app.graph.client import GraphClient, Transaction
 from app.packs.loader import load_pack
 from app.seeds.pack_schema import KnowledgePack
 from tests.support.agents import MakeAgent
+from tests.support.vectors import vectors_of
 
 MINILM, E5 = "all-minilm-l6-v2", "e5-small-v2-q"
 BEFORE = "Quarterly reports are due to the board on the first Friday"
@@ -83,7 +85,7 @@ async def test_a_statement_edited_during_a_reindex_keeps_its_own_vector(
 
     [row] = await test_graph.read("probe/belief_embedding", id=belief.id)
     assert (row["model"], row["next_model"]) == (E5, None)
-    [after, before] = await e5.embed([AFTER, BEFORE])
+    [after, before] = await vectors_of(e5, [AFTER, BEFORE])
     assert _cosine(row["embedding"], after) > 0.99
     assert _cosine(row["embedding"], before) < 0.95
 
@@ -161,7 +163,7 @@ async def test_a_pack_rule_changed_during_a_reindex_keeps_its_own_vector(
 
     [row] = await test_graph.read("probe/pack_rule_embedding", **probe)
     assert (row["model"], row["next_model"]) == (E5, None)
-    [after, before] = await e5.embed([AFTER, BEFORE])
+    [after, before] = await vectors_of(e5, [AFTER, BEFORE])
     assert _cosine(row["embedding"], after) > 0.99
     assert _cosine(row["embedding"], before) < 0.95
 
@@ -170,8 +172,8 @@ async def _list_tool(graph: GraphClient, embedder: Embedder, agent: str, descrip
     """Connects ``ledger`` offering one tool, ``lookup`` described so, as a connection's writes
     do (app/tools/connections.py: the tool's vector embeds its name and description); one
     listed before is taken over (merged by its qualified name)."""
-    [vector] = await embedder.embed([f"lookup: {description}"])
-    connection = {
+    [vector] = await vectors_of(embedder, [f"lookup: {description}"])
+    connection: dict[str, Any] = {
         "id": str(uuid.uuid4()),
         "name": "ledger",
         "transport": "stdio",
@@ -241,6 +243,6 @@ async def test_a_tool_listed_again_during_a_reindex_keeps_its_own_vector(
 
     [row] = await test_graph.read("probe/tool_embedding", **probe)
     assert (row["model"], row["next_model"]) == (E5, None)
-    [after, before] = await e5.embed([f"lookup: {AFTER}", f"lookup: {BEFORE}"])
+    [after, before] = await vectors_of(e5, [f"lookup: {AFTER}", f"lookup: {BEFORE}"])
     assert _cosine(row["embedding"], after) > 0.99
     assert _cosine(row["embedding"], before) < 0.95

@@ -15,6 +15,7 @@ from app.embeddings.embedder import Embedder, shared_embedder
 from app.embeddings.store import backfill
 from app.graph.client import GraphClient
 from tests.support.agents import MakeAgent
+from tests.support.vectors import vectors_of
 
 MINILM, E5 = "all-minilm-l6-v2", "e5-small-v2-q"
 TRIGGER, CONTENT = "month end", "Accrue the utilities before the books close"
@@ -47,7 +48,8 @@ async def _rules(test_graph: GraphClient, agent: str) -> tuple[str, str]:
 
 async def _similarity(test_graph: GraphClient, rule: str, vector: list[float]) -> float:
     [row] = await test_graph.read("probe/rule_embedding", id=rule)
-    return sum(x * y for x, y in zip(row["embedding"], vector, strict=True))
+    embedding: list[float] = row["embedding"]
+    return sum(x * y for x, y in zip(embedding, vector, strict=True))
 
 
 async def test_backfill_and_reindex_embed_a_rule_as_its_writer_did(
@@ -57,11 +59,11 @@ async def test_backfill_and_reindex_embed_a_rule_as_its_writer_did(
     agent = make_agent("Rules embedded")
     own, pack = await _rules(test_graph, agent)
     await backfill(graph, minilm, agent, labels=("Rule",))
-    [with_trigger, content_only] = await minilm.embed([f"{TRIGGER}: {CONTENT}", CONTENT])
+    [with_trigger, content_only] = await vectors_of(minilm, [f"{TRIGGER}: {CONTENT}", CONTENT])
     assert await _similarity(test_graph, own, with_trigger) > 0.999
     assert await _similarity(test_graph, pack, content_only) > 0.999
 
     await reindexing.reindex(graph, e5, agent)
-    [with_trigger, content_only] = await e5.embed([f"{TRIGGER}: {CONTENT}", CONTENT])
+    [with_trigger, content_only] = await vectors_of(e5, [f"{TRIGGER}: {CONTENT}", CONTENT])
     assert await _similarity(test_graph, own, with_trigger) > 0.999
     assert await _similarity(test_graph, pack, content_only) > 0.999

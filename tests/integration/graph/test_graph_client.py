@@ -71,7 +71,7 @@ async def test_unknown_query_name_fails_loudly(graph: GraphClient) -> None:
 async def test_unreachable_server_is_graph_unavailable() -> None:
     settings = Settings(
         _env_file=None,
-        neo4j_uri="bolt://127.0.0.1:1",  # type: ignore[call-arg]
+        neo4j_uri="bolt://127.0.0.1:1",
         neo4j_connection_timeout_s=2,
     )
     client = GraphClient.from_settings(settings.neo4j)

@@ -106,7 +106,7 @@ async def test_an_agent_being_deleted_gets_no_vectors_and_backfill_goes_on_witho
     assert filled.stored == {"Belief": 0}
     # One batch of a backfill over every agent holds several agents' nodes: each agent's are
     # stored under its own lock, and the one being deleted is left out.
-    found = [
+    found: list[dict[str, object]] = [
         {"id": gone_pending, "agent_id": going, "text": "The office closes at six"},
         {"id": kept, "agent_id": staying, "text": "The office opens at nine"},
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import httpx
 import pytest
@@ -40,7 +41,7 @@ REQUEST = "Please reconcile the Chase bank account before the books are closed"
 REMEMBER = "Dates the person asks me to remember, such as when an audit starts, are noted"
 
 
-def _proposal(agent: Agent, belief_strength: float = 0.55) -> tuple[str, dict[str, object]]:
+def _proposal(agent: Agent, belief_strength: float = 0.55) -> tuple[str, dict[str, Any]]:
     belief = agent.belief(RECONCILE, belief_strength)
     turn = agent.chat(REQUEST)
     assert turn["approval"] is not None, turn
@@ -187,7 +188,9 @@ def test_a_censor_that_cannot_be_learned_still_lets_the_rejection_be_counted(
         json={"action": "reject", "text": "Never reconcile Chase without the statement"},
     )
     assert response.status_code == 200, response.text
-    settle_all_background()
+    # On the app's event loop, where its background work runs (called bare, it ran nothing).
+    assert agent.client.portal is not None
+    agent.client.portal.call(settle_all_background)
     assert len(agent.get("/analytics/dissatisfaction_history")["rows"]) == before + 1
     assert not [c for c in agent.get("/censors")["data"] if c.get("auto_created")]
 

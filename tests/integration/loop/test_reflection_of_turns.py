@@ -28,6 +28,7 @@ def test_turns_are_consolidated_once(agent: Agent) -> None:
     # The turns exercised the capability their verb names, not their frame's.
     assert domains == {"scheduling_and_follow_up"}
     (domain,) = domains
+    assert domain is not None
     before = _capability(agent, domain)
     assert before["experience_count"] == 3
     response = agent.client.post(f"/v1/agents/{agent.id}/reflect", json={"similarity": 0.5})

@@ -10,6 +10,7 @@ import pytest
 from mcp.types import CallToolResult
 
 from app.config import Settings
+from tests.support.mcp_text import text_of
 from tools.serve.api_process import server_env as test_server_env
 
 
@@ -23,13 +24,14 @@ def answer(result: CallToolResult) -> dict[str, Any]:
     """A successful tool call's structured answer."""
     assert not result.is_error, result.content
     assert result.structured_content is not None
-    return result.structured_content
+    structured: dict[str, Any] = result.structured_content
+    return structured
 
 
 def error(result: CallToolResult) -> dict[str, Any]:
     """A failed tool call's error body (REST's ``{"code", "message", "details"}``): the whole
     text of the tool error is REST's JSON body."""
     assert result.is_error
-    text = result.content[0].text  # type: ignore[union-attr]
+    text = text_of(result.content[0])
     body: dict[str, Any] = json.loads(text)["error"]
     return body

@@ -16,6 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.integration.beliefs.scripted_history import script_history
 from tests.integration.mcp.conftest import answer, error
 from tests.support.agents import create_agent_over_rest
+from tests.support.mcp_text import text_of
 from tools.serve.api_process import running_api
 
 
@@ -140,8 +141,8 @@ async def test_unknown_arguments_and_huge_offsets_are_refused(
         except Exception as failure:  # the SDK raises the resource error as an MCPError
             no_agent = str(failure)
 
-    assert wrong.is_error and "agent" in wrong.content[0].text  # type: ignore[union-attr]
+    assert wrong.is_error and "agent" in text_of(wrong.content[0])
     assert "the resource's URI names no agent" in no_agent
-    assert "Extra inputs are not permitted" in wrong.content[0].text  # type: ignore[union-attr]
-    assert huge.is_error and "skip" in huge.content[0].text  # type: ignore[union-attr]
+    assert "Extra inputs are not permitted" in text_of(wrong.content[0])
+    assert huge.is_error and "skip" in text_of(huge.content[0])
     assert client.get(f"/v1/agents/{bob}/episodes").json() == before

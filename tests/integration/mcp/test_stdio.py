@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi.testclient import TestClient
 from mcp import ClientSession, StdioServerParameters, stdio_client
@@ -16,6 +17,7 @@ from tests.integration.beliefs.scripted_history import MIDDLE, ROOT, script_hist
 from tests.integration.loop.test_approvals import RECONCILE, REQUEST
 from tests.integration.mcp.conftest import answer, error
 from tests.support.agents import create_agent_over_rest
+from tests.support.mcp_text import text_of
 from tools.serve.api_process import credence_command
 
 TOOLS = {
@@ -163,8 +165,8 @@ async def test_every_tool_resource_and_prompt_over_stdio(
         assert overview["agent"]["id"] == agent
         assert [r["id"] for r in overview["recent_revisions"]] == [history.revision]
 
-        listed = (await session.list_resources()).resources
-        assert [str(r.uri) for r in listed] == ["credence://analytics"]
+        resources = (await session.list_resources()).resources
+        assert [str(r.uri) for r in resources] == ["credence://analytics"]
         templates = {
             t.uri_template for t in (await session.list_resource_templates()).resource_templates
         }
@@ -174,28 +176,25 @@ async def test_every_tool_resource_and_prompt_over_stdio(
             "credence://agents/{agent_id}/beliefs/{belief_id}",
         }
         analytics = await session.read_resource("credence://analytics")
-        assert "longest_lineages" in analytics.contents[0].text  # type: ignore[union-attr]
-        me = json.loads(
-            (await session.read_resource(f"credence://agents/{agent}/self")).contents[0].text  # type: ignore[union-attr]
-        )
+        assert "longest_lineages" in text_of(analytics.contents[0])
+        me = await _json_resource(session, f"credence://agents/{agent}/self")
         assert me["identity"]["name"] == "Over MCP"
-        status = json.loads(
-            (await session.read_resource(f"credence://agents/{agent}/status")).contents[0].text  # type: ignore[union-attr]
-        )
+        status = await _json_resource(session, f"credence://agents/{agent}/status")
         assert status["agent_id"] == agent and status["state"] in ("active", "idle")
-        one = json.loads(
-            (await session.read_resource(f"credence://agents/{agent}/beliefs/{belief}"))
-            .contents[0]
-            .text  # type: ignore[union-attr]
-        )
+        one = await _json_resource(session, f"credence://agents/{agent}/beliefs/{belief}")
         assert one["belief"]["statement"] == RECONCILE
 
         prompts = {p.name for p in (await session.list_prompts()).prompts}
         assert prompts == {"explain_why", "review_tensions"}
         explain = await session.get_prompt("explain_why", {"topic": "cash collections"})
-        assert "explain_belief" in explain.messages[0].content.text  # type: ignore[union-attr]
+        assert "explain_belief" in text_of(explain.messages[0].content)
         review = await session.get_prompt("review_tensions", {"agent_id": agent})
-        assert agent in review.messages[0].content.text  # type: ignore[union-attr]
+        assert agent in text_of(review.messages[0].content)
+
+
+async def _json_resource(session: ClientSession, uri: str) -> Any:
+    """A resource's JSON text, read."""
+    return json.loads(text_of((await session.read_resource(uri)).contents[0]))
 
 
 async def test_bad_arguments_and_missing_agents_are_tool_errors_not_crashes(
@@ -205,11 +204,11 @@ async def test_bad_arguments_and_missing_agents_are_tool_errors_not_crashes(
 
     async with mcp_session(server_env, "--agent", agent) as session:
         bad_limit = await session.call_tool("list_beliefs", {"limit": 0})
-        assert bad_limit.is_error and "limit" in bad_limit.content[0].text  # type: ignore[union-attr]
+        assert bad_limit.is_error and "limit" in text_of(bad_limit.content[0])
         bad_stance = await session.call_tool(
             "record_evidence", {"belief_id": "b", "text": "x", "stance": "maybe"}
         )
-        assert bad_stance.is_error and "stance" in bad_stance.content[0].text  # type: ignore[union-attr]
+        assert bad_stance.is_error and "stance" in text_of(bad_stance.content[0])
         twice = {"external_id": "x", "speaker": "Dana", "text": "Hello"}
         repeated = error(await session.call_tool("import_episodes", {"episodes": [twice, twice]}))
         assert repeated["code"] == "invalid_input"

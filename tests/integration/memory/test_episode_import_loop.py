@@ -15,6 +15,7 @@ import asyncio
 import random
 import threading
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -133,7 +134,8 @@ async def test_a_batch_of_long_texts_by_many_speakers_leaves_the_event_loop_free
         import_episodes(graph, shared_embedder(OFFLINE), settings.retrieval, agent, batch)
     )
     try:
-        await asyncio.wait([importing, held.started], return_when=asyncio.FIRST_COMPLETED)
+        waiting: list[asyncio.Future[Any]] = [importing, held.started]
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         # The old import found the names on the loop: it ended before the test could ask.
         assert held.started.done() and not importing.done(), "names found on the event loop"
         # Asked while the import's name finding is held: a free loop answers it.

@@ -9,7 +9,7 @@ from app.memory import episodes
 from tests.support.memory_rest import import_episodes
 
 
-def _episodes(client: TestClient, agent: str, **params: object) -> list[dict[str, object]]:
+def _episodes(client: TestClient, agent: str, **params: str) -> list[dict[str, object]]:
     response = client.get(f"/v1/agents/{agent}/episodes", params=params)
     assert response.status_code == 200, response.text
     rows: list[dict[str, object]] = response.json()

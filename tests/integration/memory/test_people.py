@@ -58,7 +58,7 @@ async def test_an_update_keeps_relationship_value_current(graph: GraphClient, ag
         PersonUpdate(
             seniority="vp",
             context_relevance=1.0,
-            affect={"stress": 0.4},  # type: ignore[arg-type]
+            affect={"stress": 0.4},
             preferences={"tone": "formal", "missing": None},
         ),
     )

@@ -379,7 +379,8 @@ def _merge_bobs(client: TestClient, agent: str) -> dict[str, Any]:
     )
     client.post(f"{url}/{bob['id']}/merge", json={"other_id": bobby["id"]})
     client.post(f"{url}/{jones['id']}/merge", json={"other_id": bob["id"]})
-    return jones
+    merged: dict[str, Any] = jones
+    return merged
 
 
 def test_a_persons_aliases_are_shown_as_written(

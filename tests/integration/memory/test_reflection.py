@@ -30,6 +30,7 @@ from app.memory.settings import MemoryMechanics, ReflectionSettings
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.protocol import AbstractedRule, RuleRequest
 from app.retrieval.settings import RetrievalSettings
+from tests.support.runtime import runtime_of
 
 # These scenarios were written around pairs of similar episodes; the default cluster is 3 (seed
 # 003), so the file's reflections ask for pairs unless a test passes its own settings.
@@ -69,12 +70,14 @@ def shared_embedder_for_tests() -> Embedder:
     return shared_embedder(EmbeddingSettings())
 
 
-class FakeReasoner:
-    """Deterministic rule abstraction: the concept from keywords of the cluster's texts."""
+class FakeReasoner(OfflineReasoner):
+    """Deterministic rule abstraction: the concept from keywords of the cluster's texts (every
+    other request is the offline reasoner's, so a runtime can serve with it)."""
 
     name = "fake"
 
     def __init__(self, *, delay: float = 0.0, fail_on_call: int | None = None) -> None:
+        super().__init__()
         self.requests: list[RuleRequest] = []
         self.delay = delay
         self.fail_on_call = fail_on_call
@@ -233,6 +236,7 @@ async def test_reflection_consolidates_clusters_into_rules(graph: GraphClient, a
     assert reasoner.requests[0].episodes[0].frame == "task"
 
     stored = {r.id: r for r in (await rules.list_rules(graph, agent)).data}
+    assert bank.rule_id is not None and quarterly.rule_id is not None
     assert set(stored) == {bank.rule_id, quarterly.rule_id}
     bank_rule = stored[bank.rule_id]
     assert bank_rule.source == "reflection" and bank_rule.confidence == 0.65
@@ -541,7 +545,7 @@ def fake_reasoner_client(settings: Settings) -> Iterator[TestClient]:
     """An API of its own whose runtime reflects with :class:`FakeReasoner` (the session's
     ``client`` keeps the offline reasoner for every other test)."""
     with TestClient(create_app(settings)) as test_client:
-        test_client.app.state.runtime.use_reasoner(FakeReasoner())  # type: ignore[attr-defined]
+        runtime_of(test_client).use_reasoner(FakeReasoner())
         yield test_client
 
 
@@ -581,9 +585,7 @@ async def test_a_reasoner_failure_over_rest_is_a_clear_error(
     graph: GraphClient, agent: str, fake_reasoner_client: TestClient
 ) -> None:
     await _import(graph, agent, _standard_items()[:3])
-    fake_reasoner_client.app.state.runtime.use_reasoner(  # type: ignore[attr-defined]
-        FakeReasoner(fail_on_call=1)
-    )
+    runtime_of(fake_reasoner_client).use_reasoner(FakeReasoner(fail_on_call=1))
 
     failed = fake_reasoner_client.post(f"/v1/agents/{agent}/reflect")
 

@@ -5,6 +5,7 @@ by a reload or an upgrade, and said, never undone."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -14,6 +15,7 @@ from app.agents.store import create_agent
 from app.beliefs.mechanics import Mechanics
 from app.beliefs.replay import compare_with_stored
 from app.beliefs.revision import revise_belief
+from app.embeddings.bundled import Pair
 from app.embeddings.embedder import UnavailableEmbedder
 from app.graph.client import GraphClient
 from app.packs.loader import list_loaded_packs, load_pack
@@ -175,7 +177,7 @@ class _HeldEmbedder(UnavailableEmbedder):
         self.entered = asyncio.Event()
         self.gate = asyncio.Event()
 
-    async def embed(self, texts: list[str], kind: Any = "passage") -> None:
+    async def embed(self, texts: Sequence[str], kind: Pair = "passage") -> None:
         self.entered.set()
         await self.gate.wait()
 

@@ -146,10 +146,7 @@ async def test_a_new_version_keeps_learned_strengths_and_supersedes_changed_stat
         if b.key not in (leaf.key, changed.key)
         and not b.supports
         and not b.contradicts
-        and not any(
-            b.key in [link.key for link in o.supports + o.contradicts]  # type: ignore[operator]
-            for o in v2.beliefs
-        )
+        and not any(b.key in [link.key for link in o.supports + o.contradicts] for o in v2.beliefs)
     )
     v2.beliefs = [b for b in v2.beliefs if b.key != dropped.key]
     counted = REGISTRY.get_sample_value("credence_revisions_total", {"mode": "pack_upgrade"}) or 0

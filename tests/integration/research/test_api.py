@@ -22,6 +22,7 @@ from app.research.sources.documents import CorpusFile
 from app.research.tasks import InvestigationTasks
 from tests.support.agents import MakeAgent
 from tests.support.research import services_for
+from tests.support.runtime import runtime_of
 from tools.eval_data.vitaminc import corpus_jsonl, find_vitaminc, read_rows
 
 MOROCCO = 4  # rows 4 (REFUTES) and 5 (SUPPORTS) of the dev slice: one claim, a conflict
@@ -115,7 +116,7 @@ def test_pause_resume_and_cancel_follow_the_status(
         try:
             embedder = shared_embedder(settings.embeddings)
             services = services_for(
-                graph, settings, client.app.state.runtime.reasoner, embedder,  # type: ignore[attr-defined]
+                graph, settings, runtime_of(client).reasoner, embedder,
                 [CorpusSource(graph, embedder)],
             )  # fmt: skip
             started = await investigations.start_investigation(services, None, researcher, _claim())

@@ -13,10 +13,13 @@ from app.config import Settings
 from app.embeddings.embedder import Embedder
 from app.graph.client import GraphClient
 from app.reasoning.offline.reasoner import OfflineReasoner
+from app.reasoning.protocol import ResearchStance
 from app.research import investigations, store
+from app.research.models import Verdict
 from app.research.runner import run_investigation
 from app.research.settings import ResearchSettings
 from tests.support.research import ListSource, passage_of, services_for, vitaminc_rows
+from tests.support.runtime import runtime_of
 
 JARHEAD = 127
 
@@ -34,13 +37,13 @@ async def _investigate(
     embedder: Embedder,
     agent: str,
     research: ResearchSettings,
-) -> tuple[str | None, list[tuple[str, str, float]]]:
+) -> tuple[Verdict | None, list[tuple[str, ResearchStance, float]]]:
     services = services_for(graph, settings, offline, embedder, [_corpus()], research)
     claim = vitaminc_rows()[JARHEAD]["claim"]
     started = await investigations.start_investigation(services, None, agent, claim)
     end = await run_investigation(services, agent, started.id)
     detail = await store.load_detail(graph, agent, started.id)
-    judged = [
+    judged: list[tuple[str, ResearchStance, float]] = [
         (detail.source(e.source_id).ref, e.stance, e.confidence)
         for e in detail.evidence
         if e.stance != "neutral"
@@ -95,7 +98,7 @@ def test_the_api_runs_research_with_the_floors_of_the_judge_it_has(settings: Set
     ):
         with TestClient(create_app(app_settings)) as client:
             assert client.get("/health").json()["stance_judge"]["kind"] == kind
-            research = client.app.state.runtime.research.research  # type: ignore[attr-defined]
+            research = runtime_of(client).research.research
             assert (
                 research.offline_support_floor,
                 research.offline_contradiction_floor,

@@ -19,6 +19,7 @@ from app.config import Settings
 from app.graph.client import GraphClient
 from app.retrieval.settings import RetrievalSettings
 from tests.support.memory_rest import context, import_episodes
+from tests.support.runtime import runtime_of
 
 TEXT = "We closed the books for the quarter on time."
 BONUSES = {
@@ -78,7 +79,7 @@ async def test_seed_bonuses_weigh_rules_consolidation_triviality_and_recency(
 ) -> None:
     client = seed_bonus_client
     agent = _agent(client)
-    now = client.app.state.runtime.clock.now()
+    now = runtime_of(client).clock.now()
     import_episodes(
         client,
         agent,
@@ -121,7 +122,7 @@ async def test_seed_bonuses_weigh_rules_consolidation_triviality_and_recency(
 def test_the_score_cap_holds_every_score_under_it(capped_client: TestClient) -> None:
     client = capped_client
     agent = _agent(client)
-    now = client.app.state.runtime.clock.now()
+    now = runtime_of(client).clock.now()
     import_episodes(client, agent, _episode("plain", 400, now), _episode("week", 2, now))
 
     scores = {eid: item["score"] for eid, item in _scores(client, agent).items()}

@@ -24,6 +24,7 @@ from app.resources import resource_dir
 from app.retrieval.settings import RetrievalSettings
 from tests.support.memory_rest import context, import_episodes
 from tests.support.old_episodes import write_old_episodes
+from tests.support.runtime import runtime_of
 
 T0 = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
 
@@ -285,7 +286,7 @@ def test_a_success_and_a_recent_memory_weigh_more_than_an_equal_plain_one(
     client: TestClient, agent: str
 ) -> None:
     # "Recent" is measured from the app's clock (the suite's, which CREDENCE_TEST_NOW may move).
-    now = client.app.state.runtime.clock.now()
+    now = runtime_of(client).clock.now()
     text = "We closed the books for the quarter on time."
     import_episodes(
         client,

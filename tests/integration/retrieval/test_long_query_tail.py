@@ -80,14 +80,14 @@ async def test_the_tail_is_the_last_lines_embedded_beside_the_query_and_added_to
         embedded.append(text)
         return await embedder.embed_one(text)
 
-    def search(text: str, mode: str = "fused", **update: Any) -> SectionSearch:
+    def search(text: str, mode: Mode = "fused", /, **update: float) -> SectionSearch:
         return SectionSearch(
             graph=graph,
             settings=settings.retrieval.model_copy(update=update),
             agent_id=ana,
             text=text,
             k=10,
-            mode=mode,  # type: ignore[arg-type]
+            mode=mode,
             now=START,
             embedding=None,
             terms="x " * 20 if "\n" in text else "x",

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 import pytest
 
 from app.config import Settings
+from app.embeddings.bundled import Pair
 from app.embeddings.embedder import Embedder, Vector, shared_embedder
 from app.graph.client import GraphClient
 from app.retrieval.context import build_context
@@ -54,7 +55,7 @@ async def test_the_episodes_vector_is_embedded_beside_the_first_one(
     texts: list[str] = []
     second_started = asyncio.Event()
 
-    async def held(self: Embedder, text: str, kind: str = "query") -> Vector | None:
+    async def held(self: Embedder, text: str, kind: Pair = "query") -> Vector | None:
         # The first text waits until another starts: it never would if the second embedding
         # only started once the first was done.
         texts.append(text)
@@ -62,7 +63,7 @@ async def test_the_episodes_vector_is_embedded_beside_the_first_one(
             await second_started.wait()
         else:
             second_started.set()
-        return await embed_one(self, text, kind)  # type: ignore[arg-type]
+        return await embed_one(self, text, kind)
 
     monkeypatch.setattr(Embedder, "embed_one", held)
 
@@ -96,9 +97,9 @@ async def test_after_its_first_question_every_speaker_of_the_agent_is_presumed_o
     embed_one = Embedder.embed_one
     texts: list[str] = []
 
-    async def counted(self: Embedder, text: str, kind: str = "query") -> Vector | None:
+    async def counted(self: Embedder, text: str, kind: Pair = "query") -> Vector | None:
         texts.append(text)
-        return await embed_one(self, text, kind)  # type: ignore[arg-type]
+        return await embed_one(self, text, kind)
 
     monkeypatch.setattr(Embedder, "embed_one", counted)
 

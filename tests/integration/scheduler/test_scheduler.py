@@ -20,6 +20,7 @@ from app.config import Settings
 from app.errors import GraphUnavailable
 from app.graph.client import GraphClient
 from app.loop.services import LoopServices
+from app.runtime import Runtime
 from app.scheduler.jobs import AgentQuery, Job
 from app.scheduler.models import JobDone
 from app.scheduler.scheduler import Scheduler
@@ -123,10 +124,11 @@ async def test_two_schedulers_run_a_due_job_once(
         return Job(name, timedelta(hours=1), work)
 
     runtimes = [make_runtime([], []), make_runtime([], [])]
-    first, second = (
-        Scheduler(lambda r=r: r.loop, r.settings.scheduler, jobs=[probe(f"s{i}")])
-        for i, r in enumerate(runtimes)
-    )
+
+    def scheduler(i: int, runtime: Runtime) -> Scheduler:
+        return Scheduler(lambda: runtime.loop, runtime.settings.scheduler, jobs=[probe(f"s{i}")])
+
+    first, second = (scheduler(i, r) for i, r in enumerate(runtimes))
     assert first.owner != second.owner
     for _ in range(3):  # both try at once, again and again
         await asyncio.gather(first.tick(), second.tick())
@@ -269,13 +271,14 @@ async def test_a_batch_that_outlasts_one_lease_still_runs_each_agent_once_across
     name = f"batch-{uuid.uuid4().hex[:12]}"
     agents = [f"ag{n}" for n in range(1, 8)]
     job_keys.extend(f"{name}:{agent}" for agent in agents)
-    ran: list[tuple[str, str | None]] = []
+    ran: list[tuple[str, str]] = []
 
     async def the_agents(services: LoopServices, query: AgentQuery) -> list[str]:
         return agents
 
     def job(owner: str, slow: bool) -> Job:
         async def work(services: LoopServices, agent_id: str | None, now: datetime) -> JobDone:
+            assert agent_id is not None, "a job run for each agent ran for none"
             ran.append((owner, agent_id))
             if slow:
                 moved_clock.advance(timedelta(seconds=110))  # the run takes 110 s

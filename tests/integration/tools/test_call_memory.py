@@ -36,6 +36,7 @@ from app.loop.call_memory import (
 )
 from app.loop.models import ChatRequest, TurnEvent, TurnResult
 from app.loop.services import LoopServices
+from app.loop.sessions import reflect_if_due  # the function turn.py calls, patched there
 from app.loop.turn import run_turn
 from app.memory.people.store import find_person
 from app.memory.working_memory import list_tasks
@@ -175,9 +176,11 @@ async def test_a_call_a_stopped_process_left_running_is_interrupted_by_a_later_o
     agent_id = await _clock_agent(stopped, settings, clock, "Call left running")
     handed: list[CallCompletion | None] = []
 
-    def stops_first(*args: object) -> None:
+    def stops_first(
+        services: LoopServices, agent_id: str, action_id: str, completion: CallCompletion | None
+    ) -> None:
         # The process stops between the call's answer and its memory.
-        handed.append(args[3])  # type: ignore[arg-type]
+        handed.append(completion)
 
     monkeypatch.setattr(turn_module, "remember_in_background", stops_first)
     try:
@@ -522,7 +525,6 @@ async def test_the_reflection_check_after_a_call_counts_the_calls_episode(
     runtime, agent_id = clock_call
     counted: list[int] = []
     checked = asyncio.Event()
-    reflect_if_due = turn_module.reflect_if_due
 
     async def counting(*args: Any) -> Any:
         report = await reflect_if_due(*args)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -15,14 +16,14 @@ from app.graph.client import GraphClient
 from tests.integration.tools.conftest import HTTP_TOKEN, TIME_SERVER, ToolAgent, tool_settings
 
 
-def _connect_http(agent: ToolAgent, url: str) -> dict[str, object]:
+def _connect_http(agent: ToolAgent, url: str) -> dict[str, Any]:
     body = {
         "name": "testtools",
         "transport": "http",
         "url": url,
         "headers": {"Authorization": f"Bearer {HTTP_TOKEN}"},
     }
-    added: dict[str, object] = agent.post("/connections", body, expect=201)
+    added: dict[str, Any] = agent.post("/connections", body, expect=201)
     return added
 
 
@@ -30,7 +31,7 @@ async def test_an_http_server_connects_with_a_secret_header_kept_out_of_the_grap
     agent: ToolAgent, http_server: str, graph: GraphClient
 ) -> None:
     added = _connect_http(agent, http_server)
-    tools = {tool["name"]: tool for tool in added["tools"]}  # type: ignore[attr-defined]
+    tools = {tool["name"]: tool for tool in added["tools"]}
     assert set(tools) == {
         "echo",
         "add",

@@ -19,6 +19,7 @@ from app.reasoning.claude.reasoner import ClaudeReasoner
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.settings import ReasonerSettings
 from tests.integration.tools.conftest import HTTP_TOKEN, TIME_SERVER, ToolAgent, tool_settings
+from tests.support.runtime import runtime_of
 
 CLOCK = {"name": "clock", "transport": "stdio", "command": str(TIME_SERVER)}
 
@@ -204,7 +205,7 @@ def test_with_claude_a_tool_use_block_runs_the_same_turn_as_post_actions(
     sent: list[dict[str, Any]] = []
     claude = _scripted_claude(choices, sent)
     with TestClient(create_app(tool_settings(settings, call_timeout_s=10.0))) as client:
-        client.app.state.runtime.use_reasoner(claude)  # type: ignore[attr-defined]
+        runtime_of(client).use_reasoner(claude)
         agent = ToolAgent(client, client.post("/v1/agents", json={"name": "Claude"}).json()["id"])
         agent.post("/connections", CLOCK, expect=201)
         agent.connect_ledger(tmp_path / "ledger.db")
@@ -253,7 +254,7 @@ def test_with_claude_a_call_its_schema_refuses_is_corrected_or_not_made(
     choices: list[dict[str, Any]] = []
     sent: list[dict[str, Any]] = []
     with TestClient(create_app(tool_settings(settings, call_timeout_s=10.0))) as client:
-        client.app.state.runtime.use_reasoner(_scripted_claude(choices, sent))  # type: ignore[attr-defined]
+        runtime_of(client).use_reasoner(_scripted_claude(choices, sent))
         agent = ToolAgent(client, client.post("/v1/agents", json={"name": "Claude"}).json()["id"])
         agent.post("/connections", CLOCK, expect=201)
         agent.connect_ledger(tmp_path / "ledger.db")

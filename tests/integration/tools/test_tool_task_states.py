@@ -18,7 +18,7 @@ CREATE = "CREATE TABLE invoices (number TEXT PRIMARY KEY, amount REAL)"
 
 
 def _task_of(agent: ToolAgent, approval_id: str) -> dict[str, Any]:
-    tasks = agent.get("/working-memory/tasks")["data"]
+    tasks: list[dict[str, Any]] = agent.get("/working-memory/tasks")["data"]
     [task] = [t for t in tasks if t["approval_id"] == approval_id]
     return task
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated
+from typing import Annotated, Any
 
 import pytest
 from fastapi import APIRouter, Body
@@ -21,15 +21,15 @@ class CycleRefusedForTest(Conflict):
     code = "cycle_refused"
 
 
-def _settings(**overrides: object) -> Settings:
-    base: dict[str, object] = {
+def _settings(**overrides: Any) -> Settings:
+    base: dict[str, Any] = {
         "neo4j_uri": "bolt://127.0.0.1:1",
         "neo4j_connection_timeout_s": 1,
         "migrate_on_start": False,
         "api_keys": {},
     }
     base.update(overrides)
-    return Settings(_env_file=None, **base)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **base)
 
 
 def _probe_router() -> APIRouter:

@@ -23,8 +23,8 @@ LIMIT = 4096
 UPLOAD_LIMIT = 16384
 
 
-def _settings(**overrides: object) -> Settings:
-    base: dict[str, object] = {
+def _settings(**overrides: Any) -> Settings:
+    base: dict[str, Any] = {
         "neo4j_uri": "bolt://127.0.0.1:1",
         "neo4j_connection_timeout_s": 1,
         "migrate_on_start": False,
@@ -33,7 +33,7 @@ def _settings(**overrides: object) -> Settings:
         "api": ApiLimits(max_body_bytes=LIMIT, max_upload_body_bytes=UPLOAD_LIMIT),
     }
     base.update(overrides)
-    return Settings(_env_file=None, **base)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **base)
 
 
 def _client(reached: list[str], **overrides: object) -> TestClient:
@@ -192,7 +192,7 @@ def test_every_operation_with_a_body_declares_413(client: TestClient) -> None:
 
 def test_the_limit_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CREDENCE_API__MAX_BODY_BYTES", "65536")
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None)
 
     assert settings.api.max_body_bytes == 65536
     assert settings.api.max_upload_body_bytes == ApiLimits().max_upload_body_bytes

@@ -13,7 +13,7 @@ ERROR_REF = "#/components/schemas/ErrorResponse"
 
 
 def _document() -> dict[str, Any]:
-    settings = Settings(  # type: ignore[call-arg]
+    settings = Settings(
         _env_file=None, neo4j_uri="bolt://127.0.0.1:1", migrate_on_start=False, api_keys={}
     )
     return create_app(settings).openapi()

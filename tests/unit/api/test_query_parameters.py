@@ -38,7 +38,7 @@ def test_the_parameters_of_a_route_come_from_its_signature_and_dependencies() ->
 
 
 def test_the_context_route_refuses_exactly_what_it_does_not_declare() -> None:
-    settings = Settings(  # type: ignore[call-arg]
+    settings = Settings(
         _env_file=None, neo4j_uri="bolt://127.0.0.1:1", migrate_on_start=False, api_keys={}
     )
     operation = create_app(settings).openapi()["paths"]["/v1/agents/{agent_id}/context"]["get"]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from app.api.security import effective_bind_host
 from app.config import Settings
 
 
-def _settings(**overrides: object) -> Settings:
-    return Settings(_env_file=None, **overrides)  # type: ignore[call-arg]
+def _settings(**overrides: Any) -> Settings:
+    """Settings from ``overrides`` alone (no .env): any value, as pydantic validates them."""
+    return Settings(_env_file=None, **overrides)
 
 
 def test_without_keys_a_public_host_is_narrowed_to_loopback_with_a_warning() -> None:

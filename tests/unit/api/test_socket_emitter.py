@@ -27,7 +27,7 @@ class _Socket:
 
 async def test_events_after_the_client_left_are_dropped_not_raised() -> None:
     socket = _Socket(answers=1)
-    emit = SocketEmitter(socket)  # type: ignore[arg-type]
+    emit = SocketEmitter(socket)  # type: ignore[arg-type]  # a fake of Starlette's WebSocket
 
     await emit(TurnEvent(type="phase", phase="activate"))
     await emit(TurnEvent(type="phase", phase="execute"))  # the client is gone: no error
@@ -39,7 +39,7 @@ async def test_events_after_the_client_left_are_dropped_not_raised() -> None:
 
 async def test_a_listening_client_gets_every_event() -> None:
     socket = _Socket(answers=10)
-    emit = SocketEmitter(socket)  # type: ignore[arg-type]
+    emit = SocketEmitter(socket)  # type: ignore[arg-type]  # a fake of Starlette's WebSocket
 
     for phase in ("activate", "route", "respond"):
         await emit(TurnEvent(type="phase", phase=phase))

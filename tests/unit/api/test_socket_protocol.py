@@ -41,7 +41,7 @@ def test_a_message_over_the_limit_gets_the_error_frame_then_1009() -> None:
 
     text, close = _sent_by(server)
     assert text.opcode is Opcode.TEXT
-    assert json.loads(text.data) == socket_error_frame(BodyTooLarge(LIMIT))
+    assert json.loads(bytes(text.data)) == socket_error_frame(BodyTooLarge(LIMIT))
     assert close.opcode is Opcode.CLOSE
     assert int.from_bytes(close.data[:2], "big") == CloseCode.MESSAGE_TOO_BIG
     assert server.state is State.CLOSING
@@ -51,6 +51,7 @@ def test_a_message_within_the_limit_passes_and_other_failures_send_no_frame() ->
     server = _server()
     server.receive_data(Frame(Opcode.TEXT, b"x" * LIMIT).serialize(mask=True, extensions=[]))
     [message] = server.events_received()
+    assert isinstance(message, Frame)
     assert message.data == b"x" * LIMIT
 
     server.fail(CloseCode.PROTOCOL_ERROR, "bad frame")
@@ -62,5 +63,5 @@ def test_a_connection_uvicorn_no_longer_builds_as_expected_is_refused_loudly() -
     """If an upgrade of uvicorn changes the connection it keeps, the server does not start
     (rather than silently losing the frame)."""
     with pytest.raises(TypeError, match="ClientProtocol"):
-        refusing(ClientProtocol(parse_uri("ws://localhost/"), state=State.OPEN))  # type: ignore[arg-type]
+        refusing(ClientProtocol(parse_uri("ws://localhost/"), state=State.OPEN))  # type: ignore[arg-type]  # the wrong type, on purpose
     assert type(_server()) is RefusingServerProtocol

@@ -19,7 +19,9 @@ def _created(seq: int, belief_id: str, strength: float) -> dict[str, Any]:
     }
 
 
-def _cascade(seq: int, old: float, inputs: list[tuple[str, float, float]], **extra: Any) -> dict:
+def _cascade(
+    seq: int, old: float, inputs: list[tuple[str, float, float]], **extra: Any
+) -> dict[str, Any]:
     weighted = sum(w * s for _, s, w in inputs)
     total = sum(w for _, _, w in inputs)
     return {
@@ -103,7 +105,9 @@ def test_an_event_without_inputs_is_trusted_and_counted() -> None:
     assert replay.beliefs["top"].strength == 0.7
 
 
-def _edge_event(seq: int, action: str, supporter: str, weight: float, strength: float) -> dict:
+def _edge_event(
+    seq: int, action: str, supporter: str, weight: float, strength: float
+) -> dict[str, Any]:
     return {
         "seq": seq,
         "belief_id": "top",

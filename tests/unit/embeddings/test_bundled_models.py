@@ -17,6 +17,7 @@ import pytest
 from app.embeddings import bundled
 from app.embeddings.embedder import Embedder
 from app.embeddings.settings import EmbeddingSettings
+from tests.support.vectors import vector_of
 
 TEXTS = [
     "Revenue is recognised when control of the goods passes to the customer.",
@@ -41,7 +42,7 @@ def test_the_default_is_e5_small_int8_on_onnx(default: Embedder) -> None:
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     # Batched (padded, length-sorted) is one by one up to int8's rounding: the dynamically
     # quantised graph scales each batch's activations together.
-    singles = np.array([default.embed_sync([text])[0] for text in TEXTS])  # type: ignore[index]
+    singles = np.array([vector_of(default, text) for text in TEXTS])
     assert (singles * vectors).sum(axis=1).min() > 0.995
 
 
@@ -56,9 +57,9 @@ def test_queries_and_passages_are_embedded_apart(default: Embedder) -> None:
 
 def test_thresholds_map_onto_the_model_scale_and_back(default: Embedder) -> None:
     for pair in ("passage", "query"):
-        mapped = [default.threshold(t, pair) for t in (0.0, 0.45, 0.6, 0.8, 0.9)]  # type: ignore[arg-type]
+        mapped = [default.threshold(t, pair) for t in (0.0, 0.45, 0.6, 0.8, 0.9)]
         assert mapped == sorted(mapped) and 0.6 < mapped[0] < mapped[-1] < 1.0
-        back = default.reference_cosine(default.threshold(0.45, pair), pair)  # type: ignore[arg-type]
+        back = default.reference_cosine(default.threshold(0.45, pair), pair)
         assert back == pytest.approx(0.45, abs=1e-6)
     assert default.threshold(1.0) == pytest.approx(1.0)
     minilm = Embedder(EmbeddingSettings(model="all-minilm-l6-v2", cache_path=""))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from app.embeddings.onnx_build import (
     read_spec,
 )
 from app.embeddings.settings import EmbeddingSettings
+from tests.support.vectors import vector_of
 
 pytest.importorskip("sentence_transformers", reason="the torch extra is not installed")
 
@@ -34,11 +36,13 @@ TEXTS = [
 ]
 
 
-def _vectors(backend: str, quantize: bool = False) -> tuple[np.ndarray, str | None]:
+def _vectors(
+    backend: Literal["auto", "onnx", "torch"], quantize: bool = False
+) -> tuple[np.ndarray, str | None]:
     embedder = Embedder(
         EmbeddingSettings(
             model=str(minilm_package_path()),
-            backend=backend,  # type: ignore[arg-type]
+            backend=backend,
             quantize=quantize,
             cache_path="",
         )
@@ -63,7 +67,7 @@ def test_onnx_gives_the_sentence_transformers_vectors(torch_vectors: np.ndarray)
     assert np.abs(vectors - torch_vectors).max() < 1e-4
     # Batched (padded, length-sorted) equals one by one.
     embedder = Embedder(EmbeddingSettings(model=str(minilm_package_path()), cache_path=""))
-    singles = np.array([embedder.embed_sync([text])[0] for text in TEXTS])  # type: ignore[index]
+    singles = np.array([vector_of(embedder, text) for text in TEXTS])
     assert np.abs(singles - vectors).max() < 1e-5
 
 

@@ -12,7 +12,7 @@ from neo4j import exceptions as neo4j_errors
 
 from app.errors import GraphBusy, GraphError, GraphUnavailable, InvalidInput
 from app.graph.catalog import default_catalog
-from app.graph.client import GraphClient, translated_driver_errors
+from app.graph.client import GraphClient, Transaction, translated_driver_errors
 
 
 def _deadlock() -> neo4j_errors.Neo4jError:
@@ -32,10 +32,12 @@ class _Session:
         return None
 
     async def execute_write(self, work: Any) -> Any:
+        """An error outcome fails the attempt; any other commits: the work runs (on no driver
+        transaction: the work of these tests touches none) and its result is returned."""
         outcome = self._outcomes.pop(0)
         if isinstance(outcome, Exception):
             raise outcome
-        return outcome
+        return await work(None)
 
     async def run(self, query: str, params: dict[str, Any]) -> _Rows:
         """A query run alone (``GraphClient.read``, ``write_alone``): its rows, or its error."""
@@ -87,15 +89,19 @@ class _Driver:
         return _Session(self.outcomes)
 
 
+async def _work(tx: Transaction) -> str:
+    return "the work's result"
+
+
 def _client(outcomes: list[Any], retry_s: float) -> tuple[GraphClient, _Driver]:
     driver = _Driver(outcomes)
-    return GraphClient(driver, "neo4j", default_catalog(), retry_s), driver  # type: ignore[arg-type]
+    return GraphClient(driver, "neo4j", default_catalog(), retry_s), driver  # type: ignore[arg-type]  # a fake neo4j driver
 
 
 async def test_a_deadlock_is_retried_until_the_transaction_commits() -> None:
     client, driver = _client([_deadlock(), _deadlock(), "committed"], retry_s=10.0)
 
-    assert await client.write_transaction(lambda tx: tx.run("x")) == "committed"
+    assert await client.write_transaction(_work) == "the work's result"
     assert driver.sessions == 3
 
 
@@ -103,7 +109,7 @@ async def test_retries_end_after_the_retry_time_as_graph_busy() -> None:
     client, driver = _client([_deadlock() for _ in range(100)], retry_s=0.3)
 
     with pytest.raises(GraphBusy) as raised:
-        await client.write_transaction(lambda tx: tx.run("x"), action="writing evidence")
+        await client.write_transaction(_work, action="writing evidence")
 
     assert raised.value.code == "graph_busy"
     assert 2 <= driver.sessions < 100
@@ -116,7 +122,7 @@ async def test_other_errors_are_not_retried() -> None:
     client, driver = _client([failure, "committed"], retry_s=10.0)
 
     with pytest.raises(GraphError):
-        await client.write_transaction(lambda tx: tx.run("x"))
+        await client.write_transaction(_work)
     assert driver.sessions == 1
 
 
@@ -129,18 +135,18 @@ def _database_unavailable() -> neo4j_errors.Neo4jError:
 async def test_a_database_that_is_starting_is_retried_briefly() -> None:
     client, driver = _client([_database_unavailable(), "committed"], retry_s=10.0)
 
-    assert await client.write_transaction(lambda tx: tx.run("x")) == "committed"
+    assert await client.write_transaction(_work) == "the work's result"
     assert driver.sessions == 2
 
 
 async def test_a_database_that_stays_unavailable_fails_fast_as_graph_unavailable() -> None:
     """Not the long retry of a deadlock: a request must not hang through a Neo4j restart."""
     driver = _Driver([_database_unavailable() for _ in range(1000)])
-    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]
+    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]  # a fake neo4j driver
     started = time.monotonic()
 
     with pytest.raises(GraphUnavailable) as raised:
-        await client.write_transaction(lambda tx: tx.run("x"), action="writing a belief")
+        await client.write_transaction(_work, action="writing a belief")
 
     assert raised.value.code == "graph_unavailable"
     assert "writing a belief" in str(raised.value)
@@ -164,7 +170,7 @@ async def test_a_query_run_alone_is_retried_on_a_deadlock_and_a_lost_connection(
 
 async def test_a_write_alone_that_stays_unreachable_fails_fast_as_graph_unavailable() -> None:
     driver = _Driver([_unreachable() for _ in range(1000)])
-    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]
+    client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]  # a fake neo4j driver
     started = time.monotonic()
 
     with pytest.raises(GraphUnavailable):

@@ -130,7 +130,7 @@ class AlwaysRetry(OfflineReasoner):
 
 
 def _services(reasoner: OfflineReasoner, registry: ExecutorRegistry) -> LoopServices:
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None)
     return LoopServices(
         graph=cast(GraphClient, None),
         settings=settings,

@@ -36,12 +36,13 @@ async def test_the_response_is_taken_only_for_the_request_it_answered() -> None:
     assert needed.value.response == plain and needed.value.revisions == []
     recorder = TurnRecorder(emit=silent)
     await answers.respond(OfflineReasoner(), recorder, plain)
-    assert answers.reply_for(plain) is answers.response[1]  # type: ignore[index]
+    assert answers.response is not None
+    assert answers.reply_for(plain) is answers.response[1]
     revised = plain.model_copy(update={"revision": "A → B"})
     with pytest.raises(AnswersNeeded):
         answers.reply_for(revised)
     answers.settle = True  # the last round takes the latest response
-    assert answers.reply_for(revised).text == answers.response[1].text  # type: ignore[index]
+    assert answers.reply_for(revised).text == answers.response[1].text
     assert [name for name, _ in recorder.judgements] == ["respond"]
 
 

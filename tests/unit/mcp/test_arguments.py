@@ -20,6 +20,7 @@ from app.mcp.server import build_server
 from app.mcp.services import McpServices
 from app.memory.episodes import MAX_BATCH, MAX_BATCH_CHARS
 from app.retrieval.models import MAX_QUERY_CHARS
+from tests.support.mcp_text import text_of
 
 
 def _unreachable() -> McpServices:
@@ -30,7 +31,7 @@ def _body(result: CallToolResult) -> dict[str, Any]:
     """The error a tool call answered: its text is exactly REST's body."""
     assert result.is_error
     assert len(result.content) == 1
-    body: dict[str, Any] = json.loads(result.content[0].text)  # type: ignore[union-attr]
+    body: dict[str, Any] = json.loads(text_of(result.content[0]))
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
     error: dict[str, Any] = body["error"]
     return error
@@ -69,8 +70,8 @@ async def test_bad_and_unknown_tool_arguments_are_refused_in_rest_error_body() -
 
 
 async def test_arguments_nesting_too_deep_are_refused_naming_them() -> None:
-    work_unit = {"verb": "call_tool", "call": {"connection": "c", "tool": "t"}}
-    work_unit["call"]["arguments"] = _nested(MAX_NESTING)  # type: ignore[index]
+    call = {"connection": "c", "tool": "t", "arguments": _nested(MAX_NESTING)}
+    work_unit = {"verb": "call_tool", "call": call}
     arguments = {"approval_id": "a", "action": "modify", "work_unit": work_unit}
     async with Client(build_server(_unreachable)) as client:
         deep = _body(await client.call_tool("answer_approval", arguments))
@@ -141,7 +142,7 @@ async def test_prompt_arguments_are_bounded_as_rest_bounds_a_query() -> None:
                 await client.get_prompt("explain_why", arguments)
             refusals.append(refused.value)
 
-    assert "x" * MAX_QUERY_CHARS in fine.messages[0].content.text  # type: ignore[union-attr]
+    assert "x" * MAX_QUERY_CHARS in text_of(fine.messages[0].content)
     locations = []
     for refusal in refusals:
         assert refusal.code == INVALID_PARAMS

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.memory.people.learning import (
+    AnswerAction,
     ProposalAnswer,
     TurnSignals,
     WayOfWorking,
@@ -140,9 +141,9 @@ def test_a_turn_moves_trust_only_for_a_learned_correction() -> None:
 def test_answers_to_proposals_move_trust_by_what_came_of_them() -> None:
     way = WayOfWorking(frame="task", mode="proposal", verb="remember")
 
-    def answered(action: str, outcome: str) -> Person:
+    def answered(action: AnswerAction, outcome: str) -> Person:
         answer = ProposalAnswer(
-            action=action,  # type: ignore[arg-type]
+            action=action,
             outcome=outcome,
             approval_id="ap1",
             question="May I go ahead?",

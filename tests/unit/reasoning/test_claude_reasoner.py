@@ -69,8 +69,9 @@ from app.seeds.skills import load_skill
 FAST, STRONG = "claude-haiku-4-5", "claude-sonnet-4-6"
 # What the API reports back for the aliases (usage.model keeps the model that served the call).
 SERVED = {FAST: "claude-haiku-4-5-20251001", STRONG: "claude-sonnet-4-6"}
+INPUT_TOKENS = 412
 USAGE = {
-    "input_tokens": 412,
+    "input_tokens": INPUT_TOKENS,
     "cache_creation_input_tokens": 0,
     "cache_read_input_tokens": 1830,
     "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
@@ -767,7 +768,7 @@ async def test_calls_and_tokens_are_counted_by_judgement_and_outcome() -> None:
     # Both calls cost tokens, the failed one too.
     assert (
         _metric("credence_reasoner_tokens_total", **calls, kind="input")
-        == input_before + 2 * (USAGE["input_tokens"])
+        == input_before + 2 * INPUT_TOKENS
     )
 
 

@@ -9,7 +9,12 @@ import logging
 
 import pytest
 
-from app.reasoning.protocol import ConflictResolution, ProposedHypotheses, Synthesis
+from app.reasoning.protocol import (
+    ConflictResolution,
+    PassageRequest,
+    ProposedHypotheses,
+    Synthesis,
+)
 from tests.unit.reasoning.test_claude_reasoner import (
     CLAIM,
     FAST,
@@ -28,13 +33,14 @@ CASE = {case.method: case for case in RESEARCH_CASES}
 
 async def test_the_judge_sends_the_hypothesis_and_passage_to_the_fast_model() -> None:
     case = CASE["judge_passage"]
+    assert isinstance(case.request, PassageRequest)
     api = ScriptedApi([tool_answer(case.prompt.tool_name, case.tool_input, FAST)])
     await call(reasoner(api), case)
     body = api.body()
     data = json.loads(body["messages"][0]["content"].split("\n", 1)[1])
     assert data == {
         "hypothesis": CLAIM,
-        "passage": case.request.passage,  # type: ignore[attr-defined]
+        "passage": case.request.passage,
         "title": "2020 coronavirus pandemic in Morocco",
         "published": None,
     }

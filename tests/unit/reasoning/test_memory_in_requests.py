@@ -5,6 +5,7 @@ checked on the request bodies it sends over the mocked transport."""
 from __future__ import annotations
 
 import json
+from typing import Any, cast
 
 import pytest
 
@@ -18,6 +19,7 @@ from app.agents.identity import (
     identity_markdown,
 )
 from app.beliefs.mechanics import Mechanics
+from app.embeddings.embedder import Embedder
 from app.loop.learning import accepted, against_known, reinforcements
 from app.loop.prompting import identity_system_prompt
 from app.loop.routing import route
@@ -327,7 +329,8 @@ async def test_claude_learned_claims_naming_unknown_beliefs_fall_back() -> None:
         ],
     }
     api = ScriptedApi([tool_answer(case.prompt.tool_name, invented, FAST)])
-    answer = await reasoner(api).extract_evidence(case.request)  # type: ignore[arg-type]
+    assert isinstance(case.request, EvidenceRequest)
+    answer = await reasoner(api).extract_evidence(case.request)
     assert answer.reasoner.startswith("offline (fallback: items for unknown belief ids")
 
 
@@ -349,7 +352,8 @@ async def test_a_claim_repeating_a_known_belief_reinforces_it() -> None:
     loop = LoopSettings()
     repeat = LearnedClaim(statement=WIRES.statement + "!", kind="guidance")
     other = LearnedClaim(statement="Always lock the office at night.", kind="guidance")
-    planned = await against_known(_TokenOnly(), loop, [repeat, other], [WIRES])
+    # _TokenOnly stands in for an Embedder with no model (the two methods against_known reads).
+    planned = await against_known(cast(Embedder, _TokenOnly()), loop, [repeat, other], [WIRES])
     assert planned[0].duplicate_of == "b-wires" and planned[0].similarity >= 0.8
     assert planned[1].duplicate_of is None
     [evidence] = reinforcements(planned, [])
@@ -369,7 +373,7 @@ class _TokenOnly:
 
 
 def test_a_session_summary_names_who_what_and_how_it_went() -> None:
-    episodes = [
+    episodes: list[dict[str, Any]] = [
         {"speaker": "Dana Fox", "text": "Please reconcile the petty cash", "outcome": "success"},
         {"speaker": "user", "text": "The bank feed broke again", "outcome": "failure"},
         {
@@ -413,6 +417,7 @@ async def test_claude_respond_uses_the_identity_prompt() -> None:
     case = next(case for case in CASES if case.method == "respond")
     api = ScriptedApi([tool_answer(case.prompt.tool_name, case.tool_input, FAST)])
     prompt = identity_system_prompt(IDENTITY)
+    assert isinstance(case.request, ResponseRequest)
     await reasoner(api).respond(case.request.model_copy(update={"system_prompt": prompt}))
     [system] = api.body()["system"]
     assert system["text"].startswith(IDENTITY)

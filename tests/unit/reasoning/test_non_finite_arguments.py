@@ -15,10 +15,12 @@ SCHEMA = {"type": "object", "properties": {"n": {"type": "number"}}}
 
 
 @pytest.mark.parametrize("schema", [SCHEMA, None, "not json", {}], ids=str)
-def test_a_number_that_is_not_finite_is_refused_where_it_lies(schema: object) -> None:
+def test_a_number_that_is_not_finite_is_refused_where_it_lies(
+    schema: str | dict[str, object] | None,
+) -> None:
     arguments = json.loads('{"n": 1.5, "rows": [{"a": 1}, {"a": [2, NaN]}], "m": 1e400}')
 
-    refusal = schema_refusal(schema, arguments)  # type: ignore[arg-type]
+    refusal = schema_refusal(schema, arguments)
 
     assert refusal is not None
     assert refusal.location == ["arguments", "rows", 1, "a", 1]  # the first, in order

@@ -122,7 +122,7 @@ def test_switched_off_by_the_settings() -> None:
 
 
 def _health(reasoner: object | None) -> dict[str, object]:
-    settings = Settings(  # type: ignore[call-arg]
+    settings = Settings(
         _env_file=None,
         neo4j_uri="bolt://127.0.0.1:1",
         neo4j_connection_timeout_s=1,

@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from app.reasoning.offline.stance_features import TEXT_FEATURES
@@ -37,8 +38,8 @@ def _rows(generator: np.random.Generator, count: int) -> np.ndarray:
     return x
 
 
-def _labels(x: np.ndarray) -> np.ndarray:
-    score = x[:, 0] - x[:, 2] + 0.3 * x[:, 12] - 0.5 * x[:, 31]
+def _labels(x: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    score: npt.NDArray[np.float64] = x[:, 0] - x[:, 2] + 0.3 * x[:, 12] - 0.5 * x[:, 31]
     return np.digitize(score, np.quantile(score, [1 / 3, 2 / 3])).astype(np.int64)
 
 

@@ -53,7 +53,7 @@ def _evidence(
     reasoner: str = "offline",
 ) -> ResearchEvidence:
     return ResearchEvidence(
-        id=f"e-{source}", hypothesis_id="h", source_id=source, stance=stance,  # type: ignore[arg-type]
+        id=f"e-{source}", hypothesis_id="h", source_id=source, stance=stance,
         confidence=confidence, reason="", reasoner=reasoner, similarity=similarity,
     )  # fmt: skip
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from app.reasoning.protocol import ResearchStance
 from app.research.assessment import assess, counted_evidence, decides, floor_of, new_conflicts
 from app.research.models import (
     FoundSource,
@@ -31,10 +32,10 @@ S2 = S1.model_copy(update={"id": "s2", "number": 2, "ref": "r2", "origin": "o2",
 
 
 def _evidence(
-    source: str, stance: str, confidence: float, reasoner: str = "offline"
+    source: str, stance: ResearchStance, confidence: float, reasoner: str = "offline"
 ) -> ResearchEvidence:
     return ResearchEvidence(
-        id=f"e-{source}", hypothesis_id="h", source_id=source, stance=stance,  # type: ignore[arg-type]
+        id=f"e-{source}", hypothesis_id="h", source_id=source, stance=stance,
         confidence=confidence, reason="", reasoner=reasoner,
     )  # fmt: skip
 

@@ -17,6 +17,7 @@ from app.config import Settings
 from app.mcp.server import build_server
 from app.mcp.services import McpServices
 from app.retrieval.models import DEFAULT_K, K_DESCRIPTION, MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
+from tests.support.mcp_text import text_of
 
 
 def _unreachable() -> McpServices:
@@ -24,7 +25,7 @@ def _unreachable() -> McpServices:
 
 
 def _operation() -> dict[str, Any]:
-    settings = Settings(  # type: ignore[call-arg]
+    settings = Settings(
         _env_file=None, neo4j_uri="bolt://127.0.0.1:1", migrate_on_start=False, api_keys={}
     )
     operation: dict[str, Any] = create_app(settings).openapi()["paths"][
@@ -78,5 +79,5 @@ async def test_the_mcp_get_context_takes_mode_and_budget_with_the_apis_bounds() 
     assert properties["mode"]["enum"] == ["fused", "vector", "fulltext"]
     assert properties["mode"]["default"] == "fused"
     assert _bounds(properties["budget_tokens"]) == (MIN_BUDGET_TOKENS, MAX_BUDGET_TOKENS)
-    assert low.is_error and "budget_tokens" in low.content[0].text  # type: ignore[union-attr]
-    assert bad_mode.is_error and "mode" in bad_mode.content[0].text  # type: ignore[union-attr]
+    assert low.is_error and "budget_tokens" in text_of(low.content[0])
+    assert bad_mode.is_error and "mode" in text_of(bad_mode.content[0])

@@ -61,11 +61,12 @@ def test_a_call_whose_arguments_are_not_a_json_object_is_invalid(arguments: str)
 
 
 def test_arguments_nested_too_deep_are_refused_at_the_edge_too() -> None:
-    nested: dict[str, object] = {"a": []}
-    inner: list[object] = nested["a"]  # type: ignore[assignment]
+    inner: list[object] = []
+    nested: dict[str, object] = {"a": inner}
     for _ in range(40):
-        inner.append([])
-        inner = inner[0]  # type: ignore[assignment]
+        deeper: list[object] = []
+        inner.append(deeper)
+        inner = deeper
     with pytest.raises(ValidationError, match="nest at most 32 levels"):
         ActionRequest(connection="ledger", tool="write_query", arguments=nested)
     assert json_depth({"a": [[1]]}) == 3 and json_depth("text") == 0
