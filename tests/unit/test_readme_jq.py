@@ -21,7 +21,7 @@ def _context_filter() -> str:
     text = README.read_text(encoding="utf-8")
     [block] = [b for b in re.findall(r"```bash\n(.*?)```", text, re.DOTALL) if "/context" in b]
     [jq_filter] = re.findall(r"\| jq '(.*?)'", block, re.DOTALL)
-    return jq_filter
+    return str(jq_filter)
 
 
 def test_step_3_rounds_strength_and_tension() -> None:
