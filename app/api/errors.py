@@ -32,6 +32,7 @@ from app.errors import (
     ToolServerFailed,
     validation_entries,
 )
+from app.memory.reflection.models import ReflectionFailed
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ _STATUS_BY_ERROR: tuple[tuple[type[CredenceError], int], ...] = (
     (ToolServerFailed, 502),
     (EnrichmentTimedOut, 504),
     (EnrichmentFailed, 502),
+    (ReflectionFailed, 502),
 )
 # When a client may try a 503 again (seconds): a busy graph clears quickly, an unreachable one
 # (restarting) takes longer.

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.errors import CredenceError, NotFound
+from app.errors import Conflict, CredenceError, NotFound
 from app.graph.agent_scope import lock_agent, require_agent
 from app.graph.client import Transaction
 from app.loop.services import LoopServices
@@ -175,8 +175,9 @@ async def reflect_if_due(
             settings=services.settings.reflection,
             mechanics=services.settings.memory,
         )
-    except ReflectionFailed as failure:
-        # Nothing of it was written; the episodes wait for the next trigger.
+    except (ReflectionFailed, Conflict) as failure:
+        # Nothing of it was written (the reasoner failed, or an episode was deleted meanwhile);
+        # the episodes wait for the next trigger.
         log.warning("reflection %s failed for agent %s: %s", when, agent_id, failure.message)
         return SessionReflection(
             ran=False, open_episodes=waiting, why=f"reflection failed: {failure.message}"

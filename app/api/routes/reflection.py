@@ -13,7 +13,13 @@ from app.memory.reflection.models import ReflectionReport, ReflectRequest
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["reflection"])
 
 
-@router.post("/reflect")
+@router.post(
+    "/reflect",
+    responses={
+        409: {"description": "episodes of a cluster were deleted while it was written"},
+        502: {"description": "reflection_failed: the reasoner could not abstract a rule"},
+    },
+)
 async def reflect(
     graph: GraphDep,
     settings: SettingsDep,

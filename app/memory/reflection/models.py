@@ -140,6 +140,7 @@ class RuleAbstractor(Protocol):
 
 
 class ReflectionFailed(CredenceError):
-    """The reasoner could not abstract a rule for a cluster; nothing was written."""
+    """The reasoner could not abstract a rule for a cluster (502: the model behind it failed);
+    nothing was written."""
 
     code = "reflection_failed"

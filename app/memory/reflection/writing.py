@@ -8,9 +8,10 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
+from app.errors import Conflict
 from app.graph.agent_scope import lock_agent
 from app.graph.client import GraphClient, Transaction
-from app.memory.reflection.models import CapabilityChange, ReflectionFailed, ReflectRequest
+from app.memory.reflection.models import CapabilityChange, ReflectRequest
 from app.memory.reflection.plans import CandidateEpisode, ClusterPlan, ReflectionScope
 from app.memory.self_model import CapabilityState, capability_after, merged_gaps
 from app.memory.settings import MemoryMechanics, ReflectionSettings
@@ -78,7 +79,7 @@ async def _create_rule(tx: Transaction, plan: ClusterPlan, scope: ReflectionScop
     """The plan's rule linked to its episodes; None in a dry run.
 
     Raises:
-        ReflectionFailed: an episode of the cluster vanished (everything rolls back).
+        Conflict: an episode of the cluster vanished (everything rolls back).
     """
     assert plan.rule is not None
     if scope.request.dry_run:
@@ -100,8 +101,9 @@ async def _create_rule(tx: Transaction, plan: ClusterPlan, scope: ReflectionScop
     )
     if set(created[0]["linked"]) != set(episode_ids):
         # Re-checked under the lock just before: raising rolls everything back.
-        raise ReflectionFailed(
-            "episodes of a cluster vanished while the reflection was written; nothing was written",
+        raise Conflict(
+            "episodes of a cluster vanished while the reflection was written (deleted "
+            "meanwhile); nothing was written, reflect again",
             episode_ids=episode_ids,
         )
     return rule_id
