@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from app.agents.birth import ensure_default_agent
 from app.agents.models import AgentCreate
 from app.agents.store import create_agent, delete_agent, get_agent, list_agents
 from app.cli.common import (
@@ -21,8 +20,9 @@ from app.cli.common import (
     when,
 )
 from app.config import get_settings
-from app.embeddings.embedder import shared_embedder
-from app.graph.client import GraphClient
+
+if TYPE_CHECKING:
+    from app.graph.client import GraphClient
 
 agents_app = typer.Typer(help="Agents.", no_args_is_help=True)
 
@@ -110,6 +110,10 @@ def agents_default(
     ] = False,
 ) -> None:
     """The default agent (CREDENCE_DEFAULT_AGENT), born with every shipped pack if missing."""
+    # Birth (packs, enrichment, the embedder) is imported by the one command that births.
+    from app.agents.birth import ensure_default_agent
+    from app.embeddings.embedder import shared_embedder
+
     settings = get_settings()
     if not settings.default_agent:
         err_console.print("[red]no default agent[/]: CREDENCE_DEFAULT_AGENT is empty")

@@ -9,7 +9,7 @@ import os
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from pydantic import BaseModel, ValidationError
@@ -17,13 +17,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from app.beliefs.models import Dissatisfaction
-from app.clock import clock_starting_at
 from app.common import control_character_problem
-from app.config import get_settings
 from app.errors import CredenceError, location_text
-from app.graph.client import GraphClient
-from app.runtime import Runtime
+
+if TYPE_CHECKING:
+    # Imported where they are used: a command that needs neither the graph nor the runtime (or
+    # `credence --help`) starts without them (bench/README.md "CLI start").
+    from app.beliefs.models import Dissatisfaction
+    from app.graph.client import GraphClient
+    from app.runtime import Runtime
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -133,6 +135,10 @@ def _reason(error: Exception) -> str:
 def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
     """Runs ``work`` with a graph client; a Credence error is printed and exits 1."""
 
+    from app.clock import clock_starting_at
+    from app.config import get_settings
+    from app.graph.client import GraphClient
+
     async def run() -> T:
         settings = get_settings()
         graph = GraphClient.from_settings(
@@ -153,6 +159,9 @@ def run_with_graph(work: Callable[[GraphClient], Awaitable[T]]) -> T:
 def run_with_runtime(work: Callable[[Runtime], Awaitable[T]]) -> T:
     """Runs ``work`` with the process's runtime (app/runtime.py: graph client, embedder,
     reasoner and the services over them); a Credence error is printed and exits 1."""
+
+    from app.config import get_settings
+    from app.runtime import Runtime
 
     async def run() -> T:
         runtime = Runtime.open(get_settings())

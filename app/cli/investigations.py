@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from app.cli.common import AgentOption, agent_id_of, console, run_with_runtime, when
+from app.cli.research import research_app
 from app.research import investigations
 from app.research.models import Investigation, InvestigationDetail, ResearchStep
 from app.research.runner import run_investigation
@@ -178,3 +179,10 @@ def register(group: typer.Typer) -> None:
     """Adds the investigation commands to the ``credence research`` group."""
     for command in (start, status, resume, pause, cancel, report):
         group.command(command.__name__)(command)
+
+
+def research_group() -> typer.Typer:
+    """``credence research``: the corpus and source commands (app/cli/research.py) with the
+    investigation commands added."""
+    register(research_app)
+    return research_app

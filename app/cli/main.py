@@ -1,4 +1,6 @@
-"""The ``credence`` command (typer + rich): one typer app with a module per command group."""
+"""The ``credence`` command (typer + rich): one typer app with a module per command group,
+each imported when its command runs (app/cli/lazy.py), so that a command starts without
+importing what only the others need."""
 
 from __future__ import annotations
 
@@ -7,63 +9,116 @@ import sys
 import typer
 from rich.markup import escape
 
-from app.cli import (
-    agents,
-    analytics,
-    beliefs,
-    chat,
-    connections,
-    context,
-    db,
-    demo,
-    embed,
-    episodes,
-    frames,
-    identity,
-    investigations,
-    memory,
-    packs,
-    people,
-    research,
-    scenario,
-    servers,
-    status,
-    worker,
-)
 from app.cli.common import err_console
+from app.cli.lazy import LazyCommand, LazyGroup
 from app.errors import CredenceError
 
+COMMANDS = (
+    LazyCommand("serve", "app.cli.servers:serve", "Serve the REST API (OpenAPI at /docs)."),
+    LazyCommand(
+        "mcp",
+        "app.cli.servers:mcp",
+        "Serve Credence to an MCP client over stdio (Claude Desktop, Claude Code): tools,\n"
+        "resources and prompts. Stdout carries the protocol; logs go to stderr.",
+    ),
+    LazyCommand(
+        "birth",
+        "app.cli.packs:birth_command",
+        "Birth an agent: with --principal a full birth (creed, packs, frames, censors); without\n"
+        "it an empty agent, and the options of a full birth are refused.",
+    ),
+    LazyCommand(
+        "context",
+        "app.cli.context:context_command",
+        "Print the context retrieval assembles for a query, section by section.",
+    ),
+    LazyCommand(
+        "identity",
+        "app.cli.identity:identity_command",
+        "Print the agent's identity document (the system prompt of its Claude calls).",
+    ),
+    LazyCommand(
+        "tension",
+        "app.cli.beliefs:tension",
+        "The ``limit`` most tense beliefs, a bar each, and the dissatisfaction meter.",
+    ),
+    LazyCommand("revisions", "app.cli.beliefs:revisions", "The agent's revisions, newest first."),
+    LazyCommand(
+        "chat",
+        "app.cli.chat:chat_command",
+        "Talk to the agent: one turn per message, with tension, revisions and approvals live.",
+    ),
+    LazyCommand(
+        "analytics",
+        "app.cli.analytics:analytics_command",
+        "Run an analytics query of cypher/beliefs/analytics/ for an agent (`list` lists them).",
+    ),
+    LazyCommand(
+        "demo",
+        "app.cli.demo:demo_command",
+        "Build an agent with a history (a month-end close, a revision, research, reflection)\n"
+        "through the real loop, offline and deterministic; keeps a complete one unless --rebuild.",
+    ),
+    LazyCommand(
+        "status",
+        "app.cli.status:status_command",
+        "Print the agent's state, sessions, episodes, last reflection, calls and tokens per\n"
+        "session, dissatisfaction, open conflicts, pending approvals and the scheduler's runs.",
+    ),
+    LazyCommand(
+        "worker",
+        "app.cli.worker:worker_command",
+        "Run the scheduler: close idle sessions, reflect, decay rules, mark interrupted tool\n"
+        "calls, embed what waits for a vector; every CREDENCE_SCHEDULER__TICK_SECONDS until "
+        "stopped.",
+    ),
+    LazyCommand("db", "app.cli.db:db_app", "Schema migrations."),
+    LazyCommand(
+        "neo4j", "app.cli.servers:neo4j_app", "The local Neo4j server (tools/neo4j/neo4j-local)."
+    ),
+    LazyCommand("agents", "app.cli.agents:agents_app", "Agents."),
+    LazyCommand("beliefs", "app.cli.beliefs:beliefs_app", "An agent's beliefs."),
+    LazyCommand("people", "app.cli.people:people_app", "The people an agent deals with."),
+    LazyCommand("frames", "app.cli.frames:frames_app", "The frames an agent thinks in."),
+    LazyCommand(
+        "memory", "app.cli.memory:memory_app", "Working memory, reflection and introspection."
+    ),
+    LazyCommand(
+        "connections", "app.cli.connections:connections_app", "MCP servers connected to an agent."
+    ),
+    LazyCommand("packs", "app.cli.packs:packs_app", "Knowledge packs (seeds/packs/*.yaml)."),
+    LazyCommand("episodes", "app.cli.episodes:episodes_app", "Episodic memory."),
+    LazyCommand("embed", "app.cli.embed:embed_app", "Embeddings."),
+    LazyCommand(
+        "research",
+        "app.cli.investigations:research_group",
+        "Research mode: investigations and their sources.",
+        builds_group=True,
+    ),
+    LazyCommand(
+        "scenario",
+        "app.cli.scenario:scenario_app",
+        "Validation scenarios (seeds/scenarios/*.yaml) run through the real loop offline.",
+    ),
+)
+
+
+class CredenceCommands(LazyGroup):
+    lazy_commands = COMMANDS
+
+
 app = typer.Typer(
+    cls=CredenceCommands,
     help="Credence: an agent's beliefs, tensions and revisions in Neo4j.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-app.add_typer(db.db_app, name="db")
-app.add_typer(servers.neo4j_app, name="neo4j")
-app.add_typer(agents.agents_app, name="agents")
-app.add_typer(beliefs.beliefs_app, name="beliefs")
-app.add_typer(people.people_app, name="people")
-app.add_typer(frames.frames_app, name="frames")
-app.add_typer(memory.memory_app, name="memory")
-app.add_typer(connections.connections_app, name="connections")
-app.add_typer(packs.packs_app, name="packs")
-app.add_typer(episodes.episodes_app, name="episodes")
-app.add_typer(embed.embed_app, name="embed")
-investigations.register(research.research_app)
-app.add_typer(research.research_app, name="research")
-app.add_typer(scenario.scenario_app, name="scenario")
-app.command("serve")(servers.serve)
-app.command("mcp")(servers.mcp)
-app.command("birth")(packs.birth_command)
-app.command("context")(context.context_command)
-app.command("identity")(identity.identity_command)
-app.command("tension")(beliefs.tension)
-app.command("revisions")(beliefs.revisions)
-app.command("chat")(chat.chat_command)
-app.command("analytics")(analytics.analytics_command)
-app.command("demo")(demo.demo_command)
-app.command("status")(status.status_command)
-app.command("worker")(worker.worker_command)
+
+
+@app.callback()
+def credence() -> None:
+    """No options of its own: typer makes a group of an app only with a callback or a command
+    registered, and every command here is registered by ``CredenceCommands``."""
 
 
 def main() -> None:

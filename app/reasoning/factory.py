@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from app.embeddings.embedder import Embedder
-from app.reasoning.claude.reasoner import ClaudeReasoner, ReasonerNotConfigured, api_key
+from app.reasoning.claude.key import ReasonerNotConfigured, api_key
 from app.reasoning.offline.reasoner import OfflineReasoner
 from app.reasoning.offline.stance_model import LoadedJudge
 from app.reasoning.protocol import Reasoner
@@ -51,16 +51,21 @@ def make_reasoner(settings: ReasonerSettings, embedder: Embedder | None = None) 
         settings.fast_model,
         settings.strong_model,
     )
+    # Anthropic's SDK is imported by the processes that call Claude, not by every one.
+    from app.reasoning.claude.reasoner import ClaudeReasoner
+
     return ClaudeReasoner(settings, fallback=offline)
 
 
 def offline_judge(reasoner: Reasoner) -> LoadedJudge:
     """The stance judge of the offline reasoner behind ``reasoner`` (itself, or Claude's
     fallback): the learned model, or the reason the cue judge decides alone."""
-    offline = reasoner if isinstance(reasoner, OfflineReasoner) else None
-    if offline is None and isinstance(reasoner, ClaudeReasoner):
-        fallback = reasoner.fallback
-        offline = fallback if isinstance(fallback, OfflineReasoner) else None
-    if offline is None:
-        return LoadedJudge(None, None, f"no offline reasoner behind {type(reasoner).__name__}")
-    return offline.judge
+    if isinstance(reasoner, OfflineReasoner):
+        return reasoner.judge
+    # Anthropic's SDK is imported already wherever a Claude reasoner exists.
+    from app.reasoning.claude.reasoner import ClaudeReasoner
+
+    fallback = reasoner.fallback if isinstance(reasoner, ClaudeReasoner) else None
+    if isinstance(fallback, OfflineReasoner):
+        return fallback.judge
+    return LoadedJudge(None, None, f"no offline reasoner behind {type(reasoner).__name__}")

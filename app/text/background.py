@@ -16,17 +16,25 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from wordfreq import word_frequency
-
 # The length, in tokens, of a background document: a chat turn or a short memory.
 BACKGROUND_LENGTH = 20
+
+
+@lru_cache(maxsize=65_536)
+def english_frequency(term: str) -> float:
+    """How often general English uses ``term``, per token (wordfreq's ``en`` list; 0.0 for a
+    word it does not know). wordfreq is imported on the first call: its import (~0.3 s of CPU)
+    is not paid by a process that reads no text, such as most ``credence`` commands."""
+    from wordfreq import word_frequency
+
+    return float(word_frequency(term, "en"))
 
 
 @lru_cache(maxsize=65_536)
 def background_rate(term: str) -> float:
     """The share of background documents (``BACKGROUND_LENGTH`` tokens of general English) that
     hold ``term``: 1 − (1 − frequency)^length; 0.0 for a word English text does not use."""
-    frequency = word_frequency(term, "en")
+    frequency = english_frequency(term)
     if frequency <= 0.0:
         return 0.0
     return -math.expm1(BACKGROUND_LENGTH * math.log1p(-min(frequency, 0.5)))
@@ -35,4 +43,4 @@ def background_rate(term: str) -> float:
 def common_in_english(term: str, frequency: float) -> bool:
     """Whether general English uses ``term`` at least ``frequency`` times per token (0: never
     common)."""
-    return frequency > 0.0 and word_frequency(term, "en") >= frequency
+    return frequency > 0.0 and english_frequency(term) >= frequency

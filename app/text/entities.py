@@ -22,11 +22,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal
 
-from wordfreq import word_frequency
-
+from app.text.background import english_frequency
 from app.text.lexical import counted, tokens
 from app.text.stopwords import word_set
 
@@ -101,7 +99,7 @@ def topics(text: str, skip: Iterable[str] = ()) -> list[Entity]:
     for word in tokens(text):
         if not counted(word) or word.isdigit() or word in left_out or word in CHAT_WORDS:
             continue
-        frequency = _frequency(word)
+        frequency = english_frequency(word)
         if frequency < TOPIC_FREQUENCY:
             key = stem(word)
             rates[key] = min(rates.get(key, 1.0), frequency)
@@ -115,11 +113,6 @@ def topics(text: str, skip: Iterable[str] = ()) -> list[Entity]:
         )
         for key in ranked
     ]
-
-
-@lru_cache(maxsize=65_536)
-def _frequency(word: str) -> float:
-    return float(word_frequency(word, "en"))
 
 
 def entities(text: str, names: Iterable[str]) -> list[Entity]:

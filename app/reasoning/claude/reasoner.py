@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -23,9 +22,9 @@ from anthropic import AsyncAnthropic
 from anthropic.types import Message
 from pydantic import BaseModel, ValidationError
 
-from app.errors import InvalidInput
 from app.metrics import count_reasoner_call
 from app.reasoning.claude import prompts
+from app.reasoning.claude.key import ReasonerNotConfigured, api_key
 from app.reasoning.claude.prompts import JudgementPrompt
 from app.reasoning.protocol import (
     AbstractedRule,
@@ -74,15 +73,6 @@ JUDGEMENT_FIELDS = frozenset(Judgement.model_fields)
 _DATA_KEYWORDS = frozenset({"default", "examples", "const", "enum"})
 # A "why" longer than this is cut in the fallback's reasoner label (the log keeps it whole).
 _WHY_LABEL_CHARS = 80
-
-
-class ReasonerNotConfigured(InvalidInput):
-    """Claude was asked for (provider ``claude``) but no API key is set."""
-
-    code = "reasoner_not_configured"
-
-    def __init__(self, why: str) -> None:
-        super().__init__(why, setting="reasoner.provider")
 
 
 def answer_schema(answer_type: type[BaseModel]) -> dict[str, Any]:
@@ -707,11 +697,3 @@ def _summed(first: TokenUsage | None, second: TokenUsage | None) -> TokenUsage |
             + second.cache_creation_input_tokens,
         }
     )
-
-
-def api_key(settings: ReasonerSettings) -> str | None:
-    """The Anthropic API key: the settings' (``CREDENCE_REASONER__API_KEY``), else
-    ``ANTHROPIC_API_KEY``; None when neither is set (or both are blank)."""
-    if settings.api_key is not None and settings.api_key.get_secret_value().strip():
-        return settings.api_key.get_secret_value().strip()
-    return os.environ.get("ANTHROPIC_API_KEY", "").strip() or None

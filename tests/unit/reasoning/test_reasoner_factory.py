@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from pydantic import SecretStr
 
@@ -86,3 +90,29 @@ def test_provider_claude_without_a_key_is_a_clear_error() -> None:
 def test_claude_reasoner_without_a_client_or_key_refuses_to_start() -> None:
     with pytest.raises(ReasonerNotConfigured, match="needs an API key"):
         ClaudeReasoner(ReasonerSettings(), fallback=OfflineReasoner())
+
+
+# Builds a runtime's reasoner without a key, then says whether Anthropic's SDK was imported.
+OFFLINE_PROCESS = """
+import os, sys
+os.environ.pop("ANTHROPIC_API_KEY", None)
+from app.runtime import Runtime
+from app.reasoning.factory import make_reasoner, offline_judge
+from app.reasoning.settings import ReasonerSettings
+offline_judge(make_reasoner(ReasonerSettings(provider="auto", api_key=None)))
+print("anthropic" in sys.modules)
+"""
+
+
+def test_a_process_that_never_calls_claude_does_not_import_its_sdk() -> None:
+    # `credence status` and the other commands on the runtime, without a key: the SDK's import
+    # was about a second of CPU of each (bench/README.md "CLI start").
+    done = subprocess.run(
+        [sys.executable, "-c", OFFLINE_PROCESS],
+        cwd=Path(__file__).resolve().parents[3],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert done.stdout.split() == ["False"], done.stderr

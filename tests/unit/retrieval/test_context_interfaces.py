@@ -53,7 +53,9 @@ def test_the_api_says_what_k_counts_and_refuses_unknown_parameters() -> None:
 
 def test_credence_context_takes_the_apis_default_k_and_budget() -> None:
     command: Any = typer.main.get_command(cli_app)
-    options = {p.name: p for p in command.commands["context"].params}
+    # Each command is loaded when asked for (app/cli/lazy.py), not held in ``commands``.
+    context = command.get_command(typer.Context(command), "context")
+    options = {p.name: p for p in context.params}
 
     assert options["k"].default == DEFAULT_K
     assert options["k"].help == K_DESCRIPTION
