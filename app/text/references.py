@@ -44,10 +44,6 @@ _DUMMY_IT = re.compile(
 )
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d[\d,]*(?:\.\d+)?")
 _POINTER = re.compile(r"\b(it|they|them|that|this)\b(?=(\s*)([A-Za-z'-]*))", re.IGNORECASE)
-# Where a clause of the message ends: a pronoun after one, with a subject before it, points back
-# within the message ("Trivial misstatements may not be left: they pile up", "check the Chase
-# account and reconcile it").
-_CLAUSE_END = re.compile(r"[.;:!?,]|\s(?:and|but|so|because|as|since|or)\s", re.IGNORECASE)
 
 
 def subject_of(text: str) -> str | None:
@@ -90,17 +86,8 @@ def _pointer_positions(text: str) -> list[tuple[int, int]]:
         # it names that noun, not the previous turn's subject.
         if word == "that" and before and _is_content_word(before[-1]):
             continue
-        if word in ("it", "they", "them") and _antecedent_in_message(text[: match.start()]):
-            continue
         spans.append((match.start(1), match.end(1)))
     return spans
-
-
-def _antecedent_in_message(before: str) -> bool:
-    """Whether a clause of the message that ended before the pronoun has a subject of its own,
-    which the pronoun then names (not the previous turn's)."""
-    ends = [m.start() for m in _CLAUSE_END.finditer(before)]
-    return bool(ends) and subject_of(before[: ends[-1]]) is not None
 
 
 def _is_content_word(token: str) -> bool:
