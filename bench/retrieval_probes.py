@@ -76,7 +76,8 @@ Each probe changes one thing of the real episode search for one run of
   missed multi-hop questions; MADial's memories are statements (unchanged);
 - ``held-out LABEL=CACHE ...``: no search: the ``--cache`` files of earlier runs (each a probe's
   settings; LABEL names the probe) scored together as one grid, with the tuning bench's
-  leave-one-out report (needs no database);
+  leave-one-out report (needs no database; with no cache file of a run, it says what to run
+  first);
 - ``misses``: instead of the report, where each gold turn or memory of every question ranks in
   the full fused list (top 10, 11–20, 21–50, 51+, never a candidate), by category, with the
   settings of the first ``--try`` (and the probes joined to it).
@@ -699,8 +700,15 @@ def question_turns(factor: float) -> None:
     QueryCatalog.get = get  # type: ignore[method-assign]
 
 
+HELD_OUT_FIRST = (
+    'run the probes with --cache first, e.g. `bench/retrieval_probes.py prf=5,0.3 --try ""'
+    " --cache prf.json`, then `held-out prf=prf.json` (LABEL=PATH; no '=' in LABEL)"
+)
+
+
 def held_out(named: Sequence[str], args: Any) -> int:
     """Earlier runs' ``--cache`` files scored together as one grid (no database)."""
+    caches = _held_out_caches(named)
     queries = [
         query
         for conversation in load_conversations(LOCOMO_DATA)
@@ -713,11 +721,8 @@ def held_out(named: Sequence[str], args: Any) -> int:
     locomo = [i for i, q in enumerate(queries) if q.dataset == "locomo"]
     madial = [i for i, q in enumerate(queries) if q.dataset == "madial"]
     results: list[tuple[dict[str, Any], tuning.Scores]] = []
-    for item in named:
-        name, _, path = item.partition("=")
-        if not Path(path).is_file():
-            raise SystemExit(f"held-out: no cache file {path!r} (LABEL=PATH; no '=' in LABEL)")
-        for key, cached in tuning.load_cache(path).items():
+    for name, cache in caches.items():
+        for key, cached in cache.items():
             setting = json.loads(key)
             if setting["clock"] != args.clock or len(cached["at10"]) != len(queries):
                 continue
@@ -725,8 +730,29 @@ def held_out(named: Sequence[str], args: Any) -> int:
             results.append(({"probe": name, **setting["setting"]}, scores))
             print(f"  {tuning.label(results[-1][0]):60s} {tuning.figures(scores, locomo, madial)}")
             print(f"  {'':60s} R@10 {tuning.per_category(scores, queries)}")
+    if not results:
+        raise SystemExit(
+            f"held-out: no run in {', '.join(named)} was scored with --clock {args.clock} on"
+            f" these {len(queries)} queries: {HELD_OUT_FIRST}"
+        )
     tuning.report(results, queries, get_settings().retrieval, args.madial_folds)
     return 0
+
+
+def _held_out_caches(named: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Each LABEL=PATH's cache of scored runs; stops with what to run first when none is named,
+    a file is missing, or no file holds a run."""
+    if not named:
+        raise SystemExit(f"held-out: no LABEL=CACHE named: {HELD_OUT_FIRST}")
+    caches: dict[str, dict[str, Any]] = {}
+    for item in named:
+        name, _, path = item.partition("=")
+        if not Path(path).is_file():
+            raise SystemExit(f"held-out: no cache file {path!r}: {HELD_OUT_FIRST}")
+        caches[name] = tuning.load_cache(path)
+    if not any(caches.values()):
+        raise SystemExit(f"held-out: {', '.join(named)} hold no scored run: {HELD_OUT_FIRST}")
+    return caches
 
 
 def main(argv: Sequence[str]) -> int:

@@ -115,6 +115,9 @@ def create_app(
         version=__version__,
         lifespan=partial(_lifespan, settings=settings, clock=clock, monotonic=monotonic),
         description="A graph-database-native knowledge system for a Claude-driven agent.",
+        # No redirect to an absolute URL built from the request (wrong behind a TLS proxy): a
+        # trailing slash is a 404 naming the path without it (app/api/trailing_slash.py).
+        redirect_slashes=False,
         # A body string with a control character, or a query parameter a /v1 route does not
         # take, is a 422 before the route runs.
         dependencies=[

@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError, WebSocketRequestValidatio
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.api.trailing_slash import path_without_slash
 from app.errors import (
     AgentForbidden,
     ApprovalNotAuthorized,
@@ -120,12 +121,16 @@ async def _validation_error(_: Request, error: Exception) -> JSONResponse:
     )
 
 
-async def _http_error(_: Request, error: Exception) -> JSONResponse:
+async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-    return JSONResponse(
-        error_body(code, str(error.detail)), status_code=error.status_code, headers=error.headers
-    )
+    meant = path_without_slash(request) if error.status_code == 404 else None
+    if meant is not None:
+        message = f"no route at {request.scope['path']}: paths take no trailing slash, use {meant}"
+        body = error_body(code, message, {"path": meant})
+    else:
+        body = error_body(code, str(error.detail))
+    return JSONResponse(body, status_code=error.status_code, headers=error.headers)
 
 
 async def _unexpected_error(request: Request, error: Exception) -> JSONResponse:

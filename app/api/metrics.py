@@ -15,9 +15,15 @@ from app.metrics import exposition, observe_request
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
+# nginx's status for a request whose client closed the connection before it was answered: not
+# a server error, and nothing was sent (the server's answer, if it makes one, goes nowhere).
+CLIENT_CLOSED_REQUEST = 499
+
+
 class RequestMetrics:
     """Counts every HTTP request by method (one of ``METHODS``, else "other"), route template
-    and status, and times it."""
+    and status, and times it. A client that disconnects before the answer starts (part-way
+    through its body, or while it waits) is counted ``CLIENT_CLOSED_REQUEST``."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -28,18 +34,28 @@ class RequestMetrics:
             return
         started = time.perf_counter()
         status = 500  # what the client gets when the app raises before answering
+        answered = client_gone = False
+
+        async def receiving() -> Message:
+            nonlocal client_gone
+            message = await receive()
+            if message["type"] == "http.disconnect" and not answered:
+                client_gone = True
+            return message
 
         async def sending(message: Message) -> None:
-            nonlocal status
+            nonlocal status, answered
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, answered = message["status"], True
             await send(message)
 
         try:
-            await self.app(scope, receive, sending)
+            await self.app(scope, receiving, sending)
         finally:
             route = _route_label(scope)
             method = scope["method"] if scope["method"] in METHODS else "other"
+            if client_gone:
+                status = CLIENT_CLOSED_REQUEST
             observe_request(method, route, status, time.perf_counter() - started)
 
 

@@ -182,11 +182,22 @@ async def install_frames_in(
 ) -> None:
     """Installs (or updates in place, active again) frames inside the caller's transaction,
     which holds the agent's lock (:func:`install_frames`, a pack's load); ``now`` defaults to
-    the graph client's clock."""
+    the graph client's clock.
+
+    Positions (the listing's order): the shipped frames (``source`` "seed") from 0 in their
+    order; a pack's after all of them and after the agent's frames of every other source (the
+    packs loaded before it), in the pack's order, so they never share a position."""
     params = [_frame_params(spec, position) for position, spec in enumerate(specs)]
     times = {} if now is None else {"now": now}
+    seed = source == "seed"
     await tx.run(
-        "memory/frames/install_frames", agent_id=agent_id, frames=params, source=source, **times
+        "memory/frames/install_frames",
+        agent_id=agent_id,
+        frames=params,
+        source=source,
+        first_position=0 if seed else len(_shipped_frames()),
+        after_others=not seed,
+        **times,
     )
 
 

@@ -55,7 +55,6 @@ def test_api_waits_for_healthy_neo4j_and_migrates_on_start() -> None:
     assert api["build"]["dockerfile"] == "Dockerfile"
     assert (REPO_ROOT / api["build"]["dockerfile"]).is_file()
     assert api["depends_on"]["neo4j"]["condition"] == "service_healthy"
-    assert "127.0.0.1:8000:8000" in api["ports"]
     assert api["environment"]["CREDENCE_NEO4J_URI"] == "bolt://neo4j:7687"
     assert api["environment"]["CREDENCE_MIGRATE_ON_START"] == "true"
     assert api["env_file"][0] == {"path": ".env", "required": False}
@@ -74,3 +73,20 @@ def test_neo4j_keeps_one_plan_whatever_the_parameters_lengths() -> None:
     environment = _compose()["services"]["neo4j"]["environment"]
 
     assert environment["NEO4J_internal_cypher_use__parameter__size"] == "false"
+
+
+def test_the_api_port_follows_credence_api_port_as_the_neo4j_ports_do() -> None:
+    compose = _compose()
+    api = compose["services"]["api"]
+    post_connect = compose["services"]["neo4j"]["environment"]["NEO4J_browser_post__connect__cmd"]
+
+    # Published on this machine's CREDENCE_API_PORT; inside the container always 8000 (a port
+    # of .env, which the container reads too, must not move the one the API listens on).
+    assert api["ports"] == ["127.0.0.1:${CREDENCE_API_PORT:-8000}:8000"]
+    assert api["environment"]["CREDENCE_API_PORT"] == "8000"
+    # Browser runs on this machine: it fetches the guide and style from the published port.
+    assert post_connect == (
+        "style http://127.0.0.1:${CREDENCE_API_PORT:-8000}/browser/style.grass;"
+        " guide http://127.0.0.1:${CREDENCE_API_PORT:-8000}/browser/guide"
+    )
+    assert "8000" not in post_connect.replace("${CREDENCE_API_PORT:-8000}", "")

@@ -2,16 +2,19 @@
 CREDENCE_API__MAX_BODY_BYTES is answered 413 body_too_large before the client has sent it, with
 a declared length or chunked, with a wrong API key too; a WebSocket message over the limit
 gets the `body_too_large` error frame, then the socket closes with 1009; the MCP transport is
-bounded the same way."""
+bounded the same way. A client that closes part-way through its body is counted 499 in the
+metrics, not 500."""
 
 from __future__ import annotations
 
 import json
 import socket
+import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -141,3 +144,47 @@ def test_a_websocket_message_over_the_limit_gets_the_error_frame_then_1009(api: 
         },
     }
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def _requests_counted(api: str, route: str, status: str) -> float:
+    """credence_http_requests_total of POST ``route`` answered ``status`` (0 before the first)."""
+    text = httpx.get(f"{api}/metrics", timeout=30).text
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "credence_http_requests_total" and sample.labels == {
+                "method": "POST",
+                "route": route,
+                "status": status,
+            }:
+                return sample.value
+    return 0.0
+
+
+@pytest.mark.parametrize(
+    ("framing", "route"),
+    [
+        # A body of no declared length is read before routing (app/api/body_limit.py).
+        ({"Transfer-Encoding": "chunked"}, "unmatched"),
+        ({"Content-Length": "1000"}, "/v1/agents"),
+    ],
+)
+def test_a_client_gone_part_way_through_its_body_is_counted_499_not_a_server_error(
+    api: str, framing: dict[str, str], route: str
+) -> None:
+    before = {status: _requests_counted(api, route, status) for status in ("400", "499", "500")}
+    with socket.create_connection(_address(api), timeout=30) as connection:
+        connection.sendall(_request_head("/v1/agents", {**framing, "X-API-Key": "right-key"}))
+        half = b'{"name": "Half a'
+        chunked = "Transfer-Encoding" in framing
+        connection.sendall(f"{len(half):x}\r\n".encode() + half + b"\r\n" if chunked else half)
+        # Closed with the body unfinished: nothing can be answered.
+
+    # The server counts the request once it sees the close: asked again until it has (at most
+    # 300 scrapes; each is a round trip to the server, which reads the close in between).
+    for _ in range(300):
+        if _requests_counted(api, route, "499") > before["499"]:
+            break
+        time.sleep(0.1)
+
+    after = {status: _requests_counted(api, route, status) for status in ("400", "499", "500")}
+    assert after == {**before, "499": before["499"] + 1}

@@ -1,7 +1,8 @@
 """A frame key names one frame of an agent (docs/packs.md §2): a pack that brings a key a shipped
 default frame or another pack's frame (a retired one included) already holds is refused, a 409
 ``frame_key_taken`` naming the key and its holder, and nothing of the pack is written; the frame
-holding the key keeps its content and its source (real Neo4j, through the API)."""
+holding the key keeps its content and its source (real Neo4j, through the API). The frames are
+listed shipped first, then each pack's in its order."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.graph.client import GraphClient
-from app.memory.frames import install_frames
+from app.memory.frames import default_frames, install_frames
 from app.seeds import files
 
 
@@ -113,6 +114,22 @@ def test_an_agent_without_the_default_frames_installed_keeps_their_keys(
     assert refused.status_code == 409, refused.text
     assert refused.json()["error"]["details"]["keys"] == ["question"]
     assert _frames(client, agent) == {}
+
+
+async def test_frames_are_listed_shipped_first_then_each_pack_s_in_its_order(
+    client: TestClient, agent: str, graph: GraphClient
+) -> None:
+    # A pack loaded before the shipped frames are installed still comes after them.
+    assert _load(client, agent, _pack("alpha-frames", "alpha-2", "alpha-1")).status_code == 200
+    await install_frames(graph, agent)
+    assert _load(client, agent, _pack("beta-frames", "beta-2", "beta-1")).status_code == 200
+
+    listed = client.get(f"/v1/agents/{agent}/frames").json()["data"]
+
+    shipped = [frame.key for frame in default_frames()]
+    assert [f["key"] for f in listed] == [*shipped, "alpha-2", "alpha-1", "beta-2", "beta-1"]
+    positions = [f["position"] for f in listed]
+    assert positions == sorted(positions) and len(set(positions)) == len(positions)
 
 
 SHARED_FRAME = """

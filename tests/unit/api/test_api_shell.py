@@ -187,3 +187,29 @@ def test_api_keys_map_to_the_agents_they_may_touch() -> None:
     assert other.status_code == 403 and other.json()["error"]["details"] == {"agent_id": "bob"}
     assert admin.status_code == 404
     assert health.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "meant"),
+    [("/v1/agents/", "/v1/agents"), ("/health/", "/health"), ("/browser/guide/", "/browser/guide")],
+)
+def test_a_trailing_slash_is_a_404_naming_the_path_without_it_not_a_redirect(
+    client: TestClient, path: str, meant: str
+) -> None:
+    # Starlette's 307 named an absolute URL built from the request: behind a TLS proxy that is
+    # http://, or the internal host.
+    response = client.get(path, headers={"host": "internal:8000"}, follow_redirects=False)
+
+    assert response.status_code == 404
+    assert "location" not in response.headers
+    error = response.json()["error"]
+    assert error["code"] == "not_found"
+    assert meant in error["message"] and "trailing slash" in error["message"]
+    assert error["details"] == {"path": meant}
+
+
+def test_a_trailing_slash_on_no_route_is_a_plain_404(client: TestClient) -> None:
+    response = client.get("/nope/", follow_redirects=False)
+
+    assert response.status_code == 404
+    assert response.json()["error"]["details"] == {}
