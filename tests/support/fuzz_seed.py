@@ -16,6 +16,8 @@ import httpx
 # Most generated requests use a real id; the rest keep generated ones (malformed ids, unknown
 # ids: the 404s and 422s).
 REAL_ID_PROBABILITY = 0.9
+# Names the seeded person is also known by (DELETE .../people/{person_id}/aliases/{name}).
+ALIASES = ("Dana", "D. Fox", "Dee", "Dana F.")
 
 
 # mcp-server-time (the dev extra installs it beside this interpreter).
@@ -56,6 +58,9 @@ def seed_agent(api: str) -> dict[str, Any]:
             _ok(answer)
         revisions = _ok(client.get(f"{base}/revisions"))
         person = _ok(client.post(f"{base}/people", json={"name": "Dana Fox"}))["id"]
+        # Names she is also known by, which DELETE .../aliases/{name} may remove.
+        for alias in ALIASES:
+            _ok(client.post(f"{base}/people/{person}/aliases", json={"name": alias}))
         # People that a generated request may delete or merge into Dana Fox (she stays).
         doomed_person = _ok(client.post(f"{base}/people", json={"name": "Lee Park"}))["id"]
         merged = [
@@ -127,13 +132,15 @@ def seed_agent(api: str) -> dict[str, Any]:
         "episode_id": imported["episodes"][0]["id"],
         "session": "s1",
         "investigation_id": investigation,
-        # A path's {name}: a pack, a connection or an analytics query.
+        # A path's {name}: a pack, a connection or an analytics query (a person's alias has its
+        # own, below).
         "name": ["gaap-fundamentals", "clock", "belief_tension_timeline"],
         # A path's {tool}: a tool of the seeded connection (PATCH .../tools/{tool}).
         "tool": ["get_current_time", "convert_time"],
         "deleted_agent_id": doomed,
         "deleted_person_id": doomed_person,
         "merged_people": merged,
+        "aliases": list(ALIASES),
     }
     # The beliefs an edge may join (POST /edges names them in its body).
     edge_ends = [kept, other]
@@ -161,7 +168,7 @@ def write_config(path: Path, seeded: dict[str, Any]) -> Path:
     """A schemathesis.toml that draws each path parameter from its real value (most of the
     time), and an edge's ends from the seeded beliefs, and deletes only the agent seeded for
     deletion."""
-    special = ("deleted_agent_id", "edge_ends", "deleted_person_id", "merged_people")
+    special = ("deleted_agent_id", "edge_ends", "deleted_person_id", "merged_people", "aliases")
     ordinary = {k: v for k, v in seeded.items() if k not in special}
     lines = []
     for name, value in ordinary.items():
@@ -169,6 +176,7 @@ def write_config(path: Path, seeded: dict[str, Any]) -> Path:
         lines += [f"[dictionaries.{name}]", f"values = {json.dumps(values)}", ""]
     lines += ["[dictionaries.edge_ends]", f"values = {json.dumps(seeded['edge_ends'])}", ""]
     lines += ["[dictionaries.merged]", f"values = {json.dumps(seeded['merged_people'])}", ""]
+    lines += ["[dictionaries.aliases]", f"values = {json.dumps(seeded['aliases'])}", ""]
     lines.append("[parameters]")
     for name in ordinary:
         lines.append(
@@ -201,6 +209,11 @@ def write_config(path: Path, seeded: dict[str, Any]) -> Path:
         "[[operations]]",
         'include-name = "DELETE /v1/agents/{agent_id}"',
         f'parameters = {{ "path.agent_id" = {json.dumps(seeded["deleted_agent_id"])} }}',
+        "",
+        "[[operations]]",
+        'include-name = "DELETE /v1/agents/{agent_id}/people/{person_id}/aliases/{name}"',
+        'parameters = { "path.name" = { dictionary = "aliases", probability = '
+        f"{REAL_ID_PROBABILITY} }} }}",
         "",
         "[[operations]]",
         'include-name = "DELETE /v1/agents/{agent_id}/people/{person_id}"',
