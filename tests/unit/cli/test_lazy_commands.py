@@ -111,14 +111,17 @@ def test_help_lists_every_command_once_in_order() -> None:
     ]
 
 
-@pytest.mark.parametrize("args", [["status"], ["chat"], ["worker"]])
-def test_a_command_on_the_runtime_imports_no_claude_sdk_word_frequencies_or_scipy(
+@pytest.mark.parametrize("args", [["status"], ["chat"], ["worker"], ["research", "start"]])
+def test_a_command_on_the_runtime_imports_no_claude_or_mcp_sdk_word_frequencies_or_scipy(
     args: list[str],
 ) -> None:
-    # The runtime's module (and with it the MCP SDK, which its services import) is imported;
-    # Anthropic's SDK waits for a key (app/reasoning/factory.py), the word frequencies for a
-    # text to read (app/text/background.py), scipy for a reflection (its clustering.py).
+    # The runtime's module (and every service it builds) is imported; Anthropic's SDK waits for
+    # a key (app/reasoning/factory.py), the MCP SDK (and the HTTP server it brings) for a
+    # connected server to start or list (app/tools/clients.py), the word frequencies for a text
+    # to read (app/text/background.py), scipy for a reflection (its clustering.py).
     loaded = modules_after(*args, "--help")
 
     assert "app.runtime" in loaded
-    assert {name.split(".")[0] for name in loaded} & {"anthropic", "wordfreq", "scipy"} == set()
+    assert "app.tools.clients" in loaded
+    late = {"anthropic", "mcp", "mcp_types", "starlette", "uvicorn", "wordfreq", "scipy"}
+    assert {name.split(".")[0] for name in loaded} & late == set()
