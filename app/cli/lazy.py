@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 class LazyCommand:
     """A command (or command group) of ``credence``: its name, where it is
     (``module:attribute``: a ``typer.Typer`` group, a command function, or a function without
-    arguments that returns a group) and the first paragraph of its help, which ``credence
-    --help`` lists without importing it (tests/unit/cli/test_lazy_commands.py checks it against
-    the command's own help)."""
+    arguments that returns a group) and the first paragraph of its help as one line (a line
+    break in it would be printed as it is), which ``credence --help`` lists without importing
+    it (tests/unit/cli/test_lazy_commands.py checks it against the command's own help)."""
 
     name: str
     target: str

@@ -18,13 +18,13 @@ COMMANDS = (
     LazyCommand(
         "mcp",
         "app.cli.servers:mcp",
-        "Serve Credence to an MCP client over stdio (Claude Desktop, Claude Code): tools,\n"
+        "Serve Credence to an MCP client over stdio (Claude Desktop, Claude Code): tools, "
         "resources and prompts. Stdout carries the protocol; logs go to stderr.",
     ),
     LazyCommand(
         "birth",
         "app.cli.packs:birth_command",
-        "Birth an agent: with --principal a full birth (creed, packs, frames, censors); without\n"
+        "Birth an agent: with --principal a full birth (creed, packs, frames, censors); without "
         "it an empty agent, and the options of a full birth are refused.",
     ),
     LazyCommand(
@@ -56,19 +56,19 @@ COMMANDS = (
     LazyCommand(
         "demo",
         "app.cli.demo:demo_command",
-        "Build an agent with a history (a month-end close, a revision, research, reflection)\n"
+        "Build an agent with a history (a month-end close, a revision, research, reflection) "
         "through the real loop, offline and deterministic; keeps a complete one unless --rebuild.",
     ),
     LazyCommand(
         "status",
         "app.cli.status:status_command",
-        "Print the agent's state, sessions, episodes, last reflection, calls and tokens per\n"
+        "Print the agent's state, sessions, episodes, last reflection, calls and tokens per "
         "session, dissatisfaction, open conflicts, pending approvals and the scheduler's runs.",
     ),
     LazyCommand(
         "worker",
         "app.cli.worker:worker_command",
-        "Run the scheduler: close idle sessions, reflect, decay rules, mark interrupted tool\n"
+        "Run the scheduler: close idle sessions, reflect, decay rules, mark interrupted tool "
         "calls, embed what waits for a vector; every CREDENCE_SCHEDULER__TICK_SECONDS until "
         "stopped.",
     ),

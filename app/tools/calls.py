@@ -16,12 +16,14 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import mcp_types as types
+from typing import TYPE_CHECKING, Any
 
 from app.errors import InvalidInput, error_entry
 from app.reasoning.protocol import ExecutionResult, ToolCall, WorkUnit
+
+if TYPE_CHECKING:
+    # Annotations only: the MCP SDK is imported where a server is reached (app/tools/clients.py).
+    import mcp_types as types
 
 CALL_VERB = "call_tool"
 _CALL = re.compile(

@@ -17,17 +17,17 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import Any
-
-import mcp_types as types
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
+from typing import TYPE_CHECKING, Any
 
 from app.errors import ToolServerFailed
 from app.tools.offers import ToolOffers
 from app.tools.settings import ToolSettings
+
+if TYPE_CHECKING:
+    # The MCP SDK (~0.4 s to import) is imported where a server is started or a tool listed,
+    # so a process that connects to none (``credence status``, ...) never loads it.
+    import mcp_types as types
+    from mcp.client.session import ClientSession
 
 log = logging.getLogger(__name__)
 CONNECTION_TTL_S = 5.0
@@ -123,6 +123,8 @@ class _Server:
             raise ToolServerFailed(self.spec.name, "start", _describe(cause)) from cause
 
     async def _run(self) -> None:
+        from mcp.client.session import ClientSession  # imported here: see TYPE_CHECKING above
+
         try:
             async with AsyncExitStack() as stack:
                 streams = await stack.enter_async_context(self._transport(stack))
@@ -139,6 +141,11 @@ class _Server:
             self._ready.set()
 
     def _transport(self, stack: AsyncExitStack) -> contextlib.AbstractAsyncContextManager[Any]:
+        # The SDK's transports, imported when a server starts (see TYPE_CHECKING above).
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
         spec = self.spec
         if spec.transport == "stdio":
             errlog = stack.enter_context(open(os.devnull, "w"))  # noqa: PTH123, SIM115
@@ -229,13 +236,15 @@ class McpClients:
         Raises:
             ToolServerFailed: it did not start or answer in time.
         """
+        import mcp_types  # imported here: see TYPE_CHECKING above
+
         session = await self._session(spec)
         tools: list[types.Tool] = []
         cursor: str | None = None
         try:
             async with asyncio.timeout(self.settings.list_timeout_s):
                 while True:
-                    params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                    params = mcp_types.PaginatedRequestParams(cursor=cursor) if cursor else None
                     page = await session.list_tools(params=params)
                     tools += page.tools
                     cursor = page.next_cursor

@@ -14,9 +14,7 @@ import json
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
-
-import mcp_types as types
+from typing import TYPE_CHECKING, Any
 
 from app.beliefs.contexts import context_chain
 from app.beliefs.mechanics import Mechanics
@@ -44,6 +42,10 @@ from app.tools.models import (
     ToolsPublic,
 )
 from app.tools.settings import ToolSettings
+
+if TYPE_CHECKING:
+    # Annotations only: the MCP SDK is imported where a server is reached (app/tools/clients.py).
+    import mcp_types as types
 
 
 def spec_for(clients: McpClients, agent_id: str, row: dict[str, Any]) -> ServerSpec:

@@ -18,10 +18,9 @@ import json
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import mcp_types as types
 from pydantic import ValidationError
 
 from app.agents.enrichment import DirectoryAnswer, first_problem
@@ -39,6 +38,10 @@ from app.reasoning.tool_arguments import schema_refusal
 from app.tools.calls import result_text
 from app.tools.clients import McpClients, ServerSpec
 from app.tools.settings import ToolSettings
+
+if TYPE_CHECKING:
+    # Annotations only: the MCP SDK is imported where a server is reached (app/tools/clients.py).
+    import mcp_types as types
 
 
 class McpEnrichment:

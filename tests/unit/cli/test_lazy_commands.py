@@ -95,9 +95,19 @@ def test_each_summary_listed_is_the_first_paragraph_of_the_commands_help(
     command = loaded_command(entry)
     first = inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0]
 
-    assert (command.name, first) == (entry.name, entry.summary)
+    # A paragraph's line breaks are the docstring's wrapping: its help joins them, so the
+    # summary is one line (a break in it would be printed as it is, mid-sentence).
+    assert (command.name, " ".join(first.split())) == (entry.name, entry.summary)
     assert not command.hidden and not command.deprecated
     assert not getattr(command, "rich_help_panel", None)
+
+
+def test_help_shows_each_summary_on_one_row_when_the_terminal_is_wide_enough() -> None:
+    listed = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "300"}).output
+    rows = {row.split()[1]: row for row in listed.splitlines() if row.startswith("│ ")}
+
+    for entry in COMMANDS:
+        assert entry.summary in rows[entry.name], entry.name
 
 
 def test_help_lists_every_command_once_in_order() -> None:
@@ -111,14 +121,17 @@ def test_help_lists_every_command_once_in_order() -> None:
     ]
 
 
-@pytest.mark.parametrize("args", [["status"], ["chat"], ["worker"]])
-def test_a_command_on_the_runtime_imports_no_claude_sdk_word_frequencies_or_scipy(
+@pytest.mark.parametrize("args", [["status"], ["chat"], ["worker"], ["research", "start"]])
+def test_a_command_on_the_runtime_imports_no_claude_or_mcp_sdk_word_frequencies_or_scipy(
     args: list[str],
 ) -> None:
-    # The runtime's module (and with it the MCP SDK, which its services import) is imported;
-    # Anthropic's SDK waits for a key (app/reasoning/factory.py), the word frequencies for a
-    # text to read (app/text/background.py), scipy for a reflection (its clustering.py).
+    # The runtime's module (and every service it builds) is imported; Anthropic's SDK waits for
+    # a key (app/reasoning/factory.py), the MCP SDK (and the HTTP server it brings) for a
+    # connected server to start or list (app/tools/clients.py), the word frequencies for a text
+    # to read (app/text/background.py), scipy for a reflection (its clustering.py).
     loaded = modules_after(*args, "--help")
 
     assert "app.runtime" in loaded
-    assert {name.split(".")[0] for name in loaded} & {"anthropic", "wordfreq", "scipy"} == set()
+    assert "app.tools.clients" in loaded
+    late = {"anthropic", "mcp", "mcp_types", "starlette", "uvicorn", "wordfreq", "scipy"}
+    assert {name.split(".")[0] for name in loaded} & late == set()
