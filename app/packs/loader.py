@@ -39,8 +39,6 @@ from app.embeddings.embedder import Embedder
 from app.errors import (
     Conflict,
     InvalidInput,
-    PackCensorKeyTaken,
-    PackFrameKeyTaken,
     PackVersionOlder,
     error_entry,
 )
@@ -49,7 +47,7 @@ from app.graph.client import GraphClient, Transaction
 from app.graph.vectors import vector_param
 from app.memory.frames import install_frames_in
 from app.metrics import count_revisions
-from app.seeds.files import shipped_censor_keys, shipped_frame_keys
+from app.packs.held_keys import refuse_held_censor_keys, refuse_held_frame_keys
 from app.seeds.pack_schema import KnowledgePack, PackBelief
 from app.seeds.skill_schema import DomainSkill
 from app.seeds.skills import DEFAULT_SKILL, load_skill, skill_json, stored_skill
@@ -442,8 +440,8 @@ async def _write_pack(load: _Load, tx: Transaction) -> PackLoadReport:
     agent_id, pack = load.agent_id, load.pack
     await lock_agent(tx, agent_id)
     await _check_state(tx, load)
-    await _refuse_held_censor_keys(tx, load)
-    await _refuse_held_frame_keys(tx, load)
+    await refuse_held_censor_keys(tx, load.agent_id, load.pack)
+    await refuse_held_frame_keys(tx, load.agent_id, load.pack)
     pack_params = _pack_params(pack, load.checksum)
     reserved = await tx.run(
         "packs/loader/upsert_pack", agent_id=agent_id, pack=pack_params, events=len(load.diff.new)
@@ -709,67 +707,6 @@ async def install_censors(
         )
 
     await graph.write_transaction(work, action=f"installing the {pack_name} censors")
-
-
-async def _refuse_held_censor_keys(tx: Transaction, load: _Load) -> None:
-    """Refuses the pack when a censor key it brings is held by a shipped default
-    (seeds/censors.yaml) or another censor of the agent (another pack's, a manual or learned
-    one, removed ones included): a key names one censor, and the guardian would otherwise check
-    two censors under one name.
-
-    Raises:
-        PackCensorKeyTaken: naming each key and its holder (the transaction rolls back).
-    """
-    keys = [censor.key for censor in load.pack.censors]
-    if not keys:
-        return
-    shipped = shipped_censor_keys()
-    holders = {
-        key: "the shipped default censor (seeds/censors.yaml)" for key in keys if key in shipped
-    }
-    rows = await tx.run(
-        "packs/loader/find_censor_key_holders",
-        agent_id=load.agent_id,
-        pack_name=load.pack.name,
-        keys=keys,
-    )
-    for row in rows:
-        origin = f"pack {row['pack_name']}" if row["pack_name"] else f"a {row['source']} censor"
-        removed = "" if row["is_active"] else ", removed"
-        holders.setdefault(row["key"], f"censor {row['id']} of {origin}{removed}")
-    if holders:
-        raise PackCensorKeyTaken(load.pack.name, load.agent_id, holders)
-
-
-async def _refuse_held_frame_keys(tx: Transaction, load: _Load) -> None:
-    """Refuses the pack when a frame key it brings is a shipped default frame's
-    (seeds/frames.yaml) or another pack's frame's, a retired one included: frames are merged on
-    the agent and key, so the pack would otherwise replace that frame's content and take its
-    source without a word.
-
-    Raises:
-        PackFrameKeyTaken: naming each key and its holder (the transaction rolls back).
-    """
-    keys = [frame.key for frame in load.pack.frames]
-    if not keys:
-        return
-    shipped = shipped_frame_keys()
-    holders = {
-        key: "the shipped default frame (seeds/frames.yaml)" for key in keys if key in shipped
-    }
-    rows = await tx.run(
-        "packs/loader/find_frame_key_holders",
-        agent_id=load.agent_id,
-        pack_name=load.pack.name,
-        keys=keys,
-    )
-    for row in rows:
-        source = str(row["source"])
-        origin = f"pack {source.removeprefix('pack:')}" if source.startswith("pack:") else source
-        retired = "" if row["is_active"] else ", retired"
-        holders.setdefault(row["key"], f"frame {row['id']} of {origin}{retired}")
-    if holders:
-        raise PackFrameKeyTaken(load.pack.name, load.agent_id, holders)
 
 
 async def _upsert_censors(tx: Transaction, load: _Load) -> list[str]:
