@@ -8,7 +8,8 @@
 //         $speaker_key (string or null: the speaker's name_key; null reads no speaker),
 //         $topic_episodes (int: the speaker's latest episodes whose topics count),
 //         $topics (int: topics returned).
-// Returns: names (list of [id, name]: every person, and each alias of a person, as written, as a
+// Returns: names (list of [id, name]: every person, and each alias of a person that no person has
+//          as their name, as written, as a
 //          name of theirs), speakers (the rows of the people of the speaker's name, as
 //          loop/activation/get_people_by_ids returns them, oldest first as
 //          memory/people/find_person_by_name takes them: two people may share a name; when none
@@ -19,7 +20,15 @@
 MATCH (agent:Agent {id: $agent_id})
 CALL (agent) {
   MATCH (p:Person {agent_id: agent.id})
-  UNWIND [p.name] + coalesce(p.alias_names, p.alias_keys, []) AS name
+  WITH collect(p) AS everyone
+  WITH everyone, [q IN everyone | q.name_key] AS taken
+  UNWIND everyone AS p
+  WITH p, taken, coalesce(p.alias_keys, []) AS keys,
+       coalesce(p.alias_names, p.alias_keys, []) AS written
+  // An alias that is some person's name is not read as the holder's (a person who has
+  // the name wins, docs/memory.md §2: a distinct "Bob" added before or after a merge).
+  UNWIND [p.name] + [i IN range(0, size(keys) - 1) WHERE NOT keys[i] IN taken |
+                     coalesce(written[i], keys[i])] AS name
   RETURN collect([p.id, name]) AS names
 }
 CALL (agent) {

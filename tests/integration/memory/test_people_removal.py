@@ -510,3 +510,24 @@ def test_people_alias_and_unalias_from_the_terminal(
     assert removed.exit_code == 0, removed.output
     assert "is also known as: no other name" in removed.output
     assert missing.exit_code == 1 and "alias_not_found" in missing.output
+
+
+async def test_a_name_someone_has_is_not_mentioned_as_an_alias(
+    client: TestClient, graph: GraphClient, agent: str, settings: Settings
+) -> None:
+    """A second "Bob" merged into Bob Jones leaves "bob" his alias while the first Bob has the
+    name: "Bob" in a text (and a turn's names) means that Bob only (a person who has the name
+    wins over an alias), not Bob Jones too."""
+    url = f"/v1/agents/{agent}/people"
+    bob = client.post(url, json={"name": "Bob"}).json()
+    other_bob = client.post(url, json={"name": "bob"}).json()
+    jones = client.post(url, json={"name": "Bob Jones"}).json()
+    merged = client.post(f"{url}/{jones['id']}/merge", json={"other_id": other_bob["id"]})
+    assert merged.status_code == 200, merged.text
+
+    mentions = await people.mentioned_people(graph, agent, "I met Bob today")
+    turn, _ = await read_people_and_history(graph, settings, agent, None, "Bob Jones")
+
+    assert [m.person_id for m in mentions] == [bob["id"]]
+    assert [name for pid, name in turn.names if pid == jones["id"]] == ["Bob Jones"]
+    assert client.get(f"{url}/{jones['id']}").json()["aliases"] == ["bob"]
