@@ -73,7 +73,8 @@ SELF_DOMAIN = "self"
 
 
 def packs_for(profile: BirthProfile, names: list[str] | None) -> list[KnowledgePack]:
-    """The packs a birth loads: those named, or the base packs and the industry's.
+    """The packs a birth loads: those named (a name given twice loads its pack once, in its
+    first place), or the base packs and the industry's.
 
     Raises:
         PackNotFound: a named pack does not exist.
@@ -84,7 +85,7 @@ def packs_for(profile: BirthProfile, names: list[str] | None) -> list[KnowledgeP
         return [pack for pack in available if pack.serves(profile.industry)]
     by_name = {pack.name: pack for pack in available}
     chosen: list[KnowledgePack] = []
-    for name in names:
+    for name in dict.fromkeys(names):
         if name not in by_name:
             raise PackNotFound(name, sorted(by_name))
         chosen.append(by_name[name])

@@ -64,6 +64,21 @@ class _UniqueKeyLoader(yaml.SafeLoader):
             seen.setdefault(key, key_node.start_mark)
         return super().construct_mapping(node, deep=deep)
 
+    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
+        """A plain scalar shaped as a date that is none (``2026-13-45``) is a YAML error at
+        its line: the plain loader raised ``ValueError``, which no reader of a file caught."""
+        try:
+            return super().construct_yaml_timestamp(node)
+        except ValueError as error:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"not a valid date or time: {error}", node.start_mark
+            ) from None
+
+
+_UniqueKeyLoader.add_constructor(
+    "tag:yaml.org,2002:timestamp", _UniqueKeyLoader.construct_yaml_timestamp
+)
+
 
 def _parse_yaml(text: str, file: str) -> Any:
     try:

@@ -89,6 +89,26 @@ def test_a_bad_birth_request_writes_nothing(client: TestClient) -> None:
     assert blank.status_code == 422
 
 
+def test_a_pack_named_twice_at_birth_is_loaded_once(client: TestClient) -> None:
+    """A pack named twice in a birth's ``packs`` is one pack: it was refused as holding its own
+    censor and frame keys (409 censor_key_taken, "the censor of pack gaap-fundamentals")."""
+    response = client.post(
+        "/v1/agents",
+        json={
+            "name": "Twice",
+            "profile": PROFILE,
+            "packs": ["gaap-fundamentals", "gaap-fundamentals"],
+        },
+    )
+
+    assert response.status_code == 201, response.text
+    agent = response.json()["id"]
+    packs = client.get(f"/v1/agents/{agent}/packs").json()
+    assert [p["name"] for p in packs if p["name"] not in ("creed", "self", "role")] == [
+        "gaap-fundamentals"
+    ]
+
+
 def test_a_name_alone_is_an_empty_agent(client: TestClient) -> None:
     born = client.post("/v1/agents", json={"name": "Plain"}).json()
 

@@ -456,3 +456,29 @@ def test_a_key_written_twice_in_a_pack_file_is_refused_naming_its_line(tmp_path:
     assert entry["type"] == "yaml_invalid"
     assert entry["location"] == ["file", str(path), "line", 9]
     assert "'statement'" in entry["message"] and "line 7" in entry["message"]
+
+
+def test_a_date_that_is_none_in_a_pack_file_is_refused_naming_its_line(tmp_path: Path) -> None:
+    """A plain scalar shaped as a date (``2026-13-45``) is read as one by YAML, and one that is
+    no date raised ``ValueError`` out of the reader (a traceback from ``credence packs load``)
+    instead of a ``yaml_invalid`` entry at its line."""
+    path = tmp_path / "date.yaml"
+    path.write_text(
+        "name: dated\n"
+        "version: 1\n"
+        "industry: testing\n"
+        "description: A pack with a date that is none.\n"
+        "beliefs:\n"
+        "  - key: a\n"
+        "    statement: 2026-13-45\n"
+        "    category: contextual\n",
+        encoding="utf-8",
+    )
+
+    with pytest.raises(SeedFileInvalid) as raised:
+        files.read_pack(path)
+
+    [entry] = raised.value.details["errors"]
+    assert entry["type"] == "yaml_invalid"
+    assert entry["location"] == ["file", str(path), "line", 7]
+    assert "month must be in 1..12" in entry["message"]
