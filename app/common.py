@@ -4,6 +4,7 @@ the field types used across packages. Imports nothing from Credence."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -108,13 +109,20 @@ def one_line(value: str | None) -> str | None:
 
 
 def not_blank(value: str | None) -> str | None:
-    """A field validator: refuses text that is only white space, returns it trimmed; None passes
-    (an optional field left empty)."""
+    """A field validator: refuses text that shows nothing (only white space and invisible format
+    characters such as a zero-width space), returns it trimmed; None passes (an optional field
+    left empty)."""
     if value is None:
         return None
-    if not value.strip():
+    if not shows_something(value):
         raise ValueError("must not be blank")
     return value.strip()
+
+
+def shows_something(text: str) -> bool:
+    """Whether ``text`` holds a character that is neither white space nor an invisible format
+    character (Unicode category Cf: a zero-width space or joiner, a direction mark)."""
+    return any(not c.isspace() and unicodedata.category(c) != "Cf" for c in text)
 
 
 def not_null(value: str | None) -> str:

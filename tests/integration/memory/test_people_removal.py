@@ -531,3 +531,17 @@ async def test_a_name_someone_has_is_not_mentioned_as_an_alias(
     assert [m.person_id for m in mentions] == [bob["id"]]
     assert [name for pid, name in turn.names if pid == jones["id"]] == ["Bob Jones"]
     assert client.get(f"{url}/{jones['id']}").json()["aliases"] == ["bob"]
+
+
+def test_a_name_or_alias_that_shows_nothing_is_refused(client: TestClient, agent: str) -> None:
+    """A zero-width space is no name: a 422 naming the field, nothing written."""
+    url = f"/v1/agents/{agent}/people"
+    person = client.post(url, json={"name": "Dana Fox"}).json()
+    for path, body in (
+        (url, {"name": "\u200b"}),
+        (f"{url}/{person['id']}/aliases", {"name": "\u200b\u200d"}),
+    ):
+        refused = client.post(path, json=body)
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["error"]["details"]["errors"][0]["location"] == ["body", "name"]
+    assert client.get(f"{url}/{person['id']}").json()["aliases"] == []
