@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import APIRouter, Query
 
 from app.api.deps import AgentIdDep, RetrievalDep
 from app.api.query_parameters import route_query_parameters
@@ -25,28 +24,8 @@ from app.retrieval.models import (
 router = APIRouter(prefix="/v1/agents/{agent_id}", tags=["context"])
 
 
-async def _known_parameters(request: Request) -> None:
-    """Refuses the query parameters the route does not take (:data:`PARAMETERS`), each named
-    (422). Async: a plain function would run in the thread pool, a hop on every request of the
-    hot path."""
-    unknown = sorted({name for name in request.query_params if name not in PARAMETERS})
-    if unknown:
-        taken = ", ".join(PARAMETERS)
-        raise RequestValidationError(
-            [
-                {
-                    "loc": ("query", name),
-                    "msg": f"unknown query parameter (this route takes {taken})",
-                    "type": "extra_forbidden",
-                }
-                for name in unknown
-            ]
-        )
-
-
 @router.get(
     "/context",
-    dependencies=[Depends(_known_parameters)],
     responses={
         422: {
             "description": "A query parameter is out of range, or unknown (each named in the "
@@ -86,6 +65,7 @@ async def context(
 
 
 # The query parameters the route takes, read from its own signature (a parameter added to it is
-# taken at once): any other is refused (a misspelt `sections=beliefs` would otherwise be ignored
-# and every section returned).
+# taken at once): any other is refused by the app's check of every /v1 route
+# (app/api/query_parameters.py; a misspelt `sections=beliefs` would otherwise be ignored and
+# every section returned).
 PARAMETERS = route_query_parameters(router, context)
